@@ -1,0 +1,200 @@
+// μGraph dialect (`ug`), defined in IRDL and loaded at run time.
+//
+// ORDER MG_OP: one op per MgOpKind in include/mirage/graph.h (except `input`,
+// which is a function argument). Every graph is a func.func whose `ug.level`
+// attribute names its level ("kernel", "block", "thread") and that ends in
+// func.return; `ug.custom` and `ug.thread` name the graph they run by symbol.
+// IRDL has no traits or custom syntax: ops print in generic form, and the
+// rules IRDL cannot state (shapes, map divisibility, shared memory, levels)
+// are checked in C by --mirage-verify-ugraph. See docs/dialect.md.
+irdl.dialect @ug {
+  // (...,m,k) x (...,k,n) -> (...,m,n); kernel and block level
+  irdl.operation @matmul {
+    %in_lhs = irdl.base "!builtin.tensor"
+    %in_rhs = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %in_lhs, rhs: %in_rhs)
+    %out_out = irdl.base "!builtin.tensor"
+    irdl.results(out: %out_out)
+  }
+  // element-wise add, size-1 dims broadcast; any level
+  irdl.operation @add {
+    %in_lhs = irdl.base "!builtin.tensor"
+    %in_rhs = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %in_lhs, rhs: %in_rhs)
+    %out_out = irdl.base "!builtin.tensor"
+    irdl.results(out: %out_out)
+  }
+  // element-wise sub, size-1 dims broadcast; any level
+  irdl.operation @sub {
+    %in_lhs = irdl.base "!builtin.tensor"
+    %in_rhs = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %in_lhs, rhs: %in_rhs)
+    %out_out = irdl.base "!builtin.tensor"
+    irdl.results(out: %out_out)
+  }
+  // element-wise mul, size-1 dims broadcast; any level
+  irdl.operation @mul {
+    %in_lhs = irdl.base "!builtin.tensor"
+    %in_rhs = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %in_lhs, rhs: %in_rhs)
+    %out_out = irdl.base "!builtin.tensor"
+    irdl.results(out: %out_out)
+  }
+  // element-wise div, size-1 dims broadcast; any level
+  irdl.operation @div {
+    %in_lhs = irdl.base "!builtin.tensor"
+    %in_rhs = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %in_lhs, rhs: %in_rhs)
+    %out_out = irdl.base "!builtin.tensor"
+    irdl.results(out: %out_out)
+  }
+  // element-wise exp, LAX; any level
+  irdl.operation @exp {
+    %in_input = irdl.base "!builtin.tensor" // result type = operand type
+    irdl.operands(input: %in_input)
+    irdl.results(out: %in_input)
+  }
+  // element-wise square, LAX; any level
+  irdl.operation @square {
+    %in_input = irdl.base "!builtin.tensor" // result type = operand type
+    irdl.operands(input: %in_input)
+    irdl.results(out: %in_input)
+  }
+  // element-wise sqrt, non-LAX (uninterpreted in verification); any level
+  irdl.operation @sqrt {
+    %in_input = irdl.base "!builtin.tensor" // result type = operand type
+    irdl.operands(input: %in_input)
+    irdl.results(out: %in_input)
+  }
+  // element-wise rsqrt, non-LAX (uninterpreted in verification); any level
+  irdl.operation @rsqrt {
+    %in_input = irdl.base "!builtin.tensor" // result type = operand type
+    irdl.operands(input: %in_input)
+    irdl.results(out: %in_input)
+  }
+  // element-wise silu, non-LAX (uninterpreted in verification); any level
+  irdl.operation @silu {
+    %in_input = irdl.base "!builtin.tensor" // result type = operand type
+    irdl.operands(input: %in_input)
+    irdl.results(out: %in_input)
+  }
+  // element-wise gelu, non-LAX (uninterpreted in verification); any level
+  irdl.operation @gelu {
+    %in_input = irdl.base "!builtin.tensor" // result type = operand type
+    irdl.operands(input: %in_input)
+    irdl.results(out: %in_input)
+  }
+  // element-wise relu, non-LAX (uninterpreted in verification); any level
+  irdl.operation @relu {
+    %in_input = irdl.base "!builtin.tensor" // result type = operand type
+    irdl.operands(input: %in_input)
+    irdl.results(out: %in_input)
+  }
+  // x * scalar; any level
+  irdl.operation @mul_scalar {
+    %a0 = irdl.base "#builtin.float"
+    irdl.attributes { "scalar" = %a0 }
+    %in_input = irdl.base "!builtin.tensor" // result type = operand type
+    irdl.operands(input: %in_input)
+    irdl.results(out: %in_input)
+  }
+  // x / scalar; any level
+  irdl.operation @div_scalar {
+    %a0 = irdl.base "#builtin.float"
+    irdl.attributes { "scalar" = %a0 }
+    %in_input = irdl.base "!builtin.tensor" // result type = operand type
+    irdl.operands(input: %in_input)
+    irdl.results(out: %in_input)
+  }
+  // sum over `dim`, kept with size 1; kernel and block level
+  irdl.operation @sum {
+    %a0 = irdl.base "#builtin.integer"
+    irdl.attributes { "dim" = %a0 }
+    %in_input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %in_input)
+    %out_out = irdl.base "!builtin.tensor"
+    irdl.results(out: %out_out)
+  }
+  // graph-defined kernel: runs block graph `kernel`; kernel level
+  irdl.operation @custom {
+    %a0 = irdl.base "#builtin.symbol_ref"
+    irdl.attributes { "kernel" = %a0 }
+    // IRDL binds a constraint variable to one type, so a variadic list would
+    // force one type on all inputs: each is an optional operand of its own
+    // (generic syntax then carries operandSegmentSizes/resultSegmentSizes).
+    %in0 = irdl.base "!builtin.tensor"
+    %in1 = irdl.base "!builtin.tensor"
+    %in2 = irdl.base "!builtin.tensor"
+    %in3 = irdl.base "!builtin.tensor"
+    %in4 = irdl.base "!builtin.tensor"
+    %in5 = irdl.base "!builtin.tensor"
+    %in6 = irdl.base "!builtin.tensor"
+    %in7 = irdl.base "!builtin.tensor"
+    irdl.operands(in0: optional %in0, in1: optional %in1, in2: optional %in2, in3: optional %in3, in4: optional %in4, in5: optional %in5, in6: optional %in6, in7: optional %in7)
+    %out0 = irdl.base "!builtin.tensor"
+    %out1 = irdl.base "!builtin.tensor"
+    %out2 = irdl.base "!builtin.tensor"
+    %out3 = irdl.base "!builtin.tensor"
+    irdl.results(out0: optional %out0, out1: optional %out1, out2: optional %out2, out3: optional %out3)
+  }
+  // input iterator: tile of a kernel tensor by imap (grid x,y,z -> dim or -1) and fmap (for-loop -> dim or -1); block level
+  irdl.operation @iterator {
+    %a0 = irdl.base "#builtin.dense_array"
+    %a1 = irdl.base "#builtin.integer"
+    irdl.attributes { "imap" = %a0, "fmap" = %a1 }
+    %in_source = irdl.base "!builtin.tensor"
+    irdl.operands(source: %in_source)
+    %out_tile = irdl.base "!builtin.tensor"
+    irdl.results(tile: %out_tile)
+  }
+  // for-loop accumulator, kind "sum" | "sum_last" | "sum_sq_last"; block level
+  irdl.operation @accum {
+    %a0 = irdl.base "#builtin.string"
+    irdl.attributes { "kind" = %a0 }
+    %in_input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %in_input)
+    %out_out = irdl.base "!builtin.tensor"
+    irdl.results(out: %out_out)
+  }
+  // output saver: writes the block's tile into a kernel tensor by omap; block level
+  irdl.operation @saver {
+    %a0 = irdl.base "#builtin.dense_array"
+    irdl.attributes { "omap" = %a0 }
+    %in_input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %in_input)
+    %out_out = irdl.base "!builtin.tensor"
+    irdl.results(out: %out_out)
+  }
+  // concatenation along `dim`; block level
+  irdl.operation @concat {
+    %a0 = irdl.base "#builtin.integer"
+    irdl.attributes { "dim" = %a0 }
+    %in_lhs = irdl.base "!builtin.tensor"
+    %in_rhs = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %in_lhs, rhs: %in_rhs)
+    %out_out = irdl.base "!builtin.tensor"
+    irdl.results(out: %out_out)
+  }
+  // fused element-wise chain in registers: runs thread graph `kernel`; block level
+  irdl.operation @thread {
+    %a0 = irdl.base "#builtin.symbol_ref"
+    irdl.attributes { "kernel" = %a0 }
+    // IRDL binds a constraint variable to one type, so a variadic list would
+    // force one type on all inputs: each is an optional operand of its own
+    // (generic syntax then carries operandSegmentSizes/resultSegmentSizes).
+    %in0 = irdl.base "!builtin.tensor"
+    %in1 = irdl.base "!builtin.tensor"
+    %in2 = irdl.base "!builtin.tensor"
+    %in3 = irdl.base "!builtin.tensor"
+    %in4 = irdl.base "!builtin.tensor"
+    %in5 = irdl.base "!builtin.tensor"
+    %in6 = irdl.base "!builtin.tensor"
+    %in7 = irdl.base "!builtin.tensor"
+    irdl.operands(in0: optional %in0, in1: optional %in1, in2: optional %in2, in3: optional %in3, in4: optional %in4, in5: optional %in5, in6: optional %in6, in7: optional %in7)
+    %out0 = irdl.base "!builtin.tensor"
+    %out1 = irdl.base "!builtin.tensor"
+    %out2 = irdl.base "!builtin.tensor"
+    %out3 = irdl.base "!builtin.tensor"
+    irdl.results(out0: optional %out0, out1: optional %out1, out2: optional %out2, out3: optional %out3)
+  }
+}

@@ -1,0 +1,66 @@
+//===- bridge.h - μGraph dialect <-> MgProgram, both directions -*- C -*-===//
+//
+// Import reads the `ug` functions of a module (a kernel-level func.func and
+// every block/thread graph it names) into an MgProgram, keeping the function
+// names and an op -> location table for diagnostics. Export prints a program
+// as `ug` functions (textual, generic form) and can insert them in a module.
+// import(export(p)) == p for every valid program.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MIRAGE_BRIDGE_H
+#define MIRAGE_BRIDGE_H
+
+#include "mirage/graph.h"
+#include "mlir-c/IR.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Where each graph and op of an imported program came from.
+typedef struct MgBridgeMap {
+  uint32_t num_graphs;
+  char **graph_names;         // symbol name per graph (malloc'd)
+  MlirOperation *graph_funcs; // func.func per graph
+  uint32_t *num_ops;          // per graph
+  MlirLocation **op_locs;     // per graph, per op (INPUT ops: the func)
+} MgBridgeMap;
+
+/// Frees the map's arrays (not the IR). Accepts a zeroed map.
+MG_API void mg_bridge_map_free(MgBridgeMap *map);
+
+/// True when `func` is a func.func carrying `ug.level`; writes the level.
+MG_API bool mg_bridge_func_level(MlirOperation func, MgLevel *level);
+
+/// Imports the kernel graph `root` (a func.func with ug.level = "kernel" in
+/// `module`) and the graphs it references. On failure returns non-OK, fills
+/// `diag` and sets `*error_loc` to the offending op's location. The program
+/// is built with the checking builders but not yet mg_program_validate'd.
+MG_API MgStatus mg_bridge_import(MlirOperation module, MlirOperation root,
+                                 MgProgram **program, MgBridgeMap *map,
+                                 MlirLocation *error_loc, MgDiag *diag);
+
+/// Location of (graph, op) from a diagnostic; the graph's func, or `fallback`.
+MG_API MlirLocation mg_bridge_map_location(const MgBridgeMap *map,
+                                           int32_t graph, int32_t op,
+                                           MlirLocation fallback);
+
+/// Prints `program` as `ug` func.funcs in generic form. `names` gives each
+/// graph's symbol (NULL entries or NULL array: "<root_name>_<level><index>").
+/// Returns a malloc'd NUL-terminated string, or NULL on no memory.
+MG_API char *mg_bridge_print(const MgProgram *program, const char *root_name,
+                             const char *const *names);
+
+/// Replaces (or adds) the functions of `program` in `module`: functions of
+/// the same names are erased first. Returns failure if the text does not
+/// parse (a bug, reported as a diagnostic).
+MG_API MlirLogicalResult mg_bridge_export(MlirOperation module,
+                                          const MgProgram *program,
+                                          const char *root_name,
+                                          const char *const *names);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif // MIRAGE_BRIDGE_H

@@ -1,0 +1,264 @@
+//===- graph.h - The μGraph model: kernel, block and thread graphs -*- C -*-===//
+//
+// A program is a list of graphs; graph 0 is the root kernel graph. A
+// graph-defined kernel (MG_OP_CUSTOM) names a block graph by index, and a
+// thread op (MG_OP_THREAD) inside a block graph names a thread graph. Every
+// graph is an SSA DAG stored as index arrays: ops and tensors are referred to
+// by 32-bit ids, never pointers, so a copy is a memcpy and hashing runs over
+// integers.
+//
+// Invariants (checked by mg_program_validate, kept by the builders):
+//  - ops are in topological order: an op reads only tensors made earlier;
+//  - every tensor has exactly one producer op;
+//  - graph inputs are the MG_OP_INPUT ops, numbered 0..num_inputs-1 by `attr`;
+//    graph outputs are listed in `outputs` in order;
+//  - in a block graph, an INPUT is a whole kernel tensor (in DRAM); only
+//    ITERATOR reads it, producing one tile per block and for-loop iteration;
+//    SAVER writes a post-loop tile back to a whole kernel tensor, and saver
+//    results are the graph's outputs.
+//
+// The data structs are public on purpose: every stage (verifier, search,
+// lowering, dialect bridge) reads them; builders keep them consistent.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MIRAGE_GRAPH_H
+#define MIRAGE_GRAPH_H
+
+#include "mirage/support.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MG_MAX_DIMS 4
+#define MG_MAX_OP_INPUTS 8
+#define MG_MAX_OP_OUTPUTS 4
+#define MG_NO_ID UINT32_MAX
+/// imap/fmap/omap entry meaning "replica" (φ): not partitioned.
+#define MG_MAP_NONE (-1)
+
+typedef uint32_t MgOpId;
+typedef uint32_t MgTensorId;
+typedef uint32_t MgGraphId;
+
+typedef enum MgLevel {
+  MG_LEVEL_KERNEL,
+  MG_LEVEL_BLOCK,
+  MG_LEVEL_THREAD,
+  MG_LEVEL_COUNT
+} MgLevel;
+
+typedef enum MgDType {
+  MG_DTYPE_F16,
+  MG_DTYPE_BF16,
+  MG_DTYPE_F32,
+  MG_DTYPE_COUNT
+} MgDType;
+
+/// ORDER MG_OP: grep "ORDER MG_OP" if you change this enum (name table in
+/// lib/graph/op_info.c, dialects/ugraph.irdl.mlir, the dialect bridge, the
+/// interpreters).
+typedef enum MgOpKind {
+  MG_OP_INPUT,      // graph input; attr = position
+  MG_OP_MATMUL,     // (...,m,k) x (...,k,n) -> (...,m,n)
+  MG_OP_ADD,        // element-wise, broadcasting size-1 dims
+  MG_OP_SUB,
+  MG_OP_MUL,
+  MG_OP_DIV,
+  MG_OP_EXP,
+  MG_OP_SQUARE,
+  MG_OP_SQRT,       // non-LAX from here to RELU
+  MG_OP_RSQRT,
+  MG_OP_SILU,
+  MG_OP_GELU,
+  MG_OP_RELU,
+  MG_OP_MUL_SCALAR, // x * scalar
+  MG_OP_DIV_SCALAR, // x / scalar
+  MG_OP_SUM,        // sum over dim `attr`, kept with size 1
+  MG_OP_CUSTOM,     // kernel level: graph-defined kernel, attr = block graph
+  MG_OP_ITERATOR,   // block level: input iterator (imap, fmap)
+  MG_OP_ACCUM,      // block level: for-loop accumulator (acc)
+  MG_OP_SAVER,      // block level: output saver (omap)
+  MG_OP_CONCAT,     // block level: concat along dim `attr`
+  MG_OP_THREAD,     // block level: fused element-wise chain, attr = thread graph
+  MG_OP_COUNT
+} MgOpKind;
+
+/// What a for-loop accumulator sums over the iterations.
+typedef enum MgAccumKind {
+  MG_ACCUM_SUM,        // Σ_i tile_i
+  MG_ACCUM_SUM_LAST,   // Σ_i Σ_last tile_i  (last dim becomes 1)
+  MG_ACCUM_SUM_SQ_LAST,// Σ_i Σ_last tile_i²  (for rms; last dim becomes 1)
+  MG_ACCUM_COUNT
+} MgAccumKind;
+
+typedef struct MgTensor {
+  uint8_t dtype; // MgDType
+  uint8_t rank;
+  MgOpId producer;
+  int64_t dims[MG_MAX_DIMS];
+} MgTensor;
+
+typedef struct MgOp {
+  uint8_t kind; // MgOpKind
+  uint8_t num_inputs;
+  uint8_t num_outputs;
+  uint8_t acc;     // MgAccumKind, for ACCUM
+  int8_t imap[3];  // ITERATOR: grid axis x,y,z -> tensor dim or MG_MAP_NONE
+  int8_t fmap;     // ITERATOR: for-loop -> tensor dim or MG_MAP_NONE
+  int8_t omap[3];  // SAVER: grid axis -> output dim or MG_MAP_NONE
+  int32_t attr;    // INPUT: position; SUM/CONCAT: dim; CUSTOM/THREAD: graph
+  double scalar;   // MUL_SCALAR / DIV_SCALAR
+  MgTensorId inputs[MG_MAX_OP_INPUTS];
+  MgTensorId outputs[MG_MAX_OP_OUTPUTS];
+} MgOp;
+
+typedef struct MgGraph {
+  uint8_t level;       // MgLevel
+  int32_t grid[3];     // block level: grid dims (x,y,z), each >= 1
+  int32_t block_threads; // block level: threads per block
+  int32_t forloop;     // block level: for-loop range F >= 1
+  uint32_t num_inputs; // number of INPUT ops
+  uint32_t num_ops, cap_ops;
+  uint32_t num_tensors, cap_tensors;
+  uint32_t num_outputs, cap_outputs;
+  MgOp *ops;
+  MgTensor *tensors;
+  MgTensorId *outputs;
+} MgGraph;
+
+typedef struct MgProgram {
+  MgArena *arena;      // owns every array below
+  uint32_t num_graphs, cap_graphs;
+  MgGraph *graphs;     // graphs[0] is the root kernel graph
+} MgProgram;
+
+/// A GPU target's limits, used by validation (and later the cost model).
+typedef struct MgTarget {
+  const char *name;        // "sm_80", "sm_90", ...
+  int64_t smem_bytes;      // shared memory per block
+  int32_t max_threads;     // threads per block
+  int64_t max_grid[3];
+} MgTarget;
+
+//===--- Op metadata ------------------------------------------------------===//
+
+/// Stable lower-case name of an op kind ("matmul", "div_scalar", ...); the
+/// dialect op is "ug.<name>". NULL for out-of-range kinds.
+MG_API const char *mg_op_kind_name(MgOpKind kind);
+/// Inverse of mg_op_kind_name; MG_OP_COUNT when unknown.
+MG_API MgOpKind mg_op_kind_from_name(const char *name, size_t len);
+/// True for element-wise unary/binary/scalar ops.
+MG_API bool mg_op_kind_is_elementwise(MgOpKind kind);
+/// True for ops inside the LAX fragment (multilinear, division, exp).
+MG_API bool mg_op_kind_is_lax(MgOpKind kind);
+/// True when the op is allowed at `level`.
+MG_API bool mg_op_kind_allowed_at(MgOpKind kind, MgLevel level);
+MG_API const char *mg_accum_kind_name(MgAccumKind kind);
+MG_API MgAccumKind mg_accum_kind_from_name(const char *name, size_t len);
+MG_API const char *mg_dtype_name(MgDType dtype);
+MG_API MgDType mg_dtype_from_name(const char *name, size_t len);
+MG_API size_t mg_dtype_bytes(MgDType dtype);
+MG_API const char *mg_level_name(MgLevel level);
+MG_API MgLevel mg_level_from_name(const char *name, size_t len);
+/// Target by name, or NULL. mg_target_default() is sm_90.
+MG_API const MgTarget *mg_target_lookup(const char *name);
+MG_API const MgTarget *mg_target_default(void);
+
+//===--- Programs ---------------------------------------------------------===//
+
+/// Creates an empty program; the caller must mg_program_destroy it.
+MG_API MgProgram *mg_program_create(void);
+/// Frees the program and its arena. Accepts NULL.
+MG_API void mg_program_destroy(MgProgram *program);
+/// Deep copy owned by the caller, packed into one new arena; NULL on no memory.
+MG_API MgProgram *mg_program_clone(const MgProgram *program);
+/// Appends an empty graph; returns its id or MG_NO_ID on no memory. Block
+/// graphs start with grid (1,1,1), 128 threads and for-loop range 1.
+MG_API MgGraphId mg_program_add_graph(MgProgram *program, MgLevel level);
+/// Canonical structural hash: equal programs hash equal, independent of
+/// memory layout.
+MG_API uint64_t mg_program_hash(const MgProgram *program);
+/// True when both programs are structurally identical.
+MG_API bool mg_program_equal(const MgProgram *a, const MgProgram *b);
+
+/// Sets a block graph's launch shape. Must precede adding iterators.
+MG_API MgStatus mg_graph_set_launch(MgProgram *program, MgGraphId graph,
+                                    const int32_t grid[3],
+                                    int32_t block_threads, int32_t forloop,
+                                    MgDiag *diag);
+
+//===--- Building (shape inference and local checks on every call) ---------===//
+//
+// Each builder returns the new tensor id, or MG_NO_ID when the op is invalid
+// (shapes, maps, level); `diag` then says why. Rejection is not an error for
+// the search: it just skips the candidate.
+
+/// Adds graph input number `num_inputs` with the given type.
+MG_API MgTensorId mg_graph_add_input(MgProgram *program, MgGraphId graph,
+                                     MgDType dtype, uint32_t rank,
+                                     const int64_t *dims, MgDiag *diag);
+/// Generic builder: `op` gives kind, inputs and attributes; outputs are
+/// created with inferred shapes and written back to `out_ids` (may be NULL).
+/// Returns the op id or MG_NO_ID.
+MG_API MgOpId mg_graph_add_op(MgProgram *program, MgGraphId graph,
+                              const MgOp *op, MgTensorId *out_ids,
+                              MgDiag *diag);
+MG_API MgTensorId mg_graph_matmul(MgProgram *p, MgGraphId g, MgTensorId a,
+                                  MgTensorId b, MgDiag *diag);
+/// ADD, SUB, MUL, DIV.
+MG_API MgTensorId mg_graph_binary(MgProgram *p, MgGraphId g, MgOpKind kind,
+                                  MgTensorId a, MgTensorId b, MgDiag *diag);
+/// EXP, SQUARE, SQRT, RSQRT, SILU, GELU, RELU.
+MG_API MgTensorId mg_graph_unary(MgProgram *p, MgGraphId g, MgOpKind kind,
+                                 MgTensorId a, MgDiag *diag);
+/// MUL_SCALAR, DIV_SCALAR.
+MG_API MgTensorId mg_graph_scalar(MgProgram *p, MgGraphId g, MgOpKind kind,
+                                  MgTensorId a, double scalar, MgDiag *diag);
+MG_API MgTensorId mg_graph_sum(MgProgram *p, MgGraphId g, MgTensorId a,
+                               int32_t dim, MgDiag *diag);
+MG_API MgTensorId mg_graph_concat(MgProgram *p, MgGraphId g, MgTensorId a,
+                                  MgTensorId b, int32_t dim, MgDiag *diag);
+/// imap[3] and fmap use tensor dims or MG_MAP_NONE.
+MG_API MgTensorId mg_graph_iterator(MgProgram *p, MgGraphId g, MgTensorId a,
+                                    const int8_t imap[3], int8_t fmap,
+                                    MgDiag *diag);
+MG_API MgTensorId mg_graph_accum(MgProgram *p, MgGraphId g, MgTensorId a,
+                                 MgAccumKind acc, MgDiag *diag);
+MG_API MgTensorId mg_graph_saver(MgProgram *p, MgGraphId g, MgTensorId a,
+                                 const int8_t omap[3], MgDiag *diag);
+/// Graph-defined kernel running block graph `sub` on `inputs`; its outputs
+/// (one per block-graph output) are written to `outs`. Returns the op id.
+MG_API MgOpId mg_graph_custom(MgProgram *p, MgGraphId g, MgGraphId sub,
+                              uint32_t num_inputs, const MgTensorId *inputs,
+                              MgTensorId *outs, MgDiag *diag);
+/// Thread graph `sub` (element-wise only) applied inside a block graph.
+MG_API MgOpId mg_graph_thread(MgProgram *p, MgGraphId g, MgGraphId sub,
+                              uint32_t num_inputs, const MgTensorId *inputs,
+                              MgTensorId *outs, MgDiag *diag);
+/// Appends `t` to the graph's outputs.
+MG_API MgStatus mg_graph_mark_output(MgProgram *p, MgGraphId g, MgTensorId t,
+                                     MgDiag *diag);
+
+//===--- Whole-program rules ----------------------------------------------===//
+
+/// Checks every invariant and limit: topological order, shapes, map
+/// divisibility, in-loop/post-loop placement (every output is post-loop or
+/// F = 1), shared-memory footprint, thread and grid limits for `target`
+/// (NULL = default). The first violation is reported in `diag`.
+MG_API MgStatus mg_program_validate(const MgProgram *program,
+                                    const MgTarget *target, MgDiag *diag);
+/// Shared memory a block graph needs: the bytes of all tiles it keeps
+/// (iterators, block ops, accumulators; not DRAM inputs and saver results).
+MG_API int64_t mg_graph_smem_bytes(const MgProgram *program, MgGraphId graph);
+/// Number of elements of a tensor.
+MG_API int64_t mg_tensor_numel(const MgTensor *t);
+/// True when the op in a block graph runs once per for-loop iteration
+/// (reads an iterator, directly or not, and no accumulator).
+MG_API bool mg_graph_op_in_loop(const MgProgram *p, MgGraphId g, MgOpId op);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif // MIRAGE_GRAPH_H

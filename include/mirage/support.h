@@ -1,0 +1,82 @@
+//===- support.h - Status codes, diagnostics and the arena ------*- C -*-===//
+//
+// Shared by every library in lib/. No MLIR here: libraries build, test and
+// benchmark without a context.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MIRAGE_SUPPORT_H
+#define MIRAGE_SUPPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define MG_API __attribute__((visibility("default")))
+#else
+#define MG_API
+#endif
+
+/// Result of a library call. Bad input is INVALID/UNSUPPORTED with an MgDiag;
+/// exhaustion (memory, budgets) is NOMEM/BUDGET.
+typedef enum MgStatus {
+  MG_STATUS_OK = 0,
+  MG_STATUS_INVALID,
+  MG_STATUS_UNSUPPORTED,
+  MG_STATUS_NOMEM,
+  MG_STATUS_BUDGET,
+  MG_STATUS_COUNT
+} MgStatus;
+
+/// Where and why a call failed. `graph`/`op` index the offending op (-1 when
+/// none) so the pass layer can map it to an MLIR location.
+typedef struct MgDiag {
+  int32_t graph;
+  int32_t op;
+  char message[256];
+} MgDiag;
+
+/// Fills `diag` (may be NULL) with a printf-style message; returns `status`.
+MG_API MgStatus mg_diag_set(MgDiag *diag, MgStatus status, int32_t graph,
+                            int32_t op, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+
+/// Name of a status, for messages.
+MG_API const char *mg_status_name(MgStatus status);
+
+/// A bump allocator. Everything allocated from it is freed at once by
+/// mg_arena_destroy; `bytes_used` feeds memory budgets.
+typedef struct MgArena MgArena;
+
+/// Creates an arena; the caller must mg_arena_destroy it. NULL on no memory.
+MG_API MgArena *mg_arena_create(size_t chunk_bytes);
+/// Frees the arena and everything in it. Accepts NULL.
+MG_API void mg_arena_destroy(MgArena *arena);
+/// Zeroed, 16-byte aligned memory owned by the arena; NULL on no memory or
+/// when count * size overflows.
+MG_API void *mg_arena_alloc(MgArena *arena, size_t count, size_t size);
+/// Total bytes handed out so far.
+MG_API size_t mg_arena_bytes_used(const MgArena *arena);
+
+/// 64-bit FNV-1a style mixing, for canonical hashes.
+MG_API uint64_t mg_hash_bytes(uint64_t seed, const void *data, size_t len);
+MG_API uint64_t mg_hash_u64(uint64_t seed, uint64_t value);
+
+/// SplitMix64: the only random source in the libraries (always seeded).
+typedef struct MgRng {
+  uint64_t state;
+} MgRng;
+MG_API uint64_t mg_rng_next(MgRng *rng);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif // MIRAGE_SUPPORT_H

@@ -1,0 +1,66 @@
+//===- verify.h - Probabilistic equivalence over finite fields -*- C -*-===//
+//
+// Two programs are compared on random inputs drawn from Z_p × Z_q (q | p-1,
+// both primes near 2^31; exp(x) = g^(x mod q) in Z_p with g of order q).
+// Non-LAX element-wise ops are uninterpreted functions: per test a fresh
+// random function, the same in both programs. See docs/verification.md for
+// the bound and what it guarantees.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MIRAGE_VERIFY_H
+#define MIRAGE_VERIFY_H
+
+#include "mirage/interp.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct MgVerifyOptions {
+  double target_error; // stop once the false-acceptance bound is below this
+  uint64_t seed;       // all randomness derives from it
+  uint32_t max_tests;  // give up (verdict UNKNOWN) after this many tests
+} MgVerifyOptions;
+
+/// target_error 2^-40, seed 1, max_tests 64.
+MG_API MgVerifyOptions mg_verify_options_default(void);
+
+typedef enum MgVerdict {
+  MG_VERDICT_EQUIVALENT,    // all tests agreed and the bound is met
+  MG_VERDICT_NOT_EQUIVALENT,// a test found a differing output element
+  MG_VERDICT_UNKNOWN,       // bound not reached within max_tests
+  MG_VERDICT_COUNT
+} MgVerdict;
+
+typedef struct MgVerifyResult {
+  MgVerdict verdict;
+  double error_bound;     // probability of false acceptance achieved
+  double log2_bound;      // log2(error_bound), finite even when tiny
+  uint32_t tests;         // tests run
+  uint32_t redraws;       // tests voided by a zero divisor residue
+  uint32_t output;        // NOT_EQUIVALENT: first differing output
+  int64_t index;          // ... and its first differing element (row-major)
+  uint64_t value_a, value_b; // ... the residues there (p component)
+} MgVerifyResult;
+
+/// Compares the root graphs of `a` and `b` (same input and output shapes).
+/// Deterministic for a given seed. INVALID when shapes do not match or a
+/// program leaves the supported fragment (e.g. exp of exp).
+MG_API MgStatus mg_verify_equivalent(const MgProgram *a, const MgProgram *b,
+                                     const MgVerifyOptions *options,
+                                     MgVerifyResult *result, MgDiag *diag);
+
+/// Per-test false-acceptance bound for comparing `a` with `b` (from the
+/// degrees of both programs; see docs/verification.md).
+MG_API double mg_verify_test_bound(const MgProgram *a, const MgProgram *b);
+
+/// A cheap hash of the program's outputs on one fixed finite-field input
+/// (fixed seed): equivalent programs have equal fingerprints.
+MG_API MgStatus mg_verify_fingerprint(const MgProgram *program,
+                                      uint64_t *fingerprint, MgDiag *diag);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif // MIRAGE_VERIFY_H

@@ -1,0 +1,538 @@
+//===- import.c - Reading `ug` functions into an MgProgram ----------------===//
+//
+// Each op goes through the checking builders of lib/graph, so a shape or map
+// error is reported at the op that caused it. Graphs are imported depth
+// first from the root; a graph referenced twice is imported once.
+//
+//===----------------------------------------------------------------------===//
+#include "mirage/bridge.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+
+typedef struct ValueMap { // open addressing, MlirValue.ptr -> tensor id
+  const void **keys;
+  MgTensorId *ids;
+  size_t cap;
+} ValueMap;
+
+typedef struct Importer {
+  MlirOperation module;
+  MlirSymbolTable symbols;
+  MgProgram *program;
+  MgBridgeMap *map;
+  MlirLocation *error_loc;
+  MgDiag *diag;
+  uint32_t cap_graphs;
+} Importer;
+
+static bool value_map_init(ValueMap *m, size_t n) {
+  m->cap = 16;
+  while (m->cap < 2 * n + 2)
+    m->cap *= 2;
+  m->keys = calloc(m->cap, sizeof *m->keys);
+  m->ids = calloc(m->cap, sizeof *m->ids);
+  return m->keys && m->ids;
+}
+
+static void value_map_free(ValueMap *m) {
+  free(m->keys);
+  free(m->ids);
+}
+
+static size_t slot(const ValueMap *m, const void *key) {
+  size_t h = (size_t)(((uintptr_t)key >> 4) * 0x9E3779B97F4A7C15ull);
+  size_t i = h & (m->cap - 1);
+  while (m->keys[i] && m->keys[i] != key)
+    i = (i + 1) & (m->cap - 1);
+  return i;
+}
+
+static void value_map_put(ValueMap *m, MlirValue v, MgTensorId id) {
+  size_t i = slot(m, v.ptr);
+  m->keys[i] = v.ptr;
+  m->ids[i] = id;
+}
+
+static MgTensorId value_map_get(const ValueMap *m, MlirValue v) {
+  size_t i = slot(m, v.ptr);
+  return m->keys[i] ? m->ids[i] : MG_NO_ID;
+}
+
+static MgStatus fail(Importer *im, MlirLocation loc, MgStatus status,
+                     const char *fmt, const char *arg) {
+  *im->error_loc = loc;
+  return mg_diag_set(im->diag, status, -1, -1, fmt, arg);
+}
+
+static MlirAttribute attr(MlirOperation op, const char *name) {
+  return mlirOperationGetAttributeByName(op,
+                                         mlirStringRefCreateFromCString(name));
+}
+
+static MlirStringRef str_attr(MlirOperation op, const char *name) {
+  MlirAttribute a = attr(op, name);
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsAString(a))
+    return mlirStringRefCreate(NULL, 0);
+  return mlirStringAttrGetValue(a);
+}
+
+bool mg_bridge_func_level(MlirOperation func, MgLevel *level) {
+  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(func));
+  if (name.length != 9 || memcmp(name.data, "func.func", 9))
+    return false;
+  MlirStringRef l = str_attr(func, "ug.level");
+  if (!l.data)
+    return false;
+  *level = mg_level_from_name(l.data, l.length);
+  return true;
+}
+
+/// Reads a static, ranked tensor type of a supported element type.
+static bool read_type(MlirType type, MgDType *dtype, uint32_t *rank,
+                      int64_t *dims, const char **why) {
+  if (!mlirTypeIsARankedTensor(type)) {
+    *why = "expected a ranked tensor type";
+    return false;
+  }
+  if (!mlirShapedTypeHasStaticShape(type)) {
+    *why = "dynamic shapes are not supported";
+    return false;
+  }
+  intptr_t r = mlirShapedTypeGetRank(type);
+  if (r < 1 || r > MG_MAX_DIMS) {
+    *why = "tensor rank must be between 1 and 4";
+    return false;
+  }
+  MlirType e = mlirShapedTypeGetElementType(type);
+  if (mlirTypeIsAF16(e))
+    *dtype = MG_DTYPE_F16;
+  else if (mlirTypeIsABF16(e))
+    *dtype = MG_DTYPE_BF16;
+  else if (mlirTypeIsAF32(e))
+    *dtype = MG_DTYPE_F32;
+  else {
+    *why = "element type must be f16, bf16 or f32";
+    return false;
+  }
+  *rank = (uint32_t)r;
+  for (intptr_t d = 0; d < r; ++d) {
+    dims[d] = mlirShapedTypeGetDimSize(type, d);
+    if (dims[d] <= 0) {
+      *why = "tensor dims must be positive";
+      return false;
+    }
+  }
+  return true;
+}
+
+static bool read_map(MlirOperation op, const char *name, int8_t *map) {
+  MlirAttribute a = attr(op, name);
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsADenseI64Array(a) ||
+      mlirDenseArrayGetNumElements(a) != 3)
+    return false;
+  for (intptr_t i = 0; i < 3; ++i) {
+    int64_t v = mlirDenseI64ArrayGetElement(a, i);
+    if (v < MG_MAP_NONE || v >= MG_MAX_DIMS)
+      return false;
+    map[i] = (int8_t)v;
+  }
+  return true;
+}
+
+static bool read_int(MlirOperation op, const char *name, int64_t *out) {
+  MlirAttribute a = attr(op, name);
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsAInteger(a))
+    return false;
+  *out = mlirIntegerAttrGetValueInt(a);
+  return true;
+}
+
+/// Inputs and outputs of custom/thread ops fill their optional slots from
+/// the first one (see dialects/ugraph.irdl.mlir).
+static bool segments_are_prefix(MlirOperation op, const char *name,
+                                intptr_t count) {
+  MlirAttribute a = attr(op, name);
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsADenseI32Array(a))
+    return false;
+  for (intptr_t i = 0; i < mlirDenseArrayGetNumElements(a); ++i)
+    if (mlirDenseI32ArrayGetElement(a, i) != (i < count))
+      return false;
+  return true;
+}
+
+static MgStatus import_graph(Importer *im, MlirOperation func, MgLevel level,
+                             MgGraphId *out_id);
+
+static MgStatus add_map_entry(Importer *im, MgGraphId g, MlirOperation func) {
+  MgBridgeMap *m = im->map;
+  if (g >= im->cap_graphs) {
+    uint32_t cap = im->cap_graphs ? im->cap_graphs * 2 : 4;
+    char **names = realloc(m->graph_names, cap * sizeof *names);
+    if (names)
+      m->graph_names = names;
+    MlirOperation *funcs = realloc(m->graph_funcs, cap * sizeof *funcs);
+    if (funcs)
+      m->graph_funcs = funcs;
+    uint32_t *nops = realloc(m->num_ops, cap * sizeof *nops);
+    if (nops)
+      m->num_ops = nops;
+    MlirLocation **locs = realloc(m->op_locs, cap * sizeof *locs);
+    if (locs)
+      m->op_locs = locs;
+    if (!names || !funcs || !nops || !locs)
+      return MG_STATUS_NOMEM;
+    im->cap_graphs = cap;
+  }
+  MlirStringRef name = str_attr(func, "sym_name");
+  m->graph_names[g] = malloc(name.length + 1);
+  if (!m->graph_names[g])
+    return MG_STATUS_NOMEM;
+  memcpy(m->graph_names[g], name.data, name.length);
+  m->graph_names[g][name.length] = 0;
+  m->graph_funcs[g] = func;
+  m->num_ops[g] = 0;
+  m->op_locs[g] = NULL;
+  m->num_graphs = g + 1;
+  return MG_STATUS_OK;
+}
+
+static MgStatus record_loc(Importer *im, MgGraphId g, MgOpId op,
+                           MlirLocation loc) {
+  MgBridgeMap *m = im->map;
+  if (op >= m->num_ops[g]) {
+    uint32_t n = op + 1 > 2 * m->num_ops[g] ? op + 1 : 2 * m->num_ops[g];
+    MlirLocation *locs = realloc(m->op_locs[g], n * sizeof *locs);
+    if (!locs)
+      return MG_STATUS_NOMEM;
+    for (uint32_t i = m->num_ops[g]; i < n; ++i)
+      locs[i] = loc;
+    m->op_locs[g] = locs;
+    m->num_ops[g] = n;
+  }
+  m->op_locs[g][op] = loc;
+  return MG_STATUS_OK;
+}
+
+/// Looks up and imports the graph named by `op`'s `kernel` attribute.
+static MgStatus import_callee(Importer *im, MlirOperation op, MgLevel want,
+                              MgGraphId *sub) {
+  MlirLocation loc = mlirOperationGetLocation(op);
+  MlirAttribute a = attr(op, "kernel");
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsAFlatSymbolRef(a))
+    return fail(im, loc, MG_STATUS_INVALID, "%s",
+                "expected a flat symbol reference 'kernel'");
+  MlirStringRef name = mlirFlatSymbolRefAttrGetValue(a);
+  for (uint32_t g = 0; g < im->map->num_graphs; ++g) {
+    if (strlen(im->map->graph_names[g]) == name.length &&
+        !memcmp(im->map->graph_names[g], name.data, name.length)) {
+      if (g <= 0 || im->program->graphs[g].level != want)
+        return fail(im, loc, MG_STATUS_INVALID, "%s",
+                    "'kernel' names a graph of the wrong level");
+      *sub = g;
+      return MG_STATUS_OK;
+    }
+  }
+  MlirOperation callee = mlirSymbolTableLookup(im->symbols, name);
+  MgLevel level;
+  if (mlirOperationIsNull(callee) || !mg_bridge_func_level(callee, &level)) {
+    char buf[256];
+    snprintf(buf, sizeof buf, "%.*s", (int)name.length, name.data);
+    return fail(im, loc, MG_STATUS_INVALID,
+                "'kernel' refers to '@%s', which is not a μGraph function",
+                buf);
+  }
+  if (level != want)
+    return fail(im, loc, MG_STATUS_INVALID, "'kernel' must name a %s graph",
+                mg_level_name(want));
+  return import_graph(im, callee, level, sub);
+}
+
+static MgStatus import_op(Importer *im, MgGraphId g, MlirOperation op,
+                          ValueMap *values) {
+  MlirLocation loc = mlirOperationGetLocation(op);
+  MlirStringRef full = mlirIdentifierStr(mlirOperationGetName(op));
+  char name[128];
+  snprintf(name, sizeof name, "%.*s", (int)full.length, full.data);
+  if (strncmp(name, "ug.", 3) != 0)
+    return fail(im, loc, MG_STATUS_UNSUPPORTED,
+                "unexpected op '%s' in a μGraph function", name);
+  MgOp proto;
+  memset(&proto, 0, sizeof proto);
+  MgOpKind kind = mg_op_kind_from_name(name + 3, strlen(name + 3));
+  if (kind == MG_OP_COUNT || kind == MG_OP_INPUT)
+    return fail(im, loc, MG_STATUS_INVALID, "unknown μGraph op '%s'", name);
+  proto.kind = (uint8_t)kind;
+  intptr_t nin = mlirOperationGetNumOperands(op);
+  intptr_t nout = mlirOperationGetNumResults(op);
+  if (nin > MG_MAX_OP_INPUTS || nout > MG_MAX_OP_OUTPUTS)
+    return fail(im, loc, MG_STATUS_UNSUPPORTED, "'%s' has too many operands or results",
+                name);
+  proto.num_inputs = (uint8_t)nin;
+  for (intptr_t i = 0; i < nin; ++i) {
+    proto.inputs[i] = value_map_get(values, mlirOperationGetOperand(op, i));
+    if (proto.inputs[i] == MG_NO_ID)
+      return fail(im, loc, MG_STATUS_INVALID,
+                  "operand of '%s' is not a μGraph value", name);
+  }
+  int64_t v;
+  switch (kind) {
+  case MG_OP_MUL_SCALAR:
+  case MG_OP_DIV_SCALAR: {
+    MlirAttribute a = attr(op, "scalar");
+    if (mlirAttributeIsNull(a) || !mlirAttributeIsAFloat(a))
+      return fail(im, loc, MG_STATUS_INVALID, "'%s' needs a float 'scalar'",
+                  name);
+    proto.scalar = mlirFloatAttrGetValueDouble(a);
+    break;
+  }
+  case MG_OP_SUM:
+  case MG_OP_CONCAT:
+    if (!read_int(op, "dim", &v) || v < 0 || v >= MG_MAX_DIMS)
+      return fail(im, loc, MG_STATUS_INVALID,
+                  "'%s' needs an integer 'dim' in [0, 4)", name);
+    proto.attr = (int32_t)v;
+    break;
+  case MG_OP_ITERATOR:
+    if (!read_map(op, "imap", proto.imap))
+      return fail(im, loc, MG_STATUS_INVALID, "%s",
+                  "'imap' must be array<i64: x, y, z> with entries in [-1, 4)");
+    if (!read_int(op, "fmap", &v) || v < MG_MAP_NONE || v >= MG_MAX_DIMS)
+      return fail(im, loc, MG_STATUS_INVALID, "%s",
+                  "'fmap' must be an integer in [-1, 4)");
+    proto.fmap = (int8_t)v;
+    break;
+  case MG_OP_SAVER:
+    if (!read_map(op, "omap", proto.omap))
+      return fail(im, loc, MG_STATUS_INVALID, "%s",
+                  "'omap' must be array<i64: x, y, z> with entries in [-1, 4)");
+    break;
+  case MG_OP_ACCUM: {
+    MlirStringRef k = str_attr(op, "kind");
+    MgAccumKind acc = k.data ? mg_accum_kind_from_name(k.data, k.length)
+                             : MG_ACCUM_COUNT;
+    if (acc == MG_ACCUM_COUNT)
+      return fail(im, loc, MG_STATUS_INVALID, "%s",
+                  "'kind' must be \"sum\", \"sum_last\" or \"sum_sq_last\"");
+    proto.acc = (uint8_t)acc;
+    break;
+  }
+  case MG_OP_CUSTOM:
+  case MG_OP_THREAD: {
+    if (!segments_are_prefix(op, "operandSegmentSizes", nin) ||
+        !segments_are_prefix(op, "resultSegmentSizes", nout))
+      return fail(im, loc, MG_STATUS_INVALID, "'%s' must use its first "
+                  "operand/result slots (segment sizes 1...1, 0...0)", name);
+    MgGraphId sub;
+    MgStatus s = import_callee(
+        im, op, kind == MG_OP_CUSTOM ? MG_LEVEL_BLOCK : MG_LEVEL_THREAD, &sub);
+    if (s != MG_STATUS_OK)
+      return s;
+    proto.attr = (int32_t)sub;
+    break;
+  }
+  default:
+    break;
+  }
+  MgTensorId outs[MG_MAX_OP_OUTPUTS];
+  MgOpId id = mg_graph_add_op(im->program, g, &proto, outs, im->diag);
+  if (id == MG_NO_ID) {
+    *im->error_loc = loc;
+    return MG_STATUS_INVALID;
+  }
+  MgStatus s = record_loc(im, g, id, loc);
+  if (s != MG_STATUS_OK)
+    return s;
+  const MgOp *made = &im->program->graphs[g].ops[id];
+  if (made->num_outputs != nout)
+    return fail(im, loc, MG_STATUS_INVALID,
+                "'%s' has the wrong number of results", name);
+  for (intptr_t i = 0; i < nout; ++i) {
+    MlirValue r = mlirOperationGetResult(op, i);
+    const MgTensor *t = &im->program->graphs[g].tensors[outs[i]];
+    MgDType dt;
+    uint32_t rank;
+    int64_t dims[MG_MAX_DIMS];
+    const char *why = NULL;
+    if (!read_type(mlirValueGetType(r), &dt, &rank, dims, &why))
+      return fail(im, loc, MG_STATUS_INVALID, "result type: %s", why);
+    bool same = rank == t->rank && dt == t->dtype;
+    for (uint32_t d = 0; same && d < rank; ++d)
+      same = dims[d] == t->dims[d];
+    if (!same) {
+      char want[96];
+      int n = snprintf(want, sizeof want, "tensor<");
+      for (uint32_t d = 0; d < t->rank; ++d)
+        n += snprintf(want + n, sizeof want - (size_t)n, "%lldx",
+                      (long long)t->dims[d]);
+      snprintf(want + n, sizeof want - (size_t)n, "%s>",
+               mg_dtype_name((MgDType)t->dtype));
+      return fail(im, loc, MG_STATUS_INVALID,
+                  "result type does not match the inferred type '%s'", want);
+    }
+    value_map_put(values, r, outs[i]);
+  }
+  return MG_STATUS_OK;
+}
+
+static MgStatus import_graph(Importer *im, MlirOperation func, MgLevel level,
+                             MgGraphId *out_id) {
+  MlirLocation floc = mlirOperationGetLocation(func);
+  if (level == MG_LEVEL_COUNT)
+    return fail(im, floc, MG_STATUS_INVALID, "%s",
+                "'ug.level' must be \"kernel\", \"block\" or \"thread\"");
+  MgGraphId g = mg_program_add_graph(im->program, level);
+  if (g == MG_NO_ID || add_map_entry(im, g, func) != MG_STATUS_OK)
+    return fail(im, floc, MG_STATUS_NOMEM, "%s", "out of memory");
+  if (level == MG_LEVEL_BLOCK) {
+    MlirAttribute grid = attr(func, "ug.grid");
+    int64_t threads = 128, forloop = 1;
+    int32_t dims[3] = {1, 1, 1};
+    if (!mlirAttributeIsNull(grid)) {
+      if (!mlirAttributeIsADenseI64Array(grid) ||
+          mlirDenseArrayGetNumElements(grid) != 3)
+        return fail(im, floc, MG_STATUS_INVALID, "%s",
+                    "'ug.grid' must be array<i64: x, y, z>");
+      for (int i = 0; i < 3; ++i) {
+        int64_t d = mlirDenseI64ArrayGetElement(grid, i);
+        dims[i] = d < 0 || d > INT32_MAX ? 0 : (int32_t)d;
+      }
+    }
+    if (!mlirAttributeIsNull(attr(func, "ug.block_threads")) &&
+        !read_int(func, "ug.block_threads", &threads))
+      return fail(im, floc, MG_STATUS_INVALID, "%s",
+                  "'ug.block_threads' must be an integer");
+    if (!mlirAttributeIsNull(attr(func, "ug.forloop")) &&
+        !read_int(func, "ug.forloop", &forloop))
+      return fail(im, floc, MG_STATUS_INVALID, "%s",
+                  "'ug.forloop' must be an integer");
+    if (threads < 0 || threads > INT32_MAX || forloop < 0 || forloop > INT32_MAX)
+      threads = forloop = 0;
+    if (mg_graph_set_launch(im->program, g, dims, (int32_t)threads,
+                            (int32_t)forloop, im->diag) != MG_STATUS_OK) {
+      *im->error_loc = floc;
+      return MG_STATUS_INVALID;
+    }
+  }
+  MlirRegion body = mlirOperationGetRegion(func, 0);
+  MlirBlock block = mlirRegionGetFirstBlock(body);
+  if (mlirBlockIsNull(block))
+    return fail(im, floc, MG_STATUS_INVALID, "%s",
+                "a μGraph function needs a body");
+  size_t nops = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(block);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
+    ++nops;
+  ValueMap values;
+  if (!value_map_init(&values, nops * MG_MAX_OP_OUTPUTS +
+                                   (size_t)mlirBlockGetNumArguments(block))) {
+    value_map_free(&values);
+    return fail(im, floc, MG_STATUS_NOMEM, "%s", "out of memory");
+  }
+  MgStatus s = MG_STATUS_OK;
+  for (intptr_t i = 0; i < mlirBlockGetNumArguments(block); ++i) {
+    MlirValue arg = mlirBlockGetArgument(block, i);
+    MgDType dt;
+    uint32_t rank;
+    int64_t dims[MG_MAX_DIMS];
+    const char *why = NULL;
+    if (!read_type(mlirValueGetType(arg), &dt, &rank, dims, &why)) {
+      s = fail(im, floc, MG_STATUS_UNSUPPORTED, "argument type: %s", why);
+      goto done;
+    }
+    MgTensorId t = mg_graph_add_input(im->program, g, dt, rank, dims, im->diag);
+    if (t == MG_NO_ID) {
+      *im->error_loc = floc;
+      s = MG_STATUS_INVALID;
+      goto done;
+    }
+    value_map_put(&values, arg, t);
+    s = record_loc(im, g, im->program->graphs[g].tensors[t].producer, floc);
+    if (s != MG_STATUS_OK)
+      goto done;
+  }
+  for (MlirOperation op = mlirBlockGetFirstOperation(block);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    if (mlirOperationIsNull(mlirOperationGetNextInBlock(op))) {
+      if (!(mlirIdentifierStr(mlirOperationGetName(op)).length == 11 &&
+            !memcmp(mlirIdentifierStr(mlirOperationGetName(op)).data,
+                    "func.return", 11))) {
+        s = fail(im, mlirOperationGetLocation(op), MG_STATUS_INVALID, "%s",
+                 "a μGraph function must end in func.return");
+        goto done;
+      }
+      for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); ++i) {
+        MgTensorId t = value_map_get(&values, mlirOperationGetOperand(op, i));
+        if (t == MG_NO_ID ||
+            mg_graph_mark_output(im->program, g, t, im->diag) != MG_STATUS_OK) {
+          if (t == MG_NO_ID)
+            mg_diag_set(im->diag, MG_STATUS_INVALID, (int32_t)g, -1,
+                        "returned value is not a μGraph value");
+          *im->error_loc = mlirOperationGetLocation(op);
+          s = MG_STATUS_INVALID;
+          goto done;
+        }
+      }
+      break;
+    }
+    s = import_op(im, g, op, &values);
+    if (s != MG_STATUS_OK)
+      goto done;
+  }
+  *out_id = g;
+done:
+  value_map_free(&values);
+  return s;
+}
+
+MgStatus mg_bridge_import(MlirOperation module, MlirOperation root,
+                          MgProgram **program, MgBridgeMap *map,
+                          MlirLocation *error_loc, MgDiag *diag) {
+  memset(map, 0, sizeof *map);
+  *program = NULL;
+  *error_loc = mlirOperationGetLocation(root);
+  MgLevel level;
+  if (!mg_bridge_func_level(root, &level) || level != MG_LEVEL_KERNEL)
+    return mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
+                       "expected a func.func with ug.level = \"kernel\"");
+  Importer im = {module, mlirSymbolTableCreate(module), mg_program_create(),
+                 map, error_loc, diag, 0};
+  if (!im.program) {
+    mlirSymbolTableDestroy(im.symbols);
+    return mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1, "out of memory");
+  }
+  MgGraphId g;
+  MgStatus s = import_graph(&im, root, level, &g);
+  mlirSymbolTableDestroy(im.symbols);
+  if (s != MG_STATUS_OK) {
+    mg_program_destroy(im.program);
+    return s;
+  }
+  *program = im.program;
+  return MG_STATUS_OK;
+}
+
+MlirLocation mg_bridge_map_location(const MgBridgeMap *map, int32_t graph,
+                                    int32_t op, MlirLocation fallback) {
+  if (graph < 0 || (uint32_t)graph >= map->num_graphs)
+    return fallback;
+  if (op >= 0 && (uint32_t)op < map->num_ops[graph])
+    return map->op_locs[graph][op];
+  return mlirOperationGetLocation(map->graph_funcs[graph]);
+}
+
+void mg_bridge_map_free(MgBridgeMap *map) {
+  for (uint32_t g = 0; g < map->num_graphs; ++g) {
+    free(map->graph_names[g]);
+    free(map->op_locs[g]);
+  }
+  free(map->graph_names);
+  free(map->graph_funcs);
+  free(map->num_ops);
+  free(map->op_locs);
+  memset(map, 0, sizeof *map);
+}

@@ -1,0 +1,394 @@
+//===- build.c - Builders: add inputs, ops and outputs with checks --------===//
+//
+// Every op enters a graph through mg_graph_add_op (or mg_graph_add_input for
+// inputs), which runs shape inference and the local rules, then the loop
+// placement rules for block graphs, and only then appends. So a graph made
+// by the builders always satisfies the invariants in mirage/graph.h, and a
+// rejected op leaves the graph unchanged. Stored ops are canonical: fields
+// the kind does not use hold fixed defaults (maps φ, ids MG_NO_ID, zeros).
+//
+//===----------------------------------------------------------------------===//
+#include "graph_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+// The graph's index for diagnostics, or -1 when it does not exist.
+static MgStatus check_graph(const MgProgram *p, MgGraphId g, MgDiag *diag) {
+  if (!p)
+    return mg_diag_set(diag, MG_STATUS_INVALID, -1, -1, "program is null");
+  if (g >= p->num_graphs)
+    return mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
+                       "graph %u does not exist (the program has %u graphs)",
+                       g, p->num_graphs);
+  return MG_STATUS_OK;
+}
+
+static MgOp blank_op(MgOpKind kind) {
+  MgOp op;
+  memset(&op, 0, sizeof op);
+  op.kind = (uint8_t)kind;
+  for (int a = 0; a < 3; a++)
+    op.imap[a] = op.omap[a] = MG_MAP_NONE;
+  op.fmap = MG_MAP_NONE;
+  for (int i = 0; i < MG_MAX_OP_INPUTS; i++)
+    op.inputs[i] = MG_NO_ID;
+  for (int i = 0; i < MG_MAX_OP_OUTPUTS; i++)
+    op.outputs[i] = MG_NO_ID;
+  return op;
+}
+
+// The stored form of `op`: its kind's fields, defaults elsewhere.
+static MgOp canonical_op(const MgOp *op) {
+  MgOp c = blank_op((MgOpKind)op->kind);
+  c.num_inputs = op->num_inputs;
+  memcpy(c.inputs, op->inputs, op->num_inputs * sizeof(MgTensorId));
+  switch ((MgOpKind)op->kind) {
+  case MG_OP_INPUT: case MG_OP_SUM: case MG_OP_CONCAT: case MG_OP_CUSTOM:
+  case MG_OP_THREAD:
+    c.attr = op->attr;
+    break;
+  case MG_OP_MUL_SCALAR: case MG_OP_DIV_SCALAR:
+    c.scalar = op->scalar;
+    break;
+  case MG_OP_ACCUM:
+    c.acc = op->acc;
+    break;
+  case MG_OP_ITERATOR:
+    memcpy(c.imap, op->imap, sizeof c.imap);
+    c.fmap = op->fmap;
+    break;
+  case MG_OP_SAVER:
+    memcpy(c.omap, op->omap, sizeof c.omap);
+    break;
+  default:
+    break;
+  }
+  return c;
+}
+
+// Appends `op` (already checked) with result tensors out[0..n).
+static MgOpId append_op(MgProgram *p, MgGraphId g, const MgOp *op,
+                        const MgTensor *out, uint32_t n, MgTensorId *out_ids,
+                        MgDiag *diag) {
+  if (mg_graph_reserve(p, g, 1, n, 0) != MG_STATUS_OK) {
+    mg_diag_set(diag, MG_STATUS_NOMEM, (int32_t)g,
+                (int32_t)p->graphs[g].num_ops, "out of memory");
+    return MG_NO_ID;
+  }
+  MgGraph *gr = &p->graphs[g];
+  MgOp stored = canonical_op(op);
+  MgOpId id = gr->num_ops;
+  for (uint32_t i = 0; i < n; i++) {
+    MgTensorId t = gr->num_tensors++;
+    gr->tensors[t] = out[i];
+    gr->tensors[t].producer = id;
+    stored.outputs[i] = t;
+    if (out_ids)
+      out_ids[i] = t;
+  }
+  stored.num_outputs = (uint8_t)n;
+  gr->ops[gr->num_ops++] = stored;
+  return id;
+}
+
+MgOpId mg_graph_add_op(MgProgram *program, MgGraphId graph, const MgOp *op,
+                       MgTensorId *out_ids, MgDiag *diag) {
+  if (check_graph(program, graph, diag) != MG_STATUS_OK)
+    return MG_NO_ID;
+  const MgGraph *gr = &program->graphs[graph];
+  uint32_t index = gr->num_ops;
+  if (!op) {
+    mg_diag_set(diag, MG_STATUS_INVALID, (int32_t)graph, (int32_t)index,
+                "op is null");
+    return MG_NO_ID;
+  }
+  MgTensor out[MG_MAX_OP_OUTPUTS];
+  uint32_t n;
+  if (mg_graph_infer(program, graph, index, op, out, &n, diag) != MG_STATUS_OK)
+    return MG_NO_ID;
+  if (gr->level == MG_LEVEL_BLOCK) {
+    uint8_t small[256];
+    uint8_t *phase = gr->num_tensors <= sizeof small
+                         ? small : malloc(gr->num_tensors);
+    if (!phase) {
+      mg_diag_set(diag, MG_STATUS_NOMEM, (int32_t)graph, (int32_t)index,
+                  "out of memory");
+      return MG_NO_ID;
+    }
+    mg_graph_phases(gr, phase);
+    MgStatus st = mg_graph_check_phase(program, graph, index, op, phase, diag);
+    if (phase != small)
+      free(phase);
+    if (st != MG_STATUS_OK)
+      return MG_NO_ID;
+  }
+  return append_op(program, graph, op, out, n, out_ids, diag);
+}
+
+MgTensorId mg_graph_add_input(MgProgram *program, MgGraphId graph,
+                              MgDType dtype, uint32_t rank,
+                              const int64_t *dims, MgDiag *diag) {
+  if (check_graph(program, graph, diag) != MG_STATUS_OK)
+    return MG_NO_ID;
+  MgGraph *gr = &program->graphs[graph];
+  int32_t index = (int32_t)gr->num_ops;
+  if (!dims && rank > 0) {
+    mg_diag_set(diag, MG_STATUS_INVALID, (int32_t)graph, index,
+                "input dims are null");
+    return MG_NO_ID;
+  }
+  if (mg_graph_check_type((uint32_t)dtype, rank, dims, "input", (int32_t)graph,
+                          index, diag) != MG_STATUS_OK)
+    return MG_NO_ID;
+  MgTensor t;
+  memset(&t, 0, sizeof t); // dims past the rank stay 0
+  t.dtype = (uint8_t)dtype;
+  t.rank = (uint8_t)rank;
+  memcpy(t.dims, dims, rank * sizeof(int64_t));
+  MgOp op = blank_op(MG_OP_INPUT);
+  op.attr = (int32_t)gr->num_inputs;
+  MgTensorId id;
+  if (append_op(program, graph, &op, &t, 1, &id, diag) == MG_NO_ID)
+    return MG_NO_ID;
+  program->graphs[graph].num_inputs++;
+  return id;
+}
+
+// Adds a one-result op and returns the result id.
+static MgTensorId add_single(MgProgram *p, MgGraphId g, const MgOp *op,
+                             MgDiag *diag) {
+  MgTensorId out[MG_MAX_OP_OUTPUTS];
+  if (mg_graph_add_op(p, g, op, out, diag) == MG_NO_ID)
+    return MG_NO_ID;
+  return out[0];
+}
+
+MgTensorId mg_graph_matmul(MgProgram *p, MgGraphId g, MgTensorId a,
+                           MgTensorId b, MgDiag *diag) {
+  MgOp op = blank_op(MG_OP_MATMUL);
+  op.num_inputs = 2;
+  op.inputs[0] = a;
+  op.inputs[1] = b;
+  return add_single(p, g, &op, diag);
+}
+
+// Rejects a kind passed to the wrong typed builder (the generic path would
+// accept it, but the caller's intent is clearly different).
+static bool kind_in(MgOpKind kind, const MgOpKind *kinds, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (kinds[i] == kind)
+      return true;
+  return false;
+}
+
+static MgTensorId wrong_kind(MgProgram *p, MgGraphId g, MgOpKind kind,
+                             const char *builder, MgDiag *diag) {
+  const char *name = mg_op_kind_name(kind);
+  mg_diag_set(diag, MG_STATUS_INVALID, (int32_t)g,
+              (int32_t)p->graphs[g].num_ops, "'%s' is not a %s op",
+              name ? name : "?", builder);
+  return MG_NO_ID;
+}
+
+MgTensorId mg_graph_binary(MgProgram *p, MgGraphId g, MgOpKind kind,
+                           MgTensorId a, MgTensorId b, MgDiag *diag) {
+  static const MgOpKind ok[] = {MG_OP_ADD, MG_OP_SUB, MG_OP_MUL, MG_OP_DIV};
+  if (check_graph(p, g, diag) != MG_STATUS_OK)
+    return MG_NO_ID;
+  if (!kind_in(kind, ok, sizeof ok / sizeof ok[0]))
+    return wrong_kind(p, g, kind, "binary", diag);
+  MgOp op = blank_op(kind);
+  op.num_inputs = 2;
+  op.inputs[0] = a;
+  op.inputs[1] = b;
+  return add_single(p, g, &op, diag);
+}
+
+MgTensorId mg_graph_unary(MgProgram *p, MgGraphId g, MgOpKind kind,
+                          MgTensorId a, MgDiag *diag) {
+  static const MgOpKind ok[] = {MG_OP_EXP,  MG_OP_SQUARE, MG_OP_SQRT,
+                                MG_OP_RSQRT, MG_OP_SILU,  MG_OP_GELU,
+                                MG_OP_RELU};
+  if (check_graph(p, g, diag) != MG_STATUS_OK)
+    return MG_NO_ID;
+  if (!kind_in(kind, ok, sizeof ok / sizeof ok[0]))
+    return wrong_kind(p, g, kind, "unary", diag);
+  MgOp op = blank_op(kind);
+  op.num_inputs = 1;
+  op.inputs[0] = a;
+  return add_single(p, g, &op, diag);
+}
+
+MgTensorId mg_graph_scalar(MgProgram *p, MgGraphId g, MgOpKind kind,
+                           MgTensorId a, double scalar, MgDiag *diag) {
+  static const MgOpKind ok[] = {MG_OP_MUL_SCALAR, MG_OP_DIV_SCALAR};
+  if (check_graph(p, g, diag) != MG_STATUS_OK)
+    return MG_NO_ID;
+  if (!kind_in(kind, ok, sizeof ok / sizeof ok[0]))
+    return wrong_kind(p, g, kind, "scalar", diag);
+  MgOp op = blank_op(kind);
+  op.num_inputs = 1;
+  op.inputs[0] = a;
+  op.scalar = scalar;
+  return add_single(p, g, &op, diag);
+}
+
+MgTensorId mg_graph_sum(MgProgram *p, MgGraphId g, MgTensorId a, int32_t dim,
+                        MgDiag *diag) {
+  MgOp op = blank_op(MG_OP_SUM);
+  op.num_inputs = 1;
+  op.inputs[0] = a;
+  op.attr = dim;
+  return add_single(p, g, &op, diag);
+}
+
+MgTensorId mg_graph_concat(MgProgram *p, MgGraphId g, MgTensorId a,
+                           MgTensorId b, int32_t dim, MgDiag *diag) {
+  MgOp op = blank_op(MG_OP_CONCAT);
+  op.num_inputs = 2;
+  op.inputs[0] = a;
+  op.inputs[1] = b;
+  op.attr = dim;
+  return add_single(p, g, &op, diag);
+}
+
+MgTensorId mg_graph_iterator(MgProgram *p, MgGraphId g, MgTensorId a,
+                             const int8_t imap[3], int8_t fmap, MgDiag *diag) {
+  MgOp op = blank_op(MG_OP_ITERATOR);
+  op.num_inputs = 1;
+  op.inputs[0] = a;
+  if (imap)
+    memcpy(op.imap, imap, sizeof op.imap);
+  op.fmap = fmap;
+  return add_single(p, g, &op, diag);
+}
+
+MgTensorId mg_graph_accum(MgProgram *p, MgGraphId g, MgTensorId a,
+                          MgAccumKind acc, MgDiag *diag) {
+  MgOp op = blank_op(MG_OP_ACCUM);
+  op.num_inputs = 1;
+  op.inputs[0] = a;
+  op.acc = (uint8_t)((unsigned)acc < 256 ? acc : 255);
+  return add_single(p, g, &op, diag);
+}
+
+MgTensorId mg_graph_saver(MgProgram *p, MgGraphId g, MgTensorId a,
+                          const int8_t omap[3], MgDiag *diag) {
+  MgOp op = blank_op(MG_OP_SAVER);
+  op.num_inputs = 1;
+  op.inputs[0] = a;
+  if (omap)
+    memcpy(op.omap, omap, sizeof op.omap);
+  return add_single(p, g, &op, diag);
+}
+
+// CUSTOM and THREAD: a call of graph `sub` on `inputs`.
+static MgOpId add_call(MgProgram *p, MgGraphId g, MgOpKind kind, MgGraphId sub,
+                       uint32_t num_inputs, const MgTensorId *inputs,
+                       MgTensorId *outs, MgDiag *diag) {
+  if (check_graph(p, g, diag) != MG_STATUS_OK)
+    return MG_NO_ID;
+  int32_t index = (int32_t)p->graphs[g].num_ops;
+  if (num_inputs > MG_MAX_OP_INPUTS) {
+    mg_diag_set(diag, MG_STATUS_INVALID, (int32_t)g, index,
+                "'%s' takes 0 to %d operands but got %u", mg_op_kind_name(kind),
+                MG_MAX_OP_INPUTS, num_inputs);
+    return MG_NO_ID;
+  }
+  if (num_inputs > 0 && !inputs) {
+    mg_diag_set(diag, MG_STATUS_INVALID, (int32_t)g, index,
+                "'%s' operands are null", mg_op_kind_name(kind));
+    return MG_NO_ID;
+  }
+  MgOp op = blank_op(kind);
+  op.num_inputs = (uint8_t)num_inputs;
+  if (num_inputs)
+    memcpy(op.inputs, inputs, num_inputs * sizeof(MgTensorId));
+  op.attr = sub > INT32_MAX ? -1 : (int32_t)sub;
+  return mg_graph_add_op(p, g, &op, outs, diag);
+}
+
+MgOpId mg_graph_custom(MgProgram *p, MgGraphId g, MgGraphId sub,
+                       uint32_t num_inputs, const MgTensorId *inputs,
+                       MgTensorId *outs, MgDiag *diag) {
+  return add_call(p, g, MG_OP_CUSTOM, sub, num_inputs, inputs, outs, diag);
+}
+
+MgOpId mg_graph_thread(MgProgram *p, MgGraphId g, MgGraphId sub,
+                       uint32_t num_inputs, const MgTensorId *inputs,
+                       MgTensorId *outs, MgDiag *diag) {
+  return add_call(p, g, MG_OP_THREAD, sub, num_inputs, inputs, outs, diag);
+}
+
+MgStatus mg_graph_mark_output(MgProgram *p, MgGraphId g, MgTensorId t,
+                              MgDiag *diag) {
+  MgStatus st = check_graph(p, g, diag);
+  if (st != MG_STATUS_OK)
+    return st;
+  MgGraph *gr = &p->graphs[g];
+  if (t >= gr->num_tensors)
+    return mg_diag_set(diag, MG_STATUS_INVALID, (int32_t)g, -1,
+                       "output tensor %u does not exist (the graph has %u "
+                       "tensors)", t, gr->num_tensors);
+  MgOpId pid = gr->tensors[t].producer;
+  if (pid >= gr->num_ops)
+    return mg_diag_set(diag, MG_STATUS_INVALID, (int32_t)g, -1,
+                       "output tensor %u has no producer op", t);
+  int32_t producer = (int32_t)pid;
+  if (gr->level == MG_LEVEL_BLOCK &&
+      gr->ops[producer].kind != MG_OP_SAVER) {
+    const char *k = mg_op_kind_name((MgOpKind)gr->ops[producer].kind);
+    return mg_diag_set(diag, MG_STATUS_INVALID, (int32_t)g, producer,
+                       "block-graph outputs must be saver results, but tensor "
+                       "%u comes from '%s'", t, k ? k : "?");
+  }
+  for (uint32_t i = 0; i < gr->num_outputs; i++)
+    if (gr->outputs[i] == t)
+      return mg_diag_set(diag, MG_STATUS_INVALID, (int32_t)g, producer,
+                         "tensor %u is already output %u", t, i);
+  if (mg_graph_reserve(p, g, 0, 0, 1) != MG_STATUS_OK)
+    return mg_diag_set(diag, MG_STATUS_NOMEM, (int32_t)g, producer,
+                       "out of memory");
+  gr = &p->graphs[g];
+  gr->outputs[gr->num_outputs++] = t;
+  return MG_STATUS_OK;
+}
+
+MgStatus mg_graph_set_launch(MgProgram *program, MgGraphId graph,
+                             const int32_t grid[3], int32_t block_threads,
+                             int32_t forloop, MgDiag *diag) {
+  MgStatus st = check_graph(program, graph, diag);
+  if (st != MG_STATUS_OK)
+    return st;
+  MgGraph *gr = &program->graphs[graph];
+  int32_t g = (int32_t)graph;
+  if (gr->level != MG_LEVEL_BLOCK) {
+    const char *lv = mg_level_name((MgLevel)gr->level);
+    return mg_diag_set(diag, MG_STATUS_INVALID, g, -1,
+                       "launch shape applies to block graphs, but graph %d is "
+                       "a %s graph", g, lv ? lv : "?");
+  }
+  if (!grid)
+    return mg_diag_set(diag, MG_STATUS_INVALID, g, -1, "grid is null");
+  for (int a = 0; a < 3; a++)
+    if (grid[a] < 1)
+      return mg_diag_set(diag, MG_STATUS_INVALID, g, -1,
+                         "grid axis '%s' has size %d, expected >= 1",
+                         mg_graph_axis_name(a), grid[a]);
+  if (forloop < 1)
+    return mg_diag_set(diag, MG_STATUS_INVALID, g, -1,
+                       "for-loop range is %d, expected >= 1", forloop);
+  if (block_threads < 1 || block_threads > 1024)
+    return mg_diag_set(diag, MG_STATUS_INVALID, g, -1,
+                       "block_threads is %d, expected 1..1024", block_threads);
+  // Iterator tiles and saver shapes were inferred from the old launch.
+  for (uint32_t i = 0; i < gr->num_ops; i++)
+    if (gr->ops[i].kind != MG_OP_INPUT)
+      return mg_diag_set(diag, MG_STATUS_INVALID, g, (int32_t)i,
+                         "launch shape must be set before adding iterators");
+  memcpy(gr->grid, grid, sizeof gr->grid);
+  gr->block_threads = block_threads;
+  gr->forloop = forloop;
+  return MG_STATUS_OK;
+}

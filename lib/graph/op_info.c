@@ -1,0 +1,143 @@
+//===- op_info.c - Names and properties of op kinds, dtypes, targets -----===//
+//
+// Pure lookup tables, indexed by the enums in mirage/graph.h. Every table is
+// sized by the enum's _COUNT sentinel, so adding an enumerator without a name
+// fails to compile (the initializer is checked by the static asserts below).
+//
+//===----------------------------------------------------------------------===//
+#include "mirage/graph.h"
+
+#include <string.h>
+
+// ORDER MG_OP: one name per MgOpKind, in enum order. The dialect op is
+// "ug.<name>" (dialects/ugraph.irdl.mlir).
+static const char *const op_names[] = {
+    "input",      "matmul",     "add",  "sub",    "mul",      "div",
+    "exp",        "square",     "sqrt", "rsqrt",  "silu",     "gelu",
+    "relu",       "mul_scalar", "div_scalar",     "sum",      "custom",
+    "iterator",   "accum",      "saver",          "concat",   "thread",
+};
+_Static_assert(sizeof op_names / sizeof op_names[0] == MG_OP_COUNT,
+               "ORDER MG_OP: op_names out of sync with MgOpKind");
+
+static const char *const accum_names[] = {"sum", "sum_last", "sum_sq_last"};
+_Static_assert(sizeof accum_names / sizeof accum_names[0] == MG_ACCUM_COUNT,
+               "accum_names out of sync with MgAccumKind");
+
+static const char *const dtype_names[] = {"f16", "bf16", "f32"};
+static const size_t dtype_sizes[] = {2, 2, 4};
+_Static_assert(sizeof dtype_names / sizeof dtype_names[0] == MG_DTYPE_COUNT,
+               "dtype_names out of sync with MgDType");
+
+static const char *const level_names[] = {"kernel", "block", "thread"};
+_Static_assert(sizeof level_names / sizeof level_names[0] == MG_LEVEL_COUNT,
+               "level_names out of sync with MgLevel");
+
+// Shared memory per block is the opt-in maximum (cudaFuncAttribute
+// MaxDynamicSharedMemorySize), which is what a fused kernel may use.
+static const MgTarget targets[] = {
+    {"sm_80", 166912, 1024, {2147483647, 65535, 65535}}, // 163 KiB
+    {"sm_86", 101376, 1024, {2147483647, 65535, 65535}}, // 99 KiB
+    {"sm_89", 101376, 1024, {2147483647, 65535, 65535}}, // 99 KiB
+    {"sm_90", 232448, 1024, {2147483647, 65535, 65535}}, // 227 KiB
+};
+#define DEFAULT_TARGET 3 // sm_90
+
+// Index of the `len`-byte string `name` in `table`, or `count` when absent.
+static unsigned find_name(const char *const *table, unsigned count,
+                          const char *name, size_t len) {
+  if (!name)
+    return count;
+  for (unsigned i = 0; i < count; i++)
+    if (strlen(table[i]) == len && memcmp(table[i], name, len) == 0)
+      return i;
+  return count;
+}
+
+const char *mg_op_kind_name(MgOpKind kind) {
+  return (unsigned)kind < MG_OP_COUNT ? op_names[kind] : NULL;
+}
+
+MgOpKind mg_op_kind_from_name(const char *name, size_t len) {
+  return (MgOpKind)find_name(op_names, MG_OP_COUNT, name, len);
+}
+
+bool mg_op_kind_is_elementwise(MgOpKind kind) {
+  switch (kind) {
+  case MG_OP_ADD: case MG_OP_SUB: case MG_OP_MUL: case MG_OP_DIV:
+  case MG_OP_EXP: case MG_OP_SQUARE: case MG_OP_SQRT: case MG_OP_RSQRT:
+  case MG_OP_SILU: case MG_OP_GELU: case MG_OP_RELU:
+  case MG_OP_MUL_SCALAR: case MG_OP_DIV_SCALAR:
+    return true;
+  default:
+    return false;
+  }
+}
+
+bool mg_op_kind_is_lax(MgOpKind kind) {
+  switch (kind) {
+  case MG_OP_SQRT: case MG_OP_RSQRT: case MG_OP_SILU: case MG_OP_GELU:
+  case MG_OP_RELU:
+    return false;
+  default:
+    // Structural ops (input, iterator, saver, custom, thread) move or group
+    // values; whether a custom/thread body is LAX depends on its ops.
+    return (unsigned)kind < MG_OP_COUNT;
+  }
+}
+
+bool mg_op_kind_allowed_at(MgOpKind kind, MgLevel level) {
+  if ((unsigned)kind >= MG_OP_COUNT)
+    return false;
+  if (kind == MG_OP_INPUT || mg_op_kind_is_elementwise(kind))
+    return (unsigned)level < MG_LEVEL_COUNT;
+  switch (level) {
+  case MG_LEVEL_KERNEL:
+    return kind == MG_OP_MATMUL || kind == MG_OP_SUM || kind == MG_OP_CUSTOM;
+  case MG_LEVEL_BLOCK:
+    return kind == MG_OP_MATMUL || kind == MG_OP_SUM ||
+           kind == MG_OP_ITERATOR || kind == MG_OP_ACCUM ||
+           kind == MG_OP_SAVER || kind == MG_OP_CONCAT || kind == MG_OP_THREAD;
+  default: // thread graphs hold element-wise chains only
+    return false;
+  }
+}
+
+const char *mg_accum_kind_name(MgAccumKind kind) {
+  return (unsigned)kind < MG_ACCUM_COUNT ? accum_names[kind] : NULL;
+}
+
+MgAccumKind mg_accum_kind_from_name(const char *name, size_t len) {
+  return (MgAccumKind)find_name(accum_names, MG_ACCUM_COUNT, name, len);
+}
+
+const char *mg_dtype_name(MgDType dtype) {
+  return (unsigned)dtype < MG_DTYPE_COUNT ? dtype_names[dtype] : NULL;
+}
+
+MgDType mg_dtype_from_name(const char *name, size_t len) {
+  return (MgDType)find_name(dtype_names, MG_DTYPE_COUNT, name, len);
+}
+
+size_t mg_dtype_bytes(MgDType dtype) {
+  return (unsigned)dtype < MG_DTYPE_COUNT ? dtype_sizes[dtype] : 0;
+}
+
+const char *mg_level_name(MgLevel level) {
+  return (unsigned)level < MG_LEVEL_COUNT ? level_names[level] : NULL;
+}
+
+MgLevel mg_level_from_name(const char *name, size_t len) {
+  return (MgLevel)find_name(level_names, MG_LEVEL_COUNT, name, len);
+}
+
+const MgTarget *mg_target_lookup(const char *name) {
+  if (!name)
+    return NULL;
+  for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++)
+    if (strcmp(targets[i].name, name) == 0)
+      return &targets[i];
+  return NULL;
+}
+
+const MgTarget *mg_target_default(void) { return &targets[DEFAULT_TARGET]; }

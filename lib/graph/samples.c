@@ -1,0 +1,365 @@
+//===- samples.c - The benchmark programs, built with the builders --------===//
+//
+// Each sample is written once against the public builders, so it is valid
+// by construction whenever the builders accept it. A Build threads the
+// program and a sticky "ok" flag through the helpers: after the first
+// rejected op every helper returns MG_NO_ID and the sample returns NULL.
+//
+//===----------------------------------------------------------------------===//
+#include "mirage/samples.h"
+
+#include <stddef.h>
+
+#define PHI MG_MAP_NONE
+
+typedef struct Build {
+  MgProgram *p;
+  bool ok;
+} Build;
+
+static MgTensorId check(Build *b, MgTensorId t) {
+  if (t == MG_NO_ID)
+    b->ok = false;
+  return t;
+}
+
+static Build start(void) {
+  Build b;
+  b.p = mg_program_create();
+  b.ok = b.p != NULL && mg_program_add_graph(b.p, MG_LEVEL_KERNEL) == 0;
+  return b;
+}
+
+static MgProgram *finish(Build *b) {
+  if (b->ok)
+    return b->p;
+  mg_program_destroy(b->p);
+  return NULL;
+}
+
+static bool positive(int64_t a, int64_t b, int64_t c, int64_t d) {
+  return a > 0 && b > 0 && c > 0 && d > 0;
+}
+
+static MgTensorId input(Build *b, MgGraphId g, uint32_t rank, int64_t d0,
+                        int64_t d1, int64_t d2) {
+  if (!b->ok)
+    return MG_NO_ID;
+  int64_t dims[3] = {d0, d1, d2};
+  return check(b, mg_graph_add_input(b->p, g, MG_DTYPE_F16, rank, dims, NULL));
+}
+
+static MgTensorId matmul(Build *b, MgGraphId g, MgTensorId x, MgTensorId y) {
+  return b->ok ? check(b, mg_graph_matmul(b->p, g, x, y, NULL)) : MG_NO_ID;
+}
+
+static MgTensorId binary(Build *b, MgGraphId g, MgOpKind kind, MgTensorId x,
+                         MgTensorId y) {
+  return b->ok ? check(b, mg_graph_binary(b->p, g, kind, x, y, NULL))
+               : MG_NO_ID;
+}
+
+static MgTensorId unary(Build *b, MgGraphId g, MgOpKind kind, MgTensorId x) {
+  return b->ok ? check(b, mg_graph_unary(b->p, g, kind, x, NULL)) : MG_NO_ID;
+}
+
+static MgTensorId scalar(Build *b, MgGraphId g, MgOpKind kind, MgTensorId x,
+                         double s) {
+  return b->ok ? check(b, mg_graph_scalar(b->p, g, kind, x, s, NULL))
+               : MG_NO_ID;
+}
+
+static MgTensorId sum(Build *b, MgGraphId g, MgTensorId x, int32_t dim) {
+  return b->ok ? check(b, mg_graph_sum(b->p, g, x, dim, NULL)) : MG_NO_ID;
+}
+
+static MgTensorId iter(Build *b, MgGraphId g, MgTensorId x, int8_t ix,
+                       int8_t iy, int8_t iz, int8_t fmap) {
+  int8_t imap[3] = {ix, iy, iz};
+  return b->ok ? check(b, mg_graph_iterator(b->p, g, x, imap, fmap, NULL))
+               : MG_NO_ID;
+}
+
+static MgTensorId accum(Build *b, MgGraphId g, MgTensorId x, MgAccumKind k) {
+  return b->ok ? check(b, mg_graph_accum(b->p, g, x, k, NULL)) : MG_NO_ID;
+}
+
+static MgTensorId save(Build *b, MgGraphId g, MgTensorId x, int8_t ox,
+                       int8_t oy, int8_t oz) {
+  int8_t omap[3] = {ox, oy, oz};
+  if (!b->ok)
+    return MG_NO_ID;
+  MgTensorId t = check(b, mg_graph_saver(b->p, g, x, omap, NULL));
+  if (b->ok && mg_graph_mark_output(b->p, g, t, NULL) != MG_STATUS_OK)
+    b->ok = false;
+  return t;
+}
+
+static void output(Build *b, MgGraphId g, MgTensorId t) {
+  if (b->ok && mg_graph_mark_output(b->p, g, t, NULL) != MG_STATUS_OK)
+    b->ok = false;
+}
+
+static MgGraphId block(Build *b, int32_t gx, int32_t gy, int32_t forloop) {
+  if (!b->ok)
+    return MG_NO_ID;
+  MgGraphId g = mg_program_add_graph(b->p, MG_LEVEL_BLOCK);
+  int32_t grid[3] = {gx, gy, 1};
+  if (g == MG_NO_ID ||
+      mg_graph_set_launch(b->p, g, grid, 128, forloop, NULL) != MG_STATUS_OK)
+    b->ok = false;
+  return g;
+}
+
+// Runs block graph `sub` as a kernel op; returns its first output and
+// writes all of them to outs (may be NULL).
+static MgTensorId custom(Build *b, MgGraphId sub, uint32_t n,
+                         const MgTensorId *ins, MgTensorId *outs) {
+  MgTensorId local[MG_MAX_OP_OUTPUTS];
+  if (!outs)
+    outs = local;
+  if (!b->ok)
+    return MG_NO_ID;
+  if (mg_graph_custom(b->p, 0, sub, n, ins, outs, NULL) == MG_NO_ID) {
+    b->ok = false;
+    return MG_NO_ID;
+  }
+  return outs[0];
+}
+
+// x / sqrt(sum_last(x²) / n) over the last dim (of size n) of a rank-r x.
+static MgTensorId rmsnorm(Build *b, MgGraphId g, MgTensorId x, uint32_t rank,
+                          int64_t n) {
+  MgTensorId s = sum(b, g, unary(b, g, MG_OP_SQUARE, x), (int32_t)rank - 1);
+  MgTensorId r = unary(b, g, MG_OP_SQRT,
+                       scalar(b, g, MG_OP_DIV_SCALAR, s, (double)n));
+  return binary(b, g, MG_OP_DIV, x, r);
+}
+
+//===--- RMSNorm + matmul --------------------------------------------------===//
+
+MgProgram *mg_sample_rmsnorm_matmul(int64_t m, int64_t k, int64_t n) {
+  if (!positive(m, k, n, 1))
+    return NULL;
+  Build b = start();
+  MgTensorId x = input(&b, 0, 2, m, k, 0), w = input(&b, 0, 2, k, n, 0);
+  output(&b, 0, matmul(&b, 0, rmsnorm(&b, 0, x, 2, k), w));
+  return finish(&b);
+}
+
+MgProgram *mg_sample_rmsnorm_matmul_fused(int64_t m, int64_t k, int64_t n,
+                                          int32_t grid, int32_t forloop) {
+  if (!positive(m, k, n, 1) || grid <= 0 || forloop <= 0)
+    return NULL;
+  Build b = start();
+  MgTensorId ins[2] = {input(&b, 0, 2, m, k, 0), input(&b, 0, 2, k, n, 0)};
+  MgGraphId g = block(&b, grid, 1, forloop);
+  MgTensorId x = input(&b, g, 2, m, k, 0), w = input(&b, g, 2, k, n, 0);
+  MgTensorId xt = iter(&b, g, x, PHI, PHI, PHI, 1);
+  MgTensorId wt = iter(&b, g, w, 1, PHI, PHI, 0);
+  MgTensorId xw = accum(&b, g, matmul(&b, g, xt, wt), MG_ACCUM_SUM);
+  MgTensorId ss = accum(&b, g, xt, MG_ACCUM_SUM_SQ_LAST);
+  MgTensorId r = unary(&b, g, MG_OP_SQRT,
+                       scalar(&b, g, MG_OP_DIV_SCALAR, ss, (double)k));
+  save(&b, g, binary(&b, g, MG_OP_DIV, xw, r), 1, PHI, PHI);
+  output(&b, 0, custom(&b, g, 2, ins, NULL));
+  return finish(&b);
+}
+
+//===--- Attention ---------------------------------------------------------===//
+
+// (exp(q·k) / sum_last(exp(q·k))) · v in kernel graph 0.
+static MgTensorId attention(Build *b, MgTensorId q, MgTensorId k,
+                            MgTensorId v) {
+  MgTensorId e = unary(b, 0, MG_OP_EXP, matmul(b, 0, q, k));
+  MgTensorId p = binary(b, 0, MG_OP_DIV, e, sum(b, 0, e, 2));
+  return matmul(b, 0, p, v);
+}
+
+MgProgram *mg_sample_attention(int64_t bs, int64_t s, int64_t d, int64_t l) {
+  if (!positive(bs, s, d, l))
+    return NULL;
+  Build b = start();
+  MgTensorId q = input(&b, 0, 3, bs, s, d), k = input(&b, 0, 3, bs, d, l);
+  MgTensorId v = input(&b, 0, 3, bs, l, d);
+  output(&b, 0, attention(&b, q, k, v));
+  return finish(&b);
+}
+
+MgProgram *mg_sample_attention_split_kv(int64_t bs, int64_t s, int64_t d,
+                                        int64_t l, int32_t chunks,
+                                        int32_t forloop) {
+  if (!positive(bs, s, d, l) || chunks <= 0 || forloop <= 0 ||
+      bs > INT32_MAX)
+    return NULL;
+  Build b = start();
+  MgTensorId ins[3] = {input(&b, 0, 3, bs, s, d), input(&b, 0, 3, bs, d, l),
+                       input(&b, 0, 3, bs, l, d)};
+  // Kernel 1: block (x, y) takes KV chunk x of batch y.
+  MgGraphId g1 = block(&b, chunks, (int32_t)bs, forloop);
+  MgTensorId q = input(&b, g1, 3, bs, s, d), k = input(&b, g1, 3, bs, d, l);
+  MgTensorId v = input(&b, g1, 3, bs, l, d);
+  MgTensorId qt = iter(&b, g1, q, PHI, 0, PHI, PHI);
+  MgTensorId kt = iter(&b, g1, k, 2, 0, PHI, 2);
+  MgTensorId vt = iter(&b, g1, v, 1, 0, PHI, 1);
+  MgTensorId e = unary(&b, g1, MG_OP_EXP, matmul(&b, g1, qt, kt));
+  MgTensorId num = accum(&b, g1, matmul(&b, g1, e, vt), MG_ACCUM_SUM);
+  MgTensorId den = accum(&b, g1, e, MG_ACCUM_SUM_LAST);
+  save(&b, g1, num, 1, 0, PHI);
+  save(&b, g1, den, 1, 0, PHI);
+  MgTensorId part[2];
+  custom(&b, g1, 3, ins, part);
+  // Kernel 2: batch y adds its chunks' partials over the for-loop, then
+  // divides: (Σ_c N_c) / (Σ_c S_c).
+  MgGraphId g2 = block(&b, (int32_t)bs, 1, chunks);
+  MgTensorId pn = input(&b, g2, 3, bs, chunks * s, d);
+  MgTensorId ps = input(&b, g2, 3, bs, chunks * s, 1);
+  MgTensorId n2 = accum(&b, g2, iter(&b, g2, pn, 0, PHI, PHI, 1), MG_ACCUM_SUM);
+  MgTensorId s2 = accum(&b, g2, iter(&b, g2, ps, 0, PHI, PHI, 1), MG_ACCUM_SUM);
+  save(&b, g2, binary(&b, g2, MG_OP_DIV, n2, s2), 0, PHI, PHI);
+  output(&b, 0, custom(&b, g2, 2, part, NULL));
+  return finish(&b);
+}
+
+MgProgram *mg_sample_qknorm(int64_t bs, int64_t s, int64_t d, int64_t l) {
+  if (!positive(bs, s, d, l))
+    return NULL;
+  Build b = start();
+  MgTensorId q = input(&b, 0, 3, bs, s, d), k = input(&b, 0, 3, bs, d, l);
+  MgTensorId v = input(&b, 0, 3, bs, l, d);
+  output(&b, 0, attention(&b, rmsnorm(&b, 0, q, 3, d), k,
+                          rmsnorm(&b, 0, v, 3, d)));
+  return finish(&b);
+}
+
+//===--- LoRA --------------------------------------------------------------===//
+
+MgProgram *mg_sample_lora(int64_t m, int64_t k, int64_t n, int64_t r) {
+  if (!positive(m, k, n, r))
+    return NULL;
+  Build b = start();
+  MgTensorId x = input(&b, 0, 2, m, k, 0), w = input(&b, 0, 2, k, n, 0);
+  MgTensorId a = input(&b, 0, 2, k, r, 0), bb = input(&b, 0, 2, r, n, 0);
+  MgTensorId xw = matmul(&b, 0, x, w);
+  MgTensorId xab = matmul(&b, 0, matmul(&b, 0, x, a), bb);
+  output(&b, 0, binary(&b, 0, MG_OP_ADD, xw, xab));
+  return finish(&b);
+}
+
+MgProgram *mg_sample_lora_fused(int64_t m, int64_t k, int64_t n, int64_t r,
+                                int32_t grid) {
+  if (!positive(m, k, n, r) || grid <= 0)
+    return NULL;
+  Build b = start();
+  MgTensorId ins[4] = {input(&b, 0, 2, m, k, 0), input(&b, 0, 2, k, n, 0),
+                       input(&b, 0, 2, k, r, 0), input(&b, 0, 2, r, n, 0)};
+  MgGraphId g = block(&b, grid, 1, 1);
+  MgTensorId x = input(&b, g, 2, m, k, 0), w = input(&b, g, 2, k, n, 0);
+  MgTensorId a = input(&b, g, 2, k, r, 0), bb = input(&b, g, 2, r, n, 0);
+  MgTensorId xt = iter(&b, g, x, PHI, PHI, PHI, PHI);
+  MgTensorId wt = iter(&b, g, w, 1, PHI, PHI, PHI);
+  MgTensorId at = iter(&b, g, a, PHI, PHI, PHI, PHI);
+  MgTensorId bt = iter(&b, g, bb, 1, PHI, PHI, PHI);
+  MgTensorId xw = matmul(&b, g, xt, wt);
+  MgTensorId xab = matmul(&b, g, matmul(&b, g, xt, at), bt);
+  save(&b, g, binary(&b, g, MG_OP_ADD, xw, xab), 1, PHI, PHI);
+  output(&b, 0, custom(&b, g, 4, ins, NULL));
+  return finish(&b);
+}
+
+//===--- Gated MLP ---------------------------------------------------------===//
+
+MgProgram *mg_sample_gated_mlp(int64_t m, int64_t k, int64_t n) {
+  if (!positive(m, k, n, 1))
+    return NULL;
+  Build b = start();
+  MgTensorId x = input(&b, 0, 2, m, k, 0), w1 = input(&b, 0, 2, k, n, 0);
+  MgTensorId w2 = input(&b, 0, 2, k, n, 0);
+  MgTensorId gate = unary(&b, 0, MG_OP_SILU, matmul(&b, 0, x, w1));
+  output(&b, 0, binary(&b, 0, MG_OP_MUL, gate, matmul(&b, 0, x, w2)));
+  return finish(&b);
+}
+
+MgProgram *mg_sample_gated_mlp_fused(int64_t m, int64_t k, int64_t n,
+                                     int32_t grid, int32_t forloop) {
+  if (!positive(m, k, n, 1) || grid <= 0 || forloop <= 0)
+    return NULL;
+  Build b = start();
+  MgTensorId ins[3] = {input(&b, 0, 2, m, k, 0), input(&b, 0, 2, k, n, 0),
+                       input(&b, 0, 2, k, n, 0)};
+  MgGraphId g = block(&b, grid, 1, forloop);
+  MgTensorId x = input(&b, g, 2, m, k, 0), w1 = input(&b, g, 2, k, n, 0);
+  MgTensorId w2 = input(&b, g, 2, k, n, 0);
+  MgTensorId xt = iter(&b, g, x, PHI, PHI, PHI, 1);
+  MgTensorId w1t = iter(&b, g, w1, 1, PHI, PHI, 0);
+  MgTensorId w2t = iter(&b, g, w2, 1, PHI, PHI, 0);
+  MgTensorId h1 = accum(&b, g, matmul(&b, g, xt, w1t), MG_ACCUM_SUM);
+  MgTensorId h2 = accum(&b, g, matmul(&b, g, xt, w2t), MG_ACCUM_SUM);
+  MgTensorId o = binary(&b, g, MG_OP_MUL, unary(&b, g, MG_OP_SILU, h1), h2);
+  save(&b, g, o, 1, PHI, PHI);
+  output(&b, 0, custom(&b, g, 3, ins, NULL));
+  return finish(&b);
+}
+
+//===--- nTrans ------------------------------------------------------------===//
+
+// rmsnorm(x + α * (rmsnorm(h) + x)) in graph g, rows of length n.
+static MgTensorId ntrans(Build *b, MgGraphId g, MgTensorId h, MgTensorId x,
+                         MgTensorId alpha, int64_t n) {
+  MgTensorId inner = binary(b, g, MG_OP_ADD, rmsnorm(b, g, h, 2, n), x);
+  MgTensorId y = binary(b, g, MG_OP_ADD, x,
+                        binary(b, g, MG_OP_MUL, alpha, inner));
+  return rmsnorm(b, g, y, 2, n);
+}
+
+MgProgram *mg_sample_ntrans(int64_t m, int64_t n) {
+  if (!positive(m, n, 1, 1))
+    return NULL;
+  Build b = start();
+  MgTensorId h = input(&b, 0, 2, m, n, 0), x = input(&b, 0, 2, m, n, 0);
+  MgTensorId alpha = input(&b, 0, 2, m, n, 0);
+  output(&b, 0, ntrans(&b, 0, h, x, alpha, n));
+  return finish(&b);
+}
+
+MgProgram *mg_sample_ntrans_fused(int64_t m, int64_t n, int32_t grid) {
+  if (!positive(m, n, 1, 1) || grid <= 0)
+    return NULL;
+  Build b = start();
+  MgTensorId ins[3] = {input(&b, 0, 2, m, n, 0), input(&b, 0, 2, m, n, 0),
+                       input(&b, 0, 2, m, n, 0)};
+  MgGraphId g = block(&b, grid, 1, 1);
+  MgTensorId h = input(&b, g, 2, m, n, 0), x = input(&b, g, 2, m, n, 0);
+  MgTensorId alpha = input(&b, g, 2, m, n, 0);
+  MgTensorId ht = iter(&b, g, h, 0, PHI, PHI, PHI);
+  MgTensorId xt = iter(&b, g, x, 0, PHI, PHI, PHI);
+  MgTensorId at = iter(&b, g, alpha, 0, PHI, PHI, PHI);
+  save(&b, g, ntrans(&b, g, ht, xt, at, n), 0, PHI, PHI);
+  output(&b, 0, custom(&b, g, 3, ins, NULL));
+  return finish(&b);
+}
+
+//===--- Row sums ----------------------------------------------------------===//
+
+MgProgram *mg_sample_sum_last(int64_t m, int64_t n) {
+  if (!positive(m, n, 1, 1))
+    return NULL;
+  Build b = start();
+  output(&b, 0, sum(&b, 0, input(&b, 0, 2, m, n, 0), 1));
+  return finish(&b);
+}
+
+MgProgram *mg_sample_sum_last_fused(int64_t m, int64_t n, int32_t grid,
+                                    int32_t forloop) {
+  if (!positive(m, n, 1, 1) || grid <= 0 || forloop <= 0)
+    return NULL;
+  Build b = start();
+  MgTensorId in = input(&b, 0, 2, m, n, 0);
+  MgGraphId g = block(&b, grid, 1, forloop);
+  MgTensorId x = input(&b, g, 2, m, n, 0);
+  MgTensorId s = accum(&b, g, iter(&b, g, x, 0, PHI, PHI, 1),
+                       MG_ACCUM_SUM_LAST);
+  save(&b, g, s, 0, PHI, PHI);
+  output(&b, 0, custom(&b, g, 1, &in, NULL));
+  return finish(&b);
+}

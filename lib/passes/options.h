@@ -1,0 +1,42 @@
+//===- options.h - Pass option tables and the `key=value` parser ---------===//
+#ifndef MIRAGE_PASSES_OPTIONS_H
+#define MIRAGE_PASSES_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define MG_MAX_PASS_OPTIONS 16
+#define MG_OPTION_STRING_MAX 256
+
+typedef enum MgOptionKind {
+  MG_OPTION_INT,
+  MG_OPTION_FLOAT,
+  MG_OPTION_BOOL,
+  MG_OPTION_STRING,
+} MgOptionKind;
+
+typedef struct MgOptionSpec {
+  const char *name;
+  MgOptionKind kind;
+  const char *default_value; // parsed like user text
+  const char *help;
+  int64_t min_int, max_int;  // MG_OPTION_INT range, inclusive
+} MgOptionSpec;
+
+typedef struct MgOptionValue {
+  bool given; // set by the user (not the default)
+  int64_t i;
+  double f;
+  bool b;
+  char s[MG_OPTION_STRING_MAX];
+} MgOptionValue;
+
+/// Fills `values` with defaults, then applies `text` ("k=v k2='v 2'").
+/// Returns false with a message naming the option on unknown names or bad
+/// values.
+bool mg_options_parse(const MgOptionSpec *specs, size_t num_specs,
+                      const char *pass_name, const char *text, size_t len,
+                      MgOptionValue *values, char *error, size_t error_size);
+
+#endif // MIRAGE_PASSES_OPTIONS_H

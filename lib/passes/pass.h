@@ -1,0 +1,50 @@
+//===- pass.h - How a Mirage pass is described to the registry -----------===//
+//
+// Each pass is a table entry: name, summary, option specs, and a run
+// function. registry.c turns an entry plus parsed options into an external
+// MLIR pass and registers it by name.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MIRAGE_PASSES_PASS_H
+#define MIRAGE_PASSES_PASS_H
+
+#include "mirage/passes.h"
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/Diagnostics.h"
+#include "options.h"
+
+typedef struct MgPassDef {
+  const char *name;
+  const char *summary;
+  const MgOptionSpec *options;
+  size_t num_options;
+  /// Checks option values beyond their type (NULL: none); false + message.
+  bool (*check)(const MgOptionValue *values, char *error, size_t error_size);
+  /// Runs on the module; reports with mg_pass_error and signals failure.
+  void (*run)(MlirOperation module, MlirExternalPass pass,
+              const MgOptionValue *values);
+} MgPassDef;
+
+extern const MgPassDef mg_pass_superopt;
+extern const MgPassDef mg_pass_verify_ugraph;
+extern const MgPassDef mg_pass_check_equiv;
+extern const MgPassDef mg_pass_test_bridge;
+
+/// Emits an error diagnostic at `loc` (through the context's handlers).
+void mg_pass_error(MlirLocation loc, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/// Prints "file:line:col: remark: ..." on stderr. The 22 C API can only emit
+/// errors, so remarks bypass the diagnostic engine.
+void mg_pass_remark(MlirLocation loc, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/// Writes "file:line:col" (or "<unknown>") for `loc` into `buf`.
+void mg_format_location(MlirLocation loc, char *buf, size_t size);
+/// True when remarks were requested (option or MIRAGE_REMARKS=1).
+bool mg_pass_remarks_enabled(bool option_value);
+
+/// Name of `op` as a NUL-terminated string in `buf`.
+void mg_op_name(MlirOperation op, char *buf, size_t size);
+/// True when `op` is named `name`.
+bool mg_op_is(MlirOperation op, const char *name);
+
+#endif // MIRAGE_PASSES_PASS_H

@@ -1,0 +1,51 @@
+//===- ugraph_funcs.c - Finding and importing μGraph functions ------------===//
+#include "ugraph_funcs.h"
+
+#include <string.h>
+
+MgProgram *mg_pass_import_checked(MlirOperation module, MlirOperation func,
+                                  const MgTarget *target, MgBridgeMap *map) {
+  MgProgram *program = NULL;
+  MlirLocation loc;
+  MgDiag diag = {-1, -1, ""};
+  if (mg_bridge_import(module, func, &program, map, &loc, &diag) !=
+      MG_STATUS_OK) {
+    mg_pass_error(loc, "%s", diag.message);
+    mg_bridge_map_free(map);
+    return NULL;
+  }
+  if (mg_program_validate(program, target, &diag) != MG_STATUS_OK) {
+    mg_pass_error(mg_bridge_map_location(map, diag.graph, diag.op,
+                                         mlirOperationGetLocation(func)),
+                  "%s", diag.message);
+    mg_program_destroy(program);
+    mg_bridge_map_free(map);
+    return NULL;
+  }
+  return program;
+}
+
+bool mg_pass_for_each_kernel_func(MlirOperation module,
+                                  bool (*fn)(MlirOperation module,
+                                             MlirOperation func, void *ud),
+                                  void *ud) {
+  bool ok = true;
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    MgLevel level;
+    if (mg_bridge_func_level(op, &level) && level == MG_LEVEL_KERNEL)
+      ok = fn(module, op, ud) && ok;
+  }
+  return ok;
+}
+
+MlirOperation mg_pass_lookup_func(MlirOperation module, const char *name) {
+  MlirSymbolTable table = mlirSymbolTableCreate(module);
+  MlirOperation op =
+      mlirSymbolTableLookup(table, mlirStringRefCreateFromCString(name));
+  mlirSymbolTableDestroy(table);
+  if (!mlirOperationIsNull(op) && !mg_op_is(op, "func.func"))
+    op.ptr = NULL;
+  return op;
+}

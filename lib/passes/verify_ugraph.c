@@ -1,0 +1,48 @@
+//===- verify_ugraph.c - --mirage-verify-ugraph ----------------------------===//
+//
+// The semantic rules IRDL cannot state: shapes, map divisibility, loop
+// placement of accumulators, shared memory, thread and grid limits. Each
+// kernel graph is imported through the checking builders and validated.
+//
+//===----------------------------------------------------------------------===//
+#include "ugraph_funcs.h"
+
+#include <stdio.h>
+
+enum { OPT_TARGET };
+
+static const MgOptionSpec options[] = {
+    {"target", MG_OPTION_STRING, "sm_90",
+     "GPU target whose limits apply (sm_80, sm_86, sm_89, sm_90)", 0, 0},
+};
+
+static bool check_target(const MgOptionValue *values, char *error,
+                         size_t size) {
+  if (mg_target_lookup(values[OPT_TARGET].s))
+    return true;
+  snprintf(error, size, "unknown target '%s' (expected sm_80, sm_86, sm_89 or sm_90)",
+           values[OPT_TARGET].s);
+  return false;
+}
+
+static bool verify_one(MlirOperation module, MlirOperation func, void *ud) {
+  MgBridgeMap map;
+  MgProgram *p = mg_pass_import_checked(module, func, ud, &map);
+  if (!p)
+    return false;
+  mg_program_destroy(p);
+  mg_bridge_map_free(&map);
+  return true;
+}
+
+static void run(MlirOperation module, MlirExternalPass pass,
+                const MgOptionValue *values) {
+  const MgTarget *target = mg_target_lookup(values[OPT_TARGET].s);
+  if (!mg_pass_for_each_kernel_func(module, verify_one, (void *)target))
+    mlirExternalPassSignalFailure(pass);
+}
+
+const MgPassDef mg_pass_verify_ugraph = {
+    "mirage-verify-ugraph",
+    "Check the μGraph rules IRDL cannot express (shapes, maps, loops, limits)",
+    options, sizeof options / sizeof options[0], check_target, run};

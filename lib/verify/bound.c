@@ -1,0 +1,437 @@
+//===- bound.c - Degree analysis and the per-test error bound -------------===//
+//
+// Invariant of the pass: the Deg of a tensor bounds every element of it,
+// under every block and for-loop iteration that computes it. Counts
+// saturate at MG_DEG_CAP instead of wrapping, so the bound only grows.
+//
+// Sums are where the rules must be careful (docs/verification.md):
+// Σ_j a_j / d_j over an index j along which the denominators change has a
+// denominator of degree n·d in general, but when the denominator does not
+// depend on j (softmax: E / S with S broadcast along the summed dim) the sum
+// keeps denominator d. `den_vary` records the dims along which the
+// denominator can change; atoms are tracked the same way (`vary`).
+//
+//===----------------------------------------------------------------------===//
+#include "bound.h"
+#include "field.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MG_DEG_CAP ((uint64_t)1 << 60)
+#define MG_DEG_MAX_DEPTH 8
+
+typedef struct Deg {
+  uint64_t num, den;      // p component degrees
+  bool qbot;              // q component is ⊥
+  uint64_t atoms;         // distinct atoms in an element's cone
+  uint64_t vary[MG_MAX_DIMS]; // ... of which change along dim d
+  uint8_t den_vary;       // bit d: the denominator changes along dim d
+} Deg;
+
+typedef struct Walk {
+  const MgProgram *p;
+  MgVerifyDegrees *out;
+  MgDiag *diag;
+} Walk;
+
+static uint64_t sat_add(uint64_t a, uint64_t b) {
+  return a + b > MG_DEG_CAP ? MG_DEG_CAP : a + b;
+}
+static uint64_t sat_mul(uint64_t a, uint64_t b) {
+  if (a == 0 || b == 0)
+    return 0;
+  return a > MG_DEG_CAP / b ? MG_DEG_CAP : a * b;
+}
+static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
+
+static uint8_t nonunit_bits(const MgTensor *t) {
+  uint8_t bits = 0;
+  for (uint32_t d = 0; d < t->rank && d < MG_MAX_DIMS; ++d)
+    if (t->dims[d] > 1)
+      bits |= (uint8_t)(1u << d);
+  return bits;
+}
+
+// Keeps only the per-dim facts about dims of size > 1 (a size-1 dim cannot
+// change along itself).
+static void clamp_to(Deg *x, const MgTensor *t) {
+  uint8_t bits = nonunit_bits(t);
+  x->den_vary &= bits;
+  for (uint32_t d = 0; d < MG_MAX_DIMS; ++d)
+    if (!(bits & (1u << d)))
+      x->vary[d] = 0;
+    else
+      x->vary[d] = min_u64(x->vary[d], x->atoms);
+}
+
+// Per-dim facts of `x` (shape `t`) re-indexed to a result of rank `rank`,
+// right-aligned as broadcasting does.
+static void align(const Deg *x, const MgTensor *t, uint32_t rank,
+                  uint64_t *vary, uint8_t *den_vary) {
+  memset(vary, 0, sizeof(uint64_t) * MG_MAX_DIMS);
+  *den_vary = 0;
+  for (uint32_t d = 0; d < t->rank; ++d) {
+    uint32_t o = d + rank - t->rank;
+    if (t->dims[d] <= 1 || o >= MG_MAX_DIMS)
+      continue;
+    vary[o] = x->vary[d];
+    if (x->den_vary & (1u << d))
+      *den_vary |= (uint8_t)(1u << o);
+  }
+}
+
+// Σ over `extent` values along a dim where `vk` atoms and (when `den_k`) the
+// denominator change. Other dims' counts scale by extent when any atom
+// changes along the summed dim.
+static void reduce(Deg *x, uint32_t dim, uint64_t extent, uint64_t vk,
+                   bool den_k) {
+  if (extent <= 1)
+    return;
+  if (den_k && x->den > 0) {
+    x->num = sat_add(x->num, sat_mul(extent - 1, x->den));
+    x->den = sat_mul(extent, x->den);
+  }
+  uint64_t total = sat_add(x->atoms - vk, sat_mul(extent, vk));
+  for (uint32_t d = 0; d < MG_MAX_DIMS; ++d)
+    x->vary[d] = min_u64(total, vk ? sat_mul(x->vary[d], extent) : x->vary[d]);
+  x->atoms = total;
+  if (dim < MG_MAX_DIMS) {
+    x->vary[dim] = 0;
+    x->den_vary &= (uint8_t)~(1u << dim);
+  }
+}
+
+// Σ over F for-loop iterations: everything may change between iterations.
+static void loop_sum(Deg *x, uint64_t forloop) {
+  if (forloop <= 1)
+    return;
+  if (x->den > 0) {
+    x->num = sat_add(x->num, sat_mul(forloop - 1, x->den));
+    x->den = sat_mul(forloop, x->den);
+  }
+  x->atoms = sat_mul(x->atoms, forloop);
+  for (uint32_t d = 0; d < MG_MAX_DIMS; ++d)
+    x->vary[d] = sat_mul(x->vary[d], forloop);
+}
+
+static void square(Deg *x) {
+  x->num = sat_mul(x->num, 2);
+  x->den = sat_mul(x->den, 2);
+}
+
+// A fresh atom per element: exp or an uninterpreted function of `a`.
+static Deg atom_of(const Deg *a, const MgTensor *t, bool qbot) {
+  Deg r;
+  memset(&r, 0, sizeof r);
+  r.num = 1;
+  r.qbot = qbot;
+  r.atoms = sat_add(a->atoms, 1);
+  for (uint32_t d = 0; d < MG_MAX_DIMS; ++d)
+    r.vary[d] = sat_add(a->vary[d], 1);
+  clamp_to(&r, t);
+  return r;
+}
+
+static Deg binary(MgOpKind kind, const Deg *a, const MgTensor *ta,
+                  const Deg *b, const MgTensor *tb, const MgTensor *out) {
+  Deg r;
+  memset(&r, 0, sizeof r);
+  uint64_t va[MG_MAX_DIMS], vb[MG_MAX_DIMS];
+  uint8_t da, db;
+  align(a, ta, out->rank, va, &da);
+  align(b, tb, out->rank, vb, &db);
+  r.qbot = a->qbot || b->qbot;
+  r.atoms = sat_add(a->atoms, b->atoms);
+  for (uint32_t d = 0; d < MG_MAX_DIMS; ++d)
+    r.vary[d] = sat_add(va[d], vb[d]);
+  r.den_vary = da | db;
+  switch (kind) {
+  case MG_OP_ADD:
+  case MG_OP_SUB:
+    r.num = max_u64(sat_add(a->num, b->den), sat_add(b->num, a->den));
+    r.den = sat_add(a->den, b->den);
+    break;
+  case MG_OP_MUL:
+    r.num = sat_add(a->num, b->num);
+    r.den = sat_add(a->den, b->den);
+    break;
+  default: // MG_OP_DIV: b's numerator joins the denominator
+    r.num = sat_add(a->num, b->den);
+    r.den = sat_add(a->den, b->num);
+    // The new denominator factor can change along every dim where b is
+    // not broadcast.
+    for (uint32_t d = 0; d < tb->rank; ++d) {
+      uint32_t o = d + out->rank - tb->rank;
+      if (tb->dims[d] > 1 && o < MG_MAX_DIMS)
+        r.den_vary |= (uint8_t)(1u << o);
+    }
+    break;
+  }
+  clamp_to(&r, out);
+  return r;
+}
+
+static Deg matmul(const Deg *a, const MgTensor *ta, const Deg *b,
+                  const MgTensor *tb, const MgTensor *out) {
+  Deg r;
+  memset(&r, 0, sizeof r);
+  uint32_t rank = out->rank;
+  uint32_t ka = ta->rank - 1, kb = tb->rank - 2;
+  uint64_t k = (uint64_t)ta->dims[ka];
+  r.num = sat_add(a->num, b->num);
+  r.den = sat_add(a->den, b->den);
+  r.qbot = a->qbot || b->qbot;
+  r.atoms = sat_add(a->atoms, b->atoms);
+  uint64_t vk = sat_add(ta->dims[ka] > 1 ? a->vary[ka] : 0,
+                        tb->dims[kb] > 1 ? b->vary[kb] : 0);
+  bool den_k = ((a->den_vary >> ka) & 1) || ((b->den_vary >> kb) & 1);
+  // Per output dim: a feeds batch and m, b feeds batch and n.
+  for (uint32_t o = 0; o < rank && o < MG_MAX_DIMS; ++o) {
+    uint64_t v = 0;
+    uint8_t bit = 0;
+    if (o + 1 < rank) { // batch or m: a's dim o - (rank - ta->rank)
+      int64_t d = (int64_t)o - (int64_t)(rank - ta->rank);
+      if (d >= 0 && ta->dims[d] > 1) {
+        v = sat_add(v, a->vary[d]);
+        bit |= (a->den_vary >> d) & 1;
+      }
+    }
+    if (o + 2 != rank) { // batch or n: b's dim o - (rank - tb->rank)
+      int64_t d = (int64_t)o - (int64_t)(rank - tb->rank);
+      if (d >= 0 && tb->dims[d] > 1) {
+        v = sat_add(v, b->vary[d]);
+        bit |= (b->den_vary >> d) & 1;
+      }
+    }
+    r.vary[o] = v;
+    r.den_vary |= (uint8_t)(bit << o);
+  }
+  if (den_k && k > 1 && r.den > 0)
+    r.den_vary = nonunit_bits(out);
+  reduce(&r, MG_MAX_DIMS, k, vk, den_k);
+  clamp_to(&r, out);
+  return r;
+}
+
+static void note_division(Walk *w, const Deg *divisor, const MgTensor *out,
+                          bool q_live, double runs) {
+  // The divisor's residue is 0 only where its numerator vanishes:
+  // Schwartz–Zippel, per element and per component that is checked.
+  double per = (double)divisor->num / (double)MG_FF_Q * (q_live ? 2.0 : 1.0);
+  w->out->zero_mass += per * (double)mg_tensor_numel(out) * runs;
+}
+
+static MgStatus walk_graph(Walk *w, MgGraphId gid, const Deg *inputs,
+                           uint32_t num_inputs, double runs, Deg *outs,
+                           int depth);
+
+static MgStatus walk_sub(Walk *w, const MgGraph *gr, const MgOp *op,
+                         Deg *deg, double runs, int depth) {
+  Deg in[MG_MAX_OP_INPUTS], out[MG_MAX_OP_OUTPUTS];
+  for (uint32_t i = 0; i < op->num_inputs; ++i)
+    in[i] = deg[op->inputs[i]];
+  MgGraphId sub = (MgGraphId)op->attr;
+  if (sub >= w->p->num_graphs ||
+      w->p->graphs[sub].num_outputs != op->num_outputs)
+    return mg_diag_set(w->diag, MG_STATUS_INVALID, -1, -1,
+                       "graph-defined op names a bad graph %d", op->attr);
+  MgStatus st = walk_graph(w, sub, in, op->num_inputs, runs, out, depth + 1);
+  if (st != MG_STATUS_OK)
+    return st;
+  for (uint32_t k = 0; k < op->num_outputs; ++k) {
+    deg[op->outputs[k]] = out[k];
+    clamp_to(&deg[op->outputs[k]], &gr->tensors[op->outputs[k]]);
+  }
+  return MG_STATUS_OK;
+}
+
+static MgStatus walk_graph(Walk *w, MgGraphId gid, const Deg *inputs,
+                           uint32_t num_inputs, double runs, Deg *outs,
+                           int depth) {
+  if (depth > MG_DEG_MAX_DEPTH)
+    return mg_diag_set(w->diag, MG_STATUS_INVALID, (int32_t)gid, -1,
+                       "graphs nest too deeply");
+  const MgGraph *gr = &w->p->graphs[gid];
+  Deg *deg = calloc(gr->num_tensors ? gr->num_tensors : 1, sizeof *deg);
+  if (!deg)
+    return mg_diag_set(w->diag, MG_STATUS_NOMEM, (int32_t)gid, -1,
+                       "out of memory");
+  double blocks = 1;
+  if (gr->level == MG_LEVEL_BLOCK)
+    blocks = (double)gr->grid[0] * gr->grid[1] * gr->grid[2];
+  MgStatus st = MG_STATUS_OK;
+  for (uint32_t i = 0; i < gr->num_ops && st == MG_STATUS_OK; ++i) {
+    const MgOp *op = &gr->ops[i];
+    MgOpKind kind = (MgOpKind)op->kind;
+    const MgTensor *t = &gr->tensors[op->outputs[0]];
+    const Deg *a = op->num_inputs > 0 ? &deg[op->inputs[0]] : NULL;
+    const MgTensor *ta = op->num_inputs > 0 ? &gr->tensors[op->inputs[0]] : NULL;
+    const Deg *b = op->num_inputs > 1 ? &deg[op->inputs[1]] : NULL;
+    const MgTensor *tb = op->num_inputs > 1 ? &gr->tensors[op->inputs[1]] : NULL;
+    double op_runs = runs * blocks;
+    if (gr->level == MG_LEVEL_BLOCK && gr->forloop > 1 &&
+        mg_graph_op_in_loop(w->p, gid, i))
+      op_runs *= gr->forloop;
+    Deg r;
+    memset(&r, 0, sizeof r);
+    switch (kind) {
+    case MG_OP_INPUT:
+      if (op->attr < 0 || (uint32_t)op->attr >= num_inputs) {
+        st = mg_diag_set(w->diag, MG_STATUS_INVALID, (int32_t)gid, (int32_t)i,
+                         "input position %d out of range", op->attr);
+        break;
+      }
+      r = inputs[op->attr];
+      break;
+    case MG_OP_MATMUL:
+      r = matmul(a, ta, b, tb, t);
+      break;
+    case MG_OP_ADD: case MG_OP_SUB: case MG_OP_MUL: case MG_OP_DIV:
+      r = binary(kind, a, ta, b, tb, t);
+      if (kind == MG_OP_DIV)
+        note_division(w, b, t, !r.qbot, op_runs);
+      break;
+    case MG_OP_EXP:
+      if (a->qbot) {
+        st = mg_diag_set(w->diag, MG_STATUS_INVALID, (int32_t)gid, (int32_t)i,
+                         "exp applied to an exp result (outside LAX)");
+        break;
+      }
+      w->out->arg_degree = max_u64(w->out->arg_degree, sat_add(a->num, a->den));
+      r = atom_of(a, t, true);
+      break;
+    case MG_OP_SQRT: case MG_OP_RSQRT: case MG_OP_SILU: case MG_OP_GELU:
+    case MG_OP_RELU:
+      w->out->arg_degree = max_u64(w->out->arg_degree, sat_add(a->num, a->den));
+      r = atom_of(a, t, false);
+      break;
+    case MG_OP_SQUARE:
+      r = *a;
+      square(&r);
+      break;
+    case MG_OP_MUL_SCALAR: case MG_OP_DIV_SCALAR:
+      r = *a; // a constant factor changes no degree
+      break;
+    case MG_OP_SUM: {
+      r = *a;
+      uint32_t d = (uint32_t)op->attr;
+      bool nonunit = d < ta->rank && ta->dims[d] > 1;
+      if (nonunit)
+        reduce(&r, d, (uint64_t)ta->dims[d], r.vary[d],
+               (r.den_vary >> d) & 1);
+      break;
+    }
+    case MG_OP_CONCAT: {
+      r = *a;
+      for (uint32_t k = 1; k < op->num_inputs; ++k) {
+        const Deg *x = &deg[op->inputs[k]];
+        r.num = max_u64(r.num, x->num);
+        r.den = max_u64(r.den, x->den);
+        r.qbot = r.qbot || x->qbot;
+        r.atoms = max_u64(r.atoms, x->atoms);
+        r.den_vary |= x->den_vary;
+        for (uint32_t d = 0; d < MG_MAX_DIMS; ++d)
+          r.vary[d] = max_u64(r.vary[d], x->vary[d]);
+      }
+      if (op->attr >= 0 && op->attr < MG_MAX_DIMS) {
+        r.vary[op->attr] = r.atoms;
+        if (r.den > 0)
+          r.den_vary |= (uint8_t)(1u << op->attr);
+      }
+      break;
+    }
+    case MG_OP_ITERATOR:
+      r = *a; // a tile of the tensor: same dims, cut
+      break;
+    case MG_OP_ACCUM:
+      r = *a;
+      if (op->acc == MG_ACCUM_SUM_SQ_LAST)
+        square(&r);
+      if (op->acc != MG_ACCUM_SUM) {
+        uint32_t last = ta->rank - 1;
+        reduce(&r, last, (uint64_t)ta->dims[last], r.vary[last],
+               (r.den_vary >> last) & 1);
+      }
+      loop_sum(&r, (uint64_t)gr->forloop);
+      break;
+    case MG_OP_SAVER:
+      // Blocks write different tiles: assume everything changes everywhere.
+      r = *a;
+      for (uint32_t d = 0; d < MG_MAX_DIMS; ++d)
+        r.vary[d] = r.atoms;
+      r.den_vary = r.den > 0 ? 0xFF : 0;
+      break;
+    case MG_OP_CUSTOM:
+    case MG_OP_THREAD:
+      // A kernel op runs its block graph once per program run (each block
+      // graph op then multiplies by its grid); a thread op runs per block
+      // and iteration.
+      st = walk_sub(w, gr, op, deg, op_runs, depth);
+      continue;
+    default:
+      st = mg_diag_set(w->diag, MG_STATUS_UNSUPPORTED, (int32_t)gid, (int32_t)i,
+                       "op '%s' is not supported by the verifier",
+                       mg_op_kind_name(kind));
+      break;
+    }
+    if (st != MG_STATUS_OK)
+      break;
+    clamp_to(&r, t);
+    deg[op->outputs[0]] = r;
+  }
+  if (st == MG_STATUS_OK)
+    for (uint32_t k = 0; k < gr->num_outputs; ++k)
+      outs[k] = deg[gr->outputs[k]];
+  free(deg);
+  return st;
+}
+
+MgStatus mg_verify_degrees(const MgProgram *program, MgVerifyDegrees *out,
+                           MgDiag *diag) {
+  memset(out, 0, sizeof *out);
+  if (!program || program->num_graphs == 0)
+    return mg_diag_set(diag, MG_STATUS_INVALID, -1, -1, "empty program");
+  const MgGraph *root = &program->graphs[0];
+  Deg *in = calloc(root->num_inputs ? root->num_inputs : 1, sizeof *in);
+  Deg *outs = calloc(root->num_outputs ? root->num_outputs : 1, sizeof *outs);
+  MgStatus st = MG_STATUS_OK;
+  if (!in || !outs) {
+    st = mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1, "out of memory");
+    goto done;
+  }
+  for (uint32_t i = 0; i < root->num_inputs; ++i)
+    in[i].num = 1; // a uniform random residue: a degree-1 variable
+  Walk w = {program, out, diag};
+  st = walk_graph(&w, 0, in, root->num_inputs, 1.0, outs, 0);
+  if (st != MG_STATUS_OK)
+    goto done;
+  for (uint32_t k = 0; k < root->num_outputs; ++k) {
+    out->degree = max_u64(out->degree, sat_add(outs[k].num, outs[k].den));
+    out->atoms = max_u64(out->atoms, outs[k].atoms);
+  }
+done:
+  free(in);
+  free(outs);
+  return st;
+}
+
+double mg_verify_bound_from(const MgVerifyDegrees *a,
+                            const MgVerifyDegrees *b) {
+  const double q = (double)MG_FF_Q;
+  double degree = (double)a->degree + (double)b->degree;
+  double atoms = (double)a->atoms + (double)b->atoms;
+  double arg = (double)max_u64(a->arg_degree, b->arg_degree);
+  // Schwartz–Zippel on the cleared difference, plus a union bound over
+  // pairs of atoms whose distinct arguments might take equal values.
+  double miss = degree / q + atoms * (atoms - 1) / 2 * (2 * arg) / q;
+  double zero = a->zero_mass + b->zero_mass;
+  if (!(zero < 1.0))
+    return 1.0;
+  // A test that hits a zero divisor is redrawn: condition on its absence.
+  double eps = miss / (1.0 - zero);
+  if (!(eps < 1.0))
+    return 1.0;
+  return eps > 1.0 / q ? eps : 1.0 / q;
+}

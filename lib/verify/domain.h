@@ -1,0 +1,47 @@
+//===- domain.h - The finite-field value domain of the executor -*- C -*-===//
+//
+// Cells hold residue pairs (see field.h). One MgFfContext serves one test:
+// its key selects the uninterpreted functions standing for the non-LAX ops,
+// and when a domain call fails, `fault` says why, so the verifier can tell a
+// voided test (zero divisor: redraw) from a program outside the supported
+// fragment (exp of an exp result: INVALID).
+//
+//===----------------------------------------------------------------------===//
+#ifndef MIRAGE_LIB_VERIFY_DOMAIN_H
+#define MIRAGE_LIB_VERIFY_DOMAIN_H
+
+#include "field.h"
+
+typedef enum MgFfFault {
+  MG_FF_FAULT_NONE,
+  MG_FF_FAULT_ZERO_DIVISOR, // a divisor residue was 0: the test is void
+  MG_FF_FAULT_EXP_OF_EXP,   // exp of a value whose q component is ⊥
+  MG_FF_FAULT_BAD_SCALAR,   // NaN or infinite scalar
+  MG_FF_FAULT_UNSUPPORTED,  // an op kind the domain does not know
+  MG_FF_FAULT_NOMEM,
+  MG_FF_FAULT_COUNT
+} MgFfFault;
+
+typedef struct MgFfContext {
+  uint64_t key;     // keys the uninterpreted functions of this test
+  MgFfFault fault;  // why the last failing call failed
+  uint64_t uf_calls;// uninterpreted-function applications so far
+  uint32_t *exp_lo; // g^x for x < 2^16 (built on first exp)
+  uint32_t *exp_hi; // g^(x * 2^16) for x < 2^14 (q < 2^30)
+  uint64_t *scratch;// matmul operands and row accumulators
+  size_t scratch_cap;
+} MgFfContext;
+
+/// The domain (constant, shared); its calls take an MgFfContext.
+const MgDomain *mg_ff_domain(void);
+/// Starts a context for one test; owns nothing until the domain allocates.
+void mg_ff_context_init(MgFfContext *ctx, uint64_t key);
+/// Sets the key (and clears the fault) keeping the allocated tables.
+void mg_ff_context_rekey(MgFfContext *ctx, uint64_t key);
+void mg_ff_context_dispose(MgFfContext *ctx);
+/// g^x mod p for x < q (through the context's tables when built).
+uint32_t mg_ff_exp(MgFfContext *ctx, uint32_t x);
+/// Message for a fault, for diagnostics.
+const char *mg_ff_fault_message(MgFfFault fault);
+
+#endif // MIRAGE_LIB_VERIFY_DOMAIN_H

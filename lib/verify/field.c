@@ -1,0 +1,49 @@
+//===- field.c - Exponentiation, inverses and exact scalar images ---------===//
+//
+// Scalars of MUL_SCALAR / DIV_SCALAR are doubles. Every finite double is
+// exactly mant * 2^e with |mant| < 2^53 an integer, and both Z_p and Z_q
+// contain 2^-1, so the map v -> mant * 2^e mod m is a ring homomorphism on
+// the dyadic rationals: 0.5 + 0.5 = 1 and 4096 * (1/4096) = 1 hold in the
+// model exactly as over the reals.
+//
+//===----------------------------------------------------------------------===//
+#include "field.h"
+
+#include <math.h>
+
+uint32_t mg_ff_pow(uint32_t base, uint64_t e, uint32_t m) {
+  uint64_t r = 1 % m, b = base % m;
+  while (e) {
+    if (e & 1)
+      r = (r * b) % m;
+    b = (b * b) % m;
+    e >>= 1;
+  }
+  return (uint32_t)r;
+}
+
+uint32_t mg_ff_inv(uint32_t a, uint32_t m) { return mg_ff_pow(a, m - 2, m); }
+
+bool mg_ff_scalar(double v, uint32_t m, uint32_t *out) {
+  if (isnan(v) || isinf(v))
+    return false;
+  if (v == 0.0) {
+    *out = 0;
+    return true;
+  }
+  int e = 0;
+  double f = frexp(v, &e); // v = f * 2^e, 0.5 <= |f| < 1
+  bool neg = f < 0;
+  // f * 2^53 is an integer below 2^53 (doubles have 53 significant bits).
+  uint64_t mant = (uint64_t)ldexp(neg ? -f : f, 53);
+  int64_t shift = (int64_t)e - 53;
+  uint32_t r = (uint32_t)(mant % m);
+  // 2 is a unit mod m, so 2^shift = 2^(shift mod (m-1)) by Fermat.
+  int64_t order = (int64_t)m - 1;
+  int64_t k = shift % order;
+  if (k < 0)
+    k += order;
+  r = mg_ff_mul(r, mg_ff_pow(2, (uint64_t)k, m), m);
+  *out = neg ? mg_ff_sub(0, r, m) : r;
+  return true;
+}

@@ -1,0 +1,329 @@
+//===- verify.c - Random tests over Z_p x Z_q until the bound is met ------===//
+//
+// One test: draw every input element uniformly from Z_p x Z_q (from a
+// SplitMix64 stream keyed by (seed, attempt)), run both programs with the
+// executor in the finite-field domain under one context (so both see the
+// same uninterpreted functions), and compare the p components of all
+// outputs. The q component only carries exponents; it is never compared.
+//
+// A test that meets a zero divisor residue is void: it is counted in
+// `redraws` and the next attempt draws new inputs. Attempts (tests plus
+// redraws) stop at max_tests. The bound of independent tests multiplies; it
+// is accumulated as log2 so it stays finite far below DBL_MIN.
+//
+//===----------------------------------------------------------------------===//
+#include "mirage/verify.h"
+
+#include "bound.h"
+#include "domain.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/// The fingerprint's fixed input stream ("mirage!" in ASCII).
+#define MG_VERIFY_FINGERPRINT_SEED 0x6d697261676521ull
+/// Separates the uninterpreted-function key from the input stream.
+#define MG_VERIFY_UF_SALT 0x243f6a8885a308d3ull
+#define MG_VERIFY_FINGERPRINT_TRIES 8
+
+MgVerifyOptions mg_verify_options_default(void) {
+  MgVerifyOptions o;
+  o.target_error = ldexp(1.0, -40);
+  o.seed = 1;
+  o.max_tests = 64;
+  return o;
+}
+
+// The verifier checks semantics, not a GPU's limits: validate structure
+// against a target that admits any launch and footprint.
+static const MgTarget unlimited_target = {
+    "verify", INT64_MAX, INT32_MAX, {INT64_MAX, INT64_MAX, INT64_MAX}};
+
+static const MgTensor *input_tensor(const MgGraph *g, uint32_t pos) {
+  for (uint32_t i = 0; i < g->num_ops; ++i)
+    if (g->ops[i].kind == MG_OP_INPUT && g->ops[i].attr == (int32_t)pos)
+      return &g->tensors[g->ops[i].outputs[0]];
+  return NULL;
+}
+
+static bool same_dims(const MgTensor *a, const MgTensor *b) {
+  if (a->rank != b->rank)
+    return false;
+  for (uint32_t d = 0; d < a->rank; ++d)
+    if (a->dims[d] != b->dims[d])
+      return false;
+  return true;
+}
+
+static MgStatus check_program(const MgProgram *p, const char *which,
+                              MgDiag *diag) {
+  if (!p || p->num_graphs == 0 || p->graphs[0].level != MG_LEVEL_KERNEL)
+    return mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
+                       "program %s has no root kernel graph", which);
+  MgStatus st = mg_program_validate(p, &unlimited_target, diag);
+  if (st != MG_STATUS_OK)
+    return st;
+  const MgGraph *g = &p->graphs[0];
+  for (uint32_t i = 0; i < g->num_inputs; ++i)
+    if (!input_tensor(g, i))
+      return mg_diag_set(diag, MG_STATUS_INVALID, 0, -1,
+                         "program %s lacks input %u", which, i);
+  return MG_STATUS_OK;
+}
+
+static MgStatus check_signatures(const MgProgram *a, const MgProgram *b,
+                                 MgDiag *diag) {
+  const MgGraph *ga = &a->graphs[0], *gb = &b->graphs[0];
+  if (ga->num_inputs != gb->num_inputs)
+    return mg_diag_set(diag, MG_STATUS_INVALID, 0, -1,
+                       "input counts differ: %u vs %u", ga->num_inputs,
+                       gb->num_inputs);
+  for (uint32_t i = 0; i < ga->num_inputs; ++i)
+    if (!same_dims(input_tensor(ga, i), input_tensor(gb, i)))
+      return mg_diag_set(diag, MG_STATUS_INVALID, 0, -1,
+                         "shapes of input %u differ", i);
+  if (ga->num_outputs != gb->num_outputs)
+    return mg_diag_set(diag, MG_STATUS_INVALID, 0, -1,
+                       "output counts differ: %u vs %u", ga->num_outputs,
+                       gb->num_outputs);
+  for (uint32_t k = 0; k < ga->num_outputs; ++k)
+    if (!same_dims(&ga->tensors[ga->outputs[k]], &gb->tensors[gb->outputs[k]]))
+      return mg_diag_set(diag, MG_STATUS_INVALID, 0, -1,
+                         "shapes of output %u differ", k);
+  return MG_STATUS_OK;
+}
+
+// Inputs of one test, their buffers and the domain context.
+typedef struct Bench {
+  uint32_t num_inputs, num_outputs;
+  MgBuffer *inputs;
+  MgBuffer *out_a, *out_b;
+  MgFfContext ctx;
+} Bench;
+
+static void bench_free_outputs(MgBuffer *outs, uint32_t n) {
+  for (uint32_t k = 0; k < n; ++k)
+    mg_buffer_free(&outs[k]);
+}
+
+static void bench_dispose(Bench *bn) {
+  if (bn->inputs)
+    for (uint32_t i = 0; i < bn->num_inputs; ++i)
+      mg_buffer_free(&bn->inputs[i]);
+  if (bn->out_a)
+    bench_free_outputs(bn->out_a, bn->num_outputs);
+  if (bn->out_b)
+    bench_free_outputs(bn->out_b, bn->num_outputs);
+  free(bn->inputs);
+  free(bn->out_a);
+  free(bn->out_b);
+  mg_ff_context_dispose(&bn->ctx);
+}
+
+static MgStatus bench_init(Bench *bn, const MgProgram *p, MgDiag *diag) {
+  memset(bn, 0, sizeof *bn);
+  mg_ff_context_init(&bn->ctx, 0);
+  const MgGraph *g = &p->graphs[0];
+  bn->num_inputs = g->num_inputs;
+  bn->num_outputs = g->num_outputs;
+  bn->inputs = calloc(g->num_inputs + 1, sizeof(MgBuffer));
+  bn->out_a = calloc(g->num_outputs + 1, sizeof(MgBuffer));
+  bn->out_b = calloc(g->num_outputs + 1, sizeof(MgBuffer));
+  if (!bn->inputs || !bn->out_a || !bn->out_b)
+    return mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1, "out of memory");
+  for (uint32_t i = 0; i < g->num_inputs; ++i) {
+    const MgTensor *t = input_tensor(g, i);
+    if (!mg_buffer_alloc(&bn->inputs[i], t->rank, t->dims))
+      return mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1,
+                         "out of memory for input %u", i);
+  }
+  return MG_STATUS_OK;
+}
+
+// Uniform residues by rejection (p and q are just below powers of two, so
+// almost every draw is kept and the result is exactly uniform).
+static uint32_t draw(MgRng *rng, unsigned bits, uint32_t mod) {
+  for (;;) {
+    uint32_t r = (uint32_t)(mg_rng_next(rng) >> (64 - bits));
+    if (r < mod)
+      return r;
+  }
+}
+
+static void bench_draw(Bench *bn, uint64_t key) {
+  MgRng rng = {key};
+  for (uint32_t i = 0; i < bn->num_inputs; ++i) {
+    int64_t n = mg_buffer_numel(&bn->inputs[i]);
+    for (int64_t e = 0; e < n; ++e) {
+      uint32_t xp = draw(&rng, 31, MG_FF_P);
+      uint32_t xq = draw(&rng, 30, MG_FF_Q);
+      bn->inputs[i].data[e] = mg_ff_cell(xp, xq);
+    }
+  }
+  mg_ff_context_rekey(&bn->ctx, mg_hash_u64(key, MG_VERIFY_UF_SALT));
+}
+
+// Runs `p`; on a domain fault the context says which. `void_test` is set
+// for a zero divisor (the caller redraws).
+static MgStatus bench_run(Bench *bn, const MgProgram *p, MgBuffer *outs,
+                          bool *void_test, MgDiag *diag) {
+  MgDiag local;
+  memset(&local, 0, sizeof local);
+  bn->ctx.fault = MG_FF_FAULT_NONE;
+  *void_test = false;
+  MgStatus st = mg_exec_run(p, mg_ff_domain(), &bn->ctx, bn->inputs, outs,
+                            &local);
+  if (st == MG_STATUS_OK)
+    return st;
+  switch (bn->ctx.fault) {
+  case MG_FF_FAULT_ZERO_DIVISOR:
+    *void_test = true;
+    return MG_STATUS_OK;
+  case MG_FF_FAULT_EXP_OF_EXP:
+  case MG_FF_FAULT_BAD_SCALAR:
+  case MG_FF_FAULT_UNSUPPORTED:
+    return mg_diag_set(diag, st, local.graph, local.op, "%s",
+                       mg_ff_fault_message(bn->ctx.fault));
+  default:
+    if (diag)
+      *diag = local;
+    return st;
+  }
+}
+
+static uint64_t attempt_key(uint64_t seed, uint32_t attempt) {
+  return mg_hash_u64(mg_hash_u64(seed, 0x766572696679ull), attempt);
+}
+
+// First output element whose p components differ; false when none.
+static bool first_difference(const Bench *bn, MgVerifyResult *r) {
+  for (uint32_t k = 0; k < bn->num_outputs; ++k) {
+    const MgBuffer *x = &bn->out_a[k], *y = &bn->out_b[k];
+    int64_t n = mg_buffer_numel(x);
+    for (int64_t e = 0; e < n; ++e) {
+      uint32_t px = mg_ff_cell_p(x->data[e]), py = mg_ff_cell_p(y->data[e]);
+      if (px != py) {
+        r->output = k;
+        r->index = e;
+        r->value_a = px;
+        r->value_b = py;
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+static void prepare(MgVerifyResult *result) {
+  memset(result, 0, sizeof *result);
+  result->verdict = MG_VERDICT_UNKNOWN;
+  result->error_bound = 1.0;
+  result->index = -1;
+}
+
+MgStatus mg_verify_equivalent(const MgProgram *a, const MgProgram *b,
+                              const MgVerifyOptions *options,
+                              MgVerifyResult *result, MgDiag *diag) {
+  MgVerifyResult scratch;
+  if (!result)
+    result = &scratch;
+  prepare(result);
+  MgVerifyOptions opt = options ? *options : mg_verify_options_default();
+  MgStatus st = check_program(a, "a", diag);
+  if (st == MG_STATUS_OK)
+    st = check_program(b, "b", diag);
+  if (st == MG_STATUS_OK)
+    st = check_signatures(a, b, diag);
+  MgVerifyDegrees da, db;
+  if (st == MG_STATUS_OK)
+    st = mg_verify_degrees(a, &da, diag);
+  if (st == MG_STATUS_OK)
+    st = mg_verify_degrees(b, &db, diag);
+  if (st != MG_STATUS_OK)
+    return st;
+  double eps = mg_verify_bound_from(&da, &db);
+  double log2_eps = log2(eps);
+  double log2_target =
+      opt.target_error > 0 ? log2(opt.target_error) : -INFINITY;
+
+  Bench bn;
+  st = bench_init(&bn, a, diag);
+  for (uint32_t attempt = 0; st == MG_STATUS_OK && attempt < opt.max_tests;
+       ++attempt) {
+    bench_draw(&bn, attempt_key(opt.seed, attempt));
+    bool void_a = false, void_b = false;
+    st = bench_run(&bn, a, bn.out_a, &void_a, diag);
+    if (st == MG_STATUS_OK && !void_a)
+      st = bench_run(&bn, b, bn.out_b, &void_b, diag);
+    if (st == MG_STATUS_OK && (void_a || void_b)) {
+      result->redraws++;
+    } else if (st == MG_STATUS_OK) {
+      result->tests++;
+      if (first_difference(&bn, result)) {
+        result->verdict = MG_VERDICT_NOT_EQUIVALENT;
+        result->error_bound = 0.0;
+        result->log2_bound = -INFINITY;
+      } else {
+        result->log2_bound += log2_eps;
+        result->error_bound = exp2(result->log2_bound);
+        if (result->log2_bound <= log2_target)
+          result->verdict = MG_VERDICT_EQUIVALENT;
+      }
+    }
+    bench_free_outputs(bn.out_a, bn.num_outputs);
+    bench_free_outputs(bn.out_b, bn.num_outputs);
+    if (result->verdict != MG_VERDICT_UNKNOWN)
+      break;
+  }
+  bench_dispose(&bn);
+  return st;
+}
+
+double mg_verify_test_bound(const MgProgram *a, const MgProgram *b) {
+  MgVerifyDegrees da, db;
+  if (!a || !b || mg_verify_degrees(a, &da, NULL) != MG_STATUS_OK ||
+      mg_verify_degrees(b, &db, NULL) != MG_STATUS_OK)
+    return 1.0;
+  return mg_verify_bound_from(&da, &db);
+}
+
+MgStatus mg_verify_fingerprint(const MgProgram *program,
+                               uint64_t *fingerprint, MgDiag *diag) {
+  if (!fingerprint)
+    return mg_diag_set(diag, MG_STATUS_INVALID, -1, -1, "no fingerprint slot");
+  *fingerprint = 0;
+  MgStatus st = check_program(program, "", diag);
+  if (st != MG_STATUS_OK)
+    return st;
+  Bench bn;
+  st = bench_init(&bn, program, diag);
+  bool done = false;
+  // A zero divisor on the fixed input moves to the next fixed input; two
+  // equivalent programs agree on which inputs have one except with the
+  // probability bounded by their zero-divisor mass.
+  for (uint32_t t = 0; st == MG_STATUS_OK && !done &&
+                       t < MG_VERIFY_FINGERPRINT_TRIES; ++t) {
+    bench_draw(&bn, attempt_key(MG_VERIFY_FINGERPRINT_SEED, t));
+    bool void_test = false;
+    st = bench_run(&bn, program, bn.out_a, &void_test, diag);
+    if (st == MG_STATUS_OK && !void_test) {
+      uint64_t h = mg_hash_u64(0, bn.num_outputs);
+      for (uint32_t k = 0; k < bn.num_outputs; ++k) {
+        const MgBuffer *x = &bn.out_a[k];
+        h = mg_hash_bytes(h, x->dims, sizeof(int64_t) * x->rank);
+        int64_t n = mg_buffer_numel(x);
+        for (int64_t e = 0; e < n; ++e)
+          h = mg_hash_u64(h, mg_ff_cell_p(x->data[e]));
+      }
+      *fingerprint = h;
+      done = true;
+    }
+    bench_free_outputs(bn.out_a, bn.num_outputs);
+  }
+  if (st == MG_STATUS_OK && !done)
+    st = mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
+                     "every fixed input meets a zero divisor");
+  bench_dispose(&bn);
+  return st;
+}

@@ -1,0 +1,23 @@
+# lit configuration for the mirage-mlir regression suite.
+import os
+import lit.formats
+
+config.name = "mirage"
+config.test_format = lit.formats.ShTest(execute_external=True)
+config.suffixes = [".mlir"]
+config.excludes = ["Inputs", "lit.cfg.py", "CMakeLists.txt", "unit"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.mirage_obj_root, "test")
+
+config.environment["PATH"] = os.pathsep.join(
+    [config.mirage_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])
+config.environment.pop("MIRAGE_REMARKS", None)
+
+config.substitutions.append(("%mirage_src", config.mirage_src_root))
+config.substitutions.append(("%mirage_plugin", config.mirage_plugin))
+config.substitutions.append(("%ugraph_irdl", os.path.join(config.mirage_src_root, "dialects", "ugraph.irdl.mlir")))
+config.substitutions.append(("%shlibext", ".so"))
+mlir_opt = os.path.join(config.llvm_tools_dir, "mlir-opt")
+config.substitutions.append(("%mlir_opt", mlir_opt))
+if config.ptxas and os.path.exists(config.ptxas):
+    config.available_features.add("ptxas")

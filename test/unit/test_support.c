@@ -1,0 +1,137 @@
+//===- test_support.c - Unit tests for lib/support ------------------------===//
+#include "mirage/support.h"
+#include "test.h"
+
+#include <stdint.h>
+#include <string.h>
+
+static void test_support_diag_set(void) {
+  MgDiag d;
+  memset(&d, 0x55, sizeof d);
+  MgStatus st =
+      mg_diag_set(&d, MG_STATUS_INVALID, 3, 7, "bad '%s' %d", "x", 42);
+  CHECK_EQ_INT(st, MG_STATUS_INVALID);
+  CHECK_EQ_INT(d.graph, 3);
+  CHECK_EQ_INT(d.op, 7);
+  CHECK(strcmp(d.message, "bad 'x' 42") == 0);
+  // NULL diag: only the status comes back.
+  CHECK_EQ_INT(mg_diag_set(NULL, MG_STATUS_NOMEM, 0, 0, "x"), MG_STATUS_NOMEM);
+  // Long messages are truncated and terminated.
+  char big[600];
+  memset(big, 'a', sizeof big - 1);
+  big[sizeof big - 1] = '\0';
+  mg_diag_set(&d, MG_STATUS_BUDGET, -1, -1, "%s", big);
+  CHECK_EQ_INT(strlen(d.message), sizeof d.message - 1);
+  CHECK_EQ_INT(d.graph, -1);
+}
+
+static void test_support_status_name(void) {
+  CHECK(strcmp(mg_status_name(MG_STATUS_OK), "ok") == 0);
+  CHECK(strcmp(mg_status_name(MG_STATUS_INVALID), "invalid") == 0);
+  CHECK(strcmp(mg_status_name(MG_STATUS_UNSUPPORTED), "unsupported") == 0);
+  CHECK(strcmp(mg_status_name(MG_STATUS_NOMEM), "nomem") == 0);
+  CHECK(strcmp(mg_status_name(MG_STATUS_BUDGET), "budget") == 0);
+  CHECK(strcmp(mg_status_name(MG_STATUS_COUNT), "unknown") == 0);
+}
+
+static void test_support_arena_aligned_zeroed(void) {
+  MgArena *a = mg_arena_create(0); // clamps to a minimum chunk
+  CHECK(a != NULL);
+  CHECK_EQ_INT(mg_arena_bytes_used(a), 0);
+  size_t expect = 0;
+  for (size_t n = 1; n < 300; n += 7) {
+    unsigned char *p = mg_arena_alloc(a, n, 3);
+    CHECK(p != NULL);
+    CHECK_EQ_INT((uintptr_t)p % 16, 0);
+    size_t zeros = 0;
+    for (size_t i = 0; i < n * 3; i++)
+      zeros += p[i] == 0;
+    CHECK_EQ_INT(zeros, n * 3);
+    memset(p, 0xff, n * 3); // must not disturb later allocations
+    expect += (n * 3 + 15) / 16 * 16;
+  }
+  CHECK_EQ_INT(mg_arena_bytes_used(a), expect);
+  // Larger than a chunk: a dedicated chunk, still aligned and zeroed.
+  unsigned char *big = mg_arena_alloc(a, 1 << 20, 1);
+  CHECK(big != NULL);
+  CHECK_EQ_INT((uintptr_t)big % 16, 0);
+  CHECK_EQ_INT(big[0] | big[(1 << 20) - 1], 0);
+  CHECK_EQ_INT(mg_arena_bytes_used(a), expect + (1 << 20));
+  // The current chunk keeps serving small requests after a big one.
+  unsigned char *small = mg_arena_alloc(a, 1, 1);
+  CHECK(small != NULL && small[0] == 0);
+  mg_arena_destroy(a);
+}
+
+static void test_support_arena_overflow(void) {
+  MgArena *a = mg_arena_create(1024);
+  CHECK(mg_arena_alloc(a, SIZE_MAX / 2, 4) == NULL);
+  CHECK(mg_arena_alloc(a, 4, SIZE_MAX / 2) == NULL);
+  CHECK(mg_arena_alloc(a, SIZE_MAX, 1) == NULL);
+  CHECK_EQ_INT(mg_arena_bytes_used(a), 0);
+  // Zero-size requests give distinct valid pointers.
+  void *p = mg_arena_alloc(a, 0, 8), *q = mg_arena_alloc(a, 8, 0);
+  CHECK(p != NULL && q != NULL && p != q);
+  CHECK(mg_arena_alloc(NULL, 1, 1) == NULL);
+  CHECK_EQ_INT(mg_arena_bytes_used(NULL), 0);
+  mg_arena_destroy(a);
+  mg_arena_destroy(NULL);
+}
+
+static void test_support_arena_no_overlap(void) {
+  MgArena *a = mg_arena_create(4096);
+  uint32_t *blocks[500];
+  for (uint32_t i = 0; i < 500; i++) {
+    uint32_t n = 1 + i % 37;
+    blocks[i] = mg_arena_alloc(a, n, sizeof(uint32_t));
+    for (uint32_t k = 0; k < n; k++)
+      blocks[i][k] = i;
+  }
+  int bad = 0;
+  for (uint32_t i = 0; i < 500; i++)
+    for (uint32_t k = 0; k < 1 + i % 37; k++)
+      bad += blocks[i][k] != i;
+  CHECK_EQ_INT(bad, 0);
+  mg_arena_destroy(a);
+}
+
+static void test_support_hash_fnv1a(void) {
+  const uint64_t basis = 0xcbf29ce484222325ull;
+  // Published FNV-1a 64-bit test vectors.
+  CHECK(mg_hash_bytes(basis, "", 0) == 0xcbf29ce484222325ull);
+  CHECK(mg_hash_bytes(basis, "a", 1) == 0xaf63dc4c8601ec8cull);
+  CHECK(mg_hash_bytes(basis, "foobar", 6) == 0x85944171f73967e8ull);
+  // mg_hash_u64 feeds little-endian bytes.
+  unsigned char le[8];
+  uint64_t v = 0x0102030405060708ull;
+  for (int i = 0; i < 8; i++)
+    le[i] = (unsigned char)(v >> (8 * i));
+  CHECK(mg_hash_u64(basis, v) == mg_hash_bytes(basis, le, 8));
+  CHECK(mg_hash_u64(basis, 1) != mg_hash_u64(basis, 2));
+  CHECK(mg_hash_u64(1, 5) != mg_hash_u64(2, 5));
+}
+
+static void test_support_rng_splitmix64(void) {
+  // Reference outputs of SplitMix64 (Vigna's splitmix64.c) from state 0.
+  MgRng r = {0};
+  CHECK(mg_rng_next(&r) == 0xe220a8397b1dcdafull);
+  CHECK(mg_rng_next(&r) == 0x6e789e6aa1b965f4ull);
+  CHECK(mg_rng_next(&r) == 0x06c45d188009454full);
+  // Deterministic: equal seeds, equal streams.
+  MgRng a = {12345}, b = {12345};
+  int same = 0;
+  for (int i = 0; i < 100; i++)
+    same += mg_rng_next(&a) == mg_rng_next(&b);
+  CHECK_EQ_INT(same, 100);
+}
+
+int main(void) {
+  RUN_TEST(test_support_diag_set);
+  RUN_TEST(test_support_status_name);
+  RUN_TEST(test_support_arena_aligned_zeroed);
+  RUN_TEST(test_support_arena_overflow);
+  RUN_TEST(test_support_arena_no_overlap);
+  RUN_TEST(test_support_hash_fnv1a);
+  RUN_TEST(test_support_rng_splitmix64);
+  return TEST_SUMMARY();
+}

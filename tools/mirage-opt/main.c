@@ -1,0 +1,414 @@
+//===- main.c - mirage-opt: an mlir-opt-like driver for the Mirage passes -===//
+//
+// Parses a module, runs a pipeline built from --pass-pipeline or from
+// per-pass flags (Mirage and upstream), prints the result. Every failure is
+// one diagnostic and a non-zero exit status.
+//
+//===----------------------------------------------------------------------===//
+#define _POSIX_C_SOURCE 200809L // setenv
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mirage/passes.h"
+#include "mlir-c/Diagnostics.h"
+#include "mlir-c/IR.h"
+#include "mlir-c/Pass.h"
+#include "mlir-c/RegisterEverything.h"
+
+typedef struct PassFlag {
+  const char *name; // without leading dashes
+  const char *options;
+  size_t name_len;
+} PassFlag;
+
+typedef struct Options {
+  const char *input;
+  const char *output;
+  const char *pipeline;
+  PassFlag *flags;
+  size_t num_flags;
+  bool split_input;
+  bool generic;
+  bool debug_info;
+  bool remarks;
+} Options;
+
+static void usage(FILE *out) {
+  fprintf(out,
+          "OVERVIEW: Mirage superoptimizer driver for MLIR tensor programs\n\n"
+          "USAGE: mirage-opt [options] <input file or '-'>\n\n"
+          "OPTIONS:\n"
+          "  -o <file>                      - output file (default: stdout)\n"
+          "  --pass-pipeline=<pipeline>     - textual pipeline, e.g. "
+          "'builtin.module(mirage-superopt{target=sm_90})'\n"
+          "  --<pass>[=<options>]           - append a pass (Mirage or any "
+          "registered op-agnostic upstream pass, e.g. --canonicalize)\n"
+          "  --split-input-file             - process chunks separated by "
+          "'// -----' separately\n"
+          "  --mirage-remarks               - explain what each Mirage pass "
+          "did, per function\n"
+          "  --mlir-print-op-generic        - print ops in generic form\n"
+          "  --mlir-print-debuginfo         - print locations\n"
+          "  --version                      - print the version\n"
+          "  --help                         - this text\n\n"
+          "MIRAGE PASSES (flag form takes options as --pass=\"k=v k=v\"; "
+          "pipeline form as pass{k=v k=v}):\n");
+}
+
+static void print_chunk(MlirStringRef s, void *ud) {
+  fwrite(s.data, 1, s.length, (FILE *)ud);
+}
+
+static void print_location(MlirLocation loc, FILE *out) {
+  // Prefer file:line:col; fall back to MLIR's own printing.
+  for (int depth = 0; depth < 8; ++depth) {
+    if (mlirLocationIsAFileLineColRange(loc)) {
+      MlirStringRef f =
+          mlirIdentifierStr(mlirLocationFileLineColRangeGetFilename(loc));
+      fprintf(out, "%.*s:%d:%d", (int)f.length, f.data,
+              mlirLocationFileLineColRangeGetStartLine(loc),
+              mlirLocationFileLineColRangeGetStartColumn(loc));
+      return;
+    }
+    if (mlirLocationIsACallSite(loc))
+      loc = mlirLocationCallSiteGetCaller(loc);
+    else if (mlirLocationIsAName(loc))
+      loc = mlirLocationNameGetChildLoc(loc);
+    else
+      break;
+  }
+  mlirLocationPrint(loc, print_chunk, out);
+}
+
+static MlirLogicalResult on_diagnostic(MlirDiagnostic diag, void *ud) {
+  int *errors = ud;
+  static const char *const severity[] = {"error", "warning", "note",
+                                         "remark"};
+  MlirDiagnosticSeverity sev = mlirDiagnosticGetSeverity(diag);
+  if (sev == MlirDiagnosticError)
+    ++*errors;
+  print_location(mlirDiagnosticGetLocation(diag), stderr);
+  fprintf(stderr, ": %s: ", severity[sev]);
+  mlirDiagnosticPrint(diag, print_chunk, stderr);
+  fputc('\n', stderr);
+  for (intptr_t i = 0; i < mlirDiagnosticGetNumNotes(diag); ++i) {
+    MlirDiagnostic note = mlirDiagnosticGetNote(diag, i);
+    print_location(mlirDiagnosticGetLocation(note), stderr);
+    fprintf(stderr, ": note: ");
+    mlirDiagnosticPrint(note, print_chunk, stderr);
+    fputc('\n', stderr);
+  }
+  return mlirLogicalResultSuccess();
+}
+
+static char *read_all(const char *path, size_t *len) {
+  FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+  if (!f)
+    return NULL;
+  size_t cap = 1 << 16, n = 0;
+  char *buf = malloc(cap);
+  while (buf) {
+    n += fread(buf + n, 1, cap - n - 1, f);
+    if (n < cap - 1)
+      break;
+    char *bigger = realloc(buf, cap *= 2);
+    if (!bigger) {
+      free(buf);
+      buf = NULL;
+    } else {
+      buf = bigger;
+    }
+  }
+  bool failed = ferror(f);
+  if (f != stdin)
+    fclose(f);
+  if (!buf || failed) {
+    free(buf);
+    return NULL;
+  }
+  buf[n] = 0;
+  *len = n;
+  return buf;
+}
+
+typedef struct Collected {
+  char text[1024];
+  size_t len;
+} Collected;
+
+static void collect(MlirStringRef s, void *ud) {
+  Collected *c = ud;
+  size_t room = sizeof c->text - 1 - c->len;
+  size_t n = s.length < room ? s.length : room;
+  memcpy(c->text + c->len, s.data, n);
+  c->len += n;
+  c->text[c->len] = 0;
+}
+
+/// Builds the pass manager from the options; false after one message.
+static bool build_pipeline(MlirOpPassManager opm, const Options *o) {
+  if (o->pipeline) {
+    Collected err = {"", 0};
+    if (mlirLogicalResultIsFailure(mlirParsePassPipeline(
+            opm, mlirStringRefCreateFromCString(o->pipeline), collect,
+            &err))) {
+      fprintf(stderr, "mirage-opt: invalid --pass-pipeline: %s\n", err.text);
+      return false;
+    }
+    return true;
+  }
+  for (size_t i = 0; i < o->num_flags; ++i) {
+    const PassFlag *f = &o->flags[i];
+    char name[128];
+    snprintf(name, sizeof name, "%.*s", (int)f->name_len, f->name);
+    const char *opts = f->options ? f->options : "";
+    char error[512];
+    if (!strncmp(name, "mirage-", 7)) {
+      if (!mg_passes_add(opm, name, mlirStringRefCreateFromCString(opts), error,
+                         sizeof error)) {
+        fprintf(stderr, "mirage-opt: %s\n", error);
+        return false;
+      }
+      continue;
+    }
+    size_t len = strlen(name) + strlen(opts) + 3;
+    char *element = malloc(len);
+    if (!element)
+      return false;
+    snprintf(element, len, f->options ? "%s{%s}" : "%s", name, opts);
+    Collected err = {"", 0};
+    bool ok = mlirLogicalResultIsSuccess(mlirOpPassManagerAddPipeline(
+        opm, mlirStringRefCreateFromCString(element), collect, &err));
+    free(element);
+    if (!ok) {
+      if (strstr(err.text, "does not refer to a registered pass"))
+        fprintf(stderr, "mirage-opt: unknown option or pass '--%s'\n", name);
+      else
+        fprintf(stderr, "mirage-opt: invalid pass '--%s': %s\n", name,
+                err.text);
+      return false;
+    }
+  }
+  return true;
+}
+
+static int parse_args(int argc, char **argv, Options *o) {
+  o->flags = calloc((size_t)argc, sizeof *o->flags);
+  if (!o->flags)
+    return 1;
+  for (int i = 1; i < argc; ++i) {
+    const char *a = argv[i];
+    if (!strcmp(a, "-o")) {
+      if (++i >= argc) {
+        fprintf(stderr, "mirage-opt: '-o' needs a file name\n");
+        return 1;
+      }
+      o->output = argv[i];
+    } else if (!strncmp(a, "-o", 2) && a[2]) {
+      o->output = a + 2;
+    } else if (!strcmp(a, "-") || a[0] != '-') {
+      if (o->input) {
+        fprintf(stderr, "mirage-opt: more than one input file ('%s', '%s')\n",
+                o->input, a);
+        return 1;
+      }
+      o->input = a;
+    } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      return -1;
+    } else if (!strcmp(a, "--version")) {
+      return -2;
+    } else if (!strncmp(a, "--pass-pipeline=", 16)) {
+      o->pipeline = a + 16;
+    } else if (!strcmp(a, "--split-input-file")) {
+      o->split_input = true;
+    } else if (!strcmp(a, "--mlir-print-op-generic")) {
+      o->generic = true;
+    } else if (!strcmp(a, "--mlir-print-debuginfo")) {
+      o->debug_info = true;
+    } else if (!strcmp(a, "--mirage-remarks")) {
+      o->remarks = true;
+    } else if (!strncmp(a, "--", 2) && a[2] && a[2] != '-' && a[2] != '=') {
+      PassFlag *f = &o->flags[o->num_flags++];
+      f->name = a + 2;
+      const char *eq = strchr(f->name, '=');
+      f->name_len = eq ? (size_t)(eq - f->name) : strlen(f->name);
+      f->options = eq ? eq + 1 : NULL;
+    } else {
+      fprintf(stderr, "mirage-opt: unknown option '%s' (see --help)\n", a);
+      return 1;
+    }
+  }
+  if (o->pipeline && o->num_flags) {
+    fprintf(stderr, "mirage-opt: --pass-pipeline cannot be combined with "
+                    "pass flags\n");
+    return 1;
+  }
+  if (!o->input)
+    o->input = "-";
+  return 0;
+}
+
+/// Parses like mlir-opt: top-level ops go into an implicit module, unless
+/// the input is one builtin.module, which is then the result. The wrapper is
+/// written on the first line so line numbers stay those of the file.
+static MlirOperation parse_module(MlirContext ctx, const char *text,
+                                  size_t len, const char *name) {
+  static const char open[] = "module {", close[] = "\n}\n";
+  char *wrapped = malloc(len + sizeof open + sizeof close);
+  if (!wrapped)
+    return (MlirOperation){NULL};
+  memcpy(wrapped, open, sizeof open - 1);
+  memcpy(wrapped + sizeof open - 1, text, len);
+  memcpy(wrapped + sizeof open - 1 + len, close, sizeof close);
+  MlirOperation outer = mlirOperationCreateParse(
+      ctx, mlirStringRefCreate(wrapped, len + sizeof open - 1 + sizeof close - 1),
+      mlirStringRefCreateFromCString(name));
+  free(wrapped);
+  if (mlirOperationIsNull(outer))
+    return outer;
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(outer, 0));
+  MlirOperation first = mlirBlockGetFirstOperation(body);
+  MlirStringRef fname = mlirOperationIsNull(first)
+                            ? mlirStringRefCreate("", 0)
+                            : mlirIdentifierStr(mlirOperationGetName(first));
+  if (!mlirOperationIsNull(first) &&
+      mlirOperationIsNull(mlirOperationGetNextInBlock(first)) &&
+      fname.length == 14 && !memcmp(fname.data, "builtin.module", 14)) {
+    mlirOperationRemoveFromParent(first);
+    mlirOperationDestroy(outer);
+    return first;
+  }
+  return outer;
+}
+
+/// Parses and processes one chunk; returns true on success.
+static bool process(MlirContext ctx, const Options *o, const char *text,
+                    size_t len, FILE *out, int *errors) {
+  const char *name = strcmp(o->input, "-") ? o->input : "<stdin>";
+  int before = *errors;
+  MlirOperation module = parse_module(ctx, text, len, name);
+  if (mlirOperationIsNull(module)) {
+    if (*errors == before)
+      fprintf(stderr, "%s: error: could not parse the input\n", name);
+    return false;
+  }
+  MlirPassManager pm = mlirPassManagerCreate(ctx);
+  MlirOpPassManager opm = mlirPassManagerGetAsOpPassManager(pm);
+  bool ok = build_pipeline(opm, o);
+  if (ok && mlirLogicalResultIsFailure(mlirPassManagerRunOnOp(pm, module))) {
+    if (*errors == before)
+      fprintf(stderr, "%s: error: pass pipeline failed\n", name);
+    ok = false;
+  }
+  if (ok) {
+    MlirOpPrintingFlags flags = mlirOpPrintingFlagsCreate();
+    if (o->generic)
+      mlirOpPrintingFlagsPrintGenericOpForm(flags);
+    if (o->debug_info)
+      mlirOpPrintingFlagsEnableDebugInfo(flags, true, false);
+    mlirOperationPrintWithFlags(module, flags, print_chunk, out);
+    mlirOpPrintingFlagsDestroy(flags);
+    fputc('\n', out);
+    fflush(out); // keep chunk output and diagnostics in order
+  }
+  mlirPassManagerDestroy(pm);
+  mlirOperationDestroy(module);
+  return ok;
+}
+
+int main(int argc, char **argv) {
+  Options o = {0};
+  int rc = parse_args(argc, argv, &o);
+  if (rc == -1) {
+    usage(stdout);
+    for (size_t i = 0; i < mg_passes_count(); ++i)
+      mg_passes_print_help(i, print_chunk, stdout);
+    free(o.flags);
+    return 0;
+  }
+  if (rc == -2) {
+    printf("mirage-opt %s (MLIR %s)\n", MIRAGE_VERSION, MIRAGE_MLIR_VERSION);
+    free(o.flags);
+    return 0;
+  }
+  if (rc) {
+    free(o.flags);
+    return 1;
+  }
+  if (o.remarks)
+    setenv("MIRAGE_REMARKS", "1", 1); // read by every Mirage pass
+  size_t len = 0;
+  char *text = read_all(o.input, &len);
+  if (!text) {
+    fprintf(stderr, "mirage-opt: cannot read '%s': %s\n", o.input,
+            strerror(errno ? errno : EIO));
+    free(o.flags);
+    return 1;
+  }
+  FILE *out = stdout;
+  if (o.output && strcmp(o.output, "-") && !(out = fopen(o.output, "w"))) {
+    fprintf(stderr, "mirage-opt: cannot open '%s' for writing: %s\n", o.output,
+            strerror(errno));
+    free(text);
+    free(o.flags);
+    return 1;
+  }
+
+  MlirContext ctx = mlirContextCreate();
+  MlirDialectRegistry registry = mlirDialectRegistryCreate();
+  mlirRegisterAllDialects(registry);
+  mlirContextAppendDialectRegistry(ctx, registry);
+  mlirDialectRegistryDestroy(registry);
+  mlirRegisterAllPasses();
+  mg_passes_register();
+  int errors = 0;
+  mlirContextAttachDiagnosticHandler(ctx, on_diagnostic, &errors, NULL);
+  bool ok = mlirLogicalResultIsSuccess(mg_passes_load_ugraph_dialect(ctx));
+  if (!ok)
+    fprintf(stderr, "mirage-opt: internal error: the μGraph dialect did not load\n");
+
+  // --split-input-file: chunks keep their line numbers (earlier lines are
+  // replaced by newlines) so diagnostics point into the original file.
+  const char *sep = "// -----";
+  size_t start = 0;
+  while (ok || o.split_input) {
+    if (start > len)
+      break;
+    size_t end = len;
+    if (o.split_input) {
+      const char *hit = text + start;
+      while ((hit = strstr(hit, sep)) &&
+             !(hit == text || hit[-1] == '\n'))
+        hit += strlen(sep);
+      end = hit ? (size_t)(hit - text) : len;
+    }
+    size_t newlines = 0;
+    for (size_t i = 0; i < start; ++i)
+      newlines += text[i] == '\n';
+    char *chunk = malloc(newlines + (end - start) + 1);
+    if (!chunk) {
+      ok = false;
+      break;
+    }
+    memset(chunk, '\n', newlines);
+    memcpy(chunk + newlines, text + start, end - start);
+    if (!process(ctx, &o, chunk, newlines + (end - start), out, &errors))
+      ok = false;
+    free(chunk);
+    if (!o.split_input || end == len)
+      break;
+    fprintf(out, "// -----\n");
+    const char *eol = strchr(text + end, '\n');
+    start = eol ? (size_t)(eol - text) + 1 : len + 1;
+  }
+  mlirContextDestroy(ctx);
+  if (out != stdout)
+    fclose(out);
+  free(text);
+  free(o.flags);
+  return ok ? 0 : 1;
+}
