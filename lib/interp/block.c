@@ -172,7 +172,7 @@ static MgStatus run_accum(BlockRun *r, MgOpId o, const MgOp *op,
     mg_interp_fill(acc->buf.data, ex->dom->zero, n);
     r->pending[o] = false;
   } else if (acc->buf.rank != x->rank ||
-             memcmp(acc->buf.dims, dims, sizeof dims) != 0) {
+             memcmp(acc->buf.dims, dims, x->rank * sizeof(int64_t)) != 0) {
     return mg_interp_fail(ex, MG_STATUS_INVALID,
                           "accumulated tiles change shape across iterations");
   }

@@ -22,11 +22,12 @@ MgStatus mg_interp_check_graph(MgExec *ex, MgGraphId gid, MgLevel level) {
     return mg_interp_fail(ex, MG_STATUS_INVALID, "graph %u does not exist",
                           gid);
   const MgGraph *g = &p->graphs[gid];
-  if (g->level != level)
+  if (g->level != level) {
+    const char *have = mg_level_name((MgLevel)g->level);
     return mg_interp_fail(ex, MG_STATUS_INVALID,
-                          "graph %u is a %s graph, expected %s", gid,
-                          mg_level_name((MgLevel)g->level) ? mg_level_name((MgLevel)g->level) : "?",
-                          mg_level_name(level));
+                          "graph %u is a %s graph, expected a %s graph", gid,
+                          have ? have : "?", mg_level_name(level));
+  }
   if ((g->num_ops && !g->ops) || (g->num_tensors && !g->tensors) ||
       (g->num_outputs && !g->outputs))
     return mg_interp_fail(ex, MG_STATUS_INVALID, "graph %u has no storage",
@@ -181,14 +182,16 @@ MgStatus mg_exec_run(const MgProgram *program, const MgDomain *domain,
       !domain->add_into || !domain->matmul || !outputs)
     return mg_interp_fail(&ex, MG_STATUS_INVALID,
                           "missing program, domain or outputs");
+  // Zero the outputs first so that a caller may free them on any failure.
+  if (program->num_graphs && program->graphs)
+    memset(outputs, 0,
+           (size_t)program->graphs[0].num_outputs * sizeof *outputs);
   MgStatus st = mg_interp_check_graph(&ex, 0, MG_LEVEL_KERNEL);
   if (st != MG_STATUS_OK)
     return st;
   const MgGraph *g = &program->graphs[0];
   if (!inputs && g->num_inputs)
     return mg_interp_fail(&ex, MG_STATUS_INVALID, "missing inputs");
-  for (uint32_t j = 0; j < g->num_outputs; ++j)
-    memset(&outputs[j], 0, sizeof outputs[j]);
   MgExecValue *vals = calloc(g->num_tensors ? g->num_tensors : 1, sizeof *vals);
   if (!vals)
     return mg_interp_fail(&ex, MG_STATUS_NOMEM, "out of memory");

@@ -383,15 +383,13 @@ static void test_interp_omap_places_tiles(void) {
 enum { MAXIN = 4 };
 
 typedef struct Case {
-  size_t in_n[MAXIN];
-  double *in[MAXIN];
+  double *in[MAXIN]; // seeded random inputs, owned
 } Case;
 
 static void case_inputs(Case *c, uint32_t n, const size_t *sizes,
                         uint64_t seed) {
   memset(c, 0, sizeof *c);
   for (uint32_t i = 0; i < n; ++i) {
-    c->in_n[i] = sizes[i];
     c->in[i] = malloc(sizes[i] * sizeof(double));
     fill_random(c->in[i], sizes[i], seed * 31 + i);
   }
@@ -405,7 +403,8 @@ static void case_free(Case *c) {
 /// Runs both programs on the case's inputs and compares output 0.
 static void compare(MgProgram *fused, MgProgram *ref, Case *c, size_t out_n,
                     int line) {
-  double *got = malloc(out_n * sizeof *got), *want = malloc(out_n * sizeof *want);
+  double *got = malloc(out_n * sizeof *got);
+  double *want = malloc(out_n * sizeof *want);
   for (size_t i = 0; i < out_n; ++i)
     got[i] = want[i] = NAN;
   const double *const *ins = (const double *const *)c->in;

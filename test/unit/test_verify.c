@@ -1,0 +1,543 @@
+//===- test_verify.c - Finite-field domain and equivalence verifier -------===//
+//
+// Field arithmetic (primes, generator, inverses, exp homomorphism, exact
+// scalar images), the domain's matmul against a naive one, the known
+// equivalences of the benchmark programs at small shapes, determinism,
+// reporting of the first differing element, zero divisors and exp of exp.
+//
+//===----------------------------------------------------------------------===//
+#include "mirage/samples.h"
+#include "mirage/verify.h"
+#include "test.h"
+
+#include "../../lib/verify/domain.h"
+#include "../../lib/verify/field.h"
+
+#include <string.h>
+
+#define PHI MG_MAP_NONE
+
+static bool is_prime(uint64_t n) {
+  if (n < 2)
+    return false;
+  for (uint64_t d = 2; d * d <= n; ++d)
+    if (n % d == 0)
+      return false;
+  return true;
+}
+
+static void test_verify_field_primes(void) {
+  CHECK(is_prime(MG_FF_P));
+  CHECK(is_prime(MG_FF_Q));
+  CHECK_EQ_INT(MG_FF_P, 2ull * MG_FF_Q + 1);
+  CHECK(MG_FF_P < (1ull << 31));
+  // The largest such prime: no safe prime between p and 2^31.
+  for (uint64_t c = MG_FF_P + 2; c < (1ull << 31); c += 2)
+    CHECK(!(is_prime(c) && is_prime((c - 1) / 2)));
+}
+
+static void test_verify_field_generator_order(void) {
+  CHECK(MG_FF_G != 1);
+  CHECK_EQ_INT(mg_ff_pow(MG_FF_G, MG_FF_Q, MG_FF_P), 1);
+  // Order q exactly: q is prime and g != 1, and g is not of order 2.
+  CHECK(mg_ff_pow(MG_FF_G, 2, MG_FF_P) != 1);
+  CHECK(mg_ff_pow(MG_FF_G, MG_FF_Q - 1, MG_FF_P) != 1);
+}
+
+static void test_verify_field_inverse(void) {
+  const uint32_t xs[] = {1, 2, 3, 4096, 123456789, MG_FF_Q - 1, MG_FF_Q + 5};
+  for (size_t i = 0; i < sizeof xs / sizeof xs[0]; ++i) {
+    uint32_t x = xs[i] % MG_FF_P;
+    CHECK_EQ_INT(mg_ff_mul(x, mg_ff_inv(x, MG_FF_P), MG_FF_P), 1);
+    uint32_t y = xs[i] % MG_FF_Q;
+    if (y)
+      CHECK_EQ_INT(mg_ff_mul(y, mg_ff_inv(y, MG_FF_Q), MG_FF_Q), 1);
+  }
+  CHECK_EQ_INT(mg_ff_sub(3, 5, MG_FF_P), MG_FF_P - 2);
+  CHECK_EQ_INT(mg_ff_add(MG_FF_P - 1, 2, MG_FF_P), 1);
+}
+
+static void test_verify_field_scalar_mapping(void) {
+  uint32_t r;
+  CHECK(mg_ff_scalar(0.5, MG_FF_P, &r));
+  CHECK_EQ_INT(r, mg_ff_inv(2, MG_FF_P));
+  CHECK_EQ_INT(mg_ff_mul(r, 2, MG_FF_P), 1);
+  CHECK(mg_ff_scalar(4096.0, MG_FF_P, &r));
+  CHECK_EQ_INT(r, 4096);
+  CHECK(mg_ff_scalar(1.0 / 4096.0, MG_FF_Q, &r));
+  CHECK_EQ_INT(mg_ff_mul(r, 4096, MG_FF_Q), 1);
+  CHECK(mg_ff_scalar(-3.0, MG_FF_P, &r));
+  CHECK_EQ_INT(r, MG_FF_P - 3);
+  CHECK(mg_ff_scalar(-3.0, MG_FF_Q, &r));
+  CHECK_EQ_INT(r, MG_FF_Q - 3);
+  CHECK(mg_ff_scalar(0.0, MG_FF_P, &r));
+  CHECK_EQ_INT(r, 0);
+  // 0.75 = 3/4 exactly.
+  CHECK(mg_ff_scalar(0.75, MG_FF_P, &r));
+  CHECK_EQ_INT(mg_ff_mul(r, 4, MG_FF_P), 3);
+  CHECK(!mg_ff_scalar(NAN, MG_FF_P, &r));
+  CHECK(!mg_ff_scalar(INFINITY, MG_FF_P, &r));
+}
+
+static void test_verify_domain_exp_homomorphism(void) {
+  const MgDomain *dom = mg_ff_domain();
+  MgFfContext ctx;
+  mg_ff_context_init(&ctx, 7);
+  MgRng rng = {42};
+  for (int i = 0; i < 100; ++i) {
+    uint32_t aq = (uint32_t)(mg_rng_next(&rng) % MG_FF_Q);
+    uint32_t bq = (uint32_t)(mg_rng_next(&rng) % MG_FF_Q);
+    MgCell a = mg_ff_cell(5, aq), b = mg_ff_cell(9, bq), s, ea, eb, es, prod;
+    CHECK_EQ_INT(dom->binary(&ctx, MG_OP_ADD, &a, &b, &s, 1), MG_STATUS_OK);
+    CHECK_EQ_INT(dom->unary(&ctx, MG_OP_EXP, 0, &a, &ea, 1), MG_STATUS_OK);
+    CHECK_EQ_INT(dom->unary(&ctx, MG_OP_EXP, 0, &b, &eb, 1), MG_STATUS_OK);
+    CHECK_EQ_INT(dom->unary(&ctx, MG_OP_EXP, 0, &s, &es, 1), MG_STATUS_OK);
+    CHECK_EQ_INT(dom->binary(&ctx, MG_OP_MUL, &ea, &eb, &prod, 1),
+                 MG_STATUS_OK);
+    CHECK_EQ_INT(mg_ff_cell_p(es), mg_ff_cell_p(prod));
+    CHECK_EQ_INT(mg_ff_cell_p(ea), mg_ff_pow(MG_FF_G, aq, MG_FF_P));
+    CHECK(!mg_ff_cell_q_live(es));
+    CHECK(!mg_ff_cell_q_live(prod));
+  }
+  // exp of an exp result is outside LAX.
+  MgCell a = mg_ff_cell(3, 4), e, ee;
+  CHECK_EQ_INT(dom->unary(&ctx, MG_OP_EXP, 0, &a, &e, 1), MG_STATUS_OK);
+  CHECK(dom->unary(&ctx, MG_OP_EXP, 0, &e, &ee, 1) != MG_STATUS_OK);
+  CHECK_EQ_INT(ctx.fault, MG_FF_FAULT_EXP_OF_EXP);
+  mg_ff_context_dispose(&ctx);
+}
+
+static void test_verify_domain_zero_divisor(void) {
+  const MgDomain *dom = mg_ff_domain();
+  MgFfContext ctx;
+  mg_ff_context_init(&ctx, 1);
+  MgCell a[2] = {mg_ff_cell(6, 6), mg_ff_cell(1, 1)};
+  MgCell b[2] = {mg_ff_cell(3, 2), mg_ff_cell(0, 5)}, out[2];
+  CHECK(dom->binary(&ctx, MG_OP_DIV, a, b, out, 2) != MG_STATUS_OK);
+  CHECK_EQ_INT(ctx.fault, MG_FF_FAULT_ZERO_DIVISOR);
+  // A zero in the live q component is a zero divisor too.
+  mg_ff_context_rekey(&ctx, 1);
+  MgCell c = mg_ff_cell(4, 0);
+  CHECK(dom->binary(&ctx, MG_OP_DIV, a, &c, out, 1) != MG_STATUS_OK);
+  CHECK_EQ_INT(ctx.fault, MG_FF_FAULT_ZERO_DIVISOR);
+  mg_ff_context_rekey(&ctx, 1);
+  CHECK_EQ_INT(dom->binary(&ctx, MG_OP_DIV, a, b, out, 1), MG_STATUS_OK);
+  CHECK_EQ_INT(mg_ff_cell_p(out[0]), 2);
+  CHECK_EQ_INT(mg_ff_cell_q(out[0]), 3);
+  CHECK(dom->unary(&ctx, MG_OP_DIV_SCALAR, 0.0, a, out, 1) != MG_STATUS_OK);
+  CHECK_EQ_INT(ctx.fault, MG_FF_FAULT_ZERO_DIVISOR);
+  mg_ff_context_dispose(&ctx);
+}
+
+static void test_verify_domain_uninterpreted(void) {
+  const MgDomain *dom = mg_ff_domain();
+  MgFfContext c1, c2;
+  mg_ff_context_init(&c1, 11);
+  mg_ff_context_init(&c2, 12);
+  MgCell x[3] = {mg_ff_cell(5, 1), mg_ff_cell(5, 9), mg_ff_cell(6, 1)};
+  MgCell r1[3], r2[3], s1[3];
+  CHECK_EQ_INT(dom->unary(&c1, MG_OP_SQRT, 0, x, r1, 3), MG_STATUS_OK);
+  CHECK_EQ_INT(dom->unary(&c2, MG_OP_SQRT, 0, x, r2, 3), MG_STATUS_OK);
+  CHECK_EQ_INT(dom->unary(&c1, MG_OP_SILU, 0, x, s1, 3), MG_STATUS_OK);
+  CHECK_EQ_INT(r1[0], r1[1]); // keyed on the p component only
+  CHECK(r1[0] != r1[2]);
+  CHECK(r1[0] != r2[0]); // a fresh function per test key
+  CHECK(r1[0] != s1[0]); // and per op kind
+  CHECK(mg_ff_cell_p(r1[0]) < MG_FF_P && mg_ff_cell_q(r1[0]) < MG_FF_Q);
+  CHECK_EQ_INT(c1.uf_calls, 6);
+  mg_ff_context_dispose(&c1);
+  mg_ff_context_dispose(&c2);
+}
+
+static void test_verify_domain_matmul_matches_naive(void) {
+  const MgDomain *dom = mg_ff_domain();
+  MgFfContext ctx;
+  mg_ff_context_init(&ctx, 3);
+  enum { M = 5, K = 37, N = 7 };
+  MgCell a[M * K], b[K * N], c[M * N];
+  MgRng rng = {99};
+  for (int i = 0; i < M * K; ++i)
+    a[i] = mg_ff_cell((uint32_t)(mg_rng_next(&rng) % MG_FF_P),
+                      (uint32_t)(mg_rng_next(&rng) % MG_FF_Q));
+  for (int i = 0; i < K * N; ++i)
+    b[i] = mg_ff_cell(MG_FF_P - 1 - (uint32_t)(mg_rng_next(&rng) % 3),
+                      (uint32_t)(mg_rng_next(&rng) % MG_FF_Q));
+  a[2 * K + 4] = mg_ff_cell(17, MG_FF_BOTTOM); // row 2 becomes ⊥ in q
+  b[3 * N + 5] = mg_ff_cell(19, MG_FF_BOTTOM); // column 5 too
+  CHECK_EQ_INT(dom->matmul(&ctx, a, b, c, M, K, N), MG_STATUS_OK);
+  int bad = 0;
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      uint64_t sp = 0, sq = 0;
+      for (int k = 0; k < K; ++k) {
+        sp = (sp + (uint64_t)mg_ff_cell_p(a[i * K + k]) *
+                       mg_ff_cell_p(b[k * N + j])) % MG_FF_P;
+        sq = (sq + (uint64_t)mg_ff_cell_q(a[i * K + k]) *
+                       mg_ff_cell_q(b[k * N + j])) % MG_FF_Q;
+      }
+      bool bot = i == 2 || j == 5;
+      bad += mg_ff_cell_p(c[i * N + j]) != sp;
+      bad += bot ? mg_ff_cell_q_live(c[i * N + j])
+                 : mg_ff_cell_q(c[i * N + j]) != sq;
+    }
+  CHECK_EQ_INT(bad, 0);
+  mg_ff_context_dispose(&ctx);
+}
+
+//===--- Equivalences -----------------------------------------------------===//
+
+static void expect_equivalent(MgProgram *a, MgProgram *b, const char *what) {
+  CHECK(a != NULL && b != NULL);
+  if (!a || !b) {
+    mg_program_destroy(a);
+    mg_program_destroy(b);
+    return;
+  }
+  MgVerifyOptions opt = mg_verify_options_default();
+  MgVerifyResult r;
+  MgDiag diag;
+  memset(&diag, 0, sizeof diag);
+  MgStatus st = mg_verify_equivalent(a, b, &opt, &r, &diag);
+  if (st != MG_STATUS_OK || r.verdict != MG_VERDICT_EQUIVALENT)
+    fprintf(stderr, "%s: status %d verdict %d tests %u message '%s'\n", what,
+            st, r.verdict, r.tests, diag.message);
+  CHECK_EQ_INT(st, MG_STATUS_OK);
+  CHECK_EQ_INT(r.verdict, MG_VERDICT_EQUIVALENT);
+  CHECK(r.log2_bound <= -40.0);
+  CHECK(r.error_bound <= ldexp(1.0, -40));
+  CHECK(r.tests >= 1 && r.tests <= 8);
+  CHECK_EQ_INT(r.redraws, 0);
+  double eps = mg_verify_test_bound(a, b);
+  CHECK(eps > 0 && eps < 1e-3);
+  CHECK_NEAR(r.log2_bound, r.tests * log2(eps), 1e-9);
+  // Symmetric.
+  MgVerifyResult back;
+  CHECK_EQ_INT(mg_verify_equivalent(b, a, &opt, &back, NULL), MG_STATUS_OK);
+  CHECK_EQ_INT(back.verdict, MG_VERDICT_EQUIVALENT);
+  uint64_t fa = 0, fb = 1;
+  CHECK_EQ_INT(mg_verify_fingerprint(a, &fa, NULL), MG_STATUS_OK);
+  CHECK_EQ_INT(mg_verify_fingerprint(b, &fb, NULL), MG_STATUS_OK);
+  CHECK(fa == fb);
+  mg_program_destroy(a);
+  mg_program_destroy(b);
+}
+
+static void test_verify_rmsnorm_matmul_fused(void) {
+  expect_equivalent(mg_sample_rmsnorm_matmul(2, 32, 12),
+                    mg_sample_rmsnorm_matmul_fused(2, 32, 12, 3, 4), "rms");
+}
+
+static void test_verify_attention_split_kv(void) {
+  expect_equivalent(mg_sample_attention(2, 4, 8, 16),
+                    mg_sample_attention_split_kv(2, 4, 8, 16, 4, 2), "attn");
+  expect_equivalent(mg_sample_attention(1, 3, 4, 8),
+                    mg_sample_attention_split_kv(1, 3, 4, 8, 2, 1), "attn2");
+}
+
+static void test_verify_lora_one_kernel(void) {
+  expect_equivalent(mg_sample_lora(4, 16, 12, 2),
+                    mg_sample_lora_fused(4, 16, 12, 2, 3), "lora");
+}
+
+static void test_verify_sum_split_over_loop(void) {
+  expect_equivalent(mg_sample_sum_last(4, 24),
+                    mg_sample_sum_last_fused(4, 24, 2, 6), "sum");
+}
+
+static void test_verify_gated_mlp_fused(void) {
+  expect_equivalent(mg_sample_gated_mlp(4, 16, 12),
+                    mg_sample_gated_mlp_fused(4, 16, 12, 2, 4), "mlp");
+}
+
+static void test_verify_ntrans_fused(void) {
+  expect_equivalent(mg_sample_ntrans(4, 16), mg_sample_ntrans_fused(4, 16, 2),
+                    "ntrans");
+}
+
+//===--- Small hand-built programs -----------------------------------------===//
+
+// A kernel graph with two (r,c) inputs, used by the tests below.
+static MgProgram *two_inputs(int64_t r, int64_t c, MgTensorId *x,
+                             MgTensorId *y) {
+  MgProgram *p = mg_program_create();
+  mg_program_add_graph(p, MG_LEVEL_KERNEL);
+  int64_t dims[2] = {r, c};
+  *x = mg_graph_add_input(p, 0, MG_DTYPE_F16, 2, dims, NULL);
+  *y = mg_graph_add_input(p, 0, MG_DTYPE_F16, 2, dims, NULL);
+  return p;
+}
+
+static MgVerifyResult verify(const MgProgram *a, const MgProgram *b,
+                             MgStatus *st, MgDiag *diag) {
+  MgVerifyOptions opt = mg_verify_options_default();
+  MgVerifyResult r;
+  *st = mg_verify_equivalent(a, b, &opt, &r, diag);
+  return r;
+}
+
+static void test_verify_exp_identities(void) {
+  MgTensorId x, y;
+  // exp(x + y) == exp(x) * exp(y): the homomorphism at graph level.
+  MgProgram *a = two_inputs(2, 3, &x, &y);
+  mg_graph_mark_output(a, 0, mg_graph_unary(a, 0, MG_OP_EXP,
+      mg_graph_binary(a, 0, MG_OP_ADD, x, y, NULL), NULL), NULL);
+  MgProgram *b = two_inputs(2, 3, &x, &y);
+  mg_graph_mark_output(b, 0, mg_graph_binary(b, 0, MG_OP_MUL,
+      mg_graph_unary(b, 0, MG_OP_EXP, x, NULL),
+      mg_graph_unary(b, 0, MG_OP_EXP, y, NULL), NULL), NULL);
+  MgStatus st;
+  MgVerifyResult r = verify(a, b, &st, NULL);
+  CHECK_EQ_INT(st, MG_STATUS_OK);
+  CHECK_EQ_INT(r.verdict, MG_VERDICT_EQUIVALENT);
+  // exp(2x) vs exp(x)^2, and exp(x/2) is not exp(x)/2.
+  MgProgram *c = two_inputs(2, 3, &x, &y);
+  mg_graph_mark_output(c, 0, mg_graph_unary(c, 0, MG_OP_EXP,
+      mg_graph_scalar(c, 0, MG_OP_MUL_SCALAR, x, 2.0, NULL), NULL), NULL);
+  MgProgram *d = two_inputs(2, 3, &x, &y);
+  mg_graph_mark_output(d, 0, mg_graph_unary(d, 0, MG_OP_SQUARE,
+      mg_graph_unary(d, 0, MG_OP_EXP, x, NULL), NULL), NULL);
+  MgProgram *e = two_inputs(2, 3, &x, &y);
+  mg_graph_mark_output(e, 0, mg_graph_scalar(e, 0, MG_OP_DIV_SCALAR,
+      mg_graph_unary(e, 0, MG_OP_EXP, x, NULL), 2.0, NULL), NULL);
+  r = verify(c, d, &st, NULL);
+  CHECK_EQ_INT(r.verdict, MG_VERDICT_EQUIVALENT);
+  r = verify(c, e, &st, NULL);
+  CHECK_EQ_INT(r.verdict, MG_VERDICT_NOT_EQUIVALENT);
+  mg_program_destroy(a);
+  mg_program_destroy(b);
+  mg_program_destroy(c);
+  mg_program_destroy(d);
+  mg_program_destroy(e);
+}
+
+static void test_verify_uninterpreted_not_proven(void) {
+  // sqrt(x)^2 == x over the reals for x >= 0, but the identity needs sqrt's
+  // meaning: reported not equivalent (the safe answer).
+  MgTensorId x, y;
+  MgProgram *a = two_inputs(2, 2, &x, &y);
+  mg_graph_mark_output(a, 0, mg_graph_unary(a, 0, MG_OP_SQUARE,
+      mg_graph_unary(a, 0, MG_OP_SQRT, x, NULL), NULL), NULL);
+  MgProgram *b = two_inputs(2, 2, &x, &y);
+  mg_graph_mark_output(b, 0, mg_graph_scalar(b, 0, MG_OP_MUL_SCALAR, x, 1.0,
+                                             NULL), NULL);
+  MgStatus st;
+  MgVerifyResult r = verify(a, b, &st, NULL);
+  CHECK_EQ_INT(st, MG_STATUS_OK);
+  CHECK_EQ_INT(r.verdict, MG_VERDICT_NOT_EQUIVALENT);
+  // Equal arguments give equal results: sqrt(x + y) == sqrt(y + x).
+  MgProgram *c = two_inputs(2, 2, &x, &y);
+  mg_graph_mark_output(c, 0, mg_graph_unary(c, 0, MG_OP_SQRT,
+      mg_graph_binary(c, 0, MG_OP_ADD, x, y, NULL), NULL), NULL);
+  MgProgram *d = two_inputs(2, 2, &x, &y);
+  mg_graph_mark_output(d, 0, mg_graph_unary(d, 0, MG_OP_SQRT,
+      mg_graph_binary(d, 0, MG_OP_ADD, y, x, NULL), NULL), NULL);
+  r = verify(c, d, &st, NULL);
+  CHECK_EQ_INT(r.verdict, MG_VERDICT_EQUIVALENT);
+  mg_program_destroy(a);
+  mg_program_destroy(b);
+  mg_program_destroy(c);
+  mg_program_destroy(d);
+}
+
+static void test_verify_determinism(void) {
+  MgProgram *a = mg_sample_attention(1, 4, 4, 8);
+  MgProgram *b = mg_sample_attention_split_kv(1, 4, 4, 8, 2, 2);
+  MgProgram *c = mg_sample_gated_mlp(2, 8, 4);
+  MgProgram *d = mg_sample_gated_mlp_fused(2, 8, 4, 1, 2);
+  MgVerifyOptions opt = mg_verify_options_default();
+  opt.seed = 12345;
+  MgVerifyResult r1, r2, r3;
+  CHECK_EQ_INT(mg_verify_equivalent(a, b, &opt, &r1, NULL), MG_STATUS_OK);
+  CHECK_EQ_INT(mg_verify_equivalent(a, b, &opt, &r2, NULL), MG_STATUS_OK);
+  CHECK(memcmp(&r1, &r2, sizeof r1) == 0);
+  // Another pair (uninterpreted silu inside): the same report each time.
+  MgVerifyResult n1, n2;
+  CHECK_EQ_INT(mg_verify_equivalent(c, c, &opt, &r3, NULL), MG_STATUS_OK);
+  CHECK_EQ_INT(r3.verdict, MG_VERDICT_EQUIVALENT);
+  CHECK_EQ_INT(mg_verify_equivalent(c, d, &opt, &n1, NULL), MG_STATUS_OK);
+  CHECK_EQ_INT(mg_verify_equivalent(c, d, &opt, &n2, NULL), MG_STATUS_OK);
+  CHECK(memcmp(&n1, &n2, sizeof n1) == 0);
+  CHECK_EQ_INT(n1.verdict, MG_VERDICT_EQUIVALENT);
+  mg_program_destroy(a);
+  mg_program_destroy(b);
+  mg_program_destroy(c);
+  mg_program_destroy(d);
+}
+
+// W transposed by a custom kernel whose saver swaps the grid axes.
+static MgTensorId transpose(MgProgram *p, MgTensorId w, int64_t n) {
+  MgGraphId g = mg_program_add_graph(p, MG_LEVEL_BLOCK);
+  int32_t grid[3] = {(int32_t)n, (int32_t)n, 1};
+  mg_graph_set_launch(p, g, grid, 32, 1, NULL);
+  int64_t dims[2] = {n, n};
+  MgTensorId in = mg_graph_add_input(p, g, MG_DTYPE_F16, 2, dims, NULL);
+  int8_t imap[3] = {0, 1, PHI}, omap[3] = {1, 0, PHI};
+  MgTensorId t = mg_graph_iterator(p, g, in, imap, PHI, NULL);
+  MgTensorId s = mg_graph_saver(p, g, t, omap, NULL);
+  mg_graph_mark_output(p, g, s, NULL);
+  MgTensorId out = MG_NO_ID;
+  mg_graph_custom(p, 0, g, 1, &w, &out, NULL);
+  return out;
+}
+
+static void test_verify_reports_first_difference(void) {
+  // x ⊙ w versus x ⊙ wᵀ: equal on the diagonal, so the first difference
+  // is element 1 (row 0, column 1).
+  MgTensorId x, y;
+  MgProgram *a = two_inputs(3, 3, &x, &y);
+  mg_graph_mark_output(a, 0, mg_graph_binary(a, 0, MG_OP_MUL, x, y, NULL),
+                       NULL);
+  MgProgram *b = two_inputs(3, 3, &x, &y);
+  MgTensorId yt = transpose(b, y, 3);
+  CHECK(yt != MG_NO_ID);
+  mg_graph_mark_output(b, 0, mg_graph_binary(b, 0, MG_OP_MUL, x, yt, NULL),
+                       NULL);
+  MgStatus st;
+  MgDiag diag;
+  MgVerifyResult r = verify(a, b, &st, &diag);
+  CHECK_EQ_INT(st, MG_STATUS_OK);
+  CHECK_EQ_INT(r.verdict, MG_VERDICT_NOT_EQUIVALENT);
+  CHECK_EQ_INT(r.tests, 1);
+  CHECK_EQ_INT(r.output, 0);
+  CHECK_EQ_INT(r.index, 1);
+  CHECK(r.value_a != r.value_b);
+  CHECK(r.value_a < MG_FF_P && r.value_b < MG_FF_P);
+  CHECK_EQ_INT(r.error_bound, 0.0);
+  uint64_t fa, fb;
+  CHECK_EQ_INT(mg_verify_fingerprint(a, &fa, NULL), MG_STATUS_OK);
+  CHECK_EQ_INT(mg_verify_fingerprint(b, &fb, NULL), MG_STATUS_OK);
+  CHECK(fa != fb);
+  // Transposing twice is the identity.
+  MgProgram *c = two_inputs(3, 3, &x, &y);
+  MgTensorId ytt = transpose(c, transpose(c, y, 3), 3);
+  mg_graph_mark_output(c, 0, mg_graph_binary(c, 0, MG_OP_MUL, x, ytt, NULL),
+                       NULL);
+  r = verify(a, c, &st, NULL);
+  CHECK_EQ_INT(r.verdict, MG_VERDICT_EQUIVALENT);
+  mg_program_destroy(a);
+  mg_program_destroy(b);
+  mg_program_destroy(c);
+}
+
+static void test_verify_zero_divisor_redraws(void) {
+  // x / (y - y): every draw divides by zero. The verifier must neither
+  // accept nor reject: it redraws up to max_tests and answers UNKNOWN.
+  MgTensorId x, y;
+  MgProgram *a = two_inputs(2, 2, &x, &y);
+  mg_graph_mark_output(a, 0, mg_graph_binary(a, 0, MG_OP_DIV, x,
+      mg_graph_binary(a, 0, MG_OP_SUB, y, y, NULL), NULL), NULL);
+  MgProgram *b = two_inputs(2, 2, &x, &y);
+  mg_graph_mark_output(b, 0, mg_graph_binary(b, 0, MG_OP_ADD, x, y, NULL),
+                       NULL);
+  MgVerifyOptions opt = mg_verify_options_default();
+  opt.max_tests = 10;
+  MgVerifyResult r;
+  CHECK_EQ_INT(mg_verify_equivalent(a, b, &opt, &r, NULL), MG_STATUS_OK);
+  CHECK_EQ_INT(r.verdict, MG_VERDICT_UNKNOWN);
+  CHECK_EQ_INT(r.redraws, 10);
+  CHECK_EQ_INT(r.tests, 0);
+  CHECK_EQ_INT(mg_verify_equivalent(b, a, &opt, &r, NULL), MG_STATUS_OK);
+  CHECK_EQ_INT(r.verdict, MG_VERDICT_UNKNOWN);
+  CHECK_EQ_INT(r.redraws, 10);
+  uint64_t f;
+  CHECK_EQ_INT(mg_verify_fingerprint(a, &f, NULL), MG_STATUS_INVALID);
+  mg_program_destroy(a);
+  mg_program_destroy(b);
+}
+
+static void test_verify_rejects_exp_of_exp(void) {
+  MgTensorId x, y;
+  MgProgram *a = two_inputs(2, 2, &x, &y);
+  mg_graph_mark_output(a, 0, mg_graph_unary(a, 0, MG_OP_EXP,
+      mg_graph_unary(a, 0, MG_OP_EXP, x, NULL), NULL), NULL);
+  MgStatus st;
+  MgDiag diag;
+  memset(&diag, 0, sizeof diag);
+  MgVerifyResult r = verify(a, a, &st, &diag);
+  CHECK_EQ_INT(st, MG_STATUS_INVALID);
+  CHECK(strstr(diag.message, "exp applied to an exp result") != NULL);
+  CHECK_EQ_INT(diag.graph, 0);
+  CHECK_EQ_INT(diag.op, 3);
+  CHECK_EQ_INT(r.tests, 0);
+  // exp of an exp result mixed with anything is still outside LAX.
+  MgProgram *b = two_inputs(2, 2, &x, &y);
+  MgTensorId e = mg_graph_unary(b, 0, MG_OP_EXP, x, NULL);
+  mg_graph_mark_output(b, 0, mg_graph_unary(b, 0, MG_OP_EXP,
+      mg_graph_binary(b, 0, MG_OP_ADD, e, y, NULL), NULL), NULL);
+  CHECK_EQ_INT(mg_verify_test_bound(b, b), 1.0);
+  verify(b, b, &st, NULL);
+  CHECK_EQ_INT(st, MG_STATUS_INVALID);
+  mg_program_destroy(a);
+  mg_program_destroy(b);
+}
+
+static void test_verify_rejects_mismatched_signatures(void) {
+  MgProgram *a = mg_sample_sum_last(4, 8), *b = mg_sample_sum_last(4, 4);
+  MgProgram *c = mg_sample_rmsnorm_matmul(2, 8, 4);
+  MgStatus st;
+  MgDiag diag;
+  memset(&diag, 0, sizeof diag);
+  verify(a, b, &st, &diag);
+  CHECK_EQ_INT(st, MG_STATUS_INVALID);
+  CHECK(strstr(diag.message, "input 0") != NULL);
+  verify(a, c, &st, &diag);
+  CHECK_EQ_INT(st, MG_STATUS_INVALID);
+  CHECK(strstr(diag.message, "input counts") != NULL);
+  verify(a, NULL, &st, &diag);
+  CHECK_EQ_INT(st, MG_STATUS_INVALID);
+  mg_program_destroy(a);
+  mg_program_destroy(b);
+  mg_program_destroy(c);
+}
+
+static void test_verify_bound_grows_with_degree(void) {
+  // The per-test bound follows docs/verification.md: sum_last of X(4,24)
+  // against itself has degree 1 on each side and no atoms: 2/q.
+  MgProgram *a = mg_sample_sum_last(4, 24);
+  CHECK_NEAR(mg_verify_test_bound(a, a), 2.0 / MG_FF_Q, 1e-20);
+  // rmsnorm + matmul: X/r has degree (1,1) (r an atom), times W: (2,1),
+  // so 3 per program; one sqrt atom per element, argument degree 2. The
+  // 16 divisions X/r of each program may hit a zero residue in either
+  // component with probability <= 1/q each: conditioning on no redraw
+  // divides by 1 - 64/q.
+  MgProgram *b = mg_sample_rmsnorm_matmul(2, 8, 4);
+  double atoms = 2, arg = 2;
+  double miss = 6.0 / MG_FF_Q + atoms * (atoms - 1) / 2 * 2 * arg / MG_FF_Q;
+  CHECK_NEAR(mg_verify_test_bound(b, b), miss / (1 - 64.0 / MG_FF_Q), 1e-22);
+  MgVerifyOptions opt = mg_verify_options_default();
+  opt.target_error = 1e-300;
+  opt.max_tests = 40;
+  MgVerifyResult r;
+  CHECK_EQ_INT(mg_verify_equivalent(a, a, &opt, &r, NULL), MG_STATUS_OK);
+  CHECK_EQ_INT(r.verdict, MG_VERDICT_EQUIVALENT);
+  CHECK(r.log2_bound < -990 && isfinite(r.log2_bound));
+  CHECK_EQ_INT(r.error_bound, 0.0); // underflows; log2_bound does not
+  mg_program_destroy(a);
+  mg_program_destroy(b);
+}
+
+int main(void) {
+  RUN_TEST(test_verify_field_primes);
+  RUN_TEST(test_verify_field_generator_order);
+  RUN_TEST(test_verify_field_inverse);
+  RUN_TEST(test_verify_field_scalar_mapping);
+  RUN_TEST(test_verify_domain_exp_homomorphism);
+  RUN_TEST(test_verify_domain_zero_divisor);
+  RUN_TEST(test_verify_domain_uninterpreted);
+  RUN_TEST(test_verify_domain_matmul_matches_naive);
+  RUN_TEST(test_verify_rmsnorm_matmul_fused);
+  RUN_TEST(test_verify_attention_split_kv);
+  RUN_TEST(test_verify_lora_one_kernel);
+  RUN_TEST(test_verify_sum_split_over_loop);
+  RUN_TEST(test_verify_gated_mlp_fused);
+  RUN_TEST(test_verify_ntrans_fused);
+  RUN_TEST(test_verify_exp_identities);
+  RUN_TEST(test_verify_uninterpreted_not_proven);
+  RUN_TEST(test_verify_determinism);
+  RUN_TEST(test_verify_reports_first_difference);
+  RUN_TEST(test_verify_zero_divisor_redraws);
+  RUN_TEST(test_verify_rejects_exp_of_exp);
+  RUN_TEST(test_verify_rejects_mismatched_signatures);
+  RUN_TEST(test_verify_bound_grows_with_degree);
+  return TEST_SUMMARY();
+}
