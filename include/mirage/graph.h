@@ -236,6 +236,10 @@ MG_API MgOpId mg_graph_custom(MgProgram *p, MgGraphId g, MgGraphId sub,
 MG_API MgOpId mg_graph_thread(MgProgram *p, MgGraphId g, MgGraphId sub,
                               uint32_t num_inputs, const MgTensorId *inputs,
                               MgTensorId *outs, MgDiag *diag);
+/// Sets the storage dtype of an op result (mixed precision as written in the
+/// source, e.g. f16 operands with an f32 matmul result). Inputs keep theirs.
+MG_API MgStatus mg_graph_set_dtype(MgProgram *p, MgGraphId g, MgTensorId t,
+                                   MgDType dtype, MgDiag *diag);
 /// Appends `t` to the graph's outputs.
 MG_API MgStatus mg_graph_mark_output(MgProgram *p, MgGraphId g, MgTensorId t,
                                      MgDiag *diag);

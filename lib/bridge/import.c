@@ -360,7 +360,7 @@ static MgStatus import_op(Importer *im, MgGraphId g, MlirOperation op,
     const char *why = NULL;
     if (!read_type(mlirValueGetType(r), &dt, &rank, dims, &why))
       return fail(im, loc, MG_STATUS_INVALID, "result type: %s", why);
-    bool same = rank == t->rank && dt == t->dtype;
+    bool same = rank == t->rank;
     for (uint32_t d = 0; same && d < rank; ++d)
       same = dims[d] == t->dims[d];
     if (!same) {
@@ -373,6 +373,11 @@ static MgStatus import_op(Importer *im, MgGraphId g, MlirOperation op,
                mg_dtype_name((MgDType)t->dtype));
       return fail(im, loc, MG_STATUS_INVALID,
                   "result type does not match the inferred type '%s'", want);
+    }
+    if (dt != t->dtype &&
+        mg_graph_set_dtype(im->program, g, outs[i], dt, im->diag) != MG_STATUS_OK) {
+      *im->error_loc = loc;
+      return MG_STATUS_INVALID;
     }
     value_map_put(values, r, outs[i]);
   }

@@ -392,3 +392,20 @@ MgStatus mg_graph_set_launch(MgProgram *program, MgGraphId graph,
   gr->forloop = forloop;
   return MG_STATUS_OK;
 }
+
+MgStatus mg_graph_set_dtype(MgProgram *p, MgGraphId g, MgTensorId t,
+                            MgDType dtype, MgDiag *diag) {
+  if (g >= p->num_graphs || t >= p->graphs[g].num_tensors)
+    return mg_diag_set(diag, MG_STATUS_INVALID, (int32_t)g, -1,
+                       "tensor %u does not exist", t);
+  if (dtype >= MG_DTYPE_COUNT)
+    return mg_diag_set(diag, MG_STATUS_INVALID, (int32_t)g, -1,
+                       "unknown dtype %u", (unsigned)dtype);
+  MgTensor *tensor = &p->graphs[g].tensors[t];
+  if (p->graphs[g].ops[tensor->producer].kind == MG_OP_INPUT)
+    return mg_diag_set(diag, MG_STATUS_INVALID, (int32_t)g,
+                       (int32_t)tensor->producer,
+                       "the dtype of a graph input is fixed");
+  tensor->dtype = (uint8_t)dtype;
+  return MG_STATUS_OK;
+}

@@ -63,4 +63,9 @@ void mg_graph_phases(const MgGraph *gr, uint8_t *phase);
 /// Name of grid axis 0..2 ("x", "y", "z").
 const char *mg_graph_axis_name(int axis);
 
+/// Same rank and dims (dtype ignored).
+bool mg_graph_same_shape(const MgTensor *a, const MgTensor *b);
+/// "f16[2,4096]" into buf, for messages.
+const char *mg_graph_format_type(const MgTensor *t, char *buf, size_t size);
+
 #endif // MIRAGE_GRAPH_INTERNAL_H

@@ -13,6 +13,8 @@
 //===----------------------------------------------------------------------===//
 #include "graph_internal.h"
 
+#include <string.h>
+
 #include <math.h>
 #include <stdio.h>
 
@@ -47,7 +49,7 @@ MgStatus mg_graph_check_type(uint32_t dtype, uint32_t rank, const int64_t *dims,
 }
 
 // "f16[2,4096]", for signature mismatch messages.
-static const char *format_type(const MgTensor *t, char *buf, size_t size) {
+const char *mg_graph_format_type(const MgTensor *t, char *buf, size_t size) {
   const char *dt = mg_dtype_name((MgDType)t->dtype);
   int n = snprintf(buf, size, "%s[", dt ? dt : "?");
   for (uint32_t d = 0; d < t->rank && d < MG_MAX_DIMS && n > 0 &&
@@ -59,13 +61,14 @@ static const char *format_type(const MgTensor *t, char *buf, size_t size) {
   return buf;
 }
 
-static bool same_type(const MgTensor *a, const MgTensor *b) {
-  if (a->dtype != b->dtype || a->rank != b->rank)
+bool mg_graph_same_shape(const MgTensor *a, const MgTensor *b) {
+  if (a->rank != b->rank || a->rank > MG_MAX_DIMS)
     return false;
-  for (uint32_t d = 0; d < a->rank && d < MG_MAX_DIMS; d++)
-    if (a->dims[d] != b->dims[d])
-      return false;
-  return true;
+  return memcmp(a->dims, b->dims, a->rank * sizeof(int64_t)) == 0;
+}
+
+static bool same_type(const MgTensor *a, const MgTensor *b) {
+  return a->dtype == b->dtype && mg_graph_same_shape(a, b);
 }
 
 // 'lhs'/'rhs' for two-operand ops, else 'operand N'.
@@ -329,8 +332,8 @@ static MgStatus infer_call(const InferCtx *cx, MgTensor *out,
     if (!same_type(got, want_t)) {
       char a[64], b[64];
       return FAIL(cx, "'%s' operand %d has type %s but graph %d expects %s",
-                  cx->name, in->attr, format_type(got, a, sizeof a), sub,
-                  format_type(want_t, b, sizeof b));
+                  cx->name, in->attr, mg_graph_format_type(got, a, sizeof a), sub,
+                  mg_graph_format_type(want_t, b, sizeof b));
     }
     found++;
   }

@@ -151,24 +151,6 @@ static MgStatus check_inputs(const MgGraph *gr, MgGraphId g, MgDiag *diag) {
   return st;
 }
 
-static const char *type_str(const MgTensor *t, char *buf, size_t size) {
-  const char *dt = mg_dtype_name((MgDType)t->dtype);
-  int n = snprintf(buf, size, "%s[", dt ? dt : "?");
-  for (uint32_t d = 0; d < t->rank && d < MG_MAX_DIMS && n > 0 &&
-                       (size_t)n < size; d++)
-    n += snprintf(buf + n, size - (size_t)n, "%s%lld", d ? "," : "",
-                  (long long)t->dims[d]);
-  if (n > 0 && (size_t)n < size)
-    snprintf(buf + n, size - (size_t)n, "]");
-  return buf;
-}
-
-static bool same_type(const MgTensor *a, const MgTensor *b) {
-  if (a->dtype != b->dtype || a->rank != b->rank || a->rank > MG_MAX_DIMS)
-    return false;
-  return memcmp(a->dims, b->dims, a->rank * sizeof(int64_t)) == 0;
-}
-
 // Re-infers every op and checks loop placement (block graphs).
 static MgStatus check_ops(const MgProgram *p, MgGraphId g, MgDiag *diag) {
   const MgGraph *gr = &p->graphs[g];
@@ -188,11 +170,13 @@ static MgStatus check_ops(const MgProgram *p, MgGraphId g, MgDiag *diag) {
                  op->num_outputs, n);
       for (uint32_t k = 0; k < n && st == MG_STATUS_OK; k++) {
         const MgTensor *t = &gr->tensors[op->outputs[k]];
-        if (!same_type(t, &out[k])) {
+        // Storage dtypes of results are free (mixed precision is written
+        // as in the source program); shapes are not.
+        if (!mg_graph_same_shape(t, &out[k])) {
           char a[64], b[64];
           st = BAD(diag, g, i, "'%s' result %u has type %s but %s was "
-                   "inferred", name, k, type_str(t, a, sizeof a),
-                   type_str(&out[k], b, sizeof b));
+                   "inferred", name, k, mg_graph_format_type(t, a, sizeof a),
+                   mg_graph_format_type(&out[k], b, sizeof b));
         }
       }
       if (st == MG_STATUS_OK && gr->level == MG_LEVEL_BLOCK)

@@ -1,0 +1,479 @@
+//===- test_mutation.c - The verifier rejects wrong variants of the samples ===//
+//
+// Each benchmark sample comes as a pair (reference, equivalent form). Every
+// op of each program is mutated in every way the enumerator knows (kind,
+// operand order, wiring, maps, accumulator kind, reduction dim, scalar,
+// dropped op, launch shape); the mutant is rebuilt through the builders so
+// its shapes are re-inferred, and kept only when it passes
+// mg_program_validate and keeps the pair's input/output shapes. A kept
+// mutant whose float outputs agree with its partner's within 1e-9 on random
+// inputs is genuinely equivalent (e.g. a different for-loop split) and is
+// skipped. Every remaining ("real") mutant must not be accepted by
+// mg_verify_equivalent against the unmutated partner.
+//
+//===----------------------------------------------------------------------===//
+#include "mirage/samples.h"
+#include "mirage/verify.h"
+#include "test.h"
+
+#include <string.h>
+
+typedef enum MutKind {
+  MUT_KIND,    // another op kind of the same arity
+  MUT_SWAP,    // operands 0 and 1 exchanged
+  MUT_REWIRE,  // operand `slot` reads another earlier tensor
+  MUT_IMAP,    // iterator imap[slot] = value
+  MUT_FMAP,    // iterator fmap = value
+  MUT_OMAP,    // saver omap[slot] = value
+  MUT_ACC,     // accumulator kind = value
+  MUT_ATTR,    // SUM / CONCAT dim = value
+  MUT_SCALAR,  // scalar = value
+  MUT_DROP,    // op removed, its result replaced by operand `slot`
+  MUT_GRID,    // block graph grid[slot] = value
+  MUT_FORLOOP, // block graph for-loop range = value
+  MUT_COUNT
+} MutKind;
+
+typedef struct Mutation {
+  MutKind kind;
+  uint32_t g, op;
+  int32_t slot;
+  int64_t value;
+  double scalar;
+} Mutation;
+
+typedef struct MutList {
+  Mutation *items;
+  size_t n, cap;
+} MutList;
+
+static void push(MutList *l, Mutation m) {
+  if (l->n == l->cap) {
+    l->cap = l->cap ? 2 * l->cap : 256;
+    l->items = realloc(l->items, l->cap * sizeof *l->items);
+    if (!l->items)
+      abort();
+  }
+  l->items[l->n++] = m;
+}
+
+static Mutation mut(MutKind kind, uint32_t g, uint32_t op, int32_t slot,
+                    int64_t value) {
+  Mutation m = {kind, g, op, slot, value, 0.0};
+  return m;
+}
+
+static bool is_binary(MgOpKind k) {
+  return k == MG_OP_ADD || k == MG_OP_SUB || k == MG_OP_MUL || k == MG_OP_DIV;
+}
+static bool is_unary(MgOpKind k) { return k >= MG_OP_EXP && k <= MG_OP_RELU; }
+static bool is_scalar(MgOpKind k) {
+  return k == MG_OP_MUL_SCALAR || k == MG_OP_DIV_SCALAR;
+}
+
+static void enumerate(const MgProgram *p, MutList *out) {
+  for (uint32_t g = 0; g < p->num_graphs; ++g) {
+    const MgGraph *gr = &p->graphs[g];
+    if (gr->level == MG_LEVEL_BLOCK) {
+      for (int32_t a = 0; a < 3; ++a) {
+        int64_t alts[3] = {1, gr->grid[a] * 2, gr->grid[a] / 2};
+        for (int k = 0; k < 3; ++k)
+          if (alts[k] >= 1 && alts[k] != gr->grid[a])
+            push(out, mut(MUT_GRID, g, 0, a, alts[k]));
+      }
+      int64_t alts[3] = {1, gr->forloop * 2, gr->forloop / 2};
+      for (int k = 0; k < 3; ++k)
+        if (alts[k] >= 1 && alts[k] != gr->forloop)
+          push(out, mut(MUT_FORLOOP, g, 0, 0, alts[k]));
+    }
+    for (uint32_t i = 0; i < gr->num_ops; ++i) {
+      const MgOp *op = &gr->ops[i];
+      MgOpKind k = (MgOpKind)op->kind;
+      if (k == MG_OP_INPUT)
+        continue;
+      // Wrong input wired: any earlier tensor in any operand slot.
+      MgTensorId first_out = op->outputs[0];
+      for (int32_t s = 0; s < op->num_inputs; ++s)
+        for (MgTensorId t = 0; t < first_out; ++t)
+          if (t != op->inputs[s])
+            push(out, mut(MUT_REWIRE, g, i, s, t));
+      if (is_binary(k) || k == MG_OP_MATMUL)
+        push(out, mut(MUT_SWAP, g, i, 0, 0));
+      if (is_binary(k)) {
+        for (int kk = MG_OP_ADD; kk <= MG_OP_DIV; ++kk)
+          if (kk != (int)k)
+            push(out, mut(MUT_KIND, g, i, 0, kk));
+        push(out, mut(MUT_DROP, g, i, 0, 0));
+        push(out, mut(MUT_DROP, g, i, 1, 0));
+      }
+      if (is_unary(k)) {
+        for (int kk = MG_OP_EXP; kk <= MG_OP_RELU; ++kk)
+          if (kk != (int)k)
+            push(out, mut(MUT_KIND, g, i, 0, kk));
+        push(out, mut(MUT_DROP, g, i, 0, 0));
+      }
+      if (is_scalar(k)) {
+        push(out, mut(MUT_KIND, g, i, 0,
+                      k == MG_OP_MUL_SCALAR ? MG_OP_DIV_SCALAR
+                                            : MG_OP_MUL_SCALAR));
+        double alts[3] = {op->scalar * 2, op->scalar + 1, -op->scalar};
+        for (int a = 0; a < 3; ++a) {
+          Mutation m = mut(MUT_SCALAR, g, i, 0, 0);
+          m.scalar = alts[a];
+          push(out, m);
+        }
+        push(out, mut(MUT_DROP, g, i, 0, 0));
+      }
+      if (k == MG_OP_SUM || k == MG_OP_CONCAT) {
+        for (int32_t d = 0; d < MG_MAX_DIMS; ++d)
+          if (d != op->attr)
+            push(out, mut(MUT_ATTR, g, i, 0, d));
+        if (k == MG_OP_SUM)
+          push(out, mut(MUT_DROP, g, i, 0, 0));
+      }
+      if (k == MG_OP_ACCUM) {
+        for (int a = 0; a < MG_ACCUM_COUNT; ++a)
+          if (a != op->acc)
+            push(out, mut(MUT_ACC, g, i, 0, a));
+        push(out, mut(MUT_DROP, g, i, 0, 0));
+      }
+      if (k == MG_OP_ITERATOR || k == MG_OP_SAVER) {
+        const int8_t *map = k == MG_OP_ITERATOR ? op->imap : op->omap;
+        MutKind mk = k == MG_OP_ITERATOR ? MUT_IMAP : MUT_OMAP;
+        for (int32_t a = 0; a < 3; ++a)
+          for (int v = MG_MAP_NONE; v < MG_MAX_DIMS; ++v)
+            if (v != map[a])
+              push(out, mut(mk, g, i, a, v));
+        if (k == MG_OP_ITERATOR)
+          for (int v = MG_MAP_NONE; v < MG_MAX_DIMS; ++v)
+            if (v != op->fmap)
+              push(out, mut(MUT_FMAP, g, i, 0, v));
+      }
+    }
+  }
+}
+
+//===--- Rebuilding a (mutated) program through the builders --------------===//
+
+static bool rebuild_graph(MgProgram *p, const MgProgram *src, MgGraphId g,
+                          const Mutation *mu) {
+  const MgGraph *gr = &src->graphs[g];
+  MgTensorId *map = malloc((gr->num_tensors + 1) * sizeof *map);
+  if (!map)
+    return false;
+  for (uint32_t t = 0; t < gr->num_tensors; ++t)
+    map[t] = MG_NO_ID;
+  bool ok = true;
+  for (uint32_t i = 0; ok && i < gr->num_ops; ++i) {
+    MgOp op = gr->ops[i];
+    if (mu && mu->g == g && mu->op == i) {
+      switch (mu->kind) {
+      case MUT_KIND: op.kind = (uint8_t)mu->value; break;
+      case MUT_SWAP: {
+        MgTensorId t = op.inputs[0];
+        op.inputs[0] = op.inputs[1];
+        op.inputs[1] = t;
+        break;
+      }
+      case MUT_REWIRE: op.inputs[mu->slot] = (MgTensorId)mu->value; break;
+      case MUT_IMAP: op.imap[mu->slot] = (int8_t)mu->value; break;
+      case MUT_FMAP: op.fmap = (int8_t)mu->value; break;
+      case MUT_OMAP: op.omap[mu->slot] = (int8_t)mu->value; break;
+      case MUT_ACC: op.acc = (uint8_t)mu->value; break;
+      case MUT_ATTR: op.attr = (int32_t)mu->value; break;
+      case MUT_SCALAR: op.scalar = mu->scalar; break;
+      case MUT_DROP:
+        map[op.outputs[0]] = map[op.inputs[mu->slot]];
+        continue;
+      default: break;
+      }
+    }
+    for (uint32_t j = 0; ok && j < op.num_inputs; ++j) {
+      ok = op.inputs[j] < gr->num_tensors && map[op.inputs[j]] != MG_NO_ID;
+      if (ok)
+        op.inputs[j] = map[op.inputs[j]];
+    }
+    if (!ok)
+      break;
+    if (op.kind == MG_OP_INPUT) {
+      const MgTensor *t = &gr->tensors[op.outputs[0]];
+      map[op.outputs[0]] =
+          mg_graph_add_input(p, g, (MgDType)t->dtype, t->rank, t->dims, NULL);
+      ok = map[op.outputs[0]] != MG_NO_ID;
+    } else {
+      MgTensorId outs[MG_MAX_OP_OUTPUTS];
+      uint32_t n = op.num_outputs;
+      ok = mg_graph_add_op(p, g, &op, outs, NULL) != MG_NO_ID;
+      for (uint32_t k = 0; ok && k < n; ++k)
+        map[gr->ops[i].outputs[k]] = outs[k];
+    }
+  }
+  for (uint32_t k = 0; ok && k < gr->num_outputs; ++k) {
+    MgTensorId t = map[gr->outputs[k]];
+    ok = t != MG_NO_ID && mg_graph_mark_output(p, g, t, NULL) == MG_STATUS_OK;
+  }
+  free(map);
+  return ok;
+}
+
+// A copy of `src` with `mu` applied (NULL: none), or NULL when a builder
+// rejects it.
+static MgProgram *rebuild(const MgProgram *src, const Mutation *mu) {
+  MgProgram *p = mg_program_create();
+  bool ok = p != NULL;
+  for (uint32_t g = 0; ok && g < src->num_graphs; ++g) {
+    const MgGraph *gr = &src->graphs[g];
+    ok = mg_program_add_graph(p, (MgLevel)gr->level) == g;
+    if (ok && gr->level == MG_LEVEL_BLOCK) {
+      int32_t grid[3] = {gr->grid[0], gr->grid[1], gr->grid[2]};
+      int32_t forloop = gr->forloop;
+      if (mu && mu->g == g && mu->kind == MUT_GRID)
+        grid[mu->slot] = (int32_t)mu->value;
+      if (mu && mu->g == g && mu->kind == MUT_FORLOOP)
+        forloop = (int32_t)mu->value;
+      ok = mg_graph_set_launch(p, g, grid, gr->block_threads, forloop,
+                               NULL) == MG_STATUS_OK;
+    }
+  }
+  // Callees first: thread graphs, then block graphs, then kernel graphs.
+  for (int level = MG_LEVEL_THREAD; ok && level >= MG_LEVEL_KERNEL; --level)
+    for (uint32_t g = 0; ok && g < src->num_graphs; ++g)
+      if (src->graphs[g].level == level)
+        ok = rebuild_graph(p, src, g, mu);
+  if (!ok) {
+    mg_program_destroy(p);
+    return NULL;
+  }
+  return p;
+}
+
+//===--- Float reference --------------------------------------------------===//
+
+typedef struct Signature {
+  uint32_t num_inputs, num_outputs;
+  int64_t in_numel[8], out_numel[8];
+  int64_t in_dims[8][MG_MAX_DIMS], out_dims[8][MG_MAX_DIMS];
+  uint8_t in_rank[8], out_rank[8];
+} Signature;
+
+static bool signature(const MgProgram *p, Signature *s) {
+  memset(s, 0, sizeof *s);
+  const MgGraph *g = &p->graphs[0];
+  if (g->num_inputs > 8 || g->num_outputs > 8)
+    return false;
+  s->num_inputs = g->num_inputs;
+  s->num_outputs = g->num_outputs;
+  for (uint32_t i = 0; i < g->num_ops; ++i)
+    if (g->ops[i].kind == MG_OP_INPUT) {
+      const MgTensor *t = &g->tensors[g->ops[i].outputs[0]];
+      uint32_t at = (uint32_t)g->ops[i].attr;
+      s->in_rank[at] = t->rank;
+      memcpy(s->in_dims[at], t->dims, sizeof t->dims);
+      s->in_numel[at] = mg_tensor_numel(t);
+    }
+  for (uint32_t k = 0; k < g->num_outputs; ++k) {
+    const MgTensor *t = &g->tensors[g->outputs[k]];
+    s->out_rank[k] = t->rank;
+    memcpy(s->out_dims[k], t->dims, sizeof t->dims);
+    s->out_numel[k] = mg_tensor_numel(t);
+  }
+  return true;
+}
+
+static bool same_signature(const Signature *a, const Signature *b) {
+  if (a->num_inputs != b->num_inputs || a->num_outputs != b->num_outputs)
+    return false;
+  for (uint32_t i = 0; i < a->num_inputs; ++i)
+    if (a->in_rank[i] != b->in_rank[i] ||
+        memcmp(a->in_dims[i], b->in_dims[i],
+               sizeof(int64_t) * a->in_rank[i]) != 0)
+      return false;
+  for (uint32_t k = 0; k < a->num_outputs; ++k)
+    if (a->out_rank[k] != b->out_rank[k] ||
+        memcmp(a->out_dims[k], b->out_dims[k],
+               sizeof(int64_t) * a->out_rank[k]) != 0)
+      return false;
+  return true;
+}
+
+#define FLOAT_TRIALS 2
+
+// Runs `p` in the float interpreter on FLOAT_TRIALS fixed random input sets
+// (uniform in [-1, 1]); `out` receives the concatenated outputs.
+static bool run_float(const MgProgram *p, const Signature *s, double *out) {
+  MgRng rng = {2024};
+  size_t at = 0;
+  for (int trial = 0; trial < FLOAT_TRIALS; ++trial) {
+    double *in[8] = {0};
+    double *res[8] = {0};
+    bool ok = true;
+    for (uint32_t i = 0; i < s->num_inputs; ++i) {
+      in[i] = malloc(sizeof(double) * (size_t)s->in_numel[i]);
+      ok = ok && in[i];
+      for (int64_t e = 0; ok && e < s->in_numel[i]; ++e)
+        in[i][e] = (double)(mg_rng_next(&rng) >> 11) * 0x1p-52 - 1.0;
+    }
+    for (uint32_t k = 0; ok && k < s->num_outputs; ++k) {
+      res[k] = out + at;
+      at += (size_t)s->out_numel[k];
+    }
+    ok = ok && mg_interp_run_f64(p, (const double *const *)in,
+                                 (double *const *)res, NULL) == MG_STATUS_OK;
+    for (uint32_t i = 0; i < s->num_inputs; ++i)
+      free(in[i]);
+    if (!ok)
+      return false;
+  }
+  return true;
+}
+
+static size_t total_outputs(const Signature *s) {
+  size_t n = 0;
+  for (uint32_t k = 0; k < s->num_outputs; ++k)
+    n += (size_t)s->out_numel[k];
+  return n * FLOAT_TRIALS;
+}
+
+static bool agree(const double *a, const double *b, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    if (isnan(a[i]) || isnan(b[i])) {
+      if (!(isnan(a[i]) && isnan(b[i])))
+        return false;
+      continue;
+    }
+    if (a[i] == b[i])
+      continue; // also equal infinities
+    double scale = fabs(a[i]) > fabs(b[i]) ? fabs(a[i]) : fabs(b[i]);
+    if (!(fabs(a[i] - b[i]) <= 1e-9 * (scale > 1 ? scale : 1)))
+      return false;
+  }
+  return true;
+}
+
+//===--- The suite ---------------------------------------------------------===//
+
+typedef struct Tally {
+  size_t candidates, unbuildable, invalid, reshaped, float_failed;
+  size_t equivalent, equivalent_accepted, real, not_equivalent, invalid_verdict, unknown, accepted;
+} Tally;
+
+// Mutates every op of `subject` and compares each real mutant with
+// `partner` (an unmutated program equivalent to `subject`).
+static void mutate_against(const char *name, const MgProgram *subject,
+                           const MgProgram *partner, Tally *t) {
+  Signature sig, msig;
+  CHECK(signature(partner, &sig));
+  size_t n = total_outputs(&sig);
+  double *want = malloc(sizeof(double) * n);
+  double *got = malloc(sizeof(double) * n);
+  CHECK(want && got);
+  CHECK(run_float(partner, &sig, want));
+  // The rebuild machinery is faithful: no mutation, same program.
+  MgProgram *copy = rebuild(subject, NULL);
+  CHECK(copy && mg_program_equal(copy, subject));
+  MgVerifyOptions opt = mg_verify_options_default();
+  MgVerifyResult base;
+  CHECK_EQ_INT(mg_verify_equivalent(partner, copy, &opt, &base, NULL),
+               MG_STATUS_OK);
+  CHECK_EQ_INT(base.verdict, MG_VERDICT_EQUIVALENT);
+  mg_program_destroy(copy);
+  MutList list = {0};
+  enumerate(subject, &list);
+  for (size_t i = 0; i < list.n; ++i) {
+    t->candidates++;
+    MgProgram *m = rebuild(subject, &list.items[i]);
+    if (!m) {
+      t->unbuildable++;
+      continue;
+    }
+    if (mg_program_validate(m, NULL, NULL) != MG_STATUS_OK) {
+      t->invalid++;
+    } else if (!signature(m, &msig) || !same_signature(&sig, &msig)) {
+      t->reshaped++;
+    } else if (!run_float(m, &sig, got)) {
+      t->float_failed++;
+    } else if (agree(want, got, n)) {
+      // Genuinely equivalent (e.g. another for-loop split): the verifier
+      // must not reject these either (no false rejections).
+      t->equivalent++;
+      MgVerifyResult r;
+      if (mg_verify_equivalent(partner, m, &opt, &r, NULL) == MG_STATUS_OK &&
+          r.verdict == MG_VERDICT_EQUIVALENT)
+        t->equivalent_accepted++;
+    } else {
+      t->real++;
+      MgVerifyResult r;
+      MgDiag diag;
+      memset(&diag, 0, sizeof diag);
+      MgStatus st = mg_verify_equivalent(partner, m, &opt, &r, &diag);
+      if (st != MG_STATUS_OK)
+        t->invalid_verdict++;
+      else if (r.verdict == MG_VERDICT_NOT_EQUIVALENT)
+        t->not_equivalent++;
+      else if (r.verdict == MG_VERDICT_UNKNOWN)
+        t->unknown++;
+      else {
+        t->accepted++;
+        const Mutation *mu = &list.items[i];
+        fprintf(stderr,
+                "%s: mutant accepted: kind %d graph %u op %u slot %d "
+                "value %lld scalar %g\n",
+                name, mu->kind, mu->g, mu->op, mu->slot,
+                (long long)mu->value, mu->scalar);
+      }
+    }
+    mg_program_destroy(m);
+  }
+  free(list.items);
+  free(want);
+  free(got);
+}
+
+static void mutate_pair(const char *name, MgProgram *ref, MgProgram *alt,
+                        Tally *t) {
+  CHECK(ref != NULL && alt != NULL);
+  if (ref && alt) {
+    mutate_against(name, alt, ref, t);
+    mutate_against(name, ref, alt, t);
+  }
+  mg_program_destroy(ref);
+  mg_program_destroy(alt);
+}
+
+static void test_mutation_all_real_mutants_rejected(void) {
+  Tally t;
+  memset(&t, 0, sizeof t);
+  mutate_pair("rmsnorm", mg_sample_rmsnorm_matmul(2, 8, 6),
+              mg_sample_rmsnorm_matmul_fused(2, 8, 6, 2, 2), &t);
+  mutate_pair("attention", mg_sample_attention(2, 4, 4, 8),
+              mg_sample_attention_split_kv(2, 4, 4, 8, 2, 2), &t);
+  mutate_pair("lora", mg_sample_lora(4, 8, 8, 2),
+              mg_sample_lora_fused(4, 8, 8, 2, 2), &t);
+  mutate_pair("gated_mlp", mg_sample_gated_mlp(4, 8, 8),
+              mg_sample_gated_mlp_fused(4, 8, 8, 2, 2), &t);
+  mutate_pair("ntrans", mg_sample_ntrans(4, 8),
+              mg_sample_ntrans_fused(4, 8, 2), &t);
+  mutate_pair("sum", mg_sample_sum_last(4, 8),
+              mg_sample_sum_last_fused(4, 8, 2, 4), &t);
+  mutate_pair("qknorm", mg_sample_qknorm(1, 4, 4, 8),
+              mg_sample_qknorm(1, 4, 4, 8), &t);
+  size_t rejected = t.not_equivalent + t.invalid_verdict + t.unknown;
+  printf("mutants: %zu generated, %zu rejected\n", t.real, rejected);
+  printf("  candidates %zu: %zu unbuildable, %zu invalid, %zu reshaped, "
+         "%zu float-failed, %zu equivalent in floats (%zu of them accepted)\n",
+         t.candidates, t.unbuildable, t.invalid, t.reshaped, t.float_failed,
+         t.equivalent, t.equivalent_accepted);
+  printf("  verdicts: %zu not-equivalent, %zu invalid (outside LAX), "
+         "%zu unknown, %zu accepted\n",
+         t.not_equivalent, t.invalid_verdict, t.unknown, t.accepted);
+  CHECK_EQ_INT(t.accepted, 0);
+  CHECK_EQ_INT(rejected, t.real);
+  CHECK(t.real >= 200);
+  CHECK_EQ_INT(t.float_failed, 0);
+  CHECK_EQ_INT(t.equivalent_accepted, t.equivalent);
+}
+
+int main(void) {
+  RUN_TEST(test_mutation_all_real_mutants_rejected);
+  return TEST_SUMMARY();
+}
