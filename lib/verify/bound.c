@@ -11,6 +11,14 @@
 // keeps denominator d. `den_vary` records the dims along which the
 // denominator can change; atoms are tracked the same way (`vary`).
 //
+// In Laurent mode a division by a pure atom (an exp or uninterpreted result,
+// possibly scaled, cut or copied) does not create a denominator: x / r is the
+// Laurent monomial x·r^-1 and `num` counts absolute exponents. That is what
+// keeps Σ_j v_j / rms(v_j) (QKNorm) at degree 2 instead of l + 1. It is only
+// sound when no atom kind appears with both signs (`pos`/`neg`, collected at
+// the outputs and at atom arguments); otherwise the caller redoes the pass
+// with every division cleared.
+//
 //===----------------------------------------------------------------------===//
 #include "bound.h"
 #include "field.h"
@@ -27,13 +35,21 @@ typedef struct Deg {
   uint64_t atoms;         // distinct atoms in an element's cone
   uint64_t vary[MG_MAX_DIMS]; // ... of which change along dim d
   uint8_t den_vary;       // bit d: the denominator changes along dim d
+  uint8_t pos, neg;       // atom kinds with positive / negative exponents
+  bool pure;              // each element is a constant times one atom
 } Deg;
 
 typedef struct Walk {
   const MgProgram *p;
   MgVerifyDegrees *out;
   MgDiag *diag;
+  bool laurent; // divisions by pure atoms become negative exponents
 } Walk;
+
+// One bit per atom kind (EXP .. RELU are contiguous in MgOpKind).
+static uint8_t kind_bit(MgOpKind kind) {
+  return (uint8_t)(1u << (kind - MG_OP_EXP));
+}
 
 static uint64_t sat_add(uint64_t a, uint64_t b) {
   return a + b > MG_DEG_CAP ? MG_DEG_CAP : a + b;
@@ -122,11 +138,13 @@ static void square(Deg *x) {
 }
 
 // A fresh atom per element: exp or an uninterpreted function of `a`.
-static Deg atom_of(const Deg *a, const MgTensor *t, bool qbot) {
+static Deg atom_of(const Deg *a, const MgTensor *t, MgOpKind kind) {
   Deg r;
   memset(&r, 0, sizeof r);
   r.num = 1;
-  r.qbot = qbot;
+  r.qbot = kind == MG_OP_EXP;
+  r.pos = kind_bit(kind);
+  r.pure = true;
   r.atoms = sat_add(a->atoms, 1);
   for (uint32_t d = 0; d < MG_MAX_DIMS; ++d)
     r.vary[d] = sat_add(a->vary[d], 1);
@@ -135,7 +153,8 @@ static Deg atom_of(const Deg *a, const MgTensor *t, bool qbot) {
 }
 
 static Deg binary(MgOpKind kind, const Deg *a, const MgTensor *ta,
-                  const Deg *b, const MgTensor *tb, const MgTensor *out) {
+                  const Deg *b, const MgTensor *tb, const MgTensor *out,
+                  bool laurent) {
   Deg r;
   memset(&r, 0, sizeof r);
   uint64_t va[MG_MAX_DIMS], vb[MG_MAX_DIMS];
@@ -147,6 +166,18 @@ static Deg binary(MgOpKind kind, const Deg *a, const MgTensor *ta,
   for (uint32_t d = 0; d < MG_MAX_DIMS; ++d)
     r.vary[d] = sat_add(va[d], vb[d]);
   r.den_vary = da | db;
+  r.pos = a->pos | b->pos;
+  r.neg = a->neg | b->neg;
+  if (kind == MG_OP_DIV && laurent && b->pure) {
+    // x / r = x·r^-1: no denominator, one more (negative) exponent.
+    r.num = sat_add(a->num, b->num);
+    r.den = a->den;
+    r.den_vary = da;
+    r.pos = a->pos;
+    r.neg = a->neg | b->pos;
+    clamp_to(&r, out);
+    return r;
+  }
   switch (kind) {
   case MG_OP_ADD:
   case MG_OP_SUB:
@@ -160,6 +191,9 @@ static Deg binary(MgOpKind kind, const Deg *a, const MgTensor *ta,
   default: // MG_OP_DIV: b's numerator joins the denominator
     r.num = sat_add(a->num, b->den);
     r.den = sat_add(a->den, b->num);
+    // Clearing b may move its atoms either way.
+    r.pos = a->pos | b->pos | b->neg;
+    r.neg = a->neg | b->neg;
     // The new denominator factor can change along every dim where b is
     // not broadcast.
     for (uint32_t d = 0; d < tb->rank; ++d) {
@@ -183,6 +217,8 @@ static Deg matmul(const Deg *a, const MgTensor *ta, const Deg *b,
   r.num = sat_add(a->num, b->num);
   r.den = sat_add(a->den, b->den);
   r.qbot = a->qbot || b->qbot;
+  r.pos = a->pos | b->pos;
+  r.neg = a->neg | b->neg;
   r.atoms = sat_add(a->atoms, b->atoms);
   uint64_t vk = sat_add(ta->dims[ka] > 1 ? a->vary[ka] : 0,
                         tb->dims[kb] > 1 ? b->vary[kb] : 0);
@@ -221,6 +257,13 @@ static void note_division(Walk *w, const Deg *divisor, const MgTensor *out,
   // Schwartz–Zippel, per element and per component that is checked.
   double per = (double)divisor->num / (double)MG_FF_Q * (q_live ? 2.0 : 1.0);
   w->out->zero_mass += per * (double)mg_tensor_numel(out) * runs;
+}
+
+static void note_atom(Walk *w, const Deg *arg) {
+  w->out->arg_degree = max_u64(w->out->arg_degree, sat_add(arg->num, arg->den));
+  w->out->arg_atoms = max_u64(w->out->arg_atoms, arg->atoms);
+  w->out->pos |= arg->pos;
+  w->out->neg |= arg->neg;
 }
 
 static MgStatus walk_graph(Walk *w, MgGraphId gid, const Deg *inputs,
@@ -289,7 +332,7 @@ static MgStatus walk_graph(Walk *w, MgGraphId gid, const Deg *inputs,
       r = matmul(a, ta, b, tb, t);
       break;
     case MG_OP_ADD: case MG_OP_SUB: case MG_OP_MUL: case MG_OP_DIV:
-      r = binary(kind, a, ta, b, tb, t);
+      r = binary(kind, a, ta, b, tb, t, w->laurent);
       if (kind == MG_OP_DIV)
         note_division(w, b, t, !r.qbot, op_runs);
       break;
@@ -299,23 +342,25 @@ static MgStatus walk_graph(Walk *w, MgGraphId gid, const Deg *inputs,
                          "exp applied to an exp result (outside LAX)");
         break;
       }
-      w->out->arg_degree = max_u64(w->out->arg_degree, sat_add(a->num, a->den));
-      r = atom_of(a, t, true);
+      note_atom(w, a);
+      r = atom_of(a, t, kind);
       break;
     case MG_OP_SQRT: case MG_OP_RSQRT: case MG_OP_SILU: case MG_OP_GELU:
     case MG_OP_RELU:
-      w->out->arg_degree = max_u64(w->out->arg_degree, sat_add(a->num, a->den));
-      r = atom_of(a, t, false);
+      note_atom(w, a);
+      r = atom_of(a, t, kind);
       break;
     case MG_OP_SQUARE:
       r = *a;
       square(&r);
+      r.pure = false;
       break;
     case MG_OP_MUL_SCALAR: case MG_OP_DIV_SCALAR:
-      r = *a; // a constant factor changes no degree
+      r = *a; // a constant factor changes no degree (and keeps `pure`)
       break;
     case MG_OP_SUM: {
       r = *a;
+      r.pure = false;
       uint32_t d = (uint32_t)op->attr;
       bool nonunit = d < ta->rank && ta->dims[d] > 1;
       if (nonunit)
@@ -330,6 +375,9 @@ static MgStatus walk_graph(Walk *w, MgGraphId gid, const Deg *inputs,
         r.num = max_u64(r.num, x->num);
         r.den = max_u64(r.den, x->den);
         r.qbot = r.qbot || x->qbot;
+        r.pos |= x->pos;
+        r.neg |= x->neg;
+        r.pure = r.pure && x->pure;
         r.atoms = max_u64(r.atoms, x->atoms);
         r.den_vary |= x->den_vary;
         for (uint32_t d = 0; d < MG_MAX_DIMS; ++d)
@@ -347,6 +395,7 @@ static MgStatus walk_graph(Walk *w, MgGraphId gid, const Deg *inputs,
       break;
     case MG_OP_ACCUM:
       r = *a;
+      r.pure = false;
       if (op->acc == MG_ACCUM_SUM_SQ_LAST)
         square(&r);
       if (op->acc != MG_ACCUM_SUM) {
@@ -388,8 +437,8 @@ static MgStatus walk_graph(Walk *w, MgGraphId gid, const Deg *inputs,
   return st;
 }
 
-MgStatus mg_verify_degrees(const MgProgram *program, MgVerifyDegrees *out,
-                           MgDiag *diag) {
+MgStatus mg_verify_degrees(const MgProgram *program, bool laurent,
+                           MgVerifyDegrees *out, MgDiag *diag) {
   memset(out, 0, sizeof *out);
   if (!program || program->num_graphs == 0)
     return mg_diag_set(diag, MG_STATUS_INVALID, -1, -1, "empty program");
@@ -403,13 +452,15 @@ MgStatus mg_verify_degrees(const MgProgram *program, MgVerifyDegrees *out,
   }
   for (uint32_t i = 0; i < root->num_inputs; ++i)
     in[i].num = 1; // a uniform random residue: a degree-1 variable
-  Walk w = {program, out, diag};
+  Walk w = {program, out, diag, laurent};
   st = walk_graph(&w, 0, in, root->num_inputs, 1.0, outs, 0);
   if (st != MG_STATUS_OK)
     goto done;
   for (uint32_t k = 0; k < root->num_outputs; ++k) {
     out->degree = max_u64(out->degree, sat_add(outs[k].num, outs[k].den));
     out->atoms = max_u64(out->atoms, outs[k].atoms);
+    out->pos |= outs[k].pos;
+    out->neg |= outs[k].neg;
   }
 done:
   free(in);
@@ -419,13 +470,18 @@ done:
 
 double mg_verify_bound_from(const MgVerifyDegrees *a,
                             const MgVerifyDegrees *b) {
-  const double q = (double)MG_FF_Q;
+  const double p = (double)MG_FF_P, q = (double)MG_FF_Q;
+  // D: degree of the cleared difference; c: atoms it can involve; the
+  // witness monomial has at most min(c, D) atoms, each bringing at most
+  // arg_atoms nested ones (docs/verification.md, "The bound").
   double degree = (double)a->degree + (double)b->degree;
   double atoms = (double)a->atoms + (double)b->atoms;
   double arg = (double)max_u64(a->arg_degree, b->arg_degree);
-  // Schwartz–Zippel on the cleared difference, plus a union bound over
-  // pairs of atoms whose distinct arguments might take equal values.
-  double miss = degree / q + atoms * (atoms - 1) / 2 * (2 * arg) / q;
+  double nested = (double)max_u64(a->arg_atoms, b->arg_atoms);
+  double witness = degree * (1.0 + nested);
+  if (witness > atoms)
+    witness = atoms;
+  double miss = degree / p + degree / q + witness * atoms * (2.0 * arg) / q;
   double zero = a->zero_mass + b->zero_mass;
   if (!(zero < 1.0))
     return 1.0;
@@ -433,5 +489,24 @@ double mg_verify_bound_from(const MgVerifyDegrees *a,
   double eps = miss / (1.0 - zero);
   if (!(eps < 1.0))
     return 1.0;
-  return eps > 1.0 / q ? eps : 1.0 / q;
+  return eps > 1.0 / p ? eps : 1.0 / p;
+}
+
+MgStatus mg_verify_pair_bound(const MgProgram *a, const MgProgram *b,
+                              double *eps, MgDiag *diag) {
+  MgVerifyDegrees da, db;
+  *eps = 1.0;
+  MgStatus st = mg_verify_degrees(a, true, &da, diag);
+  if (st == MG_STATUS_OK)
+    st = mg_verify_degrees(b, true, &db, diag);
+  // An atom kind with both signs (e.g. x / r in one program, x·r in the
+  // other) breaks the Laurent argument: clear every denominator instead.
+  if (st == MG_STATUS_OK && ((da.pos | db.pos) & (da.neg | db.neg))) {
+    st = mg_verify_degrees(a, false, &da, diag);
+    if (st == MG_STATUS_OK)
+      st = mg_verify_degrees(b, false, &db, diag);
+  }
+  if (st == MG_STATUS_OK)
+    *eps = mg_verify_bound_from(&da, &db);
+  return st;
 }

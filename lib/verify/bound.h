@@ -23,16 +23,25 @@ typedef struct MgVerifyDegrees {
   uint64_t degree;     // max over output elements: numerator + denominator
   uint64_t atoms;      // max over output elements: atoms in its cone
   uint64_t arg_degree; // max over atoms: numerator + denominator of the arg
+  uint64_t arg_atoms;  // max over atoms: atoms in the argument's cone
+  uint8_t pos, neg;    // atom kinds with positive / negative exponents at
+                       // the outputs and in atom arguments (Laurent mode)
   double zero_mass;    // Σ over divisions: bound on P(divisor residue = 0)
 } MgVerifyDegrees;
 
 /// Runs the analysis; INVALID (with the op) when an exp reads a value whose
-/// q component is ⊥ (two exps on one path: outside LAX).
-MgStatus mg_verify_degrees(const MgProgram *program, MgVerifyDegrees *out,
-                           MgDiag *diag);
+/// q component is ⊥ (two exps on one path: outside LAX). With `laurent`,
+/// divisions by pure atoms count as negative exponents, not denominators.
+MgStatus mg_verify_degrees(const MgProgram *program, bool laurent,
+                           MgVerifyDegrees *out, MgDiag *diag);
 
 /// The per-test false-acceptance bound for two analysed programs, in (0, 1].
 double mg_verify_bound_from(const MgVerifyDegrees *a,
                             const MgVerifyDegrees *b);
+
+/// The per-test bound for comparing `a` with `b`: Laurent mode when no atom
+/// kind appears with both signs, all denominators cleared otherwise.
+MgStatus mg_verify_pair_bound(const MgProgram *a, const MgProgram *b,
+                              double *eps, MgDiag *diag);
 
 #endif // MIRAGE_LIB_VERIFY_BOUND_H

@@ -9,11 +9,10 @@
 // and live in an equivalent one (y versus y + 0 * exp(z)), and keying on it
 // would then reject equivalent programs.
 //
-// Matmul is the hot path at the paper's shapes: operands are unpacked into
-// two residue planes, and each output row accumulates 62-bit products in
-// uint64 with a single compare-subtract per term (i-k-j order, the inner
-// loop runs over contiguous rows of b and c), reducing mod m once per
-// element at the end.
+// Matmul is the hot path at the paper's shapes: groups of up to 8 rows of
+// a accumulate 62-bit products in uint64 with a single compare-subtract per
+// term (i-k-j order: the inner loop runs over a contiguous row of b, read
+// once per group for both components), reducing mod m once per element.
 //
 //===----------------------------------------------------------------------===//
 #include "domain.h"
@@ -215,32 +214,71 @@ static MgStatus ff_add_into(void *vctx, MgCell *acc, const MgCell *x,
 
 //===--- Matmul -----------------------------------------------------------===//
 
-// c[i*n + j] = Σ_k a[i*k + kk] * b[kk*n + j] mod m, with `row` as n uint64
-// accumulators. `limit` is the largest multiple of m^2 with limit + m^2 <=
-// 2^64, so `row[j] < limit` before a term keeps the sum below 2^64 and a
-// single conditional subtraction of `limit` (≡ 0 mod m) restores the bound.
-static void plane_matmul(const uint32_t *a, const uint32_t *b, uint32_t *c,
-                         uint64_t *row, int64_t m, int64_t k, int64_t n,
-                         uint32_t mod) {
-  uint64_t sq = (uint64_t)mod * mod;
-  uint64_t limit = (UINT64_MAX / sq - 1) * sq;
-  for (int64_t i = 0; i < m; ++i) {
-    memset(row, 0, (size_t)n * sizeof *row);
-    const uint32_t *ai = a + i * k;
-    for (int64_t kk = 0; kk < k; ++kk) {
-      uint64_t av = ai[kk];
-      if (av == 0)
-        continue;
-      const uint32_t *bk = b + kk * n;
-      for (int64_t j = 0; j < n; ++j) {
-        uint64_t s = row[j] + av * bk[j];
-        row[j] = s >= limit ? s - limit : s;
+/// Rows of a processed together, so that each row of b is read once per
+/// group instead of once per row (b dominates the traffic when m is small).
+#define MG_FF_ROW_GROUP 8
+
+// For r < rows: acc_p[r][j] += ap[r]·b_p[j] and (with_q) acc_q[r][j] +=
+// aq[r]·b_q[j], reading b's cells once. Each accumulator stays below its
+// `limit`, the largest multiple of m² with limit + m² <= 2^64: adding one
+// product (< m²) cannot overflow, and one conditional subtraction of limit
+// (≡ 0 mod m) restores the bound. A ⊥ q component of b counts as 0 (the
+// caller marks the affected outputs). `rows` and `with_q` are literals at
+// every call, so the loops unroll and the q work disappears when unused.
+static inline void rows_step(uint64_t *acc_p, uint64_t *acc_q, int64_t n,
+                             const uint64_t *ap, const uint64_t *aq, int rows,
+                             bool with_q, const MgCell *bk) {
+  const uint64_t sp = (uint64_t)MG_FF_P * MG_FF_P;
+  const uint64_t sq = (uint64_t)MG_FF_Q * MG_FF_Q;
+  const uint64_t lim_p = (UINT64_MAX / sp - 1) * sp;
+  const uint64_t lim_q = (UINT64_MAX / sq - 1) * sq;
+  for (int64_t j = 0; j < n; ++j) {
+    uint64_t bp = mg_ff_cell_p(bk[j]), bq = mg_ff_cell_q(bk[j]);
+    bq &= (uint64_t)0 - (uint64_t)(bq != MG_FF_BOTTOM);
+    uint64_t *xp = acc_p + j * rows, *xq = acc_q + j * rows;
+    for (int r = 0; r < rows; ++r) {
+      uint64_t x = xp[r] + ap[r] * bp;
+      xp[r] = x >= lim_p ? x - lim_p : x;
+      if (with_q) {
+        uint64_t y = xq[r] + aq[r] * bq;
+        xq[r] = y >= lim_q ? y - lim_q : y;
       }
     }
-    uint32_t *ci = c + i * n;
-    for (int64_t j = 0; j < n; ++j)
-      ci[j] = (uint32_t)(row[j] % mod);
   }
+}
+
+// Dispatches one k step of a row group to an unrolled rows_step.
+static void group_step(uint64_t *acc_p, uint64_t *acc_q, int64_t n,
+                       const uint64_t *ap, const uint64_t *aq, int rows,
+                       bool with_q, const MgCell *bk) {
+#define MG_FF_STEP(R)                                                          \
+  (with_q ? rows_step(acc_p, acc_q, n, ap, aq, R, true, bk)                    \
+          : rows_step(acc_p, acc_q, n, ap, aq, R, false, bk))
+  switch (rows) {
+  case 8: MG_FF_STEP(8); break;
+  case 4: MG_FF_STEP(4); break;
+  case 2: MG_FF_STEP(2); break;
+  default: MG_FF_STEP(1); break;
+  }
+#undef MG_FF_STEP
+}
+
+// Flags the ⊥ rows of a and columns of b; false when there are none.
+static bool find_bottoms(const MgCell *a, const MgCell *b, int64_t m,
+                         int64_t k, int64_t n, uint8_t *row_bot,
+                         uint8_t *col_bot) {
+  bool any = false;
+  memset(row_bot, 0, (size_t)m);
+  memset(col_bot, 0, (size_t)n);
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t kk = 0; kk < k; ++kk)
+      if (!mg_ff_cell_q_live(a[i * k + kk]))
+        row_bot[i] = 1, any = true;
+  for (int64_t kk = 0; kk < k; ++kk)
+    for (int64_t j = 0; j < n; ++j)
+      if (!mg_ff_cell_q_live(b[kk * n + j]))
+        col_bot[j] = 1, any = true;
+  return any;
 }
 
 static MgStatus ff_matmul(void *vctx, const MgCell *a, const MgCell *b,
@@ -248,12 +286,10 @@ static MgStatus ff_matmul(void *vctx, const MgCell *a, const MgCell *b,
   MgFfContext *ctx = vctx;
   if (m <= 0 || n <= 0 || k < 0)
     return MG_STATUS_OK;
-  size_t mk = (size_t)m * (size_t)k, kn = (size_t)k * (size_t)n;
-  size_t mn = (size_t)m * (size_t)n;
-  // u32 planes: a_p a_q b_p b_q c_p c_q; then n u64 accumulators; then
-  // one flag byte per row of a and per column of b (counted as u64s).
-  size_t u32s = 2 * mk + 2 * kn + 2 * mn;
-  size_t words = (u32s + 1) / 2 + (size_t)n + ((size_t)m + (size_t)n + 7) / 8;
+  // Scratch: 2·G·n accumulators, then one flag byte per row of a and per
+  // column of b.
+  size_t acc_words = 2 * (size_t)MG_FF_ROW_GROUP * (size_t)n;
+  size_t words = acc_words + ((size_t)m + (size_t)n + 7) / 8;
   if (words > ctx->scratch_cap) {
     uint64_t *s = realloc(ctx->scratch, words * sizeof *s);
     if (!s)
@@ -261,44 +297,45 @@ static MgStatus ff_matmul(void *vctx, const MgCell *a, const MgCell *b,
     ctx->scratch = s;
     ctx->scratch_cap = words;
   }
-  uint32_t *ap = (uint32_t *)ctx->scratch, *aq = ap + mk;
-  uint32_t *bp = aq + mk, *bq = bp + kn, *cp = bq + kn, *cq = cp + mn;
-  uint64_t *row = ctx->scratch + (u32s + 1) / 2;
-  uint8_t *row_bot = (uint8_t *)(row + n), *col_bot = row_bot + m;
-  memset(row_bot, 0, (size_t)m + (size_t)n);
-  bool any_bot = false;
-  for (int64_t i = 0; i < m; ++i)
+  uint64_t *acc_p = ctx->scratch;
+  uint64_t *acc_q = acc_p + (size_t)MG_FF_ROW_GROUP * (size_t)n;
+  uint8_t *row_bot = (uint8_t *)(ctx->scratch + acc_words);
+  uint8_t *col_bot = row_bot + m;
+  bool any_bot = find_bottoms(a, b, m, k, n, row_bot, col_bot);
+  // When every row of a or every column of b holds a ⊥ (e.g. softmax·V),
+  // every q component of c is ⊥: skip the q products.
+  bool all_rows = any_bot, all_cols = any_bot;
+  for (int64_t i = 0; all_rows && i < m; ++i)
+    all_rows = row_bot[i];
+  for (int64_t j = 0; all_cols && j < n; ++j)
+    all_cols = col_bot[j];
+  bool with_q = !all_rows && !all_cols;
+  for (int64_t i0 = 0; i0 < m;) {
+    int rows = m - i0 >= 8 ? 8 : m - i0 >= 4 ? 4 : m - i0 >= 2 ? 2 : 1;
+    memset(acc_p, 0, (size_t)rows * (size_t)n * sizeof *acc_p);
+    memset(acc_q, 0, (size_t)rows * (size_t)n * sizeof *acc_q);
     for (int64_t kk = 0; kk < k; ++kk) {
-      MgCell x = a[i * k + kk];
-      ap[i * k + kk] = mg_ff_cell_p(x);
-      uint32_t xq = mg_ff_cell_q(x);
-      if (xq == MG_FF_BOTTOM) {
-        row_bot[i] = 1;
-        any_bot = true;
-        xq = 0;
+      uint64_t ap[MG_FF_ROW_GROUP], aq[MG_FF_ROW_GROUP];
+      uint64_t any = 0;
+      for (int r = 0; r < rows; ++r) {
+        MgCell x = a[(i0 + r) * k + kk];
+        uint32_t xq = mg_ff_cell_q(x);
+        ap[r] = mg_ff_cell_p(x);
+        aq[r] = xq == MG_FF_BOTTOM ? 0 : xq;
+        any |= ap[r] | aq[r];
       }
-      aq[i * k + kk] = xq;
+      if (any)
+        group_step(acc_p, acc_q, n, ap, aq, rows, with_q, b + kk * n);
     }
-  for (int64_t kk = 0; kk < k; ++kk)
-    for (int64_t j = 0; j < n; ++j) {
-      MgCell x = b[kk * n + j];
-      bp[kk * n + j] = mg_ff_cell_p(x);
-      uint32_t xq = mg_ff_cell_q(x);
-      if (xq == MG_FF_BOTTOM) {
-        col_bot[j] = 1;
-        any_bot = true;
-        xq = 0;
+    for (int r = 0; r < rows; ++r)
+      for (int64_t j = 0; j < n; ++j) {
+        bool bot = !with_q || (any_bot && (row_bot[i0 + r] || col_bot[j]));
+        uint64_t vp = acc_p[j * rows + r] % MG_FF_P;
+        uint64_t vq = bot ? MG_FF_BOTTOM : acc_q[j * rows + r] % MG_FF_Q;
+        c[(i0 + r) * n + j] = mg_ff_cell((uint32_t)vp, (uint32_t)vq);
       }
-      bq[kk * n + j] = xq;
-    }
-  plane_matmul(ap, bp, cp, row, m, k, n, MG_FF_P);
-  plane_matmul(aq, bq, cq, row, m, k, n, MG_FF_Q);
-  for (int64_t i = 0; i < m; ++i)
-    for (int64_t j = 0; j < n; ++j) {
-      size_t at = (size_t)(i * n + j);
-      bool bot = any_bot && (row_bot[i] || col_bot[j]);
-      c[at] = mg_ff_cell(cp[at], bot ? MG_FF_BOTTOM : cq[at]);
-    }
+    i0 += rows;
+  }
   return MG_STATUS_OK;
 }
 

@@ -94,47 +94,47 @@ static MgStatus check_signatures(const MgProgram *a, const MgProgram *b,
   return MG_STATUS_OK;
 }
 
-// Inputs of one test, their buffers and the domain context.
-typedef struct Bench {
+// Inputs of one test, the output buffers and the domain context.
+typedef struct Rig {
   uint32_t num_inputs, num_outputs;
   MgBuffer *inputs;
   MgBuffer *out_a, *out_b;
   MgFfContext ctx;
-} Bench;
+} Rig;
 
-static void bench_free_outputs(MgBuffer *outs, uint32_t n) {
+static void rig_free_outputs(MgBuffer *outs, uint32_t n) {
   for (uint32_t k = 0; k < n; ++k)
     mg_buffer_free(&outs[k]);
 }
 
-static void bench_dispose(Bench *bn) {
-  if (bn->inputs)
-    for (uint32_t i = 0; i < bn->num_inputs; ++i)
-      mg_buffer_free(&bn->inputs[i]);
-  if (bn->out_a)
-    bench_free_outputs(bn->out_a, bn->num_outputs);
-  if (bn->out_b)
-    bench_free_outputs(bn->out_b, bn->num_outputs);
-  free(bn->inputs);
-  free(bn->out_a);
-  free(bn->out_b);
-  mg_ff_context_dispose(&bn->ctx);
+static void rig_dispose(Rig *rig) {
+  if (rig->inputs)
+    for (uint32_t i = 0; i < rig->num_inputs; ++i)
+      mg_buffer_free(&rig->inputs[i]);
+  if (rig->out_a)
+    rig_free_outputs(rig->out_a, rig->num_outputs);
+  if (rig->out_b)
+    rig_free_outputs(rig->out_b, rig->num_outputs);
+  free(rig->inputs);
+  free(rig->out_a);
+  free(rig->out_b);
+  mg_ff_context_dispose(&rig->ctx);
 }
 
-static MgStatus bench_init(Bench *bn, const MgProgram *p, MgDiag *diag) {
-  memset(bn, 0, sizeof *bn);
-  mg_ff_context_init(&bn->ctx, 0);
+static MgStatus rig_init(Rig *rig, const MgProgram *p, MgDiag *diag) {
+  memset(rig, 0, sizeof *rig);
+  mg_ff_context_init(&rig->ctx, 0);
   const MgGraph *g = &p->graphs[0];
-  bn->num_inputs = g->num_inputs;
-  bn->num_outputs = g->num_outputs;
-  bn->inputs = calloc(g->num_inputs + 1, sizeof(MgBuffer));
-  bn->out_a = calloc(g->num_outputs + 1, sizeof(MgBuffer));
-  bn->out_b = calloc(g->num_outputs + 1, sizeof(MgBuffer));
-  if (!bn->inputs || !bn->out_a || !bn->out_b)
+  rig->num_inputs = g->num_inputs;
+  rig->num_outputs = g->num_outputs;
+  rig->inputs = calloc(g->num_inputs + 1, sizeof(MgBuffer));
+  rig->out_a = calloc(g->num_outputs + 1, sizeof(MgBuffer));
+  rig->out_b = calloc(g->num_outputs + 1, sizeof(MgBuffer));
+  if (!rig->inputs || !rig->out_a || !rig->out_b)
     return mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1, "out of memory");
   for (uint32_t i = 0; i < g->num_inputs; ++i) {
     const MgTensor *t = input_tensor(g, i);
-    if (!mg_buffer_alloc(&bn->inputs[i], t->rank, t->dims))
+    if (!mg_buffer_alloc(&rig->inputs[i], t->rank, t->dims))
       return mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1,
                          "out of memory for input %u", i);
   }
@@ -151,32 +151,32 @@ static uint32_t draw(MgRng *rng, unsigned bits, uint32_t mod) {
   }
 }
 
-static void bench_draw(Bench *bn, uint64_t key) {
+static void rig_draw(Rig *rig, uint64_t key) {
   MgRng rng = {key};
-  for (uint32_t i = 0; i < bn->num_inputs; ++i) {
-    int64_t n = mg_buffer_numel(&bn->inputs[i]);
+  for (uint32_t i = 0; i < rig->num_inputs; ++i) {
+    int64_t n = mg_buffer_numel(&rig->inputs[i]);
     for (int64_t e = 0; e < n; ++e) {
       uint32_t xp = draw(&rng, 31, MG_FF_P);
       uint32_t xq = draw(&rng, 30, MG_FF_Q);
-      bn->inputs[i].data[e] = mg_ff_cell(xp, xq);
+      rig->inputs[i].data[e] = mg_ff_cell(xp, xq);
     }
   }
-  mg_ff_context_rekey(&bn->ctx, mg_hash_u64(key, MG_VERIFY_UF_SALT));
+  mg_ff_context_rekey(&rig->ctx, mg_hash_u64(key, MG_VERIFY_UF_SALT));
 }
 
 // Runs `p`; on a domain fault the context says which. `void_test` is set
 // for a zero divisor (the caller redraws).
-static MgStatus bench_run(Bench *bn, const MgProgram *p, MgBuffer *outs,
-                          bool *void_test, MgDiag *diag) {
+static MgStatus rig_run(Rig *rig, const MgProgram *p, MgBuffer *outs,
+                       bool *void_test, MgDiag *diag) {
   MgDiag local;
   memset(&local, 0, sizeof local);
-  bn->ctx.fault = MG_FF_FAULT_NONE;
+  rig->ctx.fault = MG_FF_FAULT_NONE;
   *void_test = false;
-  MgStatus st = mg_exec_run(p, mg_ff_domain(), &bn->ctx, bn->inputs, outs,
+  MgStatus st = mg_exec_run(p, mg_ff_domain(), &rig->ctx, rig->inputs, outs,
                             &local);
   if (st == MG_STATUS_OK)
     return st;
-  switch (bn->ctx.fault) {
+  switch (rig->ctx.fault) {
   case MG_FF_FAULT_ZERO_DIVISOR:
     *void_test = true;
     return MG_STATUS_OK;
@@ -184,7 +184,7 @@ static MgStatus bench_run(Bench *bn, const MgProgram *p, MgBuffer *outs,
   case MG_FF_FAULT_BAD_SCALAR:
   case MG_FF_FAULT_UNSUPPORTED:
     return mg_diag_set(diag, st, local.graph, local.op, "%s",
-                       mg_ff_fault_message(bn->ctx.fault));
+                       mg_ff_fault_message(rig->ctx.fault));
   default:
     if (diag)
       *diag = local;
@@ -196,10 +196,20 @@ static uint64_t attempt_key(uint64_t seed, uint32_t attempt) {
   return mg_hash_u64(mg_hash_u64(seed, 0x766572696679ull), attempt);
 }
 
-// First output element whose p components differ; false when none.
-static bool first_difference(const Bench *bn, MgVerifyResult *r) {
-  for (uint32_t k = 0; k < bn->num_outputs; ++k) {
-    const MgBuffer *x = &bn->out_a[k], *y = &bn->out_b[k];
+static bool same_buffer_shape(const MgBuffer *x, const MgBuffer *y) {
+  if (x->rank != y->rank)
+    return false;
+  for (uint32_t d = 0; d < x->rank; ++d)
+    if (x->dims[d] != y->dims[d])
+      return false;
+  return true;
+}
+
+// First output element whose p components differ; false when none. The
+// executor's buffers must have equal shapes (the declared ones match).
+static bool first_difference(const Rig *rig, MgVerifyResult *r) {
+  for (uint32_t k = 0; k < rig->num_outputs; ++k) {
+    const MgBuffer *x = &rig->out_a[k], *y = &rig->out_b[k];
     int64_t n = mg_buffer_numel(x);
     for (int64_t e = 0; e < n; ++e) {
       uint32_t px = mg_ff_cell_p(x->data[e]), py = mg_ff_cell_p(y->data[e]);
@@ -235,35 +245,38 @@ MgStatus mg_verify_equivalent(const MgProgram *a, const MgProgram *b,
     st = check_program(b, "b", diag);
   if (st == MG_STATUS_OK)
     st = check_signatures(a, b, diag);
-  MgVerifyDegrees da, db;
+  double eps = 1.0;
   if (st == MG_STATUS_OK)
-    st = mg_verify_degrees(a, &da, diag);
-  if (st == MG_STATUS_OK)
-    st = mg_verify_degrees(b, &db, diag);
+    st = mg_verify_pair_bound(a, b, &eps, diag);
   if (st != MG_STATUS_OK)
     return st;
-  double eps = mg_verify_bound_from(&da, &db);
   double log2_eps = log2(eps);
   double log2_target =
       opt.target_error > 0 ? log2(opt.target_error) : -INFINITY;
 
-  Bench bn;
-  st = bench_init(&bn, a, diag);
+  Rig rig;
+  st = rig_init(&rig, a, diag);
   for (uint32_t attempt = 0; st == MG_STATUS_OK && attempt < opt.max_tests;
        ++attempt) {
-    bench_draw(&bn, attempt_key(opt.seed, attempt));
+    rig_draw(&rig, attempt_key(opt.seed, attempt));
     bool void_a = false, void_b = false;
-    st = bench_run(&bn, a, bn.out_a, &void_a, diag);
+    st = rig_run(&rig, a, rig.out_a, &void_a, diag);
     if (st == MG_STATUS_OK && !void_a)
-      st = bench_run(&bn, b, bn.out_b, &void_b, diag);
+      st = rig_run(&rig, b, rig.out_b, &void_b, diag);
     if (st == MG_STATUS_OK && (void_a || void_b)) {
       result->redraws++;
     } else if (st == MG_STATUS_OK) {
+      for (uint32_t k = 0; st == MG_STATUS_OK && k < rig.num_outputs; ++k)
+        if (!same_buffer_shape(&rig.out_a[k], &rig.out_b[k]))
+          st = mg_diag_set(diag, MG_STATUS_INVALID, 0, -1,
+                           "output %u has different run-time shapes", k);
+    }
+    if (st == MG_STATUS_OK && !void_a && !void_b) {
       result->tests++;
-      if (first_difference(&bn, result)) {
+      // A difference is a certain answer; the bound fields keep describing
+      // the tests that agreed before it (and stay finite).
+      if (first_difference(&rig, result)) {
         result->verdict = MG_VERDICT_NOT_EQUIVALENT;
-        result->error_bound = 0.0;
-        result->log2_bound = -INFINITY;
       } else {
         result->log2_bound += log2_eps;
         result->error_bound = exp2(result->log2_bound);
@@ -271,21 +284,23 @@ MgStatus mg_verify_equivalent(const MgProgram *a, const MgProgram *b,
           result->verdict = MG_VERDICT_EQUIVALENT;
       }
     }
-    bench_free_outputs(bn.out_a, bn.num_outputs);
-    bench_free_outputs(bn.out_b, bn.num_outputs);
+    rig_free_outputs(rig.out_a, rig.num_outputs);
+    rig_free_outputs(rig.out_b, rig.num_outputs);
     if (result->verdict != MG_VERDICT_UNKNOWN)
       break;
   }
-  bench_dispose(&bn);
+  rig_dispose(&rig);
   return st;
 }
 
 double mg_verify_test_bound(const MgProgram *a, const MgProgram *b) {
-  MgVerifyDegrees da, db;
-  if (!a || !b || mg_verify_degrees(a, &da, NULL) != MG_STATUS_OK ||
-      mg_verify_degrees(b, &db, NULL) != MG_STATUS_OK)
+  // The analysis indexes ops and tensors: only run it on valid programs.
+  double eps = 1.0;
+  if (check_program(a, "a", NULL) != MG_STATUS_OK ||
+      check_program(b, "b", NULL) != MG_STATUS_OK ||
+      mg_verify_pair_bound(a, b, &eps, NULL) != MG_STATUS_OK)
     return 1.0;
-  return mg_verify_bound_from(&da, &db);
+  return eps;
 }
 
 MgStatus mg_verify_fingerprint(const MgProgram *program,
@@ -293,24 +308,24 @@ MgStatus mg_verify_fingerprint(const MgProgram *program,
   if (!fingerprint)
     return mg_diag_set(diag, MG_STATUS_INVALID, -1, -1, "no fingerprint slot");
   *fingerprint = 0;
-  MgStatus st = check_program(program, "", diag);
+  MgStatus st = check_program(program, "to fingerprint", diag);
   if (st != MG_STATUS_OK)
     return st;
-  Bench bn;
-  st = bench_init(&bn, program, diag);
+  Rig rig;
+  st = rig_init(&rig, program, diag);
   bool done = false;
   // A zero divisor on the fixed input moves to the next fixed input; two
   // equivalent programs agree on which inputs have one except with the
   // probability bounded by their zero-divisor mass.
   for (uint32_t t = 0; st == MG_STATUS_OK && !done &&
                        t < MG_VERIFY_FINGERPRINT_TRIES; ++t) {
-    bench_draw(&bn, attempt_key(MG_VERIFY_FINGERPRINT_SEED, t));
+    rig_draw(&rig, attempt_key(MG_VERIFY_FINGERPRINT_SEED, t));
     bool void_test = false;
-    st = bench_run(&bn, program, bn.out_a, &void_test, diag);
+    st = rig_run(&rig, program, rig.out_a, &void_test, diag);
     if (st == MG_STATUS_OK && !void_test) {
-      uint64_t h = mg_hash_u64(0, bn.num_outputs);
-      for (uint32_t k = 0; k < bn.num_outputs; ++k) {
-        const MgBuffer *x = &bn.out_a[k];
+      uint64_t h = mg_hash_u64(0, rig.num_outputs);
+      for (uint32_t k = 0; k < rig.num_outputs; ++k) {
+        const MgBuffer *x = &rig.out_a[k];
         h = mg_hash_bytes(h, x->dims, sizeof(int64_t) * x->rank);
         int64_t n = mg_buffer_numel(x);
         for (int64_t e = 0; e < n; ++e)
@@ -319,11 +334,11 @@ MgStatus mg_verify_fingerprint(const MgProgram *program,
       *fingerprint = h;
       done = true;
     }
-    bench_free_outputs(bn.out_a, bn.num_outputs);
+    rig_free_outputs(rig.out_a, rig.num_outputs);
   }
   if (st == MG_STATUS_OK && !done)
     st = mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
                      "every fixed input meets a zero divisor");
-  bench_dispose(&bn);
+  rig_dispose(&rig);
   return st;
 }

@@ -153,15 +153,17 @@ static void test_verify_domain_matmul_matches_naive(void) {
   const MgDomain *dom = mg_ff_domain();
   MgFfContext ctx;
   mg_ff_context_init(&ctx, 3);
-  enum { M = 5, K = 37, N = 7 };
+  enum { M = 15, K = 37, N = 7 }; // row groups of 8, 4, 2 and 1
   MgCell a[M * K], b[K * N], c[M * N];
   MgRng rng = {99};
-  for (int i = 0; i < M * K; ++i)
-    a[i] = mg_ff_cell((uint32_t)(mg_rng_next(&rng) % MG_FF_P),
-                      (uint32_t)(mg_rng_next(&rng) % MG_FF_Q));
-  for (int i = 0; i < K * N; ++i)
-    b[i] = mg_ff_cell(MG_FF_P - 1 - (uint32_t)(mg_rng_next(&rng) % 3),
-                      (uint32_t)(mg_rng_next(&rng) % MG_FF_Q));
+  for (int i = 0; i < M * K; ++i) {
+    uint32_t xp = (uint32_t)(mg_rng_next(&rng) % MG_FF_P);
+    a[i] = mg_ff_cell(xp, (uint32_t)(mg_rng_next(&rng) % MG_FF_Q));
+  }
+  for (int i = 0; i < K * N; ++i) { // large residues: worst-case sums
+    uint32_t xp = MG_FF_P - 1 - (uint32_t)(mg_rng_next(&rng) % 3);
+    b[i] = mg_ff_cell(xp, (uint32_t)(mg_rng_next(&rng) % MG_FF_Q));
+  }
   a[2 * K + 4] = mg_ff_cell(17, MG_FF_BOTTOM); // row 2 becomes ⊥ in q
   b[3 * N + 5] = mg_ff_cell(19, MG_FF_BOTTOM); // column 5 too
   CHECK_EQ_INT(dom->matmul(&ctx, a, b, c, M, K, N), MG_STATUS_OK);
@@ -180,6 +182,16 @@ static void test_verify_domain_matmul_matches_naive(void) {
       bad += bot ? mg_ff_cell_q_live(c[i * N + j])
                  : mg_ff_cell_q(c[i * N + j]) != sq;
     }
+  CHECK_EQ_INT(bad, 0);
+  // Every row of a holds a ⊥: the q plane is skipped, p is still exact.
+  for (int i = 0; i < M; ++i)
+    a[i * K + 1] = mg_ff_cell(mg_ff_cell_p(a[i * K + 1]), MG_FF_BOTTOM);
+  MgCell c2[M * N];
+  CHECK_EQ_INT(dom->matmul(&ctx, a, b, c2, M, K, N), MG_STATUS_OK);
+  bad = 0;
+  for (int i = 0; i < M * N; ++i)
+    bad += mg_ff_cell_q_live(c2[i]) ||
+           mg_ff_cell_p(c2[i]) != mg_ff_cell_p(c[i]);
   CHECK_EQ_INT(bad, 0);
   mg_ff_context_dispose(&ctx);
 }
@@ -339,6 +351,56 @@ static void test_verify_uninterpreted_not_proven(void) {
   mg_program_destroy(d);
 }
 
+// Gated MLP in one kernel whose epilogue silu(h1) * h2 is a thread graph.
+static MgProgram *gated_mlp_thread(int64_t m, int64_t k, int64_t n,
+                                   int32_t grid, int32_t forloop) {
+  MgProgram *p = mg_program_create();
+  mg_program_add_graph(p, MG_LEVEL_KERNEL);
+  MgGraphId blk = mg_program_add_graph(p, MG_LEVEL_BLOCK);
+  MgGraphId thr = mg_program_add_graph(p, MG_LEVEL_THREAD);
+  int32_t g3[3] = {grid, 1, 1};
+  mg_graph_set_launch(p, blk, g3, 128, forloop, NULL);
+  int64_t dx[2] = {m, k}, dw[2] = {k, n}, dt[2] = {m, n / grid};
+  MgTensorId h1 = mg_graph_add_input(p, thr, MG_DTYPE_F16, 2, dt, NULL);
+  MgTensorId h2 = mg_graph_add_input(p, thr, MG_DTYPE_F16, 2, dt, NULL);
+  mg_graph_mark_output(p, thr, mg_graph_binary(p, thr, MG_OP_MUL,
+      mg_graph_unary(p, thr, MG_OP_SILU, h1, NULL), h2, NULL), NULL);
+  MgTensorId x = mg_graph_add_input(p, blk, MG_DTYPE_F16, 2, dx, NULL);
+  MgTensorId w1 = mg_graph_add_input(p, blk, MG_DTYPE_F16, 2, dw, NULL);
+  MgTensorId w2 = mg_graph_add_input(p, blk, MG_DTYPE_F16, 2, dw, NULL);
+  int8_t rep[3] = {PHI, PHI, PHI}, byx[3] = {1, PHI, PHI};
+  MgTensorId xt = mg_graph_iterator(p, blk, x, rep, 1, NULL);
+  MgTensorId acc[2];
+  acc[0] = mg_graph_accum(p, blk, mg_graph_matmul(p, blk, xt,
+      mg_graph_iterator(p, blk, w1, byx, 0, NULL), NULL), MG_ACCUM_SUM, NULL);
+  acc[1] = mg_graph_accum(p, blk, mg_graph_matmul(p, blk, xt,
+      mg_graph_iterator(p, blk, w2, byx, 0, NULL), NULL), MG_ACCUM_SUM, NULL);
+  MgTensorId o = MG_NO_ID;
+  mg_graph_thread(p, blk, thr, 2, acc, &o, NULL);
+  mg_graph_mark_output(p, blk, mg_graph_saver(p, blk, o, byx, NULL), NULL);
+  MgTensorId ins[3], out = MG_NO_ID;
+  for (int i = 0; i < 3; ++i)
+    ins[i] = mg_graph_add_input(p, 0, MG_DTYPE_F16, 2, i ? dw : dx, NULL);
+  mg_graph_custom(p, 0, blk, 3, ins, &out, NULL);
+  mg_graph_mark_output(p, 0, out, NULL);
+  return p;
+}
+
+static void test_verify_thread_graph_epilogue(void) {
+  MgProgram *t = gated_mlp_thread(4, 16, 12, 2, 4);
+  CHECK_EQ_INT(mg_program_validate(t, NULL, NULL), MG_STATUS_OK);
+  CHECK_EQ_INT(t->graphs[0].num_outputs, 1);
+  expect_equivalent(mg_sample_gated_mlp(4, 16, 12), t, "mlp-thread");
+  // Same bound as the fused form without a thread graph.
+  MgProgram *a = mg_sample_gated_mlp(4, 16, 12);
+  MgProgram *f = mg_sample_gated_mlp_fused(4, 16, 12, 2, 4);
+  MgProgram *t2 = gated_mlp_thread(4, 16, 12, 2, 4);
+  CHECK_NEAR(mg_verify_test_bound(a, t2), mg_verify_test_bound(a, f), 1e-20);
+  mg_program_destroy(a);
+  mg_program_destroy(f);
+  mg_program_destroy(t2);
+}
+
 static void test_verify_determinism(void) {
   MgProgram *a = mg_sample_attention(1, 4, 4, 8);
   MgProgram *b = mg_sample_attention_split_kv(1, 4, 4, 8, 2, 2);
@@ -402,7 +464,9 @@ static void test_verify_reports_first_difference(void) {
   CHECK_EQ_INT(r.index, 1);
   CHECK(r.value_a != r.value_b);
   CHECK(r.value_a < MG_FF_P && r.value_b < MG_FF_P);
-  CHECK_EQ_INT(r.error_bound, 0.0);
+  // The difference came on the first test: no agreeing test before it.
+  CHECK_EQ_INT(r.error_bound, 1.0);
+  CHECK_EQ_INT(r.log2_bound, 0.0);
   uint64_t fa, fb;
   CHECK_EQ_INT(mg_verify_fingerprint(a, &fa, NULL), MG_STATUS_OK);
   CHECK_EQ_INT(mg_verify_fingerprint(b, &fb, NULL), MG_STATUS_OK);
@@ -471,6 +535,29 @@ static void test_verify_rejects_exp_of_exp(void) {
   mg_program_destroy(b);
 }
 
+static void test_verify_rejects_nan_scalar(void) {
+  // The builders refuse non-finite scalars; the domain refuses them too, so a
+  // hand-made program cannot slip one through.
+  MgTensorId x, y;
+  MgProgram *a = two_inputs(2, 2, &x, &y);
+  CHECK(mg_graph_scalar(a, 0, MG_OP_MUL_SCALAR, x, NAN, NULL) == MG_NO_ID);
+  mg_program_destroy(a);
+  const MgDomain *dom = mg_ff_domain();
+  MgFfContext ctx;
+  mg_ff_context_init(&ctx, 1);
+  MgCell c = mg_ff_cell(3, 3), out;
+  CHECK_EQ_INT(dom->unary(&ctx, MG_OP_MUL_SCALAR, NAN, &c, &out, 1),
+               MG_STATUS_INVALID);
+  CHECK_EQ_INT(ctx.fault, MG_FF_FAULT_BAD_SCALAR);
+  CHECK(strstr(mg_ff_fault_message(ctx.fault), "NaN") != NULL);
+  CHECK_EQ_INT(dom->unary(&ctx, MG_OP_DIV_SCALAR, -INFINITY, &c, &out, 1),
+               MG_STATUS_INVALID);
+  CHECK_EQ_INT(dom->unary(&ctx, MG_OP_DIV_SCALAR, -0.25, &c, &out, 1),
+               MG_STATUS_OK);
+  CHECK_EQ_INT(mg_ff_cell_p(out), MG_FF_P - 12);
+  mg_ff_context_dispose(&ctx);
+}
+
 static void test_verify_rejects_mismatched_signatures(void) {
   MgProgram *a = mg_sample_sum_last(4, 8), *b = mg_sample_sum_last(4, 4);
   MgProgram *c = mg_sample_rmsnorm_matmul(2, 8, 4);
@@ -492,17 +579,20 @@ static void test_verify_rejects_mismatched_signatures(void) {
 
 static void test_verify_bound_grows_with_degree(void) {
   // The per-test bound follows docs/verification.md: sum_last of X(4,24)
-  // against itself has degree 1 on each side and no atoms: 2/q.
+  // against itself has degree 1 on each side and no atoms: 2/p + 2/q.
   MgProgram *a = mg_sample_sum_last(4, 24);
-  CHECK_NEAR(mg_verify_test_bound(a, a), 2.0 / MG_FF_Q, 1e-20);
+  CHECK_NEAR(mg_verify_test_bound(a, a), 2.0 / MG_FF_P + 2.0 / MG_FF_Q,
+             1e-22);
   // rmsnorm + matmul: X/r has degree (1,1) (r an atom), times W: (2,1),
   // so 3 per program; one sqrt atom per element, argument degree 2. The
   // 16 divisions X/r of each program may hit a zero residue in either
   // component with probability <= 1/q each: conditioning on no redraw
   // divides by 1 - 64/q.
   MgProgram *b = mg_sample_rmsnorm_matmul(2, 8, 4);
-  double atoms = 2, arg = 2;
-  double miss = 6.0 / MG_FF_Q + atoms * (atoms - 1) / 2 * 2 * arg / MG_FF_Q;
+  // The witness monomial has min(atoms, D) = 2 atoms, none nested.
+  double atoms = 2, arg = 2, witness = 2;
+  double miss = 6.0 / MG_FF_P + 6.0 / MG_FF_Q +
+                witness * atoms * 2 * arg / MG_FF_Q;
   CHECK_NEAR(mg_verify_test_bound(b, b), miss / (1 - 64.0 / MG_FF_Q), 1e-22);
   MgVerifyOptions opt = mg_verify_options_default();
   opt.target_error = 1e-300;
@@ -512,6 +602,42 @@ static void test_verify_bound_grows_with_degree(void) {
   CHECK_EQ_INT(r.verdict, MG_VERDICT_EQUIVALENT);
   CHECK(r.log2_bound < -990 && isfinite(r.log2_bound));
   CHECK_EQ_INT(r.error_bound, 0.0); // underflows; log2_bound does not
+  mg_program_destroy(a);
+  mg_program_destroy(b);
+}
+
+// (x / sqrt(y)) · w or (x * sqrt(y)) · w with x(2,64), y(1,64), w(64,3):
+// the atom sqrt(y) changes along the contracted dim.
+static MgProgram *scaled_matmul(MgOpKind kind) {
+  MgProgram *p = mg_program_create();
+  mg_program_add_graph(p, MG_LEVEL_KERNEL);
+  int64_t dx[2] = {2, 64}, dy[2] = {1, 64}, dw[2] = {64, 3};
+  MgTensorId x = mg_graph_add_input(p, 0, MG_DTYPE_F16, 2, dx, NULL);
+  MgTensorId y = mg_graph_add_input(p, 0, MG_DTYPE_F16, 2, dy, NULL);
+  MgTensorId w = mg_graph_add_input(p, 0, MG_DTYPE_F16, 2, dw, NULL);
+  MgTensorId r = mg_graph_unary(p, 0, MG_OP_SQRT, y, NULL);
+  MgTensorId s = mg_graph_binary(p, 0, kind, x, r, NULL);
+  mg_graph_mark_output(p, 0, mg_graph_matmul(p, 0, s, w, NULL), NULL);
+  return p;
+}
+
+static void test_verify_bound_laurent(void) {
+  MgProgram *a = scaled_matmul(MG_OP_DIV), *b = scaled_matmul(MG_OP_MUL);
+  // Laurent mode: x·r^-1·w has degree 3 per program, no denominator; 64
+  // atoms per output element per program; the witness has min(128, 6)
+  // atoms; argument degree 1; 128 divisions per program, q live.
+  double p = MG_FF_P, q = MG_FF_Q;
+  double miss = 6 / p + 6 / q + 6.0 * 128 * 2 / q;
+  CHECK_NEAR(mg_verify_test_bound(a, a), miss / (1 - 2 * 128 * 2 / q), 1e-20);
+  // sqrt appears with both signs between a and b: every denominator is
+  // cleared, so the 64 different r_k make the degree grow with k.
+  CHECK(mg_verify_test_bound(a, b) > 10 * mg_verify_test_bound(a, a));
+  CHECK(mg_verify_test_bound(b, b) < mg_verify_test_bound(a, a));
+  MgStatus st;
+  MgVerifyResult r = verify(a, b, &st, NULL);
+  CHECK_EQ_INT(r.verdict, MG_VERDICT_NOT_EQUIVALENT);
+  r = verify(a, a, &st, NULL);
+  CHECK_EQ_INT(r.verdict, MG_VERDICT_EQUIVALENT);
   mg_program_destroy(a);
   mg_program_destroy(b);
 }
@@ -533,11 +659,14 @@ int main(void) {
   RUN_TEST(test_verify_ntrans_fused);
   RUN_TEST(test_verify_exp_identities);
   RUN_TEST(test_verify_uninterpreted_not_proven);
+  RUN_TEST(test_verify_thread_graph_epilogue);
   RUN_TEST(test_verify_determinism);
   RUN_TEST(test_verify_reports_first_difference);
   RUN_TEST(test_verify_zero_divisor_redraws);
   RUN_TEST(test_verify_rejects_exp_of_exp);
+  RUN_TEST(test_verify_rejects_nan_scalar);
   RUN_TEST(test_verify_rejects_mismatched_signatures);
   RUN_TEST(test_verify_bound_grows_with_degree);
+  RUN_TEST(test_verify_bound_laurent);
   return TEST_SUMMARY();
 }
