@@ -11,7 +11,10 @@ config.test_exec_root = os.path.join(config.mirage_obj_root, "test")
 
 config.environment["PATH"] = os.pathsep.join(
     [config.mirage_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])
-config.environment.pop("MIRAGE_REMARKS", None)
+for var in ("MIRAGE_REMARKS", "MIRAGE_PROGRESS", "MIRAGE_STATS"):
+    config.environment.pop(var, None)
+# Searches must not read or fill the user's cache.
+config.environment["XDG_CACHE_HOME"] = os.path.join(config.test_exec_root, "xdg-cache")
 
 config.substitutions.append(("%mirage_src", config.mirage_src_root))
 config.substitutions.append(("%mirage_plugin", config.mirage_plugin))

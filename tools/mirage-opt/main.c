@@ -35,6 +35,8 @@ typedef struct Options {
   bool generic;
   bool debug_info;
   bool remarks;
+  bool progress;
+  bool stats;
 } Options;
 
 static void usage(FILE *out) {
@@ -51,6 +53,9 @@ static void usage(FILE *out) {
           "'// -----' separately\n"
           "  --mirage-remarks               - explain what each Mirage pass "
           "did, per function\n"
+          "  --mirage-progress              - live search progress on stderr\n"
+          "  --mirage-stats                 - search statistics per pruning "
+          "rule on stderr\n"
           "  --mlir-print-op-generic        - print ops in generic form\n"
           "  --mlir-print-debuginfo         - print locations\n"
           "  --version                      - print the version\n"
@@ -231,6 +236,10 @@ static int parse_args(int argc, char **argv, Options *o) {
       o->debug_info = true;
     } else if (!strcmp(a, "--mirage-remarks")) {
       o->remarks = true;
+    } else if (!strcmp(a, "--mirage-progress")) {
+      o->progress = true;
+    } else if (!strcmp(a, "--mirage-stats")) {
+      o->stats = true;
     } else if (!strncmp(a, "--", 2) && a[2] && a[2] != '-' && a[2] != '=') {
       PassFlag *f = &o->flags[o->num_flags++];
       f->name = a + 2;
@@ -339,8 +348,13 @@ int main(int argc, char **argv) {
     free(o.flags);
     return 1;
   }
+  // Read by every Mirage pass, so they also apply inside --pass-pipeline.
   if (o.remarks)
-    setenv("MIRAGE_REMARKS", "1", 1); // read by every Mirage pass
+    setenv("MIRAGE_REMARKS", "1", 1);
+  if (o.progress)
+    setenv("MIRAGE_PROGRESS", "1", 1);
+  if (o.stats)
+    setenv("MIRAGE_STATS", "1", 1);
   size_t len = 0;
   char *text = read_all(o.input, &len);
   if (!text) {

@@ -1,0 +1,326 @@
+//===- search.c - --mirage-search: superoptimize each kernel graph --------===//
+//
+// For every kernel-level μGraph function made only of predefined ops (what
+// lifting produces), runs the search of lib/search, and replaces the
+// function by the best verified μGraph when it is cheaper. Results are cached
+// on disk by (subprogram, target, options); searches stopped by their time
+// budget are not cached.
+//
+//===----------------------------------------------------------------------===//
+#define _POSIX_C_SOURCE 200809L // isatty, fileno
+
+#include "search_pass.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cache.h"
+#include "mirage/search.h"
+#include "ugraph_funcs.h"
+
+enum {
+  OPT_MAX_KERNEL_OPS,
+  OPT_MAX_BLOCK_OPS,
+  OPT_MAX_CUSTOM_KERNELS,
+  OPT_TIME_BUDGET,
+  OPT_THREADS,
+  OPT_TARGET,
+  OPT_CACHE_DIR,
+  OPT_CACHE,
+  OPT_ABSEXPR,
+  OPT_SEED,
+  OPT_ERROR_BITS,
+  OPT_PROGRESS,
+  OPT_STATS,
+  OPT_REMARKS,
+  OPT_COUNT
+};
+
+const MgOptionSpec mg_search_pass_options[] = {
+    {"max-kernel-ops", MG_OPTION_INT, "4", "most ops in a candidate kernel graph",
+     1, 16},
+    {"max-block-ops", MG_OPTION_INT, "9", "most ops in one block graph", 1, 32},
+    {"max-custom-kernels", MG_OPTION_INT, "4",
+     "most graph-defined kernels per kernel graph", 0, 16},
+    {"time-budget-s", MG_OPTION_FLOAT, "30",
+     "search time budget per kernel graph, seconds (0: none)", 0, 0},
+    {"threads", MG_OPTION_INT, "0", "search threads (0: one per core)", 0, 256},
+    {"target", MG_OPTION_STRING, "sm_90",
+     "GPU target (sm_80, sm_86, sm_89, sm_90)", 0, 0},
+    {"cache-dir", MG_OPTION_STRING, "",
+     "result cache (default $XDG_CACHE_HOME/mirage)", 0, 0},
+    {"cache", MG_OPTION_BOOL, "true", "read and write the result cache", 0, 0},
+    {"absexpr", MG_OPTION_BOOL, "true",
+     "prune by abstract expressions (false: ablation)", 0, 0},
+    {"seed", MG_OPTION_INT, "1", "seed of the verification tests", 0,
+     INT64_MAX},
+    {"error-bits", MG_OPTION_INT, "40",
+     "verify candidates to a false-acceptance bound of 2^-N", 1, 200},
+    {"progress", MG_OPTION_BOOL, "false",
+     "live progress on stderr (also MIRAGE_PROGRESS=1)", 0, 0},
+    {"stats", MG_OPTION_BOOL, "false",
+     "final counts per pruning rule on stderr (also MIRAGE_STATS=1)", 0, 0},
+    {"remarks", MG_OPTION_BOOL, "false",
+     "explain per function what was done (also MIRAGE_REMARKS=1)", 0, 0},
+};
+const size_t mg_search_pass_num_options =
+    sizeof mg_search_pass_options / sizeof mg_search_pass_options[0];
+
+static bool env_flag(const char *name, bool option) {
+  const char *v = getenv(name);
+  return option || (v && *v && strcmp(v, "0") != 0);
+}
+
+bool mg_search_pass_check(const MgOptionValue *values, char *error,
+                          size_t size) {
+  if (mg_target_lookup(values[OPT_TARGET].s))
+    return true;
+  snprintf(error, size,
+           "unknown target '%s' (expected sm_80, sm_86, sm_89 or sm_90)",
+           values[OPT_TARGET].s);
+  return false;
+}
+
+typedef struct ProgressState {
+  const char *func;
+  bool tty;
+  bool printed;
+} ProgressState;
+
+static void on_progress(const MgSearchProgress *p, void *ud) {
+  ProgressState *s = ud;
+  fprintf(stderr,
+          "%s[mirage-search @%s] %.1f s  %s  states %llu (%.0f/s)  pruned %llu"
+          "  candidates %llu  verified %llu%s",
+          s->tty ? "\r" : "", s->func, p->elapsed_s, p->phase,
+          (unsigned long long)p->states, p->states_per_s,
+          (unsigned long long)p->pruned, (unsigned long long)p->candidates,
+          (unsigned long long)p->verified, s->tty ? "\033[K" : "\n");
+  s->printed = true;
+}
+
+static void print_stats(const char *func, const MgSearchStats *st) {
+  fprintf(stderr,
+          "mirage-search @%s: %.2f s (enumerate %.2f s, verify %.2f s), %u "
+          "thread(s), %llu states, %llu candidates, %llu evaluated, %llu "
+          "verified%s%s\n",
+          func, st->elapsed_s, st->enumerate_s, st->verify_s, st->threads,
+          (unsigned long long)st->states, (unsigned long long)st->candidates,
+          (unsigned long long)st->evaluated, (unsigned long long)st->verified,
+          st->timed_out ? ", stopped by the time budget" : "",
+          st->memory_limited ? ", stopped by the memory bound" : "");
+  fprintf(stderr, "mirage-search @%s: pruned by rule:", func);
+  for (int r = 0; r < MG_SEARCH_RULE_COUNT; ++r)
+    fprintf(stderr, " %s %llu", mg_search_rule_name((MgSearchRule)r),
+            (unsigned long long)st->pruned[r]);
+  fprintf(stderr, "; fingerprint mismatches %llu, verifier rejections %llu\n",
+          (unsigned long long)st->fingerprint_mismatches,
+          (unsigned long long)st->verifier_rejected);
+}
+
+/// Key of a cache entry: the subprogram and every option that changes the
+/// result (not threads: results do not depend on them).
+static uint64_t cache_key(const MgProgram *target, const MgSearchOptions *o) {
+  char text[256];
+  snprintf(text, sizeof text, "v1 %s mko=%u mbo=%u mck=%u abs=%d seed=%llu "
+           "err=%a", o->target->name, o->max_kernel_ops, o->max_block_ops,
+           o->max_custom_kernels, o->use_absexpr, (unsigned long long)o->seed,
+           o->verify_error);
+  return mg_hash_bytes(mg_program_hash(target), text, strlen(text));
+}
+
+static bool has_custom_ops(const MgProgram *p) {
+  const MgGraph *g = &p->graphs[0];
+  for (uint32_t i = 0; i < g->num_ops; ++i)
+    if (g->ops[i].kind == MG_OP_CUSTOM)
+      return true;
+  return false;
+}
+
+/// Unique symbol names for the new graphs: "<F>_k<i>".
+static char **graph_names(MlirOperation module, const char *root,
+                          uint32_t count) {
+  char **names = calloc(count, sizeof *names);
+  if (!names)
+    return NULL;
+  for (uint32_t g = 0; g < count; ++g) {
+    char buf[512];
+    if (g == 0)
+      snprintf(buf, sizeof buf, "%s", root);
+    else
+      for (int suffix = 0;; ++suffix) {
+        snprintf(buf, sizeof buf, suffix ? "%s_k%u_%d" : "%s_k%u", root, g,
+                 suffix);
+        if (mlirOperationIsNull(mg_pass_lookup_func(module, buf)))
+          break;
+      }
+    names[g] = strdup(buf);
+  }
+  return names;
+}
+
+static bool replace_func(MlirOperation module, MlirOperation func,
+                         const char *name, const MgProgram *best) {
+  MlirAttribute reference = mlirOperationGetAttributeByName(
+      func, mlirStringRefCreateFromCString("ug.reference"));
+  MlirAttribute visibility = mlirOperationGetAttributeByName(
+      func, mlirStringRefCreateFromCString("sym_visibility"));
+  char **names = graph_names(module, name, best->num_graphs);
+  if (!names)
+    return false;
+  bool ok = mlirLogicalResultIsSuccess(
+      mg_bridge_export(module, best, name, (const char *const *)names));
+  for (uint32_t g = 0; g < best->num_graphs; ++g) {
+    MlirOperation f = mg_pass_lookup_func(module, names[g]);
+    if (!mlirOperationIsNull(f) && !mlirAttributeIsNull(visibility))
+      mlirOperationSetAttributeByName(
+          f, mlirStringRefCreateFromCString("sym_visibility"), visibility);
+    if (g == 0 && !mlirOperationIsNull(f) && !mlirAttributeIsNull(reference))
+      mlirOperationSetAttributeByName(
+          f, mlirStringRefCreateFromCString("ug.reference"), reference);
+    free(names[g]);
+  }
+  free(names);
+  return ok;
+}
+
+typedef struct Run {
+  const MgOptionValue *values;
+  MgSearchOptions options;
+  char cache_dir[4096];
+  bool use_cache, remarks, stats, progress;
+} Run;
+
+static bool search_one(MlirOperation module, MlirOperation func, void *ud) {
+  Run *run = ud;
+  MlirLocation loc = mlirOperationGetLocation(func);
+  MgBridgeMap map;
+  MgProgram *target = mg_pass_import_checked(module, func, NULL, &map);
+  if (!target)
+    return false;
+  char name[256];
+  snprintf(name, sizeof name, "%s", map.graph_names[0]);
+  mg_bridge_map_free(&map);
+  if (has_custom_ops(target)) {
+    if (run->remarks)
+      mg_pass_remark(loc, "mirage-search: '@%s' already has graph-defined "
+                          "kernels; not searched", name);
+    mg_program_destroy(target);
+    return true;
+  }
+  MgSearchCost before = mg_search_proxy_cost(target);
+  uint64_t key = cache_key(target, &run->options);
+  MgDiag diag = {-1, -1, ""};
+  MgProgram *best = NULL;
+  bool found_entry = false, from_cache = false;
+  if (run->use_cache) {
+    best = mg_cache_load(mlirOperationGetContext(module), run->cache_dir, key,
+                         &found_entry, &diag);
+    if (found_entry && !best && run->remarks)
+      mg_pass_remark(loc, "mirage-search: ignoring a damaged cache entry: %s",
+                     diag.message);
+    from_cache = best != NULL;
+  }
+  MgSearchResult result;
+  memset(&result, 0, sizeof result);
+  bool ok = true;
+  if (!best) {
+    ProgressState progress = {name, isatty(fileno(stderr)) != 0, false};
+    MgSearchOptions o = run->options;
+    if (run->progress) {
+      o.progress = on_progress;
+      o.progress_user_data = &progress;
+    }
+    MgStatus s = mg_search_run(target, &o, &result, &diag);
+    if (progress.printed && progress.tty)
+      fputc('\n', stderr);
+    if (s != MG_STATUS_OK) {
+      mg_pass_error(loc, "mirage-search failed on '@%s': %s", name,
+                    diag.message);
+      ok = false;
+    } else {
+      if (run->stats)
+        print_stats(name, &result.stats);
+      const MgProgram *chosen = mg_search_result_best(&result);
+      if (chosen)
+        best = mg_program_clone(chosen);
+      if (best && run->use_cache && !result.stats.timed_out &&
+          !result.stats.memory_limited &&
+          mg_cache_store(run->cache_dir, key, best, &diag) != MG_STATUS_OK &&
+          run->remarks)
+        mg_pass_remark(loc, "mirage-search: result not cached: %s",
+                       diag.message);
+    }
+  }
+  if (ok) {
+    MgSearchCost after = best ? mg_search_proxy_cost(best) : before;
+    bool better = best && mg_search_cost_compare(&after, &before) < 0;
+    if (better && !replace_func(module, func, name, best)) {
+      mg_pass_error(loc, "mirage-search: could not write the μGraph for '@%s'",
+                    name);
+      ok = false;
+    } else if (run->remarks) {
+      const char *why = result.stats.timed_out
+                            ? " (stopped by the time budget)"
+                            : result.stats.memory_limited
+                                  ? " (stopped by the memory bound)"
+                                  : "";
+      if (better)
+        mg_pass_remark(loc,
+                       "mirage-search: '@%s' replaced by a verified μGraph: %u "
+                       "kernel(s) -> %u, DRAM bytes %llu -> %llu%s%s",
+                       name, before.kernels, after.kernels,
+                       (unsigned long long)before.dram_bytes,
+                       (unsigned long long)after.dram_bytes,
+                       from_cache ? " (from the cache)" : "", why);
+      else
+        mg_pass_remark(loc, "mirage-search: '@%s' kept: no cheaper verified "
+                            "μGraph found%s",
+                       name, why);
+    }
+  }
+  mg_search_result_free(&result);
+  mg_program_destroy(best);
+  mg_program_destroy(target);
+  return ok;
+}
+
+bool mg_search_pass_run_on(MlirOperation module, const MgOptionValue *values) {
+  Run run;
+  memset(&run, 0, sizeof run);
+  run.values = values;
+  MgSearchOptions *o = &run.options;
+  *o = mg_search_options_default();
+  o->max_kernel_ops = (uint32_t)values[OPT_MAX_KERNEL_OPS].i;
+  o->max_block_ops = (uint32_t)values[OPT_MAX_BLOCK_OPS].i;
+  o->max_custom_kernels = (uint32_t)values[OPT_MAX_CUSTOM_KERNELS].i;
+  o->time_budget_s = values[OPT_TIME_BUDGET].f;
+  o->threads = (uint32_t)values[OPT_THREADS].i;
+  o->target = mg_target_lookup(values[OPT_TARGET].s);
+  o->use_absexpr = values[OPT_ABSEXPR].b;
+  o->seed = (uint64_t)values[OPT_SEED].i;
+  o->verify_error = ldexp(1.0, -(int)values[OPT_ERROR_BITS].i);
+  run.remarks = mg_pass_remarks_enabled(values[OPT_REMARKS].b);
+  run.stats = env_flag("MIRAGE_STATS", values[OPT_STATS].b);
+  run.progress = env_flag("MIRAGE_PROGRESS", values[OPT_PROGRESS].b);
+  run.use_cache = values[OPT_CACHE].b &&
+                  mg_cache_dir(values[OPT_CACHE_DIR].s, run.cache_dir,
+                               sizeof run.cache_dir);
+  return mg_pass_for_each_kernel_func(module, search_one, &run);
+}
+
+static void run(MlirOperation module, MlirExternalPass pass,
+                const MgOptionValue *values) {
+  if (!mg_search_pass_run_on(module, values))
+    mlirExternalPassSignalFailure(pass);
+}
+
+const MgPassDef mg_pass_search = {
+    "mirage-search",
+    "Search each kernel graph for a cheaper verified μGraph (lib/search)",
+    mg_search_pass_options, sizeof mg_search_pass_options /
+                                sizeof mg_search_pass_options[0],
+    mg_search_pass_check, run};
