@@ -5,7 +5,7 @@
 // contraction k -> sum(k, mul(a, b)); element-wise ops -> their symbol;
 // sum over a dim of size n -> sum(n, a); accumulators -> sum(F, ...)).
 // The search keeps a candidate op only if its expression is a subexpression
-// of a target output's expression modulo the axioms of docs/search.md
+// of a target output's expression modulo the axioms of docs/absexpr.md
 // (commutativity/associativity of + and ·, distributivity, division rules,
 // sums over sums/products/quotients, sum(j·k, x) = sum(j, sum(k, x))).
 //
@@ -43,11 +43,14 @@ typedef enum MgAbsOp {
   MG_ABS_GELU,
   MG_ABS_RELU,
   MG_ABS_SUM,   // param: number of summed terms n >= 1; child a
+  MG_ABS_CONCAT,// concat of two different expressions: an uninterpreted
+                // symbol (the concat of x with x is x itself)
   MG_ABS_COUNT
 } MgAbsOp;
 
 typedef struct MgAbsOptions {
   uint32_t max_nodes;      // stop saturating beyond this many e-nodes
+                           // (created ones; the target's own always fit)
   uint32_t max_iterations; // ... or after this many rule passes
 } MgAbsOptions;
 
@@ -57,7 +60,7 @@ MG_API MgAbsOptions mg_absexpr_options_default(void);
 typedef struct MgAbsGraph MgAbsGraph;
 
 typedef struct MgAbsStats {
-  uint32_t nodes, classes, iterations;
+  uint32_t nodes, classes, iterations; // distinct e-nodes, e-classes, rounds
   bool saturated; // false when a bound stopped it (pruning may then reject
                   // a candidate that a full saturation would keep)
 } MgAbsStats;
@@ -73,7 +76,7 @@ MG_API MgAbsStats mg_absexpr_stats(const MgAbsGraph *graph);
 
 /// The class of the term op(param; a, b) if the e-graph has it, else
 /// MG_ABS_NONE (also when a child is MG_ABS_NONE). Unused children are
-/// MG_ABS_NONE. Read-only and thread-safe.
+/// MG_ABS_NONE. sum(1, a) is a. Read-only, thread-safe, no allocation.
 MG_API MgAbsId mg_absexpr_lookup(const MgAbsGraph *graph, MgAbsOp op,
                                  int64_t param, MgAbsId a, MgAbsId b);
 /// True when `id` is a subexpression of some target output.
@@ -84,8 +87,12 @@ MG_API MgAbsId mg_absexpr_output(const MgAbsGraph *graph, uint32_t index);
 /// Expression classes of op `op`'s outputs in graph `g` of `program`, given
 /// the classes of every tensor of that graph read so far (`tensor_ids`,
 /// indexed by tensor id). For MG_OP_CUSTOM the block graph is expanded with
-/// its inputs bound to the op's inputs. Writes MG_ABS_NONE for outputs whose
-/// term is not in the e-graph. Returns the number of outputs written.
+/// its inputs bound to the op's inputs (MG_OP_THREAD likewise). In a block
+/// or thread graph the INPUT tensors must carry the classes they are bound
+/// to (an INPUT op there just returns its own entry). Writes MG_ABS_NONE for
+/// outputs whose term is not in the e-graph. Returns the number of outputs
+/// written (0 when `g` or `op` is out of range). Read-only and thread-safe;
+/// allocates only to expand a body of more than 256 tensors.
 MG_API uint32_t mg_absexpr_of_op(const MgAbsGraph *graph,
                                  const MgProgram *program, MgGraphId g,
                                  MgOpId op, const MgAbsId *tensor_ids,

@@ -1,0 +1,341 @@
+//===- terms.c - From μGraph ops to abstract expressions; the public API --===//
+//
+// One function, eval_op, maps every op kind to its term, for the target
+// (inserting into the e-graph) and for candidates (looking up only), so the
+// two can never disagree. The mapping (docs/absexpr.md):
+//   input i          -> input(i)           (kernel level)
+//   matmul, k        -> sum(k, mul(a, b))   k = a's last dim
+//   add, mul, div    -> add, mul, div
+//   sub a-b          -> add(a, mul(const -1, b))
+//   square x         -> mul(x, x)
+//   exp .. relu      -> their symbol
+//   mul/div_scalar s -> mul(a, const s) / div(a, const s)
+//   sum over dim d   -> sum(n, a)           n = a's dim d
+//   iterator, saver  -> their operand       (a tile of X is X)
+//   accum SUM        -> sum(F, x)
+//   accum SUM_LAST   -> sum(F, sum(e, x))   e = the tile's last dim
+//   accum SUM_SQ_LAST-> sum(F, sum(e, mul(x, x)))
+//   concat(x, x)     -> x; concat(x, y) -> concat(x, y), an opaque symbol
+//   custom, thread   -> the body, its inputs bound to the op's operands
+// sum(1, x) is x everywhere (F = 1, size-1 dims).
+//
+//===----------------------------------------------------------------------===//
+#include "egraph.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/// Term builder: inserts into `g` when `insert`, else looks up in `cg`.
+typedef struct Eval {
+  MgAbsGraph *g;
+  const MgAbsGraph *cg;
+  bool insert;
+} Eval;
+
+// -0.0 and 0.0 are one constant.
+static int64_t const_bits(double v) {
+  if (v == 0.0)
+    v = 0.0;
+  int64_t bits;
+  memcpy(&bits, &v, sizeof bits);
+  return bits;
+}
+
+static MgAbsId term(const Eval *e, MgAbsOp op, int64_t param, MgAbsId a,
+                    MgAbsId b) {
+  return e->insert ? mg_abs_add(e->g, op, param, a, b)
+                   : mg_absexpr_lookup(e->cg, op, param, a, b);
+}
+
+static MgAbsId bin(const Eval *e, MgAbsOp op, MgAbsId a, MgAbsId b) {
+  return term(e, op, 0, a, b);
+}
+
+static MgAbsId sum(const Eval *e, int64_t n, MgAbsId a) {
+  return term(e, MG_ABS_SUM, n, a, MG_ABS_NONE);
+}
+
+static MgAbsId constant(const Eval *e, double v) {
+  return term(e, MG_ABS_CONST, const_bits(v), MG_ABS_NONE, MG_ABS_NONE);
+}
+
+static MgAbsOp unary_symbol(MgOpKind kind) {
+  switch (kind) {
+  case MG_OP_EXP:
+    return MG_ABS_EXP;
+  case MG_OP_SQRT:
+    return MG_ABS_SQRT;
+  case MG_OP_RSQRT:
+    return MG_ABS_RSQRT;
+  case MG_OP_SILU:
+    return MG_ABS_SILU;
+  case MG_OP_GELU:
+    return MG_ABS_GELU;
+  default:
+    return MG_ABS_RELU;
+  }
+}
+
+static int64_t last_dim(const MgTensor *t) {
+  return t->rank ? t->dims[t->rank - 1] : 1;
+}
+
+static uint32_t eval_op(const Eval *e, const MgProgram *p, MgGraphId gid,
+                        MgOpId oid, const MgAbsId *ids, MgAbsId *out);
+
+// Runs body graph `sub` (one level below `level`) with its inputs bound to
+// the operands of `op`; writes its outputs.
+static uint32_t eval_body(const Eval *e, const MgProgram *p, uint8_t level,
+                          MgGraphId sub, const MgOp *op, const MgAbsId *ids,
+                          MgAbsId *out) {
+  for (uint32_t i = 0; i < op->num_outputs; ++i)
+    out[i] = MG_ABS_NONE;
+  // Bodies sit one level down (kernel -> block -> thread), so expanding
+  // them always ends, even on a program no builder checked.
+  if (sub >= p->num_graphs || p->graphs[sub].level != level + 1)
+    return op->num_outputs;
+  const MgGraph *body = &p->graphs[sub];
+  MgAbsId local[256];
+  MgAbsId *t = body->num_tensors <= 256
+                   ? local
+                   : malloc((size_t)body->num_tensors * sizeof *t);
+  if (!t) {
+    if (e->insert)
+      e->g->nomem = true;
+    return op->num_outputs;
+  }
+  for (uint32_t i = 0; i < body->num_tensors; ++i)
+    t[i] = MG_ABS_NONE;
+  for (uint32_t i = 0; i < body->num_ops; ++i) {
+    const MgOp *bop = &body->ops[i];
+    if (bop->kind == MG_OP_INPUT) {
+      if (bop->attr >= 0 && (uint32_t)bop->attr < op->num_inputs)
+        t[bop->outputs[0]] = ids[op->inputs[bop->attr]];
+      continue;
+    }
+    MgAbsId res[MG_MAX_OP_OUTPUTS];
+    uint32_t n = eval_op(e, p, sub, i, t, res);
+    for (uint32_t j = 0; j < n; ++j)
+      t[bop->outputs[j]] = res[j];
+  }
+  for (uint32_t i = 0; i < op->num_outputs && i < body->num_outputs; ++i)
+    out[i] = t[body->outputs[i]];
+  if (t != local)
+    free(t);
+  return op->num_outputs;
+}
+
+static MgAbsId eval_accum(const Eval *e, const MgGraph *gr, const MgOp *op,
+                          MgAbsId x) {
+  int64_t e_last = last_dim(&gr->tensors[op->inputs[0]]);
+  MgAbsId inner = x;
+  if (op->acc == MG_ACCUM_SUM_LAST)
+    inner = sum(e, e_last, x);
+  else if (op->acc == MG_ACCUM_SUM_SQ_LAST)
+    inner = sum(e, e_last, bin(e, MG_ABS_MUL, x, x));
+  return sum(e, gr->forloop, inner);
+}
+
+static uint32_t eval_op(const Eval *e, const MgProgram *p, MgGraphId gid,
+                        MgOpId oid, const MgAbsId *ids, MgAbsId *out) {
+  const MgGraph *gr = &p->graphs[gid];
+  const MgOp *op = &gr->ops[oid];
+  MgAbsId a = op->num_inputs > 0 ? ids[op->inputs[0]] : MG_ABS_NONE;
+  MgAbsId b = op->num_inputs > 1 ? ids[op->inputs[1]] : MG_ABS_NONE;
+  MgAbsId r = MG_ABS_NONE;
+  switch ((MgOpKind)op->kind) {
+  case MG_OP_INPUT:
+    // Kernel inputs are symbols; body inputs carry the classes the caller
+    // bound (the enclosing custom op's operands).
+    r = gr->level == MG_LEVEL_KERNEL
+            ? term(e, MG_ABS_INPUT, op->attr, MG_ABS_NONE, MG_ABS_NONE)
+            : ids[op->outputs[0]];
+    break;
+  case MG_OP_MATMUL:
+    r = sum(e, last_dim(&gr->tensors[op->inputs[0]]),
+            bin(e, MG_ABS_MUL, a, b));
+    break;
+  case MG_OP_ADD:
+    r = bin(e, MG_ABS_ADD, a, b);
+    break;
+  case MG_OP_SUB:
+    r = bin(e, MG_ABS_ADD, a, bin(e, MG_ABS_MUL, constant(e, -1.0), b));
+    break;
+  case MG_OP_MUL:
+    r = bin(e, MG_ABS_MUL, a, b);
+    break;
+  case MG_OP_DIV:
+    r = bin(e, MG_ABS_DIV, a, b);
+    break;
+  case MG_OP_SQUARE:
+    r = bin(e, MG_ABS_MUL, a, a);
+    break;
+  case MG_OP_EXP:
+  case MG_OP_SQRT:
+  case MG_OP_RSQRT:
+  case MG_OP_SILU:
+  case MG_OP_GELU:
+  case MG_OP_RELU:
+    r = term(e, unary_symbol((MgOpKind)op->kind), 0, a, MG_ABS_NONE);
+    break;
+  case MG_OP_MUL_SCALAR:
+    r = bin(e, MG_ABS_MUL, a, constant(e, op->scalar));
+    break;
+  case MG_OP_DIV_SCALAR:
+    r = bin(e, MG_ABS_DIV, a, constant(e, op->scalar));
+    break;
+  case MG_OP_SUM: {
+    const MgTensor *t = &gr->tensors[op->inputs[0]];
+    int64_t n = op->attr >= 0 && op->attr < t->rank ? t->dims[op->attr] : 0;
+    r = sum(e, n, a);
+    break;
+  }
+  case MG_OP_CUSTOM:
+  case MG_OP_THREAD:
+    return eval_body(e, p, gr->level, (MgGraphId)op->attr, op, ids, out);
+  case MG_OP_ITERATOR:
+  case MG_OP_SAVER:
+    r = a;
+    break;
+  case MG_OP_ACCUM:
+    r = eval_accum(e, gr, op, a);
+    break;
+  case MG_OP_CONCAT:
+    // Abstract expressions forget which part of a tensor is which, so the
+    // concat of two tiles of one expression is that expression; anything
+    // else is an opaque symbol (never equal to a sum or product).
+    r = a;
+    for (uint32_t i = 1; i < op->num_inputs && r != MG_ABS_NONE; ++i) {
+      MgAbsId x = ids[op->inputs[i]];
+      if (x != r)
+        r = bin(e, MG_ABS_CONCAT, r, x);
+    }
+    break;
+  case MG_OP_COUNT:
+    break;
+  }
+  for (uint32_t i = 0; i < op->num_outputs; ++i)
+    out[i] = i == 0 ? r : MG_ABS_NONE;
+  return op->num_outputs;
+}
+
+//===--- Public API -------------------------------------------------------===//
+
+MgAbsOptions mg_absexpr_options_default(void) {
+  MgAbsOptions o;
+  o.max_nodes = 200000;
+  o.max_iterations = 32;
+  return o;
+}
+
+MgAbsStats mg_absexpr_stats(const MgAbsGraph *graph) {
+  MgAbsStats s = {0, 0, 0, false};
+  return graph ? graph->stats : s;
+}
+
+// The verifier's stance: structure is checked, GPU limits are not.
+static const MgTarget unlimited_target = {
+    "absexpr", INT64_MAX, INT32_MAX, {INT64_MAX, INT64_MAX, INT64_MAX}};
+
+MgAbsGraph *mg_absexpr_create(const MgProgram *target,
+                              const MgAbsOptions *options, MgDiag *diag) {
+  return mg_abs_create_rules(target, options, MG_ABS_RULES_ALL, diag);
+}
+
+MgAbsGraph *mg_abs_create_rules(const MgProgram *target,
+                                const MgAbsOptions *options, uint32_t rules,
+                                MgDiag *diag) {
+  if (!target || target->num_graphs == 0 ||
+      target->graphs[0].level != MG_LEVEL_KERNEL) {
+    mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
+                "target has no root kernel graph");
+    return NULL;
+  }
+  if (mg_program_validate(target, &unlimited_target, diag) != MG_STATUS_OK)
+    return NULL;
+  MgAbsOptions opts = options ? *options : mg_absexpr_options_default();
+  MgAbsGraph *g = mg_abs_graph_new(&opts);
+  if (g) {
+    g->rules = rules & MG_ABS_RULES_ALL;
+    g->naive = (rules & MG_ABS_NAIVE) != 0;
+  }
+  const MgGraph *root = &target->graphs[0];
+  MgAbsId *ids = malloc(((size_t)root->num_tensors + 1) * sizeof *ids);
+  if (g)
+    g->outputs = malloc(((size_t)root->num_outputs + 1) * sizeof *g->outputs);
+  if (!g || !ids || !g->outputs)
+    goto nomem;
+  Eval e = {g, NULL, true};
+  for (uint32_t i = 0; i < root->num_tensors; ++i)
+    ids[i] = MG_ABS_NONE;
+  for (uint32_t i = 0; i < root->num_ops; ++i) {
+    MgAbsId res[MG_MAX_OP_OUTPUTS];
+    uint32_t n = eval_op(&e, target, 0, i, ids, res);
+    for (uint32_t j = 0; j < n; ++j)
+      ids[root->ops[i].outputs[j]] = res[j];
+  }
+  g->num_outputs = root->num_outputs;
+  for (uint32_t i = 0; i < root->num_outputs; ++i)
+    g->outputs[i] = ids[root->outputs[i]];
+  free(ids);
+  ids = NULL;
+  if (g->nomem || !mg_abs_saturate(g) || !mg_abs_finalize(g))
+    goto nomem;
+  return g;
+nomem:
+  free(ids);
+  mg_absexpr_destroy(g);
+  mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1,
+              "out of memory building the abstract-expression e-graph");
+  return NULL;
+}
+
+MgAbsId mg_absexpr_lookup(const MgAbsGraph *graph, MgAbsOp op, int64_t param,
+                          MgAbsId a, MgAbsId b) {
+  if (!graph || (uint32_t)op >= MG_ABS_COUNT)
+    return MG_ABS_NONE;
+  uint32_t n = graph->num_nodes;
+  // ORDER MG_ABS: arities as in egraph.c's op_arity.
+  bool leaf = op == MG_ABS_INPUT || op == MG_ABS_CONST;
+  bool binary = op == MG_ABS_ADD || op == MG_ABS_MUL || op == MG_ABS_DIV ||
+                op == MG_ABS_CONCAT;
+  if (leaf) {
+    a = b = MG_ABS_NONE;
+  } else {
+    if (a >= n || (binary && b >= n))
+      return MG_ABS_NONE;
+    a = graph->parent[a]; // frozen: the union-find is fully compressed
+    b = binary ? graph->parent[b] : MG_ABS_NONE;
+  }
+  if (op == MG_ABS_SUM) {
+    if (param < 1)
+      return MG_ABS_NONE;
+    if (param == 1)
+      return a;
+  }
+  if (op == MG_ABS_CONST && param == INT64_MIN) // the bits of -0.0
+    param = 0;
+  MgAbsId r = mg_abs_lookup_node(graph, op, param, a, b);
+  if (r == MG_ABS_NONE && (op == MG_ABS_ADD || op == MG_ABS_MUL) && a != b)
+    r = mg_abs_lookup_node(graph, op, param, b, a); // saturation may stop early
+  return r;
+}
+
+bool mg_absexpr_is_subexpr(const MgAbsGraph *graph, MgAbsId id) {
+  return graph && id < graph->num_nodes && graph->reach[graph->parent[id]];
+}
+
+MgAbsId mg_absexpr_output(const MgAbsGraph *graph, uint32_t index) {
+  return graph && index < graph->num_outputs ? graph->outputs[index]
+                                             : MG_ABS_NONE;
+}
+
+uint32_t mg_absexpr_of_op(const MgAbsGraph *graph, const MgProgram *program,
+                          MgGraphId g, MgOpId op, const MgAbsId *tensor_ids,
+                          MgAbsId *out_ids) {
+  if (!graph || !program || g >= program->num_graphs ||
+      op >= program->graphs[g].num_ops)
+    return 0;
+  Eval e = {NULL, graph, false};
+  return eval_op(&e, program, g, op, tensor_ids, out_ids);
+}
