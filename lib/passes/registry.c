@@ -26,6 +26,8 @@ static const MgPassDef *const pass_defs[] = {
     &mg_pass_verify_ugraph,
     &mg_pass_check_equiv,
     &mg_pass_test_bridge,
+    &mg_pass_lift,
+    &mg_pass_unlift,
 };
 #define NUM_PASSES (sizeof pass_defs / sizeof pass_defs[0])
 

@@ -1,0 +1,73 @@
+//===- lift.h - TOSA / linalg-on-tensors -> μGraph kernel graphs -*- C -*-===//
+//
+// Lifting turns the tensor ops of each func.func into kernel graphs without
+// ever breaking the module. For subprogram k of function @F it adds
+//   func.func private @F_lax<k>(...) attributes {ug.level = "kernel",
+//                                               ug.reference = @F_lax<k>_ref}
+//   func.func private @F_lax<k>_ref(...)   // the original ops, copied
+// with the same function type, and replaces the original ops in @F by
+//   %r = func.call @F_lax<k>(%inputs...)
+// Unlifting inlines the reference at every such call and removes the pair,
+// so lift followed by unlift prints the input again. See docs/lift.md.
+//
+// lib/lift is the only reader of upstream (TOSA, linalg, tensor, arith,
+// math) IR. It never prints: remarks go through a callback.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MIRAGE_LIFT_H
+#define MIRAGE_LIFT_H
+
+#include "mirage/graph.h"
+#include "mlir-c/IR.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Default bound on the μGraph ops of one lifted kernel graph: the largest of
+/// the paper's six benchmarks (QKNorm attention) lifts to 15 ops and the
+/// paper optimises each benchmark as one program, so 16 keeps all of them
+/// whole while bounding the search.
+#define MG_LIFT_DEFAULT_MAX_OPS 16
+
+/// Receives one remark: where, and a NUL-terminated message.
+typedef void (*MgLiftRemarkFn)(void *user_data, MlirLocation loc,
+                               const char *message);
+
+typedef struct MgLiftOptions {
+  uint32_t max_ops;      // most μGraph ops per kernel graph (>= 1)
+  bool lift_relu;        // lift relu-shaped clamp/maximum as ug.relu
+  MgLiftRemarkFn remark; // NULL: no remarks
+  void *remark_data;
+} MgLiftOptions;
+
+/// max_ops MG_LIFT_DEFAULT_MAX_OPS, lift_relu false, no remarks.
+MG_API MgLiftOptions mg_lift_options_default(void);
+
+typedef struct MgLiftStats {
+  uint32_t functions;   // functions looked at
+  uint32_t subprograms; // kernel graphs created
+  uint32_t ops_lifted;  // original ops moved into references
+  uint32_t ops_left;    // tensor ops left in place (cut)
+} MgLiftStats;
+
+/// Lifts every func.func of `module` (a builtin.module) that is neither a
+/// μGraph function nor a reference. Unsupported input is left unchanged
+/// (remarks say why). Returns OK, or a failure with `diag` when the module
+/// could not be rewritten consistently (an internal error; the module is then
+/// left as it was for the function concerned). `stats` may be NULL.
+MG_API MgStatus mg_lift_module(MlirOperation module,
+                               const MgLiftOptions *options, MgLiftStats *stats,
+                               MgDiag *diag);
+
+/// Inlines the reference of every call to a kernel graph that carries
+/// `ug.reference`, then erases kernel graphs and references left unused.
+/// `inlined` (may be NULL) receives the number of calls replaced.
+MG_API MgStatus mg_lift_unlift_module(MlirOperation module, uint32_t *inlined,
+                                      MgDiag *diag);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif // MIRAGE_LIFT_H

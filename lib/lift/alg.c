@@ -1,0 +1,566 @@
+//===- alg.c - The algebra that turns tensor expressions into μGraph ops
+//---===//
+//
+// Operands arrive in one frame (see mg_lift_internal.h). Constants fold (in the
+// IR element type), splat operands become mul_scalar/div_scalar, and the
+// forms the μGraph lacks are kept symbolic until a consumer can express
+// them: -x, exp(-x), 1 + exp(-x), sigmoid(x) and 1/x. So
+//   x * sigmoid(x), x / (1 + exp(-x))  -> silu(x)
+//   a * reciprocal(b)                  -> a / b
+//   pow(x, 2), x * x                   -> square(x)
+//   pow(x, 0.5), pow(x, -0.5)          -> sqrt(x), rsqrt(x)
+//   max(x, 0)                          -> relu(x)
+// and a symbolic value nobody consumes that way is reported (and cut).
+//
+//===----------------------------------------------------------------------===//
+#include "lift_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+// Whom to blame when operands do not line up: an operand that is a view
+// (cutting the view op makes it an exact graph input), else the op itself.
+static bool is_transposed(const MgLiftVal *v) {
+  int last = -1;
+  for (uint32_t i = 0; i < v->rank; ++i)
+    if (v->map[i] >= 0) {
+      if (v->map[i] < last)
+        return true;
+      last = v->map[i];
+    }
+  return false;
+}
+
+static MlirOperation blame_of(const MgLiftBuilder *b, const MgLiftVal *v) {
+  return v->viewed && !mlirOperationIsNull(v->origin) ? v->origin : b->current;
+}
+
+static MlirOperation layout_blame(const MgLiftBuilder *b, const MgLiftVal *x,
+                                  const MgLiftVal *y) {
+  if (x->viewed && is_transposed(x))
+    return blame_of(b, x);
+  if (y->viewed && is_transposed(y))
+    return blame_of(b, y);
+  return x->viewed ? blame_of(b, x) : blame_of(b, y);
+}
+
+static bool is_tensorish(const MgLiftVal *v) {
+  return v->kind != MG_LIFT_SCALAR && v->kind != MG_LIFT_NONE;
+}
+
+// Same tensor walked the same way: the two operands are one value.
+static bool same_value(const MgLiftVal *a, const MgLiftVal *b) {
+  if (a->t == MG_NO_ID || a->t != b->t || a->rank != b->rank)
+    return false;
+  return !memcmp(a->map, b->map, a->rank);
+}
+
+static bool is_const(const MgLiftVal *v, double value) {
+  return v->kind == MG_LIFT_SCALAR && v->scalar == value;
+}
+
+static void make_scalar(const MgLiftVal *shape, double s, uint8_t dtype,
+                        MgLiftVal *out) {
+  *out = *shape;
+  out->kind = MG_LIFT_SCALAR;
+  out->scalar = mg_lift_round(s, dtype);
+  out->dtype = dtype;
+  out->t = MG_NO_ID;
+  out->ir = (MlirValue){NULL};
+  for (uint32_t d = 0; d < MG_LIFT_MAX_RANK; ++d)
+    out->map[d] = -1;
+}
+
+// A value of kind `kind` over the tensor of `base`.
+static void make_kind(const MgLiftVal *base, MgLiftKind kind, uint8_t dtype,
+                      MlirOperation origin, MgLiftVal *out) {
+  *out = *base;
+  out->kind = (uint8_t)kind;
+  out->dtype = dtype;
+  out->origin = origin;
+}
+
+static bool tensor_result(MgLiftBuilder *b, const MgLiftVal *shape,
+                          MgTensorId t, uint8_t dtype, MgLiftVal *out) {
+  if (t == MG_NO_ID)
+    return false;
+  *out = *shape;
+  out->kind = MG_LIFT_TENSOR;
+  out->t = t;
+  out->dtype = dtype;
+  out->ir = (MlirValue){NULL};
+  out->origin = b->current;
+  return true;
+}
+
+// Unary and scalar ops store their result in their operand's type, so
+// they must see the type the IR computes in. A cast view in front of one
+// (statistics of f16 data in f32, or an exp after a narrowing cast) would
+// change the precision written: the cast is blamed, and once cut its
+// result is a graph input of the right type. (x * x, the usual reason to
+// widen, is a binary op and may change types: see MG_LIFT_ALG_MUL.)
+static bool keeps_precision(MgLiftBuilder *b, const MgLiftVal *a,
+                            uint8_t dtype) {
+  uint8_t have = mg_lift_tensor(b, a->t)->dtype;
+  if (have == dtype)
+    return true;
+  return mg_lift_fail(
+      b, mlirOperationIsNull(a->origin) ? b->current : a->origin,
+      "an element-wise op would compute in %s what is written "
+      "in %s (the μGraph's unary ops keep their operand's type)",
+      mg_dtype_name((MgDType)have), mg_dtype_name((MgDType)dtype));
+}
+
+// x * x: ug.square, or ug.mul when the square is written in another type.
+static bool square_of(MgLiftBuilder *b, const MgLiftVal *x, uint8_t dtype,
+                      MgLiftVal *out) {
+  MgLiftVal a = *x;
+  if (!mg_lift_materialize(b, &a))
+    return false;
+  if (mg_lift_tensor(b, a.t)->dtype == dtype)
+    return tensor_result(b, &a, mg_lift_emit_unary(b, MG_OP_SQUARE, a.t, dtype),
+                         dtype, out);
+  return tensor_result(
+      b, &a, mg_lift_emit_binary(b, MG_OP_MUL, a.t, a.t, dtype), dtype, out);
+}
+
+static bool unary_tensor(MgLiftBuilder *b, MgOpKind kind, const MgLiftVal *x,
+                         uint8_t dtype, MgLiftVal *out) {
+  MgLiftVal a = *x;
+  if (!mg_lift_materialize(b, &a) || !keeps_precision(b, &a, dtype))
+    return false;
+  return tensor_result(b, &a, mg_lift_emit_unary(b, kind, a.t, dtype), dtype,
+                       out);
+}
+
+static bool scalar_tensor(MgLiftBuilder *b, MgOpKind kind, const MgLiftVal *x,
+                          double s, uint8_t dtype, MgLiftVal *out) {
+  MgLiftVal a = *x;
+  if (!mg_lift_materialize(b, &a) || !keeps_precision(b, &a, dtype))
+    return false;
+  if (kind == MG_OP_DIV_SCALAR && s == 0.0)
+    return mg_lift_fail(b, (MlirOperation){NULL},
+                        "division by a zero constant");
+  return tensor_result(b, &a, mg_lift_emit_scalar(b, kind, a.t, s, dtype),
+                       dtype, out);
+}
+
+// A scalar operand must not widen the result: every dim of the frame that
+// the splat has but the tensor does not vary along would be a broadcast.
+static bool scalar_fits(MgLiftBuilder *b, const MgLiftVal *tensor,
+                        const MgLiftVal *scalar) {
+  if (mlirValueIsNull(scalar->ir))
+    return true;
+  for (uint32_t i = 0; i < tensor->rank; ++i)
+    if (scalar->map[i] >= 0 && tensor->map[i] < 0)
+      return mg_lift_fail(b, (MlirOperation){NULL},
+                          "a splat constant widens the result along dim %u", i);
+  return true;
+}
+
+// Both operands as tensors, aligned position by position.
+static bool binary_tensor(MgLiftBuilder *b, MgOpKind kind, const MgLiftVal *x,
+                          const MgLiftVal *y, uint8_t dtype, MgLiftVal *out) {
+  MgLiftVal a = *x, c = *y;
+  if (!mg_lift_materialize(b, &a) || !mg_lift_materialize(b, &c))
+    return false;
+  const MgTensor *ta = mg_lift_tensor(b, a.t), *tc = mg_lift_tensor(b, c.t);
+  if (ta->rank != tc->rank)
+    return mg_lift_fail(b, layout_blame(b, &a, &c),
+                        "operands have μGraph ranks %u and %u (the μGraph "
+                        "broadcasts only between equal ranks)",
+                        ta->rank, tc->rank);
+  MgLiftVal r = a;
+  bool taken[MG_MAX_DIMS] = {false};
+  for (uint32_t i = 0; i < a.rank; ++i) {
+    int pa = a.map[i], pc = c.map[i];
+    if (pa >= 0 && pc >= 0 && pa != pc)
+      return mg_lift_fail(b, layout_blame(b, &a, &c),
+                          "operands are laid out differently (a transposed or "
+                          "reshaped view meets another layout)");
+    int p = pa >= 0 ? pa : pc;
+    r.map[i] = (int8_t)p;
+    if (p < 0)
+      continue;
+    if ((pa < 0 && ta->dims[p] != 1) || (pc < 0 && tc->dims[p] != 1) ||
+        taken[p])
+      return mg_lift_fail(b, layout_blame(b, &a, &c),
+                          "the broadcast does not line up with the μGraph "
+                          "tensors' dims");
+    taken[p] = true;
+  }
+  MgTensorId t = mg_lift_emit_binary(b, kind, a.t, c.t, dtype);
+  if (t == MG_NO_ID)
+    return false;
+  r.kind = MG_LIFT_TENSOR;
+  r.t = t;
+  r.dtype = dtype;
+  r.ir = (MlirValue){NULL};
+  r.origin = b->current;
+  *out = r;
+  return true;
+}
+
+static bool relu(MgLiftBuilder *b, const MgLiftVal *x, uint8_t dtype,
+                 MgLiftVal *out) {
+  if (!b->opts->lift_relu)
+    return mg_lift_fail(b, (MlirOperation){NULL},
+                        "relu is non-LAX and cuts subprograms by default "
+                        "(lift-relu=true lifts it)");
+  return unary_tensor(b, MG_OP_RELU, x, dtype, out);
+}
+
+static bool pow_of(MgLiftBuilder *b, const MgLiftVal *x, const MgLiftVal *e,
+                   uint8_t dtype, MgLiftVal *out) {
+  if (e->kind != MG_LIFT_SCALAR)
+    return mg_lift_fail(b, (MlirOperation){NULL},
+                        "pow lifts only with a constant exponent");
+  if (x->kind == MG_LIFT_SCALAR) {
+    make_scalar(x, pow(x->scalar, e->scalar), dtype, out);
+    return true;
+  }
+  if (e->scalar == 2.0)
+    return square_of(b, x, dtype, out);
+  if (e->scalar == 0.5)
+    return unary_tensor(b, MG_OP_SQRT, x, dtype, out);
+  if (e->scalar == -0.5)
+    return unary_tensor(b, MG_OP_RSQRT, x, dtype, out);
+  return mg_lift_fail(b, (MlirOperation){NULL},
+                      "pow lifts only with exponent 2, 0.5 or -0.5 (got %g)",
+                      e->scalar);
+}
+
+static bool fold(MgLiftAlg op, double x, double y, double *r) {
+  switch (op) {
+  case MG_LIFT_ALG_ADD:
+    *r = x + y;
+    return true;
+  case MG_LIFT_ALG_SUB:
+    *r = x - y;
+    return true;
+  case MG_LIFT_ALG_MUL:
+    *r = x * y;
+    return true;
+  case MG_LIFT_ALG_DIV:
+    *r = x / y;
+    return true;
+  case MG_LIFT_ALG_MAX:
+    *r = x > y ? x : y;
+    return true;
+  case MG_LIFT_ALG_POW:
+    *r = pow(x, y);
+    return true;
+  default:
+    return false;
+  }
+}
+
+bool mg_lift_alg_binary(MgLiftBuilder *b, MgLiftAlg op, const MgLiftVal *x,
+                        const MgLiftVal *y, uint8_t dtype, MgLiftVal *out) {
+  double r;
+  if (x->kind == MG_LIFT_SCALAR && y->kind == MG_LIFT_SCALAR &&
+      fold(op, x->scalar, y->scalar, &r)) {
+    make_scalar(x, r, dtype, out);
+    return true;
+  }
+  MlirOperation cur = b->current;
+  switch (op) {
+  case MG_LIFT_ALG_ADD:
+    if ((x->kind == MG_LIFT_EXPNEG && is_const(y, 1.0)) ||
+        (y->kind == MG_LIFT_EXPNEG && is_const(x, 1.0))) {
+      make_kind(x->kind == MG_LIFT_EXPNEG ? x : y, MG_LIFT_ONE_PLUS_EXPNEG,
+                dtype, cur, out);
+      return true;
+    }
+    if (y->kind == MG_LIFT_NEG && x->kind != MG_LIFT_NEG) {
+      MgLiftVal u = *y;
+      u.kind = MG_LIFT_TENSOR;
+      return binary_tensor(b, MG_OP_SUB, x, &u, dtype, out);
+    }
+    if (x->kind == MG_LIFT_NEG && y->kind != MG_LIFT_NEG) {
+      MgLiftVal u = *x;
+      u.kind = MG_LIFT_TENSOR;
+      return binary_tensor(b, MG_OP_SUB, y, &u, dtype, out);
+    }
+    return binary_tensor(b, MG_OP_ADD, x, y, dtype, out);
+  case MG_LIFT_ALG_SUB:
+    if (is_const(x, 0.0) && is_tensorish(y))
+      return mg_lift_alg_unary(b, MG_LIFT_ALG_NEG, y, dtype, out);
+    if (y->kind == MG_LIFT_NEG) {
+      MgLiftVal u = *y;
+      u.kind = MG_LIFT_TENSOR;
+      return binary_tensor(b, MG_OP_ADD, x, &u, dtype, out);
+    }
+    return binary_tensor(b, MG_OP_SUB, x, y, dtype, out);
+  case MG_LIFT_ALG_MUL:
+    if (x->kind == MG_LIFT_SIGMOID || y->kind == MG_LIFT_SIGMOID) {
+      const MgLiftVal *s = x->kind == MG_LIFT_SIGMOID ? x : y;
+      const MgLiftVal *o = s == x ? y : x;
+      if (o->kind == MG_LIFT_TENSOR && same_value(o, s))
+        return unary_tensor(b, MG_OP_SILU, o, dtype, out);
+    }
+    if (x->kind == MG_LIFT_RECIP || y->kind == MG_LIFT_RECIP) {
+      const MgLiftVal *rc = x->kind == MG_LIFT_RECIP ? x : y;
+      const MgLiftVal *o = rc == x ? y : x;
+      MgLiftVal u = *rc;
+      u.kind = MG_LIFT_TENSOR;
+      if (is_const(o, 1.0)) {
+        *out = *rc;
+        return true;
+      }
+      if (o->kind == MG_LIFT_SCALAR && mlirValueIsNull(o->ir)) {
+        // c / u needs c as a tensor (the μGraph has no scalar-by-tensor
+        // division), and a constant written in a body has no tensor form.
+        return mg_lift_fail(b, (MlirOperation){NULL},
+                            "a constant divided by a tensor does not lift");
+      }
+      return binary_tensor(b, MG_OP_DIV, o, &u, dtype, out);
+    }
+    if (y->kind == MG_LIFT_SCALAR && is_tensorish(x))
+      return scalar_fits(b, x, y) &&
+             scalar_tensor(b, MG_OP_MUL_SCALAR, x, y->scalar, dtype, out);
+    if (x->kind == MG_LIFT_SCALAR && is_tensorish(y))
+      return scalar_fits(b, y, x) &&
+             scalar_tensor(b, MG_OP_MUL_SCALAR, y, x->scalar, dtype, out);
+    if (x->kind == MG_LIFT_TENSOR && same_value(x, y) &&
+        y->kind == MG_LIFT_TENSOR)
+      return square_of(b, x, dtype, out);
+    return binary_tensor(b, MG_OP_MUL, x, y, dtype, out);
+  case MG_LIFT_ALG_DIV:
+    if (y->kind == MG_LIFT_ONE_PLUS_EXPNEG) {
+      if (is_const(x, 1.0)) {
+        make_kind(y, MG_LIFT_SIGMOID, dtype, cur, out);
+        return true;
+      }
+      if (x->kind == MG_LIFT_TENSOR && same_value(x, y))
+        return unary_tensor(b, MG_OP_SILU, x, dtype, out);
+    }
+    if (y->kind == MG_LIFT_RECIP) {
+      MgLiftVal u = *y;
+      u.kind = MG_LIFT_TENSOR;
+      return mg_lift_alg_binary(b, MG_LIFT_ALG_MUL, x, &u, dtype, out);
+    }
+    if (y->kind == MG_LIFT_SCALAR && is_tensorish(x))
+      return scalar_fits(b, x, y) &&
+             scalar_tensor(b, MG_OP_DIV_SCALAR, x, y->scalar, dtype, out);
+    if (is_const(x, 1.0) && is_tensorish(y))
+      return mg_lift_alg_unary(b, MG_LIFT_ALG_RECIP, y, dtype, out);
+    return binary_tensor(b, MG_OP_DIV, x, y, dtype, out);
+  case MG_LIFT_ALG_MAX:
+    if (is_const(y, 0.0) && is_tensorish(x))
+      return relu(b, x, dtype, out);
+    if (is_const(x, 0.0) && is_tensorish(y))
+      return relu(b, y, dtype, out);
+    return mg_lift_fail(b, (MlirOperation){NULL},
+                        "maximum lifts only as relu (maximum with a zero "
+                        "constant)");
+  case MG_LIFT_ALG_POW:
+    return pow_of(b, x, y, dtype, out);
+  default:
+    return mg_lift_fail(b, (MlirOperation){NULL}, "not a binary operation");
+  }
+}
+
+bool mg_lift_alg_unary(MgLiftBuilder *b, MgLiftAlg op, const MgLiftVal *x,
+                       uint8_t dtype, MgLiftVal *out) {
+  if (x->kind == MG_LIFT_SCALAR) {
+    double s = x->scalar, r;
+    switch (op) {
+    case MG_LIFT_ALG_EXP:
+      r = exp(s);
+      break;
+    case MG_LIFT_ALG_SQRT:
+      r = sqrt(s);
+      break;
+    case MG_LIFT_ALG_RSQRT:
+      r = 1.0 / sqrt(s);
+      break;
+    case MG_LIFT_ALG_NEG:
+      r = -s;
+      break;
+    case MG_LIFT_ALG_RECIP:
+      r = 1.0 / s;
+      break;
+    case MG_LIFT_ALG_SIGMOID:
+      r = 1.0 / (1.0 + exp(-s));
+      break;
+    case MG_LIFT_ALG_RELU:
+      r = s > 0 ? s : 0;
+      break;
+    default:
+      return mg_lift_fail(b, (MlirOperation){NULL}, "not a unary op");
+    }
+    make_scalar(x, r, dtype, out);
+    return true;
+  }
+  MlirOperation cur = b->current;
+  switch (op) {
+  case MG_LIFT_ALG_EXP:
+    if (x->kind == MG_LIFT_NEG) {
+      make_kind(x, MG_LIFT_EXPNEG, dtype, cur, out);
+      return true;
+    }
+    return unary_tensor(b, MG_OP_EXP, x, dtype, out);
+  case MG_LIFT_ALG_SQRT:
+    return unary_tensor(b, MG_OP_SQRT, x, dtype, out);
+  case MG_LIFT_ALG_RSQRT:
+    return unary_tensor(b, MG_OP_RSQRT, x, dtype, out);
+  case MG_LIFT_ALG_NEG:
+    if (x->kind == MG_LIFT_NEG) {
+      make_kind(x, MG_LIFT_TENSOR, dtype, cur, out);
+      return true;
+    }
+    {
+      MgLiftVal a = *x;
+      if (!mg_lift_materialize(b, &a))
+        return false;
+      make_kind(&a, MG_LIFT_NEG, dtype, cur, out);
+      return true;
+    }
+  case MG_LIFT_ALG_RECIP:
+    if (x->kind == MG_LIFT_RECIP) {
+      make_kind(x, MG_LIFT_TENSOR, dtype, cur, out);
+      return true;
+    }
+    if (x->kind == MG_LIFT_ONE_PLUS_EXPNEG) {
+      make_kind(x, MG_LIFT_SIGMOID, dtype, cur, out);
+      return true;
+    }
+    if (x->kind == MG_LIFT_SIGMOID) {
+      make_kind(x, MG_LIFT_ONE_PLUS_EXPNEG, dtype, cur, out);
+      return true;
+    }
+    {
+      MgLiftVal a = *x;
+      if (!mg_lift_materialize(b, &a))
+        return false;
+      make_kind(&a, MG_LIFT_RECIP, dtype, cur, out);
+      return true;
+    }
+  case MG_LIFT_ALG_SIGMOID: {
+    MgLiftVal a = *x;
+    if (!mg_lift_materialize(b, &a))
+      return false;
+    make_kind(&a, MG_LIFT_SIGMOID, dtype, cur, out);
+    return true;
+  }
+  case MG_LIFT_ALG_RELU:
+    return relu(b, x, dtype, out);
+  default:
+    return mg_lift_fail(b, (MlirOperation){NULL}, "not a unary operation");
+  }
+}
+
+bool mg_lift_alg_reduce(MgLiftBuilder *b, const MgLiftVal *x,
+                        const bool *reduce, uint8_t dtype, MgLiftVal *out) {
+  MgLiftVal a = *x;
+  if (a.kind == MG_LIFT_SCALAR) { // Σ over n copies of c
+    double n = 1;
+    for (uint32_t i = 0; i < a.rank; ++i)
+      if (reduce[i])
+        n *= (double)a.dims[i];
+    make_scalar(&a, a.scalar * n, dtype, out);
+    return true;
+  }
+  if (!mg_lift_materialize(b, &a))
+    return false;
+  double factor = 1;
+  bool emitted = false;
+  for (uint32_t i = 0; i < a.rank; ++i) {
+    if (!reduce[i] || a.dims[i] == 1)
+      continue;
+    if (a.map[i] < 0) { // the value does not vary along i: Σ = n · value
+      factor *= (double)a.dims[i];
+      continue;
+    }
+    MgTensorId t = mg_lift_emit_sum(b, a.t, a.map[i], dtype);
+    if (t == MG_NO_ID)
+      return false;
+    a.t = t;
+    a.map[i] = -1;
+    emitted = true;
+  }
+  if (factor != 1) {
+    MgTensorId t = mg_lift_emit_scalar(b, MG_OP_MUL_SCALAR, a.t, factor, dtype);
+    if (t == MG_NO_ID)
+      return false;
+    a.t = t;
+    emitted = true;
+  }
+  a.dtype = dtype;
+  if (emitted)
+    a.origin = b->current;
+  *out = a;
+  return true;
+}
+
+bool mg_lift_alg_contract(MgLiftBuilder *b, const MgLiftVal *x,
+                          const MgLiftVal *y, const uint8_t *roles,
+                          uint8_t dtype, MgLiftVal *out) {
+  MgLiftVal a = *x, c = *y;
+  if (!mg_lift_materialize(b, &a) || !mg_lift_materialize(b, &c))
+    return false;
+  const MgTensor *ta = mg_lift_tensor(b, a.t), *tc = mg_lift_tensor(b, c.t);
+  uint32_t s = ta->rank;
+  if (s < 2 || tc->rank != s)
+    return mg_lift_fail(b, layout_blame(b, &a, &c),
+                        "matmul operands have μGraph ranks %u and %u (equal "
+                        "ranks >= 2 needed)",
+                        ta->rank, tc->rank);
+  MgLiftVal r = a;
+  for (uint32_t i = 0; i < a.rank; ++i) {
+    int want_a = -2, want_c = -2; // -2: operand does not index this dim
+    switch ((MgLiftDimRole)roles[i]) {
+    case MG_LIFT_DIM_M:
+      want_a = (int)s - 2;
+      break;
+    case MG_LIFT_DIM_N:
+      want_c = (int)s - 1;
+      break;
+    case MG_LIFT_DIM_K:
+      want_a = (int)s - 1;
+      want_c = (int)s - 2;
+      break;
+    case MG_LIFT_DIM_BATCH:
+      if (a.map[i] != c.map[i] || (a.map[i] >= (int)s - 2))
+        return mg_lift_fail(b, layout_blame(b, &a, &c),
+                            "batch dims of the matmul operands are laid out "
+                            "differently");
+      break;
+    }
+    if (a.dims[i] > 1) {
+      bool bad_a = want_a != -2 && a.map[i] != want_a;
+      if (bad_a || (want_c != -2 && c.map[i] != want_c))
+        return mg_lift_fail(b, bad_a ? blame_of(b, &a) : blame_of(b, &c),
+                            "a matmul operand is transposed relative to the "
+                            "μGraph's (m,k) x (k,n) layout, and the μGraph has "
+                            "no transpose");
+    } else if ((want_a >= 0 && ta->dims[want_a] != 1) ||
+               (want_c >= 0 && tc->dims[want_c] != 1)) {
+      return mg_lift_fail(b, layout_blame(b, &a, &c),
+                          "a unit matmul dim does not line up with the μGraph "
+                          "layout");
+    }
+    r.map[i] =
+        roles[i] == MG_LIFT_DIM_M   ? (a.dims[i] > 1 ? (int8_t)(s - 2) : -1)
+        : roles[i] == MG_LIFT_DIM_N ? (a.dims[i] > 1 ? (int8_t)(s - 1) : -1)
+        : roles[i] == MG_LIFT_DIM_K ? -1
+                                    : a.map[i];
+  }
+  for (uint32_t j = 0; j + 2 < s; ++j)
+    if (ta->dims[j] != tc->dims[j])
+      return mg_lift_fail(b, layout_blame(b, &a, &c),
+                          "matmul batch dims differ (%lld vs %lld); the μGraph "
+                          "does not broadcast matmul batches",
+                          (long long)ta->dims[j], (long long)tc->dims[j]);
+  MgTensorId t = mg_lift_emit_matmul(b, a.t, c.t, dtype);
+  if (t == MG_NO_ID)
+    return false;
+  r.kind = MG_LIFT_TENSOR;
+  r.t = t;
+  r.dtype = dtype;
+  r.ir = (MlirValue){NULL};
+  r.origin = b->current;
+  *out = r;
+  return true;
+}

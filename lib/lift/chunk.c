@@ -1,0 +1,383 @@
+//===- chunk.c - Turning a stretch of run members into a subprogram -------===//
+//
+// After translation, a chunk is checked and recorded: its outputs (results
+// used after it, each an exact view of its own tensor of the IR type), the
+// floating ops its reference must copy (and graph inputs for what it reads
+// but does not compute on), its inputs in definition order, dead ops pruned
+// from the kernel graph, and the slots unlift will use (see rewrite.c).
+// Any failure cuts one op and asks for the run to be formed again.
+//
+//===----------------------------------------------------------------------===//
+#include "partition.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static bool has_outside_use(const MgLiftBlock *bs, MlirValue v) {
+  for (MlirOpOperand u = mlirValueGetFirstUse(v); !mlirOpOperandIsNull(u);
+       u = mlirOpOperandGetNextUse(u)) {
+    MlirOperation anc =
+        mg_lift_ancestor_in(mlirOpOperandGetOwner(u), bs->block);
+    int32_t p = mlirOperationIsNull(anc) ? -1 : mg_lift_block_pos(bs, anc);
+    if (p < 0 || !bs->ops[p].chunk_member)
+      return true;
+  }
+  return false;
+}
+
+typedef struct Growable {
+  void *data;
+  uint32_t num, cap;
+} Growable;
+
+static bool push(Growable *g, const void *item, size_t size) {
+  if (g->num == g->cap) {
+    uint32_t cap = g->cap ? 2 * g->cap : 8;
+    void *d = realloc(g->data, cap * size);
+    if (!d)
+      return false;
+    g->data = d;
+    g->cap = cap;
+  }
+  memcpy((char *)g->data + g->num * size, item, size);
+  g->num++;
+  return true;
+}
+
+typedef struct Resolve {
+  MgLiftBlock *bs;
+  MgLiftBuilder *b;
+  Growable clones; // MlirOperation
+  MgLiftPtrMap cloned;
+  bool nomem;
+} Resolve;
+
+static bool add_clone(Resolve *r, MlirOperation def) {
+  if (mg_lift_map_get(&r->cloned, def.ptr) != UINT32_MAX)
+    return true;
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(def); ++i) {
+    MlirOperation d = mg_lift_def_op(mlirOperationGetOperand(def, i));
+    if (mlirOperationIsNull(d) || !add_clone(r, d))
+      return false;
+  }
+  if (!mg_lift_map_put(&r->cloned, def.ptr, r->clones.num) ||
+      !push(&r->clones, &def, sizeof def)) {
+    r->nomem = true;
+    return false;
+  }
+  return true;
+}
+
+// Every value a member reads must exist in the reference: computed by a
+// member, passed in (a graph input), or a floating op copied in.
+static bool resolve_value(MlirValue v, void *ud) {
+  Resolve *r = ud;
+  MlirOperation def = mg_lift_def_op(v);
+  if (!mlirOperationIsNull(def)) {
+    int32_t p = mg_lift_block_pos(r->bs, def);
+    if (p >= 0 && r->bs->ops[p].chunk_member)
+      return true;
+  }
+  for (uint32_t i = 0; i < r->b->num_inputs; ++i)
+    if (mlirValueEqual(r->b->inputs[i], v))
+      return true;
+  if (!mlirOperationIsNull(def) && mg_lift_is_floating(def))
+    return add_clone(r, def);
+  return mg_lift_input(r->b, v) != MG_NO_ID; // read but not computed on
+}
+
+typedef struct OrderedOp {
+  uint32_t order;
+  MlirOperation op;
+} OrderedOp;
+
+static int by_order(const void *a, const void *b) {
+  const OrderedOp *x = a, *y = b;
+  return x->order < y->order ? -1 : x->order > y->order;
+}
+
+void mg_lift_chunk_free(MgLiftChunk *c) {
+  free(c->members);
+  free(c->stayed);
+  free(c->ref_ops);
+  free(c->slots);
+  free(c->inputs);
+  free(c->outputs);
+  mg_program_destroy(c->prog);
+  memset(c, 0, sizeof *c);
+}
+
+typedef struct InputKey {
+  uint32_t order, kind, index; // where the value is defined
+  uint32_t pos;                // its position when created
+} InputKey;
+
+static int by_key(const void *a, const void *b) {
+  const InputKey *x = a, *y = b;
+  if (x->order != y->order)
+    return x->order < y->order ? -1 : 1;
+  if (x->kind != y->kind)
+    return x->kind < y->kind ? -1 : 1;
+  return x->index < y->index ? -1 : x->index > y->index;
+}
+
+// An output must be its own tensor (not an input, not another output) of
+// the IR value's element type. A copy is mul_scalar 1.0, which keeps types;
+// the type itself can only change at a binary op, matmul or sum, so the
+// producer's storage type is set when nothing else in the graph reads it.
+static bool retype_output(MgLiftBuilder *b, MgTensorId *t, uint8_t dtype) {
+  const MgGraph *g = &b->prog->graphs[0];
+  const MgOp *producer = &g->ops[g->tensors[*t].producer];
+  bool copy = producer->kind == MG_OP_INPUT;
+  for (uint32_t o = 0; o < g->num_outputs; ++o)
+    copy |= g->outputs[o] == *t;
+  if (g->tensors[*t].dtype != dtype) {
+    if (copy)
+      return false;
+    MgOpKind k = (MgOpKind)producer->kind;
+    if (k != MG_OP_ADD && k != MG_OP_SUB && k != MG_OP_MUL && k != MG_OP_DIV &&
+        k != MG_OP_MATMUL && k != MG_OP_SUM)
+      return false;
+    for (uint32_t o = 0; o < g->num_ops; ++o)
+      for (uint32_t i = 0; i < g->ops[o].num_inputs; ++i)
+        if (g->ops[o].inputs[i] == *t)
+          return false;
+    MgDiag diag = {-1, -1, ""};
+    return mg_graph_set_dtype(b->prog, 0, *t, (MgDType)dtype, &diag) ==
+           MG_STATUS_OK;
+  }
+  if (copy)
+    *t = mg_lift_emit_scalar(b, MG_OP_MUL_SCALAR, *t, 1.0, dtype);
+  return *t != MG_NO_ID;
+}
+
+// Kernel graph inputs in definition order (function arguments first, in
+// their order), whatever order the translation met them in: the INPUT ops
+// are renumbered, which changes nothing else.
+static bool order_inputs(MgLiftBlock *bs, MgLiftBuilder *b) {
+  uint32_t n = b->num_inputs;
+  InputKey *keys = malloc((n + 1) * sizeof *keys);
+  MlirValue *vals = malloc((n + 1) * sizeof *vals);
+  MgTensorId *ids = malloc((n + 1) * sizeof *ids);
+  if (!keys || !vals || !ids) {
+    free(keys);
+    free(vals);
+    free(ids);
+    return false;
+  }
+  for (uint32_t i = 0; i < n; ++i) {
+    MlirValue v = b->inputs[i];
+    MlirOperation at;
+    if (mlirValueIsAOpResult(v)) {
+      at = mlirOpResultGetOwner(v);
+      keys[i].kind = 1;
+      keys[i].index = (uint32_t)mlirOpResultGetResultNumber(v);
+    } else {
+      at = mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(v));
+      keys[i].kind = 0;
+      keys[i].index = (uint32_t)mlirBlockArgumentGetArgNumber(v);
+    }
+    keys[i].order = mg_lift_map_get(&bs->plan->order, at.ptr);
+    keys[i].pos = i;
+  }
+  qsort(keys, n, sizeof *keys, by_key);
+  MgGraph *g = &b->prog->graphs[0];
+  for (uint32_t i = 0; i < n; ++i) {
+    vals[i] = b->inputs[keys[i].pos];
+    ids[i] = b->input_ids[keys[i].pos];
+    g->ops[g->tensors[ids[i]].producer].attr = (int32_t)i;
+  }
+  memcpy(b->inputs, vals, n * sizeof *vals);
+  memcpy(b->input_ids, ids, n * sizeof *ids);
+  free(keys);
+  free(vals);
+  free(ids);
+  return true;
+}
+
+int mg_lift_block_finalize(MgLiftBlock *bs, uint32_t from, uint32_t to,
+                           MgLiftBuilder *b, const char *note) {
+  uint32_t first = bs->members[from], lastm = bs->members[to - 1];
+  for (uint32_t k = from; k < to; ++k)
+    bs->ops[bs->members[k]].chunk_member = true;
+  Growable outs = {0};
+  Resolve res = {bs, b, {0}, {0}, false};
+  mg_lift_map_init(&res.cloned);
+  int rc = MG_LIFT_RUN_OK;
+  uint32_t computed = b->num_compute; // before output copies
+  char why[MG_LIFT_WHY_SIZE + 64];
+  for (uint32_t k = from; k < to && rc == MG_LIFT_RUN_OK; ++k) {
+    MlirOperation op = bs->ops[bs->members[k]].op;
+    for (intptr_t i = 0;
+         i < mlirOperationGetNumResults(op) && rc == MG_LIFT_RUN_OK; ++i) {
+      MlirValue v = mlirOperationGetResult(op, i);
+      if (!has_outside_use(bs, v))
+        continue;
+      uint32_t vi = mg_lift_map_get(&b->index, v.ptr);
+      if (vi == UINT32_MAX) {
+        mg_lift_block_cut(bs, op, bs->members[k],
+                          "internal: a result has no image");
+        rc = MG_LIFT_RUN_RETRY;
+        break;
+      }
+      MgLiftVal val = b->vals[vi];
+      MgLiftType ty;
+      b->current = op;
+      if (!mg_lift_materialize(b, &val)) {
+        mg_lift_block_cut(bs, b->blame, bs->members[k], b->why);
+        rc = MG_LIFT_RUN_RETRY;
+      } else if (!mg_lift_val_is_exact(b, &val)) {
+        snprintf(why, sizeof why,
+                 "its result would leave the kernel graph "
+                 "as a reshaped or transposed view of a μGraph tensor (the "
+                 "μGraph has no reshape)");
+        mg_lift_block_cut(bs, val.origin, bs->members[k], why);
+        rc = MG_LIFT_RUN_RETRY;
+      } else if (mg_lift_result_type(op, i, &ty)) {
+        MgTensorId t = val.t;
+        if (!retype_output(b, &t, ty.dtype)) {
+          snprintf(why, sizeof why,
+                   "its result would leave the kernel "
+                   "graph as %s, computed in %s by an op that cannot change "
+                   "element types",
+                   mg_dtype_name((MgDType)ty.dtype),
+                   mg_dtype_name((MgDType)mg_lift_tensor(b, t)->dtype));
+          mg_lift_block_cut(bs, val.origin, bs->members[k], why);
+          rc = MG_LIFT_RUN_RETRY;
+          break;
+        }
+        MgDiag diag = {-1, -1, ""};
+        if (t == MG_NO_ID ||
+            mg_graph_mark_output(b->prog, 0, t, &diag) != MG_STATUS_OK ||
+            !push(&outs, &v, sizeof v)) {
+          mg_lift_block_cut(bs, op, bs->members[k],
+                            "internal: cannot mark the output");
+          rc = MG_LIFT_RUN_RETRY;
+        }
+      } else {
+        mg_lift_block_cut(bs, op, bs->members[k], "unsupported result type");
+        rc = MG_LIFT_RUN_RETRY;
+      }
+    }
+  }
+  if (rc == MG_LIFT_RUN_OK && outs.num == 0) {
+    for (uint32_t k = from; k < to; ++k)
+      mg_lift_block_cut(
+          bs, bs->ops[bs->members[k]].op, bs->members[k],
+          "its results are never used (dead code stays as written)");
+    rc = MG_LIFT_RUN_RETRY;
+  }
+  if (rc == MG_LIFT_RUN_OK && computed == 0) {
+    for (uint32_t k = from; k < to; ++k)
+      mg_lift_block_cut(bs, bs->ops[bs->members[k]].op, bs->members[k],
+                        "the subprogram would compute nothing (only views)");
+    rc = MG_LIFT_RUN_RETRY;
+  }
+  for (uint32_t k = from; k < to && rc == MG_LIFT_RUN_OK; ++k) {
+    MlirOperation op = bs->ops[bs->members[k]].op;
+    b->current = op;
+    bool ok = true;
+    for (intptr_t i = 0; i < mlirOperationGetNumOperands(op) && ok; ++i)
+      ok = resolve_value(mlirOperationGetOperand(op, i), &res);
+    ok = ok && mg_lift_for_each_capture(op, resolve_value, &res);
+    if (!ok) {
+      rc = res.nomem ? MG_LIFT_RUN_NOMEM : MG_LIFT_RUN_RETRY;
+      if (rc == MG_LIFT_RUN_RETRY)
+        mg_lift_block_cut(bs, b->blame, bs->members[k],
+                          b->failed ? b->why
+                                    : "an operand cannot be passed in");
+    }
+  }
+  if (rc == MG_LIFT_RUN_OK && !order_inputs(bs, b))
+    rc = MG_LIFT_RUN_NOMEM;
+  if (rc == MG_LIFT_RUN_OK && !mg_lift_prune(b)) {
+    mg_lift_block_cut(bs, bs->ops[first].op, first, b->why);
+    rc = MG_LIFT_RUN_RETRY;
+  }
+  MgDiag diag = {-1, -1, ""};
+  if (rc == MG_LIFT_RUN_OK &&
+      mg_program_validate(b->prog, NULL, &diag) != MG_STATUS_OK) {
+    snprintf(why, sizeof why, "internal: invalid kernel graph: %.150s",
+             diag.message);
+    mg_lift_block_cut(bs, bs->ops[first].op, first, why);
+    rc = MG_LIFT_RUN_RETRY;
+  }
+  MgLiftChunk c;
+  memset(&c, 0, sizeof c);
+  if (rc == MG_LIFT_RUN_OK) {
+    c.block = bs->block;
+    c.num_members = to - from;
+    c.members = malloc(c.num_members * sizeof *c.members);
+    c.stayed = malloc((lastm - first + 1) * sizeof *c.stayed);
+    c.inputs = malloc((b->num_inputs + 1) * sizeof *c.inputs);
+    uint32_t nref = res.clones.num + (to - from);
+    c.ref_ops = malloc(nref * sizeof *c.ref_ops);
+    c.slots = malloc(nref * sizeof *c.slots);
+    OrderedOp *sorted = malloc(nref * sizeof *sorted);
+    if (!c.members || !c.stayed || !c.inputs || !c.ref_ops || !c.slots ||
+        !sorted) {
+      rc = MG_LIFT_RUN_NOMEM;
+    } else {
+      for (uint32_t k = from; k < to; ++k)
+        c.members[k - from] = bs->ops[bs->members[k]].op;
+      for (uint32_t i = first + 1; i < lastm; ++i)
+        if (!bs->ops[i].chunk_member)
+          c.stayed[c.num_stayed++] = bs->ops[i].op;
+      memcpy(c.inputs, b->inputs, b->num_inputs * sizeof *c.inputs);
+      c.num_inputs = b->num_inputs;
+      for (uint32_t i = 0; i < nref; ++i) {
+        sorted[i].op = i < res.clones.num
+                           ? ((MlirOperation *)res.clones.data)[i]
+                           : c.members[i - res.clones.num];
+        sorted[i].order = mg_lift_map_get(&bs->plan->order, sorted[i].op.ptr);
+      }
+      qsort(sorted, nref, sizeof *sorted, by_order);
+      for (uint32_t i = 0; i < nref; ++i) {
+        MlirOperation op = sorted[i].op;
+        c.ref_ops[i] = op;
+        int32_t p = mg_lift_block_pos(bs, op);
+        bool member = p >= 0 && bs->ops[p].chunk_member;
+        int64_t slot = -1; // a copy of a floating op from before the span
+        for (uint32_t s = 0; s < c.num_stayed; ++s) {
+          int32_t q = mg_lift_block_pos(bs, c.stayed[s]);
+          if (member && q < p)
+            slot = s + 1; // members: number of stayed ops before them
+          else if (!member && q == p)
+            slot = -2 - (int64_t)s; // a copy of stayed op s
+        }
+        if (member && slot < 0)
+          slot = 0;
+        c.slots[i] = slot;
+      }
+      c.num_ref_ops = nref;
+      c.num_clones = res.clones.num;
+      c.outputs = outs.data;
+      c.num_outputs = outs.num;
+      outs.data = NULL;
+      c.prog = b->prog;
+      b->prog = NULL;
+      c.compute = b->num_compute;
+      c.order = mg_lift_map_get(&bs->plan->order, bs->ops[first].op.ptr);
+      snprintf(c.note, sizeof c.note, "%s", note);
+    }
+    free(sorted);
+  }
+  if (rc == MG_LIFT_RUN_OK) {
+    MgLiftChunk *grown =
+        realloc(bs->chunks, (bs->num_chunks + 1) * sizeof *bs->chunks);
+    if (!grown)
+      rc = MG_LIFT_RUN_NOMEM;
+    else {
+      bs->chunks = grown;
+      bs->chunks[bs->num_chunks++] = c;
+    }
+  }
+  if (rc != MG_LIFT_RUN_OK)
+    mg_lift_chunk_free(&c);
+  for (uint32_t k = from; k < to; ++k)
+    bs->ops[bs->members[k]].chunk_member = false;
+  free(outs.data);
+  free(res.clones.data);
+  mg_lift_map_free(&res.cloned);
+  return rc;
+}

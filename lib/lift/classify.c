@@ -1,0 +1,159 @@
+//===- classify.c - Which upstream ops lift, and why the others do not ----===//
+//
+// Classification is local: the op's name, attributes and tensor types. A
+// COMPUTE or VIEW op may still fail to translate in context (a broadcast the
+// μGraph cannot express, a non-additive reduction body); the partitioner
+// then cuts it with the translator's reason. Reasons are sentences that
+// complete "'<op>' is not lifted: ...".
+//
+//===----------------------------------------------------------------------===//
+#include "lift_internal.h"
+
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+static const char *const tosa_compute[] = {
+    "tosa.add",    "tosa.sub",        "tosa.mul",        "tosa.pow",
+    "tosa.exp",    "tosa.rsqrt",      "tosa.reciprocal", "tosa.sigmoid",
+    "tosa.negate", "tosa.reduce_sum", "tosa.matmul",     "tosa.maximum",
+    "tosa.clamp"};
+static const char *const linalg_compute[] = {
+    "linalg.generic",     "linalg.matmul", "linalg.batch_matmul",
+    "linalg.elementwise", "linalg.reduce", "linalg.add",
+    "linalg.sub",         "linalg.mul",    "linalg.div",
+    "linalg.exp",         "linalg.sqrt",   "linalg.rsqrt",
+    "linalg.square",      "linalg.negf",   "linalg.reciprocal",
+    "linalg.max",         "linalg.powf"};
+static const char *const views[] = {
+    "tosa.reshape",          "tosa.transpose",   "tosa.cast",
+    "tosa.identity",         "linalg.transpose", "tensor.expand_shape",
+    "tensor.collapse_shape", "linalg.copy"};
+
+static bool in_list(MlirOperation op, const char *const *list, size_t n) {
+  for (size_t i = 0; i < n; ++i)
+    if (mg_lift_op_is(op, list[i]))
+      return true;
+  return false;
+}
+
+// Number of leading operands that carry tensor data (the rest are shift,
+// zero points or shapes, checked by the translation).
+static intptr_t data_operands(MlirOperation op) {
+  intptr_t n = mlirOperationGetNumOperands(op);
+  if (mg_lift_op_is(op, "tosa.mul") || mg_lift_op_is(op, "tosa.matmul"))
+    return n < 2 ? n : 2;
+  if (mg_lift_op_is(op, "tosa.negate") || mg_lift_op_is(op, "tosa.reshape"))
+    return n < 1 ? n : 1;
+  return n;
+}
+
+static bool check_types(MlirOperation op, char *why, size_t size) {
+  char name[96];
+  mg_lift_op_name(op, name, sizeof name);
+  const char *reason = NULL;
+  MgLiftType t;
+  intptr_t n = data_operands(op);
+  bool linalg = mg_lift_op_has_prefix(op, "linalg.");
+  for (intptr_t i = 0; i < n; ++i) {
+    MlirType type = mlirValueGetType(mlirOperationGetOperand(op, i));
+    uint8_t dt;
+    if (linalg && !mlirTypeIsAShaped(type) && mg_lift_float_dtype(type, &dt))
+      continue; // a scalar operand of a linalg op
+    if (!mg_lift_read_type(type, &t, &reason)) {
+      snprintf(why, size, "operand %d %s", (int)i, reason);
+      return false;
+    }
+  }
+  if (mlirOperationGetNumResults(op) != 1) {
+    snprintf(why, size, "it has %d results (one is supported)",
+             (int)mlirOperationGetNumResults(op));
+    return false;
+  }
+  if (!mg_lift_read_type(mlirValueGetType(mlirOperationGetResult(op, 0)), &t,
+                         &reason)) {
+    snprintf(why, size, "its result %s", reason);
+    return false;
+  }
+  return true;
+}
+
+// Largest finite value of the clamp's element type (so max_val at or above
+// it means "no upper bound").
+static double type_max(MlirOperation op) {
+  uint8_t dt = MG_DTYPE_F32;
+  MlirType t = mlirValueGetType(mlirOperationGetResult(op, 0));
+  if (mlirTypeIsAShaped(t))
+    mg_lift_float_dtype(mlirShapedTypeGetElementType(t), &dt);
+  return dt == MG_DTYPE_F16    ? 65504.0
+         : dt == MG_DTYPE_BF16 ? ldexp(255.0, 120)
+                               : FLT_MAX;
+}
+
+static MgLiftClass classify_clamp(MlirOperation op, const MgLiftOptions *opts,
+                                  char *why, size_t size) {
+  MlirAttribute lo = mg_lift_attr(op, "min_val"),
+                hi = mg_lift_attr(op, "max_val");
+  if (mlirAttributeIsNull(lo) || mlirAttributeIsNull(hi) ||
+      !mlirAttributeIsAFloat(lo) || !mlirAttributeIsAFloat(hi)) {
+    snprintf(why, size, "only float clamps can be relu");
+    return MG_LIFT_CLASS_PURE;
+  }
+  double a = mlirFloatAttrGetValueDouble(lo),
+         b = mlirFloatAttrGetValueDouble(hi);
+  if (a != 0.0 || b < type_max(op)) {
+    snprintf(why, size,
+             "clamp to [%g, %g] is not relu and the μGraph has no "
+             "clamp",
+             a, b);
+    return MG_LIFT_CLASS_PURE;
+  }
+  if (!opts->lift_relu) {
+    snprintf(why, size,
+             "relu is non-LAX and cuts subprograms by default "
+             "(lift-relu=true lifts it)");
+    return MG_LIFT_CLASS_PURE;
+  }
+  return MG_LIFT_CLASS_COMPUTE;
+}
+
+MgLiftClass mg_lift_classify(MlirOperation op, const MgLiftOptions *opts,
+                             char *why, size_t size) {
+  char name[96];
+  mg_lift_op_name(op, name, sizeof name);
+  why[0] = 0;
+  if (mg_lift_is_floating(op))
+    return MG_LIFT_CLASS_FLOATING;
+  bool pure = mg_lift_is_pure(op);
+  bool compute =
+      in_list(op, tosa_compute, sizeof tosa_compute / sizeof *tosa_compute) ||
+      in_list(op, linalg_compute,
+              sizeof linalg_compute / sizeof *linalg_compute);
+  bool view = in_list(op, views, sizeof views / sizeof *views);
+  if (!pure || (!compute && !view)) {
+    if (pure)
+      snprintf(why, size, "the μGraph has no counterpart of '%s'", name);
+    else if (mlirOperationGetNumRegions(op) > 0)
+      snprintf(why, size, "control flow and region ops are not lifted");
+    else
+      snprintf(why, size, "'%s' is not a known side-effect-free tensor op",
+               name);
+    return pure ? MG_LIFT_CLASS_PURE : MG_LIFT_CLASS_OTHER;
+  }
+  if (!check_types(op, why, size))
+    return MG_LIFT_CLASS_PURE;
+  if (mg_lift_op_is(op, "tosa.clamp"))
+    return classify_clamp(op, opts, why, size);
+  if ((mg_lift_op_is(op, "tosa.maximum") || mg_lift_op_is(op, "linalg.max")) &&
+      !opts->lift_relu) {
+    snprintf(why, size,
+             "maximum is lifted only as relu, which is non-LAX and "
+             "cuts subprograms by default (lift-relu=true lifts it)");
+    return MG_LIFT_CLASS_PURE;
+  }
+  return view ? MG_LIFT_CLASS_VIEW : MG_LIFT_CLASS_COMPUTE;
+}
+
+MlirValue mg_lift_view_source(MlirOperation op) {
+  return mlirOperationGetOperand(op, 0);
+}

@@ -1,0 +1,337 @@
+//===- lift_internal.h - Shared pieces of lib/lift (not exported) --------===//
+//
+// Lifting has four layers, one file group each:
+//  - ir.c, classify.c, ptrmap.c: reading upstream IR (types, constants,
+//    purity, what lifts) and a pointer-keyed hash map;
+//  - val.c, alg.c: MgLiftVal, the image of an IR value in the kernel graph
+//    being built (a μGraph tensor seen through a view, a splat scalar, or a
+//    symbolic value such as sigmoid(x) that only a consumer can express),
+//    and the algebra that emits μGraph ops for them;
+//  - tosa.c, linalg.c, translate.c: one translation per upstream op;
+//  - partition.c, chunk.c, rewrite.c, unlift.c, module.c: which ops form
+//    which subprogram, and the IR surgery.
+//
+// Views. A μGraph has no reshape or transpose, so an IR value maps to a
+// μGraph tensor `t` plus, for each dim of a "frame" (the IR value's own dims
+// or a linalg iteration space), the dim of `t` it walks (`map`), or -1 when
+// the frame dim has size 1. Invariant (kept by every constructor): a frame
+// dim of size n > 1 maps to a dim of `t` of size n; each dim of `t` larger
+// than 1 is mapped by exactly one frame dim. Reshapes that only insert or
+// drop unit dims, and transposes, are then free: they change the map, not
+// the tensor. A value is "exact" when its map is the identity on equal
+// shapes: only exact values may enter or leave a kernel graph.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MIRAGE_LIFT_INTERNAL_H
+#define MIRAGE_LIFT_INTERNAL_H
+
+#include "mirage/lift.h"
+#include "mlir-c/AffineExpr.h"
+#include "mlir-c/AffineMap.h"
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+
+#include <stdio.h>
+
+/// Largest IR rank handled inside a subprogram (kernel graph inputs and
+/// outputs are further limited to MG_MAX_DIMS).
+#define MG_LIFT_MAX_RANK 8
+#define MG_LIFT_WHY_SIZE 200
+
+//===--- ptrmap.c: pointer -> uint32 hash map -----------------------------===//
+
+typedef struct MgLiftPtrMap {
+  const void **keys;
+  uint32_t *vals;
+  size_t cap, count;
+} MgLiftPtrMap;
+
+/// Empty map (no allocation until the first put).
+void mg_lift_map_init(MgLiftPtrMap *m);
+void mg_lift_map_free(MgLiftPtrMap *m);
+void mg_lift_map_clear(MgLiftPtrMap *m);
+/// False on no memory.
+bool mg_lift_map_put(MgLiftPtrMap *m, const void *key, uint32_t val);
+/// The value, or UINT32_MAX when absent.
+uint32_t mg_lift_map_get(const MgLiftPtrMap *m, const void *key);
+
+//===--- ir.c: reading upstream IR ----------------------------------------===//
+
+/// A static, ranked tensor of f16/bf16/f32 with dims >= 1.
+typedef struct MgLiftType {
+  uint8_t dtype; // MgDType
+  uint8_t rank;
+  int64_t dims[MG_LIFT_MAX_RANK];
+} MgLiftType;
+
+bool mg_lift_op_is(MlirOperation op, const char *name);
+bool mg_lift_op_has_prefix(MlirOperation op, const char *prefix);
+void mg_lift_op_name(MlirOperation op, char *buf, size_t size);
+MlirAttribute mg_lift_attr(MlirOperation op, const char *name);
+/// Reads a tensor type; on false `why` says what is unsupported.
+bool mg_lift_read_type(MlirType type, MgLiftType *out, const char **why);
+/// True for f16/bf16/f32 scalar types; writes the dtype.
+bool mg_lift_float_dtype(MlirType type, uint8_t *dtype);
+/// `v` rounded to the precision of `dtype` (nearest even).
+double mg_lift_round(double v, uint8_t dtype);
+/// Defining op of `v`, or a null op for block arguments.
+MlirOperation mg_lift_def_op(MlirValue v);
+/// Side-effect free ops of tosa/tensor/arith/math/linalg on tensors.
+bool mg_lift_is_pure(MlirOperation op);
+/// Pure, region-free (linalg.fill aside) ops computed from constants only:
+/// constants, tensor.empty, fills, and pure ops of those. They are never
+/// lifted: subprograms copy them into references and leave them in place.
+bool mg_lift_is_floating(MlirOperation op);
+/// True when `v` is a splat float constant (through floating ops); writes
+/// its value rounded to its element type.
+bool mg_lift_get_scalar(MlirValue v, double *out);
+/// True when `v` is (a cast/reshape of) tensor.empty.
+bool mg_lift_is_empty(MlirValue v);
+/// The ancestor of `op` (or `op` itself) whose block is `block`, or null.
+MlirOperation mg_lift_ancestor_in(MlirOperation op, MlirBlock block);
+/// Calls `fn` on every value used inside `op`'s regions but defined outside
+/// `op` (captures). Stops and returns false when `fn` does.
+bool mg_lift_for_each_capture(MlirOperation op,
+                              bool (*fn)(MlirValue v, void *ud), void *ud);
+/// True when the function name can be printed without quotes.
+bool mg_lift_is_bare_identifier(const char *name);
+
+//===--- Classification ---------------------------------------------------===//
+
+typedef enum MgLiftClass {
+  MG_LIFT_CLASS_COMPUTE,  // translated to μGraph ops
+  MG_LIFT_CLASS_VIEW,     // reshape/transpose/cast: free (they change maps)
+  MG_LIFT_CLASS_FLOATING, // constants and fills: copied, never lifted
+  MG_LIFT_CLASS_PURE,     // other pure op: may sit inside a subprogram's span
+  MG_LIFT_CLASS_OTHER,    // anything else: cuts
+} MgLiftClass;
+
+/// Classifies `op`; for PURE/OTHER (and for COMPUTE/VIEW rejected on types)
+/// writes why it is not lifted into `why`.
+MgLiftClass mg_lift_classify(MlirOperation op, const MgLiftOptions *opts,
+                             char *why, size_t why_size);
+/// The data operand of a VIEW op.
+MlirValue mg_lift_view_source(MlirOperation op);
+
+//===--- val.c / alg.c: values and the kernel graph under construction ----===//
+
+typedef enum MgLiftKind {
+  MG_LIFT_NONE,
+  MG_LIFT_TENSOR,          // t seen through map
+  MG_LIFT_SCALAR,          // a splat `scalar` (t = MG_NO_ID until needed)
+  MG_LIFT_NEG,             // -t
+  MG_LIFT_EXPNEG,          // exp(-t)
+  MG_LIFT_ONE_PLUS_EXPNEG, // 1 + exp(-t)
+  MG_LIFT_SIGMOID,         // 1 / (1 + exp(-t))
+  MG_LIFT_RECIP,           // 1 / t
+} MgLiftKind;
+
+typedef struct MgLiftVal {
+  uint8_t kind;  // MgLiftKind
+  uint8_t dtype; // element type of the IR value
+  uint8_t rank;  // frame rank
+  bool viewed;   // the IR value is a reshaped/transposed view of `t`
+  int8_t map[MG_LIFT_MAX_RANK];
+  int64_t dims[MG_LIFT_MAX_RANK];
+  MgTensorId t;
+  double scalar;
+  MlirValue ir;         // SCALAR: IR value to pass in when a tensor is needed
+  MlirOperation origin; // whom to blame if this value's layout is wrong
+} MgLiftVal;
+
+typedef enum MgLiftAlg {
+  MG_LIFT_ALG_ADD,
+  MG_LIFT_ALG_SUB,
+  MG_LIFT_ALG_MUL,
+  MG_LIFT_ALG_DIV,
+  MG_LIFT_ALG_MAX,
+  MG_LIFT_ALG_POW,
+  MG_LIFT_ALG_EXP,
+  MG_LIFT_ALG_SQRT,
+  MG_LIFT_ALG_RSQRT,
+  MG_LIFT_ALG_NEG,
+  MG_LIFT_ALG_RECIP,
+  MG_LIFT_ALG_SIGMOID,
+  MG_LIFT_ALG_RELU,
+  MG_LIFT_ALG_CAST, // same value, another element type
+} MgLiftAlg;
+
+/// Roles of iteration dims in a contraction.
+typedef enum MgLiftDimRole {
+  MG_LIFT_DIM_BATCH,
+  MG_LIFT_DIM_M,
+  MG_LIFT_DIM_N,
+  MG_LIFT_DIM_K,
+} MgLiftDimRole;
+
+typedef struct MgLiftBuilder {
+  const MgLiftOptions *opts;
+  MgProgram *prog;
+  MgLiftPtrMap index; // MlirValue -> vals[]
+  MgLiftVal *vals;
+  uint32_t num_vals, cap_vals;
+  MlirValue *inputs; // in input order
+  MgTensorId *input_ids;
+  uint32_t num_inputs, cap_inputs;
+  uint8_t *taint; // per tensor: derives from an exp result
+  uint32_t cap_taint;
+  uint32_t num_compute; // non-input ops emitted
+  bool lax_break;       // an exp read an exp-derived value
+  bool failed;
+  MlirOperation current; // op being translated (default blame)
+  MlirOperation blame;
+  char why[MG_LIFT_WHY_SIZE];
+} MgLiftBuilder;
+
+/// Fresh builder with an empty kernel graph; false on no memory.
+bool mg_lift_builder_init(MgLiftBuilder *b, const MgLiftOptions *opts);
+void mg_lift_builder_free(MgLiftBuilder *b);
+/// Records a failure blamed on `op` (null: the current op); returns false.
+bool mg_lift_fail(MgLiftBuilder *b, MlirOperation op, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/// The image of `v`: a value computed earlier in this graph, a splat
+/// constant, or (created on first use) a graph input.
+bool mg_lift_get(MgLiftBuilder *b, MlirValue v, MgLiftVal *out);
+/// Records the image of `v`.
+bool mg_lift_set(MgLiftBuilder *b, MlirValue v, const MgLiftVal *val);
+/// True when `v` already has an image computed in this graph.
+bool mg_lift_has(const MgLiftBuilder *b, MlirValue v);
+/// Graph input for IR value `v` (created once); MG_NO_ID + failure.
+MgTensorId mg_lift_input(MgLiftBuilder *b, MlirValue v);
+/// Turns `v` into a MG_LIFT_TENSOR, emitting what a symbolic value needs.
+bool mg_lift_materialize(MgLiftBuilder *b, MgLiftVal *v);
+/// A MG_LIFT_TENSOR for the whole of μGraph tensor `t` (exact view).
+void mg_lift_val_exact(const MgLiftBuilder *b, MgTensorId t, uint8_t dtype,
+                       MlirOperation origin, MgLiftVal *out);
+/// True when `v` is a tensor whose map is the identity on equal shapes.
+bool mg_lift_val_is_exact(const MgLiftBuilder *b, const MgLiftVal *v);
+const MgTensor *mg_lift_tensor(const MgLiftBuilder *b, MgTensorId t);
+/// Drops ops whose results reach no output (inputs all stay, in order).
+bool mg_lift_prune(MgLiftBuilder *b);
+
+/// Emitters: add the op, set the result dtype (binary, matmul and sum only:
+/// unary and scalar results keep their operand's, as the dialect requires),
+/// track taint and counts.
+MgTensorId mg_lift_emit_unary(MgLiftBuilder *b, MgOpKind kind, MgTensorId a,
+                              uint8_t dtype);
+MgTensorId mg_lift_emit_binary(MgLiftBuilder *b, MgOpKind kind, MgTensorId a,
+                               MgTensorId c, uint8_t dtype);
+MgTensorId mg_lift_emit_scalar(MgLiftBuilder *b, MgOpKind kind, MgTensorId a,
+                               double s, uint8_t dtype);
+MgTensorId mg_lift_emit_sum(MgLiftBuilder *b, MgTensorId a, int32_t dim,
+                            uint8_t dtype);
+MgTensorId mg_lift_emit_matmul(MgLiftBuilder *b, MgTensorId a, MgTensorId c,
+                               uint8_t dtype);
+
+/// Re-expresses `v` (in its own frame) in a frame of `rank` dims `fdims`:
+/// v's dim j walks frame dim phi[j] (-1: a constant index, only on size-1
+/// dims). Dims of size 1 broadcast.
+bool mg_lift_frame_in(MgLiftBuilder *b, const MgLiftVal *v, uint32_t rank,
+                      const int64_t *fdims, const int8_t *phi, MgLiftVal *out);
+/// Reads `v` (in a frame) as a value of `rank` dims `odims`, where output
+/// dim k is frame dim psi[k] (-1: constant, size-1 only). Every varying
+/// frame dim must be read.
+bool mg_lift_frame_out(MgLiftBuilder *b, const MgLiftVal *v, uint32_t rank,
+                       const int64_t *odims, const int8_t *psi, MgLiftVal *out);
+/// Reshape to `dims` (only unit dims may appear or disappear).
+bool mg_lift_view_reshape(MgLiftBuilder *b, const MgLiftVal *v, uint32_t rank,
+                          const int64_t *dims, MgLiftVal *out);
+/// out dim i = v dim perm[i].
+bool mg_lift_view_transpose(MgLiftBuilder *b, const MgLiftVal *v,
+                            const int64_t *perm, MgLiftVal *out);
+
+/// Algebra in one frame (operands already in it); `dtype` is the IR result
+/// element type.
+bool mg_lift_alg_binary(MgLiftBuilder *b, MgLiftAlg op, const MgLiftVal *x,
+                        const MgLiftVal *y, uint8_t dtype, MgLiftVal *out);
+bool mg_lift_alg_unary(MgLiftBuilder *b, MgLiftAlg op, const MgLiftVal *x,
+                       uint8_t dtype, MgLiftVal *out);
+/// Sums `x` over the frame dims flagged in `reduce`.
+bool mg_lift_alg_reduce(MgLiftBuilder *b, const MgLiftVal *x,
+                        const bool *reduce, uint8_t dtype, MgLiftVal *out);
+/// Matmul of `x` and `y` over a frame whose dims have roles `roles`.
+bool mg_lift_alg_contract(MgLiftBuilder *b, const MgLiftVal *x,
+                          const MgLiftVal *y, const uint8_t *roles,
+                          uint8_t dtype, MgLiftVal *out);
+
+//===--- tosa.c / linalg.c / translate.c ----------------------------------===//
+
+/// Translates one op (classified COMPUTE or VIEW) into the builder.
+bool mg_lift_translate(MgLiftBuilder *b, MlirOperation op);
+bool mg_lift_translate_tosa(MgLiftBuilder *b, MlirOperation op);
+bool mg_lift_translate_linalg(MgLiftBuilder *b, MlirOperation op);
+/// Element type of result `i` of `op` (f16/bf16/f32), false otherwise.
+bool mg_lift_result_type(MlirOperation op, intptr_t i, MgLiftType *out);
+/// Stores the image of result 0 and sets its origin.
+bool mg_lift_set_result(MgLiftBuilder *b, MlirOperation op, MgLiftVal *val);
+
+//===--- partition.c / rewrite.c / module.c -------------------------------===//
+
+/// One subprogram found in a block.
+typedef struct MgLiftChunk {
+  MlirBlock block;
+  MlirOperation *members; // in block order
+  uint32_t num_members;
+  MlirOperation *stayed; // in-span ops left in place, in block order
+  uint32_t num_stayed;
+  MlirOperation *ref_ops; // what the reference copies (floating ops and
+  int64_t *slots;         // members) in order, and where unlift puts each
+  uint32_t num_ref_ops;   // (see rewrite.c)
+  uint32_t num_clones;    // floating ops among ref_ops
+  MlirValue *inputs;
+  uint32_t num_inputs;
+  MlirValue *outputs;
+  uint32_t num_outputs;
+  MgProgram *prog;  // the kernel graph (validated)
+  uint32_t order;   // pre-order index of its first member in the function
+  uint32_t compute; // μGraph ops
+  char note[MG_LIFT_WHY_SIZE]; // why it starts where it starts ("" if natural)
+  uint32_t index;              // k in @F_lax<k>
+} MgLiftChunk;
+
+/// A remark waiting to be emitted in op order.
+typedef struct MgLiftNote {
+  uint32_t order;
+  MlirLocation loc;
+  char text[MG_LIFT_WHY_SIZE + 96];
+} MgLiftNote;
+
+/// Per function: chunks and notes collected over all its blocks.
+typedef struct MgLiftPlan {
+  const MgLiftOptions *opts;
+  MgLiftPtrMap order; // op -> pre-order index in the function
+  MgLiftChunk *chunks;
+  uint32_t num_chunks, cap_chunks;
+  MgLiftNote *notes;
+  uint32_t num_notes, cap_notes;
+  uint32_t ops_left;
+  MgStatus status; // NOMEM stops the function
+} MgLiftPlan;
+
+/// Finds the subprograms of `block` (not its nested blocks) and appends them
+/// and the remarks to `plan`.
+void mg_lift_plan_block(MgLiftPlan *plan, MlirBlock block);
+void mg_lift_chunk_free(MgLiftChunk *c);
+void mg_lift_plan_note(MgLiftPlan *plan, MlirOperation op, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/// Rewrites the function for `chunk` (reference, kernel graph, call).
+/// `func` is the function, `name` its symbol, `after` the module-level op
+/// after which the new functions go (updated).
+/// `call` receives the new func.call.
+MgStatus mg_lift_rewrite_chunk(MlirOperation module, MlirOperation *after,
+                               const char *name, MgLiftChunk *chunk,
+                               MlirOperation *call, MgDiag *diag);
+
+/// Walks the ops nested in `op`'s regions and sets operands found in `map`
+/// (keys: MlirValue.ptr, vals: index into `to`) to the mapped value. False
+/// when a nested op still reads a value defined outside `op`.
+bool mg_lift_remap_nested(MlirOperation op, const MgLiftPtrMap *map,
+                          const MlirValue *to);
+
+/// Two ops compute the same value: name, attributes, result types, operands
+/// (after mapping `op_a`'s operands through map/to).
+bool mg_lift_ops_identical(MlirOperation a, MlirOperation b,
+                           const MgLiftPtrMap *map, const MlirValue *to);
+
+#endif // MIRAGE_LIFT_INTERNAL_H

@@ -1,0 +1,529 @@
+//===- linalg.c - Translating linalg structured ops by their bodies -------===//
+//
+// Every linalg op here is read the same way: indexing maps give each
+// operand's place in the iteration space (the frame), the body (named ops
+// carry one too) says what is computed per point, and the dims missing from
+// the output map are reduced. Three shapes lift:
+//  - element-wise: the body's yield, an arith/math expression of the inputs
+//    (and maybe the output's old value);
+//  - additive reduction: yield = addf(E, acc) with E an element-wise
+//    expression of the inputs; E is summed over the reduced dims;
+//  - contraction: yield = addf(acc, mulf(a, b)) with a, b two inputs whose
+//    maps put one reduced dim k in both: a (batched) matmul. A transposed
+//    operand lifts only if its image is itself a transposed view.
+// The accumulator's initial value must be a zero constant (absorbed) or a
+// real tensor (added); tensor.empty there would be undefined and is refused.
+// Reductions drop the reduced dims from the IR type: the image keeps ug.sum's
+// size-1 dims, as a view, so the value can feed later ops; it can leave the
+// kernel graph only after a tensor.expand_shape restores the unit dim (as
+// torch-mlir emits it), otherwise the reduction is cut and its input leaves
+// instead.
+//
+//===----------------------------------------------------------------------===//
+#include "lift_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct Structured {
+  MlirOperation op;
+  uint32_t nin;   // inputs; one output follows
+  uint32_t loops; // iteration space rank
+  int64_t sizes[MG_LIFT_MAX_RANK];
+  int8_t phi[MG_LIFT_MAX_RANK + 1]
+            [MG_LIFT_MAX_RANK];        // per operand: dim -> loop
+  uint32_t rank[MG_LIFT_MAX_RANK + 1]; // per operand rank (0: scalar)
+  bool reduced[MG_LIFT_MAX_RANK];
+  MlirBlock body;
+  uint8_t out_dtype;
+  MgLiftType out_type;
+} Structured;
+
+typedef struct BodyEval {
+  MgLiftBuilder *b;
+  Structured *s;
+  MgLiftPtrMap memo; // body value -> vals[]
+  MgLiftVal *vals;
+  uint32_t num, cap;
+  bool acc_allowed; // may the body read the output's old value?
+  int depth;
+} BodyEval;
+
+static const char *const named_elementwise[] = {
+    "linalg.add",  "linalg.sub",        "linalg.mul",   "linalg.div",
+    "linalg.exp",  "linalg.sqrt",       "linalg.rsqrt", "linalg.square",
+    "linalg.negf", "linalg.reciprocal", "linalg.max",   "linalg.powf"};
+
+static bool is_named_elementwise(MlirOperation op) {
+  for (size_t i = 0; i < sizeof named_elementwise / sizeof *named_elementwise;
+       ++i)
+    if (mg_lift_op_is(op, named_elementwise[i]))
+      return true;
+  return false;
+}
+
+static bool operand_rank(MlirValue v, uint32_t *rank, int64_t *dims) {
+  MlirType t = mlirValueGetType(v);
+  if (!mlirTypeIsAShaped(t)) {
+    *rank = 0;
+    return true;
+  }
+  if (!mlirTypeIsARankedTensor(t) || !mlirShapedTypeHasStaticShape(t) ||
+      mlirShapedTypeGetRank(t) > MG_LIFT_MAX_RANK)
+    return false;
+  *rank = (uint32_t)mlirShapedTypeGetRank(t);
+  for (uint32_t d = 0; d < *rank; ++d)
+    dims[d] = mlirShapedTypeGetDimSize(t, d);
+  return true;
+}
+
+// Reads one indexing map into phi (dim -> loop; -1 for a constant 0).
+static bool read_map(MgLiftBuilder *b, Structured *s, uint32_t k,
+                     MlirAffineMap map) {
+  if (mlirAffineMapGetNumResults(map) != (intptr_t)s->rank[k])
+    return mg_lift_fail(b, s->op, "indexing map %u has the wrong arity", k);
+  for (uint32_t j = 0; j < s->rank[k]; ++j) {
+    MlirAffineExpr e = mlirAffineMapGetResult(map, j);
+    if (mlirAffineExprIsADim(e)) {
+      s->phi[k][j] = (int8_t)mlirAffineDimExprGetPosition(e);
+    } else if (mlirAffineExprIsAConstant(e) &&
+               mlirAffineConstantExprGetValue(e) == 0) {
+      s->phi[k][j] = -1;
+    } else {
+      return mg_lift_fail(b, s->op,
+                          "indexing map %u uses an expression other "
+                          "than a loop or 0",
+                          k);
+    }
+  }
+  return true;
+}
+
+static bool read_structure(MgLiftBuilder *b, MlirOperation op, Structured *s) {
+  memset(s, 0, sizeof *s);
+  s->op = op;
+  intptr_t n = mlirOperationGetNumOperands(op);
+  MlirAttribute seg = mg_lift_attr(op, "operandSegmentSizes");
+  if (!mlirAttributeIsNull(seg) && mlirAttributeIsADenseI32Array(seg) &&
+      mlirDenseArrayGetNumElements(seg) == 2) {
+    s->nin = (uint32_t)mlirDenseI32ArrayGetElement(seg, 0);
+    if (mlirDenseI32ArrayGetElement(seg, 1) != 1)
+      return mg_lift_fail(b, op, "only single-output linalg ops lift");
+  } else if (mg_lift_op_is(op, "linalg.reduce") && n == 2) {
+    s->nin = 1;
+  } else {
+    return mg_lift_fail(b, op, "unexpected operand layout");
+  }
+  if ((intptr_t)s->nin + 1 != n || s->nin > MG_LIFT_MAX_RANK)
+    return mg_lift_fail(b, op, "unexpected operand count");
+  int64_t dims[MG_LIFT_MAX_RANK + 1][MG_LIFT_MAX_RANK];
+  for (uint32_t k = 0; k <= s->nin; ++k)
+    if (!operand_rank(mlirOperationGetOperand(op, k), &s->rank[k], dims[k]))
+      return mg_lift_fail(b, op, "operand %u is not a static tensor", k);
+  if (!mg_lift_result_type(op, 0, &s->out_type))
+    return mg_lift_fail(b, op, "unsupported result type");
+  s->out_dtype = s->out_type.dtype;
+  uint32_t out_rank = s->rank[s->nin];
+  MlirAttribute maps = mg_lift_attr(op, "indexing_maps");
+  if (!mlirAttributeIsNull(maps) && mlirAttributeIsAArray(maps) &&
+      mlirArrayAttrGetNumElements(maps) == (intptr_t)s->nin + 1) {
+    MlirAffineMap m0 =
+        mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, 0));
+    s->loops = (uint32_t)mlirAffineMapGetNumDims(m0);
+    if (s->loops > MG_LIFT_MAX_RANK)
+      return mg_lift_fail(b, op, "more than 8 loops");
+    for (uint32_t k = 0; k <= s->nin; ++k) {
+      MlirAttribute a = mlirArrayAttrGetElement(maps, k);
+      if (!mlirAttributeIsAAffineMap(a) ||
+          !read_map(b, s, k, mlirAffineMapAttrGetValue(a)))
+        return mg_lift_fail(b, op, "unreadable indexing map");
+    }
+  } else if (mg_lift_op_is(op, "linalg.reduce")) {
+    MlirAttribute d = mg_lift_attr(op, "dimensions");
+    if (mlirAttributeIsNull(d) || !mlirAttributeIsADenseI64Array(d))
+      return mg_lift_fail(b, op, "missing 'dimensions'");
+    s->loops = s->rank[0];
+    bool red[MG_LIFT_MAX_RANK] = {false};
+    for (intptr_t i = 0; i < mlirDenseArrayGetNumElements(d); ++i) {
+      int64_t x = mlirDenseI64ArrayGetElement(d, i);
+      if (x < 0 || x >= s->loops)
+        return mg_lift_fail(b, op, "reduced dim out of range");
+      red[x] = true;
+    }
+    uint32_t j = 0;
+    for (uint32_t i = 0; i < s->loops; ++i) {
+      s->phi[0][i] = (int8_t)i;
+      if (!red[i])
+        s->phi[1][j++] = (int8_t)i;
+    }
+    if (j != out_rank)
+      return mg_lift_fail(b, op, "reduction output rank mismatch");
+  } else if (is_named_elementwise(op)) {
+    s->loops = out_rank;
+    for (uint32_t k = 0; k <= s->nin; ++k) {
+      if (s->rank[k] != out_rank)
+        return mg_lift_fail(b, op, "operand %u does not have the result's rank",
+                            k);
+      for (uint32_t j = 0; j < out_rank; ++j)
+        s->phi[k][j] = (int8_t)j;
+    }
+  } else {
+    return mg_lift_fail(b, op, "no indexing maps");
+  }
+  // Loop sizes from the operands; loops absent from the output are reduced.
+  for (uint32_t i = 0; i < s->loops; ++i)
+    s->sizes[i] = -1;
+  for (uint32_t k = 0; k <= s->nin; ++k)
+    for (uint32_t j = 0; j < s->rank[k]; ++j) {
+      int p = s->phi[k][j];
+      if (p >= (int)s->loops)
+        return mg_lift_fail(b, op, "indexing map names loop %d of %u", p,
+                            s->loops);
+      if (p >= 0)
+        s->sizes[p] = dims[k][j];
+    }
+  for (uint32_t i = 0; i < s->loops; ++i) {
+    if (s->sizes[i] < 1)
+      return mg_lift_fail(b, op, "loop %u has no static size", i);
+    s->reduced[i] = true;
+  }
+  for (uint32_t j = 0; j < out_rank; ++j)
+    if (s->phi[s->nin][j] >= 0)
+      s->reduced[(int)s->phi[s->nin][j]] = false;
+  if (mlirOperationGetNumRegions(op) < 1 ||
+      mlirBlockIsNull(
+          s->body = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0))))
+    return mg_lift_fail(b, op, "no body");
+  if (mlirBlockGetNumArguments(s->body) != (intptr_t)s->nin + 1)
+    return mg_lift_fail(b, op, "unexpected body arguments");
+  return true;
+}
+
+// Image of operand k in the loop frame.
+static bool operand_in_frame(MgLiftBuilder *b, Structured *s, uint32_t k,
+                             MgLiftVal *out) {
+  MgLiftVal x;
+  if (!mg_lift_get(b, mlirOperationGetOperand(s->op, k), &x))
+    return false;
+  if (s->rank[k] == 0) { // a scalar operand: a splat over the frame
+    if (x.kind != MG_LIFT_SCALAR)
+      return mg_lift_fail(b, s->op, "a scalar operand is not a constant");
+    x.rank = (uint8_t)s->loops;
+    memcpy(x.dims, s->sizes, s->loops * sizeof *s->sizes);
+    for (uint32_t i = 0; i < MG_LIFT_MAX_RANK; ++i)
+      x.map[i] = -1;
+    *out = x;
+    return true;
+  }
+  return mg_lift_frame_in(b, &x, s->loops, s->sizes, s->phi[k], out);
+}
+
+//===--- Body expressions -------------------------------------------------===//
+
+static int arg_index(const Structured *s, MlirValue v) {
+  if (!mlirValueIsABlockArgument(v) ||
+      !mlirBlockEqual(mlirBlockArgumentGetOwner(v), s->body))
+    return -1;
+  return (int)mlirBlockArgumentGetArgNumber(v);
+}
+
+static bool eval(BodyEval *e, MlirValue v, MgLiftVal *out);
+
+static bool remember(BodyEval *e, MlirValue v, const MgLiftVal *val) {
+  if (e->num == e->cap) {
+    uint32_t cap = e->cap ? 2 * e->cap : 16;
+    MgLiftVal *vals = realloc(e->vals, cap * sizeof *vals);
+    if (!vals)
+      return mg_lift_fail(e->b, e->s->op, "out of memory");
+    e->vals = vals;
+    e->cap = cap;
+  }
+  e->vals[e->num] = *val;
+  if (!mg_lift_map_put(&e->memo, v.ptr, e->num))
+    return mg_lift_fail(e->b, e->s->op, "out of memory");
+  e->num++;
+  return true;
+}
+
+static bool eval_op(BodyEval *e, MlirOperation op, MgLiftVal *out) {
+  MgLiftBuilder *b = e->b;
+  char name[64];
+  mg_lift_op_name(op, name, sizeof name);
+  uint8_t dtype = e->s->out_dtype;
+  if (mlirOperationGetNumResults(op) == 1 &&
+      !mg_lift_float_dtype(mlirValueGetType(mlirOperationGetResult(op, 0)),
+                           &dtype))
+    return mg_lift_fail(b, e->s->op, "body op '%s' is not on f16/bf16/f32",
+                        name);
+  if (mg_lift_op_is(op, "arith.constant")) {
+    MlirAttribute a = mg_lift_attr(op, "value");
+    if (mlirAttributeIsNull(a) || !mlirAttributeIsAFloat(a))
+      return mg_lift_fail(b, e->s->op, "non-float constant in the body");
+    memset(out, 0, sizeof *out);
+    out->kind = MG_LIFT_SCALAR;
+    out->dtype = dtype;
+    out->scalar = mg_lift_round(mlirFloatAttrGetValueDouble(a), dtype);
+    out->t = MG_NO_ID;
+    out->rank = (uint8_t)e->s->loops;
+    memcpy(out->dims, e->s->sizes, e->s->loops * sizeof *e->s->sizes);
+    for (uint32_t i = 0; i < MG_LIFT_MAX_RANK; ++i)
+      out->map[i] = -1;
+    return true;
+  }
+  static const struct {
+    const char *name;
+    MgLiftAlg alg;
+    int arity;
+  } table[] = {
+      {"arith.addf", MG_LIFT_ALG_ADD, 2},
+      {"arith.subf", MG_LIFT_ALG_SUB, 2},
+      {"arith.mulf", MG_LIFT_ALG_MUL, 2},
+      {"arith.divf", MG_LIFT_ALG_DIV, 2},
+      {"arith.maximumf", MG_LIFT_ALG_MAX, 2},
+      {"arith.maxnumf", MG_LIFT_ALG_MAX, 2},
+      {"math.powf", MG_LIFT_ALG_POW, 2},
+      {"arith.negf", MG_LIFT_ALG_NEG, 1},
+      {"math.exp", MG_LIFT_ALG_EXP, 1},
+      {"math.sqrt", MG_LIFT_ALG_SQRT, 1},
+      {"math.rsqrt", MG_LIFT_ALG_RSQRT, 1},
+      {"arith.extf", MG_LIFT_ALG_CAST, 1},
+      {"arith.truncf", MG_LIFT_ALG_CAST, 1},
+  };
+  for (size_t i = 0; i < sizeof table / sizeof *table; ++i) {
+    if (!mg_lift_op_is(op, table[i].name))
+      continue;
+    if (mlirOperationGetNumOperands(op) != table[i].arity)
+      break;
+    MgLiftVal x, y;
+    if (!eval(e, mlirOperationGetOperand(op, 0), &x))
+      return false;
+    if (table[i].alg == MG_LIFT_ALG_CAST) {
+      *out = x;
+      out->dtype = dtype;
+      if (out->kind == MG_LIFT_SCALAR)
+        out->scalar = mg_lift_round(out->scalar, dtype);
+      return true;
+    }
+    if (table[i].arity == 1)
+      return mg_lift_alg_unary(b, table[i].alg, &x, dtype, out);
+    if (!eval(e, mlirOperationGetOperand(op, 1), &y))
+      return false;
+    return mg_lift_alg_binary(b, table[i].alg, &x, &y, dtype, out);
+  }
+  return mg_lift_fail(b, e->s->op, "body op '%s' does not lift", name);
+}
+
+static bool eval(BodyEval *e, MlirValue v, MgLiftVal *out) {
+  uint32_t k = mg_lift_map_get(&e->memo, v.ptr);
+  if (k != UINT32_MAX) {
+    *out = e->vals[k];
+    return true;
+  }
+  if (++e->depth > 256)
+    return mg_lift_fail(e->b, e->s->op, "body too deep");
+  bool ok;
+  int arg = arg_index(e->s, v);
+  if (arg >= 0) {
+    if ((uint32_t)arg == e->s->nin && !e->acc_allowed)
+      ok = mg_lift_fail(e->b, e->s->op,
+                        "the reduced expression reads the "
+                        "accumulator");
+    else if ((uint32_t)arg == e->s->nin &&
+             mg_lift_is_empty(mlirOperationGetOperand(e->s->op, e->s->nin)))
+      ok = mg_lift_fail(e->b, e->s->op,
+                        "the body reads an output that is "
+                        "tensor.empty (undefined)");
+    else
+      ok = operand_in_frame(e->b, e->s, (uint32_t)arg, out);
+  } else {
+    MlirOperation def = mg_lift_def_op(v);
+    double c;
+    if (!mlirOperationIsNull(def) &&
+        mlirBlockEqual(mlirOperationGetBlock(def), e->s->body)) {
+      ok = eval_op(e, def, out);
+    } else if (mg_lift_get_scalar(v, &c)) { // a constant from outside the body
+      memset(out, 0, sizeof *out);
+      out->kind = MG_LIFT_SCALAR;
+      out->scalar = c;
+      out->t = MG_NO_ID;
+      mg_lift_float_dtype(mlirValueGetType(v), &out->dtype);
+      out->rank = (uint8_t)e->s->loops;
+      memcpy(out->dims, e->s->sizes, e->s->loops * sizeof *e->s->sizes);
+      for (uint32_t i = 0; i < MG_LIFT_MAX_RANK; ++i)
+        out->map[i] = -1;
+      ok = true;
+    } else {
+      ok = mg_lift_fail(e->b, e->s->op,
+                        "the body uses a value from outside that is not a "
+                        "constant");
+    }
+  }
+  e->depth--;
+  return ok && remember(e, v, out);
+}
+
+static MlirValue yielded(const Structured *s) {
+  MlirOperation last = mlirBlockGetTerminator(s->body);
+  if (mlirOperationIsNull(last) || !mg_lift_op_is(last, "linalg.yield") ||
+      mlirOperationGetNumOperands(last) != 1)
+    return (MlirValue){NULL};
+  return mlirOperationGetOperand(last, 0);
+}
+
+// Strips arith.extf/truncf inside the body.
+static MlirValue strip_casts(const Structured *s, MlirValue v) {
+  for (int i = 0; i < 8; ++i) {
+    MlirOperation def = mg_lift_def_op(v);
+    if (mlirOperationIsNull(def) ||
+        !mlirBlockEqual(mlirOperationGetBlock(def), s->body) ||
+        !(mg_lift_op_is(def, "arith.extf") ||
+          mg_lift_op_is(def, "arith.truncf")))
+      return v;
+    v = mlirOperationGetOperand(def, 0);
+  }
+  return v;
+}
+
+// yield = addf(E, acc) or addf(acc, E): writes E.
+static bool additive(const Structured *s, MlirValue y, MlirValue *expr) {
+  MlirOperation add = mg_lift_def_op(y);
+  if (mlirOperationIsNull(add) || !mg_lift_op_is(add, "arith.addf"))
+    return false;
+  for (int i = 0; i < 2; ++i)
+    if (arg_index(s, mlirOperationGetOperand(add, i)) == (int)s->nin) {
+      *expr = mlirOperationGetOperand(add, 1 - i);
+      return true;
+    }
+  return false;
+}
+
+// E = mulf(a, b) with a, b two distinct inputs (through casts): the input
+// indices in order of appearance.
+static bool contraction(const Structured *s, MlirValue expr, int *ia, int *ib) {
+  MlirOperation mul = mg_lift_def_op(strip_casts(s, expr));
+  if (s->nin != 2 || mlirOperationIsNull(mul) ||
+      !mg_lift_op_is(mul, "arith.mulf"))
+    return false;
+  *ia = arg_index(s, strip_casts(s, mlirOperationGetOperand(mul, 0)));
+  *ib = arg_index(s, strip_casts(s, mlirOperationGetOperand(mul, 1)));
+  return *ia >= 0 && *ib >= 0 && *ia != *ib && *ia < 2 && *ib < 2;
+}
+
+static bool uses_loop(const Structured *s, uint32_t k, uint32_t loop) {
+  for (uint32_t j = 0; j < s->rank[k]; ++j)
+    if (s->phi[k][j] == (int)loop)
+      return true;
+  return false;
+}
+
+static bool contract(MgLiftBuilder *b, Structured *s, int ia, int ib,
+                     MgLiftVal *out) {
+  uint8_t roles[MG_LIFT_MAX_RANK];
+  int count[4] = {0, 0, 0, 0};
+  for (uint32_t i = 0; i < s->loops; ++i) {
+    bool a = uses_loop(s, (uint32_t)ia, i), c = uses_loop(s, (uint32_t)ib, i);
+    bool o = !s->reduced[i];
+    if (a && c && o)
+      roles[i] = MG_LIFT_DIM_BATCH;
+    else if (a && !c && o)
+      roles[i] = MG_LIFT_DIM_M;
+    else if (!a && c && o)
+      roles[i] = MG_LIFT_DIM_N;
+    else if (a && c && !o)
+      roles[i] = MG_LIFT_DIM_K;
+    else
+      return mg_lift_fail(b, s->op, "loop %u is not a matmul dim", i);
+    count[roles[i]]++;
+  }
+  if (count[MG_LIFT_DIM_M] != 1 || count[MG_LIFT_DIM_N] != 1 ||
+      count[MG_LIFT_DIM_K] != 1)
+    return mg_lift_fail(b, s->op, "the contraction is not a (batched) matmul");
+  MgLiftVal x, y;
+  return operand_in_frame(b, s, (uint32_t)ia, &x) &&
+         operand_in_frame(b, s, (uint32_t)ib, &y) &&
+         mg_lift_alg_contract(b, &x, &y, roles, s->out_dtype, out);
+}
+
+static bool any_reduced(const Structured *s) {
+  for (uint32_t i = 0; i < s->loops; ++i)
+    if (s->reduced[i])
+      return true;
+  return false;
+}
+
+static bool structured(MgLiftBuilder *b, MlirOperation op) {
+  Structured s;
+  if (!read_structure(b, op, &s))
+    return false;
+  MlirValue y = yielded(&s);
+  if (mlirValueIsNull(y))
+    return mg_lift_fail(b, op, "the body must yield one value");
+  BodyEval e = {b, &s, {0}, NULL, 0, 0, !any_reduced(&s), 0};
+  mg_lift_map_init(&e.memo);
+  MgLiftVal r, res;
+  bool ok;
+  if (!any_reduced(&s)) {
+    ok = eval(&e, y, &r);
+  } else {
+    MlirValue expr;
+    int ia, ib;
+    MlirValue init = mlirOperationGetOperand(op, s.nin);
+    double z;
+    if (!additive(&s, y, &expr))
+      ok = mg_lift_fail(b, op,
+                        "the reduction is not a sum (only additive "
+                        "reductions lift; the μGraph has only sum)");
+    else if (contraction(&s, expr, &ia, &ib))
+      ok = contract(b, &s, ia, ib, &r);
+    else {
+      MgLiftVal x;
+      ok = eval(&e, expr, &x) &&
+           mg_lift_alg_reduce(b, &x, s.reduced, s.out_dtype, &r);
+    }
+    if (ok && !(mg_lift_get_scalar(init, &z) && z == 0.0)) {
+      MgLiftVal acc;
+      if (mg_lift_is_empty(init))
+        ok = mg_lift_fail(b, op,
+                          "the accumulator starts from tensor.empty "
+                          "(undefined values)");
+      else
+        ok = operand_in_frame(b, &s, s.nin, &acc) &&
+             mg_lift_alg_binary(b, MG_LIFT_ALG_ADD, &acc, &r, s.out_dtype, &r);
+    }
+  }
+  ok = ok &&
+       mg_lift_frame_out(b, &r, s.out_type.rank, s.out_type.dims, s.phi[s.nin],
+                         &res) &&
+       mg_lift_set_result(b, op, &res);
+  mg_lift_map_free(&e.memo);
+  free(e.vals);
+  return ok;
+}
+
+bool mg_lift_translate_linalg(MgLiftBuilder *b, MlirOperation op) {
+  MgLiftType rt;
+  if (!mg_lift_result_type(op, 0, &rt))
+    return mg_lift_fail(b, op, "unsupported result type");
+  if (mg_lift_op_is(op, "linalg.transpose") ||
+      mg_lift_op_is(op, "linalg.copy")) {
+    MgLiftVal x, r;
+    if (!mg_lift_get(b, mg_lift_view_source(op), &x))
+      return false;
+    if (mg_lift_op_is(op, "linalg.transpose")) {
+      MlirAttribute p = mg_lift_attr(op, "permutation");
+      if (mlirAttributeIsNull(p) || !mlirAttributeIsADenseI64Array(p) ||
+          mlirDenseArrayGetNumElements(p) != x.rank)
+        return mg_lift_fail(b, op, "missing 'permutation'");
+      int64_t perm[MG_LIFT_MAX_RANK];
+      for (uint32_t i = 0; i < x.rank; ++i)
+        perm[i] = mlirDenseI64ArrayGetElement(p, i);
+      if (!mg_lift_view_transpose(b, &x, perm, &r))
+        return false;
+    } else {
+      r = x;
+    }
+    r.dtype = rt.dtype;
+    return mg_lift_set_result(b, op, &r);
+  }
+  return structured(b, op);
+}

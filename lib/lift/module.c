@@ -1,0 +1,281 @@
+//===- module.c - Lifting a module: functions, blocks, naming, remarks ----===//
+//
+// Each func.func that is neither a μGraph function nor a reference is
+// planned as a whole first (its blocks, and the blocks nested in ops that
+// stay, such as scf.for bodies), so subprograms can be numbered in op order
+// (pre-order); then each is rewritten. Planning reads the IR only, so a
+// function whose rewrite fails is left as it was.
+//
+//===----------------------------------------------------------------------===//
+#include "lift_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+MgLiftOptions mg_lift_options_default(void) {
+  MgLiftOptions o = {MG_LIFT_DEFAULT_MAX_OPS, false, NULL, NULL};
+  return o;
+}
+
+typedef struct Numbering {
+  MgLiftPtrMap *map;
+  uint32_t next;
+  bool nomem;
+} Numbering;
+
+static MlirWalkResult number(MlirOperation op, void *ud) {
+  Numbering *n = ud;
+  if (!mg_lift_map_put(n->map, op.ptr, n->next++)) {
+    n->nomem = true;
+    return MlirWalkResultInterrupt;
+  }
+  return MlirWalkResultAdvance;
+}
+
+static bool symbol_name(MlirOperation op, char *buf, size_t size) {
+  MlirAttribute a = mg_lift_attr(op, "sym_name");
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsAString(a))
+    return false;
+  MlirStringRef s = mlirStringAttrGetValue(a);
+  if (s.length + 1 > size)
+    return false;
+  memcpy(buf, s.data, s.length);
+  buf[s.length] = 0;
+  return true;
+}
+
+static bool has_symbol(MlirOperation module, const char *name) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  char buf[512];
+  for (MlirOperation op = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
+    if (symbol_name(op, buf, sizeof buf) && !strcmp(buf, name))
+      return true;
+  return false;
+}
+
+// Blocks of `region`, then the blocks nested in ops that stay.
+static void plan_region(MgLiftPlan *plan, MlirRegion region,
+                        MgLiftPtrMap *lifted) {
+  for (MlirBlock block = mlirRegionGetFirstBlock(region);
+       !mlirBlockIsNull(block) && plan->status == MG_STATUS_OK;
+       block = mlirBlockGetNextInRegion(block)) {
+    uint32_t first = plan->num_chunks;
+    mg_lift_plan_block(plan, block);
+    for (uint32_t c = first; c < plan->num_chunks; ++c)
+      for (uint32_t k = 0; k < plan->chunks[c].num_members; ++k)
+        if (!mg_lift_map_put(lifted, plan->chunks[c].members[k].ptr, 1))
+          plan->status = MG_STATUS_NOMEM;
+    for (MlirOperation op = mlirBlockGetFirstOperation(block);
+         !mlirOperationIsNull(op) && plan->status == MG_STATUS_OK;
+         op = mlirOperationGetNextInBlock(op)) {
+      // Linalg bodies are scalar code; symbol tables are other scopes.
+      if (mg_lift_map_get(lifted, op.ptr) != UINT32_MAX ||
+          mg_lift_op_has_prefix(op, "linalg.") ||
+          !mlirAttributeIsNull(mg_lift_attr(op, "sym_name")))
+        continue;
+      for (intptr_t r = 0; r < mlirOperationGetNumRegions(op); ++r)
+        plan_region(plan, mlirOperationGetRegion(op, r), lifted);
+    }
+  }
+}
+
+typedef struct Remark {
+  uint32_t order, seq;
+  MlirLocation loc;
+  const char *text;
+} Remark;
+
+static int by_order(const void *a, const void *b) {
+  const Remark *x = a, *y = b;
+  if (x->order != y->order)
+    return x->order < y->order ? -1 : 1;
+  return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static void emit_notes(const MgLiftPlan *plan) {
+  const MgLiftOptions *o = plan->opts;
+  Remark *r = malloc((plan->num_notes + 1) * sizeof *r);
+  if (!r)
+    return;
+  for (uint32_t i = 0; i < plan->num_notes; ++i)
+    r[i] = (Remark){plan->notes[i].order, i, plan->notes[i].loc,
+                    plan->notes[i].text};
+  qsort(r, plan->num_notes, sizeof *r, by_order);
+  char msg[MG_LIFT_WHY_SIZE + 128];
+  for (uint32_t i = 0; i < plan->num_notes; ++i) {
+    snprintf(msg, sizeof msg, "mirage-lift: %s", r[i].text);
+    o->remark(o->remark_data, r[i].loc, msg);
+  }
+  free(r);
+}
+
+static bool is_empty_function(MlirRegion body) {
+  MlirBlock b = mlirRegionGetFirstBlock(body);
+  if (mlirBlockIsNull(b))
+    return true;
+  MlirOperation first = mlirBlockGetFirstOperation(b);
+  return mlirBlockIsNull(mlirBlockGetNextInRegion(b)) &&
+         (mlirOperationIsNull(first) ||
+          mlirOperationIsNull(mlirOperationGetNextInBlock(first)));
+}
+
+static void remark(const MgLiftOptions *o, MlirOperation op, const char *fmt,
+                   const char *name, const char *tail) {
+  if (!o->remark)
+    return;
+  char msg[MG_LIFT_WHY_SIZE + 640];
+  snprintf(msg, sizeof msg, fmt, name, tail);
+  o->remark(o->remark_data, mlirOperationGetLocation(op), msg);
+}
+
+static MgStatus lift_function(MlirOperation module, MlirOperation func,
+                              const char *name, const MgLiftOptions *opts,
+                              MgLiftStats *stats, MgDiag *diag) {
+  MlirRegion body = mlirOperationGetRegion(func, 0);
+  if (is_empty_function(body)) {
+    remark(opts, func, "mirage-lift: '@%s': nothing to lift%s", name,
+           mlirBlockIsNull(mlirRegionGetFirstBlock(body))
+               ? " (a declaration)"
+               : " (the function is empty)");
+    return MG_STATUS_OK;
+  }
+  MgLiftPlan plan;
+  memset(&plan, 0, sizeof plan);
+  plan.opts = opts;
+  mg_lift_map_init(&plan.order);
+  MgLiftPtrMap lifted;
+  mg_lift_map_init(&lifted);
+  Numbering n = {&plan.order, 0, false};
+  mlirOperationWalk(func, number, &n, MlirWalkPreOrder);
+  if (n.nomem)
+    plan.status = MG_STATUS_NOMEM;
+  else
+    plan_region(&plan, body, &lifted);
+  MgStatus status = plan.status;
+  if (status != MG_STATUS_OK)
+    mg_diag_set(diag, status, -1, -1, "out of memory while lifting '@%s'",
+                name);
+  // Number the subprograms in op order, skipping names already taken.
+  for (uint32_t i = 1; i < plan.num_chunks; ++i)
+    for (uint32_t k = i;
+         k > 0 && plan.chunks[k - 1].order > plan.chunks[k].order; --k) {
+      MgLiftChunk t = plan.chunks[k];
+      plan.chunks[k] = plan.chunks[k - 1];
+      plan.chunks[k - 1] = t;
+    }
+  char kname[512], rname[520], list[512] = "";
+  uint32_t next = 0, lifted_ops = 0;
+  MlirOperation after = func;
+  for (uint32_t i = 0; i < plan.num_chunks && status == MG_STATUS_OK; ++i) {
+    MgLiftChunk *c = &plan.chunks[i];
+    for (;; ++next) {
+      snprintf(kname, sizeof kname, "%s_lax%u", name, next);
+      snprintf(rname, sizeof rname, "%s_ref", kname);
+      if (!has_symbol(module, kname) && !has_symbol(module, rname))
+        break;
+    }
+    c->index = next++;
+    mg_lift_plan_note(&plan, c->members[0],
+                      "@%s: %u op%s -> kernel graph of %u μGraph op%s, %u "
+                      "input%s, %u output%s%s%s",
+                      kname, c->num_members, c->num_members == 1 ? "" : "s",
+                      c->compute, c->compute == 1 ? "" : "s", c->num_inputs,
+                      c->num_inputs == 1 ? "" : "s", c->num_outputs,
+                      c->num_outputs == 1 ? "" : "s",
+                      c->note[0] ? "; it starts here because " : "", c->note);
+    size_t len = strlen(list);
+    if (len + strlen(kname) + 8 < sizeof list)
+      snprintf(list + len, sizeof list - len, "%s@%s", i ? ", " : "", kname);
+    lifted_ops += c->num_members;
+    MlirOperation call = {NULL};
+    status = mg_lift_rewrite_chunk(module, &after, kname, c, &call, diag);
+    // Later subprograms that read this one's results now read the call's.
+    for (uint32_t d = i + 1; d < plan.num_chunks && status == MG_STATUS_OK; ++d)
+      for (uint32_t in = 0; in < plan.chunks[d].num_inputs; ++in)
+        for (uint32_t o = 0; o < c->num_outputs; ++o)
+          if (plan.chunks[d].inputs[in].ptr == c->outputs[o].ptr)
+            plan.chunks[d].inputs[in] = mlirOperationGetResult(call, o);
+  }
+  if (status == MG_STATUS_OK && opts->remark) {
+    char tail[640];
+    if (plan.num_chunks)
+      snprintf(tail, sizeof tail,
+               "lifted %u subprogram%s (%s); %u tensor "
+               "op%s left in place",
+               plan.num_chunks, plan.num_chunks == 1 ? "" : "s", list,
+               plan.ops_left, plan.ops_left == 1 ? "" : "s");
+    else
+      snprintf(tail, sizeof tail,
+               "nothing lifted; %u tensor op%s left in "
+               "place",
+               plan.ops_left, plan.ops_left == 1 ? "" : "s");
+    remark(opts, func, "mirage-lift: '@%s': %s", name, tail);
+    emit_notes(&plan);
+  }
+  if (stats) {
+    stats->subprograms += plan.num_chunks;
+    stats->ops_lifted += lifted_ops;
+    stats->ops_left += plan.ops_left;
+  }
+  for (uint32_t i = 0; i < plan.num_chunks; ++i)
+    mg_lift_chunk_free(&plan.chunks[i]);
+  free(plan.chunks);
+  free(plan.notes);
+  mg_lift_map_free(&plan.order);
+  mg_lift_map_free(&lifted);
+  return status;
+}
+
+MgStatus mg_lift_module(MlirOperation module, const MgLiftOptions *options,
+                        MgLiftStats *stats, MgDiag *diag) {
+  MgLiftOptions opts = options ? *options : mg_lift_options_default();
+  if (opts.max_ops < 1)
+    opts.max_ops = 1;
+  if (stats)
+    memset(stats, 0, sizeof *stats);
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  uint32_t n = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
+    ++n;
+  MlirOperation *funcs = malloc((n + 1) * sizeof *funcs);
+  if (!funcs)
+    return mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1, "out of memory");
+  // Functions first: lifting adds functions to the module as it goes.
+  uint32_t nf = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
+    if (mg_lift_op_is(op, "func.func"))
+      funcs[nf++] = op;
+  MgStatus status = MG_STATUS_OK;
+  for (uint32_t i = 0; i < nf && status == MG_STATUS_OK; ++i) {
+    MlirOperation f = funcs[i];
+    char name[400];
+    if (!mlirAttributeIsNull(mg_lift_attr(f, "ug.level")) ||
+        !symbol_name(f, name, sizeof name))
+      continue;
+    bool is_reference = false; // named by some kernel graph's ug.reference
+    for (uint32_t k = 0; k < nf && !is_reference; ++k) {
+      MlirAttribute r = mg_lift_attr(funcs[k], "ug.reference");
+      if (!mlirAttributeIsNull(r) && mlirAttributeIsAFlatSymbolRef(r)) {
+        MlirStringRef s = mlirFlatSymbolRefAttrGetValue(r);
+        is_reference =
+            s.length == strlen(name) && !memcmp(s.data, name, s.length);
+      }
+    }
+    if (is_reference)
+      continue;
+    if (stats)
+      stats->functions++;
+    if (!mg_lift_is_bare_identifier(name)) {
+      remark(&opts, f, "mirage-lift: '@%s': not lifted%s", name,
+             " (its name needs quoting, which kernel graph names cannot "
+             "carry)");
+      continue;
+    }
+    status = lift_function(module, f, name, &opts, stats, diag);
+  }
+  free(funcs);
+  return status;
+}

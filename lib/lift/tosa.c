@@ -1,0 +1,186 @@
+//===- tosa.c - Translating TOSA ops (MLIR 22 TOSA 1.0 forms) -------------===//
+//
+// TOSA broadcasting is explicit-rank: operands have the result's rank and
+// broadcast along size-1 dims, which is exactly the μGraph rule when the
+// operands' images are exact. Operand forms of MLIR 22: tosa.mul carries an
+// i8 `shift` (zero for floats), tosa.matmul and tosa.negate carry zero-point
+// operands (zero for floats), tosa.reshape takes a !tosa.shape operand,
+// tosa.reduce_sum keeps the reduced dim with size 1 (as ug.sum does).
+//
+//===----------------------------------------------------------------------===//
+#include "lift_internal.h"
+
+#include <string.h>
+
+static void identity_phi(int8_t *phi, uint32_t rank) {
+  for (uint32_t i = 0; i < rank; ++i)
+    phi[i] = (int8_t)i;
+}
+
+// A splat integer constant equal to zero (the shift of tosa.mul).
+static bool is_int_zero(MlirValue v) {
+  MlirOperation def = mg_lift_def_op(v);
+  if (mlirOperationIsNull(def) || !mg_lift_op_is(def, "tosa.const"))
+    return false;
+  MlirAttribute a = mg_lift_attr(def, "values");
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsADenseElements(a) ||
+      !mlirDenseElementsAttrIsSplat(a))
+    return false;
+  MlirAttribute s = mlirDenseElementsAttrGetSplatValue(a);
+  return mlirAttributeIsAInteger(s) && mlirIntegerAttrGetValueInt(s) == 0;
+}
+
+static bool float_zero(MlirValue v) {
+  double s;
+  return mg_lift_get_scalar(v, &s) && s == 0.0;
+}
+
+static bool check_zero_points(MgLiftBuilder *b, MlirOperation op,
+                              intptr_t from) {
+  for (intptr_t i = from; i < mlirOperationGetNumOperands(op); ++i)
+    if (!float_zero(mlirOperationGetOperand(op, i)))
+      return mg_lift_fail(b, op, "zero point operand %d is not a zero constant",
+                          (int)i);
+  return true;
+}
+
+// Operand `i` re-expressed in the result's frame (TOSA broadcasting).
+static bool operand_in(MgLiftBuilder *b, MlirOperation op, intptr_t i,
+                       const MgLiftType *rt, MgLiftVal *out) {
+  MgLiftVal x;
+  int8_t phi[MG_LIFT_MAX_RANK];
+  if (!mg_lift_get(b, mlirOperationGetOperand(op, i), &x))
+    return false;
+  if (x.rank != rt->rank)
+    return mg_lift_fail(b, op, "operand %d has rank %u, result rank %u", (int)i,
+                        x.rank, rt->rank);
+  identity_phi(phi, rt->rank);
+  return mg_lift_frame_in(b, &x, rt->rank, rt->dims, phi, out);
+}
+
+static bool binary(MgLiftBuilder *b, MlirOperation op, MgLiftAlg alg,
+                   const MgLiftType *rt) {
+  MgLiftVal x, y, r;
+  if (!operand_in(b, op, 0, rt, &x) || !operand_in(b, op, 1, rt, &y) ||
+      !mg_lift_alg_binary(b, alg, &x, &y, rt->dtype, &r))
+    return false;
+  return mg_lift_set_result(b, op, &r);
+}
+
+static bool unary(MgLiftBuilder *b, MlirOperation op, MgLiftAlg alg,
+                  const MgLiftType *rt) {
+  MgLiftVal x, r;
+  if (!operand_in(b, op, 0, rt, &x) ||
+      !mg_lift_alg_unary(b, alg, &x, rt->dtype, &r))
+    return false;
+  return mg_lift_set_result(b, op, &r);
+}
+
+static bool reduce_sum(MgLiftBuilder *b, MlirOperation op,
+                       const MgLiftType *rt) {
+  MlirAttribute a = mg_lift_attr(op, "axis");
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsAInteger(a))
+    return mg_lift_fail(b, op, "missing 'axis'");
+  int64_t axis = mlirIntegerAttrGetValueInt(a);
+  MgLiftVal x, s, r;
+  if (!mg_lift_get(b, mlirOperationGetOperand(op, 0), &x))
+    return false;
+  if (axis < 0 || axis >= x.rank)
+    return mg_lift_fail(b, op, "axis %lld out of range", (long long)axis);
+  bool reduce[MG_LIFT_MAX_RANK] = {false};
+  reduce[axis] = true;
+  int8_t psi[MG_LIFT_MAX_RANK];
+  identity_phi(psi, rt->rank);
+  if (!mg_lift_alg_reduce(b, &x, reduce, rt->dtype, &s) ||
+      !mg_lift_frame_out(b, &s, rt->rank, rt->dims, psi, &r))
+    return false;
+  return mg_lift_set_result(b, op, &r);
+}
+
+static bool matmul(MgLiftBuilder *b, MlirOperation op, const MgLiftType *rt) {
+  MgLiftVal a, c, fa, fc, m, r;
+  if (!check_zero_points(b, op, 2) ||
+      !mg_lift_get(b, mlirOperationGetOperand(op, 0), &a) ||
+      !mg_lift_get(b, mlirOperationGetOperand(op, 1), &c))
+    return false;
+  if (a.rank != 3 || c.rank != 3 || rt->rank != 3)
+    return mg_lift_fail(b, op, "tosa.matmul operands must have rank 3");
+  // Loops (batch, m, n, k): A(b,m,k) x B(b,k,n) -> C(b,m,n).
+  int64_t fdims[4] = {a.dims[0], a.dims[1], c.dims[2], a.dims[2]};
+  const int8_t phi_a[3] = {0, 1, 3}, phi_c[3] = {0, 3, 2}, psi[3] = {0, 1, 2};
+  const uint8_t roles[4] = {MG_LIFT_DIM_BATCH, MG_LIFT_DIM_M, MG_LIFT_DIM_N,
+                            MG_LIFT_DIM_K};
+  if (!mg_lift_frame_in(b, &a, 4, fdims, phi_a, &fa) ||
+      !mg_lift_frame_in(b, &c, 4, fdims, phi_c, &fc) ||
+      !mg_lift_alg_contract(b, &fa, &fc, roles, rt->dtype, &m) ||
+      !mg_lift_frame_out(b, &m, 3, rt->dims, psi, &r))
+    return false;
+  return mg_lift_set_result(b, op, &r);
+}
+
+static bool view(MgLiftBuilder *b, MlirOperation op, const MgLiftType *rt) {
+  MgLiftVal x, r;
+  if (!mg_lift_get(b, mg_lift_view_source(op), &x))
+    return false;
+  if (mg_lift_op_is(op, "tosa.reshape")) {
+    if (!mg_lift_view_reshape(b, &x, rt->rank, rt->dims, &r))
+      return false;
+  } else if (mg_lift_op_is(op, "tosa.transpose")) {
+    MlirAttribute p = mg_lift_attr(op, "perms");
+    if (mlirAttributeIsNull(p) || !mlirAttributeIsADenseI32Array(p) ||
+        mlirDenseArrayGetNumElements(p) != x.rank)
+      return mg_lift_fail(b, op, "missing 'perms'");
+    int64_t perm[MG_LIFT_MAX_RANK];
+    for (uint32_t i = 0; i < x.rank; ++i)
+      perm[i] = mlirDenseI32ArrayGetElement(p, i);
+    if (!mg_lift_view_transpose(b, &x, perm, &r))
+      return false;
+  } else { // cast, identity: same elements, maybe another storage type
+    r = x;
+    if (r.kind == MG_LIFT_SCALAR)
+      r.scalar = mg_lift_round(r.scalar, rt->dtype);
+  }
+  r.dtype = rt->dtype;
+  return mg_lift_set_result(b, op, &r);
+}
+
+bool mg_lift_translate_tosa(MgLiftBuilder *b, MlirOperation op) {
+  MgLiftType rt;
+  if (!mg_lift_result_type(op, 0, &rt))
+    return mg_lift_fail(b, op, "unsupported result type");
+  if (mg_lift_op_is(op, "tosa.reshape") ||
+      mg_lift_op_is(op, "tosa.transpose") || mg_lift_op_is(op, "tosa.cast") ||
+      mg_lift_op_is(op, "tosa.identity"))
+    return view(b, op, &rt);
+  if (mg_lift_op_is(op, "tosa.add"))
+    return binary(b, op, MG_LIFT_ALG_ADD, &rt);
+  if (mg_lift_op_is(op, "tosa.sub"))
+    return binary(b, op, MG_LIFT_ALG_SUB, &rt);
+  if (mg_lift_op_is(op, "tosa.mul")) {
+    if (mlirOperationGetNumOperands(op) > 2 &&
+        !is_int_zero(mlirOperationGetOperand(op, 2)))
+      return mg_lift_fail(b, op, "tosa.mul with a non-zero shift");
+    return binary(b, op, MG_LIFT_ALG_MUL, &rt);
+  }
+  if (mg_lift_op_is(op, "tosa.pow"))
+    return binary(b, op, MG_LIFT_ALG_POW, &rt);
+  if (mg_lift_op_is(op, "tosa.maximum"))
+    return binary(b, op, MG_LIFT_ALG_MAX, &rt);
+  if (mg_lift_op_is(op, "tosa.exp"))
+    return unary(b, op, MG_LIFT_ALG_EXP, &rt);
+  if (mg_lift_op_is(op, "tosa.rsqrt"))
+    return unary(b, op, MG_LIFT_ALG_RSQRT, &rt);
+  if (mg_lift_op_is(op, "tosa.reciprocal"))
+    return unary(b, op, MG_LIFT_ALG_RECIP, &rt);
+  if (mg_lift_op_is(op, "tosa.sigmoid"))
+    return unary(b, op, MG_LIFT_ALG_SIGMOID, &rt);
+  if (mg_lift_op_is(op, "tosa.clamp"))
+    return unary(b, op, MG_LIFT_ALG_RELU, &rt);
+  if (mg_lift_op_is(op, "tosa.negate"))
+    return check_zero_points(b, op, 1) && unary(b, op, MG_LIFT_ALG_NEG, &rt);
+  if (mg_lift_op_is(op, "tosa.reduce_sum"))
+    return reduce_sum(b, op, &rt);
+  if (mg_lift_op_is(op, "tosa.matmul"))
+    return matmul(b, op, &rt);
+  return mg_lift_fail(b, op, "no translation for this TOSA op");
+}

@@ -1,0 +1,516 @@
+//===- val.c - Values of the kernel graph under construction --------------===//
+//
+// The builder owns one MgProgram (a single kernel graph) and the images of
+// IR values in it. External values become graph inputs on first use, in
+// order of use, so the kernel function's arguments are deterministic. Views
+// (see mg_lift_internal.h) are manipulated here; nothing in this file emits an
+// op except the emitters and mg_lift_materialize.
+//
+//===----------------------------------------------------------------------===//
+#include "lift_internal.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool mg_lift_builder_init(MgLiftBuilder *b, const MgLiftOptions *opts) {
+  memset(b, 0, sizeof *b);
+  b->opts = opts;
+  mg_lift_map_init(&b->index);
+  b->prog = mg_program_create();
+  return b->prog && mg_program_add_graph(b->prog, MG_LEVEL_KERNEL) == 0;
+}
+
+void mg_lift_builder_free(MgLiftBuilder *b) {
+  mg_program_destroy(b->prog);
+  mg_lift_map_free(&b->index);
+  free(b->vals);
+  free(b->inputs);
+  free(b->input_ids);
+  free(b->taint);
+  memset(b, 0, sizeof *b);
+}
+
+bool mg_lift_fail(MgLiftBuilder *b, MlirOperation op, const char *fmt, ...) {
+  if (b->failed) // keep the first (innermost) reason
+    return false;
+  b->failed = true;
+  b->blame = mlirOperationIsNull(op) ? b->current : op;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(b->why, sizeof b->why, fmt, ap);
+  va_end(ap);
+  return false;
+}
+
+const MgTensor *mg_lift_tensor(const MgLiftBuilder *b, MgTensorId t) {
+  return &b->prog->graphs[0].tensors[t];
+}
+
+bool mg_lift_has(const MgLiftBuilder *b, MlirValue v) {
+  return mg_lift_map_get(&b->index, v.ptr) != UINT32_MAX;
+}
+
+bool mg_lift_set(MgLiftBuilder *b, MlirValue v, const MgLiftVal *val) {
+  uint32_t i = mg_lift_map_get(&b->index, v.ptr);
+  if (i == UINT32_MAX) {
+    if (b->num_vals == b->cap_vals) {
+      uint32_t cap = b->cap_vals ? 2 * b->cap_vals : 32;
+      MgLiftVal *vals = realloc(b->vals, cap * sizeof *vals);
+      if (!vals)
+        return mg_lift_fail(b, (MlirOperation){NULL}, "out of memory");
+      b->vals = vals;
+      b->cap_vals = cap;
+    }
+    i = b->num_vals++;
+    if (!mg_lift_map_put(&b->index, v.ptr, i))
+      return mg_lift_fail(b, (MlirOperation){NULL}, "out of memory");
+  }
+  b->vals[i] = *val;
+  return true;
+}
+
+void mg_lift_val_exact(const MgLiftBuilder *b, MgTensorId t, uint8_t dtype,
+                       MlirOperation origin, MgLiftVal *out) {
+  const MgTensor *tt = mg_lift_tensor(b, t);
+  memset(out, 0, sizeof *out);
+  out->kind = MG_LIFT_TENSOR;
+  out->dtype = dtype;
+  out->rank = tt->rank;
+  out->t = t;
+  out->origin = origin;
+  for (uint32_t d = 0; d < MG_LIFT_MAX_RANK; ++d)
+    out->map[d] = -1;
+  for (uint32_t d = 0; d < tt->rank; ++d) {
+    out->dims[d] = tt->dims[d];
+    out->map[d] = tt->dims[d] > 1 ? (int8_t)d : -1;
+  }
+}
+
+bool mg_lift_val_is_exact(const MgLiftBuilder *b, const MgLiftVal *v) {
+  if (v->kind != MG_LIFT_TENSOR || v->t == MG_NO_ID)
+    return false;
+  const MgTensor *t = mg_lift_tensor(b, v->t);
+  if (t->rank != v->rank)
+    return false;
+  for (uint32_t d = 0; d < v->rank; ++d)
+    if (t->dims[d] != v->dims[d] || (v->dims[d] > 1 && v->map[d] != (int)d))
+      return false;
+  return true;
+}
+
+MgTensorId mg_lift_input(MgLiftBuilder *b, MlirValue v) {
+  for (uint32_t i = 0; i < b->num_inputs; ++i)
+    if (mlirValueEqual(b->inputs[i], v))
+      return b->input_ids[i];
+  MgLiftType ty;
+  const char *why = NULL;
+  if (!mg_lift_read_type(mlirValueGetType(v), &ty, &why)) {
+    mg_lift_fail(b, (MlirOperation){NULL}, "an operand %s", why);
+    return MG_NO_ID;
+  }
+  if (ty.rank > MG_MAX_DIMS) {
+    mg_lift_fail(
+        b, (MlirOperation){NULL},
+        "an operand of rank %u cannot enter a kernel graph (rank <= %d)",
+        ty.rank, MG_MAX_DIMS);
+    return MG_NO_ID;
+  }
+  if (b->num_inputs == b->cap_inputs) {
+    uint32_t cap = b->cap_inputs ? 2 * b->cap_inputs : 8;
+    MlirValue *in = realloc(b->inputs, cap * sizeof *in);
+    if (in)
+      b->inputs = in;
+    MgTensorId *ids = realloc(b->input_ids, cap * sizeof *ids);
+    if (ids)
+      b->input_ids = ids;
+    if (!in || !ids) {
+      mg_lift_fail(b, (MlirOperation){NULL}, "out of memory");
+      return MG_NO_ID;
+    }
+    b->cap_inputs = cap;
+  }
+  MgDiag diag = {-1, -1, ""};
+  MgTensorId t = mg_graph_add_input(b->prog, 0, (MgDType)ty.dtype, ty.rank,
+                                    ty.dims, &diag);
+  if (t == MG_NO_ID) {
+    mg_lift_fail(b, (MlirOperation){NULL}, "μGraph input rejected: %s",
+                 diag.message);
+    return MG_NO_ID;
+  }
+  b->inputs[b->num_inputs] = v;
+  b->input_ids[b->num_inputs++] = t;
+  return t;
+}
+
+bool mg_lift_get(MgLiftBuilder *b, MlirValue v, MgLiftVal *out) {
+  uint32_t i = mg_lift_map_get(&b->index, v.ptr);
+  if (i != UINT32_MAX) {
+    *out = b->vals[i];
+    return true;
+  }
+  double s;
+  if (mg_lift_get_scalar(v, &s)) {
+    // A splat: its frame is its own IR shape and its map points at the dims
+    // of the exact input it becomes if a tensor is ever needed.
+    memset(out, 0, sizeof *out);
+    out->kind = MG_LIFT_SCALAR;
+    out->scalar = s;
+    out->t = MG_NO_ID;
+    out->ir = v;
+    out->origin = mg_lift_def_op(v);
+    for (uint32_t d = 0; d < MG_LIFT_MAX_RANK; ++d)
+      out->map[d] = -1;
+    MlirType type = mlirValueGetType(v);
+    if (mlirTypeIsAShaped(type)) {
+      MgLiftType ty;
+      const char *why;
+      if (!mg_lift_read_type(type, &ty, &why))
+        return mg_lift_fail(b, (MlirOperation){NULL}, "a constant operand %s",
+                            why);
+      out->dtype = ty.dtype;
+      out->rank = ty.rank;
+      for (uint32_t d = 0; d < ty.rank; ++d) {
+        out->dims[d] = ty.dims[d];
+        out->map[d] = ty.dims[d] > 1 ? (int8_t)d : -1;
+      }
+    } else {
+      mg_lift_float_dtype(type, &out->dtype);
+      out->ir = (MlirValue){NULL}; // a scalar SSA value is never a tensor
+    }
+    return true;
+  }
+  MgTensorId t = mg_lift_input(b, v);
+  if (t == MG_NO_ID)
+    return false;
+  mg_lift_val_exact(b, t, mg_lift_tensor(b, t)->dtype, mg_lift_def_op(v), out);
+  return mg_lift_set(b, v, out);
+}
+
+//===--- Emitters ---------------------------------------------------------===//
+
+static bool grow_taint(MgLiftBuilder *b) {
+  uint32_t need = b->prog->graphs[0].num_tensors;
+  if (need <= b->cap_taint)
+    return true;
+  uint32_t cap = b->cap_taint ? b->cap_taint : 64;
+  while (cap < need)
+    cap *= 2;
+  uint8_t *taint = realloc(b->taint, cap);
+  if (!taint)
+    return mg_lift_fail(b, (MlirOperation){NULL}, "out of memory");
+  memset(taint + b->cap_taint, 0, cap - b->cap_taint);
+  b->taint = taint;
+  b->cap_taint = cap;
+  return true;
+}
+
+static bool tainted(MgLiftBuilder *b, MgTensorId t) {
+  return t < b->cap_taint && b->taint[t];
+}
+
+// Bookkeeping shared by all emitters: result dtype, taint, op count.
+// The dialect lets only binary ops, matmul and sum change the element type
+// (unary and scalar ops keep their operand's): KEEP_DTYPE says so.
+#define KEEP_DTYPE 0xff
+static MgTensorId finish(MgLiftBuilder *b, MgTensorId r, uint8_t dtype,
+                         bool taint, const MgDiag *diag) {
+  if (r == MG_NO_ID) {
+    mg_lift_fail(b, (MlirOperation){NULL}, "the μGraph rejected the op: %s",
+                 diag->message);
+    return MG_NO_ID;
+  }
+  MgDiag d2 = {-1, -1, ""};
+  if (dtype != KEEP_DTYPE && mg_lift_tensor(b, r)->dtype != dtype &&
+      mg_graph_set_dtype(b->prog, 0, r, (MgDType)dtype, &d2) != MG_STATUS_OK) {
+    mg_lift_fail(b, (MlirOperation){NULL}, "%s", d2.message);
+    return MG_NO_ID;
+  }
+  if (!grow_taint(b))
+    return MG_NO_ID;
+  b->taint[r] = taint;
+  b->num_compute++;
+  return r;
+}
+
+MgTensorId mg_lift_emit_unary(MgLiftBuilder *b, MgOpKind kind, MgTensorId a,
+                              uint8_t dtype) {
+  if (kind == MG_OP_EXP && tainted(b, a))
+    b->lax_break = true;
+  MgDiag diag = {-1, -1, ""};
+  MgTensorId r = mg_graph_unary(b->prog, 0, kind, a, &diag);
+  // Non-LAX ops are uninterpreted functions for the verifier: fresh values.
+  bool t = kind == MG_OP_EXP || (kind == MG_OP_SQUARE && tainted(b, a));
+  (void)dtype;
+  return finish(b, r, KEEP_DTYPE, t, &diag);
+}
+
+MgTensorId mg_lift_emit_binary(MgLiftBuilder *b, MgOpKind kind, MgTensorId a,
+                               MgTensorId c, uint8_t dtype) {
+  MgDiag diag = {-1, -1, ""};
+  MgTensorId r = mg_graph_binary(b->prog, 0, kind, a, c, &diag);
+  return finish(b, r, dtype, tainted(b, a) || tainted(b, c), &diag);
+}
+
+MgTensorId mg_lift_emit_scalar(MgLiftBuilder *b, MgOpKind kind, MgTensorId a,
+                               double s, uint8_t dtype) {
+  MgDiag diag = {-1, -1, ""};
+  MgTensorId r = mg_graph_scalar(b->prog, 0, kind, a, s, &diag);
+  (void)dtype;
+  return finish(b, r, KEEP_DTYPE, tainted(b, a), &diag);
+}
+
+MgTensorId mg_lift_emit_sum(MgLiftBuilder *b, MgTensorId a, int32_t dim,
+                            uint8_t dtype) {
+  MgDiag diag = {-1, -1, ""};
+  MgTensorId r = mg_graph_sum(b->prog, 0, a, dim, &diag);
+  return finish(b, r, dtype, tainted(b, a), &diag);
+}
+
+MgTensorId mg_lift_emit_matmul(MgLiftBuilder *b, MgTensorId a, MgTensorId c,
+                               uint8_t dtype) {
+  MgDiag diag = {-1, -1, ""};
+  MgTensorId r = mg_graph_matmul(b->prog, 0, a, c, &diag);
+  return finish(b, r, dtype, tainted(b, a) || tainted(b, c), &diag);
+}
+
+bool mg_lift_materialize(MgLiftBuilder *b, MgLiftVal *v) {
+  MgTensorId t;
+  switch ((MgLiftKind)v->kind) {
+  case MG_LIFT_TENSOR:
+    return true;
+  case MG_LIFT_SCALAR:
+    if (mlirValueIsNull(v->ir))
+      return mg_lift_fail(b, (MlirOperation){NULL},
+                          "a constant would have to become a tensor, and only "
+                          "constants defined as tensors can");
+    // The map already points at the dims of the (exact) input.
+    t = mg_lift_input(b, v->ir);
+    if (t == MG_NO_ID)
+      return false;
+    v->t = t;
+    v->kind = MG_LIFT_TENSOR;
+    return true;
+  case MG_LIFT_NEG:
+    t = mg_lift_emit_scalar(b, MG_OP_MUL_SCALAR, v->t, -1.0, v->dtype);
+    break;
+  case MG_LIFT_EXPNEG:
+    t = mg_lift_emit_scalar(b, MG_OP_MUL_SCALAR, v->t, -1.0, v->dtype);
+    if (t != MG_NO_ID)
+      t = mg_lift_emit_unary(b, MG_OP_EXP, t, v->dtype);
+    break;
+  case MG_LIFT_SIGMOID:
+    return mg_lift_fail(b, v->origin,
+                        "sigmoid lifts only inside x * sigmoid(x) (silu); the "
+                        "μGraph has no sigmoid");
+  case MG_LIFT_RECIP:
+    return mg_lift_fail(b, v->origin,
+                        "a reciprocal lifts only as the divisor of a product "
+                        "(a * (1/b) = a / b); the μGraph has no reciprocal");
+  case MG_LIFT_ONE_PLUS_EXPNEG:
+    return mg_lift_fail(b, v->origin,
+                        "1 + exp(-x) lifts only inside sigmoid or silu");
+  default:
+    return mg_lift_fail(b, v->origin, "value has no μGraph image");
+  }
+  if (t == MG_NO_ID)
+    return false;
+  v->t = t;
+  v->kind = MG_LIFT_TENSOR;
+  return true;
+}
+
+//===--- Frames and views -------------------------------------------------===//
+
+static void clear_map(MgLiftVal *v) {
+  for (uint32_t d = 0; d < MG_LIFT_MAX_RANK; ++d)
+    v->map[d] = -1;
+}
+
+bool mg_lift_frame_in(MgLiftBuilder *b, const MgLiftVal *v, uint32_t rank,
+                      const int64_t *fdims, const int8_t *phi, MgLiftVal *out) {
+  MgLiftVal r = *v;
+  r.rank = (uint8_t)rank;
+  memcpy(r.dims, fdims, rank * sizeof *fdims);
+  clear_map(&r);
+  for (uint32_t j = 0; j < v->rank; ++j) {
+    if (v->dims[j] == 1)
+      continue; // broadcast along this frame dim (or a constant index)
+    int f = phi[j];
+    if (f < 0 || (uint32_t)f >= rank)
+      return mg_lift_fail(b, (MlirOperation){NULL},
+                          "operand dim %u (size %lld) is not walked by a loop",
+                          j, (long long)v->dims[j]);
+    if (fdims[f] != v->dims[j])
+      return mg_lift_fail(b, (MlirOperation){NULL},
+                          "operand dim %u has size %lld but the loop has %lld",
+                          j, (long long)v->dims[j], (long long)fdims[f]);
+    if (r.map[f] != -1)
+      return mg_lift_fail(
+          b, (MlirOperation){NULL},
+          "two operand dims walk the same loop (diagonal access)");
+    r.map[f] = v->map[j];
+  }
+  *out = r;
+  return true;
+}
+
+bool mg_lift_frame_out(MgLiftBuilder *b, const MgLiftVal *v, uint32_t rank,
+                       const int64_t *odims, const int8_t *psi,
+                       MgLiftVal *out) {
+  MgLiftVal r = *v;
+  r.rank = (uint8_t)rank;
+  memcpy(r.dims, odims, rank * sizeof *odims);
+  clear_map(&r);
+  if (v->kind == MG_LIFT_SCALAR) { // a splat stays a splat of the new shape
+    r.ir = (MlirValue){NULL};
+    *out = r;
+    return true;
+  }
+  bool used[MG_LIFT_MAX_RANK] = {false};
+  for (uint32_t k = 0; k < rank; ++k) {
+    if (odims[k] == 1)
+      continue;
+    int f = psi[k];
+    if (f < 0 || (uint32_t)f >= v->rank || v->dims[f] != odims[k])
+      return mg_lift_fail(b, (MlirOperation){NULL},
+                          "result dim %u does not match the loops", k);
+    if (v->map[f] < 0)
+      return mg_lift_fail(b, (MlirOperation){NULL},
+                          "the result is broadcast along dim %u; the μGraph "
+                          "cannot broadcast to a larger shape",
+                          k);
+    if (used[f])
+      return mg_lift_fail(b, (MlirOperation){NULL},
+                          "two result dims read the same loop");
+    used[f] = true;
+    r.map[k] = v->map[f];
+  }
+  for (uint32_t f = 0; f < v->rank; ++f)
+    if (v->map[f] >= 0 && !used[f])
+      return mg_lift_fail(b, (MlirOperation){NULL},
+                          "loop %u varies but is neither reduced nor stored",
+                          f);
+  *out = r;
+  return true;
+}
+
+bool mg_lift_view_reshape(MgLiftBuilder *b, const MgLiftVal *v, uint32_t rank,
+                          const int64_t *dims, MgLiftVal *out) {
+  uint32_t src[MG_LIFT_MAX_RANK], ns = 0, dst[MG_LIFT_MAX_RANK], nd = 0;
+  for (uint32_t d = 0; d < v->rank; ++d)
+    if (v->dims[d] > 1)
+      src[ns++] = d;
+  for (uint32_t d = 0; d < rank; ++d)
+    if (dims[d] > 1)
+      dst[nd++] = d;
+  bool same = ns == nd;
+  for (uint32_t i = 0; same && i < ns; ++i)
+    same = v->dims[src[i]] == dims[dst[i]];
+  if (!same)
+    return mg_lift_fail(b, (MlirOperation){NULL},
+                        "the reshape merges or splits dims; only unit dims may "
+                        "be added or dropped (the μGraph has no reshape)");
+  MgLiftVal r = *v;
+  r.rank = (uint8_t)rank;
+  memcpy(r.dims, dims, rank * sizeof *dims);
+  clear_map(&r);
+  for (uint32_t i = 0; i < ns; ++i)
+    r.map[dst[i]] = v->map[src[i]];
+  *out = r;
+  return true;
+}
+
+bool mg_lift_view_transpose(MgLiftBuilder *b, const MgLiftVal *v,
+                            const int64_t *perm, MgLiftVal *out) {
+  bool seen[MG_LIFT_MAX_RANK] = {false};
+  MgLiftVal r = *v;
+  for (uint32_t i = 0; i < v->rank; ++i) {
+    int64_t p = perm[i];
+    if (p < 0 || p >= v->rank || seen[p])
+      return mg_lift_fail(b, (MlirOperation){NULL}, "invalid permutation");
+    seen[p] = true;
+    r.dims[i] = v->dims[p];
+    r.map[i] = v->map[p];
+  }
+  *out = r;
+  return true;
+}
+
+//===--- Dead ops ---------------------------------------------------------===//
+
+bool mg_lift_prune(MgLiftBuilder *b) {
+  const MgGraph *g = &b->prog->graphs[0];
+  uint8_t *live = calloc(g->num_tensors + 1, 1);
+  MgTensorId *map = malloc((g->num_tensors + 1) * sizeof *map);
+  if (!live || !map) {
+    free(live);
+    free(map);
+    return mg_lift_fail(b, (MlirOperation){NULL}, "out of memory");
+  }
+  for (uint32_t i = 0; i < g->num_outputs; ++i)
+    live[g->outputs[i]] = 1;
+  uint32_t dead = 0;
+  for (uint32_t o = g->num_ops; o-- > 0;) {
+    const MgOp *op = &g->ops[o];
+    bool used = op->kind == MG_OP_INPUT;
+    for (uint32_t k = 0; k < op->num_outputs; ++k)
+      used |= live[op->outputs[k]];
+    if (!used) {
+      dead++;
+      continue;
+    }
+    for (uint32_t k = 0; k < op->num_inputs; ++k)
+      live[op->inputs[k]] = 1;
+    for (uint32_t k = 0; k < op->num_outputs; ++k)
+      live[op->outputs[k]] = 1;
+  }
+  bool ok = true;
+  MgProgram *q = dead ? mg_program_create() : NULL;
+  if (dead && (!q || mg_program_add_graph(q, MG_LEVEL_KERNEL) != 0))
+    ok = mg_lift_fail(b, (MlirOperation){NULL}, "out of memory");
+  MgDiag diag = {-1, -1, ""};
+  uint32_t compute = 0;
+  // Every input stays, in its position (first, so positions are kept).
+  for (uint32_t pos = 0; dead && ok && pos < g->num_inputs; ++pos)
+    for (uint32_t o = 0; o < g->num_ops; ++o) {
+      const MgOp *op = &g->ops[o];
+      if (op->kind != MG_OP_INPUT || op->attr != (int32_t)pos)
+        continue;
+      const MgTensor *t = &g->tensors[op->outputs[0]];
+      map[op->outputs[0]] =
+          mg_graph_add_input(q, 0, (MgDType)t->dtype, t->rank, t->dims, &diag);
+      ok = map[op->outputs[0]] != MG_NO_ID;
+    }
+  for (uint32_t o = 0; dead && ok && o < g->num_ops; ++o) {
+    const MgOp *op = &g->ops[o];
+    if (op->kind == MG_OP_INPUT || !live[op->outputs[0]])
+      continue;
+    MgOp copy = *op;
+    for (uint32_t k = 0; k < op->num_inputs; ++k)
+      copy.inputs[k] = map[op->inputs[k]];
+    MgTensorId outs[MG_MAX_OP_OUTPUTS];
+    ok = mg_graph_add_op(q, 0, &copy, outs, &diag) != MG_NO_ID;
+    for (uint32_t k = 0; ok && k < op->num_outputs; ++k) {
+      map[op->outputs[k]] = outs[k];
+      ok = mg_graph_set_dtype(q, 0, outs[k],
+                              (MgDType)g->tensors[op->outputs[k]].dtype,
+                              &diag) == MG_STATUS_OK;
+    }
+    compute++;
+  }
+  for (uint32_t i = 0; dead && ok && i < g->num_outputs; ++i)
+    ok = mg_graph_mark_output(q, 0, map[g->outputs[i]], &diag) == MG_STATUS_OK;
+  if (dead && ok) {
+    mg_program_destroy(b->prog);
+    b->prog = q;
+    b->num_compute = compute;
+  } else if (dead) {
+    mg_program_destroy(q);
+    if (!b->failed)
+      mg_lift_fail(b, (MlirOperation){NULL}, "internal: %s", diag.message);
+  }
+  free(live);
+  free(map);
+  return ok;
+}

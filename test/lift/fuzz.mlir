@@ -1,0 +1,8 @@
+// Fuzz-style checks (Inputs/fuzz_lift.py): random valid modules mixing
+// liftable and unliftable TOSA/linalg ops (broadcasts, views, reductions,
+// matmuls, silu patterns, gathers, dead values) must lift, validate and
+// round-trip through --mirage-unlift unchanged; truncated copies must exit 0
+// or 1 with a diagnostic, never with a signal. Deterministic (fixed seeds).
+//
+// RUN: rm -rf %t && python3 %S/Inputs/fuzz_lift.py --mirage-opt mirage-opt --upstream %mlir_opt --seed 7 --count 12 --truncations 16 --tmp %t | FileCheck %s
+// CHECK: fuzz-lift: 12 modules, 16 truncations, 0 failures

@@ -1,0 +1,242 @@
+//===- jit.c - Running an upstream-dialect function on the CPU ------------===//
+//
+// The function under test is copied into a fresh module (with the functions
+// it calls), renamed to a fixed entry symbol, marked llvm.emit_c_interface
+// and lowered by upstream passes only (the pipeline below; the choices are
+// explained in docs/mirage-run.md). Function-boundary bufferization with
+// identity layouts followed by buffer-results-to-out-params turns every
+// tensor result into a trailing memref argument, so the C interface is
+//   void _mlir_ciface_entry(Desc *arg0, ..., Desc *out0, ...)
+// where Desc is the memref descriptor {allocated, aligned, offset,
+// sizes[rank], strides[rank]}: every field is 8 bytes, so a descriptor is an
+// array of 3 + 2·rank int64 words. The caller owns every buffer: nothing the
+// JIT allocates escapes (its own temporaries are freed by the
+// buffer-deallocation pipeline), and no result can alias an input or a
+// constant global.
+//
+//===----------------------------------------------------------------------===//
+#include "run.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/ExecutionEngine.h"
+#include "mlir-c/Pass.h"
+#include "mlir-c/RegisterEverything.h"
+
+_Static_assert(sizeof(void *) == sizeof(int64_t),
+               "memref descriptors are built as arrays of 64-bit words");
+
+#define ENTRY "mirage_run_entry"
+/// Functions copied into the JIT module at most (the entry and its callees).
+#define MAX_FUNCS 64
+
+// TOSA is legalized to linalg/arith/tensor first (named ops before the rest,
+// as upstream's tosa-to-linalg-pipeline does), then everything is bufferized
+// at once. math-to-llvm runs before math-to-libm so rsqrt and friends become
+// LLVM intrinsics; only what LLVM lacks (erf, tanh, ...) becomes a libm call,
+// with f16/bf16 promoted to f32 by that pass. bf16 arithmetic is rewritten
+// as f32 arithmetic rounded back to bf16 after every op, and
+// arith-expand{include-bf16} turns those roundings into integer code with
+// round-to-nearest-even: left to itself, LLVM's x86 bf16 legalization
+// flushes subnormal results to zero. f16 is left to LLVM (F16C conversions
+// or the libgcc helpers), which rounds correctly.
+static const char pipeline[] =
+    "builtin.module("
+    "func.func(tosa-to-linalg-named, tosa-to-linalg, tosa-to-arith, "
+    "tosa-to-tensor),"
+    "one-shot-bufferize{bufferize-function-boundaries "
+    "function-boundary-type-conversion=identity-layout-map},"
+    "buffer-results-to-out-params{hoist-static-allocs "
+    "modify-public-functions},"
+    "func.func(convert-linalg-to-loops),"
+    "buffer-deallocation-pipeline,"
+    "convert-bufferization-to-memref,"
+    "convert-scf-to-cf,"
+    "expand-strided-metadata,"
+    "lower-affine,"
+    "convert-math-to-llvm,"
+    "convert-math-to-libm,"
+    "func.func(arith-emulate-unsupported-floats{source-types=bf16 "
+    "target-type=f32}),"
+    "arith-expand{include-bf16},"
+    "finalize-memref-to-llvm,"
+    "convert-to-llvm,"
+    "reconcile-unrealized-casts)";
+
+const char *mg_run_jit_pipeline(void) { return pipeline; }
+
+static MlirStringRef str(const char *s) {
+  return mlirStringRefCreateFromCString(s);
+}
+
+/// Removes `ug.*` attributes (a μGraph marker must not reach the lowering).
+static void strip_ug_attrs(MlirOperation op) {
+  for (intptr_t i = mlirOperationGetNumAttributes(op) - 1; i >= 0; --i) {
+    MlirStringRef name =
+        mlirIdentifierStr(mlirOperationGetAttribute(op, i).name);
+    if (name.length > 3 && !memcmp(name.data, "ug.", 3))
+      mlirOperationRemoveAttributeByName(op, name);
+  }
+}
+
+typedef struct Callees {
+  MlirStringRef names[MAX_FUNCS];
+  size_t count;
+  bool overflow;
+} Callees;
+
+static MlirWalkResult find_calls(MlirOperation op, void *ud) {
+  Callees *c = ud;
+  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
+  if (name.length != 9 || memcmp(name.data, "func.call", 9))
+    return MlirWalkResultAdvance;
+  MlirAttribute callee =
+      mlirOperationGetAttributeByName(op, str("callee"));
+  if (mlirAttributeIsNull(callee) || !mlirAttributeIsAFlatSymbolRef(callee))
+    return MlirWalkResultAdvance;
+  MlirStringRef target = mlirFlatSymbolRefAttrGetValue(callee);
+  for (size_t i = 0; i < c->count; ++i)
+    if (mlirStringRefEqual(c->names[i], target))
+      return MlirWalkResultAdvance;
+  if (c->count == MAX_FUNCS)
+    c->overflow = true;
+  else
+    c->names[c->count++] = target;
+  return MlirWalkResultAdvance;
+}
+
+/// Builds the module to lower: the entry copy of `func`, then a copy of
+/// every function it calls, transitively (names unchanged).
+static bool build_module(MlirOperation module, MlirOperation func,
+                         MlirModule *out, char *err, size_t err_size) {
+  MlirContext ctx = mlirOperationGetContext(func);
+  MlirModule jm = mlirModuleCreateEmpty(mlirOperationGetLocation(func));
+  MlirBlock body = mlirModuleGetBody(jm);
+  MlirOperation entry = mlirOperationClone(func);
+  mlirOperationSetAttributeByName(entry, str("sym_name"),
+                                  mlirStringAttrGet(ctx, str(ENTRY)));
+  mlirOperationRemoveAttributeByName(entry, str("sym_visibility"));
+  mlirOperationSetAttributeByName(entry, str("llvm.emit_c_interface"),
+                                  mlirUnitAttrGet(ctx));
+  strip_ug_attrs(entry);
+  mlirBlockAppendOwnedOperation(body, entry);
+
+  Callees callees = {.count = 0};
+  mlirOperationWalk(entry, find_calls, &callees, MlirWalkPreOrder);
+  MlirSymbolTable table = mlirSymbolTableCreate(module);
+  bool ok = true;
+  // The list grows while it is scanned: each copy may call further functions.
+  for (size_t i = 0; ok && i < callees.count; ++i) {
+    MlirOperation callee = mlirSymbolTableLookup(table, callees.names[i]);
+    if (mlirOperationIsNull(callee)) {
+      snprintf(err, err_size, "called function '@%.*s' not found",
+               (int)callees.names[i].length, callees.names[i].data);
+      ok = false;
+      break;
+    }
+    MlirOperation copy = mlirOperationClone(callee);
+    mlirBlockAppendOwnedOperation(body, copy);
+    mlirOperationWalk(copy, find_calls, &callees, MlirWalkPreOrder);
+  }
+  mlirSymbolTableDestroy(table);
+  if (ok && callees.overflow) {
+    snprintf(err, err_size, "more than %d functions called", MAX_FUNCS);
+    ok = false;
+  }
+  if (!ok) {
+    mlirModuleDestroy(jm);
+    return false;
+  }
+  *out = jm;
+  return true;
+}
+
+typedef struct Collected {
+  char text[512];
+  size_t len;
+} Collected;
+
+static void collect(MlirStringRef s, void *ud) {
+  Collected *c = ud;
+  size_t room = sizeof c->text - 1 - c->len;
+  size_t n = s.length < room ? s.length : room;
+  memcpy(c->text + c->len, s.data, n);
+  c->len += n;
+  c->text[c->len] = 0;
+}
+
+static bool lower(MlirModule jm, char *err, size_t err_size) {
+  MlirContext ctx = mlirModuleGetContext(jm);
+  MlirPassManager pm = mlirPassManagerCreate(ctx);
+  Collected perr = {"", 0};
+  bool ok = mlirLogicalResultIsSuccess(mlirParsePassPipeline(
+      mlirPassManagerGetAsOpPassManager(pm), str(pipeline), collect, &perr));
+  if (!ok)
+    snprintf(err, err_size, "cannot build the lowering pipeline: %s",
+             perr.text);
+  else if (mlirLogicalResultIsFailure(
+               mlirPassManagerRunOnOp(pm, mlirModuleGetOperation(jm)))) {
+    snprintf(err, err_size, "lowering to the LLVM dialect failed");
+    ok = false;
+  }
+  mlirPassManagerDestroy(pm);
+  return ok;
+}
+
+/// A rank-r memref descriptor over dense row-major `data`.
+static void fill_descriptor(int64_t *desc, void *data,
+                            const MgRunTensorType *t) {
+  memcpy(&desc[0], &data, sizeof data); // allocated pointer
+  memcpy(&desc[1], &data, sizeof data); // aligned pointer
+  desc[2] = 0;                          // offset
+  int64_t stride = 1;
+  for (uint32_t d = t->rank; d-- > 0;) {
+    desc[3 + d] = t->dims[d];
+    desc[3 + t->rank + d] = stride;
+    stride *= t->dims[d];
+  }
+}
+
+bool mg_run_jit(MlirOperation module, MlirOperation func,
+                const MgRunSignature *sig, void *const *inputs,
+                void *const *outputs, char *err, size_t err_size) {
+  MlirModule jm;
+  if (!build_module(module, func, &jm, err, err_size))
+    return false;
+  if (!lower(jm, err, err_size)) {
+    mlirModuleDestroy(jm);
+    return false;
+  }
+  mlirRegisterAllLLVMTranslations(mlirModuleGetContext(jm));
+  MlirExecutionEngine engine = mlirExecutionEngineCreate(jm, 2, 0, NULL,
+                                                         false, false);
+  if (mlirExecutionEngineIsNull(engine)) {
+    snprintf(err, err_size, "the ExecutionEngine could not compile the "
+                            "lowered module");
+    mlirModuleDestroy(jm);
+    return false;
+  }
+
+  enum { WORDS = 3 + 2 * MG_MAX_DIMS };
+  int64_t desc[2 * MG_RUN_MAX_VALUES][WORDS];
+  int64_t *desc_ptr[2 * MG_RUN_MAX_VALUES];
+  void *args[2 * MG_RUN_MAX_VALUES];
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < sig->num_inputs; ++i, ++n)
+    fill_descriptor(desc[n], inputs[i], &sig->inputs[i]);
+  for (uint32_t i = 0; i < sig->num_outputs; ++i, ++n)
+    fill_descriptor(desc[n], outputs[i], &sig->outputs[i]);
+  for (uint32_t i = 0; i < n; ++i) {
+    desc_ptr[i] = desc[i];
+    args[i] = &desc_ptr[i]; // packed: a pointer to each C-interface argument
+  }
+  bool ok = mlirLogicalResultIsSuccess(
+      mlirExecutionEngineInvokePacked(engine, str(ENTRY), args));
+  if (!ok)
+    snprintf(err, err_size, "the JIT-compiled function could not be called");
+  mlirExecutionEngineDestroy(engine);
+  mlirModuleDestroy(jm);
+  return ok;
+}

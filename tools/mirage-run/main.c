@@ -1,0 +1,581 @@
+//===- main.c - mirage-run: JIT reference vs μGraph interpreter -----------===//
+//
+// For each pair (reference function, μGraph kernel graph) of a module --
+// the pairs the lifter leaves behind (`ug.reference = @F_lax<k>_ref` on
+// kernel @F_lax<k>), or one pair named with --compare -- runs the reference
+// on the CPU through the MLIR ExecutionEngine and the kernel graph in the
+// float interpreter on the same random inputs, and compares every output
+// element. One line per pair on stdout; exit 0 when all agree, 1 on any
+// mismatch or error (errors go to stderr).
+//
+//===----------------------------------------------------------------------===//
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mirage/bridge.h"
+#include "mirage/interp.h"
+#include "mirage/passes.h"
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/Diagnostics.h"
+#include "mlir-c/IR.h"
+#include "mlir-c/Pass.h"
+#include "mlir-c/RegisterEverything.h"
+#include "run.h"
+
+typedef struct Options {
+  const char *input;
+  uint64_t seed;
+  double tolerance; // < 0: derived per output
+  double range;
+  bool lift;
+  const char *lift_options; // "key=value ..." for mirage-lift
+  char lhs[256], rhs[256];
+  bool compare;
+} Options;
+
+/// Outcome of checking one pair.
+typedef enum Outcome { OUTCOME_OK, OUTCOME_MISMATCH, OUTCOME_ERROR } Outcome;
+
+static void usage(FILE *out) {
+  fprintf(out,
+          "OVERVIEW: checks μGraph kernel graphs against their reference on "
+          "the CPU\n\n"
+          "USAGE: mirage-run [options] <file.mlir>\n\n"
+          "Every func.func with ug.level = \"kernel\" and ug.reference = @R "
+          "runs in the\nfloat interpreter; @R (TOSA/linalg/arith/tensor) is "
+          "JIT-compiled through the\nMLIR ExecutionEngine; both get the same "
+          "random inputs and every output element\nis compared. Prints one "
+          "line per kernel graph; exits 1 on any mismatch or error.\n\n"
+          "OPTIONS:\n"
+          "  --seed=<N>          - seed of the random inputs (default 1)\n"
+          "  --range=<X>         - inputs are uniform in [-X, X] (default 1)\n"
+          "  --tolerance=<X>     - absolute tolerance per element (default: "
+          "derived from the\n"
+          "                        element type and reduction lengths, see "
+          "docs/mirage-run.md)\n"
+          "  --lift[=<options>]  - run the mirage-lift pass first (options as "
+          "for\n"
+          "                        mirage-opt --mirage-lift, e.g. "
+          "--lift=\"max-ops=4\")\n"
+          "  --compare=<L>,<R>   - compare function L (upstream dialects, "
+          "JIT) with\n"
+          "                        kernel graph R (interpreter) instead\n"
+          "  --help              - this text\n");
+}
+
+static bool parse_double(const char *s, double *out) {
+  char *end;
+  errno = 0;
+  double v = strtod(s, &end);
+  if (!*s || *end || errno || !isfinite(v))
+    return false;
+  *out = v;
+  return true;
+}
+
+/// 0: run; -1: --help; 1: error (already reported).
+static int parse_args(int argc, char **argv, Options *o) {
+  o->seed = 1;
+  o->tolerance = -1;
+  o->range = 1;
+  for (int i = 1; i < argc; ++i) {
+    const char *a = argv[i];
+    if (!strcmp(a, "--help") || !strcmp(a, "-h"))
+      return -1;
+    if (!strncmp(a, "--seed=", 7)) {
+      char *end;
+      errno = 0;
+      unsigned long long v = strtoull(a + 7, &end, 10);
+      if (!a[7] || *end || errno || a[7] == '-') {
+        fprintf(stderr, "mirage-run: invalid --seed value '%s'\n", a + 7);
+        return 1;
+      }
+      o->seed = v;
+    } else if (!strncmp(a, "--tolerance=", 12)) {
+      if (!parse_double(a + 12, &o->tolerance) || o->tolerance < 0) {
+        fprintf(stderr, "mirage-run: invalid --tolerance value '%s'\n",
+                a + 12);
+        return 1;
+      }
+    } else if (!strncmp(a, "--range=", 8)) {
+      if (!parse_double(a + 8, &o->range) || o->range <= 0) {
+        fprintf(stderr, "mirage-run: invalid --range value '%s'\n", a + 8);
+        return 1;
+      }
+    } else if (!strcmp(a, "--lift")) {
+      o->lift = true;
+    } else if (!strncmp(a, "--lift=", 7)) {
+      o->lift = true;
+      o->lift_options = a + 7;
+    } else if (!strncmp(a, "--compare=", 10)) {
+      const char *v = a + 10, *comma = strchr(v, ',');
+      size_t ll = comma ? (size_t)(comma - v) : 0;
+      size_t rl = comma ? strlen(comma + 1) : 0;
+      if (!comma || !ll || !rl || ll >= sizeof o->lhs || rl >= sizeof o->rhs ||
+          strchr(comma + 1, ',')) {
+        fprintf(stderr, "mirage-run: --compare expects two function names, "
+                        "'--compare=LHS,RHS'\n");
+        return 1;
+      }
+      memcpy(o->lhs, v[0] == '@' ? v + 1 : v, ll - (v[0] == '@'));
+      o->lhs[ll - (v[0] == '@')] = 0;
+      const char *r = comma + 1;
+      snprintf(o->rhs, sizeof o->rhs, "%s", r[0] == '@' ? r + 1 : r);
+      o->compare = true;
+    } else if (a[0] == '-' && a[1]) {
+      fprintf(stderr, "mirage-run: unknown option '%s' (see --help)\n", a);
+      return 1;
+    } else if (o->input) {
+      fprintf(stderr, "mirage-run: more than one input file ('%s', '%s')\n",
+              o->input, a);
+      return 1;
+    } else {
+      o->input = a;
+    }
+  }
+  if (o->compare && o->lift) {
+    fprintf(stderr, "mirage-run: --lift and --compare cannot be combined\n");
+    return 1;
+  }
+  if (!o->input) {
+    fprintf(stderr, "mirage-run: no input file (see --help)\n");
+    return 1;
+  }
+  return 0;
+}
+
+//===--- Diagnostics ------------------------------------------------------===//
+
+static void print_chunk(MlirStringRef s, void *ud) {
+  fwrite(s.data, 1, s.length, (FILE *)ud);
+}
+
+static void print_location(MlirLocation loc, FILE *out) {
+  for (int depth = 0; depth < 8; ++depth) {
+    if (mlirLocationIsAFileLineColRange(loc)) {
+      MlirStringRef f =
+          mlirIdentifierStr(mlirLocationFileLineColRangeGetFilename(loc));
+      int line = mlirLocationFileLineColRangeGetStartLine(loc);
+      if (line <= 0) // the module itself: just the file
+        fprintf(out, "%.*s", (int)f.length, f.data);
+      else
+        fprintf(out, "%.*s:%d:%d", (int)f.length, f.data, line,
+                mlirLocationFileLineColRangeGetStartColumn(loc));
+      return;
+    }
+    if (mlirLocationIsACallSite(loc))
+      loc = mlirLocationCallSiteGetCaller(loc);
+    else if (mlirLocationIsAName(loc))
+      loc = mlirLocationNameGetChildLoc(loc);
+    else
+      break;
+  }
+  mlirLocationPrint(loc, print_chunk, out);
+}
+
+static MlirLogicalResult on_diagnostic(MlirDiagnostic diag, void *ud) {
+  (void)ud;
+  static const char *const severity[] = {"error", "warning", "note",
+                                         "remark"};
+  print_location(mlirDiagnosticGetLocation(diag), stderr);
+  fprintf(stderr, ": %s: ", severity[mlirDiagnosticGetSeverity(diag)]);
+  mlirDiagnosticPrint(diag, print_chunk, stderr);
+  fputc('\n', stderr);
+  for (intptr_t i = 0; i < mlirDiagnosticGetNumNotes(diag); ++i) {
+    MlirDiagnostic note = mlirDiagnosticGetNote(diag, i);
+    print_location(mlirDiagnosticGetLocation(note), stderr);
+    fprintf(stderr, ": note: ");
+    mlirDiagnosticPrint(note, print_chunk, stderr);
+    fputc('\n', stderr);
+  }
+  return mlirLogicalResultSuccess();
+}
+
+/// One error line, "file:line:col: error: <label>: message", on stderr.
+static void report_error(MlirLocation loc, const char *label,
+                         const char *message) {
+  fflush(stdout); // keep the per-pair lines and errors in order
+  print_location(loc, stderr);
+  fprintf(stderr, ": error: %s: %s\n", label, message);
+}
+
+//===--- Checking one pair ------------------------------------------------===//
+
+typedef struct Buffers {
+  double *in_values[MG_RUN_MAX_VALUES]; // inputs as doubles (interpreter)
+  void *in_storage[MG_RUN_MAX_VALUES];  // inputs in their element type (JIT)
+  void *jit_out[MG_RUN_MAX_VALUES];     // JIT results in their element type
+  double *interp_out[MG_RUN_MAX_VALUES];
+  double *sigma[MG_RUN_MAX_VALUES];     // error estimate, independent
+  double *sigma_lin[MG_RUN_MAX_VALUES]; // error estimate, correlated
+} Buffers;
+
+static void buffers_free(Buffers *b) {
+  for (int i = 0; i < MG_RUN_MAX_VALUES; ++i) {
+    free(b->in_values[i]);
+    free(b->in_storage[i]);
+    free(b->jit_out[i]);
+    free(b->interp_out[i]);
+    free(b->sigma[i]);
+    free(b->sigma_lin[i]);
+  }
+}
+
+static bool buffers_alloc(Buffers *b, const MgRunSignature *sig,
+                          const Options *o) {
+  uint64_t state = mg_hash_u64(0x6d6972616765ull, o->seed); // "mirage"
+  for (uint32_t i = 0; i < sig->num_inputs; ++i) {
+    size_t n = (size_t)mg_run_numel(&sig->inputs[i]);
+    size_t cap = n ? n : 1; // a zero-size tensor still gets a valid pointer
+    b->in_values[i] = malloc(cap * sizeof(double));
+    b->in_storage[i] = malloc(cap * mg_dtype_bytes(sig->inputs[i].dtype));
+    if (!b->in_values[i] || !b->in_storage[i])
+      return false;
+    mg_run_random_fill(&state, sig->inputs[i].dtype, o->range,
+                       b->in_values[i], b->in_storage[i], n);
+  }
+  for (uint32_t i = 0; i < sig->num_outputs; ++i) {
+    size_t n = (size_t)mg_run_numel(&sig->outputs[i]);
+    b->jit_out[i] = calloc(n ? n : 1, mg_dtype_bytes(sig->outputs[i].dtype));
+    b->interp_out[i] = calloc(n ? n : 1, sizeof(double));
+    b->sigma[i] = calloc(n ? n : 1, sizeof(double));
+    b->sigma_lin[i] = calloc(n ? n : 1, sizeof(double));
+    if (!b->jit_out[i] || !b->interp_out[i] || !b->sigma[i] ||
+        !b->sigma_lin[i])
+      return false;
+  }
+  return true;
+}
+
+/// Abs error of one element; NaN (always a mismatch) when exactly one side
+/// is NaN or the infinities differ. Equal values (infinities too) give 0.
+static double element_error(double jit, double ref) {
+  if (isnan(jit) && isnan(ref))
+    return 0;
+  if (jit == ref)
+    return 0;
+  if (isinf(jit) || isinf(ref))
+    return NAN;
+  return fabs(jit - ref);
+}
+
+/// Compares every element. The tolerance of element i of output k is
+/// --tolerance, or else the largest of the output's analytic bound and the
+/// element's two error estimates times their number of deviations;
+/// ill-conditioned elements (infinite estimate) are counted, not compared.
+static Outcome compare(const char *label, const MgRunSignature *sig,
+                       const Buffers *b, const double *lengths, double u,
+                       const Options *o) {
+  double worst_err = 0, worst_tol = 0, worst_ratio = -1;
+  int64_t total = 0, skipped = 0;
+  bool fixed = o->tolerance >= 0;
+  for (uint32_t k = 0; k < sig->num_outputs; ++k) {
+    int64_t n = mg_run_numel(&sig->outputs[k]);
+    MgDType dtype = sig->outputs[k].dtype;
+    double scale = 0;
+    for (int64_t i = 0; i < n; ++i)
+      if (isfinite(b->interp_out[k][i]) && fabs(b->interp_out[k][i]) > scale)
+        scale = fabs(b->interp_out[k][i]);
+    double base = mg_run_tolerance(u, lengths[k], scale);
+    for (int64_t i = 0; i < n; ++i) {
+      double est = fmax(MG_RUN_SIGMAS * b->sigma[k][i],
+                        MG_RUN_LINEAR_SIGMAS * b->sigma_lin[k][i]);
+      if (!fixed && !(est < INFINITY)) {
+        ++skipped;
+        continue;
+      }
+      double tol = fixed ? o->tolerance : fmax(base, est);
+      double jit = mg_run_load(dtype, b->jit_out[k], (size_t)i);
+      double ref = b->interp_out[k][i];
+      double err = element_error(jit, ref);
+      if (!(err <= tol)) {
+        printf("%s: MISMATCH at output %u element %ld: jit %.9g vs "
+               "interpreter %.9g (abs error %.3g, tolerance %.3g)\n",
+               label, k, (long)i, jit, ref, err, tol);
+        return OUTCOME_MISMATCH;
+      }
+      double ratio = tol > 0 ? err / tol : 0;
+      if (ratio > worst_ratio) {
+        worst_ratio = ratio;
+        worst_err = err;
+        worst_tol = tol;
+      }
+    }
+    total += n;
+  }
+  char skipped_text[64] = "";
+  if (skipped)
+    snprintf(skipped_text, sizeof skipped_text,
+             " (%ld ill-conditioned, not compared)", (long)skipped);
+  printf("%s: %u output%s, %ld elements%s, max abs error %.2g (tolerance "
+         "%.2g): ok\n",
+         label, sig->num_outputs, sig->num_outputs == 1 ? "" : "s",
+         (long)total, skipped_text, worst_err, worst_tol);
+  return OUTCOME_OK;
+}
+
+static MgProgram *import_kernel(MlirOperation module, MlirOperation kernel,
+                                const char *label) {
+  MgProgram *program = NULL;
+  MgBridgeMap map = {0};
+  MlirLocation loc = mlirOperationGetLocation(kernel);
+  MgDiag diag = {-1, -1, ""};
+  if (mg_bridge_import(module, kernel, &program, &map, &loc, &diag) !=
+      MG_STATUS_OK) {
+    report_error(loc, label, diag.message);
+    program = NULL;
+  } else if (mg_program_validate(program, NULL, &diag) != MG_STATUS_OK) {
+    report_error(mg_bridge_map_location(&map, diag.graph, diag.op, loc),
+                 label, diag.message);
+    mg_program_destroy(program);
+    program = NULL;
+  }
+  mg_bridge_map_free(&map);
+  return program;
+}
+
+/// Runs `ref` (JIT) and `kernel` (interpreter) and compares them.
+static Outcome check_pair(MlirOperation module, MlirOperation ref,
+                          MlirOperation kernel, const char *label,
+                          const Options *o) {
+  char err[512];
+  MgRunSignature sig, ksig;
+  MlirLocation kloc = mlirOperationGetLocation(kernel);
+  if (!mg_run_signature_read(ref, &sig, err, sizeof err)) {
+    report_error(mlirOperationGetLocation(ref), label, err);
+    return OUTCOME_ERROR;
+  }
+  if (!mg_run_signature_read(kernel, &ksig, err, sizeof err)) {
+    report_error(kloc, label, err);
+    return OUTCOME_ERROR;
+  }
+  char diff[256];
+  if (!mg_run_signature_equal(&sig, &ksig, diff, sizeof diff)) {
+    snprintf(err, sizeof err,
+             "the reference and the kernel graph have different signatures "
+             "(%s)",
+             diff);
+    report_error(kloc, label, err);
+    return OUTCOME_ERROR;
+  }
+  MgProgram *program = import_kernel(module, kernel, label);
+  if (!program)
+    return OUTCOME_ERROR;
+
+  Outcome outcome = OUTCOME_ERROR;
+  Buffers b = {0};
+  MgDiag diag = {-1, -1, ""};
+  if (!buffers_alloc(&b, &sig, o)) {
+    report_error(kloc, label, "out of memory");
+  } else if (!mg_run_jit(module, ref, &sig, b.in_storage, b.jit_out, err,
+                         sizeof err)) {
+    report_error(mlirOperationGetLocation(ref), label, err);
+  } else if (mg_interp_run_f64(program, (const double *const *)b.in_values,
+                               b.interp_out, &diag) != MG_STATUS_OK) {
+    snprintf(err, sizeof err, "the interpreter failed: %s", diag.message);
+    report_error(kloc, label, err);
+  } else {
+    double lengths[MG_RUN_MAX_VALUES];
+    double u = mg_run_func_roundoff(ref);
+    mg_run_error_lengths(program, lengths);
+    const double *const *in = (const double *const *)b.in_values;
+    if (mg_run_error_sigma(program, &sig, in, u, MG_RUN_ERR_INDEPENDENT,
+                           b.sigma, &diag) != MG_STATUS_OK ||
+        mg_run_error_sigma(program, &sig, in, u, MG_RUN_ERR_LINEAR,
+                           b.sigma_lin, &diag) != MG_STATUS_OK) {
+      snprintf(err, sizeof err, "the error estimate failed: %s",
+               diag.message);
+      report_error(kloc, label, err);
+    } else {
+      outcome = compare(label, &sig, &b, lengths, u, o);
+    }
+  }
+  buffers_free(&b);
+  mg_program_destroy(program);
+  return outcome;
+}
+
+//===--- Finding the pairs ------------------------------------------------===//
+
+static bool is_func(MlirOperation op) {
+  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
+  return name.length == 9 && !memcmp(name.data, "func.func", 9);
+}
+
+static MlirOperation lookup_func(MlirOperation module, const char *name) {
+  MlirSymbolTable table = mlirSymbolTableCreate(module);
+  MlirOperation op =
+      mlirSymbolTableLookup(table, mlirStringRefCreateFromCString(name));
+  mlirSymbolTableDestroy(table);
+  if (!mlirOperationIsNull(op) && !is_func(op))
+    op.ptr = NULL;
+  return op;
+}
+
+static void symbol_name(MlirOperation func, char *buf, size_t size) {
+  MlirAttribute a = mlirOperationGetAttributeByName(
+      func, mlirStringRefCreateFromCString("sym_name"));
+  MlirStringRef s = mlirStringAttrGetValue(a);
+  snprintf(buf, size, "%.*s", (int)s.length, s.data);
+}
+
+static bool is_declaration(MlirOperation func) {
+  return mlirBlockIsNull(mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0)));
+}
+
+/// --compare=L,R. Returns the outcome.
+static Outcome run_compare(MlirOperation module, const Options *o) {
+  MlirLocation loc = mlirOperationGetLocation(module);
+  char label[600], msg[400];
+  snprintf(label, sizeof label, "@%s vs @%s", o->lhs, o->rhs);
+  MlirOperation lhs = lookup_func(module, o->lhs);
+  MlirOperation rhs = lookup_func(module, o->rhs);
+  const char *missing = mlirOperationIsNull(lhs)   ? o->lhs
+                        : mlirOperationIsNull(rhs) ? o->rhs
+                                                   : NULL;
+  if (missing) {
+    snprintf(msg, sizeof msg, "no function named '@%s'", missing);
+    report_error(loc, label, msg);
+    return OUTCOME_ERROR;
+  }
+  MgLevel level;
+  if (mg_bridge_func_level(lhs, &level) || is_declaration(lhs)) {
+    snprintf(msg, sizeof msg,
+             "'@%s' must be a function body in upstream dialects (TOSA, "
+             "linalg, ...) to be JIT-compiled",
+             o->lhs);
+    report_error(mlirOperationGetLocation(lhs), label, msg);
+    return OUTCOME_ERROR;
+  }
+  if (!mg_bridge_func_level(rhs, &level) || level != MG_LEVEL_KERNEL) {
+    snprintf(msg, sizeof msg,
+             "'@%s' is not a kernel-level μGraph function (ug.level = "
+             "\"kernel\")",
+             o->rhs);
+    report_error(mlirOperationGetLocation(rhs), label, msg);
+    return OUTCOME_ERROR;
+  }
+  return check_pair(module, lhs, rhs, label, o);
+}
+
+/// Every kernel graph with a ug.reference. Counts pairs into *pairs.
+static Outcome run_lifted(MlirOperation module, const Options *o,
+                          int *pairs) {
+  Outcome worst = OUTCOME_OK;
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    MgLevel level;
+    if (!mg_bridge_func_level(op, &level) || level != MG_LEVEL_KERNEL)
+      continue;
+    MlirAttribute ref_attr = mlirOperationGetAttributeByName(
+        op, mlirStringRefCreateFromCString("ug.reference"));
+    if (mlirAttributeIsNull(ref_attr))
+      continue;
+    char label[256], msg[400];
+    label[0] = '@';
+    symbol_name(op, label + 1, sizeof label - 1);
+    ++*pairs;
+    Outcome r;
+    if (!mlirAttributeIsAFlatSymbolRef(ref_attr)) {
+      report_error(mlirOperationGetLocation(op), label,
+                   "'ug.reference' must be a symbol reference (@name)");
+      r = OUTCOME_ERROR;
+    } else {
+      MlirStringRef s = mlirFlatSymbolRefAttrGetValue(ref_attr);
+      char ref_name[256];
+      snprintf(ref_name, sizeof ref_name, "%.*s", (int)s.length, s.data);
+      MlirOperation ref = lookup_func(module, ref_name);
+      if (mlirOperationIsNull(ref) || is_declaration(ref)) {
+        snprintf(msg, sizeof msg, "reference function '@%s' not found",
+                 ref_name);
+        report_error(mlirOperationGetLocation(op), label, msg);
+        r = OUTCOME_ERROR;
+      } else {
+        r = check_pair(module, ref, op, label, o);
+      }
+    }
+    if (r > worst)
+      worst = r;
+  }
+  return worst;
+}
+
+static bool run_lift(MlirOperation module, const char *options) {
+  MlirContext ctx = mlirOperationGetContext(module);
+  MlirPassManager pm = mlirPassManagerCreate(ctx);
+  char error[512];
+  bool ok = mg_passes_add(mlirPassManagerGetAsOpPassManager(pm), "mirage-lift",
+                          mlirStringRefCreateFromCString(options ? options : ""),
+                          error, sizeof error);
+  if (!ok)
+    fprintf(stderr, "mirage-run: --lift: %s\n", error);
+  else if (mlirLogicalResultIsFailure(mlirPassManagerRunOnOp(pm, module))) {
+    fprintf(stderr, "mirage-run: --lift: the mirage-lift pass failed\n");
+    ok = false;
+  }
+  mlirPassManagerDestroy(pm);
+  return ok;
+}
+
+int main(int argc, char **argv) {
+  Options o = {0};
+  int rc = parse_args(argc, argv, &o);
+  if (rc == -1) {
+    usage(stdout);
+    printf("\nLOWERING PIPELINE (reference functions):\n  %s\n",
+           mg_run_jit_pipeline());
+    return 0;
+  }
+  if (rc)
+    return 1;
+  FILE *probe = fopen(o.input, "rb");
+  if (!probe) {
+    fprintf(stderr, "mirage-run: cannot read '%s': %s\n", o.input,
+            strerror(errno));
+    return 1;
+  }
+  fclose(probe);
+
+  MlirContext ctx = mlirContextCreate();
+  MlirDialectRegistry registry = mlirDialectRegistryCreate();
+  mlirRegisterAllDialects(registry);
+  mlirContextAppendDialectRegistry(ctx, registry);
+  mlirDialectRegistryDestroy(registry);
+  mlirRegisterAllPasses();
+  mg_passes_register();
+  mlirContextAttachDiagnosticHandler(ctx, on_diagnostic, NULL, NULL);
+  int status = 1;
+  if (mlirLogicalResultIsFailure(mg_passes_load_ugraph_dialect(ctx))) {
+    fprintf(stderr, "mirage-run: internal error: the μGraph dialect did not "
+                    "load\n");
+    mlirContextDestroy(ctx);
+    return 1;
+  }
+  MlirModule module = mlirModuleCreateParseFromFile(
+      ctx, mlirStringRefCreateFromCString(o.input));
+  if (mlirModuleIsNull(module)) {
+    fprintf(stderr, "mirage-run: could not parse '%s'\n", o.input);
+  } else {
+    MlirOperation mod = mlirModuleGetOperation(module);
+    if (o.compare) {
+      status = run_compare(mod, &o) == OUTCOME_OK ? 0 : 1;
+    } else if (!o.lift || run_lift(mod, o.lift_options)) {
+      int pairs = 0;
+      Outcome r = run_lifted(mod, &o, &pairs);
+      if (!pairs)
+        fprintf(stderr, "mirage-run: no lifted kernel graphs in '%s' (no "
+                        "func.func with ug.level = \"kernel\" and "
+                        "ug.reference)\n",
+                o.input);
+      else
+        status = r == OUTCOME_OK ? 0 : 1;
+    }
+    mlirModuleDestroy(module);
+  }
+  mlirContextDestroy(ctx);
+  return status;
+}

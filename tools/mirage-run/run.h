@@ -1,0 +1,136 @@
+//===- run.h - mirage-run internals: signatures, values, JIT, tolerance ---===//
+//
+// mirage-run checks numbers: a function made of upstream ops (TOSA, linalg,
+// arith, tensor) is JIT-compiled for the CPU through the MLIR
+// ExecutionEngine, a μGraph kernel graph with the same signature runs in the
+// float interpreter (lib/interp), both on the same random inputs, and every
+// output element is compared within a tolerance derived from the element
+// types and the reduction lengths (docs/mirage-run.md).
+//
+// Invariant shared by the files of the tool: an argument or result is a
+// statically shaped ranked tensor of rank 1..MG_MAX_DIMS with element type
+// f16, bf16 or f32 (MgRunTensorType); its host storage is dense row-major in
+// that element type (uint16_t bits for f16/bf16, float for f32), and every
+// value handed to the interpreter is exactly the stored value as a double.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MIRAGE_TOOLS_RUN_H
+#define MIRAGE_TOOLS_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mirage/graph.h"
+#include "mlir-c/IR.h"
+
+/// Arguments or results per function; more is reported as unsupported.
+#define MG_RUN_MAX_VALUES 16
+
+typedef struct MgRunTensorType {
+  MgDType dtype;
+  uint32_t rank;
+  int64_t dims[MG_MAX_DIMS];
+} MgRunTensorType;
+
+typedef struct MgRunSignature {
+  uint32_t num_inputs, num_outputs;
+  MgRunTensorType inputs[MG_RUN_MAX_VALUES];
+  MgRunTensorType outputs[MG_RUN_MAX_VALUES];
+} MgRunSignature;
+
+//===--- signature.c ------------------------------------------------------===//
+
+/// Reads the function type of func.func `func`. False (with a message in
+/// `err`) when an argument or result is not a supported tensor.
+bool mg_run_signature_read(MlirOperation func, MgRunSignature *sig, char *err,
+                           size_t err_size);
+/// True when both signatures are identical; otherwise describes the first
+/// difference in `err`.
+bool mg_run_signature_equal(const MgRunSignature *a, const MgRunSignature *b,
+                            char *err, size_t err_size);
+/// Number of elements of a tensor type.
+int64_t mg_run_numel(const MgRunTensorType *t);
+/// Writes "tensor<2x64xf16>" into `buf`.
+void mg_run_type_str(const MgRunTensorType *t, char *buf, size_t size);
+/// The largest unit roundoff among the float element types of every value
+/// (results and block arguments) in `func`: the precision the JIT computes in.
+double mg_run_func_roundoff(MlirOperation func);
+
+//===--- values.c ---------------------------------------------------------===//
+
+/// `x` rounded to nearest-even in `dtype` (overflow gives ±inf).
+double mg_run_round(MgDType dtype, double x);
+/// Unit roundoff 2^-p of `dtype` (p = significand bits).
+double mg_run_unit_roundoff(MgDType dtype);
+/// IEEE binary16 and bfloat16 bit patterns of an exactly representable
+/// value (round with mg_run_round first), and back.
+uint16_t mg_run_f16_bits(double v);
+double mg_run_f16_value(uint16_t bits);
+uint16_t mg_run_bf16_bits(double v);
+double mg_run_bf16_value(uint16_t bits);
+/// Element `i` of dense storage in `dtype`, as a double, and the reverse
+/// (`v` must be representable).
+double mg_run_load(MgDType dtype, const void *storage, size_t i);
+void mg_run_store(MgDType dtype, void *storage, size_t i, double v);
+/// Fills `values` (doubles) and `storage` (dtype) with the same n values,
+/// uniform in [-range, range] and rounded to `dtype`, drawn from `state`.
+void mg_run_random_fill(uint64_t *state, MgDType dtype, double range,
+                        double *values, void *storage, size_t n);
+
+//===--- jit.c ------------------------------------------------------------===//
+
+/// Copies `func` (and the functions it calls, from `module`) into a fresh
+/// module, lowers it with the upstream pipeline, JIT-compiles it and runs it
+/// on `inputs` (one dense buffer per argument in its element type), writing
+/// `outputs` (one preallocated buffer per result). False with a message on
+/// lowering or JIT failure (MLIR diagnostics go to the context's handler).
+bool mg_run_jit(MlirOperation module, MlirOperation func,
+                const MgRunSignature *sig, void *const *inputs,
+                void *const *outputs, char *err, size_t err_size);
+/// The textual pipeline used to lower the copied function (for --help).
+const char *mg_run_jit_pipeline(void);
+
+//===--- tolerance.c ------------------------------------------------------===//
+
+/// Per graph output of the root kernel graph: the length of the longest
+/// chain of roundings that computes it (sum of reduction lengths plus one
+/// per element-wise op along the worst path). `lengths` has one entry per
+/// root output.
+void mg_run_error_lengths(const MgProgram *program, double *lengths);
+/// Absolute tolerance for an output whose largest exact magnitude is
+/// `scale`, computed with unit roundoff `u` through `length` roundings.
+double mg_run_tolerance(double u, double length, double scale);
+
+//===--- errprop.c --------------------------------------------------------===//
+
+/// Deviations of the estimated rounding error allowed per element: of the
+/// independent-error estimate, and of the linear (fully correlated) one,
+/// which already bounds over every correlation.
+#define MG_RUN_SIGMAS 6.0
+#define MG_RUN_LINEAR_SIGMAS 4.0
+/// An argument of sqrt/rsqrt or a divisor closer to zero than this many
+/// deviations of its own error makes the result ill-conditioned. Far enough
+/// from 0 that the first-order estimate still holds: a 3σ error in a
+/// divisor at 10σ changes the quotient by 43%, inside the 6σ = 60% that
+/// the linear estimate allows.
+#define MG_RUN_SINGULAR_SIGMAS 10.0
+
+/// How errors carried in by operands combine (errprop.c).
+typedef enum MgRunErrMode {
+  MG_RUN_ERR_INDEPENDENT, // in quadrature
+  MG_RUN_ERR_LINEAR,      // linearly: every correlation allowed
+} MgRunErrMode;
+
+/// Runs `program` on `inputs` in a domain that propagates, to first order,
+/// the rounding errors a computation in unit roundoff `u` makes at every
+/// operation (docs/mirage-run.md). Writes, per output element, the
+/// deviation of its error into `sigma` (one array per graph output, sized
+/// like it); +inf marks an ill-conditioned element.
+MgStatus mg_run_error_sigma(const MgProgram *program,
+                            const MgRunSignature *sig,
+                            const double *const *inputs, double u,
+                            MgRunErrMode mode, double *const *sigma,
+                            MgDiag *diag);
+
+#endif // MIRAGE_TOOLS_RUN_H
