@@ -261,21 +261,66 @@ static int parse_args(int argc, char **argv, Options *o) {
   return 0;
 }
 
+/// Where the implicit module opens: at the end of the last blank or alias
+/// line (`#x = ...`, `!x = ...`) before the first top-level op, so aliases
+/// stay at the top level, comments stay comments and no line moves; at the
+/// very start when only comments precede the first op.
+static size_t module_open_offset(const char *text, size_t len) {
+  size_t pos = 0, at = 0;
+  while (pos < len) {
+    const char *eol = memchr(text + pos, '\n', len - pos);
+    size_t line_end = eol ? (size_t)(eol - text) : len;
+    size_t first = pos;
+    while (first < line_end && (text[first] == ' ' || text[first] == '\t' ||
+                                text[first] == '\r'))
+      ++first;
+    bool comment = first + 1 < line_end && text[first] == '/' &&
+                   text[first + 1] == '/';
+    bool alias = first == pos && first < line_end &&
+                 (text[first] == '#' || text[first] == '!');
+    if (first == line_end || alias)
+      at = line_end;
+    else if (!comment)
+      return at;
+    if (!eol)
+      break;
+    pos = line_end + 1;
+  }
+  return at;
+}
+
+/// Where it closes: before a trailing `{-#` resource section, else the end.
+static size_t resources_start(const char *text, size_t len) {
+  for (size_t pos = 0; pos + 3 <= len; ++pos)
+    if ((pos == 0 || text[pos - 1] == '\n') && !memcmp(text + pos, "{-#", 3))
+      return pos;
+  return len;
+}
+
 /// Parses like mlir-opt: top-level ops go into an implicit module, unless
-/// the input is one builtin.module, which is then the result. The wrapper is
-/// written on the first line so line numbers stay those of the file.
+/// the input is one builtin.module, which is then the result. Line numbers
+/// stay those of the file (see module_open_offset).
 static MlirOperation parse_module(MlirContext ctx, const char *text,
                                   size_t len, const char *name) {
   static const char open[] = "module {", close[] = "\n}\n";
-  char *wrapped = malloc(len + sizeof open + sizeof close);
+  size_t at = module_open_offset(text, len);
+  size_t end = resources_start(text, len);
+  if (end < at)
+    end = at;
+  size_t total = len + sizeof open - 1 + sizeof close - 1;
+  char *wrapped = malloc(total + 1);
   if (!wrapped)
     return (MlirOperation){NULL};
-  memcpy(wrapped, open, sizeof open - 1);
-  memcpy(wrapped + sizeof open - 1, text, len);
-  memcpy(wrapped + sizeof open - 1 + len, close, sizeof close);
-  MlirOperation outer = mlirOperationCreateParse(
-      ctx, mlirStringRefCreate(wrapped, len + sizeof open - 1 + sizeof close - 1),
-      mlirStringRefCreateFromCString(name));
+  size_t n = 0;
+  memcpy(wrapped + n, text, at), n += at;
+  memcpy(wrapped + n, open, sizeof open - 1), n += sizeof open - 1;
+  memcpy(wrapped + n, text + at, end - at), n += end - at;
+  memcpy(wrapped + n, close, sizeof close - 1), n += sizeof close - 1;
+  memcpy(wrapped + n, text + end, len - end), n += len - end;
+  wrapped[n] = 0;
+  MlirOperation outer =
+      mlirOperationCreateParse(ctx, mlirStringRefCreate(wrapped, n),
+                               mlirStringRefCreateFromCString(name));
   free(wrapped);
   if (mlirOperationIsNull(outer))
     return outer;
