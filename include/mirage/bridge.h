@@ -52,12 +52,14 @@ MG_API char *mg_bridge_print(const MgProgram *program, const char *root_name,
                              const char *const *names);
 
 /// Replaces (or adds) the functions of `program` in `module`: functions of
-/// the same names are erased first. Returns failure if the text does not
+/// the same names are erased first. Every created op gets location `loc`
+/// (the source the graphs stand for). Returns failure if the text does not
 /// parse (a bug, reported as a diagnostic).
 MG_API MlirLogicalResult mg_bridge_export(MlirOperation module,
                                           const MgProgram *program,
                                           const char *root_name,
-                                          const char *const *names);
+                                          const char *const *names,
+                                          MlirLocation loc);
 
 #ifdef __cplusplus
 }

@@ -27,10 +27,23 @@ static bool replaced(MlirOperation op, MlirModule fresh) {
   return false;
 }
 
+/// The parsed text has locations in an anonymous buffer; point the function
+/// and its ops (ug ops have no regions) at `loc` instead.
+static void set_locations(MlirOperation func, MlirLocation loc) {
+  mlirOperationSetLocation(func, loc);
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
+    mlirOperationSetLocation(op, loc);
+  for (intptr_t i = 0; i < mlirBlockGetNumArguments(body); ++i)
+    mlirBlockArgumentSetLocation(mlirBlockGetArgument(body, i), loc);
+}
+
 MlirLogicalResult mg_bridge_export(MlirOperation module,
                                    const MgProgram *program,
                                    const char *root_name,
-                                   const char *const *names) {
+                                   const char *const *names,
+                                   MlirLocation loc) {
   char *text = mg_bridge_print(program, root_name, names);
   if (!text) {
     mlirEmitError(mlirOperationGetLocation(module),
@@ -69,6 +82,7 @@ MlirLogicalResult mg_bridge_export(MlirOperation module,
   for (MlirOperation f = mlirBlockGetFirstOperation(fresh_body);
        !mlirOperationIsNull(f);) {
     MlirOperation next = mlirOperationGetNextInBlock(f);
+    set_locations(f, loc);
     mlirOperationRemoveFromParent(f);
     if (mlirOperationIsNull(anchor))
       mlirBlockAppendOwnedOperation(body, f);

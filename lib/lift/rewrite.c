@@ -219,7 +219,7 @@ MgStatus mg_lift_rewrite_chunk(MlirOperation module, MlirOperation *after,
     status = mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
                          "internal: could not copy the ops of '@%s'", name);
   } else if (mlirLogicalResultIsFailure(
-                 mg_bridge_export(module, c->prog, name, NULL)) ||
+                 mg_bridge_export(module, c->prog, name, NULL, loc)) ||
              mlirOperationIsNull(kernel = find_func(module, name))) {
     mlirOperationDestroy(ref);
     status = mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "pass.h"
+#include "search_pass.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +29,7 @@ static const MgPassDef *const pass_defs[] = {
     &mg_pass_test_bridge,
     &mg_pass_lift,
     &mg_pass_unlift,
+    &mg_pass_search,
 };
 #define NUM_PASSES (sizeof pass_defs / sizeof pass_defs[0])
 

@@ -21,51 +21,7 @@
 #include "mirage/search.h"
 #include "ugraph_funcs.h"
 
-enum {
-  OPT_MAX_KERNEL_OPS,
-  OPT_MAX_BLOCK_OPS,
-  OPT_MAX_CUSTOM_KERNELS,
-  OPT_TIME_BUDGET,
-  OPT_THREADS,
-  OPT_TARGET,
-  OPT_CACHE_DIR,
-  OPT_CACHE,
-  OPT_ABSEXPR,
-  OPT_SEED,
-  OPT_ERROR_BITS,
-  OPT_PROGRESS,
-  OPT_STATS,
-  OPT_REMARKS,
-  OPT_COUNT
-};
-
-const MgOptionSpec mg_search_pass_options[] = {
-    {"max-kernel-ops", MG_OPTION_INT, "4", "most ops in a candidate kernel graph",
-     1, 16},
-    {"max-block-ops", MG_OPTION_INT, "9", "most ops in one block graph", 1, 32},
-    {"max-custom-kernels", MG_OPTION_INT, "4",
-     "most graph-defined kernels per kernel graph", 0, 16},
-    {"time-budget-s", MG_OPTION_FLOAT, "30",
-     "search time budget per kernel graph, seconds (0: none)", 0, 0},
-    {"threads", MG_OPTION_INT, "0", "search threads (0: one per core)", 0, 256},
-    {"target", MG_OPTION_STRING, "sm_90",
-     "GPU target (sm_80, sm_86, sm_89, sm_90)", 0, 0},
-    {"cache-dir", MG_OPTION_STRING, "",
-     "result cache (default $XDG_CACHE_HOME/mirage)", 0, 0},
-    {"cache", MG_OPTION_BOOL, "true", "read and write the result cache", 0, 0},
-    {"absexpr", MG_OPTION_BOOL, "true",
-     "prune by abstract expressions (false: ablation)", 0, 0},
-    {"seed", MG_OPTION_INT, "1", "seed of the verification tests", 0,
-     INT64_MAX},
-    {"error-bits", MG_OPTION_INT, "40",
-     "verify candidates to a false-acceptance bound of 2^-N", 1, 200},
-    {"progress", MG_OPTION_BOOL, "false",
-     "live progress on stderr (also MIRAGE_PROGRESS=1)", 0, 0},
-    {"stats", MG_OPTION_BOOL, "false",
-     "final counts per pruning rule on stderr (also MIRAGE_STATS=1)", 0, 0},
-    {"remarks", MG_OPTION_BOOL, "false",
-     "explain per function what was done (also MIRAGE_REMARKS=1)", 0, 0},
-};
+const MgOptionSpec mg_search_pass_options[] = {MG_SEARCH_OPTION_SPECS};
 const size_t mg_search_pass_num_options =
     sizeof mg_search_pass_options / sizeof mg_search_pass_options[0];
 
@@ -76,11 +32,11 @@ static bool env_flag(const char *name, bool option) {
 
 bool mg_search_pass_check(const MgOptionValue *values, char *error,
                           size_t size) {
-  if (mg_target_lookup(values[OPT_TARGET].s))
+  if (mg_target_lookup(values[SEARCH_OPT_TARGET].s))
     return true;
   snprintf(error, size,
            "unknown target '%s' (expected sm_80, sm_86, sm_89 or sm_90)",
-           values[OPT_TARGET].s);
+           values[SEARCH_OPT_TARGET].s);
   return false;
 }
 
@@ -172,7 +128,8 @@ static bool replace_func(MlirOperation module, MlirOperation func,
   if (!names)
     return false;
   bool ok = mlirLogicalResultIsSuccess(
-      mg_bridge_export(module, best, name, (const char *const *)names));
+      mg_bridge_export(module, best, name, (const char *const *)names,
+                       mlirOperationGetLocation(func)));
   for (uint32_t g = 0; g < best->num_graphs; ++g) {
     MlirOperation f = mg_pass_lookup_func(module, names[g]);
     if (!mlirOperationIsNull(f) && !mlirAttributeIsNull(visibility))
@@ -294,20 +251,20 @@ bool mg_search_pass_run_on(MlirOperation module, const MgOptionValue *values) {
   run.values = values;
   MgSearchOptions *o = &run.options;
   *o = mg_search_options_default();
-  o->max_kernel_ops = (uint32_t)values[OPT_MAX_KERNEL_OPS].i;
-  o->max_block_ops = (uint32_t)values[OPT_MAX_BLOCK_OPS].i;
-  o->max_custom_kernels = (uint32_t)values[OPT_MAX_CUSTOM_KERNELS].i;
-  o->time_budget_s = values[OPT_TIME_BUDGET].f;
-  o->threads = (uint32_t)values[OPT_THREADS].i;
-  o->target = mg_target_lookup(values[OPT_TARGET].s);
-  o->use_absexpr = values[OPT_ABSEXPR].b;
-  o->seed = (uint64_t)values[OPT_SEED].i;
-  o->verify_error = ldexp(1.0, -(int)values[OPT_ERROR_BITS].i);
-  run.remarks = mg_pass_remarks_enabled(values[OPT_REMARKS].b);
-  run.stats = env_flag("MIRAGE_STATS", values[OPT_STATS].b);
-  run.progress = env_flag("MIRAGE_PROGRESS", values[OPT_PROGRESS].b);
-  run.use_cache = values[OPT_CACHE].b &&
-                  mg_cache_dir(values[OPT_CACHE_DIR].s, run.cache_dir,
+  o->max_kernel_ops = (uint32_t)values[SEARCH_OPT_MAX_KERNEL_OPS].i;
+  o->max_block_ops = (uint32_t)values[SEARCH_OPT_MAX_BLOCK_OPS].i;
+  o->max_custom_kernels = (uint32_t)values[SEARCH_OPT_MAX_CUSTOM_KERNELS].i;
+  o->time_budget_s = values[SEARCH_OPT_TIME_BUDGET].f;
+  o->threads = (uint32_t)values[SEARCH_OPT_THREADS].i;
+  o->target = mg_target_lookup(values[SEARCH_OPT_TARGET].s);
+  o->use_absexpr = values[SEARCH_OPT_ABSEXPR].b;
+  o->seed = (uint64_t)values[SEARCH_OPT_SEED].i;
+  o->verify_error = ldexp(1.0, -(int)values[SEARCH_OPT_ERROR_BITS].i);
+  run.remarks = mg_pass_remarks_enabled(values[SEARCH_OPT_REMARKS].b);
+  run.stats = env_flag("MIRAGE_STATS", values[SEARCH_OPT_STATS].b);
+  run.progress = env_flag("MIRAGE_PROGRESS", values[SEARCH_OPT_PROGRESS].b);
+  run.use_cache = values[SEARCH_OPT_CACHE].b &&
+                  mg_cache_dir(values[SEARCH_OPT_CACHE_DIR].s, run.cache_dir,
                                sizeof run.cache_dir);
   return mg_pass_for_each_kernel_func(module, search_one, &run);
 }

@@ -4,6 +4,53 @@
 
 #include "pass.h"
 
+/// Options of mirage-search; mirage-superopt starts its table with the same
+/// entries, so the values array can be handed to mg_search_pass_run_on.
+enum {
+  SEARCH_OPT_MAX_KERNEL_OPS,
+  SEARCH_OPT_MAX_BLOCK_OPS,
+  SEARCH_OPT_MAX_CUSTOM_KERNELS,
+  SEARCH_OPT_TIME_BUDGET,
+  SEARCH_OPT_THREADS,
+  SEARCH_OPT_TARGET,
+  SEARCH_OPT_CACHE_DIR,
+  SEARCH_OPT_CACHE,
+  SEARCH_OPT_ABSEXPR,
+  SEARCH_OPT_SEED,
+  SEARCH_OPT_ERROR_BITS,
+  SEARCH_OPT_PROGRESS,
+  SEARCH_OPT_STATS,
+  SEARCH_OPT_REMARKS,
+  SEARCH_OPT_COUNT
+};
+
+#define MG_SEARCH_OPTION_SPECS \
+    {"max-kernel-ops", MG_OPTION_INT, "4", "most ops in a candidate kernel graph", \
+     1, 16}, \
+    {"max-block-ops", MG_OPTION_INT, "9", "most ops in one block graph", 1, 32}, \
+    {"max-custom-kernels", MG_OPTION_INT, "4", \
+     "most graph-defined kernels per kernel graph", 0, 16}, \
+    {"time-budget-s", MG_OPTION_FLOAT, "30", \
+     "search time budget per kernel graph, seconds (0: none)", 0, 0}, \
+    {"threads", MG_OPTION_INT, "0", "search threads (0: one per core)", 0, 256}, \
+    {"target", MG_OPTION_STRING, "sm_90", \
+     "GPU target (sm_80, sm_86, sm_89, sm_90)", 0, 0}, \
+    {"cache-dir", MG_OPTION_STRING, "", \
+     "result cache (default $XDG_CACHE_HOME/mirage)", 0, 0}, \
+    {"cache", MG_OPTION_BOOL, "true", "read and write the result cache", 0, 0}, \
+    {"absexpr", MG_OPTION_BOOL, "true", \
+     "prune by abstract expressions (false: ablation)", 0, 0}, \
+    {"seed", MG_OPTION_INT, "1", "seed of the verification tests", 0, \
+     INT64_MAX}, \
+    {"error-bits", MG_OPTION_INT, "40", \
+     "verify candidates to a false-acceptance bound of 2^-N", 1, 200}, \
+    {"progress", MG_OPTION_BOOL, "false", \
+     "live progress on stderr (also MIRAGE_PROGRESS=1)", 0, 0}, \
+    {"stats", MG_OPTION_BOOL, "false", \
+     "final counts per pruning rule on stderr (also MIRAGE_STATS=1)", 0, 0}, \
+    {"remarks", MG_OPTION_BOOL, "false", \
+     "explain per function what was done (also MIRAGE_REMARKS=1)", 0, 0}
+
 extern const MgOptionSpec mg_search_pass_options[];
 extern const size_t mg_search_pass_num_options;
 extern const MgPassDef mg_pass_search;

@@ -1,76 +1,66 @@
 //===- superopt.c - --mirage-superopt: the whole pipeline ------------------===//
 //
-// lift -> LAX partition -> search -> verify -> cost -> lower. Only the stages
-// that exist run; the pass never claims work it did not do. Until lifting
-// lands it leaves the module unchanged and says so under remarks.
+// lift -> LAX partition -> search -> verify -> (cost) -> (lower). The stages
+// that exist run; the pass never claims work it did not do. Lowering to
+// NVVM/PTX is not implemented yet, so the optimized μGraphs stay in the
+// module (their ug.reference keeps the original ops: --mirage-unlift
+// restores them) and a remark says so.
 //
 //===----------------------------------------------------------------------===//
-#include "pass.h"
+#include "search_pass.h"
 
 #include <stdio.h>
 
-#include "mirage/graph.h"
+#include "mirage/lift.h"
 
-enum {
-  OPT_MAX_BLOCK_OPS,
-  OPT_MAX_KERNEL_OPS,
-  OPT_MAX_CUSTOM_KERNELS,
-  OPT_TIME_BUDGET,
-  OPT_TARGET,
-  OPT_THREADS,
-  OPT_CACHE_DIR,
-  OPT_REMARKS,
-};
+// The search options come first, in the same order, so `values` can be
+// passed to mg_search_pass_run_on as it is.
+enum { OPT_MAX_LAX_OPS = SEARCH_OPT_COUNT, OPT_LIFT_RELU };
 
 static const MgOptionSpec options[] = {
-    {"max-block-ops", MG_OPTION_INT, "9", "most ops in one block graph", 1,
-     64},
-    {"max-kernel-ops", MG_OPTION_INT, "8", "most ops in one kernel graph", 1,
-     64},
-    {"max-custom-kernels", MG_OPTION_INT, "2",
-     "most graph-defined kernels per kernel graph", 0, 16},
-    {"time-budget-s", MG_OPTION_FLOAT, "30",
-     "search time budget per LAX subprogram, seconds", 0, 0},
-    {"target", MG_OPTION_STRING, "sm_90",
-     "GPU target (sm_80, sm_86, sm_89, sm_90)", 0, 0},
-    {"threads", MG_OPTION_INT, "0", "search threads (0: one per core)", 0,
-     256},
-    {"cache-dir", MG_OPTION_STRING, "",
-     "search cache directory (default $XDG_CACHE_HOME/mirage)", 0, 0},
-    {"remarks", MG_OPTION_BOOL, "false",
-     "explain per function what was done (also MIRAGE_REMARKS=1)", 0, 0},
+    MG_SEARCH_OPTION_SPECS,
+    {"max-lax-ops", MG_OPTION_INT, "16",
+     "most μGraph ops per lifted LAX subprogram", 1, 4096},
+    {"lift-relu", MG_OPTION_BOOL, "false",
+     "lift relu-shaped clamps as ug.relu instead of cutting there", 0, 0},
 };
 
-static bool check(const MgOptionValue *values, char *error, size_t size) {
-  if (mg_target_lookup(values[OPT_TARGET].s))
-    return true;
-  snprintf(error, size,
-           "unknown target '%s' (expected sm_80, sm_86, sm_89 or sm_90)",
-           values[OPT_TARGET].s);
-  return false;
+static void print_remark(void *ud, MlirLocation loc, const char *message) {
+  (void)ud;
+  mg_pass_remark(loc, "%s", message);
 }
 
 static void run(MlirOperation module, MlirExternalPass pass,
                 const MgOptionValue *values) {
-  (void)pass;
-  if (!mg_pass_remarks_enabled(values[OPT_REMARKS].b))
+  bool remarks = mg_pass_remarks_enabled(values[SEARCH_OPT_REMARKS].b);
+  MgLiftOptions lift = mg_lift_options_default();
+  lift.max_ops = (uint32_t)values[OPT_MAX_LAX_OPS].i;
+  lift.lift_relu = values[OPT_LIFT_RELU].b;
+  if (remarks)
+    lift.remark = print_remark;
+  MgLiftStats stats = {0};
+  MgDiag diag = {-1, -1, ""};
+  if (mg_lift_module(module, &lift, &stats, &diag) != MG_STATUS_OK) {
+    mg_pass_error(mlirOperationGetLocation(module), "mirage-superopt: %s",
+                  diag.message);
+    mlirExternalPassSignalFailure(pass);
     return;
-  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
-  for (MlirOperation op = mlirBlockGetFirstOperation(body);
-       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
-    if (!mg_op_is(op, "func.func"))
-      continue;
-    MlirStringRef name = mlirStringAttrGetValue(mlirOperationGetAttributeByName(
-        op, mlirStringRefCreateFromCString("sym_name")));
-    mg_pass_remark(mlirOperationGetLocation(op),
-                   "mirage-superopt: '@%.*s' left unchanged: lifting of "
-                   "TOSA/linalg into μGraphs is not implemented yet, so "
-                   "nothing was searched or lowered",
-                   (int)name.length, name.data);
   }
+  if (!mg_search_pass_run_on(module, values)) {
+    mlirExternalPassSignalFailure(pass);
+    return;
+  }
+  if (remarks && stats.subprograms > 0)
+    mg_pass_remark(mlirOperationGetLocation(module),
+                   "mirage-superopt: %u LAX subprogram(s) lifted and searched; "
+                   "lowering to NVVM/PTX is not implemented yet, so the "
+                   "μGraphs stay in the module (--mirage-unlift restores the "
+                   "original ops)",
+                   stats.subprograms);
 }
 
 const MgPassDef mg_pass_superopt = {
     "mirage-superopt",
-    "Superoptimize tensor programs: lift to μGraphs, search, verify, lower",
-    options, sizeof options / sizeof options[0], check, run};
+    "Superoptimize tensor programs: lift to μGraphs, search, verify (lowering "
+    "to PTX not yet implemented)",
+    options, sizeof options / sizeof options[0], mg_search_pass_check, run};

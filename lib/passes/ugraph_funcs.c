@@ -1,6 +1,7 @@
 //===- ugraph_funcs.c - Finding and importing μGraph functions ------------===//
 #include "ugraph_funcs.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 MgProgram *mg_pass_import_checked(MlirOperation module, MlirOperation func,
@@ -29,14 +30,43 @@ bool mg_pass_for_each_kernel_func(MlirOperation module,
                                   bool (*fn)(MlirOperation module,
                                              MlirOperation func, void *ud),
                                   void *ud) {
-  bool ok = true;
+  // Names first: `fn` may replace functions (and so the ops we walk).
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  size_t count = 0, n = 0;
   for (MlirOperation op = mlirBlockGetFirstOperation(body);
-       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
-    MgLevel level;
-    if (mg_bridge_func_level(op, &level) && level == MG_LEVEL_KERNEL)
-      ok = fn(module, op, ud) && ok;
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
+    ++count;
+  char **names = calloc(count ? count : 1, sizeof *names);
+  if (!names) {
+    mg_pass_error(mlirOperationGetLocation(module), "out of memory");
+    return false;
   }
+  bool ok = true;
+  for (MlirOperation op = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(op) && ok; op = mlirOperationGetNextInBlock(op)) {
+    MgLevel level;
+    if (!mg_bridge_func_level(op, &level) || level != MG_LEVEL_KERNEL)
+      continue;
+    MlirStringRef s = mlirStringAttrGetValue(mlirOperationGetAttributeByName(
+        op, mlirStringRefCreateFromCString("sym_name")));
+    names[n] = malloc(s.length + 1);
+    if (!names[n]) {
+      ok = false;
+      break;
+    }
+    memcpy(names[n], s.data, s.length);
+    names[n++][s.length] = 0;
+  }
+  if (!ok)
+    mg_pass_error(mlirOperationGetLocation(module), "out of memory");
+  for (size_t i = 0; i < n; ++i) {
+    MlirOperation func = ok ? mg_pass_lookup_func(module, names[i])
+                            : (MlirOperation){NULL};
+    if (!mlirOperationIsNull(func))
+      ok = fn(module, func, ud) && ok;
+    free(names[i]);
+  }
+  free(names);
   return ok;
 }
 

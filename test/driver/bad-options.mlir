@@ -10,7 +10,7 @@
 
 // UNKNOWN: unknown option 'bogus' for pass 'mirage-superopt'
 // NOTINT: invalid value 'seven' for option 'max-block-ops' of 'mirage-superopt': expected an integer
-// RANGE: value 0 of option 'max-block-ops' of 'mirage-superopt' is out of range [1, 64]
+// RANGE: value 0 of option 'max-block-ops' of 'mirage-superopt' is out of range [1, 32]
 // TARGET: unknown target 'sm_42'
 // FLOAT: invalid value '-3' for option 'time-budget-s'
 // NOVALUE: option 'threads' of 'mirage-superopt' needs a value

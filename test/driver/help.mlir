@@ -3,11 +3,13 @@
 
 // CHECK: USAGE: mirage-opt
 // CHECK: --mirage-superopt
+// CHECK-NEXT: max-kernel-ops=<int>
 // CHECK-NEXT: max-block-ops=<int>
 // CHECK-SAME: (default: 9)
 // CHECK: time-budget-s=<number>
 // CHECK: target=<string>
 // CHECK-SAME: (default: sm_90)
+// CHECK: max-lax-ops=<int>
 // CHECK: --mirage-verify-ugraph
 // CHECK: --mirage-check-equiv
 // CHECK-NEXT: lhs=<string>

@@ -1,18 +1,57 @@
-// Until lifting lands, --mirage-superopt must leave the module unchanged and
-// say so, per function, under --mirage-remarks.
-// RUN: mirage-opt --mirage-superopt --mirage-remarks %s 2>&1 >%t | FileCheck %s --check-prefix=REMARK
-// RUN: mirage-opt %s > %t.ref && diff %t.ref %t
-// RUN: mirage-opt --mirage-superopt %s 2>&1 >/dev/null | count 0
+// --mirage-superopt lifts, searches and verifies; lowering is not implemented
+// yet, so it says so and leaves the verified μGraph in the module (the
+// reference keeps the original ops).
+// RUN: mirage-opt --mirage-superopt="cache-dir=%t.cache" --mirage-remarks %s 2>&1 >%t | FileCheck %s --check-prefix=REMARK
+// RUN: FileCheck %s < %t
+// Nothing liftable: the module is unchanged and the remark says why.
+// RUN: mirage-opt --mirage-superopt="cache-dir=%t.cache" --mirage-remarks %S/Inputs/nothing-to-lift.mlir 2>&1 >%t.nothing | FileCheck %S/Inputs/nothing-to-lift.mlir --check-prefix=NOTHING
+// RUN: mirage-opt %S/Inputs/nothing-to-lift.mlir > %t.ref && diff %t.ref %t.nothing
+// Without --mirage-remarks the pass is silent.
+// RUN: mirage-opt --mirage-superopt="cache-dir=%t.cache" %s 2>&1 >/dev/null | count 0
 
-// REMARK: superopt-remarks.mlir:[[@LINE+1]]:1: remark: mirage-superopt: '@rms' left unchanged: lifting of TOSA/linalg into μGraphs is not implemented yet
-func.func @rms(%x: tensor<2x8xf32>) -> tensor<2x1xf32> {
-  %sq = arith.mulf %x, %x : tensor<2x8xf32>
-  %init = tensor.empty() : tensor<2xf32>
-  %s = linalg.reduce ins(%sq : tensor<2x8xf32>) outs(%init : tensor<2xf32>) dimensions = [1]
-    (%in: f32, %acc: f32) {
-      %r = arith.addf %in, %acc : f32
-      linalg.yield %r : f32
+// REMARK: superopt-remarks.mlir:[[@LINE+9]]:1: remark: mirage-lift: '@rms': lifted 1 subprogram
+// REMARK: remark: mirage-search: '@rms_lax0' replaced by a verified μGraph: 6 kernel(s) -> 1
+// REMARK: remark: mirage-superopt: 1 LAX subprogram(s) lifted and searched; lowering to NVVM/PTX is not implemented yet
+
+// CHECK-LABEL: func.func @rms
+// CHECK: call @rms_lax0
+// CHECK: attributes {{{.*}}ug.level = "block"}
+// CHECK: func.func private @rms_lax0({{.*}}ug.level = "kernel", ug.reference = @rms_lax0_ref}
+// CHECK-NEXT: "ug.custom"
+func.func @rms(%x: tensor<2x64xf16>, %w: tensor<64x96xf16>) -> tensor<2x96xf16> {
+  %zero = arith.constant 0.0 : f16
+  %x_sq_e = tensor.empty() : tensor<2x64xf16>
+  %x_sq = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<2x64xf16>) outs(%x_sq_e : tensor<2x64xf16>) {
+    ^bb0(%a: f16, %o: f16):
+      %m = arith.mulf %a, %a : f16
+      linalg.yield %m : f16
+  } -> tensor<2x64xf16>
+  %x_sum_acc_e = tensor.empty() : tensor<2xf16>
+  %x_sum_acc = linalg.fill ins(%zero : f16) outs(%x_sum_acc_e : tensor<2xf16>) -> tensor<2xf16>
+  %x_sum = linalg.reduce ins(%x_sq : tensor<2x64xf16>) outs(%x_sum_acc : tensor<2xf16>) dimensions = [1]
+    (%in: f16, %init: f16) {
+      %s = arith.addf %in, %init : f16
+      linalg.yield %s : f16
     }
-  %e = tensor.expand_shape %s [[0, 1]] output_shape [2, 1] : tensor<2xf32> into tensor<2x1xf32>
-  return %e : tensor<2x1xf32>
+  %x_rms_e = tensor.empty() : tensor<2xf16>
+  %x_rms = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%x_sum : tensor<2xf16>) outs(%x_rms_e : tensor<2xf16>) {
+    ^bb0(%a: f16, %o: f16):
+      %len = arith.constant 64.0 : f16
+      %mean = arith.divf %a, %len : f16
+      %r = math.sqrt %mean : f16
+      linalg.yield %r : f16
+  } -> tensor<2xf16>
+  %x_n_e = tensor.empty() : tensor<2x64xf16>
+  %x_n = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %x_rms : tensor<2x64xf16>, tensor<2xf16>) outs(%x_n_e : tensor<2x64xf16>) {
+    ^bb0(%a: f16, %r: f16, %o: f16):
+      %d = arith.divf %a, %r : f16
+      linalg.yield %d : f16
+  } -> tensor<2x64xf16>
+  %y_acc_e = tensor.empty() : tensor<2x96xf16>
+  %y_acc = linalg.fill ins(%zero : f16) outs(%y_acc_e : tensor<2x96xf16>) -> tensor<2x96xf16>
+  %y = linalg.matmul ins(%x_n, %w : tensor<2x64xf16>, tensor<64x96xf16>) outs(%y_acc : tensor<2x96xf16>) -> tensor<2x96xf16>
+  return %y : tensor<2x96xf16>
 }
