@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Builds bench/search_bench.c with gcc -O2 and prints its table: the search
+# (mg_search_run, default options: max-block-ops 9, 2 threads) on the six
+# benchmark programs of the Mirage paper at the paper's shapes (b = 1):
+# kernels in the best verified graph, search time, states, pruning per
+# rule, candidates tested and verified. Not a test: it asserts nothing.
+# Usage: bench/search.sh [--threads N] [--max-block-ops N] [--budget S]
+#                        [--no-absexpr] [--exhaustive] [--only NAME] [--verbose]
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+out="$(mktemp -d)"
+trap 'rm -rf "$out"' EXIT
+cd "$root"
+gcc -std=c11 -O2 -Wall -Wextra -Iinclude \
+  lib/support/*.c lib/graph/*.c lib/interp/*.c lib/verify/*.c \
+  lib/absexpr/*.c lib/search/*.c bench/search_bench.c -lm -lpthread \
+  -o "$out/search_bench"
+echo "# $(gcc --version | head -1); $(uname -m); $(nproc) cores"
+"$out/search_bench" "$@"

@@ -1,0 +1,220 @@
+//===- search.h - Superoptimization: enumerate, prune, verify, rank -*- C -*-===//
+//
+// mg_search_run takes a kernel-level target program (graph 0 of predefined
+// ops, e.g. from lifting) and looks for equivalent μGraphs with fewer
+// kernels: kernel graphs of predefined ops and graph-defined kernels whose
+// block graphs (grid, for-loop, imap/fmap, block ops, accumulators, omap)
+// are enumerated op by op in a canonical order. Candidates are pruned by
+// shape rules, dimension roles, abstract expressions (lib/absexpr) and
+// budgets; complete candidates whose output expressions match the target
+// are tested in the finite field (lib/verify) and only verified programs
+// are returned, ranked by a proxy cost (fewest kernels, then fewest DRAM
+// bytes, then least shared memory).
+//
+// The result (verified set and chosen program) does not depend on the
+// number of threads. It does depend on the options, and a search stopped by
+// its time budget or memory bound returns what it had (stats say so). See
+// docs/search.md for the generator, the pruning rules and their soundness.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MIRAGE_SEARCH_H
+#define MIRAGE_SEARCH_H
+
+#include "mirage/absexpr.h"
+#include "mirage/verify.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Why a partial candidate was dropped. ORDER MG_SEARCH_RULE: the name table
+/// in lib/search/options.c.
+typedef enum MgSearchRule {
+  MG_SEARCH_RULE_SHAPE,      // a builder of lib/graph rejected the op
+  MG_SEARCH_RULE_DIMS,       // it combines dims of different roles
+  MG_SEARCH_RULE_REDUCE,     // a sum the target never makes (supports)
+  MG_SEARCH_RULE_ANCHOR,     // a unary/scalar op on a value the target
+                             // never applies it to
+  MG_SEARCH_RULE_CANONICAL,  // not the canonical order (generated elsewhere)
+  MG_SEARCH_RULE_ABSEXPR,    // not a subexpression of a target output
+  MG_SEARCH_RULE_DUPLICATE,  // recomputes an expression already present
+  MG_SEARCH_RULE_PENDING,    // its values cannot all be used within the limits
+  MG_SEARCH_RULE_BUDGET,     // op limits, vocabulary, non-LAX op counts
+  MG_SEARCH_RULE_SAVER,      // no omap/goal fits the block graph's outputs
+  MG_SEARCH_RULE_LAUNCH,     // no launch parameters fit (policy, grid limits)
+  MG_SEARCH_RULE_SMEM,       // shared memory over the target's limit
+  MG_SEARCH_RULE_WORK,       // redundant work: more than max_work_ratio
+                             // times the target's
+  MG_SEARCH_RULE_OUTPUT,     // complete, but output expressions differ
+  MG_SEARCH_RULE_COUNT
+} MgSearchRule;
+
+/// Name of a rule ("shape", "absexpr", ...); NULL when out of range.
+MG_API const char *mg_search_rule_name(MgSearchRule rule);
+
+/// Live progress, passed to the progress callback.
+typedef struct MgSearchProgress {
+  double elapsed_s;
+  double states_per_s;    // over the whole run so far
+  uint64_t states;        // ops tried (kernel and block level)
+  uint64_t pruned;        // ... of which dropped by some rule
+  uint64_t candidates;    // complete candidates materialized
+  uint64_t evaluated;     // candidates tested in the finite field
+  uint64_t verified;
+  uint32_t kernel_ops;    // kernel-graph size being searched
+  const char *phase;      // "enumerate" or "verify"
+} MgSearchProgress;
+
+/// Called from the thread that called mg_search_run (never concurrently).
+typedef void (*MgSearchProgressFn)(const MgSearchProgress *progress,
+                                   void *user_data);
+/// Called for every complete candidate program before evaluation, under a
+/// lock (for tests and tools: the program is only valid during the call).
+typedef void (*MgSearchCandidateFn)(const MgProgram *candidate,
+                                    void *user_data);
+
+typedef struct MgSearchOptions {
+  // Generator limits.
+  uint32_t max_kernel_ops;     // ops in the kernel graph (default 4)
+  uint32_t max_custom_kernels; // graph-defined kernels (default 4)
+  uint32_t max_block_ops;      // counted block ops per block graph (default
+                               // 9): all but input, iterator, saver and
+                               // unary/scalar element-wise ops
+  uint32_t max_unary_ops;      // unary/scalar element-wise ops per block
+                               // graph (default 8)
+  uint32_t max_grid_dims;      // grid axes a block graph may use (default 2)
+  uint32_t min_blocks;         // grid size lower bound; 0 = the target's SM
+                               // count (clamped to what the dims allow)
+  uint32_t max_blocks;         // grid size upper bound (default 65536)
+  uint32_t max_forloop;        // largest for-loop range (default 64)
+  uint32_t loop_tile;          // preferred size of the dim the for-loop
+                               // cuts, per iteration (default 128)
+  bool pow2_launch;            // grid and for-loop sizes from power-of-two
+                               // divisors only (default true)
+  double max_work_ratio;       // drop candidates doing more than this
+                               // times the target's compute (default 4)
+  uint32_t max_recipes;        // block graphs kept per output signature
+                               // (default 16)
+  const MgTarget *target;      // shared memory and grid limits; NULL = default
+  // Pruning (ablations turn these off).
+  bool use_absexpr;            // abstract-expression pruning (default true)
+  bool use_dims;               // dimension roles and the reduction rule
+                               // (supports) (default true)
+  bool use_kind_budget;        // non-LAX op counts <= target's (default true)
+  MgAbsOptions absexpr;        // saturation bounds
+  // Ranking and verification.
+  bool exhaustive;             // keep searching larger kernel graphs after a
+                               // verified one is found (default false)
+  uint32_t max_candidates;     // candidates kept per kernel-graph size for
+                               // testing, best proxy cost first (default 256)
+  uint32_t max_verified;       // stop testing a kernel-graph size after
+                               // this many verified (default 1)
+  double verify_error;         // false-acceptance bound (default 2^-40)
+  uint32_t max_tests;          // a candidate whose per-test bound needs
+                               // more tests than this is not tested
+                               // (default 16; lib/verify's own cap is 64)
+  uint64_t seed;               // test inputs derive from it (default 1)
+  // Resources.
+  uint32_t threads;            // workers; 0 = one per core
+  double time_budget_s;        // wall-clock budget; 0 = none
+  uint64_t memory_limit;       // bytes (default 2 GiB)
+  // Callbacks.
+  MgSearchProgressFn progress;
+  void *progress_user_data;
+  double progress_interval_s;  // default 1.0
+  MgSearchCandidateFn on_candidate;
+  void *candidate_user_data;
+} MgSearchOptions;
+
+/// The defaults listed above.
+MG_API MgSearchOptions mg_search_options_default(void);
+
+/// Proxy cost until the cost model lands; compared lexicographically.
+typedef struct MgSearchCost {
+  uint32_t kernels;    // ops in the kernel graph (one launch each)
+  uint64_t dram_bytes; // bytes read and written in DRAM (see docs/search.md)
+  uint64_t smem_bytes; // shared memory of all block graphs
+} MgSearchCost;
+
+/// The proxy cost of a valid program.
+MG_API MgSearchCost mg_search_proxy_cost(const MgProgram *program);
+/// <0, 0, >0 as `a` is cheaper than, equal to, or dearer than `b`.
+MG_API int mg_search_cost_compare(const MgSearchCost *a,
+                                  const MgSearchCost *b);
+
+/// A shape rejection reason (builder message with numbers elided).
+typedef struct MgSearchReason {
+  char text[96];
+  uint64_t count;
+} MgSearchReason;
+#define MG_SEARCH_MAX_REASONS 24
+
+typedef struct MgSearchStats {
+  uint64_t states;            // ops tried, all levels
+  uint64_t kernel_states;     // ... of which kernel-graph ops
+  uint64_t skeletons;         // block launch skeletons (grid/loop roles)
+  uint64_t pruned[MG_SEARCH_RULE_COUNT];
+  uint32_t num_reasons;       // shape rejections by reason, sorted by text
+  MgSearchReason reasons[MG_SEARCH_MAX_REASONS];
+  uint64_t block_graphs;      // complete block graphs found
+  uint64_t recipes_dropped;   // ... beyond max_recipes per signature
+  uint64_t kernel_graphs;     // complete kernel-graph skeletons
+  uint64_t candidates;        // concrete candidate programs materialized
+  uint64_t canonical_skips;   // pruned[CANONICAL], repeated for reading
+  uint64_t evaluated;         // candidates tested
+  uint64_t fingerprint_mismatches; // failed the first (fingerprint) test
+  uint64_t sibling_skips;     // not tested: a launch variant of the same
+                              // structure failed its fingerprint
+  uint64_t verified;
+  uint64_t verifier_rejected; // matched the fingerprint, then failed or
+                              // stayed UNKNOWN, or weak_bound
+  uint64_t weak_bound;        // ... of which not tested: the bound needs
+                              // more than max_tests tests
+  uint64_t tests_run;         // candidate runs in the finite field
+  uint32_t kernel_ops_searched; // largest kernel-graph size searched
+  uint32_t threads;           // workers used
+  bool absexpr_used;          // pruning was active (options and library)
+  bool absexpr_saturated;     // the e-graph saturated within its bounds
+  bool timed_out;             // the time budget stopped the search
+  bool memory_limited;        // the memory bound stopped the search
+  uint64_t memory_high_water; // bytes accounted (caches, programs, tests)
+  double elapsed_s, enumerate_s, verify_s;
+} MgSearchStats;
+
+typedef struct MgSearchFound {
+  MgProgram *program;         // owned by the result
+  MgSearchCost cost;
+  uint64_t hash;              // mg_program_hash
+  MgVerifyResult check;       // the verification that accepted it
+} MgSearchFound;
+
+typedef struct MgSearchResult {
+  uint32_t num_found;         // verified programs, best first
+  MgSearchFound *found;
+  int32_t best;               // index of the chosen program (0), -1: none
+  MgSearchStats stats;
+} MgSearchResult;
+
+/// Searches for programs equivalent to `target` (its root graph). On OK,
+/// `result` holds the verified programs (possibly none) and statistics; the
+/// caller must mg_search_result_free it (also after a failure). A time
+/// budget or memory bound that stops the search is not a failure: stats
+/// say so. INVALID when the target is malformed; UNSUPPORTED when its root
+/// graph holds graph-defined kernels or more than 16 inputs / 4 outputs;
+/// NOMEM on no memory.
+MG_API MgStatus mg_search_run(const MgProgram *target,
+                              const MgSearchOptions *options,
+                              MgSearchResult *result, MgDiag *diag);
+
+/// Frees every program of `result` and empties it (num_found 0, best -1);
+/// the statistics stay readable. Accepts NULL.
+MG_API void mg_search_result_free(MgSearchResult *result);
+
+/// The chosen program, or NULL when none was verified (borrowed).
+MG_API const MgProgram *mg_search_result_best(const MgSearchResult *result);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif // MIRAGE_SEARCH_H

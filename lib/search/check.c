@@ -1,0 +1,288 @@
+//===- check.c - Finite-field tests against cached target outputs ---------===//
+//
+// The same tests as mg_verify_equivalent (lib/verify: inputs uniform in
+// Z_p × Z_q, a fresh uninterpreted-function key per test, outputs compared
+// on their p components, per-test bound from the degrees of both programs,
+// tests repeated until the product of bounds is below verify_error), with
+// one difference that matters at the paper's shapes: test t's inputs and
+// the target's outputs on them are computed once per search and shared by
+// every candidate, so a candidate test costs one run instead of two.
+//
+// A test is void for everyone when the target meets a zero divisor on it,
+// and void for one candidate when that candidate does (conditioning on the
+// absence of zero divisors, as lib/verify does). The driver (search.c) runs
+// a candidate's tests in index order, several at once, and reads them back
+// in order: the first test that is not void doubles as the fingerprint.
+//
+// Cache invariant: tests[t] moves from EMPTY to BUSY (one worker computes
+// it, others wait) to READY and never changes afterwards. Inputs are kept
+// while their bytes fit a quarter of the memory limit; later tests
+// regenerate them from the key (same values) in the worker's scratch.
+//
+//===----------------------------------------------------------------------===//
+#include "search_internal.h"
+
+#include "../verify/domain.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define CHECK_MAX_TESTS 64
+#define CHECK_SALT 0x7365617263680000ull
+#define CHECK_UF_SALT 0x243f6a8885a308d3ull
+
+enum { TEST_EMPTY, TEST_BUSY, TEST_READY };
+
+typedef struct Test {
+  int state;
+  bool void_test;     // the target meets a zero divisor
+  bool failed;        // the target could not run (no memory)
+  MgBuffer *inputs;   // NULL when not cached
+  MgBuffer *outputs;  // the target's outputs
+} Test;
+
+typedef struct Check {
+  uint32_t num_inputs, num_outputs;
+  MgTensor in_type[MG_MAX_OP_INPUTS * 2];
+  uint64_t input_bytes;   // one test's inputs
+  uint64_t cached_bytes;
+  uint64_t cache_cap;
+  Test tests[CHECK_MAX_TESTS];
+  pthread_mutex_t lock;
+  pthread_cond_t ready;
+} Check;
+
+typedef struct WorkerFf {
+  MgFfContext ctx;
+  MgBuffer *inputs; // scratch for uncached tests
+  MgBuffer *outs;
+} WorkerFf;
+
+static void free_buffers(MgBuffer *b, uint32_t n) {
+  if (!b)
+    return;
+  for (uint32_t i = 0; i < n; i++)
+    mg_buffer_free(&b[i]);
+  free(b);
+}
+
+MgStatus mg_check_create(Search *s, MgDiag *diag) {
+  Check *c = calloc(1, sizeof *c);
+  if (!c)
+    return mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1, "out of memory");
+  c->num_inputs = s->num_inputs;
+  c->num_outputs = s->outputs.n;
+  for (uint32_t i = 0; i < s->num_inputs; i++) {
+    c->in_type[i] = s->in_type[i];
+    c->input_bytes += (uint64_t)mg_tensor_numel(&s->in_type[i]) *
+                      sizeof(MgCell);
+  }
+  c->cache_cap = s->opt.memory_limit / 4;
+  pthread_mutex_init(&c->lock, NULL);
+  pthread_cond_init(&c->ready, NULL);
+  s->check = c;
+  return MG_STATUS_OK;
+}
+
+void mg_check_destroy(Search *s) {
+  Check *c = s->check;
+  if (!c)
+    return;
+  for (uint32_t t = 0; t < CHECK_MAX_TESTS; t++) {
+    free_buffers(c->tests[t].inputs, c->num_inputs);
+    free_buffers(c->tests[t].outputs, c->num_outputs);
+  }
+  pthread_mutex_destroy(&c->lock);
+  pthread_cond_destroy(&c->ready);
+  free(c);
+  s->check = NULL;
+}
+
+void mg_check_worker_dispose(Worker *w) {
+  WorkerFf *f = w->ff;
+  if (!f)
+    return;
+  Check *c = w->s->check;
+  mg_ff_context_dispose(&f->ctx);
+  free_buffers(f->inputs, c ? c->num_inputs : 0);
+  free(f->outs);
+  free(f);
+  w->ff = NULL;
+}
+
+static WorkerFf *worker_ff(Worker *w) {
+  if (w->ff)
+    return w->ff;
+  Check *c = w->s->check;
+  WorkerFf *f = calloc(1, sizeof *f);
+  if (!f)
+    return NULL;
+  mg_ff_context_init(&f->ctx, 0);
+  f->outs = calloc(c->num_outputs + 1, sizeof *f->outs);
+  if (!f->outs) {
+    free(f);
+    return NULL;
+  }
+  w->ff = f;
+  return f;
+}
+
+static uint64_t test_key(uint64_t seed, uint32_t t) {
+  return mg_hash_u64(mg_hash_u64(seed, CHECK_SALT), t);
+}
+
+static uint32_t draw(MgRng *rng, unsigned bits, uint32_t mod) {
+  for (;;) {
+    uint32_t r = (uint32_t)(mg_rng_next(rng) >> (64 - bits));
+    if (r < mod)
+      return r;
+  }
+}
+
+// Allocates (when needed) and fills the inputs of test key `key`.
+static MgBuffer *fill_inputs(const Check *c, MgBuffer *b, uint64_t key) {
+  if (!b) {
+    b = calloc(c->num_inputs + 1, sizeof *b);
+    if (!b)
+      return NULL;
+    for (uint32_t i = 0; i < c->num_inputs; i++)
+      if (!mg_buffer_alloc(&b[i], c->in_type[i].rank, c->in_type[i].dims)) {
+        free_buffers(b, c->num_inputs);
+        return NULL;
+      }
+  }
+  MgRng rng = {key};
+  for (uint32_t i = 0; i < c->num_inputs; i++) {
+    int64_t n = mg_buffer_numel(&b[i]);
+    for (int64_t e = 0; e < n; e++) {
+      uint32_t xp = draw(&rng, 31, MG_FF_P);
+      uint32_t xq = draw(&rng, 30, MG_FF_Q);
+      b[i].data[e] = mg_ff_cell(xp, xq);
+    }
+  }
+  return b;
+}
+
+// Runs `p` on `inputs` under uninterpreted-function key `key`; *void_test
+// on a zero divisor.
+static MgStatus run(WorkerFf *f, const MgProgram *p, const MgBuffer *inputs,
+                    uint64_t key, MgBuffer *outs, bool *void_test) {
+  mg_ff_context_rekey(&f->ctx, mg_hash_u64(key, CHECK_UF_SALT));
+  *void_test = false;
+  MgStatus st = mg_exec_run(p, mg_ff_domain(), &f->ctx, inputs, outs, NULL);
+  if (st != MG_STATUS_OK && f->ctx.fault == MG_FF_FAULT_ZERO_DIVISOR) {
+    *void_test = true;
+    return MG_STATUS_OK;
+  }
+  return st;
+}
+
+// The inputs of test t for this worker (cached or regenerated).
+static const MgBuffer *inputs_of(Worker *w, WorkerFf *f, const Test *test,
+                                 uint32_t t) {
+  Check *c = w->s->check;
+  if (test->inputs)
+    return test->inputs;
+  f->inputs = fill_inputs(c, f->inputs, test_key(w->s->opt.seed, t));
+  return f->inputs;
+}
+
+static const Test *get_test(Worker *w, WorkerFf *f, uint32_t t) {
+  Search *s = w->s;
+  Check *c = s->check;
+  Test *test = &c->tests[t];
+  pthread_mutex_lock(&c->lock);
+  while (test->state == TEST_BUSY)
+    pthread_cond_wait(&c->ready, &c->lock);
+  if (test->state == TEST_READY) {
+    pthread_mutex_unlock(&c->lock);
+    return test;
+  }
+  test->state = TEST_BUSY;
+  bool cache = c->cached_bytes + c->input_bytes <= c->cache_cap;
+  if (cache)
+    c->cached_bytes += c->input_bytes;
+  pthread_mutex_unlock(&c->lock);
+
+  uint64_t key = test_key(s->opt.seed, t);
+  MgBuffer *inputs = cache ? fill_inputs(c, NULL, key)
+                           : (f->inputs = fill_inputs(c, f->inputs, key));
+  MgBuffer *outs = calloc(c->num_outputs + 1, sizeof *outs);
+  bool void_test = false, failed = !inputs || !outs;
+  if (!failed && run(f, s->target, inputs, key, outs, &void_test) !=
+                     MG_STATUS_OK)
+    failed = true;
+  if (failed || void_test) {
+    free_buffers(outs, c->num_outputs);
+    outs = NULL;
+  }
+  uint64_t bytes = 0;
+  for (uint32_t k = 0; outs && k < c->num_outputs; k++)
+    bytes += (uint64_t)mg_buffer_numel(&outs[k]) * sizeof(MgCell);
+  if (cache && inputs)
+    bytes += c->input_bytes;
+  mg_search_memory(s, (int64_t)bytes);
+  pthread_mutex_lock(&c->lock);
+  test->inputs = cache ? inputs : NULL;
+  test->outputs = outs;
+  test->void_test = void_test;
+  test->failed = failed;
+  test->state = TEST_READY;
+  pthread_cond_broadcast(&c->ready);
+  pthread_mutex_unlock(&c->lock);
+  if (failed) {
+    atomic_store(&s->failed, true);
+    atomic_store(&s->stop, true);
+  }
+  return test;
+}
+
+static bool first_difference(const Check *c, const MgBuffer *a,
+                             const MgBuffer *b, MgVerifyResult *r) {
+  for (uint32_t k = 0; k < c->num_outputs; k++) {
+    int64_t n = mg_buffer_numel(&a[k]);
+    if (n != mg_buffer_numel(&b[k]))
+      return true;
+    for (int64_t e = 0; e < n; e++) {
+      uint32_t x = mg_ff_cell_p(a[k].data[e]), y = mg_ff_cell_p(b[k].data[e]);
+      if (x != y) {
+        r->output = k;
+        r->index = e;
+        r->value_a = x;
+        r->value_b = y;
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+TestOutcome mg_check_test(Worker *w, const MgProgram *p, uint32_t t,
+                          MgVerifyResult *diff) {
+  Search *s = w->s;
+  Check *c = s->check;
+  WorkerFf *f = worker_ff(w);
+  if (!f || t >= CHECK_MAX_TESTS)
+    return TEST_ERROR;
+  const Test *test = get_test(w, f, t);
+  if (test->failed)
+    return TEST_ERROR;
+  if (test->void_test)
+    return TEST_VOID_ALL;
+  const MgBuffer *inputs = inputs_of(w, f, test, t);
+  if (!inputs)
+    return TEST_ERROR;
+  bool void_test;
+  MgStatus st = run(f, p, inputs, test_key(s->opt.seed, t), f->outs,
+                    &void_test);
+  if (st != MG_STATUS_OK)
+    return TEST_ERROR;
+  if (void_test)
+    return TEST_VOID;
+  bool differs = first_difference(c, test->outputs, f->outs, diff);
+  for (uint32_t k = 0; k < c->num_outputs; k++)
+    mg_buffer_free(&f->outs[k]);
+  return differs ? TEST_DIFFER : TEST_EQUAL;
+}
+
+uint32_t mg_check_max_tests(void) { return CHECK_MAX_TESTS; }

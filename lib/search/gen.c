@@ -1,0 +1,108 @@
+//===- gen.c - The ops the generator may append on one operand ------------===//
+//
+// Both levels append ops in canonical order (canon.c): all ops whose
+// largest operand is tensor `m`, for m from the first operand up. This file
+// lists them for one `m` from the target's vocabulary: unary and scalar
+// element-wise ops, sums over each dim, accumulators (block level), binary
+// element-wise ops and matmuls with every earlier operand (commutative ops
+// once, operands in increasing order). Each op comes with the attribute
+// that separates it from ops of the same kind on the same operands.
+//
+//===----------------------------------------------------------------------===//
+#include "search_internal.h"
+
+#include <string.h>
+
+MgOp mg_gen_blank(MgOpKind kind) {
+  MgOp op;
+  memset(&op, 0, sizeof op);
+  op.kind = (uint8_t)kind;
+  for (int a = 0; a < 3; a++)
+    op.imap[a] = op.omap[a] = MG_MAP_NONE;
+  op.fmap = MG_MAP_NONE;
+  for (int i = 0; i < MG_MAX_OP_INPUTS; i++)
+    op.inputs[i] = MG_NO_ID;
+  for (int i = 0; i < MG_MAX_OP_OUTPUTS; i++)
+    op.outputs[i] = MG_NO_ID;
+  return op;
+}
+
+static const MgOpKind unary_kinds[] = {MG_OP_EXP,  MG_OP_SQUARE, MG_OP_SQRT,
+                                       MG_OP_RSQRT, MG_OP_SILU,  MG_OP_GELU,
+                                       MG_OP_RELU};
+static const MgOpKind binary_kinds[] = {MG_OP_ADD, MG_OP_SUB, MG_OP_MUL,
+                                        MG_OP_DIV};
+
+static bool commutative(MgOpKind k) { return k == MG_OP_ADD || k == MG_OP_MUL; }
+
+bool mg_gen_ops(const Vocab *v, bool block, uint32_t m, uint32_t first,
+                uint32_t rank_m, GenFn fn, void *ctx) {
+  MgOp op;
+  for (size_t i = 0; i < sizeof unary_kinds / sizeof unary_kinds[0]; i++) {
+    if (!v->kind[unary_kinds[i]])
+      continue;
+    op = mg_gen_blank(unary_kinds[i]);
+    op.num_inputs = 1;
+    op.inputs[0] = m;
+    if (!fn(ctx, &op, 0))
+      return false;
+  }
+  for (uint32_t i = 0; i < v->num_scalars; i++) {
+    op = mg_gen_blank((MgOpKind)v->scalars[i].kind);
+    op.num_inputs = 1;
+    op.inputs[0] = m;
+    op.scalar = v->scalars[i].value;
+    if (!fn(ctx, &op, i))
+      return false;
+  }
+  if (v->kind[MG_OP_SUM])
+    for (uint32_t d = 0; d < rank_m; d++) {
+      op = mg_gen_blank(MG_OP_SUM);
+      op.num_inputs = 1;
+      op.inputs[0] = m;
+      op.attr = (int32_t)d;
+      if (!fn(ctx, &op, d))
+        return false;
+    }
+  if (block)
+    for (uint32_t a = 0; a < MG_ACCUM_COUNT; a++) {
+      if (!v->accum[a])
+        continue;
+      op = mg_gen_blank(MG_OP_ACCUM);
+      op.num_inputs = 1;
+      op.inputs[0] = m;
+      op.acc = (uint8_t)a;
+      if (!fn(ctx, &op, a))
+        return false;
+    }
+  for (uint32_t j = first; j <= m; j++) {
+    for (size_t i = 0; i < sizeof binary_kinds / sizeof binary_kinds[0];
+         i++) {
+      MgOpKind k = binary_kinds[i];
+      if (!v->kind[k])
+        continue;
+      for (int order = 0; order < 2; order++) {
+        if (order == 1 && (j == m || commutative(k)))
+          break;
+        op = mg_gen_blank(k);
+        op.num_inputs = 2;
+        op.inputs[0] = order == 0 ? j : m;
+        op.inputs[1] = order == 0 ? m : j;
+        if (!fn(ctx, &op, 0))
+          return false;
+      }
+    }
+    if (v->kind[MG_OP_MATMUL])
+      for (int order = 0; order < 2; order++) {
+        if (order == 1 && j == m)
+          break;
+        op = mg_gen_blank(MG_OP_MATMUL);
+        op.num_inputs = 2;
+        op.inputs[0] = order == 0 ? j : m;
+        op.inputs[1] = order == 0 ? m : j;
+        if (!fn(ctx, &op, 0))
+          return false;
+      }
+  }
+  return true;
+}

@@ -1,0 +1,395 @@
+//===- search.c - mg_search_run: levels, testing, the result --------------===//
+//
+// The driver. For L = 1, 2, ... max_kernel_ops: enumerate kernel graphs of
+// exactly L ops (kernel.c), keep the max_candidates best by proxy cost,
+// test them in that order in the finite field (check.c) until
+// max_verified are verified, and stop at the first level that verified
+// one (fewer kernels rank first, so larger graphs could not win) unless
+// `exhaustive` is set.
+//
+// Determinism: candidates are tested one after the other in their (total)
+// order; the workers share the tests of one candidate, which are read back
+// in index order (check). So the verified set, the chosen program and the
+// statistics are the same for any thread count:
+//  - a candidate is skipped when an earlier one of the same structure (a
+//    launch variant of the same block graphs) failed its fingerprint;
+//  - testing stops at the max_verified-th verified candidate.
+// A time budget or memory bound makes the outcome depend on timing; the
+// stats say when that happened.
+//
+//===----------------------------------------------------------------------===//
+#include "search_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+MgStatus mg_search_check_options(const MgSearchOptions *o, MgDiag *diag);
+
+//===--- Testing one level's candidates -----------------------------------===//
+
+typedef struct Batch {
+  const MgProgram *p;
+  uint32_t first;            // test index of task 0
+  TestOutcome out[256];
+  MgVerifyResult diff[256];
+} Batch;
+
+static void test_task(Worker *w, uint32_t index, void *arg) {
+  Batch *b = arg;
+  memset(&b->diff[index], 0, sizeof b->diff[index]);
+  b->out[index] = mg_check_test(w, b->p, b->first + index, &b->diff[index]);
+}
+
+typedef enum Verdict {
+  VERDICT_VERIFIED,
+  VERDICT_FINGERPRINT, // the first test that counts differed
+  VERDICT_REJECTED,    // a later test differed, or no tests left
+  VERDICT_WEAK_BOUND,  // the bound needs more than max_tests tests
+  VERDICT_STOPPED,     // the budget ran out
+} Verdict;
+
+// Tests candidate `p`: its tests run in index order, up to one per worker
+// at a time, and are read back in order, so the verdict does not depend on
+// the number of workers.
+static Verdict check(Search *s, Worker *workers, uint32_t nw,
+                     const MgProgram *p, MgVerifyResult *r) {
+  memset(r, 0, sizeof *r);
+  r->verdict = MG_VERDICT_UNKNOWN;
+  r->error_bound = 1.0;
+  r->index = -1;
+  double eps = mg_verify_test_bound(s->target, p);
+  if (!(eps < 1.0))
+    return VERDICT_WEAK_BOUND; // no bound: it cannot be verified
+  double log2_eps = log2(eps), log2_goal = log2(s->opt.verify_error);
+  if (ceil(log2_goal / log2_eps) > (double)s->opt.max_tests)
+    return VERDICT_WEAK_BOUND;
+  Batch *b = malloc(sizeof *b);
+  if (!b) {
+    atomic_store(&s->failed, true);
+    return VERDICT_STOPPED;
+  }
+  b->p = p;
+  uint32_t max = mg_check_max_tests(), t = 0;
+  if (max > s->opt.max_tests + 8) // room for a few void tests
+    max = s->opt.max_tests + 8;
+  Verdict v = VERDICT_REJECTED;
+  bool done = false;
+  while (!done && t < max) {
+    if (s->deadline > 0 && mg_search_now() > s->deadline) {
+      atomic_store(&s->timed_out, true);
+      atomic_store(&s->stop, true);
+    }
+    if (atomic_load(&s->stop)) {
+      v = VERDICT_STOPPED;
+      break;
+    }
+    // Tests still needed if none is void.
+    double need = ceil((log2_goal - r->log2_bound) / log2_eps);
+    uint32_t n = need < 1 ? 1 : need > nw ? nw : (uint32_t)need;
+    if (n > max - t)
+      n = max - t;
+    b->first = t;
+    mg_search_parallel(s, workers, nw, n, test_task, b);
+    for (uint32_t i = 0; i < n && !done; i++) {
+      switch (b->out[i]) {
+      case TEST_VOID_ALL:
+        break;
+      case TEST_VOID:
+        r->redraws++;
+        break;
+      case TEST_ERROR:
+        v = atomic_load(&s->stop) ? VERDICT_STOPPED : VERDICT_REJECTED;
+        done = true;
+        break;
+      case TEST_DIFFER:
+        r->tests++;
+        r->verdict = MG_VERDICT_NOT_EQUIVALENT;
+        r->error_bound = 0.0;
+        r->log2_bound = -INFINITY;
+        r->output = b->diff[i].output;
+        r->index = b->diff[i].index;
+        r->value_a = b->diff[i].value_a;
+        r->value_b = b->diff[i].value_b;
+        v = r->tests == 1 ? VERDICT_FINGERPRINT : VERDICT_REJECTED;
+        done = true;
+        break;
+      case TEST_EQUAL:
+        r->tests++;
+        r->log2_bound += log2_eps;
+        r->error_bound = exp2(r->log2_bound);
+        if (r->log2_bound <= log2_goal) {
+          r->verdict = MG_VERDICT_EQUIVALENT;
+          v = VERDICT_VERIFIED;
+          done = true;
+        }
+        break;
+      }
+    }
+    t += n;
+  }
+  free(b);
+  return v;
+}
+
+typedef struct Found {
+  uint32_t n, cap;
+  MgSearchFound *items;
+} Found;
+
+static bool found_add(Found *f, Kept *k, const MgVerifyResult *check) {
+  if (f->n == f->cap) {
+    uint32_t cap = f->cap ? f->cap * 2 : 4;
+    MgSearchFound *items = realloc(f->items, cap * sizeof *items);
+    if (!items)
+      return false;
+    f->items = items;
+    f->cap = cap;
+  }
+  MgSearchFound *x = &f->items[f->n++];
+  x->program = k->program;
+  x->cost = k->cost;
+  x->hash = k->hash;
+  x->check = *check;
+  k->program = NULL;
+  return true;
+}
+
+// Tests the collected candidates in order; moves the verified ones into
+// `found`. A candidate is skipped when an earlier one of the same structure
+// (a launch variant of the same block graphs) failed its fingerprint.
+static bool evaluate(Search *s, Worker *workers, uint32_t nw, Collector *c,
+                     Found *found, MgSearchStats *st) {
+  bool ok = true;
+  uint32_t verified = 0;
+  uint64_t *failed = calloc(c->num + 1, sizeof *failed);
+  uint32_t num_failed = 0;
+  if (!failed)
+    return false;
+  s->verifying = true;
+  for (uint32_t i = 0; i < c->num && verified < s->opt.max_verified; i++) {
+    bool sibling = false;
+    for (uint32_t j = 0; j < num_failed && !sibling; j++)
+      sibling = failed[j] == c->items[i].structure;
+    if (sibling) {
+      st->sibling_skips++;
+      continue;
+    }
+    MgVerifyResult r;
+    Verdict v = check(s, workers, nw, c->items[i].program, &r);
+    if (v == VERDICT_STOPPED)
+      break; // the budget ran out here
+    st->evaluated++;
+    st->tests_run += r.tests + r.redraws;
+    atomic_fetch_add(&s->live_evaluated, 1);
+    switch (v) {
+    case VERDICT_VERIFIED:
+      st->verified++;
+      verified++;
+      atomic_fetch_add(&s->live_verified, 1);
+      ok &= found_add(found, &c->items[i], &r);
+      break;
+    case VERDICT_FINGERPRINT:
+      st->fingerprint_mismatches++;
+      failed[num_failed++] = c->items[i].structure;
+      break;
+    case VERDICT_WEAK_BOUND:
+      st->weak_bound++;
+      st->verifier_rejected++;
+      break;
+    default:
+      st->verifier_rejected++;
+      break;
+    }
+  }
+  s->verifying = false;
+  free(failed);
+  return ok;
+}
+
+//===--- Setup and teardown -----------------------------------------------===//
+
+static void free_menus(Search *s, MgSearchStats *st) {
+  if (!s->menu_table)
+    return;
+  for (uint32_t b = 0; b < s->menu_buckets; b++) {
+    MenuSlot *m = s->menu_table[b];
+    while (m) {
+      MenuSlot *next = m->next;
+      if (m->menu)
+        st->recipes_dropped += m->menu->dropped;
+      mg_menu_destroy(m->menu);
+      free(m);
+      m = next;
+    }
+  }
+  free(s->menu_table);
+  s->menu_table = NULL;
+}
+
+static uint32_t thread_count(const MgSearchOptions *o) {
+  if (o->threads)
+    return o->threads;
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  return n < 1 ? 1 : n > 256 ? 256 : (uint32_t)n;
+}
+
+static MgStatus check_target(const MgProgram *t, MgDiag *diag) {
+  if (!t || t->num_graphs == 0 || !t->graphs ||
+      t->graphs[0].level != MG_LEVEL_KERNEL)
+    return mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
+                       "target has no root kernel graph");
+  static const MgTarget unlimited = {
+      "search", INT64_MAX, INT32_MAX, {INT64_MAX, INT64_MAX, INT64_MAX}};
+  return mg_program_validate(t, &unlimited, diag);
+}
+
+static int cmp_found(const void *pa, const void *pb) {
+  const MgSearchFound *a = pa, *b = pb;
+  int c = mg_search_cost_compare(&a->cost, &b->cost);
+  if (!c)
+    c = a->hash < b->hash ? -1 : a->hash > b->hash;
+  return c;
+}
+
+static int cmp_reason(const void *pa, const void *pb) {
+  return strcmp(((const MgSearchReason *)pa)->text,
+                ((const MgSearchReason *)pb)->text);
+}
+
+MgStatus mg_search_run(const MgProgram *target, const MgSearchOptions *options,
+                       MgSearchResult *result, MgDiag *diag) {
+  if (!result)
+    return mg_diag_set(diag, MG_STATUS_INVALID, -1, -1, "no result slot");
+  memset(result, 0, sizeof *result);
+  result->best = -1;
+  MgSearchOptions opt = options ? *options : mg_search_options_default();
+  MgStatus st = mg_search_check_options(&opt, diag);
+  if (st == MG_STATUS_OK)
+    st = check_target(target, diag);
+  if (st != MG_STATUS_OK)
+    return st;
+
+  Search *s = calloc(1, sizeof *s);
+  if (!s)
+    return mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1, "out of memory");
+  s->target = target;
+  s->opt = opt;
+  s->gpu = opt.target ? opt.target : mg_target_default();
+  s->min_blocks = opt.min_blocks ? opt.min_blocks
+                                 : mg_search_sm_count(s->gpu);
+  s->max_work = opt.max_work_ratio * mg_search_work(target);
+  s->start = mg_search_now();
+  if (opt.time_budget_s > 0) {
+    s->deadline = s->start + opt.time_budget_s;
+    s->enum_deadline = s->start + 0.6 * opt.time_budget_s;
+  }
+  pthread_mutex_init(&s->lock, NULL);
+  pthread_cond_init(&s->menu_ready, NULL);
+  s->menu_buckets = 1024;
+  s->menu_table = calloc(s->menu_buckets, sizeof *s->menu_table);
+  MgSearchStats *stats = &result->stats;
+  uint32_t nw = thread_count(&opt);
+  Worker *workers = calloc(nw, sizeof *workers);
+  Found found = {0, 0, NULL};
+  if (!s->menu_table || !workers) {
+    st = mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1, "out of memory");
+    goto done;
+  }
+  if (opt.use_absexpr) {
+    MgDiag ad;
+    s->abs = mg_absexpr_create(target, &opt.absexpr, &ad);
+    // A target the e-graph cannot take is searched without pruning.
+    if (s->abs)
+      stats->absexpr_saturated = mg_absexpr_stats(s->abs).saturated;
+  }
+  stats->absexpr_used = s->abs != NULL;
+  st = mg_search_analyze(s, diag);
+  if (st == MG_STATUS_OK)
+    st = mg_check_create(s, diag);
+  if (st != MG_STATUS_OK)
+    goto done;
+  for (uint32_t i = 0; i < nw; i++) {
+    workers[i].s = s;
+    workers[i].index = i;
+    mg_collector_init(&workers[i].collector, opt.max_candidates);
+  }
+  stats->threads = nw;
+
+  for (uint32_t level = 1; level <= opt.max_kernel_ops; level++) {
+    if (atomic_load(&s->stop) || atomic_load(&s->enum_stop))
+      break;
+    s->level = level;
+    stats->kernel_ops_searched = level;
+    double t0 = mg_search_now();
+    mg_kernel_level(s, workers, nw);
+    Collector all;
+    mg_collector_init(&all, opt.max_candidates);
+    bool ok = true;
+    for (uint32_t i = 0; i < nw; i++)
+      ok &= mg_collector_merge(&all, &workers[i].collector);
+    double t1 = mg_search_now();
+    stats->enumerate_s += t1 - t0;
+    uint32_t before = found.n;
+    if (ok && !atomic_load(&s->failed))
+      ok = evaluate(s, workers, nw, &all, &found, stats);
+    stats->verify_s += mg_search_now() - t1;
+    mg_collector_dispose(&all);
+    if (!ok || atomic_load(&s->failed)) {
+      st = mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1,
+                       "out of memory during the search");
+      goto done;
+    }
+    if (found.n > before && !opt.exhaustive)
+      break;
+  }
+
+done:
+  for (uint32_t i = 0; workers && i < nw; i++) {
+    mg_stats_add(stats, &workers[i].stats);
+    mg_collector_dispose(&workers[i].collector);
+    mg_check_worker_dispose(&workers[i]);
+  }
+  free(workers);
+  free_menus(s, stats);
+  mg_check_destroy(s);
+  mg_absexpr_destroy(s->abs);
+  stats->canonical_skips = stats->pruned[MG_SEARCH_RULE_CANONICAL];
+  qsort(stats->reasons, stats->num_reasons, sizeof stats->reasons[0],
+        cmp_reason);
+  stats->timed_out = atomic_load(&s->timed_out);
+  stats->memory_limited = atomic_load(&s->memory_limited);
+  stats->memory_high_water = atomic_load(&s->memory_high);
+  stats->elapsed_s = mg_search_now() - s->start;
+  pthread_mutex_destroy(&s->lock);
+  pthread_cond_destroy(&s->menu_ready);
+  free(s);
+  if (found.n)
+    qsort(found.items, found.n, sizeof *found.items, cmp_found);
+  result->found = found.items;
+  result->num_found = found.n;
+  result->best = found.n ? 0 : -1;
+  if (st != MG_STATUS_OK)
+    mg_search_result_free(result);
+  return st;
+}
+
+void mg_search_result_free(MgSearchResult *result) {
+  if (!result)
+    return;
+  for (uint32_t i = 0; i < result->num_found; i++)
+    mg_program_destroy(result->found[i].program);
+  free(result->found);
+  MgSearchStats stats = result->stats;
+  memset(result, 0, sizeof *result);
+  result->stats = stats; // the counts stay readable after a failure
+  result->best = -1;
+}
+
+const MgProgram *mg_search_result_best(const MgSearchResult *result) {
+  if (!result || result->best < 0 ||
+      (uint32_t)result->best >= result->num_found)
+    return NULL;
+  return result->found[result->best].program;
+}

@@ -1,0 +1,532 @@
+//===- target.c - What the search learns from the target program ----------===//
+//
+// Before enumerating, the search reads the target once:
+//  - its vocabulary: the element-wise kinds, scalars, matmul and sums it
+//    uses (candidates are built from the same words, plus the block-level
+//    iterators, accumulators and savers);
+//  - the budget: how many exp and non-LAX ops (sqrt, silu, ...) it applies;
+//    an equivalent candidate applies each such function to the same
+//    arguments, so it needs no more of them (use_kind_budget);
+//  - dimension roles of its inputs, by union-find over (tensor, dim) pairs
+//    through its ops (roles.c says how candidates use them);
+//  - the exact goal: the classes, types and roles of its outputs.
+// Roles are numbered in the order their first (tensor, dim) appears, so the
+// numbering is deterministic.
+//
+//===----------------------------------------------------------------------===//
+#include "search_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+bool mg_search_unary(MgOpKind kind) {
+  switch (kind) {
+  case MG_OP_EXP: case MG_OP_SQUARE: case MG_OP_SQRT: case MG_OP_RSQRT:
+  case MG_OP_SILU: case MG_OP_GELU: case MG_OP_RELU: case MG_OP_MUL_SCALAR:
+  case MG_OP_DIV_SCALAR:
+    return true;
+  default:
+    return false;
+  }
+}
+
+bool mg_search_counted(MgOpKind kind) {
+  return kind != MG_OP_INPUT && kind != MG_OP_ITERATOR &&
+         kind != MG_OP_SAVER && !mg_search_unary(kind);
+}
+
+bool mg_search_budgeted(MgOpKind kind) {
+  return kind == MG_OP_EXP || (kind >= MG_OP_SQRT && kind <= MG_OP_RELU);
+}
+
+uint32_t mg_search_sm_count(const MgTarget *target) {
+  static const struct {
+    const char *name;
+    uint32_t sms;
+  } table[] = {{"sm_80", 108}, {"sm_86", 84}, {"sm_89", 128}, {"sm_90", 132}};
+  if (target && target->name)
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+      if (strcmp(table[i].name, target->name) == 0)
+        return table[i].sms;
+  return 132;
+}
+
+MgAbsId mg_search_input_class(const Search *s, uint32_t position) {
+  if (!s->abs)
+    return MG_ABS_NONE;
+  return mg_absexpr_lookup(s->abs, MG_ABS_INPUT, position, MG_ABS_NONE,
+                           MG_ABS_NONE);
+}
+
+//===--- Union-find over (tensor, dim) ------------------------------------===//
+
+typedef struct Uf {
+  uint32_t *parent;
+  uint32_t n;
+} Uf;
+
+static uint32_t uf_find(Uf *u, uint32_t x) {
+  while (u->parent[x] != x) {
+    u->parent[x] = u->parent[u->parent[x]];
+    x = u->parent[x];
+  }
+  return x;
+}
+
+// Keeps the smaller index as root so the numbering follows first use.
+static void uf_union(Uf *u, uint32_t a, uint32_t b) {
+  a = uf_find(u, a);
+  b = uf_find(u, b);
+  if (a == b)
+    return;
+  if (a < b)
+    u->parent[b] = a;
+  else
+    u->parent[a] = b;
+}
+
+#define SLOT(t, d) ((t) * MG_MAX_DIMS + (d))
+
+// Unifies dims of graph 0 of the target as its ops relate them.
+static void unify_op(Uf *u, const MgGraph *g, const MgOp *op) {
+  if (op->num_outputs != 1 || op->num_inputs < 1)
+    return;
+  MgTensorId o = op->outputs[0], a = op->inputs[0];
+  const MgTensor *to = &g->tensors[o], *ta = &g->tensors[a];
+  switch ((MgOpKind)op->kind) {
+  case MG_OP_MATMUL: {
+    MgTensorId b = op->inputs[1];
+    uint32_t r = ta->rank;
+    for (uint32_t d = 0; d + 2 < r; d++) {
+      uf_union(u, SLOT(a, d), SLOT(o, d));
+      uf_union(u, SLOT(b, d), SLOT(o, d));
+    }
+    uf_union(u, SLOT(a, r - 1), SLOT(b, r - 2));
+    uf_union(u, SLOT(a, r - 2), SLOT(o, r - 2));
+    uf_union(u, SLOT(b, r - 1), SLOT(o, r - 1));
+    return;
+  }
+  case MG_OP_SUM:
+    for (uint32_t d = 0; d < ta->rank; d++)
+      if ((int32_t)d != op->attr)
+        uf_union(u, SLOT(a, d), SLOT(o, d));
+    return;
+  case MG_OP_CUSTOM: case MG_OP_CONCAT:
+    return; // results get roles of their own
+  default: // element-wise: every non-broadcast dim meets the result's
+    for (uint32_t i = 0; i < op->num_inputs; i++) {
+      const MgTensor *ti = &g->tensors[op->inputs[i]];
+      for (uint32_t d = 0; d < ti->rank && d < to->rank; d++)
+        if (ti->dims[d] == to->dims[d])
+          uf_union(u, SLOT(op->inputs[i], d), SLOT(o, d));
+    }
+    return;
+  }
+}
+
+// Roles of every tensor dim of graph 0, numbered from 1 by first use;
+// size-1 dims are ROLE_ONE.
+static MgStatus target_roles(const MgGraph *g, MgRole *roles, MgDiag *diag) {
+  uint32_t n = g->num_tensors * MG_MAX_DIMS;
+  Uf u = {malloc((n ? n : 1) * sizeof(uint32_t)), n};
+  uint32_t *label = malloc((n ? n : 1) * sizeof(uint32_t));
+  if (!u.parent || !label) {
+    free(u.parent);
+    free(label);
+    return mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1, "out of memory");
+  }
+  for (uint32_t i = 0; i < n; i++) {
+    u.parent[i] = i;
+    label[i] = 0;
+  }
+  for (uint32_t i = 0; i < g->num_ops; i++)
+    unify_op(&u, g, &g->ops[i]);
+  MgRole next = 1;
+  MgStatus st = MG_STATUS_OK;
+  for (uint32_t t = 0; t < g->num_tensors; t++)
+    for (uint32_t d = 0; d < MG_MAX_DIMS; d++) {
+      const MgTensor *tt = &g->tensors[t];
+      if (d >= tt->rank || tt->dims[d] == 1) {
+        roles[SLOT(t, d)] = ROLE_ONE;
+        continue;
+      }
+      uint32_t root = uf_find(&u, SLOT(t, d));
+      if (!label[root]) {
+        if (next > ROLE_MAX_TARGET) {
+          st = mg_diag_set(diag, MG_STATUS_UNSUPPORTED, 0, -1,
+                           "target has more than %u dimension roles",
+                           ROLE_MAX_TARGET);
+          break;
+        }
+        label[root] = next++;
+      }
+      roles[SLOT(t, d)] = label[root];
+    }
+  free(u.parent);
+  free(label);
+  return st;
+}
+
+//===--- Vocabulary -------------------------------------------------------===//
+
+static void add_scalar(Vocab *v, const MgOp *op) {
+  for (uint32_t i = 0; i < v->num_scalars; i++)
+    if (v->scalars[i].kind == op->kind &&
+        memcmp(&v->scalars[i].value, &op->scalar, sizeof(double)) == 0)
+      return;
+  if (v->num_scalars < SEARCH_MAX_SCALARS)
+    v->scalars[v->num_scalars++] = (ScalarOp){op->kind, op->scalar};
+}
+
+static void build_vocab(const MgProgram *t, Vocab *v) {
+  memset(v, 0, sizeof *v);
+  for (uint32_t g = 0; g < t->num_graphs; g++)
+    for (uint32_t i = 0; i < t->graphs[g].num_ops; i++) {
+      const MgOp *op = &t->graphs[g].ops[i];
+      MgOpKind k = (MgOpKind)op->kind;
+      if (k == MG_OP_MUL_SCALAR || k == MG_OP_DIV_SCALAR)
+        add_scalar(v, op);
+      else if (mg_op_kind_is_elementwise(k) || k == MG_OP_MATMUL ||
+               k == MG_OP_SUM)
+        v->kind[k] = true;
+      if (k == MG_OP_ACCUM && op->acc < MG_ACCUM_COUNT)
+        v->accum[op->acc] = true;
+      if (mg_search_budgeted(k) && v->budget[k] < UINT16_MAX)
+        v->budget[k]++;
+    }
+  // A for-loop needs a plain accumulator; row sums and sums of squares
+  // become accumulators when the loop runs over the summed dim.
+  v->accum[MG_ACCUM_SUM] = true;
+  if (v->kind[MG_OP_SUM])
+    v->accum[MG_ACCUM_SUM_LAST] = true;
+  if (v->kind[MG_OP_SUM] && v->kind[MG_OP_SQUARE])
+    v->accum[MG_ACCUM_SUM_SQ_LAST] = true;
+}
+
+//===--- Analysis ---------------------------------------------------------===//
+
+static const MgTensor *input_tensor(const MgGraph *g, uint32_t pos,
+                                    MgTensorId *id) {
+  for (uint32_t i = 0; i < g->num_ops; i++)
+    if (g->ops[i].kind == MG_OP_INPUT && g->ops[i].attr == (int32_t)pos) {
+      *id = g->ops[i].outputs[0];
+      return &g->tensors[*id];
+    }
+  return NULL;
+}
+
+// Anchors: the operand classes of the target's unary and scalar ops and
+// the divisor classes of its divisions (graph 0).
+static void find_anchors(Search *s, const MgGraph *g, const MgAbsId *cls) {
+  s->num_anchors = 0;
+  for (uint32_t i = 0; i < g->num_ops; i++) {
+    const MgOp *op = &g->ops[i];
+    bool div = op->kind == MG_OP_DIV;
+    if (!div && !mg_search_unary((MgOpKind)op->kind))
+      continue;
+    if (s->num_anchors == 64) {
+      s->num_anchors++; // overflow: the rule is off
+      return;
+    }
+    s->anchors[s->num_anchors].kind = op->kind;
+    s->anchors[s->num_anchors].scalar =
+        op->kind == MG_OP_MUL_SCALAR || op->kind == MG_OP_DIV_SCALAR
+            ? op->scalar : 0.0;
+    s->anchors[s->num_anchors++].operand = cls[op->inputs[div ? 1 : 0]];
+  }
+}
+
+// Support slots: inputs, then the target's atoms and divisors, each with
+// the roles of the target tensor it stands for.
+static void add_slot(Search *s, uint8_t kind, MgAbsId cls, const MgTensor *t,
+                     const MgRole *roles) {
+  for (uint32_t i = 0; i < s->num_slots; i++)
+    if (s->slots[i].kind == kind && s->slots[i].cls == cls)
+      return;
+  if (s->num_slots == SUP_SLOTS)
+    return; // beyond: counted as a constant
+  s->slots[s->num_slots].kind = kind;
+  s->slots[s->num_slots].cls = cls;
+  s->slots[s->num_slots].rank = t->rank;
+  memcpy(s->slots[s->num_slots].role, roles, sizeof(MgRole) * MG_MAX_DIMS);
+  s->num_slots++;
+}
+
+static void find_slots(Search *s, const MgGraph *g, const MgAbsId *cls,
+                       const MgRole *roles) {
+  s->num_slots = 0;
+  for (uint32_t i = 0; i < g->num_ops; i++) {
+    const MgOp *op = &g->ops[i];
+    if (op->kind == MG_OP_INPUT)
+      add_slot(s, MG_OP_INPUT, (MgAbsId)op->attr, &g->tensors[op->outputs[0]],
+               &roles[SLOT(op->outputs[0], 0)]);
+  }
+  if (!cls)
+    return;
+  for (uint32_t i = 0; i < g->num_ops; i++) {
+    const MgOp *op = &g->ops[i];
+    if (mg_search_budgeted((MgOpKind)op->kind))
+      add_slot(s, op->kind, cls[op->inputs[0]], &g->tensors[op->outputs[0]],
+               &roles[SLOT(op->outputs[0], 0)]);
+    else if (op->kind == MG_OP_DIV)
+      add_slot(s, MG_OP_DIV, cls[op->inputs[1]], &g->tensors[op->inputs[1]],
+               &roles[SLOT(op->inputs[1], 0)]);
+  }
+}
+
+// Supports of the target's tensors and its sums (roles they reduce and
+// summand supports).
+static MgStatus find_reductions(Search *s, const MgGraph *g,
+                                const MgAbsId *cls, const MgRole *roles,
+                                MgDiag *diag) {
+  memset(s->reduced, 0, sizeof s->reduced);
+  s->num_reductions = 0;
+  Support *sup = malloc((g->num_tensors ? g->num_tensors : 1) * sizeof *sup);
+  if (!sup)
+    return mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1, "out of memory");
+  for (uint32_t i = 0; i < g->num_ops; i++) {
+    const MgOp *op = &g->ops[i];
+    if (op->kind == MG_OP_INPUT) {
+      mg_sup_input(s, (uint32_t)op->attr, &sup[op->outputs[0]]);
+      continue;
+    }
+    const Support *sa = &sup[op->inputs[0]];
+    const Support *sb = op->num_inputs > 1 ? &sup[op->inputs[1]] : NULL;
+    MgAbsId ca = cls ? cls[op->inputs[0]] : MG_ABS_NONE;
+    MgAbsId cb = cls && op->num_inputs > 1 ? cls[op->inputs[1]] : MG_ABS_NONE;
+    Support summand;
+    MgRole r = ROLE_ONE;
+    if (op->kind == MG_OP_SUM && op->attr >= 0) {
+      r = roles[SLOT(op->inputs[0], (uint32_t)op->attr)];
+      summand = *sa;
+    } else if (op->kind == MG_OP_MATMUL) {
+      r = roles[SLOT(op->inputs[0], g->tensors[op->inputs[0]].rank - 1)];
+      mg_sup_product(sa, sb, &summand);
+    }
+    for (uint32_t k = 0; k < op->num_outputs; k++) {
+      if (op->kind == MG_OP_CUSTOM) {
+        memset(&sup[op->outputs[k]], 0, sizeof(Support));
+        sup[op->outputs[k]].top = true; // not analysed
+      } else {
+        mg_sup_of_op(s, op, ca, cb, sa, sb, &sup[op->outputs[k]]);
+      }
+    }
+    if (r == ROLE_ONE || r > ROLE_MAX_TARGET)
+      continue;
+    s->reduced[r] = 1;
+    mg_search_add_reduction(s, r, &summand);
+  }
+  for (uint32_t k = 0; k < s->outputs.n; k++)
+    s->outputs.sup[k] = sup[g->outputs[k]];
+  // What each atom / divisor slot is made from (its argument's slots).
+  for (uint32_t i = 0; cls && i < g->num_ops; i++) {
+    const MgOp *op = &g->ops[i];
+    bool div = op->kind == MG_OP_DIV;
+    if (!div && !mg_search_budgeted((MgOpKind)op->kind))
+      continue;
+    MgTensorId arg = op->inputs[div ? 1 : 0];
+    for (uint32_t j = 0; j < s->num_slots; j++)
+      if (s->slots[j].kind == op->kind && s->slots[j].cls == cls[arg])
+        s->slots[j].needs = sup[arg].top ? 0 : mg_sup_slots(&sup[arg]);
+  }
+  free(sup);
+  return MG_STATUS_OK;
+}
+
+MgStatus mg_search_analyze(Search *s, MgDiag *diag) {
+  const MgProgram *t = s->target;
+  const MgGraph *g = &t->graphs[0];
+  if (g->num_inputs > sizeof s->in_type / sizeof s->in_type[0])
+    return mg_diag_set(diag, MG_STATUS_UNSUPPORTED, 0, -1,
+                       "target has %u inputs; the search handles at most %zu",
+                       g->num_inputs, sizeof s->in_type / sizeof s->in_type[0]);
+  if (g->num_outputs == 0 || g->num_outputs > SEARCH_MAX_OUTPUTS)
+    return mg_diag_set(diag, MG_STATUS_UNSUPPORTED, 0, -1,
+                       "target has %u outputs; the search handles 1 to %d",
+                       g->num_outputs, SEARCH_MAX_OUTPUTS);
+  // Roles, supports and anchors are read off predefined ops; a graph-defined
+  // kernel in the target would hide them.
+  for (uint32_t i = 0; i < g->num_ops; i++)
+    if (g->ops[i].kind == MG_OP_CUSTOM)
+      return mg_diag_set(diag, MG_STATUS_UNSUPPORTED, 0, (int32_t)i,
+                         "target op %u is a graph-defined kernel; the search "
+                         "takes kernel graphs of predefined ops", i);
+  build_vocab(t, &s->vocab);
+  MgRole *roles = malloc((g->num_tensors ? g->num_tensors : 1) *
+                         MG_MAX_DIMS * sizeof(MgRole));
+  if (!roles)
+    return mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1, "out of memory");
+  MgStatus st = target_roles(g, roles, diag);
+  s->num_inputs = g->num_inputs;
+  for (uint32_t i = 0; st == MG_STATUS_OK && i < g->num_inputs; i++) {
+    MgTensorId id;
+    const MgTensor *in = input_tensor(g, i, &id);
+    if (!in) {
+      st = mg_diag_set(diag, MG_STATUS_INVALID, 0, -1,
+                       "target lacks input %u", i);
+      break;
+    }
+    s->in_type[i] = *in;
+    memset(&s->in_info[i], 0, sizeof s->in_info[i]);
+    s->in_info[i].cls = mg_search_input_class(s, i);
+    memcpy(s->in_info[i].role, &roles[SLOT(id, 0)], sizeof(MgRole) *
+           MG_MAX_DIMS);
+  }
+  Goal *goal = &s->outputs;
+  memset(goal, 0, sizeof *goal);
+  goal->exact = true;
+  goal->n = g->num_outputs;
+  for (uint32_t k = 0; st == MG_STATUS_OK && k < g->num_outputs; k++) {
+    MgTensorId id = g->outputs[k];
+    goal->type[k] = g->tensors[id];
+    goal->type[k].producer = 0;
+    goal->cls[k] = s->abs ? mg_absexpr_output(s->abs, k) : MG_ABS_NONE;
+    memcpy(goal->role[k], &roles[SLOT(id, 0)], sizeof(MgRole) * MG_MAX_DIMS);
+    if (s->abs && goal->cls[k] == MG_ABS_NONE)
+      st = mg_diag_set(diag, MG_STATUS_INVALID, 0, -1,
+                       "output %u has no abstract expression", k);
+  }
+  // Classes of the target's tensors, then anchors, slots and sums.
+  MgAbsId *cls = NULL;
+  if (st == MG_STATUS_OK && s->abs) {
+    cls = malloc((g->num_tensors ? g->num_tensors : 1) * sizeof *cls);
+    if (!cls)
+      st = mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1, "out of memory");
+    for (uint32_t i = 0; cls && i < g->num_ops; i++) {
+      MgAbsId out[MG_MAX_OP_OUTPUTS];
+      mg_search_classes(s, s->target, 0, i, cls, out);
+      for (uint32_t k = 0; k < g->ops[i].num_outputs; k++)
+        cls[g->ops[i].outputs[k]] = out[k];
+    }
+  }
+  s->num_cut_classes = 0;
+  for (uint32_t id = 0; cls && id < g->num_tensors; id++) {
+    bool seen = cls[id] == MG_ABS_NONE;
+    for (uint32_t j = 0; j < s->num_cut_classes && !seen; j++)
+      seen = s->cut_classes[j] == cls[id];
+    if (!seen && s->num_cut_classes < 256)
+      s->cut_classes[s->num_cut_classes++] = cls[id];
+  }
+  if (st == MG_STATUS_OK) {
+    if (cls)
+      find_anchors(s, g, cls);
+    find_slots(s, g, cls, roles);
+    for (uint32_t i = 0; i < s->num_inputs; i++)
+      mg_sup_input(s, i, &s->in_info[i].sup);
+    st = find_reductions(s, g, cls, roles, diag);
+  }
+  free(cls);
+  free(roles);
+  return st;
+}
+
+bool mg_search_anchor_ok(const Search *s, const MgOp *op, MgAbsId ca,
+                         MgAbsId cb) {
+  bool div = op->kind == MG_OP_DIV;
+  if (!s->abs || s->num_anchors > 64 ||
+      (!div && !mg_search_unary((MgOpKind)op->kind)))
+    return true;
+  MgAbsId operand = div ? cb : ca;
+  double scalar = op->kind == MG_OP_MUL_SCALAR || op->kind == MG_OP_DIV_SCALAR
+                      ? op->scalar : 0.0;
+  for (uint32_t i = 0; i < s->num_anchors; i++)
+    if (s->anchors[i].kind == op->kind &&
+        s->anchors[i].operand == operand &&
+        memcmp(&s->anchors[i].scalar, &scalar, sizeof(double)) == 0)
+      return true;
+  return false;
+}
+
+MgAbsId mg_search_classes(const Search *s, const MgProgram *p, MgGraphId g,
+                          MgOpId op, const MgAbsId *tensor_cls, MgAbsId *cls) {
+  const MgOp *o = &p->graphs[g].ops[op];
+  for (uint32_t k = 0; k < o->num_outputs; k++)
+    cls[k] = MG_ABS_NONE;
+  if (!s->abs)
+    return MG_ABS_NONE;
+  mg_absexpr_of_op(s->abs, p, g, op, tensor_cls, cls);
+  return cls[0];
+}
+
+//===--- Abstract class of an op before it is built -------------------------===//
+//
+// The same mapping as lib/absexpr's (terms.c: matmul -> sum(k, a·b), sub ->
+// a + (-1)·b, square -> a·a, scalars -> constants, sums and accumulators ->
+// sum(n, ...)), used to drop ops before paying for a builder call. The
+// class of every op that is built is then taken from mg_absexpr_of_op, so
+// a difference between the two could only make the pre-check skip ops,
+// never accept a wrong one.
+
+static int64_t const_param(double v) {
+  if (v == 0.0)
+    v = 0.0; // -0.0 and 0.0 are one constant
+  int64_t bits;
+  memcpy(&bits, &v, sizeof bits);
+  return bits;
+}
+
+static MgAbsId look(const MgAbsGraph *g, MgAbsOp op, int64_t param, MgAbsId a,
+                    MgAbsId b) {
+  if ((op != MG_ABS_INPUT && op != MG_ABS_CONST && a == MG_ABS_NONE))
+    return MG_ABS_NONE;
+  return mg_absexpr_lookup(g, op, param, a, b);
+}
+
+MgAbsId mg_search_term(const Search *s, const MgOp *op, const MgTensor *ta,
+                       MgAbsId a, MgAbsId b, int32_t forloop) {
+  const MgAbsGraph *g = s->abs;
+  if (!g)
+    return MG_ABS_NONE;
+  int64_t last = ta->rank ? ta->dims[ta->rank - 1] : 1;
+  switch ((MgOpKind)op->kind) {
+  case MG_OP_MATMUL:
+    return look(g, MG_ABS_SUM, last, look(g, MG_ABS_MUL, 0, a, b),
+                MG_ABS_NONE);
+  case MG_OP_ADD:
+    return look(g, MG_ABS_ADD, 0, a, b);
+  case MG_OP_SUB: {
+    MgAbsId m1 = look(g, MG_ABS_CONST, const_param(-1.0), MG_ABS_NONE,
+                      MG_ABS_NONE);
+    return look(g, MG_ABS_ADD, 0, a, look(g, MG_ABS_MUL, 0, m1, b));
+  }
+  case MG_OP_MUL:
+    return look(g, MG_ABS_MUL, 0, a, b);
+  case MG_OP_DIV:
+    return look(g, MG_ABS_DIV, 0, a, b);
+  case MG_OP_SQUARE:
+    return look(g, MG_ABS_MUL, 0, a, a);
+  case MG_OP_EXP:
+    return look(g, MG_ABS_EXP, 0, a, MG_ABS_NONE);
+  case MG_OP_SQRT:
+    return look(g, MG_ABS_SQRT, 0, a, MG_ABS_NONE);
+  case MG_OP_RSQRT:
+    return look(g, MG_ABS_RSQRT, 0, a, MG_ABS_NONE);
+  case MG_OP_SILU:
+    return look(g, MG_ABS_SILU, 0, a, MG_ABS_NONE);
+  case MG_OP_GELU:
+    return look(g, MG_ABS_GELU, 0, a, MG_ABS_NONE);
+  case MG_OP_RELU:
+    return look(g, MG_ABS_RELU, 0, a, MG_ABS_NONE);
+  case MG_OP_MUL_SCALAR: case MG_OP_DIV_SCALAR: {
+    MgAbsId c = look(g, MG_ABS_CONST, const_param(op->scalar), MG_ABS_NONE,
+                     MG_ABS_NONE);
+    return look(g, op->kind == MG_OP_MUL_SCALAR ? MG_ABS_MUL : MG_ABS_DIV, 0,
+                a, c);
+  }
+  case MG_OP_SUM:
+    if (op->attr < 0 || op->attr >= ta->rank)
+      return MG_ABS_NONE;
+    return look(g, MG_ABS_SUM, ta->dims[op->attr], a, MG_ABS_NONE);
+  case MG_OP_ACCUM: {
+    MgAbsId inner = a;
+    if (op->acc == MG_ACCUM_SUM_LAST)
+      inner = look(g, MG_ABS_SUM, last, a, MG_ABS_NONE);
+    else if (op->acc == MG_ACCUM_SUM_SQ_LAST)
+      inner = look(g, MG_ABS_SUM, last, look(g, MG_ABS_MUL, 0, a, a),
+                   MG_ABS_NONE);
+    return look(g, MG_ABS_SUM, forloop, inner, MG_ABS_NONE);
+  }
+  default:
+    return MG_ABS_NONE;
+  }
+}
