@@ -22,7 +22,7 @@
 //===----------------------------------------------------------------------===//
 #include "search_internal.h"
 
-#include "../verify/domain.h"
+#include "mirage/ff_domain.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -21,7 +21,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "bound.h"
-#include "field.h"
+#include "mirage/field.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -15,7 +15,7 @@
 // once per group for both components), reducing mod m once per element.
 //
 //===----------------------------------------------------------------------===//
-#include "domain.h"
+#include "mirage/ff_domain.h"
 
 #include <stdlib.h>
 #include <string.h>

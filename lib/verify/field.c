@@ -7,7 +7,7 @@
 // model exactly as over the reals.
 //
 //===----------------------------------------------------------------------===//
-#include "field.h"
+#include "mirage/field.h"
 
 #include <math.h>
 

@@ -15,7 +15,7 @@
 #include "mirage/verify.h"
 
 #include "bound.h"
-#include "domain.h"
+#include "mirage/ff_domain.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -10,8 +10,8 @@
 #include "mirage/verify.h"
 #include "test.h"
 
-#include "../../lib/verify/domain.h"
-#include "../../lib/verify/field.h"
+#include "mirage/ff_domain.h"
+#include "mirage/field.h"
 
 #include <string.h>
 

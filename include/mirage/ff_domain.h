@@ -7,10 +7,14 @@
 // fragment (exp of an exp result: INVALID).
 //
 //===----------------------------------------------------------------------===//
-#ifndef MIRAGE_LIB_VERIFY_DOMAIN_H
-#define MIRAGE_LIB_VERIFY_DOMAIN_H
+#ifndef MIRAGE_FF_DOMAIN_H
+#define MIRAGE_FF_DOMAIN_H
 
-#include "field.h"
+#include "mirage/field.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 typedef enum MgFfFault {
   MG_FF_FAULT_NONE,
@@ -33,15 +37,19 @@ typedef struct MgFfContext {
 } MgFfContext;
 
 /// The domain (constant, shared); its calls take an MgFfContext.
-const MgDomain *mg_ff_domain(void);
+MG_API const MgDomain *mg_ff_domain(void);
 /// Starts a context for one test; owns nothing until the domain allocates.
-void mg_ff_context_init(MgFfContext *ctx, uint64_t key);
+MG_API void mg_ff_context_init(MgFfContext *ctx, uint64_t key);
 /// Sets the key (and clears the fault) keeping the allocated tables.
-void mg_ff_context_rekey(MgFfContext *ctx, uint64_t key);
-void mg_ff_context_dispose(MgFfContext *ctx);
+MG_API void mg_ff_context_rekey(MgFfContext *ctx, uint64_t key);
+MG_API void mg_ff_context_dispose(MgFfContext *ctx);
 /// g^x mod p for x < q (through the context's tables when built).
-uint32_t mg_ff_exp(MgFfContext *ctx, uint32_t x);
+MG_API uint32_t mg_ff_exp(MgFfContext *ctx, uint32_t x);
 /// Message for a fault, for diagnostics.
-const char *mg_ff_fault_message(MgFfFault fault);
+MG_API const char *mg_ff_fault_message(MgFfFault fault);
 
-#endif // MIRAGE_LIB_VERIFY_DOMAIN_H
+#ifdef __cplusplus
+}
+#endif
+
+#endif // MIRAGE_FF_DOMAIN_H

@@ -17,13 +17,17 @@
 // test re-checks both with trial division.
 //
 //===----------------------------------------------------------------------===//
-#ifndef MIRAGE_LIB_VERIFY_FIELD_H
-#define MIRAGE_LIB_VERIFY_FIELD_H
+#ifndef MIRAGE_FIELD_H
+#define MIRAGE_FIELD_H
 
 #include "mirage/interp.h"
 
 #include <stdbool.h>
 #include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 #define MG_FF_P 2147483579u
 #define MG_FF_Q 1073741789u
@@ -52,14 +56,14 @@ static inline uint32_t mg_ff_mul(uint32_t a, uint32_t b, uint32_t m) {
 }
 
 /// base^e mod m.
-uint32_t mg_ff_pow(uint32_t base, uint64_t e, uint32_t m);
+MG_API uint32_t mg_ff_pow(uint32_t base, uint64_t e, uint32_t m);
 /// The inverse of a (non-zero, m prime) by Fermat: a^(m-2) mod m.
-uint32_t mg_ff_inv(uint32_t a, uint32_t m);
+MG_API uint32_t mg_ff_inv(uint32_t a, uint32_t m);
 
 /// Maps a finite double exactly: v = mant * 2^e with an integer mantissa,
 /// so its image is (mant mod m) * 2^e mod m, using 2^-1 for negative e.
 /// False for NaN and infinities.
-bool mg_ff_scalar(double v, uint32_t m, uint32_t *out);
+MG_API bool mg_ff_scalar(double v, uint32_t m, uint32_t *out);
 
 /// A strong 64-bit mix (SplitMix64 finaliser).
 static inline uint64_t mg_ff_mix(uint64_t x) {
@@ -69,4 +73,8 @@ static inline uint64_t mg_ff_mix(uint64_t x) {
   return x ^ (x >> 31);
 }
 
-#endif // MIRAGE_LIB_VERIFY_FIELD_H
+#ifdef __cplusplus
+}
+#endif
+
+#endif // MIRAGE_FIELD_H
