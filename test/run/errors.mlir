@@ -17,6 +17,7 @@
 // RUN: not mirage-run --compare=add_tosa %s 2>&1 | FileCheck %s --check-prefix=COMPARE
 // RUN: not mirage-run --frobnicate %s 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // RUN: not mirage-run --lift --compare=add_tosa,add_ug %s 2>&1 | FileCheck %s --check-prefix=LIFT-COMPARE
+// RUN: not mirage-run --lift="bogus=1" %s 2>&1 | FileCheck %s --check-prefix=LIFT-OPTION
 // RUN: not mirage-run 2>&1 | FileCheck %s --check-prefix=NOINPUT
 // RUN: mirage-run --help | FileCheck %s --check-prefix=HELP
 // RUN: mirage-run --compare=@add_tosa,@add_ug %s | FileCheck %s --check-prefix=AT
@@ -41,6 +42,7 @@
 // COMPARE: mirage-run: --compare expects two function names, '--compare=LHS,RHS'
 // UNKNOWN: mirage-run: unknown option '--frobnicate' (see --help)
 // LIFT-COMPARE: mirage-run: --lift and --compare cannot be combined
+// LIFT-OPTION: mirage-run: --lift: unknown option 'bogus' for pass 'mirage-lift'
 // NOINPUT: mirage-run: no input file
 // HELP: USAGE: mirage-run [options] <file.mlir>
 // HELP: LOWERING PIPELINE

@@ -5,7 +5,8 @@
 // ExecutionEngine, a μGraph kernel graph with the same signature runs in the
 // float interpreter (lib/interp), both on the same random inputs, and every
 // output element is compared within a tolerance derived from the element
-// types and the reduction lengths (docs/mirage-run.md).
+// types, the reduction lengths and a per-element estimate of the rounding
+// error (docs/mirage-run.md).
 //
 // Invariant shared by the files of the tool: an argument or result is a
 // statically shaped ranked tensor of rank 1..MG_MAX_DIMS with element type
