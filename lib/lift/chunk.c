@@ -118,7 +118,11 @@ static int by_key(const void *a, const void *b) {
     return x->order < y->order ? -1 : 1;
   if (x->kind != y->kind)
     return x->kind < y->kind ? -1 : 1;
-  return x->index < y->index ? -1 : x->index > y->index;
+  if (x->index != y->index)
+    return x->index < y->index ? -1 : 1;
+  // Values defined outside the block share the unknown order: keep the order
+  // of discovery (op order), never what qsort happens to do with ties.
+  return x->pos < y->pos ? -1 : x->pos > y->pos;
 }
 
 // An output must be its own tensor (not an input, not another output) of
