@@ -194,6 +194,9 @@ MG_API MgStatus mg_graph_set_launch(MgProgram *program, MgGraphId graph,
 // (shapes, maps, level); `diag` then says why. Rejection is not an error for
 // the search: it just skips the candidate.
 
+/// An op of `kind` with no operands or results (MG_NO_ID) and every map
+/// φ (MG_MAP_NONE): the starting point for mg_graph_add_op.
+MG_API MgOp mg_op_blank(MgOpKind kind);
 /// Adds graph input number `num_inputs` with the given type.
 MG_API MgTensorId mg_graph_add_input(MgProgram *program, MgGraphId graph,
                                      MgDType dtype, uint32_t rank,

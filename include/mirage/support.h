@@ -69,6 +69,24 @@ MG_API size_t mg_arena_bytes_used(const MgArena *arena);
 MG_API uint64_t mg_hash_bytes(uint64_t seed, const void *data, size_t len);
 MG_API uint64_t mg_hash_u64(uint64_t seed, uint64_t value);
 
+/// Pointer -> uint32 hash map (open addressing, load below 1/2). Keys are
+/// compared by address only; iteration order is never exposed, so callers
+/// keep their own ordered arrays and use the map for lookups.
+typedef struct MgPtrMap {
+  const void **keys;
+  uint32_t *vals;
+  size_t cap, count;
+} MgPtrMap;
+
+/// Empty map (no allocation until the first put).
+MG_API void mg_ptrmap_init(MgPtrMap *m);
+MG_API void mg_ptrmap_free(MgPtrMap *m);
+MG_API void mg_ptrmap_clear(MgPtrMap *m);
+/// Inserts or overwrites; NULL keys are ignored. False on no memory.
+MG_API bool mg_ptrmap_put(MgPtrMap *m, const void *key, uint32_t val);
+/// The value, or UINT32_MAX when absent.
+MG_API uint32_t mg_ptrmap_get(const MgPtrMap *m, const void *key);
+
 /// SplitMix64: the only random source in the libraries (always seeded).
 typedef struct MgRng {
   uint64_t state;

@@ -14,12 +14,6 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 
-typedef struct ValueMap { // open addressing, MlirValue.ptr -> tensor id
-  const void **keys;
-  MgTensorId *ids;
-  size_t cap;
-} ValueMap;
-
 typedef struct Importer {
   MlirOperation module;
   MlirSymbolTable symbols;
@@ -30,37 +24,12 @@ typedef struct Importer {
   uint32_t cap_graphs;
 } Importer;
 
-static bool value_map_init(ValueMap *m, size_t n) {
-  m->cap = 16;
-  while (m->cap < 2 * n + 2)
-    m->cap *= 2;
-  m->keys = calloc(m->cap, sizeof *m->keys);
-  m->ids = calloc(m->cap, sizeof *m->ids);
-  return m->keys && m->ids;
+static bool value_map_put(MgPtrMap *m, MlirValue v, MgTensorId id) {
+  return mg_ptrmap_put(m, v.ptr, id);
 }
 
-static void value_map_free(ValueMap *m) {
-  free(m->keys);
-  free(m->ids);
-}
-
-static size_t slot(const ValueMap *m, const void *key) {
-  size_t h = (size_t)(((uintptr_t)key >> 4) * 0x9E3779B97F4A7C15ull);
-  size_t i = h & (m->cap - 1);
-  while (m->keys[i] && m->keys[i] != key)
-    i = (i + 1) & (m->cap - 1);
-  return i;
-}
-
-static void value_map_put(ValueMap *m, MlirValue v, MgTensorId id) {
-  size_t i = slot(m, v.ptr);
-  m->keys[i] = v.ptr;
-  m->ids[i] = id;
-}
-
-static MgTensorId value_map_get(const ValueMap *m, MlirValue v) {
-  size_t i = slot(m, v.ptr);
-  return m->keys[i] ? m->ids[i] : MG_NO_ID;
+static MgTensorId value_map_get(const MgPtrMap *m, MlirValue v) {
+  return mg_ptrmap_get(m, v.ptr); // MG_NO_ID (UINT32_MAX) when absent
 }
 
 static MgStatus fail(Importer *im, MlirLocation loc, MgStatus status,
@@ -253,7 +222,7 @@ static MgStatus import_callee(Importer *im, MlirOperation op, MgLevel want,
 }
 
 static MgStatus import_op(Importer *im, MgGraphId g, MlirOperation op,
-                          ValueMap *values) {
+                          MgPtrMap *values) {
   MlirLocation loc = mlirOperationGetLocation(op);
   MlirStringRef full = mlirIdentifierStr(mlirOperationGetName(op));
   char name[128];
@@ -379,7 +348,8 @@ static MgStatus import_op(Importer *im, MgGraphId g, MlirOperation op,
       *im->error_loc = loc;
       return MG_STATUS_INVALID;
     }
-    value_map_put(values, r, outs[i]);
+    if (!value_map_put(values, r, outs[i]))
+      return fail(im, loc, MG_STATUS_NOMEM, "%s", "out of memory");
   }
   return MG_STATUS_OK;
 }
@@ -428,16 +398,8 @@ static MgStatus import_graph(Importer *im, MlirOperation func, MgLevel level,
   if (mlirBlockIsNull(block))
     return fail(im, floc, MG_STATUS_INVALID, "%s",
                 "a μGraph function needs a body");
-  size_t nops = 0;
-  for (MlirOperation op = mlirBlockGetFirstOperation(block);
-       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
-    ++nops;
-  ValueMap values;
-  if (!value_map_init(&values, nops * MG_MAX_OP_OUTPUTS +
-                                   (size_t)mlirBlockGetNumArguments(block))) {
-    value_map_free(&values);
-    return fail(im, floc, MG_STATUS_NOMEM, "%s", "out of memory");
-  }
+  MgPtrMap values;
+  mg_ptrmap_init(&values);
   MgStatus s = MG_STATUS_OK;
   for (intptr_t i = 0; i < mlirBlockGetNumArguments(block); ++i) {
     MlirValue arg = mlirBlockGetArgument(block, i);
@@ -455,7 +417,10 @@ static MgStatus import_graph(Importer *im, MlirOperation func, MgLevel level,
       s = MG_STATUS_INVALID;
       goto done;
     }
-    value_map_put(&values, arg, t);
+    if (!value_map_put(&values, arg, t)) {
+      s = fail(im, floc, MG_STATUS_NOMEM, "%s", "out of memory");
+      goto done;
+    }
     s = record_loc(im, g, im->program->graphs[g].tensors[t].producer, floc);
     if (s != MG_STATUS_OK)
       goto done;
@@ -490,7 +455,7 @@ static MgStatus import_graph(Importer *im, MlirOperation func, MgLevel level,
   }
   *out_id = g;
 done:
-  value_map_free(&values);
+  mg_ptrmap_free(&values);
   return s;
 }
 

@@ -24,7 +24,7 @@ static MgStatus check_graph(const MgProgram *p, MgGraphId g, MgDiag *diag) {
   return MG_STATUS_OK;
 }
 
-static MgOp blank_op(MgOpKind kind) {
+MgOp mg_op_blank(MgOpKind kind) {
   MgOp op;
   memset(&op, 0, sizeof op);
   op.kind = (uint8_t)kind;
@@ -40,7 +40,7 @@ static MgOp blank_op(MgOpKind kind) {
 
 // The stored form of `op`: its kind's fields, defaults elsewhere.
 static MgOp canonical_op(const MgOp *op) {
-  MgOp c = blank_op((MgOpKind)op->kind);
+  MgOp c = mg_op_blank((MgOpKind)op->kind);
   c.num_inputs = op->num_inputs;
   memcpy(c.inputs, op->inputs, op->num_inputs * sizeof(MgTensorId));
   switch ((MgOpKind)op->kind) {
@@ -146,7 +146,7 @@ MgTensorId mg_graph_add_input(MgProgram *program, MgGraphId graph,
   t.dtype = (uint8_t)dtype;
   t.rank = (uint8_t)rank;
   memcpy(t.dims, dims, rank * sizeof(int64_t));
-  MgOp op = blank_op(MG_OP_INPUT);
+  MgOp op = mg_op_blank(MG_OP_INPUT);
   op.attr = (int32_t)gr->num_inputs;
   MgTensorId id;
   if (append_op(program, graph, &op, &t, 1, &id, diag) == MG_NO_ID)
@@ -166,7 +166,7 @@ static MgTensorId add_single(MgProgram *p, MgGraphId g, const MgOp *op,
 
 MgTensorId mg_graph_matmul(MgProgram *p, MgGraphId g, MgTensorId a,
                            MgTensorId b, MgDiag *diag) {
-  MgOp op = blank_op(MG_OP_MATMUL);
+  MgOp op = mg_op_blank(MG_OP_MATMUL);
   op.num_inputs = 2;
   op.inputs[0] = a;
   op.inputs[1] = b;
@@ -198,7 +198,7 @@ MgTensorId mg_graph_binary(MgProgram *p, MgGraphId g, MgOpKind kind,
     return MG_NO_ID;
   if (!kind_in(kind, ok, sizeof ok / sizeof ok[0]))
     return wrong_kind(p, g, kind, "binary", diag);
-  MgOp op = blank_op(kind);
+  MgOp op = mg_op_blank(kind);
   op.num_inputs = 2;
   op.inputs[0] = a;
   op.inputs[1] = b;
@@ -214,7 +214,7 @@ MgTensorId mg_graph_unary(MgProgram *p, MgGraphId g, MgOpKind kind,
     return MG_NO_ID;
   if (!kind_in(kind, ok, sizeof ok / sizeof ok[0]))
     return wrong_kind(p, g, kind, "unary", diag);
-  MgOp op = blank_op(kind);
+  MgOp op = mg_op_blank(kind);
   op.num_inputs = 1;
   op.inputs[0] = a;
   return add_single(p, g, &op, diag);
@@ -227,7 +227,7 @@ MgTensorId mg_graph_scalar(MgProgram *p, MgGraphId g, MgOpKind kind,
     return MG_NO_ID;
   if (!kind_in(kind, ok, sizeof ok / sizeof ok[0]))
     return wrong_kind(p, g, kind, "scalar", diag);
-  MgOp op = blank_op(kind);
+  MgOp op = mg_op_blank(kind);
   op.num_inputs = 1;
   op.inputs[0] = a;
   op.scalar = scalar;
@@ -236,7 +236,7 @@ MgTensorId mg_graph_scalar(MgProgram *p, MgGraphId g, MgOpKind kind,
 
 MgTensorId mg_graph_sum(MgProgram *p, MgGraphId g, MgTensorId a, int32_t dim,
                         MgDiag *diag) {
-  MgOp op = blank_op(MG_OP_SUM);
+  MgOp op = mg_op_blank(MG_OP_SUM);
   op.num_inputs = 1;
   op.inputs[0] = a;
   op.attr = dim;
@@ -245,7 +245,7 @@ MgTensorId mg_graph_sum(MgProgram *p, MgGraphId g, MgTensorId a, int32_t dim,
 
 MgTensorId mg_graph_concat(MgProgram *p, MgGraphId g, MgTensorId a,
                            MgTensorId b, int32_t dim, MgDiag *diag) {
-  MgOp op = blank_op(MG_OP_CONCAT);
+  MgOp op = mg_op_blank(MG_OP_CONCAT);
   op.num_inputs = 2;
   op.inputs[0] = a;
   op.inputs[1] = b;
@@ -255,7 +255,7 @@ MgTensorId mg_graph_concat(MgProgram *p, MgGraphId g, MgTensorId a,
 
 MgTensorId mg_graph_iterator(MgProgram *p, MgGraphId g, MgTensorId a,
                              const int8_t imap[3], int8_t fmap, MgDiag *diag) {
-  MgOp op = blank_op(MG_OP_ITERATOR);
+  MgOp op = mg_op_blank(MG_OP_ITERATOR);
   op.num_inputs = 1;
   op.inputs[0] = a;
   if (imap)
@@ -266,7 +266,7 @@ MgTensorId mg_graph_iterator(MgProgram *p, MgGraphId g, MgTensorId a,
 
 MgTensorId mg_graph_accum(MgProgram *p, MgGraphId g, MgTensorId a,
                           MgAccumKind acc, MgDiag *diag) {
-  MgOp op = blank_op(MG_OP_ACCUM);
+  MgOp op = mg_op_blank(MG_OP_ACCUM);
   op.num_inputs = 1;
   op.inputs[0] = a;
   op.acc = (uint8_t)((unsigned)acc < 256 ? acc : 255);
@@ -275,7 +275,7 @@ MgTensorId mg_graph_accum(MgProgram *p, MgGraphId g, MgTensorId a,
 
 MgTensorId mg_graph_saver(MgProgram *p, MgGraphId g, MgTensorId a,
                           const int8_t omap[3], MgDiag *diag) {
-  MgOp op = blank_op(MG_OP_SAVER);
+  MgOp op = mg_op_blank(MG_OP_SAVER);
   op.num_inputs = 1;
   op.inputs[0] = a;
   if (omap)
@@ -301,7 +301,7 @@ static MgOpId add_call(MgProgram *p, MgGraphId g, MgOpKind kind, MgGraphId sub,
                 "'%s' operands are null", mg_op_kind_name(kind));
     return MG_NO_ID;
   }
-  MgOp op = blank_op(kind);
+  MgOp op = mg_op_blank(kind);
   op.num_inputs = (uint8_t)num_inputs;
   if (num_inputs)
     memcpy(op.inputs, inputs, num_inputs * sizeof(MgTensorId));

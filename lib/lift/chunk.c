@@ -48,19 +48,19 @@ typedef struct Resolve {
   MgLiftBlock *bs;
   MgLiftBuilder *b;
   Growable clones; // MlirOperation
-  MgLiftPtrMap cloned;
+  MgPtrMap cloned;
   bool nomem;
 } Resolve;
 
 static bool add_clone(Resolve *r, MlirOperation def) {
-  if (mg_lift_map_get(&r->cloned, def.ptr) != UINT32_MAX)
+  if (mg_ptrmap_get(&r->cloned, def.ptr) != UINT32_MAX)
     return true;
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(def); ++i) {
     MlirOperation d = mg_lift_def_op(mlirOperationGetOperand(def, i));
     if (mlirOperationIsNull(d) || !add_clone(r, d))
       return false;
   }
-  if (!mg_lift_map_put(&r->cloned, def.ptr, r->clones.num) ||
+  if (!mg_ptrmap_put(&r->cloned, def.ptr, r->clones.num) ||
       !push(&r->clones, &def, sizeof def)) {
     r->nomem = true;
     return false;
@@ -181,7 +181,7 @@ static bool order_inputs(MgLiftBlock *bs, MgLiftBuilder *b) {
       keys[i].kind = 0;
       keys[i].index = (uint32_t)mlirBlockArgumentGetArgNumber(v);
     }
-    keys[i].order = mg_lift_map_get(&bs->plan->order, at.ptr);
+    keys[i].order = mg_ptrmap_get(&bs->plan->order, at.ptr);
     keys[i].pos = i;
   }
   qsort(keys, n, sizeof *keys, by_key);
@@ -206,7 +206,7 @@ int mg_lift_block_finalize(MgLiftBlock *bs, uint32_t from, uint32_t to,
     bs->ops[bs->members[k]].chunk_member = true;
   Growable outs = {0};
   Resolve res = {bs, b, {0}, {0}, false};
-  mg_lift_map_init(&res.cloned);
+  mg_ptrmap_init(&res.cloned);
   int rc = MG_LIFT_RUN_OK;
   uint32_t computed = b->num_compute; // before output copies
   char why[MG_LIFT_WHY_SIZE + 64];
@@ -217,7 +217,7 @@ int mg_lift_block_finalize(MgLiftBlock *bs, uint32_t from, uint32_t to,
       MlirValue v = mlirOperationGetResult(op, i);
       if (!has_outside_use(bs, v))
         continue;
-      uint32_t vi = mg_lift_map_get(&b->index, v.ptr);
+      uint32_t vi = mg_ptrmap_get(&b->index, v.ptr);
       if (vi == UINT32_MAX) {
         mg_lift_block_cut(bs, op, bs->members[k],
                           "internal: a result has no image");
@@ -333,7 +333,7 @@ int mg_lift_block_finalize(MgLiftBlock *bs, uint32_t from, uint32_t to,
         sorted[i].op = i < res.clones.num
                            ? ((MlirOperation *)res.clones.data)[i]
                            : c.members[i - res.clones.num];
-        sorted[i].order = mg_lift_map_get(&bs->plan->order, sorted[i].op.ptr);
+        sorted[i].order = mg_ptrmap_get(&bs->plan->order, sorted[i].op.ptr);
       }
       qsort(sorted, nref, sizeof *sorted, by_order);
       for (uint32_t i = 0; i < nref; ++i) {
@@ -361,7 +361,7 @@ int mg_lift_block_finalize(MgLiftBlock *bs, uint32_t from, uint32_t to,
       c.prog = b->prog;
       b->prog = NULL;
       c.compute = b->num_compute;
-      c.order = mg_lift_map_get(&bs->plan->order, bs->ops[first].op.ptr);
+      c.order = mg_ptrmap_get(&bs->plan->order, bs->ops[first].op.ptr);
       snprintf(c.note, sizeof c.note, "%s", note);
     }
     free(sorted);
@@ -382,6 +382,6 @@ int mg_lift_block_finalize(MgLiftBlock *bs, uint32_t from, uint32_t to,
     bs->ops[bs->members[k]].chunk_member = false;
   free(outs.data);
   free(res.clones.data);
-  mg_lift_map_free(&res.cloned);
+  mg_ptrmap_free(&res.cloned);
   return rc;
 }

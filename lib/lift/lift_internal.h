@@ -38,23 +38,6 @@
 #define MG_LIFT_MAX_RANK 8
 #define MG_LIFT_WHY_SIZE 200
 
-//===--- ptrmap.c: pointer -> uint32 hash map -----------------------------===//
-
-typedef struct MgLiftPtrMap {
-  const void **keys;
-  uint32_t *vals;
-  size_t cap, count;
-} MgLiftPtrMap;
-
-/// Empty map (no allocation until the first put).
-void mg_lift_map_init(MgLiftPtrMap *m);
-void mg_lift_map_free(MgLiftPtrMap *m);
-void mg_lift_map_clear(MgLiftPtrMap *m);
-/// False on no memory.
-bool mg_lift_map_put(MgLiftPtrMap *m, const void *key, uint32_t val);
-/// The value, or UINT32_MAX when absent.
-uint32_t mg_lift_map_get(const MgLiftPtrMap *m, const void *key);
-
 //===--- ir.c: reading upstream IR ----------------------------------------===//
 
 /// A static, ranked tensor of f16/bf16/f32 with dims >= 1.
@@ -167,7 +150,7 @@ typedef enum MgLiftDimRole {
 typedef struct MgLiftBuilder {
   const MgLiftOptions *opts;
   MgProgram *prog;
-  MgLiftPtrMap index; // MlirValue -> vals[]
+  MgPtrMap index; // MlirValue -> vals[]
   MgLiftVal *vals;
   uint32_t num_vals, cap_vals;
   MlirValue *inputs; // in input order
@@ -299,7 +282,7 @@ typedef struct MgLiftNote {
 /// Per function: chunks and notes collected over all its blocks.
 typedef struct MgLiftPlan {
   const MgLiftOptions *opts;
-  MgLiftPtrMap order; // op -> pre-order index in the function
+  MgPtrMap order; // op -> pre-order index in the function
   MgLiftChunk *chunks;
   uint32_t num_chunks, cap_chunks;
   MgLiftNote *notes;
@@ -326,12 +309,12 @@ MgStatus mg_lift_rewrite_chunk(MlirOperation module, MlirOperation *after,
 /// Walks the ops nested in `op`'s regions and sets operands found in `map`
 /// (keys: MlirValue.ptr, vals: index into `to`) to the mapped value. False
 /// when a nested op still reads a value defined outside `op`.
-bool mg_lift_remap_nested(MlirOperation op, const MgLiftPtrMap *map,
+bool mg_lift_remap_nested(MlirOperation op, const MgPtrMap *map,
                           const MlirValue *to);
 
 /// Two ops compute the same value: name, attributes, result types, operands
 /// (after mapping `op_a`'s operands through map/to).
 bool mg_lift_ops_identical(MlirOperation a, MlirOperation b,
-                           const MgLiftPtrMap *map, const MlirValue *to);
+                           const MgPtrMap *map, const MlirValue *to);
 
 #endif // MIRAGE_LIFT_INTERNAL_H

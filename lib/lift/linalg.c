@@ -42,7 +42,7 @@ typedef struct Structured {
 typedef struct BodyEval {
   MgLiftBuilder *b;
   Structured *s;
-  MgLiftPtrMap memo; // body value -> vals[]
+  MgPtrMap memo; // body value -> vals[]
   MgLiftVal *vals;
   uint32_t num, cap;
   bool acc_allowed; // may the body read the output's old value?
@@ -239,7 +239,7 @@ static bool remember(BodyEval *e, MlirValue v, const MgLiftVal *val) {
     e->cap = cap;
   }
   e->vals[e->num] = *val;
-  if (!mg_lift_map_put(&e->memo, v.ptr, e->num))
+  if (!mg_ptrmap_put(&e->memo, v.ptr, e->num))
     return mg_lift_fail(e->b, e->s->op, "out of memory");
   e->num++;
   return true;
@@ -314,7 +314,7 @@ static bool eval_op(BodyEval *e, MlirOperation op, MgLiftVal *out) {
 }
 
 static bool eval(BodyEval *e, MlirValue v, MgLiftVal *out) {
-  uint32_t k = mg_lift_map_get(&e->memo, v.ptr);
+  uint32_t k = mg_ptrmap_get(&e->memo, v.ptr);
   if (k != UINT32_MAX) {
     *out = e->vals[k];
     return true;
@@ -459,7 +459,7 @@ static bool structured(MgLiftBuilder *b, MlirOperation op) {
   if (mlirValueIsNull(y))
     return mg_lift_fail(b, op, "the body must yield one value");
   BodyEval e = {b, &s, {0}, NULL, 0, 0, !any_reduced(&s), 0};
-  mg_lift_map_init(&e.memo);
+  mg_ptrmap_init(&e.memo);
   MgLiftVal r, res;
   bool ok;
   if (!any_reduced(&s)) {
@@ -495,7 +495,7 @@ static bool structured(MgLiftBuilder *b, MlirOperation op) {
        mg_lift_frame_out(b, &r, s.out_type.rank, s.out_type.dims, s.phi[s.nin],
                          &res) &&
        mg_lift_set_result(b, op, &res);
-  mg_lift_map_free(&e.memo);
+  mg_ptrmap_free(&e.memo);
   free(e.vals);
   return ok;
 }

@@ -18,14 +18,14 @@ MgLiftOptions mg_lift_options_default(void) {
 }
 
 typedef struct Numbering {
-  MgLiftPtrMap *map;
+  MgPtrMap *map;
   uint32_t next;
   bool nomem;
 } Numbering;
 
 static MlirWalkResult number(MlirOperation op, void *ud) {
   Numbering *n = ud;
-  if (!mg_lift_map_put(n->map, op.ptr, n->next++)) {
+  if (!mg_ptrmap_put(n->map, op.ptr, n->next++)) {
     n->nomem = true;
     return MlirWalkResultInterrupt;
   }
@@ -56,7 +56,7 @@ static bool has_symbol(MlirOperation module, const char *name) {
 
 // Blocks of `region`, then the blocks nested in ops that stay.
 static void plan_region(MgLiftPlan *plan, MlirRegion region,
-                        MgLiftPtrMap *lifted) {
+                        MgPtrMap *lifted) {
   for (MlirBlock block = mlirRegionGetFirstBlock(region);
        !mlirBlockIsNull(block) && plan->status == MG_STATUS_OK;
        block = mlirBlockGetNextInRegion(block)) {
@@ -64,13 +64,13 @@ static void plan_region(MgLiftPlan *plan, MlirRegion region,
     mg_lift_plan_block(plan, block);
     for (uint32_t c = first; c < plan->num_chunks; ++c)
       for (uint32_t k = 0; k < plan->chunks[c].num_members; ++k)
-        if (!mg_lift_map_put(lifted, plan->chunks[c].members[k].ptr, 1))
+        if (!mg_ptrmap_put(lifted, plan->chunks[c].members[k].ptr, 1))
           plan->status = MG_STATUS_NOMEM;
     for (MlirOperation op = mlirBlockGetFirstOperation(block);
          !mlirOperationIsNull(op) && plan->status == MG_STATUS_OK;
          op = mlirOperationGetNextInBlock(op)) {
       // Linalg bodies are scalar code; symbol tables are other scopes.
-      if (mg_lift_map_get(lifted, op.ptr) != UINT32_MAX ||
+      if (mg_ptrmap_get(lifted, op.ptr) != UINT32_MAX ||
           mg_lift_op_has_prefix(op, "linalg.") ||
           !mlirAttributeIsNull(mg_lift_attr(op, "sym_name")))
         continue;
@@ -143,9 +143,9 @@ static MgStatus lift_function(MlirOperation module, MlirOperation func,
   MgLiftPlan plan;
   memset(&plan, 0, sizeof plan);
   plan.opts = opts;
-  mg_lift_map_init(&plan.order);
-  MgLiftPtrMap lifted;
-  mg_lift_map_init(&lifted);
+  mg_ptrmap_init(&plan.order);
+  MgPtrMap lifted;
+  mg_ptrmap_init(&lifted);
   Numbering n = {&plan.order, 0, false};
   mlirOperationWalk(func, number, &n, MlirWalkPreOrder);
   if (n.nomem)
@@ -222,8 +222,8 @@ static MgStatus lift_function(MlirOperation module, MlirOperation func,
     mg_lift_chunk_free(&plan.chunks[i]);
   free(plan.chunks);
   free(plan.notes);
-  mg_lift_map_free(&plan.order);
-  mg_lift_map_free(&lifted);
+  mg_ptrmap_free(&plan.order);
+  mg_ptrmap_free(&lifted);
   return status;
 }
 

@@ -30,7 +30,7 @@
 #include <string.h>
 
 int32_t mg_lift_block_pos(const MgLiftBlock *bs, MlirOperation op) {
-  uint32_t p = mg_lift_map_get(&bs->pos, op.ptr);
+  uint32_t p = mg_ptrmap_get(&bs->pos, op.ptr);
   return p == UINT32_MAX ? -1 : (int32_t)p;
 }
 
@@ -116,7 +116,7 @@ typedef struct Connect {
   MgLiftBlock *bs;
   uint32_t *parent;
   uint32_t self;           // run position of the op being scanned
-  MgLiftPtrMap *first_use; // external value -> first run position using it
+  MgPtrMap *first_use; // external value -> first run position using it
   bool nomem;
 } Connect;
 
@@ -134,9 +134,9 @@ static bool connect_value(MlirValue v, void *ud) {
   }
   if (!mlirOperationIsNull(def) && mg_lift_is_floating(def))
     return true; // constants connect nothing
-  uint32_t first = mg_lift_map_get(c->first_use, v.ptr);
+  uint32_t first = mg_ptrmap_get(c->first_use, v.ptr);
   if (first == UINT32_MAX) {
-    if (!mg_lift_map_put(c->first_use, v.ptr, c->self))
+    if (!mg_ptrmap_put(c->first_use, v.ptr, c->self))
       c->nomem = true;
   } else {
     unite(c->parent, first, c->self);
@@ -149,8 +149,8 @@ static bool segment(MgLiftBlock *bs, bool *seg_end) {
   uint32_t m = bs->num_members;
   uint32_t *parent = malloc(m * sizeof *parent);
   uint32_t *last = malloc(m * sizeof *last);
-  MgLiftPtrMap first_use;
-  mg_lift_map_init(&first_use);
+  MgPtrMap first_use;
+  mg_ptrmap_init(&first_use);
   if (!parent || !last) {
     free(parent);
     free(last);
@@ -174,7 +174,7 @@ static bool segment(MgLiftBlock *bs, bool *seg_end) {
     reach = l > reach ? l : reach;
     seg_end[k] = reach == k;
   }
-  mg_lift_map_free(&first_use);
+  mg_ptrmap_free(&first_use);
   free(parent);
   free(last);
   return !c.nomem;
@@ -300,7 +300,7 @@ void mg_lift_plan_note(MgLiftPlan *plan, MlirOperation op, const char *fmt,
     plan->cap_notes = cap;
   }
   MgLiftNote *note = &plan->notes[plan->num_notes++];
-  note->order = mg_lift_map_get(&plan->order, op.ptr);
+  note->order = mg_ptrmap_get(&plan->order, op.ptr);
   note->loc = mlirOperationGetLocation(op);
   va_list ap;
   va_start(ap, fmt);
@@ -355,7 +355,7 @@ void mg_lift_plan_block(MgLiftPlan *plan, MlirBlock block) {
   memset(&bs, 0, sizeof bs);
   bs.plan = plan;
   bs.block = block;
-  mg_lift_map_init(&bs.pos);
+  mg_ptrmap_init(&bs.pos);
   for (MlirOperation op = mlirBlockGetFirstOperation(block);
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
     bs.n++;
@@ -372,7 +372,7 @@ void mg_lift_plan_block(MgLiftPlan *plan, MlirBlock block) {
     bs.ops[i].op = op;
     bs.ops[i].cls = (uint8_t)mg_lift_classify(op, plan->opts, bs.ops[i].why,
                                               sizeof bs.ops[i].why);
-    if (!mg_lift_map_put(&bs.pos, op.ptr, i)) {
+    if (!mg_ptrmap_put(&bs.pos, op.ptr, i)) {
       plan->status = MG_STATUS_NOMEM;
       goto done;
     }
@@ -412,5 +412,5 @@ done:
   free(bs.ops);
   free(bs.members);
   free(bs.counts);
-  mg_lift_map_free(&bs.pos);
+  mg_ptrmap_free(&bs.pos);
 }

@@ -25,7 +25,7 @@ typedef struct MgLiftBlock {
   MlirBlock block;
   MgLiftOpInfo *ops;
   uint32_t n;
-  MgLiftPtrMap pos;
+  MgPtrMap pos;
   uint32_t *members; // current run, block indices
   uint32_t num_members;
   uint32_t *counts;    // μGraph ops emitted per run member

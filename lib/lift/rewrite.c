@@ -38,7 +38,7 @@ static bool is_within(MlirOperation x, MlirOperation root) {
 
 typedef struct Remap {
   MlirOperation root;
-  const MgLiftPtrMap *map;
+  const MgPtrMap *map;
   const MlirValue *to;
   bool ok;
 } Remap;
@@ -49,7 +49,7 @@ static MlirWalkResult remap_op(MlirOperation op, void *ud) {
     return MlirWalkResultAdvance;
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); ++i) {
     MlirValue v = mlirOperationGetOperand(op, i);
-    uint32_t k = mg_lift_map_get(r->map, v.ptr);
+    uint32_t k = mg_ptrmap_get(r->map, v.ptr);
     if (k != UINT32_MAX) {
       mlirOperationSetOperand(op, i, r->to[k]);
       continue;
@@ -64,7 +64,7 @@ static MlirWalkResult remap_op(MlirOperation op, void *ud) {
   return MlirWalkResultAdvance;
 }
 
-bool mg_lift_remap_nested(MlirOperation op, const MgLiftPtrMap *map,
+bool mg_lift_remap_nested(MlirOperation op, const MgPtrMap *map,
                           const MlirValue *to) {
   if (mlirOperationGetNumRegions(op) == 0)
     return true;
@@ -89,12 +89,12 @@ static MlirOperation find_func(MlirOperation module, const char *name) {
 }
 
 // Clones `src` with operands mapped; records its results. Null on failure.
-static MlirOperation clone_mapped(MlirOperation src, MgLiftPtrMap *map,
+static MlirOperation clone_mapped(MlirOperation src, MgPtrMap *map,
                                   MlirValue *to, uint32_t *num_to) {
   MlirOperation c = mlirOperationClone(src);
   bool ok = true;
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(c) && ok; ++i) {
-    uint32_t k = mg_lift_map_get(map, mlirOperationGetOperand(c, i).ptr);
+    uint32_t k = mg_ptrmap_get(map, mlirOperationGetOperand(c, i).ptr);
     if (k == UINT32_MAX)
       ok = false;
     else
@@ -103,7 +103,7 @@ static MlirOperation clone_mapped(MlirOperation src, MgLiftPtrMap *map,
   ok = ok && mg_lift_remap_nested(c, map, to);
   for (intptr_t i = 0; i < mlirOperationGetNumResults(src) && ok; ++i) {
     to[*num_to] = mlirOperationGetResult(c, i);
-    ok = mg_lift_map_put(map, mlirOperationGetResult(src, i).ptr, (*num_to)++);
+    ok = mg_ptrmap_put(map, mlirOperationGetResult(src, i).ptr, (*num_to)++);
   }
   if (!ok) {
     mlirOperationDestroy(c);
@@ -122,8 +122,8 @@ static MlirOperation build_reference(MlirContext ctx, MgLiftChunk *c,
   MlirValue *rets = malloc((c->num_outputs + 1) * sizeof *rets);
   MlirLocation *locs = malloc((c->num_inputs + 1) * sizeof *locs);
   int64_t *slots = malloc((c->num_ref_ops + 1) * sizeof *slots);
-  MgLiftPtrMap map;
-  mg_lift_map_init(&map);
+  MgPtrMap map;
+  mg_ptrmap_init(&map);
   MlirOperation ref = {NULL};
   MlirBlock block = {NULL};
   bool ok = to && rets && locs && slots;
@@ -135,7 +135,7 @@ static MlirOperation build_reference(MlirContext ctx, MgLiftChunk *c,
   uint32_t num_to = 0;
   for (uint32_t i = 0; ok && i < c->num_inputs; ++i) {
     to[num_to] = mlirBlockGetArgument(block, i);
-    ok = mg_lift_map_put(&map, c->inputs[i].ptr, num_to++);
+    ok = mg_ptrmap_put(&map, c->inputs[i].ptr, num_to++);
   }
   for (uint32_t i = 0; ok && i < c->num_ref_ops; ++i) {
     MlirOperation op = clone_mapped(c->ref_ops[i], &map, to, &num_to);
@@ -144,7 +144,7 @@ static MlirOperation build_reference(MlirContext ctx, MgLiftChunk *c,
       mlirBlockAppendOwnedOperation(block, op);
   }
   for (uint32_t i = 0; ok && i < c->num_outputs; ++i) {
-    uint32_t k = mg_lift_map_get(&map, c->outputs[i].ptr);
+    uint32_t k = mg_ptrmap_get(&map, c->outputs[i].ptr);
     ok = k != UINT32_MAX;
     if (ok)
       rets[i] = to[k];
@@ -178,7 +178,7 @@ static MlirOperation build_reference(MlirContext ctx, MgLiftChunk *c,
   }
   if (!mlirBlockIsNull(block))
     mlirBlockDestroy(block);
-  mg_lift_map_free(&map);
+  mg_ptrmap_free(&map);
   free(to);
   free(rets);
   free(locs);

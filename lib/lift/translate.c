@@ -44,14 +44,14 @@ bool mg_lift_set_result(MgLiftBuilder *b, MlirOperation op, MgLiftVal *val) {
       !mg_lift_op_is(op, "linalg.transpose")) {
     // A reshape or cast of a view: the view that came first is to blame
     // (a transpose always answers for itself).
-    uint32_t k = mg_lift_map_get(&b->index, mg_lift_view_source(op).ptr);
+    uint32_t k = mg_ptrmap_get(&b->index, mg_lift_view_source(op).ptr);
     if (k != UINT32_MAX && b->vals[k].viewed &&
         !mlirOperationIsNull(b->vals[k].origin))
       val->origin = b->vals[k].origin;
   } else if (val->viewed && !is_view_op(op)) {
     for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); ++i) {
       MlirValue v = mlirOperationGetOperand(op, i);
-      uint32_t k = mg_lift_map_get(&b->index, v.ptr);
+      uint32_t k = mg_ptrmap_get(&b->index, v.ptr);
       if (k != UINT32_MAX && !layout_exact(b, &b->vals[k]) &&
           !mlirOperationIsNull(b->vals[k].origin)) {
         val->origin = b->vals[k].origin;

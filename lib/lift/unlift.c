@@ -109,7 +109,7 @@ static bool same_attrs(MlirOperation a, MlirOperation b) {
 }
 
 bool mg_lift_ops_identical(MlirOperation a, MlirOperation b,
-                           const MgLiftPtrMap *map, const MlirValue *to) {
+                           const MgPtrMap *map, const MlirValue *to) {
   if (!mlirIdentifierEqual(mlirOperationGetName(a), mlirOperationGetName(b)) ||
       mlirOperationGetNumOperands(a) != mlirOperationGetNumOperands(b) ||
       mlirOperationGetNumResults(a) != mlirOperationGetNumResults(b) ||
@@ -121,7 +121,7 @@ bool mg_lift_ops_identical(MlirOperation a, MlirOperation b,
       return false;
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(a); ++i) {
     MlirValue v = mlirOperationGetOperand(a, i);
-    uint32_t k = map ? mg_lift_map_get(map, v.ptr) : UINT32_MAX;
+    uint32_t k = map ? mg_ptrmap_get(map, v.ptr) : UINT32_MAX;
     if (k != UINT32_MAX)
       v = to[k];
     if (!mlirValueEqual(v, mlirOperationGetOperand(b, i)))
@@ -133,7 +133,7 @@ bool mg_lift_ops_identical(MlirOperation a, MlirOperation b,
 // The nearest op before `anchor` (in its block, then in enclosing blocks)
 // identical to `copy`, whose operands are ref values mapped by map/to.
 static MlirOperation find_original(MlirOperation anchor, MlirOperation copy,
-                                   const MgLiftPtrMap *map,
+                                   const MgPtrMap *map,
                                    const MlirValue *to) {
   for (MlirOperation at = anchor; !mlirOperationIsNull(at);
        at = mlirOperationGetParentOperation(at)) {
@@ -170,11 +170,11 @@ static bool fits_before(MlirOperation op, MlirOperation anchor) {
   return true;
 }
 
-static bool map_results(MgLiftPtrMap *map, MlirValue *to, uint32_t *num,
+static bool map_results(MgPtrMap *map, MlirValue *to, uint32_t *num,
                         MlirOperation from, MlirOperation onto) {
   for (intptr_t i = 0; i < mlirOperationGetNumResults(from); ++i) {
     to[*num] = mlirOperationGetResult(onto, i);
-    if (!mg_lift_map_put(map, mlirOperationGetResult(from, i).ptr, (*num)++))
+    if (!mg_ptrmap_put(map, mlirOperationGetResult(from, i).ptr, (*num)++))
       return false;
   }
   return true;
@@ -234,13 +234,13 @@ static bool inline_call(MlirOperation call, MlirOperation ref) {
     if (seen < j)
       j = 0, slots = NULL;
   }
-  MgLiftPtrMap map;
-  mg_lift_map_init(&map);
+  MgPtrMap map;
+  mg_ptrmap_init(&map);
   uint32_t num = 0;
   bool ok = true;
   for (intptr_t i = 0; i < nargs && ok; ++i) {
     to[num] = mlirOperationGetOperand(call, i);
-    ok = mg_lift_map_put(&map, mlirBlockGetArgument(body, i).ptr, num++);
+    ok = mg_ptrmap_put(&map, mlirBlockGetArgument(body, i).ptr, num++);
   }
   uint32_t k = 0;
   for (MlirOperation op = mlirBlockGetFirstOperation(body);
@@ -260,7 +260,7 @@ static bool inline_call(MlirOperation call, MlirOperation ref) {
     MlirOperation anchor = next < j ? before[next] : call;
     MlirOperation copy = mlirOperationClone(op);
     for (intptr_t i = 0; i < mlirOperationGetNumOperands(copy) && ok; ++i) {
-      uint32_t v = mg_lift_map_get(&map, mlirOperationGetOperand(copy, i).ptr);
+      uint32_t v = mg_ptrmap_get(&map, mlirOperationGetOperand(copy, i).ptr);
       if (v != UINT32_MAX)
         mlirOperationSetOperand(copy, i, to[v]);
       else
@@ -294,7 +294,7 @@ static bool inline_call(MlirOperation call, MlirOperation ref) {
   }
   if (ok) {
     for (intptr_t i = 0; i < mlirOperationGetNumOperands(ret); ++i) {
-      uint32_t v = mg_lift_map_get(&map, mlirOperationGetOperand(ret, i).ptr);
+      uint32_t v = mg_ptrmap_get(&map, mlirOperationGetOperand(ret, i).ptr);
       if (v == UINT32_MAX) {
         ok = false;
         break;
@@ -304,7 +304,7 @@ static bool inline_call(MlirOperation call, MlirOperation ref) {
   }
   if (ok)
     mlirOperationDestroy(call);
-  mg_lift_map_free(&map);
+  mg_ptrmap_free(&map);
   free(slot_buf);
   free(before);
   free(to);
@@ -314,7 +314,7 @@ static bool inline_call(MlirOperation call, MlirOperation ref) {
 // Symbol names referenced (as flat symbol references) by the module outside
 // the kernel graphs that may go; sorted for binary search.
 typedef struct Names {
-  MgLiftPtrMap skip; // kernel graph funcs whose own references do not count
+  MgPtrMap skip; // kernel graph funcs whose own references do not count
   MlirStringRef *names;
   uint32_t num, cap;
   bool nomem;
@@ -336,7 +336,7 @@ static void add_name(Names *n, MlirStringRef name) {
 
 static MlirWalkResult gather_names(MlirOperation op, void *ud) {
   Names *n = ud;
-  if (mg_lift_map_get(&n->skip, op.ptr) != UINT32_MAX)
+  if (mg_ptrmap_get(&n->skip, op.ptr) != UINT32_MAX)
     return MlirWalkResultSkip;
   for (intptr_t i = 0; i < mlirOperationGetNumAttributes(op); ++i) {
     MlirAttribute a = mlirOperationGetAttribute(op, i).attribute;
@@ -370,9 +370,9 @@ static bool named(const Names *n, MlirOperation func) {
 // nothing names any more (kernel graphs that stay keep theirs).
 static bool erase_unused(MlirOperation module, const Calls *c) {
   Names n = {{0}, NULL, 0, 0, false};
-  mg_lift_map_init(&n.skip);
+  mg_ptrmap_init(&n.skip);
   for (uint32_t i = 0; i < c->num; ++i)
-    if (!mg_lift_map_put(&n.skip, c->kernels[i].ptr, i))
+    if (!mg_ptrmap_put(&n.skip, c->kernels[i].ptr, i))
       n.nomem = true;
   mlirOperationWalk(module, gather_names, &n, MlirWalkPreOrder);
   bool ok = !n.nomem;
@@ -396,20 +396,20 @@ static bool erase_unused(MlirOperation module, const Calls *c) {
   for (uint32_t i = 0; ok && i < c->num; ++i)
     dead_ref[i] = !named(&n, c->refs[i]);
   // Each function once, even when several calls share it.
-  MgLiftPtrMap done;
-  mg_lift_map_init(&done);
+  MgPtrMap done;
+  mg_ptrmap_init(&done);
   for (uint32_t i = 0; ok && i < c->num; ++i)
-    if (gone[i] && mg_lift_map_get(&done, c->kernels[i].ptr) == UINT32_MAX) {
-      ok = mg_lift_map_put(&done, c->kernels[i].ptr, 1);
+    if (gone[i] && mg_ptrmap_get(&done, c->kernels[i].ptr) == UINT32_MAX) {
+      ok = mg_ptrmap_put(&done, c->kernels[i].ptr, 1);
       mlirOperationDestroy(c->kernels[i]);
     }
   for (uint32_t i = 0; ok && i < c->num; ++i)
-    if (dead_ref[i] && mg_lift_map_get(&done, c->refs[i].ptr) == UINT32_MAX) {
-      ok = mg_lift_map_put(&done, c->refs[i].ptr, 1);
+    if (dead_ref[i] && mg_ptrmap_get(&done, c->refs[i].ptr) == UINT32_MAX) {
+      ok = mg_ptrmap_put(&done, c->refs[i].ptr, 1);
       mlirOperationDestroy(c->refs[i]);
     }
-  mg_lift_map_free(&done);
-  mg_lift_map_free(&n.skip);
+  mg_ptrmap_free(&done);
+  mg_ptrmap_free(&n.skip);
   free(n.names);
   free(gone);
   free(dead_ref);

@@ -16,14 +16,14 @@
 bool mg_lift_builder_init(MgLiftBuilder *b, const MgLiftOptions *opts) {
   memset(b, 0, sizeof *b);
   b->opts = opts;
-  mg_lift_map_init(&b->index);
+  mg_ptrmap_init(&b->index);
   b->prog = mg_program_create();
   return b->prog && mg_program_add_graph(b->prog, MG_LEVEL_KERNEL) == 0;
 }
 
 void mg_lift_builder_free(MgLiftBuilder *b) {
   mg_program_destroy(b->prog);
-  mg_lift_map_free(&b->index);
+  mg_ptrmap_free(&b->index);
   free(b->vals);
   free(b->inputs);
   free(b->input_ids);
@@ -48,11 +48,11 @@ const MgTensor *mg_lift_tensor(const MgLiftBuilder *b, MgTensorId t) {
 }
 
 bool mg_lift_has(const MgLiftBuilder *b, MlirValue v) {
-  return mg_lift_map_get(&b->index, v.ptr) != UINT32_MAX;
+  return mg_ptrmap_get(&b->index, v.ptr) != UINT32_MAX;
 }
 
 bool mg_lift_set(MgLiftBuilder *b, MlirValue v, const MgLiftVal *val) {
-  uint32_t i = mg_lift_map_get(&b->index, v.ptr);
+  uint32_t i = mg_ptrmap_get(&b->index, v.ptr);
   if (i == UINT32_MAX) {
     if (b->num_vals == b->cap_vals) {
       uint32_t cap = b->cap_vals ? 2 * b->cap_vals : 32;
@@ -63,7 +63,7 @@ bool mg_lift_set(MgLiftBuilder *b, MlirValue v, const MgLiftVal *val) {
       b->cap_vals = cap;
     }
     i = b->num_vals++;
-    if (!mg_lift_map_put(&b->index, v.ptr, i))
+    if (!mg_ptrmap_put(&b->index, v.ptr, i))
       return mg_lift_fail(b, (MlirOperation){NULL}, "out of memory");
   }
   b->vals[i] = *val;
@@ -144,7 +144,7 @@ MgTensorId mg_lift_input(MgLiftBuilder *b, MlirValue v) {
 }
 
 bool mg_lift_get(MgLiftBuilder *b, MlirValue v, MgLiftVal *out) {
-  uint32_t i = mg_lift_map_get(&b->index, v.ptr);
+  uint32_t i = mg_ptrmap_get(&b->index, v.ptr);
   if (i != UINT32_MAX) {
     *out = b->vals[i];
     return true;

@@ -13,20 +13,6 @@
 
 #include <string.h>
 
-MgOp mg_gen_blank(MgOpKind kind) {
-  MgOp op;
-  memset(&op, 0, sizeof op);
-  op.kind = (uint8_t)kind;
-  for (int a = 0; a < 3; a++)
-    op.imap[a] = op.omap[a] = MG_MAP_NONE;
-  op.fmap = MG_MAP_NONE;
-  for (int i = 0; i < MG_MAX_OP_INPUTS; i++)
-    op.inputs[i] = MG_NO_ID;
-  for (int i = 0; i < MG_MAX_OP_OUTPUTS; i++)
-    op.outputs[i] = MG_NO_ID;
-  return op;
-}
-
 static const MgOpKind unary_kinds[] = {MG_OP_EXP,  MG_OP_SQUARE, MG_OP_SQRT,
                                        MG_OP_RSQRT, MG_OP_SILU,  MG_OP_GELU,
                                        MG_OP_RELU};
@@ -41,14 +27,14 @@ bool mg_gen_ops(const Vocab *v, bool block, uint32_t m, uint32_t first,
   for (size_t i = 0; i < sizeof unary_kinds / sizeof unary_kinds[0]; i++) {
     if (!v->kind[unary_kinds[i]])
       continue;
-    op = mg_gen_blank(unary_kinds[i]);
+    op = mg_op_blank(unary_kinds[i]);
     op.num_inputs = 1;
     op.inputs[0] = m;
     if (!fn(ctx, &op, 0))
       return false;
   }
   for (uint32_t i = 0; i < v->num_scalars; i++) {
-    op = mg_gen_blank((MgOpKind)v->scalars[i].kind);
+    op = mg_op_blank((MgOpKind)v->scalars[i].kind);
     op.num_inputs = 1;
     op.inputs[0] = m;
     op.scalar = v->scalars[i].value;
@@ -57,7 +43,7 @@ bool mg_gen_ops(const Vocab *v, bool block, uint32_t m, uint32_t first,
   }
   if (v->kind[MG_OP_SUM])
     for (uint32_t d = 0; d < rank_m; d++) {
-      op = mg_gen_blank(MG_OP_SUM);
+      op = mg_op_blank(MG_OP_SUM);
       op.num_inputs = 1;
       op.inputs[0] = m;
       op.attr = (int32_t)d;
@@ -68,7 +54,7 @@ bool mg_gen_ops(const Vocab *v, bool block, uint32_t m, uint32_t first,
     for (uint32_t a = 0; a < MG_ACCUM_COUNT; a++) {
       if (!v->accum[a])
         continue;
-      op = mg_gen_blank(MG_OP_ACCUM);
+      op = mg_op_blank(MG_OP_ACCUM);
       op.num_inputs = 1;
       op.inputs[0] = m;
       op.acc = (uint8_t)a;
@@ -84,7 +70,7 @@ bool mg_gen_ops(const Vocab *v, bool block, uint32_t m, uint32_t first,
       for (int order = 0; order < 2; order++) {
         if (order == 1 && (j == m || commutative(k)))
           break;
-        op = mg_gen_blank(k);
+        op = mg_op_blank(k);
         op.num_inputs = 2;
         op.inputs[0] = order == 0 ? j : m;
         op.inputs[1] = order == 0 ? m : j;
@@ -96,7 +82,7 @@ bool mg_gen_ops(const Vocab *v, bool block, uint32_t m, uint32_t first,
       for (int order = 0; order < 2; order++) {
         if (order == 1 && j == m)
           break;
-        op = mg_gen_blank(MG_OP_MATMUL);
+        op = mg_op_blank(MG_OP_MATMUL);
         op.num_inputs = 2;
         op.inputs[0] = order == 0 ? j : m;
         op.inputs[1] = order == 0 ? m : j;

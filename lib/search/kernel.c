@@ -458,7 +458,7 @@ static void try_customs(KRun *k, uint32_t m) {
   for (uint64_t mask = 0; mask < ((uint64_t)1 << below); mask++) {
     if ((uint32_t)__builtin_popcountll(mask) + 1 > MG_MAX_OP_INPUTS)
       continue;
-    MgOp op = mg_gen_blank(MG_OP_CUSTOM);
+    MgOp op = mg_op_blank(MG_OP_CUSTOM);
     for (uint32_t t = 0; t < below; t++)
       if (mask & ((uint64_t)1 << t))
         op.inputs[op.num_inputs++] = t;

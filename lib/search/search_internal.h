@@ -433,8 +433,7 @@ typedef struct OpKey {
 } OpKey;
 void mg_opkey_of(const MgOp *op, uint64_t attr, OpKey *key);
 int mg_opkey_compare(const OpKey *a, const OpKey *b);
-/// An op of `kind` with maps φ and ids MG_NO_ID (builders' defaults).
-MgOp mg_gen_blank(MgOpKind kind);
+
 /// Called for each generated op with its canonical attribute; returning
 /// false stops the generation.
 typedef bool (*GenFn)(void *ctx, MgOp *op, uint64_t attr);

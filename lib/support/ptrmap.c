@@ -1,30 +1,30 @@
 //===- ptrmap.c - Pointer-keyed open-addressing hash map ------------------===//
 //
-// Keys are MLIR handles (values, ops); they are compared by address only, so
+// Keys are addresses (e.g. MLIR values and ops); compared by address only, so
 // iteration order never matters: callers keep their own ordered arrays and
 // use the map for lookups. Load factor stays below 1/2.
 //
 //===----------------------------------------------------------------------===//
-#include "lift_internal.h"
+#include "mirage/support.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-void mg_lift_map_init(MgLiftPtrMap *m) { memset(m, 0, sizeof *m); }
+void mg_ptrmap_init(MgPtrMap *m) { memset(m, 0, sizeof *m); }
 
-void mg_lift_map_free(MgLiftPtrMap *m) {
+void mg_ptrmap_free(MgPtrMap *m) {
   free(m->keys);
   free(m->vals);
   memset(m, 0, sizeof *m);
 }
 
-void mg_lift_map_clear(MgLiftPtrMap *m) {
+void mg_ptrmap_clear(MgPtrMap *m) {
   if (m->cap)
     memset(m->keys, 0, m->cap * sizeof *m->keys);
   m->count = 0;
 }
 
-static size_t slot_of(const MgLiftPtrMap *m, const void *key) {
+static size_t slot_of(const MgPtrMap *m, const void *key) {
   size_t h = (size_t)(((uintptr_t)key >> 3) * 0x9E3779B97F4A7C15ull);
   size_t i = h & (m->cap - 1);
   while (m->keys[i] && m->keys[i] != key)
@@ -32,9 +32,9 @@ static size_t slot_of(const MgLiftPtrMap *m, const void *key) {
   return i;
 }
 
-static bool grow(MgLiftPtrMap *m) {
+static bool grow(MgPtrMap *m) {
   size_t cap = m->cap ? m->cap * 2 : 64;
-  MgLiftPtrMap bigger = {calloc(cap, sizeof(void *)),
+  MgPtrMap bigger = {calloc(cap, sizeof(void *)),
                          calloc(cap, sizeof(uint32_t)), cap, 0};
   if (!bigger.keys || !bigger.vals) {
     free(bigger.keys);
@@ -54,7 +54,7 @@ static bool grow(MgLiftPtrMap *m) {
   return true;
 }
 
-bool mg_lift_map_put(MgLiftPtrMap *m, const void *key, uint32_t val) {
+bool mg_ptrmap_put(MgPtrMap *m, const void *key, uint32_t val) {
   if (!key)
     return true; // null handles are never looked up
   if ((m->count + 1) * 2 > m->cap && !grow(m))
@@ -68,7 +68,7 @@ bool mg_lift_map_put(MgLiftPtrMap *m, const void *key, uint32_t val) {
   return true;
 }
 
-uint32_t mg_lift_map_get(const MgLiftPtrMap *m, const void *key) {
+uint32_t mg_ptrmap_get(const MgPtrMap *m, const void *key) {
   if (!m->cap || !key)
     return UINT32_MAX;
   size_t s = slot_of(m, key);
