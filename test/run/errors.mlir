@@ -22,7 +22,7 @@
 // RUN: mirage-run --help | FileCheck %s --check-prefix=HELP
 // RUN: mirage-run --compare=@add_tosa,@add_ug %s | FileCheck %s --check-prefix=AT
 
-// MISSING: errors.mlir: error: @nope vs @add_ug: no function named '@nope'
+// MISSING: errors.mlir:{{[0-9:]*}} error: @nope vs @add_ug: no function named '@nope'
 // MISSING-RHS: error: @add_tosa vs @nope: no function named '@nope'
 // SIGNATURE: error: @add_tosa vs @add_ug_f16: the reference and the kernel graph have different signatures (argument 0 is 'tensor<4x8xf32>' vs 'tensor<4x8xf16>')
 // ARITY: different signatures (2 arguments and 1 results vs 3 and 1)

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "mirage/passes.h"
+#include "mirage/tool.h"
 #include "mlir-c/Diagnostics.h"
 #include "mlir-c/IR.h"
 #include "mlir-c/Pass.h"
@@ -64,102 +65,12 @@ static void usage(FILE *out) {
           "pipeline form as pass{k=v k=v}):\n");
 }
 
-static void print_chunk(MlirStringRef s, void *ud) {
-  fwrite(s.data, 1, s.length, (FILE *)ud);
-}
-
-static void print_location(MlirLocation loc, FILE *out) {
-  // Prefer file:line:col; fall back to MLIR's own printing.
-  for (int depth = 0; depth < 8; ++depth) {
-    if (mlirLocationIsAFileLineColRange(loc)) {
-      MlirStringRef f =
-          mlirIdentifierStr(mlirLocationFileLineColRangeGetFilename(loc));
-      fprintf(out, "%.*s:%d:%d", (int)f.length, f.data,
-              mlirLocationFileLineColRangeGetStartLine(loc),
-              mlirLocationFileLineColRangeGetStartColumn(loc));
-      return;
-    }
-    if (mlirLocationIsACallSite(loc))
-      loc = mlirLocationCallSiteGetCaller(loc);
-    else if (mlirLocationIsAName(loc))
-      loc = mlirLocationNameGetChildLoc(loc);
-    else
-      break;
-  }
-  mlirLocationPrint(loc, print_chunk, out);
-}
-
-static MlirLogicalResult on_diagnostic(MlirDiagnostic diag, void *ud) {
-  int *errors = ud;
-  static const char *const severity[] = {"error", "warning", "note",
-                                         "remark"};
-  MlirDiagnosticSeverity sev = mlirDiagnosticGetSeverity(diag);
-  if (sev == MlirDiagnosticError)
-    ++*errors;
-  print_location(mlirDiagnosticGetLocation(diag), stderr);
-  fprintf(stderr, ": %s: ", severity[sev]);
-  mlirDiagnosticPrint(diag, print_chunk, stderr);
-  fputc('\n', stderr);
-  for (intptr_t i = 0; i < mlirDiagnosticGetNumNotes(diag); ++i) {
-    MlirDiagnostic note = mlirDiagnosticGetNote(diag, i);
-    print_location(mlirDiagnosticGetLocation(note), stderr);
-    fprintf(stderr, ": note: ");
-    mlirDiagnosticPrint(note, print_chunk, stderr);
-    fputc('\n', stderr);
-  }
-  return mlirLogicalResultSuccess();
-}
-
-static char *read_all(const char *path, size_t *len) {
-  FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-  if (!f)
-    return NULL;
-  size_t cap = 1 << 16, n = 0;
-  char *buf = malloc(cap);
-  while (buf) {
-    n += fread(buf + n, 1, cap - n - 1, f);
-    if (n < cap - 1)
-      break;
-    char *bigger = realloc(buf, cap *= 2);
-    if (!bigger) {
-      free(buf);
-      buf = NULL;
-    } else {
-      buf = bigger;
-    }
-  }
-  bool failed = ferror(f);
-  if (f != stdin)
-    fclose(f);
-  if (!buf || failed) {
-    free(buf);
-    return NULL;
-  }
-  buf[n] = 0;
-  *len = n;
-  return buf;
-}
-
-typedef struct Collected {
-  char text[1024];
-  size_t len;
-} Collected;
-
-static void collect(MlirStringRef s, void *ud) {
-  Collected *c = ud;
-  size_t room = sizeof c->text - 1 - c->len;
-  size_t n = s.length < room ? s.length : room;
-  memcpy(c->text + c->len, s.data, n);
-  c->len += n;
-  c->text[c->len] = 0;
-}
-
 /// Builds the pass manager from the options; false after one message.
 static bool build_pipeline(MlirOpPassManager opm, const Options *o) {
   if (o->pipeline) {
-    Collected err = {"", 0};
+    MgToolText err = {"", 0};
     if (mlirLogicalResultIsFailure(mlirParsePassPipeline(
-            opm, mlirStringRefCreateFromCString(o->pipeline), collect,
+            opm, mlirStringRefCreateFromCString(o->pipeline), mg_tool_collect,
             &err))) {
       fprintf(stderr, "mirage-opt: invalid --pass-pipeline: %s\n", err.text);
       return false;
@@ -185,9 +96,9 @@ static bool build_pipeline(MlirOpPassManager opm, const Options *o) {
     if (!element)
       return false;
     snprintf(element, len, f->options ? "%s{%s}" : "%s", name, opts);
-    Collected err = {"", 0};
+    MgToolText err = {"", 0};
     bool ok = mlirLogicalResultIsSuccess(mlirOpPassManagerAddPipeline(
-        opm, mlirStringRefCreateFromCString(element), collect, &err));
+        opm, mlirStringRefCreateFromCString(element), mg_tool_collect, &err));
     free(element);
     if (!ok) {
       if (strstr(err.text, "does not refer to a registered pass"))
@@ -261,90 +172,12 @@ static int parse_args(int argc, char **argv, Options *o) {
   return 0;
 }
 
-/// Where the implicit module opens: at the end of the last blank or alias
-/// line (`#x = ...`, `!x = ...`) before the first top-level op, so aliases
-/// stay at the top level, comments stay comments and no line moves; at the
-/// very start when only comments precede the first op.
-static size_t module_open_offset(const char *text, size_t len) {
-  size_t pos = 0, at = 0;
-  while (pos < len) {
-    const char *eol = memchr(text + pos, '\n', len - pos);
-    size_t line_end = eol ? (size_t)(eol - text) : len;
-    size_t first = pos;
-    while (first < line_end && (text[first] == ' ' || text[first] == '\t' ||
-                                text[first] == '\r'))
-      ++first;
-    bool comment = first + 1 < line_end && text[first] == '/' &&
-                   text[first + 1] == '/';
-    bool alias = first == pos && first < line_end &&
-                 (text[first] == '#' || text[first] == '!');
-    if (first == line_end || alias)
-      at = line_end;
-    else if (!comment)
-      return at;
-    if (!eol)
-      break;
-    pos = line_end + 1;
-  }
-  return at;
-}
-
-/// Where it closes: before a trailing `{-#` resource section, else the end.
-static size_t resources_start(const char *text, size_t len) {
-  for (size_t pos = 0; pos + 3 <= len; ++pos)
-    if ((pos == 0 || text[pos - 1] == '\n') && !memcmp(text + pos, "{-#", 3))
-      return pos;
-  return len;
-}
-
-/// Parses like mlir-opt: top-level ops go into an implicit module, unless
-/// the input is one builtin.module, which is then the result. Line numbers
-/// stay those of the file (see module_open_offset).
-static MlirOperation parse_module(MlirContext ctx, const char *text,
-                                  size_t len, const char *name) {
-  static const char open[] = "module {", close[] = "\n}\n";
-  size_t at = module_open_offset(text, len);
-  size_t end = resources_start(text, len);
-  if (end < at)
-    end = at;
-  size_t total = len + sizeof open - 1 + sizeof close - 1;
-  char *wrapped = malloc(total + 1);
-  if (!wrapped)
-    return (MlirOperation){NULL};
-  size_t n = 0;
-  memcpy(wrapped + n, text, at), n += at;
-  memcpy(wrapped + n, open, sizeof open - 1), n += sizeof open - 1;
-  memcpy(wrapped + n, text + at, end - at), n += end - at;
-  memcpy(wrapped + n, close, sizeof close - 1), n += sizeof close - 1;
-  memcpy(wrapped + n, text + end, len - end), n += len - end;
-  wrapped[n] = 0;
-  MlirOperation outer =
-      mlirOperationCreateParse(ctx, mlirStringRefCreate(wrapped, n),
-                               mlirStringRefCreateFromCString(name));
-  free(wrapped);
-  if (mlirOperationIsNull(outer))
-    return outer;
-  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(outer, 0));
-  MlirOperation first = mlirBlockGetFirstOperation(body);
-  MlirStringRef fname = mlirOperationIsNull(first)
-                            ? mlirStringRefCreate("", 0)
-                            : mlirIdentifierStr(mlirOperationGetName(first));
-  if (!mlirOperationIsNull(first) &&
-      mlirOperationIsNull(mlirOperationGetNextInBlock(first)) &&
-      fname.length == 14 && !memcmp(fname.data, "builtin.module", 14)) {
-    mlirOperationRemoveFromParent(first);
-    mlirOperationDestroy(outer);
-    return first;
-  }
-  return outer;
-}
-
 /// Parses and processes one chunk; returns true on success.
 static bool process(MlirContext ctx, const Options *o, const char *text,
                     size_t len, FILE *out, int *errors) {
   const char *name = strcmp(o->input, "-") ? o->input : "<stdin>";
   int before = *errors;
-  MlirOperation module = parse_module(ctx, text, len, name);
+  MlirOperation module = mg_tool_parse_module(ctx, text, len, name);
   if (mlirOperationIsNull(module)) {
     if (*errors == before)
       fprintf(stderr, "%s: error: could not parse the input\n", name);
@@ -364,7 +197,7 @@ static bool process(MlirContext ctx, const Options *o, const char *text,
       mlirOpPrintingFlagsPrintGenericOpForm(flags);
     if (o->debug_info)
       mlirOpPrintingFlagsEnableDebugInfo(flags, true, false);
-    mlirOperationPrintWithFlags(module, flags, print_chunk, out);
+    mlirOperationPrintWithFlags(module, flags, mg_tool_print_chunk, out);
     mlirOpPrintingFlagsDestroy(flags);
     fputc('\n', out);
     fflush(out); // keep chunk output and diagnostics in order
@@ -380,7 +213,7 @@ int main(int argc, char **argv) {
   if (rc == -1) {
     usage(stdout);
     for (size_t i = 0; i < mg_passes_count(); ++i)
-      mg_passes_print_help(i, print_chunk, stdout);
+      mg_passes_print_help(i, mg_tool_print_chunk, stdout);
     free(o.flags);
     return 0;
   }
@@ -401,7 +234,7 @@ int main(int argc, char **argv) {
   if (o.stats)
     setenv("MIRAGE_STATS", "1", 1);
   size_t len = 0;
-  char *text = read_all(o.input, &len);
+  char *text = mg_tool_read_file(o.input, &len);
   if (!text) {
     fprintf(stderr, "mirage-opt: cannot read '%s': %s\n", o.input,
             strerror(errno ? errno : EIO));
@@ -425,7 +258,8 @@ int main(int argc, char **argv) {
   mlirRegisterAllPasses();
   mg_passes_register();
   int errors = 0;
-  mlirContextAttachDiagnosticHandler(ctx, on_diagnostic, &errors, NULL);
+  mlirContextAttachDiagnosticHandler(ctx, mg_tool_print_diagnostic, &errors,
+                                     NULL);
   bool ok = mlirLogicalResultIsSuccess(mg_passes_load_ugraph_dialect(ctx));
   if (!ok)
     fprintf(stderr, "mirage-opt: internal error: the μGraph dialect did not load\n");

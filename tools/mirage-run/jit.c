@@ -15,6 +15,7 @@
 // constant global.
 //
 //===----------------------------------------------------------------------===//
+#include "mirage/tool.h"
 #include "run.h"
 
 #include <stdio.h>
@@ -153,26 +154,12 @@ static bool build_module(MlirOperation module, MlirOperation func,
   return true;
 }
 
-typedef struct Collected {
-  char text[512];
-  size_t len;
-} Collected;
-
-static void collect(MlirStringRef s, void *ud) {
-  Collected *c = ud;
-  size_t room = sizeof c->text - 1 - c->len;
-  size_t n = s.length < room ? s.length : room;
-  memcpy(c->text + c->len, s.data, n);
-  c->len += n;
-  c->text[c->len] = 0;
-}
-
 static bool lower(MlirModule jm, char *err, size_t err_size) {
   MlirContext ctx = mlirModuleGetContext(jm);
   MlirPassManager pm = mlirPassManagerCreate(ctx);
-  Collected perr = {"", 0};
+  MgToolText perr = {"", 0};
   bool ok = mlirLogicalResultIsSuccess(mlirParsePassPipeline(
-      mlirPassManagerGetAsOpPassManager(pm), str(pipeline), collect, &perr));
+      mlirPassManagerGetAsOpPassManager(pm), str(pipeline), mg_tool_collect, &perr));
   if (!ok)
     snprintf(err, err_size, "cannot build the lowering pipeline: %s",
              perr.text);

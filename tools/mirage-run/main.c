@@ -18,6 +18,7 @@
 #include "mirage/bridge.h"
 #include "mirage/interp.h"
 #include "mirage/passes.h"
+#include "mirage/tool.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/Diagnostics.h"
 #include "mlir-c/IR.h"
@@ -150,56 +151,11 @@ static int parse_args(int argc, char **argv, Options *o) {
 
 //===--- Diagnostics ------------------------------------------------------===//
 
-static void print_chunk(MlirStringRef s, void *ud) {
-  fwrite(s.data, 1, s.length, (FILE *)ud);
-}
-
-static void print_location(MlirLocation loc, FILE *out) {
-  for (int depth = 0; depth < 8; ++depth) {
-    if (mlirLocationIsAFileLineColRange(loc)) {
-      MlirStringRef f =
-          mlirIdentifierStr(mlirLocationFileLineColRangeGetFilename(loc));
-      int line = mlirLocationFileLineColRangeGetStartLine(loc);
-      if (line <= 0) // the module itself: just the file
-        fprintf(out, "%.*s", (int)f.length, f.data);
-      else
-        fprintf(out, "%.*s:%d:%d", (int)f.length, f.data, line,
-                mlirLocationFileLineColRangeGetStartColumn(loc));
-      return;
-    }
-    if (mlirLocationIsACallSite(loc))
-      loc = mlirLocationCallSiteGetCaller(loc);
-    else if (mlirLocationIsAName(loc))
-      loc = mlirLocationNameGetChildLoc(loc);
-    else
-      break;
-  }
-  mlirLocationPrint(loc, print_chunk, out);
-}
-
-static MlirLogicalResult on_diagnostic(MlirDiagnostic diag, void *ud) {
-  (void)ud;
-  static const char *const severity[] = {"error", "warning", "note",
-                                         "remark"};
-  print_location(mlirDiagnosticGetLocation(diag), stderr);
-  fprintf(stderr, ": %s: ", severity[mlirDiagnosticGetSeverity(diag)]);
-  mlirDiagnosticPrint(diag, print_chunk, stderr);
-  fputc('\n', stderr);
-  for (intptr_t i = 0; i < mlirDiagnosticGetNumNotes(diag); ++i) {
-    MlirDiagnostic note = mlirDiagnosticGetNote(diag, i);
-    print_location(mlirDiagnosticGetLocation(note), stderr);
-    fprintf(stderr, ": note: ");
-    mlirDiagnosticPrint(note, print_chunk, stderr);
-    fputc('\n', stderr);
-  }
-  return mlirLogicalResultSuccess();
-}
-
 /// One error line, "file:line:col: error: <label>: message", on stderr.
 static void report_error(MlirLocation loc, const char *label,
                          const char *message) {
   fflush(stdout); // keep the per-pair lines and errors in order
-  print_location(loc, stderr);
+  mg_tool_print_location(loc, stderr);
   fprintf(stderr, ": error: %s: %s\n", label, message);
 }
 
@@ -546,7 +502,7 @@ int main(int argc, char **argv) {
   mlirDialectRegistryDestroy(registry);
   mlirRegisterAllPasses();
   mg_passes_register();
-  mlirContextAttachDiagnosticHandler(ctx, on_diagnostic, NULL, NULL);
+  mlirContextAttachDiagnosticHandler(ctx, mg_tool_print_diagnostic, NULL, NULL);
   int status = 1;
   if (mlirLogicalResultIsFailure(mg_passes_load_ugraph_dialect(ctx))) {
     fprintf(stderr, "mirage-run: internal error: the μGraph dialect did not "
@@ -554,12 +510,16 @@ int main(int argc, char **argv) {
     mlirContextDestroy(ctx);
     return 1;
   }
-  MlirModule module = mlirModuleCreateParseFromFile(
-      ctx, mlirStringRefCreateFromCString(o.input));
-  if (mlirModuleIsNull(module)) {
-    fprintf(stderr, "mirage-run: could not parse '%s'\n", o.input);
+  size_t len = 0;
+  char *text = mg_tool_read_file(o.input, &len);
+  bool read = text != NULL;
+  MlirOperation mod = read ? mg_tool_parse_module(ctx, text, len, o.input)
+                           : (MlirOperation){NULL};
+  free(text);
+  if (mlirOperationIsNull(mod)) {
+    fprintf(stderr, "mirage-run: could not %s '%s'\n", read ? "parse" : "read",
+            o.input);
   } else {
-    MlirOperation mod = mlirModuleGetOperation(module);
     if (o.compare) {
       status = run_compare(mod, &o) == OUTCOME_OK ? 0 : 1;
     } else if (!o.lift || run_lift(mod, o.lift_options)) {
@@ -573,7 +533,7 @@ int main(int argc, char **argv) {
       else
         status = r == OUTCOME_OK ? 0 : 1;
     }
-    mlirModuleDestroy(module);
+    mlirOperationDestroy(mod);
   }
   mlirContextDestroy(ctx);
   return status;
