@@ -6,14 +6,6 @@
 # rule, candidates tested and verified. Not a test: it asserts nothing.
 # Usage: bench/search.sh [--threads N] [--max-block-ops N] [--budget S]
 #                        [--no-absexpr] [--exhaustive] [--only NAME] [--verbose]
-set -euo pipefail
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-out="$(mktemp -d)"
-trap 'rm -rf "$out"' EXIT
-cd "$root"
-gcc -std=c11 -O2 -Wall -Wextra -Iinclude \
-  lib/support/*.c lib/graph/*.c lib/interp/*.c lib/verify/*.c \
-  lib/absexpr/*.c lib/search/*.c bench/search_bench.c -lm -lpthread \
-  -o "$out/search_bench"
-echo "# $(gcc --version | head -1); $(uname -m); $(nproc) cores"
-"$out/search_bench" "$@"
+source "$(dirname "${BASH_SOURCE[0]}")/build.sh"
+bench_build search_bench
+"$bench_bin" "$@"
