@@ -90,15 +90,18 @@ uint32_t mg_ff_exp(MgFfContext *ctx, uint32_t x) {
 
 // Element-wise division with Montgomery's batch inversion: per chunk, one
 // modular inverse of the product of the divisors and three multiplications
-// per element, instead of one exponentiation per element. The q component
-// takes part only where both operands' q is live (else it is ⊥ anyway).
+// per distinct divisor, instead of one exponentiation per element. A divisor
+// repeated along a broadcast row (x / rms, e / Σe) counts once. The q
+// component takes part only where both operands' q is live (else it is ⊥).
 #define DIV_CHUNK 256
 static MgStatus ff_divide(MgFfContext *ctx, const MgCell *a, const MgCell *b,
                           MgCell *out, size_t n) {
   const uint32_t P = MG_FF_P, Q = MG_FF_Q;
-  uint32_t prefix_p[DIV_CHUNK], prefix_q[DIV_CHUNK];
+  // Per distinct divisor of the chunk: the prefix products, then inverses.
+  uint32_t inv_p[DIV_CHUNK], inv_q[DIV_CHUNK];
+  MgCell divisor[DIV_CHUNK];
   for (size_t base = 0; base < n; base += DIV_CHUNK) {
-    size_t m = n - base < DIV_CHUNK ? n - base : DIV_CHUNK;
+    size_t m = n - base < DIV_CHUNK ? n - base : DIV_CHUNK, u = 0;
     const MgCell *ac = a + base, *bc = b + base;
     uint32_t acc_p = 1, acc_q = 1;
     for (size_t i = 0; i < m; ++i) {
@@ -106,25 +109,35 @@ static MgStatus ff_divide(MgFfContext *ctx, const MgCell *a, const MgCell *b,
       bool live = mg_ff_cell_q_live(ac[i]) && bq != MG_FF_BOTTOM;
       if (bp == 0 || (live && bq == 0))
         return fail(ctx, MG_FF_FAULT_ZERO_DIVISOR);
-      prefix_p[i] = acc_p;
-      prefix_q[i] = acc_q;
+      if (u > 0 && bc[i] == divisor[u - 1])
+        continue;
+      divisor[u] = bc[i];
+      inv_p[u] = acc_p;
+      inv_q[u] = acc_q;
       acc_p = mg_ff_mul(acc_p, bp, P);
-      if (live)
+      // A live q divisor joins the product (it is non-zero: checked above
+      // for live operands; a zero q with a ⊥ dividend is never used).
+      if (bq != MG_FF_BOTTOM && bq != 0)
         acc_q = mg_ff_mul(acc_q, bq, Q);
+      ++u;
     }
-    uint32_t inv_p = mg_ff_inv(acc_p, P), inv_q = mg_ff_inv(acc_q, Q);
-    for (size_t i = m; i-- > 0;) {
-      uint32_t bp = mg_ff_cell_p(bc[i]), bq = mg_ff_cell_q(bc[i]);
-      bool live = mg_ff_cell_q_live(ac[i]) && bq != MG_FF_BOTTOM;
-      uint32_t rp = mg_ff_mul(mg_ff_cell_p(ac[i]),
-                              mg_ff_mul(inv_p, prefix_p[i], P), P);
-      inv_p = mg_ff_mul(inv_p, bp, P);
-      uint32_t rq = MG_FF_BOTTOM;
-      if (live) {
-        rq = mg_ff_mul(mg_ff_cell_q(ac[i]), mg_ff_mul(inv_q, prefix_q[i], Q),
-                       Q);
-        inv_q = mg_ff_mul(inv_q, bq, Q);
+    uint32_t run_p = mg_ff_inv(acc_p, P), run_q = mg_ff_inv(acc_q, Q);
+    for (size_t k = u; k-- > 0;) {
+      uint32_t bp = mg_ff_cell_p(divisor[k]), bq = mg_ff_cell_q(divisor[k]);
+      inv_p[k] = mg_ff_mul(run_p, inv_p[k], P);
+      run_p = mg_ff_mul(run_p, bp, P);
+      if (bq != MG_FF_BOTTOM && bq != 0) {
+        inv_q[k] = mg_ff_mul(run_q, inv_q[k], Q);
+        run_q = mg_ff_mul(run_q, bq, Q);
       }
+    }
+    for (size_t i = 0, k = 0; i < m; ++i) {
+      if (i > 0 && bc[i] != bc[i - 1])
+        ++k;
+      bool live = mg_ff_cell_q_live(ac[i]) && mg_ff_cell_q_live(bc[i]);
+      uint32_t rp = mg_ff_mul(mg_ff_cell_p(ac[i]), inv_p[k], P);
+      uint32_t rq = live ? mg_ff_mul(mg_ff_cell_q(ac[i]), inv_q[k], Q)
+                         : MG_FF_BOTTOM;
       out[base + i] = mg_ff_cell(rp, rq);
     }
   }
