@@ -57,15 +57,6 @@ typedef struct Run {
 
 //===--- Skeletons --------------------------------------------------------===//
 
-static int64_t gcd64(int64_t a, int64_t b) {
-  while (b) {
-    int64_t t = a % b;
-    a = b;
-    b = t;
-  }
-  return a;
-}
-
 // Smallest launch size >= 2 dividing `d` (a power of two when asked) that
 // leaves tiles of at least 2 when possible; 0 when none fits `limit`.
 static int64_t rep_size(int64_t d, bool pow2, int64_t limit) {
@@ -102,7 +93,7 @@ static void collect_roles(const BlockSig *sig, RoleSet *rs) {
         rs->role[rs->n] = r;
         rs->size[rs->n++] = size;
       } else {
-        rs->size[k] = gcd64(rs->size[k], size);
+        rs->size[k] = mg_gcd_i64(rs->size[k], size);
       }
     }
   // Sorted by role value: a fixed enumeration order.
@@ -438,7 +429,7 @@ static uint32_t parallelism(const Run *r) {
     int64_t d = 0;
     for (uint32_t i = 0; i < r->sig->n; i++)
       if (r->sk->imap[i][a] != MG_MAP_NONE)
-        d = gcd64(d, r->sig->type[i].dims[(int)r->sk->imap[i][a]]);
+        d = mg_gcd_i64(d, r->sig->type[i].dims[(int)r->sk->imap[i][a]]);
     int64_t best = 1;
     for (int64_t g = 2; g <= d && g <= s->gpu->max_grid[a];
          g = s->opt.pow2_launch ? g * 2 : g + 1)

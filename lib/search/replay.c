@@ -100,15 +100,6 @@ typedef struct Launch {
   int64_t dist;         // log2 distance of `tile` from loop_tile
 } Launch;
 
-static int64_t gcd64(int64_t a, int64_t b) {
-  while (b) {
-    int64_t t = a % b;
-    a = b;
-    b = t;
-  }
-  return a;
-}
-
 // Divisors >= 2 of d up to `limit`, ascending.
 static uint32_t divisors(int64_t d, bool pow2, int64_t limit, int64_t *out) {
   uint32_t n = 0;
@@ -154,7 +145,7 @@ static int64_t launch_variants(const Search *s, const MgProgram *p,
     int64_t d = 0;
     for (uint32_t i = 0; i < n; i++)
       if (r->sk.imap[i][a] != MG_MAP_NONE)
-        d = gcd64(d, k->tensors[inputs[i]].dims[(int)r->sk.imap[i][a]]);
+        d = mg_gcd_i64(d, k->tensors[inputs[i]].dims[(int)r->sk.imap[i][a]]);
     nopt[a] = divisors(d, o->pow2_launch, s->gpu->max_grid[a], opts[a]);
   }
   // Largest grid the dims allow within max_blocks, for the lower bound.
@@ -189,7 +180,7 @@ static int64_t launch_variants(const Search *s, const MgProgram *p,
             for (uint32_t a = 0; a < 3; a++)
               if (r->sk.imap[i][a] == f)
                 size /= g[a];
-            d = gcd64(d, size);
+            d = mg_gcd_i64(d, size);
           }
           // A loop over per-block partials (split role) must run once per
           // partial, however many the producer made: no max_forloop cap.
