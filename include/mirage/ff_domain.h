@@ -11,6 +11,7 @@
 #define MIRAGE_FF_DOMAIN_H
 
 #include "mirage/field.h"
+#include "mirage/verify.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -47,6 +48,21 @@ MG_API void mg_ff_context_dispose(MgFfContext *ctx);
 MG_API uint32_t mg_ff_exp(MgFfContext *ctx, uint32_t x);
 /// Message for a fault, for diagnostics.
 MG_API const char *mg_ff_fault_message(MgFfFault fault);
+
+// One test's pieces, shared by mg_verify_equivalent and the search's checks
+// so that both run identical tests (lib/verify/harness.c).
+
+/// Fills the allocated `inputs` with residues uniform in Z_p x Z_q drawn
+/// from the stream keyed by `key`: the same key gives the same values.
+MG_API void mg_ff_draw_inputs(MgBuffer *inputs, uint32_t num_inputs,
+                              uint64_t key);
+/// Rekeys `ctx` with the uninterpreted functions of the test keyed `key`.
+MG_API void mg_ff_rekey_test(MgFfContext *ctx, uint64_t key);
+/// First element of outputs a[k], b[k] (k < num_outputs) whose p components
+/// differ, into r->output/index/value_a/value_b; true also (r untouched)
+/// when two outputs' element counts differ; false when all agree.
+MG_API bool mg_ff_first_difference(const MgBuffer *a, const MgBuffer *b,
+                                   uint32_t num_outputs, MgVerifyResult *r);
 
 #ifdef __cplusplus
 }

@@ -19,6 +19,10 @@
 // while their bytes fit a quarter of the memory limit; later tests
 // regenerate them from the key (same values) in the worker's scratch.
 //
+// The draw, the uninterpreted-function key and the comparison are lib/
+// verify's own (mg_ff_draw_inputs, mg_ff_rekey_test, mg_ff_first_difference
+// in ff_domain.h), so the two cannot drift apart.
+//
 //===----------------------------------------------------------------------===//
 #include "search_internal.h"
 
@@ -29,7 +33,6 @@
 
 #define CHECK_MAX_TESTS 64
 #define CHECK_SALT 0x7365617263680000ull
-#define CHECK_UF_SALT 0x243f6a8885a308d3ull
 
 enum { TEST_EMPTY, TEST_BUSY, TEST_READY };
 
@@ -131,14 +134,6 @@ static uint64_t test_key(uint64_t seed, uint32_t t) {
   return mg_hash_u64(mg_hash_u64(seed, CHECK_SALT), t);
 }
 
-static uint32_t draw(MgRng *rng, unsigned bits, uint32_t mod) {
-  for (;;) {
-    uint32_t r = (uint32_t)(mg_rng_next(rng) >> (64 - bits));
-    if (r < mod)
-      return r;
-  }
-}
-
 // Allocates (when needed) and fills the inputs of test key `key`.
 static MgBuffer *fill_inputs(const Check *c, MgBuffer *b, uint64_t key) {
   if (!b) {
@@ -151,15 +146,7 @@ static MgBuffer *fill_inputs(const Check *c, MgBuffer *b, uint64_t key) {
         return NULL;
       }
   }
-  MgRng rng = {key};
-  for (uint32_t i = 0; i < c->num_inputs; i++) {
-    int64_t n = mg_buffer_numel(&b[i]);
-    for (int64_t e = 0; e < n; e++) {
-      uint32_t xp = draw(&rng, 31, MG_FF_P);
-      uint32_t xq = draw(&rng, 30, MG_FF_Q);
-      b[i].data[e] = mg_ff_cell(xp, xq);
-    }
-  }
+  mg_ff_draw_inputs(b, c->num_inputs, key);
   return b;
 }
 
@@ -167,7 +154,7 @@ static MgBuffer *fill_inputs(const Check *c, MgBuffer *b, uint64_t key) {
 // on a zero divisor.
 static MgStatus run(WorkerFf *f, const MgProgram *p, const MgBuffer *inputs,
                     uint64_t key, MgBuffer *outs, bool *void_test) {
-  mg_ff_context_rekey(&f->ctx, mg_hash_u64(key, CHECK_UF_SALT));
+  mg_ff_rekey_test(&f->ctx, key);
   *void_test = false;
   MgStatus st = mg_exec_run(p, mg_ff_domain(), &f->ctx, inputs, outs, NULL);
   if (st != MG_STATUS_OK && f->ctx.fault == MG_FF_FAULT_ZERO_DIVISOR) {
@@ -237,26 +224,6 @@ static const Test *get_test(Worker *w, WorkerFf *f, uint32_t t) {
   return test;
 }
 
-static bool first_difference(const Check *c, const MgBuffer *a,
-                             const MgBuffer *b, MgVerifyResult *r) {
-  for (uint32_t k = 0; k < c->num_outputs; k++) {
-    int64_t n = mg_buffer_numel(&a[k]);
-    if (n != mg_buffer_numel(&b[k]))
-      return true;
-    for (int64_t e = 0; e < n; e++) {
-      uint32_t x = mg_ff_cell_p(a[k].data[e]), y = mg_ff_cell_p(b[k].data[e]);
-      if (x != y) {
-        r->output = k;
-        r->index = e;
-        r->value_a = x;
-        r->value_b = y;
-        return true;
-      }
-    }
-  }
-  return false;
-}
-
 TestOutcome mg_check_test(Worker *w, const MgProgram *p, uint32_t t,
                           MgVerifyResult *diff) {
   Search *s = w->s;
@@ -279,7 +246,8 @@ TestOutcome mg_check_test(Worker *w, const MgProgram *p, uint32_t t,
     return TEST_ERROR;
   if (void_test)
     return TEST_VOID;
-  bool differs = first_difference(c, test->outputs, f->outs, diff);
+  bool differs =
+      mg_ff_first_difference(test->outputs, f->outs, c->num_outputs, diff);
   for (uint32_t k = 0; k < c->num_outputs; k++)
     mg_buffer_free(&f->outs[k]);
   return differs ? TEST_DIFFER : TEST_EQUAL;

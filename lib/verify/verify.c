@@ -23,8 +23,6 @@
 
 /// The fingerprint's fixed input stream ("mirage!" in ASCII).
 #define MG_VERIFY_FINGERPRINT_SEED 0x6d697261676521ull
-/// Separates the uninterpreted-function key from the input stream.
-#define MG_VERIFY_UF_SALT 0x243f6a8885a308d3ull
 #define MG_VERIFY_FINGERPRINT_TRIES 8
 
 MgVerifyOptions mg_verify_options_default(void) {
@@ -141,27 +139,9 @@ static MgStatus rig_init(Rig *rig, const MgProgram *p, MgDiag *diag) {
   return MG_STATUS_OK;
 }
 
-// Uniform residues by rejection (p and q are just below powers of two, so
-// almost every draw is kept and the result is exactly uniform).
-static uint32_t draw(MgRng *rng, unsigned bits, uint32_t mod) {
-  for (;;) {
-    uint32_t r = (uint32_t)(mg_rng_next(rng) >> (64 - bits));
-    if (r < mod)
-      return r;
-  }
-}
-
 static void rig_draw(Rig *rig, uint64_t key) {
-  MgRng rng = {key};
-  for (uint32_t i = 0; i < rig->num_inputs; ++i) {
-    int64_t n = mg_buffer_numel(&rig->inputs[i]);
-    for (int64_t e = 0; e < n; ++e) {
-      uint32_t xp = draw(&rng, 31, MG_FF_P);
-      uint32_t xq = draw(&rng, 30, MG_FF_Q);
-      rig->inputs[i].data[e] = mg_ff_cell(xp, xq);
-    }
-  }
-  mg_ff_context_rekey(&rig->ctx, mg_hash_u64(key, MG_VERIFY_UF_SALT));
+  mg_ff_draw_inputs(rig->inputs, rig->num_inputs, key);
+  mg_ff_rekey_test(&rig->ctx, key);
 }
 
 // Runs `p`; on a domain fault the context says which. `void_test` is set
@@ -203,26 +183,6 @@ static bool same_buffer_shape(const MgBuffer *x, const MgBuffer *y) {
     if (x->dims[d] != y->dims[d])
       return false;
   return true;
-}
-
-// First output element whose p components differ; false when none. The
-// executor's buffers must have equal shapes (the declared ones match).
-static bool first_difference(const Rig *rig, MgVerifyResult *r) {
-  for (uint32_t k = 0; k < rig->num_outputs; ++k) {
-    const MgBuffer *x = &rig->out_a[k], *y = &rig->out_b[k];
-    int64_t n = mg_buffer_numel(x);
-    for (int64_t e = 0; e < n; ++e) {
-      uint32_t px = mg_ff_cell_p(x->data[e]), py = mg_ff_cell_p(y->data[e]);
-      if (px != py) {
-        r->output = k;
-        r->index = e;
-        r->value_a = px;
-        r->value_b = py;
-        return true;
-      }
-    }
-  }
-  return false;
 }
 
 static void prepare(MgVerifyResult *result) {
@@ -275,7 +235,9 @@ MgStatus mg_verify_equivalent(const MgProgram *a, const MgProgram *b,
       result->tests++;
       // A difference is a certain answer; the bound fields keep describing
       // the tests that agreed before it (and stay finite).
-      if (first_difference(&rig, result)) {
+      // Shapes were checked equal above, so a difference is an element.
+      if (mg_ff_first_difference(rig.out_a, rig.out_b, rig.num_outputs,
+                                 result)) {
         result->verdict = MG_VERDICT_NOT_EQUIVALENT;
       } else {
         result->log2_bound += log2_eps;
