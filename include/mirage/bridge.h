@@ -29,13 +29,23 @@ typedef struct MgBridgeMap {
 /// Frees the map's arrays (not the IR). Accepts a zeroed map.
 MG_API void mg_bridge_map_free(MgBridgeMap *map);
 
+/// True when `op` is named `name` ("func.func").
+MG_API bool mg_bridge_op_is(MlirOperation op, const char *name);
+/// The name of `op` as a NUL-terminated string in `buf`.
+MG_API void mg_bridge_op_name(MlirOperation op, char *buf, size_t size);
+/// The func.func named `name` in `module`, or a null operation.
+MG_API MlirOperation mg_bridge_lookup_func(MlirOperation module,
+                                           const char *name);
+
 /// True when `func` is a func.func carrying `ug.level`; writes the level.
 MG_API bool mg_bridge_func_level(MlirOperation func, MgLevel *level);
 
 /// Imports the kernel graph `root` (a func.func with ug.level = "kernel" in
 /// `module`) and the graphs it references. On failure returns non-OK, fills
-/// `diag` and sets `*error_loc` to the offending op's location. The program
-/// is built with the checking builders but not yet mg_program_validate'd.
+/// `diag`, sets `*error_loc` to the offending op's location and leaves `map`
+/// empty (nothing to free). On success the caller frees `map` with
+/// mg_bridge_map_free. The program is built with the checking builders but
+/// not yet mg_program_validate'd.
 MG_API MgStatus mg_bridge_import(MlirOperation module, MlirOperation root,
                                  MgProgram **program, MgBridgeMap *map,
                                  MlirLocation *error_loc, MgDiag *diag);

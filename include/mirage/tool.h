@@ -47,6 +47,13 @@ MG_API void mg_tool_collect(MlirStringRef chunk, void *user_data);
 MG_API MlirOperation mg_tool_parse_module(MlirContext ctx, const char *text,
                                           size_t len, const char *name);
 
+/// A context with every upstream dialect and pass registered, the Mirage
+/// passes registered, the μGraph dialect loaded and mg_tool_print_diagnostic
+/// attached (counting errors into `errors`, may be NULL). A null context
+/// (after a message) if the dialect does not load. Destroy with
+/// mlirContextDestroy.
+MG_API MlirContext mg_tool_context_create(int *errors);
+
 /// Reads a whole file ("-": stdin) into a NUL-terminated malloc'd buffer;
 /// NULL on failure (errno says why).
 MG_API char *mg_tool_read_file(const char *path, size_t *len);

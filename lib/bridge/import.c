@@ -480,6 +480,7 @@ MgStatus mg_bridge_import(MlirOperation module, MlirOperation root,
   mlirSymbolTableDestroy(im.symbols);
   if (s != MG_STATUS_OK) {
     mg_program_destroy(im.program);
+    mg_bridge_map_free(map);
     return s;
   }
   *program = im.program;

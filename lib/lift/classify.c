@@ -32,7 +32,7 @@ static const char *const views[] = {
 
 static bool in_list(MlirOperation op, const char *const *list, size_t n) {
   for (size_t i = 0; i < n; ++i)
-    if (mg_lift_op_is(op, list[i]))
+    if (mg_bridge_op_is(op, list[i]))
       return true;
   return false;
 }
@@ -41,16 +41,16 @@ static bool in_list(MlirOperation op, const char *const *list, size_t n) {
 // zero points or shapes, checked by the translation).
 static intptr_t data_operands(MlirOperation op) {
   intptr_t n = mlirOperationGetNumOperands(op);
-  if (mg_lift_op_is(op, "tosa.mul") || mg_lift_op_is(op, "tosa.matmul"))
+  if (mg_bridge_op_is(op, "tosa.mul") || mg_bridge_op_is(op, "tosa.matmul"))
     return n < 2 ? n : 2;
-  if (mg_lift_op_is(op, "tosa.negate") || mg_lift_op_is(op, "tosa.reshape"))
+  if (mg_bridge_op_is(op, "tosa.negate") || mg_bridge_op_is(op, "tosa.reshape"))
     return n < 1 ? n : 1;
   return n;
 }
 
 static bool check_types(MlirOperation op, char *why, size_t size) {
   char name[96];
-  mg_lift_op_name(op, name, sizeof name);
+  mg_bridge_op_name(op, name, sizeof name);
   const char *reason = NULL;
   MgLiftType t;
   intptr_t n = data_operands(op);
@@ -120,7 +120,7 @@ static MgLiftClass classify_clamp(MlirOperation op, const MgLiftOptions *opts,
 MgLiftClass mg_lift_classify(MlirOperation op, const MgLiftOptions *opts,
                              char *why, size_t size) {
   char name[96];
-  mg_lift_op_name(op, name, sizeof name);
+  mg_bridge_op_name(op, name, sizeof name);
   why[0] = 0;
   if (mg_lift_is_floating(op))
     return MG_LIFT_CLASS_FLOATING;
@@ -142,9 +142,9 @@ MgLiftClass mg_lift_classify(MlirOperation op, const MgLiftOptions *opts,
   }
   if (!check_types(op, why, size))
     return MG_LIFT_CLASS_PURE;
-  if (mg_lift_op_is(op, "tosa.clamp"))
+  if (mg_bridge_op_is(op, "tosa.clamp"))
     return classify_clamp(op, opts, why, size);
-  if ((mg_lift_op_is(op, "tosa.maximum") || mg_lift_op_is(op, "linalg.max")) &&
+  if ((mg_bridge_op_is(op, "tosa.maximum") || mg_bridge_op_is(op, "linalg.max")) &&
       !opts->lift_relu) {
     snprintf(why, size,
              "maximum is lifted only as relu, which is non-LAX and "

@@ -16,20 +16,10 @@
 #include <math.h>
 #include <string.h>
 
-bool mg_lift_op_is(MlirOperation op, const char *name) {
-  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
-  return n.length == strlen(name) && !memcmp(n.data, name, n.length);
-}
-
 bool mg_lift_op_has_prefix(MlirOperation op, const char *prefix) {
   MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
   size_t len = strlen(prefix);
   return n.length >= len && !memcmp(n.data, prefix, len);
-}
-
-void mg_lift_op_name(MlirOperation op, char *buf, size_t size) {
-  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
-  snprintf(buf, size, "%.*s", (int)n.length, n.data);
 }
 
 MlirAttribute mg_lift_attr(MlirOperation op, const char *name) {
@@ -140,7 +130,7 @@ bool mg_lift_is_pure(MlirOperation op) {
   if (!known || mlirOperationGetNumResults(op) == 0)
     return false;
   for (size_t i = 0; i < sizeof impure / sizeof *impure; ++i)
-    if (mg_lift_op_is(op, impure[i]))
+    if (mg_bridge_op_is(op, impure[i]))
       return false;
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); ++i)
     if (is_memref(mlirValueGetType(mlirOperationGetOperand(op, i))))
@@ -154,7 +144,7 @@ bool mg_lift_is_pure(MlirOperation op) {
 static bool floating(MlirOperation op, int depth) {
   if (depth > 16 || !mg_lift_is_pure(op))
     return false;
-  if (mlirOperationGetNumRegions(op) > 0 && !mg_lift_op_is(op, "linalg.fill"))
+  if (mlirOperationGetNumRegions(op) > 0 && !mg_bridge_op_is(op, "linalg.fill"))
     return false;
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); ++i) {
     MlirOperation def = mg_lift_def_op(mlirOperationGetOperand(op, i));
@@ -197,28 +187,28 @@ static bool scalar_of(MlirValue v, double *out, int depth) {
   if (depth > 16 || mlirOperationIsNull(def) || !value_dtype(v, &dtype))
     return false;
   double x;
-  if (mg_lift_op_is(def, "tosa.const") ||
-      mg_lift_op_is(def, "arith.constant")) {
+  if (mg_bridge_op_is(def, "tosa.const") ||
+      mg_bridge_op_is(def, "arith.constant")) {
     if (!attr_scalar(mg_lift_attr(def, "values"), &x) &&
         !attr_scalar(mg_lift_attr(def, "value"), &x))
       return false;
-  } else if (mg_lift_op_is(def, "linalg.fill") ||
-             mg_lift_op_is(def, "tosa.reshape") ||
-             mg_lift_op_is(def, "tosa.identity") ||
-             mg_lift_op_is(def, "tosa.transpose") ||
-             mg_lift_op_is(def, "tosa.cast") ||
-             mg_lift_op_is(def, "arith.extf") ||
-             mg_lift_op_is(def, "arith.truncf") ||
-             mg_lift_op_is(def, "tensor.expand_shape") ||
-             mg_lift_op_is(def, "tensor.collapse_shape")) {
+  } else if (mg_bridge_op_is(def, "linalg.fill") ||
+             mg_bridge_op_is(def, "tosa.reshape") ||
+             mg_bridge_op_is(def, "tosa.identity") ||
+             mg_bridge_op_is(def, "tosa.transpose") ||
+             mg_bridge_op_is(def, "tosa.cast") ||
+             mg_bridge_op_is(def, "arith.extf") ||
+             mg_bridge_op_is(def, "arith.truncf") ||
+             mg_bridge_op_is(def, "tensor.expand_shape") ||
+             mg_bridge_op_is(def, "tensor.collapse_shape")) {
     if (mlirOperationGetNumOperands(def) < 1 ||
         !scalar_of(mlirOperationGetOperand(def, 0), &x, depth + 1))
       return false;
-  } else if (mg_lift_op_is(def, "tosa.reciprocal")) {
+  } else if (mg_bridge_op_is(def, "tosa.reciprocal")) {
     if (!scalar_of(mlirOperationGetOperand(def, 0), &x, depth + 1))
       return false;
     x = 1.0 / x;
-  } else if (mg_lift_op_is(def, "tosa.negate")) {
+  } else if (mg_bridge_op_is(def, "tosa.negate")) {
     if (!scalar_of(mlirOperationGetOperand(def, 0), &x, depth + 1))
       return false;
     x = -x;
@@ -238,12 +228,12 @@ bool mg_lift_is_empty(MlirValue v) {
     MlirOperation def = mg_lift_def_op(v);
     if (mlirOperationIsNull(def))
       return false;
-    if (mg_lift_op_is(def, "tensor.empty"))
+    if (mg_bridge_op_is(def, "tensor.empty"))
       return true;
-    if (!(mg_lift_op_is(def, "tosa.reshape") ||
-          mg_lift_op_is(def, "tosa.cast") ||
-          mg_lift_op_is(def, "tensor.expand_shape") ||
-          mg_lift_op_is(def, "tensor.collapse_shape")) ||
+    if (!(mg_bridge_op_is(def, "tosa.reshape") ||
+          mg_bridge_op_is(def, "tosa.cast") ||
+          mg_bridge_op_is(def, "tensor.expand_shape") ||
+          mg_bridge_op_is(def, "tensor.collapse_shape")) ||
         mlirOperationGetNumOperands(def) < 1)
       return false;
     v = mlirOperationGetOperand(def, 0);

@@ -25,6 +25,7 @@
 #ifndef MIRAGE_LIFT_INTERNAL_H
 #define MIRAGE_LIFT_INTERNAL_H
 
+#include "mirage/bridge.h"
 #include "mirage/lift.h"
 #include "mlir-c/AffineExpr.h"
 #include "mlir-c/AffineMap.h"
@@ -47,9 +48,7 @@ typedef struct MgLiftType {
   int64_t dims[MG_LIFT_MAX_RANK];
 } MgLiftType;
 
-bool mg_lift_op_is(MlirOperation op, const char *name);
 bool mg_lift_op_has_prefix(MlirOperation op, const char *prefix);
-void mg_lift_op_name(MlirOperation op, char *buf, size_t size);
 MlirAttribute mg_lift_attr(MlirOperation op, const char *name);
 /// Reads a tensor type; on false `why` says what is unsupported.
 bool mg_lift_read_type(MlirType type, MgLiftType *out, const char **why);

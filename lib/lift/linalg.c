@@ -57,7 +57,7 @@ static const char *const named_elementwise[] = {
 static bool is_named_elementwise(MlirOperation op) {
   for (size_t i = 0; i < sizeof named_elementwise / sizeof *named_elementwise;
        ++i)
-    if (mg_lift_op_is(op, named_elementwise[i]))
+    if (mg_bridge_op_is(op, named_elementwise[i]))
       return true;
   return false;
 }
@@ -109,7 +109,7 @@ static bool read_structure(MgLiftBuilder *b, MlirOperation op, Structured *s) {
     s->nin = (uint32_t)mlirDenseI32ArrayGetElement(seg, 0);
     if (mlirDenseI32ArrayGetElement(seg, 1) != 1)
       return mg_lift_fail(b, op, "only single-output linalg ops lift");
-  } else if (mg_lift_op_is(op, "linalg.reduce") && n == 2) {
+  } else if (mg_bridge_op_is(op, "linalg.reduce") && n == 2) {
     s->nin = 1;
   } else {
     return mg_lift_fail(b, op, "unexpected operand layout");
@@ -138,7 +138,7 @@ static bool read_structure(MgLiftBuilder *b, MlirOperation op, Structured *s) {
           !read_map(b, s, k, mlirAffineMapAttrGetValue(a)))
         return mg_lift_fail(b, op, "unreadable indexing map");
     }
-  } else if (mg_lift_op_is(op, "linalg.reduce")) {
+  } else if (mg_bridge_op_is(op, "linalg.reduce")) {
     MlirAttribute d = mg_lift_attr(op, "dimensions");
     if (mlirAttributeIsNull(d) || !mlirAttributeIsADenseI64Array(d))
       return mg_lift_fail(b, op, "missing 'dimensions'");
@@ -248,14 +248,14 @@ static bool remember(BodyEval *e, MlirValue v, const MgLiftVal *val) {
 static bool eval_op(BodyEval *e, MlirOperation op, MgLiftVal *out) {
   MgLiftBuilder *b = e->b;
   char name[64];
-  mg_lift_op_name(op, name, sizeof name);
+  mg_bridge_op_name(op, name, sizeof name);
   uint8_t dtype = e->s->out_dtype;
   if (mlirOperationGetNumResults(op) == 1 &&
       !mg_lift_float_dtype(mlirValueGetType(mlirOperationGetResult(op, 0)),
                            &dtype))
     return mg_lift_fail(b, e->s->op, "body op '%s' is not on f16/bf16/f32",
                         name);
-  if (mg_lift_op_is(op, "arith.constant")) {
+  if (mg_bridge_op_is(op, "arith.constant")) {
     MlirAttribute a = mg_lift_attr(op, "value");
     if (mlirAttributeIsNull(a) || !mlirAttributeIsAFloat(a))
       return mg_lift_fail(b, e->s->op, "non-float constant in the body");
@@ -290,7 +290,7 @@ static bool eval_op(BodyEval *e, MlirOperation op, MgLiftVal *out) {
       {"arith.truncf", MG_LIFT_ALG_CAST, 1},
   };
   for (size_t i = 0; i < sizeof table / sizeof *table; ++i) {
-    if (!mg_lift_op_is(op, table[i].name))
+    if (!mg_bridge_op_is(op, table[i].name))
       continue;
     if (mlirOperationGetNumOperands(op) != table[i].arity)
       break;
@@ -364,7 +364,7 @@ static bool eval(BodyEval *e, MlirValue v, MgLiftVal *out) {
 
 static MlirValue yielded(const Structured *s) {
   MlirOperation last = mlirBlockGetTerminator(s->body);
-  if (mlirOperationIsNull(last) || !mg_lift_op_is(last, "linalg.yield") ||
+  if (mlirOperationIsNull(last) || !mg_bridge_op_is(last, "linalg.yield") ||
       mlirOperationGetNumOperands(last) != 1)
     return (MlirValue){NULL};
   return mlirOperationGetOperand(last, 0);
@@ -376,8 +376,8 @@ static MlirValue strip_casts(const Structured *s, MlirValue v) {
     MlirOperation def = mg_lift_def_op(v);
     if (mlirOperationIsNull(def) ||
         !mlirBlockEqual(mlirOperationGetBlock(def), s->body) ||
-        !(mg_lift_op_is(def, "arith.extf") ||
-          mg_lift_op_is(def, "arith.truncf")))
+        !(mg_bridge_op_is(def, "arith.extf") ||
+          mg_bridge_op_is(def, "arith.truncf")))
       return v;
     v = mlirOperationGetOperand(def, 0);
   }
@@ -387,7 +387,7 @@ static MlirValue strip_casts(const Structured *s, MlirValue v) {
 // yield = addf(E, acc) or addf(acc, E): writes E.
 static bool additive(const Structured *s, MlirValue y, MlirValue *expr) {
   MlirOperation add = mg_lift_def_op(y);
-  if (mlirOperationIsNull(add) || !mg_lift_op_is(add, "arith.addf"))
+  if (mlirOperationIsNull(add) || !mg_bridge_op_is(add, "arith.addf"))
     return false;
   for (int i = 0; i < 2; ++i)
     if (arg_index(s, mlirOperationGetOperand(add, i)) == (int)s->nin) {
@@ -402,7 +402,7 @@ static bool additive(const Structured *s, MlirValue y, MlirValue *expr) {
 static bool contraction(const Structured *s, MlirValue expr, int *ia, int *ib) {
   MlirOperation mul = mg_lift_def_op(strip_casts(s, expr));
   if (s->nin != 2 || mlirOperationIsNull(mul) ||
-      !mg_lift_op_is(mul, "arith.mulf"))
+      !mg_bridge_op_is(mul, "arith.mulf"))
     return false;
   *ia = arg_index(s, strip_casts(s, mlirOperationGetOperand(mul, 0)));
   *ib = arg_index(s, strip_casts(s, mlirOperationGetOperand(mul, 1)));
@@ -504,12 +504,12 @@ bool mg_lift_translate_linalg(MgLiftBuilder *b, MlirOperation op) {
   MgLiftType rt;
   if (!mg_lift_result_type(op, 0, &rt))
     return mg_lift_fail(b, op, "unsupported result type");
-  if (mg_lift_op_is(op, "linalg.transpose") ||
-      mg_lift_op_is(op, "linalg.copy")) {
+  if (mg_bridge_op_is(op, "linalg.transpose") ||
+      mg_bridge_op_is(op, "linalg.copy")) {
     MgLiftVal x, r;
     if (!mg_lift_get(b, mg_lift_view_source(op), &x))
       return false;
-    if (mg_lift_op_is(op, "linalg.transpose")) {
+    if (mg_bridge_op_is(op, "linalg.transpose")) {
       MlirAttribute p = mg_lift_attr(op, "permutation");
       if (mlirAttributeIsNull(p) || !mlirAttributeIsADenseI64Array(p) ||
           mlirDenseArrayGetNumElements(p) != x.rank)

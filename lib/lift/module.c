@@ -246,7 +246,7 @@ MgStatus mg_lift_module(MlirOperation module, const MgLiftOptions *options,
   uint32_t nf = 0;
   for (MlirOperation op = mlirBlockGetFirstOperation(body);
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
-    if (mg_lift_op_is(op, "func.func"))
+    if (mg_bridge_op_is(op, "func.func"))
       funcs[nf++] = op;
   MgStatus status = MG_STATUS_OK;
   for (uint32_t i = 0; i < nf && status == MG_STATUS_OK; ++i) {

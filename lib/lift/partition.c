@@ -337,7 +337,7 @@ static void notes_for_block(MgLiftBlock *bs) {
         !has_tensor_result(o->op))
       continue;
     char name[96];
-    mg_lift_op_name(o->op, name, sizeof name);
+    mg_bridge_op_name(o->op, name, sizeof name);
     const char *why = o->why;
     if (!why[0])
       why = o->cls == MG_LIFT_CLASS_VIEW

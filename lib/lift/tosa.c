@@ -20,7 +20,7 @@ static void identity_phi(int8_t *phi, uint32_t rank) {
 // A splat integer constant equal to zero (the shift of tosa.mul).
 static bool is_int_zero(MlirValue v) {
   MlirOperation def = mg_lift_def_op(v);
-  if (mlirOperationIsNull(def) || !mg_lift_op_is(def, "tosa.const"))
+  if (mlirOperationIsNull(def) || !mg_bridge_op_is(def, "tosa.const"))
     return false;
   MlirAttribute a = mg_lift_attr(def, "values");
   if (mlirAttributeIsNull(a) || !mlirAttributeIsADenseElements(a) ||
@@ -122,10 +122,10 @@ static bool view(MgLiftBuilder *b, MlirOperation op, const MgLiftType *rt) {
   MgLiftVal x, r;
   if (!mg_lift_get(b, mg_lift_view_source(op), &x))
     return false;
-  if (mg_lift_op_is(op, "tosa.reshape")) {
+  if (mg_bridge_op_is(op, "tosa.reshape")) {
     if (!mg_lift_view_reshape(b, &x, rt->rank, rt->dims, &r))
       return false;
-  } else if (mg_lift_op_is(op, "tosa.transpose")) {
+  } else if (mg_bridge_op_is(op, "tosa.transpose")) {
     MlirAttribute p = mg_lift_attr(op, "perms");
     if (mlirAttributeIsNull(p) || !mlirAttributeIsADenseI32Array(p) ||
         mlirDenseArrayGetNumElements(p) != x.rank)
@@ -148,39 +148,39 @@ bool mg_lift_translate_tosa(MgLiftBuilder *b, MlirOperation op) {
   MgLiftType rt;
   if (!mg_lift_result_type(op, 0, &rt))
     return mg_lift_fail(b, op, "unsupported result type");
-  if (mg_lift_op_is(op, "tosa.reshape") ||
-      mg_lift_op_is(op, "tosa.transpose") || mg_lift_op_is(op, "tosa.cast") ||
-      mg_lift_op_is(op, "tosa.identity"))
+  if (mg_bridge_op_is(op, "tosa.reshape") ||
+      mg_bridge_op_is(op, "tosa.transpose") || mg_bridge_op_is(op, "tosa.cast") ||
+      mg_bridge_op_is(op, "tosa.identity"))
     return view(b, op, &rt);
-  if (mg_lift_op_is(op, "tosa.add"))
+  if (mg_bridge_op_is(op, "tosa.add"))
     return binary(b, op, MG_LIFT_ALG_ADD, &rt);
-  if (mg_lift_op_is(op, "tosa.sub"))
+  if (mg_bridge_op_is(op, "tosa.sub"))
     return binary(b, op, MG_LIFT_ALG_SUB, &rt);
-  if (mg_lift_op_is(op, "tosa.mul")) {
+  if (mg_bridge_op_is(op, "tosa.mul")) {
     if (mlirOperationGetNumOperands(op) > 2 &&
         !is_int_zero(mlirOperationGetOperand(op, 2)))
       return mg_lift_fail(b, op, "tosa.mul with a non-zero shift");
     return binary(b, op, MG_LIFT_ALG_MUL, &rt);
   }
-  if (mg_lift_op_is(op, "tosa.pow"))
+  if (mg_bridge_op_is(op, "tosa.pow"))
     return binary(b, op, MG_LIFT_ALG_POW, &rt);
-  if (mg_lift_op_is(op, "tosa.maximum"))
+  if (mg_bridge_op_is(op, "tosa.maximum"))
     return binary(b, op, MG_LIFT_ALG_MAX, &rt);
-  if (mg_lift_op_is(op, "tosa.exp"))
+  if (mg_bridge_op_is(op, "tosa.exp"))
     return unary(b, op, MG_LIFT_ALG_EXP, &rt);
-  if (mg_lift_op_is(op, "tosa.rsqrt"))
+  if (mg_bridge_op_is(op, "tosa.rsqrt"))
     return unary(b, op, MG_LIFT_ALG_RSQRT, &rt);
-  if (mg_lift_op_is(op, "tosa.reciprocal"))
+  if (mg_bridge_op_is(op, "tosa.reciprocal"))
     return unary(b, op, MG_LIFT_ALG_RECIP, &rt);
-  if (mg_lift_op_is(op, "tosa.sigmoid"))
+  if (mg_bridge_op_is(op, "tosa.sigmoid"))
     return unary(b, op, MG_LIFT_ALG_SIGMOID, &rt);
-  if (mg_lift_op_is(op, "tosa.clamp"))
+  if (mg_bridge_op_is(op, "tosa.clamp"))
     return unary(b, op, MG_LIFT_ALG_RELU, &rt);
-  if (mg_lift_op_is(op, "tosa.negate"))
+  if (mg_bridge_op_is(op, "tosa.negate"))
     return check_zero_points(b, op, 1) && unary(b, op, MG_LIFT_ALG_NEG, &rt);
-  if (mg_lift_op_is(op, "tosa.reduce_sum"))
+  if (mg_bridge_op_is(op, "tosa.reduce_sum"))
     return reduce_sum(b, op, &rt);
-  if (mg_lift_op_is(op, "tosa.matmul"))
+  if (mg_bridge_op_is(op, "tosa.matmul"))
     return matmul(b, op, &rt);
   return mg_lift_fail(b, op, "no translation for this TOSA op");
 }

@@ -19,13 +19,13 @@ bool mg_lift_result_type(MlirOperation op, intptr_t i, MgLiftType *out) {
 }
 
 static bool is_view_op(MlirOperation op) {
-  return mg_lift_op_is(op, "tosa.reshape") ||
-         mg_lift_op_is(op, "tosa.transpose") ||
-         mg_lift_op_is(op, "tosa.cast") || mg_lift_op_is(op, "tosa.identity") ||
-         mg_lift_op_is(op, "linalg.transpose") ||
-         mg_lift_op_is(op, "linalg.copy") ||
-         mg_lift_op_is(op, "tensor.expand_shape") ||
-         mg_lift_op_is(op, "tensor.collapse_shape");
+  return mg_bridge_op_is(op, "tosa.reshape") ||
+         mg_bridge_op_is(op, "tosa.transpose") ||
+         mg_bridge_op_is(op, "tosa.cast") || mg_bridge_op_is(op, "tosa.identity") ||
+         mg_bridge_op_is(op, "linalg.transpose") ||
+         mg_bridge_op_is(op, "linalg.copy") ||
+         mg_bridge_op_is(op, "tensor.expand_shape") ||
+         mg_bridge_op_is(op, "tensor.collapse_shape");
 }
 
 // Exactness of a stored value's layout, whatever its kind.
@@ -40,8 +40,8 @@ static bool layout_exact(const MgLiftBuilder *b, const MgLiftVal *v) {
 bool mg_lift_set_result(MgLiftBuilder *b, MlirOperation op, MgLiftVal *val) {
   val->origin = op;
   val->viewed = !layout_exact(b, val);
-  if (val->viewed && is_view_op(op) && !mg_lift_op_is(op, "tosa.transpose") &&
-      !mg_lift_op_is(op, "linalg.transpose")) {
+  if (val->viewed && is_view_op(op) && !mg_bridge_op_is(op, "tosa.transpose") &&
+      !mg_bridge_op_is(op, "linalg.transpose")) {
     // A reshape or cast of a view: the view that came first is to blame
     // (a transpose always answers for itself).
     uint32_t k = mg_ptrmap_get(&b->index, mg_lift_view_source(op).ptr);
@@ -76,8 +76,8 @@ static bool translate_reshape(MgLiftBuilder *b, MlirOperation op) {
 bool mg_lift_translate(MgLiftBuilder *b, MlirOperation op) {
   b->current = op;
   bool ok;
-  if (mg_lift_op_is(op, "tensor.expand_shape") ||
-      mg_lift_op_is(op, "tensor.collapse_shape"))
+  if (mg_bridge_op_is(op, "tensor.expand_shape") ||
+      mg_bridge_op_is(op, "tensor.collapse_shape"))
     ok = translate_reshape(b, op);
   else if (mg_lift_op_has_prefix(op, "tosa."))
     ok = mg_lift_translate_tosa(b, op);

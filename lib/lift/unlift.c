@@ -37,7 +37,7 @@ static MlirOperation reference_of(MlirSymbolTable table, MlirOperation call,
       !mlirAttributeIsAFlatSymbolRef(ref))
     return (MlirOperation){NULL};
   MlirOperation r = lookup(table, mlirFlatSymbolRefAttrGetValue(ref));
-  if (mlirOperationIsNull(r) || !mg_lift_op_is(r, "func.func") ||
+  if (mlirOperationIsNull(r) || !mg_bridge_op_is(r, "func.func") ||
       mlirOperationGetNumRegions(r) != 1 ||
       mlirBlockIsNull(mlirRegionGetFirstBlock(mlirOperationGetRegion(r, 0))))
     return (MlirOperation){NULL};
@@ -53,7 +53,7 @@ typedef struct Calls {
 
 static MlirWalkResult collect(MlirOperation op, void *ud) {
   Calls *c = ud;
-  if (!mg_lift_op_is(op, "func.call"))
+  if (!mg_bridge_op_is(op, "func.call"))
     return MlirWalkResultAdvance;
   MlirOperation kernel = {NULL};
   MlirOperation ref = reference_of(c->table, op, &kernel);
@@ -148,7 +148,7 @@ static MlirOperation find_original(MlirOperation anchor, MlirOperation copy,
         found = op;
     if (!mlirOperationIsNull(found))
       return found;
-    if (mg_lift_op_is(mlirOperationGetParentOperation(at), "func.func"))
+    if (mg_bridge_op_is(mlirOperationGetParentOperation(at), "func.func"))
       break;
   }
   return (MlirOperation){NULL};
@@ -193,7 +193,7 @@ static bool inline_call(MlirOperation call, MlirOperation ref) {
     cap += (uint32_t)mlirOperationGetNumResults(op);
   }
   MlirOperation ret = mlirBlockGetTerminator(body);
-  if (mlirOperationIsNull(ret) || !mg_lift_op_is(ret, "func.return") ||
+  if (mlirOperationIsNull(ret) || !mg_bridge_op_is(ret, "func.return") ||
       mlirOperationGetNumOperands(ret) != mlirOperationGetNumResults(call))
     return false;
   // Slots: only trusted when they describe this reference and the j ops in

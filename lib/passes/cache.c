@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "mirage/bridge.h"
+#include "mirage/tool.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/Diagnostics.h"
 
@@ -88,39 +89,12 @@ static MlirLogicalResult swallow(MlirDiagnostic d, void *ud) {
   return mlirLogicalResultSuccess();
 }
 
-static char *read_file(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return NULL;
-  char *buf = NULL;
-  size_t cap = 0, n = 0;
-  for (;;) {
-    if (n + 4096 + 1 > cap) {
-      char *bigger = realloc(buf, cap = 2 * cap + 8192);
-      if (!bigger) {
-        free(buf);
-        fclose(f);
-        return NULL;
-      }
-      buf = bigger;
-    }
-    size_t got = fread(buf + n, 1, 4096, f);
-    n += got;
-    if (got < 4096)
-      break;
-  }
-  fclose(f);
-  buf[n] = 0;
-  *len = n;
-  return buf;
-}
-
 MgProgram *mg_cache_load(MlirContext ctx, const char *dir, uint64_t key,
-                         bool *found, MgDiag *diag) {
+                         const MgTarget *target, bool *found, MgDiag *diag) {
   char path[4096];
   entry_path(dir, key, path, sizeof path);
   size_t len = 0;
-  char *text = read_file(path, &len);
+  char *text = mg_tool_read_file(path, &len);
   *found = text != NULL;
   if (!text)
     return NULL;
@@ -158,15 +132,13 @@ MgProgram *mg_cache_load(MlirContext ctx, const char *dir, uint64_t key,
   mlirSymbolTableDestroy(table);
   MgBridgeMap map;
   MlirLocation loc;
-  if (mlirOperationIsNull(root) ||
-      mg_bridge_import(mod, root, &program, &map, &loc, diag) != MG_STATUS_OK) {
-    if (mlirOperationIsNull(root))
-      mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
-                  "cache entry '%s' has no kernel graph", path);
-    program = NULL;
-  } else {
+  if (mlirOperationIsNull(root)) {
+    mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
+                "cache entry '%s' has no kernel graph", path);
+  } else if (mg_bridge_import(mod, root, &program, &map, &loc, diag) ==
+             MG_STATUS_OK) {
     mg_bridge_map_free(&map);
-    if (mg_program_validate(program, NULL, diag) != MG_STATUS_OK) {
+    if (mg_program_validate(program, target, diag) != MG_STATUS_OK) {
       mg_program_destroy(program);
       program = NULL;
     }

@@ -24,10 +24,10 @@ MgStatus mg_cache_store(const char *dir, uint64_t key, const MgProgram *program,
                         MgDiag *diag);
 
 /// Loads the entry for `key` into a new program (parsed with `ctx`,
-/// imported and validated). Returns NULL when absent (`*found` false) or
-/// unusable (`*found` true, `diag` says why: bad header, checksum, parse,
-/// import or validation failure).
+/// imported and validated for `target`). Returns NULL when absent (`*found`
+/// false) or unusable (`*found` true, `diag` says why: bad header,
+/// checksum, parse, import or validation failure).
 MgProgram *mg_cache_load(MlirContext ctx, const char *dir, uint64_t key,
-                         bool *found, MgDiag *diag);
+                         const MgTarget *target, bool *found, MgDiag *diag);
 
 #endif // MIRAGE_PASSES_CACHE_H

@@ -35,7 +35,7 @@ static bool check(const MgOptionValue *values, char *error, size_t size) {
 
 static MgProgram *load(MlirOperation module, const char *name,
                        MgBridgeMap *map) {
-  MlirOperation func = mg_pass_lookup_func(module, name);
+  MlirOperation func = mg_bridge_lookup_func(module, name);
   if (mlirOperationIsNull(func)) {
     mg_pass_error(mlirOperationGetLocation(module),
                   "no function named '@%s' to check", name);

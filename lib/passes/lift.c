@@ -28,18 +28,13 @@ static const MgOptionSpec options[] = {
      0, 0},
 };
 
-static void print_remark(void *ud, MlirLocation loc, const char *message) {
-  (void)ud;
-  mg_pass_remark(loc, "%s", message);
-}
-
 static void run_lift(MlirOperation module, MlirExternalPass pass,
                      const MgOptionValue *values) {
   MgLiftOptions opts = mg_lift_options_default();
   opts.max_ops = (uint32_t)values[OPT_MAX_OPS].i;
   opts.lift_relu = values[OPT_LIFT_RELU].b;
   if (mg_pass_remarks_enabled(values[OPT_REMARKS].b))
-    opts.remark = print_remark;
+    opts.remark = mg_pass_print_remark;
   MgDiag diag = {-1, -1, ""};
   if (mg_lift_module(module, &opts, NULL, &diag) != MG_STATUS_OK) {
     mg_pass_error(mlirOperationGetLocation(module), "mirage-lift: %s",

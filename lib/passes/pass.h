@@ -8,6 +8,7 @@
 #ifndef MIRAGE_PASSES_PASS_H
 #define MIRAGE_PASSES_PASS_H
 
+#include "mirage/bridge.h"
 #include "mirage/passes.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/Diagnostics.h"
@@ -38,14 +39,16 @@ void mg_pass_error(MlirLocation loc, const char *fmt, ...)
 /// errors, so remarks bypass the diagnostic engine.
 void mg_pass_remark(MlirLocation loc, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-/// Writes "file:line:col" (or "<unknown>") for `loc` into `buf`.
-void mg_format_location(MlirLocation loc, char *buf, size_t size);
+/// True when the option is set or the environment variable is set and not
+/// "0" (mirage-opt's --mirage-remarks/-progress/-stats set them).
+bool mg_pass_env_flag(const char *env_name, bool option_value);
 /// True when remarks were requested (option or MIRAGE_REMARKS=1).
 bool mg_pass_remarks_enabled(bool option_value);
+/// An MgLiftRemarkFn-shaped callback printing a remark (user_data unused).
+void mg_pass_print_remark(void *user_data, MlirLocation loc,
+                          const char *message);
+/// Option check: `name` is a known GPU target; else a message listing them.
+bool mg_pass_check_target(const char *name, char *error, size_t size);
 
-/// Name of `op` as a NUL-terminated string in `buf`.
-void mg_op_name(MlirOperation op, char *buf, size_t size);
-/// True when `op` is named `name`.
-bool mg_op_is(MlirOperation op, const char *name);
 
 #endif // MIRAGE_PASSES_PASS_H

@@ -53,9 +53,9 @@ static void *state_clone(void *user_data) {
 static void state_run(MlirOperation op, MlirExternalPass pass,
                       void *user_data) {
   PassState *state = user_data;
-  if (!mg_op_is(op, "builtin.module")) {
+  if (!mg_bridge_op_is(op, "builtin.module")) {
     char name[128];
-    mg_op_name(op, name, sizeof name);
+    mg_bridge_op_name(op, name, sizeof name);
     mg_pass_error(mlirOperationGetLocation(op),
                   "'%s' must run on 'builtin.module', not on '%s'",
                   state->def->name, name);
@@ -80,6 +80,12 @@ static bool add_pass(MlirOpPassManager pm, const MgPassDef *def,
     return false;
   }
   state->def = def;
+  if (def->num_options > MG_MAX_PASS_OPTIONS) { // a table grew: a bug here
+    snprintf(error, error_size, "internal: '%s' has more than %d options",
+             def->name, MG_MAX_PASS_OPTIONS);
+    free(state);
+    return false;
+  }
   if (!mg_options_parse(def->options, def->num_options, def->name,
                         options.data, options.length, state->values, error,
                         error_size) ||

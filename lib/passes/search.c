@@ -22,22 +22,10 @@
 #include "ugraph_funcs.h"
 
 const MgOptionSpec mg_search_pass_options[] = {MG_SEARCH_OPTION_SPECS};
-const size_t mg_search_pass_num_options =
-    sizeof mg_search_pass_options / sizeof mg_search_pass_options[0];
-
-static bool env_flag(const char *name, bool option) {
-  const char *v = getenv(name);
-  return option || (v && *v && strcmp(v, "0") != 0);
-}
 
 bool mg_search_pass_check(const MgOptionValue *values, char *error,
                           size_t size) {
-  if (mg_target_lookup(values[SEARCH_OPT_TARGET].s))
-    return true;
-  snprintf(error, size,
-           "unknown target '%s' (expected sm_80, sm_86, sm_89 or sm_90)",
-           values[SEARCH_OPT_TARGET].s);
-  return false;
+  return mg_pass_check_target(values[SEARCH_OPT_TARGET].s, error, size);
 }
 
 typedef struct ProgressState {
@@ -110,10 +98,15 @@ static char **graph_names(MlirOperation module, const char *root,
       for (int suffix = 0;; ++suffix) {
         snprintf(buf, sizeof buf, suffix ? "%s_k%u_%d" : "%s_k%u", root, g,
                  suffix);
-        if (mlirOperationIsNull(mg_pass_lookup_func(module, buf)))
+        if (mlirOperationIsNull(mg_bridge_lookup_func(module, buf)))
           break;
       }
-    names[g] = strdup(buf);
+    if (!(names[g] = strdup(buf))) {
+      while (g-- > 0)
+        free(names[g]);
+      free(names);
+      return NULL;
+    }
   }
   return names;
 }
@@ -131,7 +124,7 @@ static bool replace_func(MlirOperation module, MlirOperation func,
       mg_bridge_export(module, best, name, (const char *const *)names,
                        mlirOperationGetLocation(func)));
   for (uint32_t g = 0; g < best->num_graphs; ++g) {
-    MlirOperation f = mg_pass_lookup_func(module, names[g]);
+    MlirOperation f = mg_bridge_lookup_func(module, names[g]);
     if (!mlirOperationIsNull(f) && !mlirAttributeIsNull(visibility))
       mlirOperationSetAttributeByName(
           f, mlirStringRefCreateFromCString("sym_visibility"), visibility);
@@ -145,7 +138,6 @@ static bool replace_func(MlirOperation module, MlirOperation func,
 }
 
 typedef struct Run {
-  const MgOptionValue *values;
   MgSearchOptions options;
   char cache_dir[4096];
   bool use_cache, remarks, stats, progress;
@@ -175,7 +167,7 @@ static bool search_one(MlirOperation module, MlirOperation func, void *ud) {
   bool found_entry = false, from_cache = false;
   if (run->use_cache) {
     best = mg_cache_load(mlirOperationGetContext(module), run->cache_dir, key,
-                         &found_entry, &diag);
+                         run->options.target, &found_entry, &diag);
     if (found_entry && !best && run->remarks)
       mg_pass_remark(loc, "mirage-search: ignoring a damaged cache entry: %s",
                      diag.message);
@@ -248,7 +240,6 @@ static bool search_one(MlirOperation module, MlirOperation func, void *ud) {
 bool mg_search_pass_run_on(MlirOperation module, const MgOptionValue *values) {
   Run run;
   memset(&run, 0, sizeof run);
-  run.values = values;
   MgSearchOptions *o = &run.options;
   *o = mg_search_options_default();
   o->max_kernel_ops = (uint32_t)values[SEARCH_OPT_MAX_KERNEL_OPS].i;
@@ -261,8 +252,8 @@ bool mg_search_pass_run_on(MlirOperation module, const MgOptionValue *values) {
   o->seed = (uint64_t)values[SEARCH_OPT_SEED].i;
   o->verify_error = ldexp(1.0, -(int)values[SEARCH_OPT_ERROR_BITS].i);
   run.remarks = mg_pass_remarks_enabled(values[SEARCH_OPT_REMARKS].b);
-  run.stats = env_flag("MIRAGE_STATS", values[SEARCH_OPT_STATS].b);
-  run.progress = env_flag("MIRAGE_PROGRESS", values[SEARCH_OPT_PROGRESS].b);
+  run.stats = mg_pass_env_flag("MIRAGE_STATS", values[SEARCH_OPT_STATS].b);
+  run.progress = mg_pass_env_flag("MIRAGE_PROGRESS", values[SEARCH_OPT_PROGRESS].b);
   run.use_cache = values[SEARCH_OPT_CACHE].b &&
                   mg_cache_dir(values[SEARCH_OPT_CACHE_DIR].s, run.cache_dir,
                                sizeof run.cache_dir);

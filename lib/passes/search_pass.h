@@ -52,7 +52,6 @@ enum {
      "explain per function what was done (also MIRAGE_REMARKS=1)", 0, 0}
 
 extern const MgOptionSpec mg_search_pass_options[];
-extern const size_t mg_search_pass_num_options;
 extern const MgPassDef mg_pass_search;
 
 /// Option check shared with mirage-superopt.

@@ -25,11 +25,6 @@ static const MgOptionSpec options[] = {
      "lift relu-shaped clamps as ug.relu instead of cutting there", 0, 0},
 };
 
-static void print_remark(void *ud, MlirLocation loc, const char *message) {
-  (void)ud;
-  mg_pass_remark(loc, "%s", message);
-}
-
 static void run(MlirOperation module, MlirExternalPass pass,
                 const MgOptionValue *values) {
   bool remarks = mg_pass_remarks_enabled(values[SEARCH_OPT_REMARKS].b);
@@ -37,7 +32,7 @@ static void run(MlirOperation module, MlirExternalPass pass,
   lift.max_ops = (uint32_t)values[OPT_MAX_LAX_OPS].i;
   lift.lift_relu = values[OPT_LIFT_RELU].b;
   if (remarks)
-    lift.remark = print_remark;
+    lift.remark = mg_pass_print_remark;
   MgLiftStats stats = {0};
   MgDiag diag = {-1, -1, ""};
   if (mg_lift_module(module, &lift, &stats, &diag) != MG_STATUS_OK) {

@@ -1,6 +1,9 @@
 //===- tool.c - What the command-line tools share --------------------------===//
 #include "mirage/tool.h"
 
+#include "mirage/passes.h"
+#include "mlir-c/RegisterEverything.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,12 +24,23 @@ void mg_tool_print_location(MlirLocation loc, FILE *out) {
                 mlirLocationFileLineColRangeGetStartColumn(loc));
       return;
     }
-    if (mlirLocationIsACallSite(loc))
+    if (mlirLocationIsACallSite(loc)) {
       loc = mlirLocationCallSiteGetCaller(loc);
-    else if (mlirLocationIsAName(loc))
+    } else if (mlirLocationIsAName(loc)) {
       loc = mlirLocationNameGetChildLoc(loc);
-    else
+    } else if (mlirLocationIsAFused(loc) &&
+               mlirLocationFusedGetNumLocations(loc) > 0) {
+      // Lifted kernel graphs stand for several ops: point at the first.
+      intptr_t n = mlirLocationFusedGetNumLocations(loc);
+      MlirLocation *locs = malloc(sizeof *locs * (size_t)n);
+      if (!locs)
+        break;
+      mlirLocationFusedGetLocations(loc, locs);
+      loc = locs[0];
+      free(locs);
+    } else {
       break;
+    }
   }
   mlirLocationPrint(loc, mg_tool_print_chunk, out);
 }
@@ -170,3 +184,21 @@ char *mg_tool_read_file(const char *path, size_t *len) {
   return buf;
 }
 
+
+MlirContext mg_tool_context_create(int *errors) {
+  MlirContext ctx = mlirContextCreate();
+  MlirDialectRegistry registry = mlirDialectRegistryCreate();
+  mlirRegisterAllDialects(registry);
+  mlirContextAppendDialectRegistry(ctx, registry);
+  mlirDialectRegistryDestroy(registry);
+  mlirRegisterAllPasses();
+  mg_passes_register();
+  mlirContextAttachDiagnosticHandler(ctx, mg_tool_print_diagnostic, errors,
+                                     NULL);
+  if (mlirLogicalResultIsFailure(mg_passes_load_ugraph_dialect(ctx))) {
+    fprintf(stderr, "internal error: the μGraph dialect did not load\n");
+    mlirContextDestroy(ctx);
+    return (MlirContext){NULL};
+  }
+  return ctx;
+}

@@ -12,7 +12,6 @@ MgProgram *mg_pass_import_checked(MlirOperation module, MlirOperation func,
   if (mg_bridge_import(module, func, &program, map, &loc, &diag) !=
       MG_STATUS_OK) {
     mg_pass_error(loc, "%s", diag.message);
-    mg_bridge_map_free(map);
     return NULL;
   }
   if (mg_program_validate(program, target, &diag) != MG_STATUS_OK) {
@@ -60,7 +59,7 @@ bool mg_pass_for_each_kernel_func(MlirOperation module,
   if (!ok)
     mg_pass_error(mlirOperationGetLocation(module), "out of memory");
   for (size_t i = 0; i < n; ++i) {
-    MlirOperation func = ok ? mg_pass_lookup_func(module, names[i])
+    MlirOperation func = ok ? mg_bridge_lookup_func(module, names[i])
                             : (MlirOperation){NULL};
     if (!mlirOperationIsNull(func))
       ok = fn(module, func, ud) && ok;
@@ -68,14 +67,4 @@ bool mg_pass_for_each_kernel_func(MlirOperation module,
   }
   free(names);
   return ok;
-}
-
-MlirOperation mg_pass_lookup_func(MlirOperation module, const char *name) {
-  MlirSymbolTable table = mlirSymbolTableCreate(module);
-  MlirOperation op =
-      mlirSymbolTableLookup(table, mlirStringRefCreateFromCString(name));
-  mlirSymbolTableDestroy(table);
-  if (!mlirOperationIsNull(op) && !mg_op_is(op, "func.func"))
-    op.ptr = NULL;
-  return op;
 }

@@ -18,7 +18,5 @@ bool mg_pass_for_each_kernel_func(MlirOperation module,
                                              MlirOperation func, void *ud),
                                   void *ud);
 
-/// The module's func.func named `name`, or a null operation.
-MlirOperation mg_pass_lookup_func(MlirOperation module, const char *name);
 
 #endif // MIRAGE_PASSES_UGRAPH_FUNCS_H

@@ -18,11 +18,7 @@ static const MgOptionSpec options[] = {
 
 static bool check_target(const MgOptionValue *values, char *error,
                          size_t size) {
-  if (mg_target_lookup(values[OPT_TARGET].s))
-    return true;
-  snprintf(error, size, "unknown target '%s' (expected sm_80, sm_86, sm_89 or sm_90)",
-           values[OPT_TARGET].s);
-  return false;
+  return mg_pass_check_target(values[OPT_TARGET].s, error, size);
 }
 
 static bool verify_one(MlirOperation module, MlirOperation func, void *ud) {

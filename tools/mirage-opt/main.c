@@ -172,9 +172,9 @@ static int parse_args(int argc, char **argv, Options *o) {
   return 0;
 }
 
-/// Parses and processes one chunk; returns true on success.
-static bool process(MlirContext ctx, const Options *o, const char *text,
-                    size_t len, FILE *out, int *errors) {
+/// Parses one chunk, runs `pm` on it and prints it; true on success.
+static bool process(MlirContext ctx, MlirPassManager pm, const Options *o,
+                    const char *text, size_t len, FILE *out, int *errors) {
   const char *name = strcmp(o->input, "-") ? o->input : "<stdin>";
   int before = *errors;
   MlirOperation module = mg_tool_parse_module(ctx, text, len, name);
@@ -183,10 +183,8 @@ static bool process(MlirContext ctx, const Options *o, const char *text,
       fprintf(stderr, "%s: error: could not parse the input\n", name);
     return false;
   }
-  MlirPassManager pm = mlirPassManagerCreate(ctx);
-  MlirOpPassManager opm = mlirPassManagerGetAsOpPassManager(pm);
-  bool ok = build_pipeline(opm, o);
-  if (ok && mlirLogicalResultIsFailure(mlirPassManagerRunOnOp(pm, module))) {
+  bool ok = true;
+  if (mlirLogicalResultIsFailure(mlirPassManagerRunOnOp(pm, module))) {
     if (*errors == before)
       fprintf(stderr, "%s: error: pass pipeline failed\n", name);
     ok = false;
@@ -202,7 +200,6 @@ static bool process(MlirContext ctx, const Options *o, const char *text,
     fputc('\n', out);
     fflush(out); // keep chunk output and diagnostics in order
   }
-  mlirPassManagerDestroy(pm);
   mlirOperationDestroy(module);
   return ok;
 }
@@ -250,27 +247,21 @@ int main(int argc, char **argv) {
     return 1;
   }
 
-  MlirContext ctx = mlirContextCreate();
-  MlirDialectRegistry registry = mlirDialectRegistryCreate();
-  mlirRegisterAllDialects(registry);
-  mlirContextAppendDialectRegistry(ctx, registry);
-  mlirDialectRegistryDestroy(registry);
-  mlirRegisterAllPasses();
-  mg_passes_register();
   int errors = 0;
-  mlirContextAttachDiagnosticHandler(ctx, mg_tool_print_diagnostic, &errors,
-                                     NULL);
-  bool ok = mlirLogicalResultIsSuccess(mg_passes_load_ugraph_dialect(ctx));
-  if (!ok)
-    fprintf(stderr, "mirage-opt: internal error: the μGraph dialect did not load\n");
+  MlirContext ctx = mg_tool_context_create(&errors);
+  MlirPassManager pm = {NULL};
+  bool ok = !mlirContextIsNull(ctx);
+  if (ok) {
+    pm = mlirPassManagerCreate(ctx);
+    ok = build_pipeline(mlirPassManagerGetAsOpPassManager(pm), &o);
+  }
 
   // --split-input-file: chunks keep their line numbers (earlier lines are
   // replaced by newlines) so diagnostics point into the original file.
   const char *sep = "// -----";
-  size_t start = 0;
-  while (ok || o.split_input) {
-    if (start > len)
-      break;
+  size_t start = 0, newlines = 0; // newlines before `start`
+  bool pipeline_ok = ok;
+  while (pipeline_ok) {
     size_t end = len;
     if (o.split_input) {
       const char *hit = text + start;
@@ -279,9 +270,6 @@ int main(int argc, char **argv) {
         hit += strlen(sep);
       end = hit ? (size_t)(hit - text) : len;
     }
-    size_t newlines = 0;
-    for (size_t i = 0; i < start; ++i)
-      newlines += text[i] == '\n';
     char *chunk = malloc(newlines + (end - start) + 1);
     if (!chunk) {
       ok = false;
@@ -289,16 +277,22 @@ int main(int argc, char **argv) {
     }
     memset(chunk, '\n', newlines);
     memcpy(chunk + newlines, text + start, end - start);
-    if (!process(ctx, &o, chunk, newlines + (end - start), out, &errors))
+    if (!process(ctx, pm, &o, chunk, newlines + (end - start), out, &errors))
       ok = false;
     free(chunk);
     if (!o.split_input || end == len)
       break;
     fprintf(out, "// -----\n");
     const char *eol = strchr(text + end, '\n');
-    start = eol ? (size_t)(eol - text) + 1 : len + 1;
+    size_t next = eol ? (size_t)(eol - text) + 1 : len;
+    for (size_t i = start; i < next; ++i)
+      newlines += text[i] == '\n';
+    start = next;
   }
-  mlirContextDestroy(ctx);
+  if (!mlirPassManagerIsNull(pm))
+    mlirPassManagerDestroy(pm);
+  if (!mlirContextIsNull(ctx))
+    mlirContextDestroy(ctx);
   if (out != stdout)
     fclose(out);
   free(text);

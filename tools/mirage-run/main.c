@@ -355,21 +355,6 @@ static Outcome check_pair(MlirOperation module, MlirOperation ref,
 
 //===--- Finding the pairs ------------------------------------------------===//
 
-static bool is_func(MlirOperation op) {
-  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
-  return name.length == 9 && !memcmp(name.data, "func.func", 9);
-}
-
-static MlirOperation lookup_func(MlirOperation module, const char *name) {
-  MlirSymbolTable table = mlirSymbolTableCreate(module);
-  MlirOperation op =
-      mlirSymbolTableLookup(table, mlirStringRefCreateFromCString(name));
-  mlirSymbolTableDestroy(table);
-  if (!mlirOperationIsNull(op) && !is_func(op))
-    op.ptr = NULL;
-  return op;
-}
-
 static void symbol_name(MlirOperation func, char *buf, size_t size) {
   MlirAttribute a = mlirOperationGetAttributeByName(
       func, mlirStringRefCreateFromCString("sym_name"));
@@ -386,8 +371,8 @@ static Outcome run_compare(MlirOperation module, const Options *o) {
   MlirLocation loc = mlirOperationGetLocation(module);
   char label[600], msg[400];
   snprintf(label, sizeof label, "@%s vs @%s", o->lhs, o->rhs);
-  MlirOperation lhs = lookup_func(module, o->lhs);
-  MlirOperation rhs = lookup_func(module, o->rhs);
+  MlirOperation lhs = mg_bridge_lookup_func(module, o->lhs);
+  MlirOperation rhs = mg_bridge_lookup_func(module, o->rhs);
   const char *missing = mlirOperationIsNull(lhs)   ? o->lhs
                         : mlirOperationIsNull(rhs) ? o->rhs
                                                    : NULL;
@@ -443,7 +428,7 @@ static Outcome run_lifted(MlirOperation module, const Options *o,
       MlirStringRef s = mlirFlatSymbolRefAttrGetValue(ref_attr);
       char ref_name[256];
       snprintf(ref_name, sizeof ref_name, "%.*s", (int)s.length, s.data);
-      MlirOperation ref = lookup_func(module, ref_name);
+      MlirOperation ref = mg_bridge_lookup_func(module, ref_name);
       if (mlirOperationIsNull(ref) || is_declaration(ref)) {
         snprintf(msg, sizeof msg, "reference function '@%s' not found",
                  ref_name);
@@ -487,38 +472,23 @@ int main(int argc, char **argv) {
   }
   if (rc)
     return 1;
-  FILE *probe = fopen(o.input, "rb");
-  if (!probe) {
-    fprintf(stderr, "mirage-run: cannot read '%s': %s\n", o.input,
-            strerror(errno));
-    return 1;
-  }
-  fclose(probe);
-
-  MlirContext ctx = mlirContextCreate();
-  MlirDialectRegistry registry = mlirDialectRegistryCreate();
-  mlirRegisterAllDialects(registry);
-  mlirContextAppendDialectRegistry(ctx, registry);
-  mlirDialectRegistryDestroy(registry);
-  mlirRegisterAllPasses();
-  mg_passes_register();
-  mlirContextAttachDiagnosticHandler(ctx, mg_tool_print_diagnostic, NULL, NULL);
-  int status = 1;
-  if (mlirLogicalResultIsFailure(mg_passes_load_ugraph_dialect(ctx))) {
-    fprintf(stderr, "mirage-run: internal error: the μGraph dialect did not "
-                    "load\n");
-    mlirContextDestroy(ctx);
-    return 1;
-  }
   size_t len = 0;
   char *text = mg_tool_read_file(o.input, &len);
-  bool read = text != NULL;
-  MlirOperation mod = read ? mg_tool_parse_module(ctx, text, len, o.input)
-                           : (MlirOperation){NULL};
+  if (!text) {
+    fprintf(stderr, "mirage-run: cannot read '%s': %s\n", o.input,
+            strerror(errno ? errno : EIO));
+    return 1;
+  }
+  MlirContext ctx = mg_tool_context_create(NULL);
+  if (mlirContextIsNull(ctx)) {
+    free(text);
+    return 1;
+  }
+  int status = 1;
+  MlirOperation mod = mg_tool_parse_module(ctx, text, len, o.input);
   free(text);
   if (mlirOperationIsNull(mod)) {
-    fprintf(stderr, "mirage-run: could not %s '%s'\n", read ? "parse" : "read",
-            o.input);
+    fprintf(stderr, "mirage-run: could not parse '%s'\n", o.input);
   } else {
     if (o.compare) {
       status = run_compare(mod, &o) == OUTCOME_OK ? 0 : 1;

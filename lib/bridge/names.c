@@ -1,0 +1,25 @@
+//===- names.c - Op names and function lookup, for every MLIR-facing layer -===//
+#include "mirage/bridge.h"
+
+#include <stdio.h>
+#include <string.h>
+
+bool mg_bridge_op_is(MlirOperation op, const char *name) {
+  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
+  return n.length == strlen(name) && !memcmp(n.data, name, n.length);
+}
+
+void mg_bridge_op_name(MlirOperation op, char *buf, size_t size) {
+  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
+  snprintf(buf, size, "%.*s", (int)n.length, n.data);
+}
+
+MlirOperation mg_bridge_lookup_func(MlirOperation module, const char *name) {
+  MlirSymbolTable table = mlirSymbolTableCreate(module);
+  MlirOperation op =
+      mlirSymbolTableLookup(table, mlirStringRefCreateFromCString(name));
+  mlirSymbolTableDestroy(table);
+  if (!mlirOperationIsNull(op) && !mg_bridge_op_is(op, "func.func"))
+    op.ptr = NULL;
+  return op;
+}
