@@ -63,13 +63,15 @@ MG_API char *mg_bridge_print(const MgProgram *program, const char *root_name,
 
 /// Replaces (or adds) the functions of `program` in `module`: functions of
 /// the same names are erased first. Every created op gets location `loc`
-/// (the source the graphs stand for). Returns failure if the text does not
-/// parse (a bug, reported as a diagnostic).
+/// (the source the graphs stand for). `funcs` (NULL, or one slot per graph)
+/// receives the inserted function of each graph. Returns failure if the text
+/// does not parse (a bug, reported as a diagnostic).
 MG_API MlirLogicalResult mg_bridge_export(MlirOperation module,
                                           const MgProgram *program,
                                           const char *root_name,
                                           const char *const *names,
-                                          MlirLocation loc);
+                                          MlirLocation loc,
+                                          MlirOperation *funcs);
 
 #ifdef __cplusplus
 }

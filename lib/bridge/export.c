@@ -43,7 +43,7 @@ MlirLogicalResult mg_bridge_export(MlirOperation module,
                                    const MgProgram *program,
                                    const char *root_name,
                                    const char *const *names,
-                                   MlirLocation loc) {
+                                   MlirLocation loc, MlirOperation *funcs) {
   char *text = mg_bridge_print(program, root_name, names);
   if (!text) {
     mlirEmitError(mlirOperationGetLocation(module),
@@ -79,9 +79,12 @@ MlirLogicalResult mg_bridge_export(MlirOperation module,
     op = next;
   }
   MlirBlock fresh_body = mlirModuleGetBody(fresh);
+  uint32_t graph = program->num_graphs; // printed callees first: last graph
   for (MlirOperation f = mlirBlockGetFirstOperation(fresh_body);
        !mlirOperationIsNull(f);) {
     MlirOperation next = mlirOperationGetNextInBlock(f);
+    if (funcs && graph > 0)
+      funcs[--graph] = f;
     set_locations(f, loc);
     mlirOperationRemoveFromParent(f);
     if (mlirOperationIsNull(anchor))

@@ -250,7 +250,7 @@ MlirOperation mg_lift_ancestor_in(MlirOperation op, MlirBlock block) {
   return op;
 }
 
-static bool is_within(MlirOperation x, MlirOperation op) {
+bool mg_lift_is_within(MlirOperation x, MlirOperation op) {
   for (; !mlirOperationIsNull(x); x = mlirOperationGetParentOperation(x))
     if (mlirOperationEqual(x, op))
       return true;
@@ -274,7 +274,7 @@ static MlirWalkResult visit_capture(MlirOperation op, void *ud) {
         mlirValueIsAOpResult(v)
             ? mlirOpResultGetOwner(v)
             : mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(v));
-    if (is_within(owner, w->root))
+    if (mg_lift_is_within(owner, w->root))
       continue;
     if (!w->fn(v, w->ud)) {
       w->ok = false;

@@ -49,6 +49,8 @@ typedef struct MgLiftType {
 } MgLiftType;
 
 bool mg_lift_op_has_prefix(MlirOperation op, const char *prefix);
+/// True when `x` is `op` or nested inside it.
+bool mg_lift_is_within(MlirOperation x, MlirOperation op);
 MlirAttribute mg_lift_attr(MlirOperation op, const char *name);
 /// Reads a tensor type; on false `why` says what is unsupported.
 bool mg_lift_read_type(MlirType type, MgLiftType *out, const char **why);

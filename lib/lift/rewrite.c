@@ -29,12 +29,6 @@ static MlirStringRef str(const char *s) {
   return mlirStringRefCreateFromCString(s);
 }
 
-static bool is_within(MlirOperation x, MlirOperation root) {
-  for (; !mlirOperationIsNull(x); x = mlirOperationGetParentOperation(x))
-    if (mlirOperationEqual(x, root))
-      return true;
-  return false;
-}
 
 typedef struct Remap {
   MlirOperation root;
@@ -58,7 +52,7 @@ static MlirWalkResult remap_op(MlirOperation op, void *ud) {
         mlirValueIsAOpResult(v)
             ? mlirOpResultGetOwner(v)
             : mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(v));
-    if (!is_within(owner, r->root))
+    if (!mg_lift_is_within(owner, r->root))
       r->ok = false;
   }
   return MlirWalkResultAdvance;
@@ -71,21 +65,6 @@ bool mg_lift_remap_nested(MlirOperation op, const MgPtrMap *map,
   Remap r = {op, map, to, true};
   mlirOperationWalk(op, remap_op, &r, MlirWalkPreOrder);
   return r.ok;
-}
-
-static MlirOperation find_func(MlirOperation module, const char *name) {
-  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
-  size_t len = strlen(name);
-  for (MlirOperation op = mlirBlockGetFirstOperation(body);
-       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
-    MlirAttribute a = mg_lift_attr(op, "sym_name");
-    if (mlirAttributeIsNull(a) || !mlirAttributeIsAString(a))
-      continue;
-    MlirStringRef n = mlirStringAttrGetValue(a);
-    if (n.length == len && !memcmp(n.data, name, len))
-      return op;
-  }
-  return (MlirOperation){NULL};
 }
 
 // Clones `src` with operands mapped; records its results. Null on failure.
@@ -219,8 +198,8 @@ MgStatus mg_lift_rewrite_chunk(MlirOperation module, MlirOperation *after,
     status = mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
                          "internal: could not copy the ops of '@%s'", name);
   } else if (mlirLogicalResultIsFailure(
-                 mg_bridge_export(module, c->prog, name, NULL, loc)) ||
-             mlirOperationIsNull(kernel = find_func(module, name))) {
+                 mg_bridge_export(module, c->prog, name, NULL, loc, &kernel)) ||
+             mlirOperationIsNull(kernel)) {
     mlirOperationDestroy(ref);
     status = mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
                          "internal: could not insert kernel graph '@%s'", name);

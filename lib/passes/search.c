@@ -90,6 +90,7 @@ static char **graph_names(MlirOperation module, const char *root,
   char **names = calloc(count, sizeof *names);
   if (!names)
     return NULL;
+  MlirSymbolTable table = mlirSymbolTableCreate(module);
   for (uint32_t g = 0; g < count; ++g) {
     char buf[512];
     if (g == 0)
@@ -98,16 +99,19 @@ static char **graph_names(MlirOperation module, const char *root,
       for (int suffix = 0;; ++suffix) {
         snprintf(buf, sizeof buf, suffix ? "%s_k%u_%d" : "%s_k%u", root, g,
                  suffix);
-        if (mlirOperationIsNull(mg_bridge_lookup_func(module, buf)))
+        if (mlirOperationIsNull(mlirSymbolTableLookup(
+                table, mlirStringRefCreateFromCString(buf))))
           break;
       }
     if (!(names[g] = strdup(buf))) {
       while (g-- > 0)
         free(names[g]);
       free(names);
-      return NULL;
+      names = NULL;
+      break;
     }
   }
+  mlirSymbolTableDestroy(table);
   return names;
 }
 
@@ -118,13 +122,13 @@ static bool replace_func(MlirOperation module, MlirOperation func,
   MlirAttribute visibility = mlirOperationGetAttributeByName(
       func, mlirStringRefCreateFromCString("sym_visibility"));
   char **names = graph_names(module, name, best->num_graphs);
-  if (!names)
-    return false;
-  bool ok = mlirLogicalResultIsSuccess(
-      mg_bridge_export(module, best, name, (const char *const *)names,
-                       mlirOperationGetLocation(func)));
-  for (uint32_t g = 0; g < best->num_graphs; ++g) {
-    MlirOperation f = mg_bridge_lookup_func(module, names[g]);
+  MlirOperation *funcs = calloc(best->num_graphs, sizeof *funcs);
+  bool ok = names && funcs &&
+            mlirLogicalResultIsSuccess(mg_bridge_export(
+                module, best, name, (const char *const *)names,
+                mlirOperationGetLocation(func), funcs));
+  for (uint32_t g = 0; names && g < best->num_graphs; ++g) {
+    MlirOperation f = funcs ? funcs[g] : (MlirOperation){NULL};
     if (!mlirOperationIsNull(f) && !mlirAttributeIsNull(visibility))
       mlirOperationSetAttributeByName(
           f, mlirStringRefCreateFromCString("sym_visibility"), visibility);
@@ -134,6 +138,7 @@ static bool replace_func(MlirOperation module, MlirOperation func,
     free(names[g]);
   }
   free(names);
+  free(funcs);
   return ok;
 }
 

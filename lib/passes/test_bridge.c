@@ -14,7 +14,7 @@ static bool roundtrip_one(MlirOperation module, MlirOperation func, void *ud) {
     return false;
   bool ok = mlirLogicalResultIsSuccess(mg_bridge_export(
       module, p, map.graph_names[0], (const char *const *)map.graph_names,
-      mlirOperationGetLocation(func)));
+      mlirOperationGetLocation(func), NULL));
   mg_program_destroy(p);
   mg_bridge_map_free(&map);
   return ok;
