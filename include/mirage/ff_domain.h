@@ -24,6 +24,7 @@ typedef enum MgFfFault {
   MG_FF_FAULT_BAD_SCALAR,   // NaN or infinite scalar
   MG_FF_FAULT_UNSUPPORTED,  // an op kind the domain does not know
   MG_FF_FAULT_NOMEM,
+  MG_FF_FAULT_DEADLINE,     // the context's deadline passed: run abandoned
   MG_FF_FAULT_COUNT
 } MgFfFault;
 
@@ -31,6 +32,8 @@ typedef struct MgFfContext {
   uint64_t key;     // keys the uninterpreted functions of this test
   MgFfFault fault;  // why the last failing call failed
   uint64_t uf_calls;// uninterpreted-function applications so far
+  double deadline;  // mg_clock_now() time after which calls fail; 0 = none
+  uint64_t work;    // cells processed since the clock was last read
   uint32_t *exp_lo; // g^x for x < 2^16 (built on first exp)
   uint32_t *exp_hi; // g^(x * 2^16) for x < 2^14 (q < 2^30)
   uint64_t *scratch;// matmul operands and row accumulators

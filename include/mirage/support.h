@@ -87,6 +87,9 @@ MG_API bool mg_ptrmap_put(MgPtrMap *m, const void *key, uint32_t val);
 /// The value, or UINT32_MAX when absent.
 MG_API uint32_t mg_ptrmap_get(const MgPtrMap *m, const void *key);
 
+/// Seconds on a monotonic clock (for time budgets and deadlines).
+MG_API double mg_clock_now(void);
+
 /// Greatest common divisor of two non-negative integers (gcd(a, 0) = a).
 MG_API int64_t mg_gcd_i64(int64_t a, int64_t b);
 

@@ -121,6 +121,7 @@ static WorkerFf *worker_ff(Worker *w) {
   if (!f)
     return NULL;
   mg_ff_context_init(&f->ctx, 0);
+  f->ctx.deadline = w->s->deadline; // a huge run must not outlive the budget
   f->outs = calloc(c->num_outputs + 1, sizeof *f->outs);
   if (!f->outs) {
     free(f);
@@ -164,6 +165,16 @@ static MgStatus run(WorkerFf *f, const MgProgram *p, const MgBuffer *inputs,
   return st;
 }
 
+// A run abandoned at the deadline stops the search as the budget does
+// elsewhere (timed out, not failed).
+static bool stopped_by_deadline(Search *s, const WorkerFf *f) {
+  if (f->ctx.fault != MG_FF_FAULT_DEADLINE)
+    return false;
+  atomic_store(&s->timed_out, true);
+  atomic_store(&s->stop, true);
+  return true;
+}
+
 // The inputs of test t for this worker (cached or regenerated).
 static const MgBuffer *inputs_of(Worker *w, WorkerFf *f, const Test *test,
                                  uint32_t t) {
@@ -195,10 +206,12 @@ static const Test *get_test(Worker *w, WorkerFf *f, uint32_t t) {
   MgBuffer *inputs = cache ? fill_inputs(c, NULL, key)
                            : (f->inputs = fill_inputs(c, f->inputs, key));
   MgBuffer *outs = calloc(c->num_outputs + 1, sizeof *outs);
-  bool void_test = false, failed = !inputs || !outs;
+  bool void_test = false, failed = !inputs || !outs, stopped = false;
   if (!failed && run(f, s->target, inputs, key, outs, &void_test) !=
-                     MG_STATUS_OK)
+                     MG_STATUS_OK) {
     failed = true;
+    stopped = stopped_by_deadline(s, f);
+  }
   if (failed || void_test) {
     free_buffers(outs, c->num_outputs);
     outs = NULL;
@@ -217,7 +230,7 @@ static const Test *get_test(Worker *w, WorkerFf *f, uint32_t t) {
   test->state = TEST_READY;
   pthread_cond_broadcast(&c->ready);
   pthread_mutex_unlock(&c->lock);
-  if (failed) {
+  if (failed && !stopped) {
     atomic_store(&s->failed, true);
     atomic_store(&s->stop, true);
   }
@@ -242,8 +255,10 @@ TestOutcome mg_check_test(Worker *w, const MgProgram *p, uint32_t t,
   bool void_test;
   MgStatus st = run(f, p, inputs, test_key(s->opt.seed, t), f->outs,
                     &void_test);
-  if (st != MG_STATUS_OK)
+  if (st != MG_STATUS_OK) {
+    stopped_by_deadline(s, f);
     return TEST_ERROR;
+  }
   if (void_test)
     return TEST_VOID;
   bool differs =

@@ -22,12 +22,6 @@
 #include <string.h>
 #include <time.h>
 
-double mg_search_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 void mg_search_memory(Search *s, int64_t delta) {
   uint64_t now = (uint64_t)((int64_t)atomic_fetch_add(&s->memory,
                                                       (uint64_t)delta) +
@@ -117,7 +111,7 @@ bool mg_worker_stopped(Worker *w) {
   w->pub_states = w->stats.states;
   w->pub_pruned = pruned;
   if (s->deadline > 0) {
-    double now = mg_search_now();
+    double now = mg_clock_now();
     if (now > s->deadline) {
       atomic_store(&s->timed_out, true);
       atomic_store(&s->stop, true);
@@ -185,7 +179,7 @@ static void *thread_main(void *arg) {
 static void report(Search *s, const char *phase, bool force) {
   if (!s->opt.progress)
     return;
-  double now = mg_search_now();
+  double now = mg_clock_now();
   if (!force && now - s->last_report < s->opt.progress_interval_s)
     return;
   s->last_report = now;

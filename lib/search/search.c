@@ -77,7 +77,7 @@ static Verdict check(Search *s, Worker *workers, uint32_t nw,
   Verdict v = VERDICT_REJECTED;
   bool done = false;
   while (!done && t < max) {
-    if (s->deadline > 0 && mg_search_now() > s->deadline) {
+    if (s->deadline > 0 && mg_clock_now() > s->deadline) {
       atomic_store(&s->timed_out, true);
       atomic_store(&s->stop, true);
     }
@@ -280,7 +280,7 @@ MgStatus mg_search_run(const MgProgram *target, const MgSearchOptions *options,
   s->min_blocks = opt.min_blocks ? opt.min_blocks
                                  : mg_search_sm_count(s->gpu);
   s->max_work = opt.max_work_ratio * mg_search_work(target);
-  s->start = mg_search_now();
+  s->start = mg_clock_now();
   if (opt.time_budget_s > 0) {
     s->deadline = s->start + opt.time_budget_s;
     s->enum_deadline = s->start + 0.6 * opt.time_budget_s;
@@ -322,19 +322,19 @@ MgStatus mg_search_run(const MgProgram *target, const MgSearchOptions *options,
       break;
     s->level = level;
     stats->kernel_ops_searched = level;
-    double t0 = mg_search_now();
+    double t0 = mg_clock_now();
     mg_kernel_level(s, workers, nw);
     Collector all;
     mg_collector_init(&all, opt.max_candidates);
     bool ok = true;
     for (uint32_t i = 0; i < nw; i++)
       ok &= mg_collector_merge(&all, &workers[i].collector);
-    double t1 = mg_search_now();
+    double t1 = mg_clock_now();
     stats->enumerate_s += t1 - t0;
     uint32_t before = found.n;
     if (ok && !atomic_load(&s->failed))
       ok = evaluate(s, workers, nw, &all, &found, stats);
-    stats->verify_s += mg_search_now() - t1;
+    stats->verify_s += mg_clock_now() - t1;
     mg_collector_dispose(&all);
     if (!ok || atomic_load(&s->failed)) {
       st = mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1,
@@ -361,7 +361,7 @@ done:
   stats->timed_out = atomic_load(&s->timed_out);
   stats->memory_limited = atomic_load(&s->memory_limited);
   stats->memory_high_water = atomic_load(&s->memory_high);
-  stats->elapsed_s = mg_search_now() - s->start;
+  stats->elapsed_s = mg_clock_now() - s->start;
   pthread_mutex_destroy(&s->lock);
   pthread_cond_destroy(&s->menu_ready);
   free(s);

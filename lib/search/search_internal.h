@@ -311,7 +311,6 @@ struct Search {
   void *check;                // finite-field test cache (check.c)
 };
 
-double mg_search_now(void);
 /// Accounts `delta` bytes (may be negative); sets memory_limited and stop
 /// when over the limit.
 void mg_search_memory(Search *s, int64_t delta);

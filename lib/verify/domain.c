@@ -48,15 +48,30 @@ const char *mg_ff_fault_message(MgFfFault fault) {
   case MG_FF_FAULT_BAD_SCALAR: return "scalar is NaN or infinite";
   case MG_FF_FAULT_UNSUPPORTED: return "op kind not supported by the finite-field domain";
   case MG_FF_FAULT_NOMEM: return "out of memory";
+  case MG_FF_FAULT_DEADLINE: return "time budget exhausted";
   default: return "unknown fault";
   }
 }
 
 static MgStatus fail(MgFfContext *ctx, MgFfFault fault) {
   ctx->fault = fault;
-  return fault == MG_FF_FAULT_NOMEM ? MG_STATUS_NOMEM
+  return fault == MG_FF_FAULT_NOMEM         ? MG_STATUS_NOMEM
          : fault == MG_FF_FAULT_UNSUPPORTED ? MG_STATUS_UNSUPPORTED
+         : fault == MG_FF_FAULT_DEADLINE    ? MG_STATUS_BUDGET
                                             : MG_STATUS_INVALID;
+}
+
+// A run at large shapes can take minutes; a caller with a time budget sets
+// a deadline. The clock is read once per ~4M cells of work, so small calls
+// cost nothing.
+static bool past_deadline(MgFfContext *ctx, uint64_t work) {
+  if (ctx->deadline <= 0)
+    return false;
+  ctx->work += work;
+  if (ctx->work < (1u << 22))
+    return false;
+  ctx->work = 0;
+  return mg_clock_now() > ctx->deadline;
 }
 
 static bool build_exp_tables(MgFfContext *ctx) {
@@ -148,6 +163,8 @@ static MgStatus ff_binary(void *vctx, MgOpKind kind, const MgCell *a,
                           const MgCell *b, MgCell *out, size_t n) {
   MgFfContext *ctx = vctx;
   const uint32_t P = MG_FF_P, Q = MG_FF_Q;
+  if (past_deadline(ctx, n))
+    return fail(ctx, MG_FF_FAULT_DEADLINE);
   if (kind == MG_OP_DIV)
     return ff_divide(ctx, a, b, out, n);
   for (size_t i = 0; i < n; ++i) {
@@ -191,6 +208,8 @@ static MgStatus ff_unary(void *vctx, MgOpKind kind, double scalar,
                          const MgCell *a, MgCell *out, size_t n) {
   MgFfContext *ctx = vctx;
   const uint32_t P = MG_FF_P, Q = MG_FF_Q;
+  if (past_deadline(ctx, n))
+    return fail(ctx, MG_FF_FAULT_DEADLINE);
   switch (kind) {
   case MG_OP_EXP:
     for (size_t i = 0; i < n; ++i) {
@@ -241,7 +260,8 @@ static MgStatus ff_unary(void *vctx, MgOpKind kind, double scalar,
 
 static MgStatus ff_add_into(void *vctx, MgCell *acc, const MgCell *x,
                             size_t n) {
-  (void)vctx;
+  if (past_deadline(vctx, n))
+    return fail(vctx, MG_FF_FAULT_DEADLINE);
   for (size_t i = 0; i < n; ++i) {
     uint32_t aq = mg_ff_cell_q(acc[i]), xq = mg_ff_cell_q(x[i]);
     uint32_t rq = aq == MG_FF_BOTTOM || xq == MG_FF_BOTTOM
@@ -353,6 +373,8 @@ static MgStatus ff_matmul(void *vctx, const MgCell *a, const MgCell *b,
   bool with_q = !all_rows && !all_cols;
   for (int64_t i0 = 0; i0 < m;) {
     int rows = m - i0 >= 8 ? 8 : m - i0 >= 4 ? 4 : m - i0 >= 2 ? 2 : 1;
+    if (past_deadline(ctx, (uint64_t)rows * (uint64_t)k * (uint64_t)n))
+      return fail(ctx, MG_FF_FAULT_DEADLINE);
     memset(acc_p, 0, (size_t)rows * (size_t)n * sizeof *acc_p);
     memset(acc_q, 0, (size_t)rows * (size_t)n * sizeof *acc_q);
     for (int64_t kk = 0; kk < k; ++kk) {
