@@ -165,6 +165,41 @@ static MgStatus run(WorkerFf *f, const MgProgram *p, const MgBuffer *inputs,
   return st;
 }
 
+// Upper bound of the bytes one finite-field run of `p` holds: every tensor
+// of the kernel graph at once, plus the tiles of its block graphs (their
+// inputs and saver results alias kernel tensors).
+static uint64_t run_bytes(const MgProgram *p) {
+  uint64_t cells = 0;
+  for (uint32_t g = 0; g < p->num_graphs; g++) {
+    const MgGraph *gr = &p->graphs[g];
+    for (uint32_t t = 0; t < gr->num_tensors; t++) {
+      uint8_t kind = gr->ops[gr->tensors[t].producer].kind;
+      if (g == 0 || (kind != MG_OP_INPUT && kind != MG_OP_SAVER))
+        cells += (uint64_t)mg_tensor_numel(&gr->tensors[t]);
+    }
+  }
+  return cells * sizeof(MgCell);
+}
+
+// Runs under the memory bound: the run's bytes are accounted while it runs;
+// one that would cross the bound is not started and stops the search, as the
+// bound does elsewhere.
+static MgStatus run_bounded(Search *s, WorkerFf *f, const MgProgram *p,
+                            const MgBuffer *inputs, uint64_t key, MgBuffer *outs,
+                            bool *void_test) {
+  uint64_t bytes = run_bytes(p);
+  if (atomic_load(&s->memory) + bytes > s->opt.memory_limit) {
+    atomic_store(&s->memory_limited, true);
+    atomic_store(&s->stop, true);
+    *void_test = false;
+    return MG_STATUS_BUDGET;
+  }
+  mg_search_memory(s, (int64_t)bytes);
+  MgStatus st = run(f, p, inputs, key, outs, void_test);
+  mg_search_memory(s, -(int64_t)bytes);
+  return st;
+}
+
 // A run abandoned at the deadline stops the search as the budget does
 // elsewhere (timed out, not failed).
 static bool stopped_by_deadline(Search *s, const WorkerFf *f) {
@@ -207,10 +242,12 @@ static const Test *get_test(Worker *w, WorkerFf *f, uint32_t t) {
                            : (f->inputs = fill_inputs(c, f->inputs, key));
   MgBuffer *outs = calloc(c->num_outputs + 1, sizeof *outs);
   bool void_test = false, failed = !inputs || !outs, stopped = false;
-  if (!failed && run(f, s->target, inputs, key, outs, &void_test) !=
-                     MG_STATUS_OK) {
+  MgStatus st = failed ? MG_STATUS_NOMEM
+                       : run_bounded(s, f, s->target, inputs, key, outs,
+                                     &void_test);
+  if (st != MG_STATUS_OK) {
     failed = true;
-    stopped = stopped_by_deadline(s, f);
+    stopped = st == MG_STATUS_BUDGET || stopped_by_deadline(s, f);
   }
   if (failed || void_test) {
     free_buffers(outs, c->num_outputs);
@@ -253,8 +290,8 @@ TestOutcome mg_check_test(Worker *w, const MgProgram *p, uint32_t t,
   if (!inputs)
     return TEST_ERROR;
   bool void_test;
-  MgStatus st = run(f, p, inputs, test_key(s->opt.seed, t), f->outs,
-                    &void_test);
+  MgStatus st = run_bounded(s, f, p, inputs, test_key(s->opt.seed, t),
+                            f->outs, &void_test);
   if (st != MG_STATUS_OK) {
     stopped_by_deadline(s, f);
     return TEST_ERROR;
