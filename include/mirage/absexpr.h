@@ -84,6 +84,13 @@ MG_API bool mg_absexpr_is_subexpr(const MgAbsGraph *graph, MgAbsId id);
 /// The class of target output `index` (for final checks).
 MG_API MgAbsId mg_absexpr_output(const MgAbsGraph *graph, uint32_t index);
 
+/// The class an op would get before it is built (lookup only): for
+/// single-output ops without a body (matmul, element-wise, scalar, sum,
+/// accum). `in0` is the type of its first operand, `a`/`b` its operands'
+/// classes, `forloop` the block graph's F. MG_ABS_NONE for other kinds.
+MG_API MgAbsId mg_absexpr_of_proto(const MgAbsGraph *graph, const MgOp *op,
+                                   const MgTensor *in0, MgAbsId a, MgAbsId b,
+                                   int32_t forloop);
 /// Expression classes of op `op`'s outputs in graph `g` of `program`, given
 /// the classes of every tensor of that graph read so far (`tensor_ids`,
 /// indexed by tensor id). For MG_OP_CUSTOM the block graph is expanded with

@@ -125,15 +125,50 @@ static uint32_t eval_body(const Eval *e, const MgProgram *p, uint8_t level,
   return op->num_outputs;
 }
 
-static MgAbsId eval_accum(const Eval *e, const MgGraph *gr, const MgOp *op,
-                          MgAbsId x) {
-  int64_t e_last = last_dim(&gr->tensors[op->inputs[0]]);
-  MgAbsId inner = x;
-  if (op->acc == MG_ACCUM_SUM_LAST)
-    inner = sum(e, e_last, x);
-  else if (op->acc == MG_ACCUM_SUM_SQ_LAST)
-    inner = sum(e, e_last, bin(e, MG_ABS_MUL, x, x));
-  return sum(e, gr->forloop, inner);
+// The term of a single-output op that needs no body: `in0` is the type of
+// its first operand (contraction and reduction extents), `forloop` the
+// block graph's F (accumulators). MG_ABS_NONE for the other kinds.
+static MgAbsId eval_local(const Eval *e, const MgOp *op, const MgTensor *in0,
+                          MgAbsId a, MgAbsId b, int32_t forloop) {
+  switch ((MgOpKind)op->kind) {
+  case MG_OP_MATMUL:
+    return sum(e, last_dim(in0), bin(e, MG_ABS_MUL, a, b));
+  case MG_OP_ADD:
+    return bin(e, MG_ABS_ADD, a, b);
+  case MG_OP_SUB:
+    return bin(e, MG_ABS_ADD, a, bin(e, MG_ABS_MUL, constant(e, -1.0), b));
+  case MG_OP_MUL:
+    return bin(e, MG_ABS_MUL, a, b);
+  case MG_OP_DIV:
+    return bin(e, MG_ABS_DIV, a, b);
+  case MG_OP_SQUARE:
+    return bin(e, MG_ABS_MUL, a, a);
+  case MG_OP_EXP:
+  case MG_OP_SQRT:
+  case MG_OP_RSQRT:
+  case MG_OP_SILU:
+  case MG_OP_GELU:
+  case MG_OP_RELU:
+    return term(e, unary_symbol((MgOpKind)op->kind), 0, a, MG_ABS_NONE);
+  case MG_OP_MUL_SCALAR:
+    return bin(e, MG_ABS_MUL, a, constant(e, op->scalar));
+  case MG_OP_DIV_SCALAR:
+    return bin(e, MG_ABS_DIV, a, constant(e, op->scalar));
+  case MG_OP_SUM:
+    return sum(e, op->attr >= 0 && op->attr < in0->rank ? in0->dims[op->attr]
+                                                         : 0,
+               a);
+  case MG_OP_ACCUM: {
+    MgAbsId inner = a;
+    if (op->acc == MG_ACCUM_SUM_LAST)
+      inner = sum(e, last_dim(in0), a);
+    else if (op->acc == MG_ACCUM_SUM_SQ_LAST)
+      inner = sum(e, last_dim(in0), bin(e, MG_ABS_MUL, a, a));
+    return sum(e, forloop, inner);
+  }
+  default:
+    return MG_ABS_NONE;
+  }
 }
 
 static uint32_t eval_op(const Eval *e, const MgProgram *p, MgGraphId gid,
@@ -151,54 +186,12 @@ static uint32_t eval_op(const Eval *e, const MgProgram *p, MgGraphId gid,
             ? term(e, MG_ABS_INPUT, op->attr, MG_ABS_NONE, MG_ABS_NONE)
             : ids[op->outputs[0]];
     break;
-  case MG_OP_MATMUL:
-    r = sum(e, last_dim(&gr->tensors[op->inputs[0]]),
-            bin(e, MG_ABS_MUL, a, b));
-    break;
-  case MG_OP_ADD:
-    r = bin(e, MG_ABS_ADD, a, b);
-    break;
-  case MG_OP_SUB:
-    r = bin(e, MG_ABS_ADD, a, bin(e, MG_ABS_MUL, constant(e, -1.0), b));
-    break;
-  case MG_OP_MUL:
-    r = bin(e, MG_ABS_MUL, a, b);
-    break;
-  case MG_OP_DIV:
-    r = bin(e, MG_ABS_DIV, a, b);
-    break;
-  case MG_OP_SQUARE:
-    r = bin(e, MG_ABS_MUL, a, a);
-    break;
-  case MG_OP_EXP:
-  case MG_OP_SQRT:
-  case MG_OP_RSQRT:
-  case MG_OP_SILU:
-  case MG_OP_GELU:
-  case MG_OP_RELU:
-    r = term(e, unary_symbol((MgOpKind)op->kind), 0, a, MG_ABS_NONE);
-    break;
-  case MG_OP_MUL_SCALAR:
-    r = bin(e, MG_ABS_MUL, a, constant(e, op->scalar));
-    break;
-  case MG_OP_DIV_SCALAR:
-    r = bin(e, MG_ABS_DIV, a, constant(e, op->scalar));
-    break;
-  case MG_OP_SUM: {
-    const MgTensor *t = &gr->tensors[op->inputs[0]];
-    int64_t n = op->attr >= 0 && op->attr < t->rank ? t->dims[op->attr] : 0;
-    r = sum(e, n, a);
-    break;
-  }
   case MG_OP_CUSTOM:
   case MG_OP_THREAD:
     return eval_body(e, p, gr->level, (MgGraphId)op->attr, op, ids, out);
   case MG_OP_ITERATOR:
   case MG_OP_SAVER:
     r = a;
-    break;
-  case MG_OP_ACCUM:
-    r = eval_accum(e, gr, op, a);
     break;
   case MG_OP_CONCAT:
     // Abstract expressions forget which part of a tensor is which, so the
@@ -211,7 +204,9 @@ static uint32_t eval_op(const Eval *e, const MgProgram *p, MgGraphId gid,
         r = bin(e, MG_ABS_CONCAT, r, x);
     }
     break;
-  case MG_OP_COUNT:
+  default:
+    if (op->num_inputs > 0)
+      r = eval_local(e, op, &gr->tensors[op->inputs[0]], a, b, gr->forloop);
     break;
   }
   for (uint32_t i = 0; i < op->num_outputs; ++i)
@@ -328,6 +323,13 @@ bool mg_absexpr_is_subexpr(const MgAbsGraph *graph, MgAbsId id) {
 MgAbsId mg_absexpr_output(const MgAbsGraph *graph, uint32_t index) {
   return graph && index < graph->num_outputs ? graph->outputs[index]
                                              : MG_ABS_NONE;
+}
+
+MgAbsId mg_absexpr_of_proto(const MgAbsGraph *graph, const MgOp *op,
+                             const MgTensor *in0, MgAbsId a, MgAbsId b,
+                             int32_t forloop) {
+  Eval e = {NULL, graph, false};
+  return eval_local(&e, op, in0, a, b, forloop);
 }
 
 uint32_t mg_absexpr_of_op(const MgAbsGraph *graph, const MgProgram *program,

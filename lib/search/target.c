@@ -450,83 +450,13 @@ MgAbsId mg_search_classes(const Search *s, const MgProgram *p, MgGraphId g,
 
 //===--- Abstract class of an op before it is built -------------------------===//
 //
-// The same mapping as lib/absexpr's (terms.c: matmul -> sum(k, a·b), sub ->
-// a + (-1)·b, square -> a·a, scalars -> constants, sums and accumulators ->
-// sum(n, ...)), used to drop ops before paying for a builder call. The
-// class of every op that is built is then taken from mg_absexpr_of_op, so
-// a difference between the two could only make the pre-check skip ops,
-// never accept a wrong one.
-
-static int64_t const_param(double v) {
-  if (v == 0.0)
-    v = 0.0; // -0.0 and 0.0 are one constant
-  int64_t bits;
-  memcpy(&bits, &v, sizeof bits);
-  return bits;
-}
-
-static MgAbsId look(const MgAbsGraph *g, MgAbsOp op, int64_t param, MgAbsId a,
-                    MgAbsId b) {
-  if ((op != MG_ABS_INPUT && op != MG_ABS_CONST && a == MG_ABS_NONE))
-    return MG_ABS_NONE;
-  return mg_absexpr_lookup(g, op, param, a, b);
-}
+// lib/absexpr's own mapping (mg_absexpr_of_proto), used to drop ops before
+// paying for a builder call; built ops take theirs from mg_absexpr_of_op,
+// which shares that code.
 
 MgAbsId mg_search_term(const Search *s, const MgOp *op, const MgTensor *ta,
                        MgAbsId a, MgAbsId b, int32_t forloop) {
-  const MgAbsGraph *g = s->abs;
-  if (!g)
-    return MG_ABS_NONE;
-  int64_t last = ta->rank ? ta->dims[ta->rank - 1] : 1;
-  switch ((MgOpKind)op->kind) {
-  case MG_OP_MATMUL:
-    return look(g, MG_ABS_SUM, last, look(g, MG_ABS_MUL, 0, a, b),
-                MG_ABS_NONE);
-  case MG_OP_ADD:
-    return look(g, MG_ABS_ADD, 0, a, b);
-  case MG_OP_SUB: {
-    MgAbsId m1 = look(g, MG_ABS_CONST, const_param(-1.0), MG_ABS_NONE,
-                      MG_ABS_NONE);
-    return look(g, MG_ABS_ADD, 0, a, look(g, MG_ABS_MUL, 0, m1, b));
-  }
-  case MG_OP_MUL:
-    return look(g, MG_ABS_MUL, 0, a, b);
-  case MG_OP_DIV:
-    return look(g, MG_ABS_DIV, 0, a, b);
-  case MG_OP_SQUARE:
-    return look(g, MG_ABS_MUL, 0, a, a);
-  case MG_OP_EXP:
-    return look(g, MG_ABS_EXP, 0, a, MG_ABS_NONE);
-  case MG_OP_SQRT:
-    return look(g, MG_ABS_SQRT, 0, a, MG_ABS_NONE);
-  case MG_OP_RSQRT:
-    return look(g, MG_ABS_RSQRT, 0, a, MG_ABS_NONE);
-  case MG_OP_SILU:
-    return look(g, MG_ABS_SILU, 0, a, MG_ABS_NONE);
-  case MG_OP_GELU:
-    return look(g, MG_ABS_GELU, 0, a, MG_ABS_NONE);
-  case MG_OP_RELU:
-    return look(g, MG_ABS_RELU, 0, a, MG_ABS_NONE);
-  case MG_OP_MUL_SCALAR: case MG_OP_DIV_SCALAR: {
-    MgAbsId c = look(g, MG_ABS_CONST, const_param(op->scalar), MG_ABS_NONE,
-                     MG_ABS_NONE);
-    return look(g, op->kind == MG_OP_MUL_SCALAR ? MG_ABS_MUL : MG_ABS_DIV, 0,
-                a, c);
-  }
-  case MG_OP_SUM:
-    if (op->attr < 0 || op->attr >= ta->rank)
-      return MG_ABS_NONE;
-    return look(g, MG_ABS_SUM, ta->dims[op->attr], a, MG_ABS_NONE);
-  case MG_OP_ACCUM: {
-    MgAbsId inner = a;
-    if (op->acc == MG_ACCUM_SUM_LAST)
-      inner = look(g, MG_ABS_SUM, last, a, MG_ABS_NONE);
-    else if (op->acc == MG_ACCUM_SUM_SQ_LAST)
-      inner = look(g, MG_ABS_SUM, last, look(g, MG_ABS_MUL, 0, a, a),
-                   MG_ABS_NONE);
-    return look(g, MG_ABS_SUM, forloop, inner, MG_ABS_NONE);
-  }
-  default:
-    return MG_ABS_NONE;
-  }
+  // The same mapping as mg_absexpr_of_op (one implementation in absexpr).
+  return s->abs ? mg_absexpr_of_proto(s->abs, op, ta, a, b, forloop)
+                : MG_ABS_NONE;
 }
