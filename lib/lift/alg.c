@@ -80,6 +80,16 @@ static void make_kind(const MgLiftVal *base, MgLiftKind kind, uint8_t dtype,
   out->origin = origin;
 }
 
+// A pending value of `kind` over `x` materialized as a tensor first.
+static bool wrap_kind(MgLiftBuilder *b, const MgLiftVal *x, MgLiftKind kind,
+                      uint8_t dtype, MlirOperation origin, MgLiftVal *out) {
+  MgLiftVal a = *x;
+  if (!mg_lift_materialize(b, &a))
+    return false;
+  make_kind(&a, kind, dtype, origin, out);
+  return true;
+}
+
 static bool tensor_result(MgLiftBuilder *b, const MgLiftVal *shape,
                           MgTensorId t, uint8_t dtype, MgLiftVal *out) {
   if (t == MG_NO_ID)
@@ -410,13 +420,7 @@ bool mg_lift_alg_unary(MgLiftBuilder *b, MgLiftAlg op, const MgLiftVal *x,
       make_kind(x, MG_LIFT_TENSOR, dtype, cur, out);
       return true;
     }
-    {
-      MgLiftVal a = *x;
-      if (!mg_lift_materialize(b, &a))
-        return false;
-      make_kind(&a, MG_LIFT_NEG, dtype, cur, out);
-      return true;
-    }
+    return wrap_kind(b, x, MG_LIFT_NEG, dtype, cur, out);
   case MG_LIFT_ALG_RECIP:
     if (x->kind == MG_LIFT_RECIP) {
       make_kind(x, MG_LIFT_TENSOR, dtype, cur, out);
@@ -430,20 +434,9 @@ bool mg_lift_alg_unary(MgLiftBuilder *b, MgLiftAlg op, const MgLiftVal *x,
       make_kind(x, MG_LIFT_ONE_PLUS_EXPNEG, dtype, cur, out);
       return true;
     }
-    {
-      MgLiftVal a = *x;
-      if (!mg_lift_materialize(b, &a))
-        return false;
-      make_kind(&a, MG_LIFT_RECIP, dtype, cur, out);
-      return true;
-    }
-  case MG_LIFT_ALG_SIGMOID: {
-    MgLiftVal a = *x;
-    if (!mg_lift_materialize(b, &a))
-      return false;
-    make_kind(&a, MG_LIFT_SIGMOID, dtype, cur, out);
-    return true;
-  }
+    return wrap_kind(b, x, MG_LIFT_RECIP, dtype, cur, out);
+  case MG_LIFT_ALG_SIGMOID:
+    return wrap_kind(b, x, MG_LIFT_SIGMOID, dtype, cur, out);
   case MG_LIFT_ALG_RELU:
     return relu(b, x, dtype, out);
   default:
