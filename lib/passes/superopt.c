@@ -9,7 +9,6 @@
 //===----------------------------------------------------------------------===//
 #include "search_pass.h"
 
-#include <stdio.h>
 
 #include "mirage/lift.h"
 

@@ -18,7 +18,6 @@
 #include "mlir-c/Diagnostics.h"
 #include "mlir-c/IR.h"
 #include "mlir-c/Pass.h"
-#include "mlir-c/RegisterEverything.h"
 
 typedef struct PassFlag {
   const char *name; // without leading dashes

@@ -23,7 +23,6 @@
 #include "mlir-c/Diagnostics.h"
 #include "mlir-c/IR.h"
 #include "mlir-c/Pass.h"
-#include "mlir-c/RegisterEverything.h"
 #include "run.h"
 
 typedef struct Options {
