@@ -109,32 +109,37 @@ static uint64_t pruned_total(const MgSearchStats *st) {
   return n;
 }
 
-// One block graph per line: grid, loop and ops, for --verbose.
-static void print_program(const MgProgram *p) {
-  for (uint32_t g = 1; g < p->num_graphs; g++) {
-    const MgGraph *b = &p->graphs[g];
-    printf("    kernel %u: grid (%d,%d,%d) F %d:", g, b->grid[0], b->grid[1],
-           b->grid[2], b->forloop);
-    for (uint32_t i = 0; i < b->num_ops; i++)
-      if (b->ops[i].kind != MG_OP_INPUT)
-        printf(" %s", mg_op_kind_name((MgOpKind)b->ops[i].kind));
-    printf("\n");
-  }
+// One kernel per line (grid, loop, ops, estimate), for --verbose.
+static void print_program(const MgProgram *p, const MgGpu *gpu) {
   const MgGraph *k = &p->graphs[0];
-  printf("    kernel graph:");
-  for (uint32_t i = 0; i < k->num_ops; i++)
-    if (k->ops[i].kind != MG_OP_INPUT)
-      printf(" %s", mg_op_kind_name((MgOpKind)k->ops[i].kind));
-  printf("\n");
+  for (uint32_t i = 0; i < k->num_ops; i++) {
+    const MgOp *op = &k->ops[i];
+    MgKernelCost c;
+    if (!mg_cost_kernel(p, i, gpu, &c))
+      continue;
+    if (op->kind == MG_OP_CUSTOM) {
+      const MgGraph *b = &p->graphs[op->attr];
+      printf("    custom: grid (%d,%d,%d) F %d:", b->grid[0], b->grid[1],
+             b->grid[2], b->forloop);
+      for (uint32_t j = 0; j < b->num_ops; j++)
+        if (b->ops[j].kind != MG_OP_INPUT)
+          printf(" %s", mg_op_kind_name((MgOpKind)b->ops[j].kind));
+    } else {
+      printf("    %s", mg_op_kind_name((MgOpKind)op->kind));
+    }
+    printf("  [%.1f us, %s-bound, DRAM %.1f MB, L2 %.1f MB, util %.2f]\n",
+           1e6 * c.time_s, mg_cost_bound_name(c.bound), c.dram_bytes / 1e6,
+           c.l2_bytes / 1e6, c.utilization);
+  }
 }
 
 static int run_table(const Args *a) {
-  printf("| benchmark | paper's best | kernels | search s | enumerate s | "
-         "verify s | states | pruned |");
+  printf("| benchmark | paper's best | kernels | est. us input | est. us best "
+         "| search s | enumerate s | verify s | states | pruned |");
   for (int r = 0; r < MG_SEARCH_RULE_COUNT; r++)
     printf(" %s |", mg_search_rule_name((MgSearchRule)r));
   printf(" candidates | tested | fingerprint fails | weak bound | verified | "
-         "tests | notes |\n|---|---|---|---|---|---|---|---|");
+         "tests | notes |\n|---|---|---|---|---|---|---|---|---|---|");
   for (int r = 0; r < MG_SEARCH_RULE_COUNT; r++)
     printf("---|");
   printf("---|---|---|---|---|---|---|\n");
@@ -172,8 +177,11 @@ static int run_table(const Args *a) {
       snprintf(kernels, sizeof kernels, "%u", r.found[pick].cost.kernels);
     else
       snprintf(kernels, sizeof kernels, "none");
-    printf("| %s | %s | %s | %.2f | %.2f | %.2f | %llu | %llu |", b->name,
-           b->paper, kernels, s->elapsed_s, s->enumerate_s, s->verify_s,
+    const MgGpu *gpu = mg_cost_gpu(o.target);
+    printf("| %s | %s | %s | %.1f | %.1f | %.2f | %.2f | %.2f | %llu | %llu |",
+           b->name, b->paper, kernels, 1e6 * mg_cost_program(target, gpu),
+           best ? 1e6 * mg_cost_program(best, gpu) : 0.0, s->elapsed_s,
+           s->enumerate_s, s->verify_s,
            (unsigned long long)s->states,
            (unsigned long long)pruned_total(s));
     for (int k = 0; k < MG_SEARCH_RULE_COUNT; k++)
@@ -189,7 +197,7 @@ static int run_table(const Args *a) {
            s->memory_limited ? "memory bound hit; " : "",
            st != MG_STATUS_OK ? diag.message : "");
     if (a->verbose && best)
-      print_program(best);
+      print_program(best, gpu);
     fflush(stdout);
     mg_search_result_free(&r);
     mg_program_destroy(target);

@@ -243,6 +243,19 @@ MG_API MgOpId mg_graph_thread(MgProgram *p, MgGraphId g, MgGraphId sub,
 /// source, e.g. f16 operands with an f32 matmul result). Inputs keep theirs.
 MG_API MgStatus mg_graph_set_dtype(MgProgram *p, MgGraphId g, MgTensorId t,
                                    MgDType dtype, MgDiag *diag);
+/// Appends the ops of graph `sg` of `src` to graph `dg` of `dst` through
+/// the builders, copying the graphs its custom and thread ops name. `map`
+/// has one entry per tensor of the source graph: an input whose entry is
+/// not MG_NO_ID is bound to that tensor of `dg` instead of becoming a new
+/// input; on success every entry names the copy's tensor. Outputs are not
+/// marked.
+MG_API MgStatus mg_graph_append(MgProgram *dst, MgGraphId dg,
+                                const MgProgram *src, MgGraphId sg,
+                                MgTensorId *map, MgDiag *diag);
+/// Copies graph `g` of `src` with its launch, outputs and the graphs it
+/// names into `dst` as a new graph; its id, or MG_NO_ID (see `diag`).
+MG_API MgGraphId mg_program_copy_graph(MgProgram *dst, const MgProgram *src,
+                                       MgGraphId g, MgDiag *diag);
 /// Appends `t` to the graph's outputs.
 MG_API MgStatus mg_graph_mark_output(MgProgram *p, MgGraphId g, MgTensorId t,
                                      MgDiag *diag);
@@ -263,6 +276,9 @@ MG_API int64_t mg_tensor_numel(const MgTensor *t);
 /// True when the op in a block graph runs once per for-loop iteration
 /// (reads an iterator, directly or not, and no accumulator).
 MG_API bool mg_graph_op_in_loop(const MgProgram *p, MgGraphId g, MgOpId op);
+/// mg_graph_op_in_loop for every op of block graph `gr` in one pass:
+/// in_loop[i] for op i (num_ops entries). False on no memory.
+MG_API bool mg_graph_ops_in_loop(const MgGraph *gr, bool *in_loop);
 
 #ifdef __cplusplus
 }

@@ -8,8 +8,9 @@
 // shape rules, dimension roles, abstract expressions (lib/absexpr) and
 // budgets; complete candidates whose output expressions match the target
 // are tested in the finite field (lib/verify) and only verified programs
-// are returned, ranked by a proxy cost (fewest kernels, then fewest DRAM
-// bytes, then least shared memory).
+// are returned, ranked by the cost model's time estimate (lib/cost), or by
+// a proxy (fewest kernels, then fewest DRAM bytes, then least shared
+// memory) when the options ask for it.
 //
 // The result (verified set and chosen program) does not depend on the
 // number of threads. It does depend on the options, and a search stopped by
@@ -21,6 +22,7 @@
 #define MIRAGE_SEARCH_H
 
 #include "mirage/absexpr.h"
+#include "mirage/cost.h"
 #include "mirage/verify.h"
 
 #ifdef __cplusplus
@@ -73,6 +75,13 @@ typedef void (*MgSearchProgressFn)(const MgSearchProgress *progress,
 typedef void (*MgSearchCandidateFn)(const MgProgram *candidate,
                                     void *user_data);
 
+/// How verified candidates are ranked.
+typedef enum MgSearchRank {
+  MG_SEARCH_RANK_COST,  // the cost model's estimated time (lib/cost)
+  MG_SEARCH_RANK_PROXY, // fewest kernels, then DRAM bytes, then smem
+  MG_SEARCH_RANK_COUNT
+} MgSearchRank;
+
 typedef struct MgSearchOptions {
   // Generator limits.
   uint32_t max_kernel_ops;     // ops in the kernel graph (default 4)
@@ -103,10 +112,20 @@ typedef struct MgSearchOptions {
   bool use_kind_budget;        // non-LAX op counts <= target's (default true)
   MgAbsOptions absexpr;        // saturation bounds
   // Ranking and verification.
-  bool exhaustive;             // keep searching larger kernel graphs after a
-                               // verified one is found (default false)
+  MgSearchRank rank;           // default MG_SEARCH_RANK_COST
+  uint32_t extra_levels;       // rank=cost: kernel-graph sizes searched past
+                               // the first that verified a program cheaper
+                               // than the target, while the cost model's
+                               // lower bound for the size is below the
+                               // best found (default 0)
+  bool cut_prologues;          // rank=cost: also search the target cut at
+                               // its prologues, part by part (default
+                               // true; docs/search.md)
+  bool exhaustive;             // search every kernel-graph size up to
+                               // max_kernel_ops, whatever was verified
+                               // (default false)
   uint32_t max_candidates;     // candidates kept per kernel-graph size for
-                               // testing, best proxy cost first (default 256)
+                               // testing, cheapest first (default 256)
   uint32_t max_verified;       // stop testing a kernel-graph size after
                                // this many verified (default 1)
   double verify_error;         // false-acceptance bound (default 2^-40)
@@ -129,15 +148,22 @@ typedef struct MgSearchOptions {
 /// The defaults listed above.
 MG_API MgSearchOptions mg_search_options_default(void);
 
-/// Proxy cost until the cost model lands; compared lexicographically.
+/// Ranking key of a program, compared lexicographically.
 typedef struct MgSearchCost {
+  double time_s;       // cost-model estimate (mg_cost_program on the
+                       // search's target); 0 under MG_SEARCH_RANK_PROXY
   uint32_t kernels;    // ops in the kernel graph (one launch each)
   uint64_t dram_bytes; // bytes read and written in DRAM (see docs/search.md)
   uint64_t smem_bytes; // shared memory of all block graphs
 } MgSearchCost;
 
-/// The proxy cost of a valid program.
+/// The proxy cost of a valid program (time_s 0).
 MG_API MgSearchCost mg_search_proxy_cost(const MgProgram *program);
+/// The ranking key the search gives a valid program under `options`
+/// (NULL: the defaults): the proxy fields plus, under MG_SEARCH_RANK_COST,
+/// the estimated time on the options' target.
+MG_API MgSearchCost mg_search_cost(const MgProgram *program,
+                                   const MgSearchOptions *options);
 /// <0, 0, >0 as `a` is cheaper than, equal to, or dearer than `b`.
 MG_API int mg_search_cost_compare(const MgSearchCost *a,
                                   const MgSearchCost *b);
@@ -166,12 +192,18 @@ typedef struct MgSearchStats {
   uint64_t sibling_skips;     // not tested: a launch variant of the same
                               // structure failed its fingerprint
   uint64_t verified;
+  uint64_t cost_skips;        // not tested: no cheaper than a program
+                              // already verified
   uint64_t verifier_rejected; // matched the fingerprint, then failed or
                               // stayed UNKNOWN, or weak_bound
   uint64_t weak_bound;        // ... of which not tested: the bound needs
                               // more than max_tests tests
   uint64_t tests_run;         // candidate runs in the finite field
   uint32_t kernel_ops_searched; // largest kernel-graph size searched
+  uint32_t cut_parts;         // parts searched separately (prologue cuts;
+                              // their counts are included above), 0: none
+  bool cost_bound_stop;       // deepening stopped: the next size's lower
+                              // bound was no better than the best found
   uint32_t threads;           // workers used
   bool absexpr_used;          // pruning was active (options and library)
   bool absexpr_saturated;     // the e-graph saturated within its bounds

@@ -114,3 +114,25 @@ bool mg_graph_op_in_loop(const MgProgram *p, MgGraphId g, MgOpId op) {
     free(phase);
   return !reads_post;
 }
+
+bool mg_graph_ops_in_loop(const MgGraph *gr, bool *in_loop) {
+  uint8_t small[256];
+  uint8_t *phase = gr->num_tensors <= sizeof small
+                       ? small : malloc(gr->num_tensors);
+  if (!phase)
+    return false;
+  memset(phase, MG_PHASE_DRAM, gr->num_tensors);
+  for (uint32_t i = 0; i < gr->num_ops; i++) {
+    const MgOp *op = &gr->ops[i];
+    MgPhase ph = mg_graph_op_phase(gr, op, phase);
+    // An accumulator's result is POST but it adds its input every
+    // iteration.
+    in_loop[i] = ph == MG_PHASE_LOOP || op->kind == MG_OP_ACCUM;
+    for (uint32_t k = 0; k < op->num_outputs && k < MG_MAX_OP_OUTPUTS; k++)
+      if (op->outputs[k] < gr->num_tensors)
+        phase[op->outputs[k]] = (uint8_t)ph;
+  }
+  if (phase != small)
+    free(phase);
+  return true;
+}

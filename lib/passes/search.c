@@ -23,8 +23,24 @@
 
 const MgOptionSpec mg_search_pass_options[] = {MG_SEARCH_OPTION_SPECS};
 
+static bool parse_rank(const char *name, MgSearchRank *rank) {
+  if (strcmp(name, "cost") == 0)
+    *rank = MG_SEARCH_RANK_COST;
+  else if (strcmp(name, "proxy") == 0)
+    *rank = MG_SEARCH_RANK_PROXY;
+  else
+    return false;
+  return true;
+}
+
 bool mg_search_pass_check(const MgOptionValue *values, char *error,
                           size_t size) {
+  MgSearchRank rank;
+  if (!parse_rank(values[SEARCH_OPT_RANK].s, &rank)) {
+    snprintf(error, size, "unknown rank '%s' (expected cost or proxy)",
+             values[SEARCH_OPT_RANK].s);
+    return false;
+  }
   return mg_pass_check_target(values[SEARCH_OPT_TARGET].s, error, size);
 }
 
@@ -60,19 +76,25 @@ static void print_stats(const char *func, const MgSearchStats *st) {
   for (int r = 0; r < MG_SEARCH_RULE_COUNT; ++r)
     fprintf(stderr, " %s %llu", mg_search_rule_name((MgSearchRule)r),
             (unsigned long long)st->pruned[r]);
-  fprintf(stderr, "; fingerprint mismatches %llu, verifier rejections %llu\n",
+  fprintf(stderr, "; fingerprint mismatches %llu, verifier rejections %llu, "
+          "not tested (no cheaper than the best) %llu; kernel-graph sizes "
+          "searched %u%s; parts searched separately %u\n",
           (unsigned long long)st->fingerprint_mismatches,
-          (unsigned long long)st->verifier_rejected);
+          (unsigned long long)st->verifier_rejected,
+          (unsigned long long)st->cost_skips, st->kernel_ops_searched,
+          st->cost_bound_stop ? " (then the cost bound stopped it)" : "",
+          st->cut_parts);
 }
 
 /// Key of a cache entry: the subprogram and every option that changes the
 /// result (not threads: results do not depend on them).
 static uint64_t cache_key(const MgProgram *target, const MgSearchOptions *o) {
   char text[256];
-  snprintf(text, sizeof text, "v1 %s mko=%u mbo=%u mck=%u abs=%d seed=%llu "
-           "err=%a", o->target->name, o->max_kernel_ops, o->max_block_ops,
-           o->max_custom_kernels, o->use_absexpr, (unsigned long long)o->seed,
-           o->verify_error);
+  snprintf(text, sizeof text, "v2 %s mko=%u mbo=%u mck=%u abs=%d seed=%llu "
+           "err=%a rank=%d cuts=%d extra=%u", o->target->name,
+           o->max_kernel_ops, o->max_block_ops, o->max_custom_kernels,
+           o->use_absexpr, (unsigned long long)o->seed, o->verify_error,
+           (int)o->rank, o->cut_prologues, o->extra_levels);
   return mg_hash_bytes(mg_program_hash(target), text, strlen(text));
 }
 
@@ -165,7 +187,7 @@ static bool search_one(MlirOperation module, MlirOperation func, void *ud) {
     mg_program_destroy(target);
     return true;
   }
-  MgSearchCost before = mg_search_proxy_cost(target);
+  MgSearchCost before = mg_search_cost(target, &run->options);
   uint64_t key = cache_key(target, &run->options);
   MgDiag diag = {-1, -1, ""};
   MgProgram *best = NULL;
@@ -210,7 +232,7 @@ static bool search_one(MlirOperation module, MlirOperation func, void *ud) {
     }
   }
   if (ok) {
-    MgSearchCost after = best ? mg_search_proxy_cost(best) : before;
+    MgSearchCost after = best ? mg_search_cost(best, &run->options) : before;
     bool better = best && mg_search_cost_compare(&after, &before) < 0;
     if (better && !replace_func(module, func, name, best)) {
       mg_pass_error(loc, "mirage-search: could not write the μGraph for '@%s'",
@@ -222,11 +244,16 @@ static bool search_one(MlirOperation module, MlirOperation func, void *ud) {
                             : result.stats.memory_limited
                                   ? " (stopped by the memory bound)"
                                   : "";
+      char estimate[96] = "";
+      if (run->options.rank == MG_SEARCH_RANK_COST)
+        snprintf(estimate, sizeof estimate, ", estimated %.1f us -> %.1f us "
+                 "on %s", 1e6 * before.time_s, 1e6 * after.time_s,
+                 run->options.target->name);
       if (better)
         mg_pass_remark(loc,
                        "mirage-search: '@%s' replaced by a verified μGraph: %u "
-                       "kernel(s) -> %u, DRAM bytes %llu -> %llu%s%s",
-                       name, before.kernels, after.kernels,
+                       "kernel(s) -> %u%s, DRAM bytes %llu -> %llu%s%s",
+                       name, before.kernels, after.kernels, estimate,
                        (unsigned long long)before.dram_bytes,
                        (unsigned long long)after.dram_bytes,
                        from_cache ? " (from the cache)" : "", why);
@@ -256,6 +283,8 @@ bool mg_search_pass_run_on(MlirOperation module, const MgOptionValue *values) {
   o->use_absexpr = values[SEARCH_OPT_ABSEXPR].b;
   o->seed = (uint64_t)values[SEARCH_OPT_SEED].i;
   o->verify_error = ldexp(1.0, -(int)values[SEARCH_OPT_ERROR_BITS].i);
+  parse_rank(values[SEARCH_OPT_RANK].s, &o->rank); // checked before
+  o->cut_prologues = values[SEARCH_OPT_CUTS].b;
   run.remarks = mg_pass_remarks_enabled(values[SEARCH_OPT_REMARKS].b);
   run.stats = mg_pass_env_flag("MIRAGE_STATS", values[SEARCH_OPT_STATS].b);
   run.progress = mg_pass_env_flag("MIRAGE_PROGRESS", values[SEARCH_OPT_PROGRESS].b);

@@ -18,6 +18,8 @@ enum {
   SEARCH_OPT_ABSEXPR,
   SEARCH_OPT_SEED,
   SEARCH_OPT_ERROR_BITS,
+  SEARCH_OPT_RANK,
+  SEARCH_OPT_CUTS,
   SEARCH_OPT_PROGRESS,
   SEARCH_OPT_STATS,
   SEARCH_OPT_REMARKS,
@@ -44,6 +46,11 @@ enum {
      INT64_MAX}, \
     {"error-bits", MG_OPTION_INT, "40", \
      "verify candidates to a false-acceptance bound of 2^-N", 1, 200}, \
+    {"rank", MG_OPTION_STRING, "cost", \
+     "rank verified candidates by 'cost' (the cost model's estimated time) " \
+     "or 'proxy' (fewest kernels, then DRAM bytes)", 0, 0}, \
+    {"cuts", MG_OPTION_BOOL, "true", \
+     "also search the kernel graph cut at its prologues, part by part", 0, 0}, \
     {"progress", MG_OPTION_BOOL, "false", \
      "live progress on stderr (also MIRAGE_PROGRESS=1)", 0, 0}, \
     {"stats", MG_OPTION_BOOL, "false", \

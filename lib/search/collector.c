@@ -1,9 +1,11 @@
-//===- collector.c - Proxy cost and the best-first candidate list ---------===//
+//===- collector.c - Ranking keys and the best-first candidate list -------===//
 //
-// Until the cost model lands, candidates are ranked by (kernels, DRAM bytes,
-// shared memory), compared lexicographically, then by program hash, then by
+// Candidates are ranked by (estimated time, kernels, DRAM bytes, shared
+// memory), compared lexicographically, then by program hash, then by
 // structural comparison of the canonical keys so the order is total and the
-// same on every run. DRAM bytes of a kernel op:
+// same on every run. The time is lib/cost's estimate (0 for every program
+// under rank=proxy, which leaves the proxy order). DRAM bytes of a kernel
+// op in the proxy:
 //  - predefined op: its operands read once plus its result written once;
 //  - graph-defined kernel: every block reads its iterators' tiles, once per
 //    for-loop iteration when the fmap cuts a dim (else once), and the savers
@@ -48,7 +50,7 @@ uint64_t mg_search_block_dram(const MgProgram *p, MgGraphId g) {
 }
 
 MgSearchCost mg_search_proxy_cost(const MgProgram *program) {
-  MgSearchCost c = {0, 0, 0};
+  MgSearchCost c = {0, 0, 0, 0};
   if (!program || program->num_graphs == 0)
     return c;
   const MgGraph *g = &program->graphs[0];
@@ -69,6 +71,16 @@ MgSearchCost mg_search_proxy_cost(const MgProgram *program) {
     for (uint32_t k = 0; k < op->num_outputs; k++)
       c.dram_bytes += tensor_bytes(&g->tensors[op->outputs[k]]);
   }
+  return c;
+}
+
+MgSearchCost mg_search_cost(const MgProgram *program,
+                            const MgSearchOptions *options) {
+  MgSearchCost c = mg_search_proxy_cost(program);
+  MgSearchRank rank = options ? options->rank : MG_SEARCH_RANK_COST;
+  if (rank == MG_SEARCH_RANK_COST)
+    c.time_s = mg_cost_program(program,
+                               mg_cost_gpu(options ? options->target : NULL));
   return c;
 }
 
@@ -119,7 +131,9 @@ double mg_search_work(const MgProgram *program) {
 static int cmp_u64(uint64_t a, uint64_t b) { return a < b ? -1 : a > b; }
 
 int mg_search_cost_compare(const MgSearchCost *a, const MgSearchCost *b) {
-  int c = cmp_u64(a->kernels, b->kernels);
+  int c = a->time_s < b->time_s ? -1 : a->time_s > b->time_s;
+  if (!c)
+    c = cmp_u64(a->kernels, b->kernels);
   if (!c)
     c = cmp_u64(a->dram_bytes, b->dram_bytes);
   if (!c)

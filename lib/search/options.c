@@ -32,6 +32,9 @@ MgSearchOptions mg_search_options_default(void) {
   o.use_dims = true;
   o.use_kind_budget = true;
   o.absexpr = mg_absexpr_options_default();
+  o.rank = MG_SEARCH_RANK_COST;
+  o.extra_levels = 0;
+  o.cut_prologues = true;
   o.exhaustive = false;
   o.max_candidates = 256;
   o.max_verified = 1;
@@ -81,6 +84,8 @@ MgStatus mg_search_check_options(const MgSearchOptions *o, MgDiag *diag) {
   RANGE(max_verified, 1, 1024)
   RANGE(threads, 0, 256)
   RANGE(max_tests, 1, 64)
+  RANGE(rank, 0, MG_SEARCH_RANK_COUNT - 1)
+  RANGE(extra_levels, 0, 12)
 #undef RANGE
   if (!(o->verify_error > 0 && o->verify_error < 1))
     return mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,

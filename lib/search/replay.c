@@ -329,7 +329,7 @@ static uint64_t finish(Mat *m) {
   } else if (mg_search_work(p) > s->max_work) {
     mg_worker_prune(w, MG_SEARCH_RULE_WORK, NULL);
   } else {
-    MgSearchCost cost = mg_search_proxy_cost(p);
+    MgSearchCost cost = mg_search_cost(p, &s->opt);
     uint64_t hash = mg_program_hash(p);
     uint64_t structure = mg_hash_bytes(0x73747275ull, m->structure,
                                        m->n * sizeof(uint64_t));

@@ -1,11 +1,16 @@
 //===- search.c - mg_search_run: levels, testing, the result --------------===//
 //
 // The driver. For L = 1, 2, ... max_kernel_ops: enumerate kernel graphs of
-// exactly L ops (kernel.c), keep the max_candidates best by proxy cost,
-// test them in that order in the finite field (check.c) until
-// max_verified are verified, and stop at the first level that verified
-// one (fewer kernels rank first, so larger graphs could not win) unless
-// `exhaustive` is set.
+// exactly L ops (kernel.c), keep the max_candidates cheapest, test them in
+// that order in the finite field (check.c) until max_verified are verified
+// or the rest cannot beat a program already verified. Deepening stops:
+//  - rank=proxy: at the first level that verified one (fewer kernels rank
+//    first, so larger graphs could not win);
+//  - rank=cost: when the cost model's lower bound for L kernels is no
+//    better than the best verified estimate (no L-kernel program can win),
+//    or `extra_levels` sizes after the first that verified one (a cap on
+//    search time: larger sizes are costly to enumerate);
+//  - never before max_kernel_ops when `exhaustive` is set.
 //
 // Determinism: candidates are tested one after the other in their (total)
 // order; the workers share the tests of one candidate, which are read back
@@ -156,11 +161,45 @@ static bool found_add(Found *f, Kept *k, const MgVerifyResult *check) {
   return true;
 }
 
+static uint32_t best_index(const Found *f) {
+  uint32_t best = 0;
+  for (uint32_t i = 1; i < f->n; i++)
+    if (mg_search_cost_compare(&f->items[i].cost, &f->items[best].cost) < 0)
+      best = i;
+  return best;
+}
+
+static double best_time(const Found *f) {
+  return f->n ? f->items[best_index(f)].cost.time_s : INFINITY;
+}
+
+// The target cut at its prologues (cut.c), kept in `found` when its parts
+// composed into a program cheaper than every program found so far.
+static bool add_cut(Search *s, Found *found, MgSearchStats *st) {
+  MgVerifyResult check;
+  MgProgram *p = mg_search_cut(s, st, &check);
+  if (!p)
+    return true;
+  Kept k = {p, mg_search_cost(p, &s->opt), mg_program_hash(p), 0};
+  MgSearchCost bar = mg_search_cost(s->target, &s->opt);
+  if (found->n &&
+      mg_search_cost_compare(&found->items[best_index(found)].cost, &bar) < 0)
+    bar = found->items[best_index(found)].cost;
+  bool ok = true;
+  if (mg_search_cost_compare(&k.cost, &bar) < 0)
+    ok = found_add(found, &k, &check);
+  mg_program_destroy(k.program); // NULL when `found` took it
+  return ok;
+}
+
 // Tests the collected candidates in order; moves the verified ones into
 // `found`. A candidate is skipped when an earlier one of the same structure
 // (a launch variant of the same block graphs) failed its fingerprint.
+// Candidates that do not rank before `bar` (the best verified so far, NULL
+// when none) are not tested unless the search is exhaustive.
 static bool evaluate(Search *s, Worker *workers, uint32_t nw, Collector *c,
-                     Found *found, MgSearchStats *st) {
+                     Found *found, const MgSearchCost *bar,
+                     MgSearchStats *st) {
   bool ok = true;
   uint32_t verified = 0;
   uint64_t *failed = calloc(c->num + 1, sizeof *failed);
@@ -169,6 +208,11 @@ static bool evaluate(Search *s, Worker *workers, uint32_t nw, Collector *c,
     return false;
   s->verifying = true;
   for (uint32_t i = 0; i < c->num && verified < s->opt.max_verified; i++) {
+    if (bar && !s->opt.exhaustive &&
+        mg_search_cost_compare(&c->items[i].cost, bar) >= 0) {
+      st->cost_skips += c->num - i; // sorted: the rest cannot win either
+      break;
+    }
     bool sibling = false;
     for (uint32_t j = 0; j < num_failed && !sibling; j++)
       sibling = failed[j] == c->items[i].structure;
@@ -317,9 +361,23 @@ MgStatus mg_search_run(const MgProgram *target, const MgSearchOptions *options,
   }
   stats->threads = nw;
 
+  const MgGpu *gpu = mg_cost_gpu(s->gpu);
+  // Under rank=cost the target itself is the first bar: a candidate no
+  // cheaper than it is not worth testing.
+  MgSearchCost target_cost = mg_search_cost(target, &opt);
+  uint32_t first_found = 0; // level that verified the first program
   for (uint32_t level = 1; level <= opt.max_kernel_ops; level++) {
     if (atomic_load(&s->stop) || atomic_load(&s->enum_stop))
       break;
+    if (first_found && !opt.exhaustive) {
+      if (opt.rank == MG_SEARCH_RANK_PROXY ||
+          level > first_found + opt.extra_levels)
+        break;
+      if (mg_cost_lower_bound(target, level, gpu) >= best_time(&found)) {
+        stats->cost_bound_stop = true;
+        break;
+      }
+    }
     s->level = level;
     stats->kernel_ops_searched = level;
     double t0 = mg_clock_now();
@@ -332,17 +390,28 @@ MgStatus mg_search_run(const MgProgram *target, const MgSearchOptions *options,
     double t1 = mg_clock_now();
     stats->enumerate_s += t1 - t0;
     uint32_t before = found.n;
+    // A copy: testing appends to `found`, which may move its items.
+    MgSearchCost bar = target_cost;
+    if (found.n && (opt.rank == MG_SEARCH_RANK_PROXY ||
+                    mg_search_cost_compare(
+                        &found.items[best_index(&found)].cost, &bar) < 0))
+      bar = found.items[best_index(&found)].cost;
+    bool has_bar = found.n || opt.rank == MG_SEARCH_RANK_COST;
     if (ok && !atomic_load(&s->failed))
-      ok = evaluate(s, workers, nw, &all, &found, stats);
+      ok = evaluate(s, workers, nw, &all, &found, has_bar ? &bar : NULL,
+                    stats);
     stats->verify_s += mg_clock_now() - t1;
+    if (ok && level == 1 && opt.rank == MG_SEARCH_RANK_COST &&
+        opt.cut_prologues && !atomic_load(&s->stop))
+      ok = add_cut(s, &found, stats);
     mg_collector_dispose(&all);
     if (!ok || atomic_load(&s->failed)) {
       st = mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1,
                        "out of memory during the search");
       goto done;
     }
-    if (found.n > before && !opt.exhaustive)
-      break;
+    if (found.n > before && !first_found)
+      first_found = level;
   }
 
 done:

@@ -245,6 +245,15 @@ bool mg_worker_stopped(Worker *w);
 void mg_stats_add(MgSearchStats *dst, const MgSearchStats *src);
 void mg_stats_add_reason(MgSearchStats *st, const char *text, uint64_t n);
 
+//===--- Prologue cuts (cut.c) --------------------------------------------===//
+
+/// The target cut at its prologues, each part searched on its own and the
+/// results composed; NULL when the target has no prologue or a part could
+/// not be built. `check` gets the summed bound and tests of the parts;
+/// their statistics are added to `stats`.
+MgProgram *mg_search_cut(Search *s, MgSearchStats *stats,
+                         MgVerifyResult *check);
+
 //===--- The search (search.c) --------------------------------------------===//
 
 /// A cached menu (menu.c).

@@ -1,0 +1,194 @@
+//===- kernel.c - Time of one kernel: traffic, work, utilization ----------===//
+//
+// A kernel's time is launch_s + body_s, where
+//   body_s = max over resources r of (amount_r / rate_r) / utilization.
+// Resources and rates (peak × sustained fraction, cost_internal.h):
+//   DRAM    compulsory traffic: each kernel tensor read once if it fits in
+//           half the L2 (re-reads then hit L2), else every read; outputs;
+//   L2      every global load and store;
+//   SMEM    block ops read their operands from and write their result to
+//           shared memory; iterators fill tiles, savers drain them;
+//   TENSOR  matmul flops (f32 operands at half rate, as TF32);
+//   SIMT    one lane op per element of element-wise ops and reductions;
+//   SFU     one special-function evaluation per element of exp, sqrt,
+//           rsqrt, silu, gelu.
+// Utilization is wave quantization at SM granularity: a grid of B blocks on
+// S SMs keeps B / (S * ceil(B / S)) of the SM time busy. Predefined ops
+// stand for tuned library kernels: their own grid, utilization 1.
+// Ops inside the for-loop count once per iteration, every block counts.
+//
+//===----------------------------------------------------------------------===//
+#include "mirage/cost.h"
+#include "cost_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const bound_names[MG_COST_BOUND_COUNT] = {
+    "launch", "dram", "l2", "smem", "tensor", "simt", "sfu"};
+
+const char *mg_cost_bound_name(MgCostBound bound) {
+  return (unsigned)bound < MG_COST_BOUND_COUNT ? bound_names[bound] : NULL;
+}
+
+static double numel(const MgTensor *t) { return (double)mg_tensor_numel(t); }
+
+static double bytes(const MgTensor *t) {
+  return numel(t) * (double)mg_dtype_bytes((MgDType)t->dtype);
+}
+
+static bool is_sfu(MgOpKind kind) {
+  return kind == MG_OP_EXP || kind == MG_OP_SQRT || kind == MG_OP_RSQRT ||
+         kind == MG_OP_SILU || kind == MG_OP_GELU;
+}
+
+// Work of one execution of a compute op of `g` (any level) into `c`.
+static void add_work(const MgProgram *p, const MgGraph *g, const MgOp *op,
+                     double times, MgKernelCost *c) {
+  MgOpKind kind = (MgOpKind)op->kind;
+  if (op->num_outputs == 0)
+    return;
+  const MgTensor *out = &g->tensors[op->outputs[0]];
+  const MgTensor *in = op->num_inputs ? &g->tensors[op->inputs[0]] : out;
+  switch (kind) {
+  case MG_OP_MATMUL: {
+    double flops = 2.0 * numel(out) * (double)in->dims[in->rank - 1];
+    // f32 operands run as TF32: half the f16 rate.
+    c->tensor_flops += times * flops * (in->dtype == MG_DTYPE_F32 ? 2 : 1);
+    return;
+  }
+  case MG_OP_SUM: case MG_OP_ACCUM:
+    c->simt_ops += times * numel(in);
+    return;
+  case MG_OP_THREAD: {
+    // A fused chain in registers: one lane op per element per chain op.
+    uint32_t chain = 1;
+    if (op->attr >= 0 && (uint32_t)op->attr < p->num_graphs)
+      chain = p->graphs[op->attr].num_ops;
+    c->simt_ops += times * numel(out) * chain;
+    return;
+  }
+  case MG_OP_CONCAT: case MG_OP_INPUT: case MG_OP_ITERATOR:
+  case MG_OP_SAVER: case MG_OP_CUSTOM: case MG_OP_COUNT:
+    return;
+  default:
+    if (is_sfu(kind))
+      c->sfu_ops += times * numel(out);
+    else
+      c->simt_ops += times * numel(out);
+    return;
+  }
+}
+
+static void predefined(const MgProgram *p, const MgOp *op, MgKernelCost *c) {
+  const MgGraph *g = &p->graphs[0];
+  for (uint32_t i = 0; i < op->num_inputs; i++)
+    c->dram_bytes += bytes(&g->tensors[op->inputs[i]]);
+  for (uint32_t i = 0; i < op->num_outputs; i++)
+    c->dram_bytes += bytes(&g->tensors[op->outputs[i]]);
+  c->l2_bytes = c->dram_bytes;
+  add_work(p, g, op, 1.0, c);
+  c->utilization = 1.0;
+}
+
+// Global reads of one iterator over the whole grid and loop.
+static double iterator_reads(const MgGraph *b, const MgOp *it, double blocks) {
+  double loads = it->fmap == MG_MAP_NONE ? 1.0 : (double)b->forloop;
+  return bytes(&b->tensors[it->outputs[0]]) * loads * blocks;
+}
+
+static bool custom(const MgProgram *p, const MgGraph *b, const MgGpu *gpu,
+                   MgKernelCost *c) {
+  bool small[64];
+  bool *in_loop = b->num_ops <= 64 ? small : malloc(b->num_ops);
+  if (!in_loop || !mg_graph_ops_in_loop(b, in_loop)) {
+    if (in_loop != small)
+      free(in_loop);
+    return false;
+  }
+  double blocks = (double)b->grid[0] * b->grid[1] * b->grid[2];
+  double fits = gpu->l2_bytes / 2;
+  for (uint32_t i = 0; i < b->num_ops; i++) {
+    const MgOp *op = &b->ops[i];
+    double times = blocks * (in_loop[i] && b->forloop > 1 ? b->forloop : 1);
+    switch ((MgOpKind)op->kind) {
+    case MG_OP_INPUT:
+      break;
+    case MG_OP_ITERATOR: {
+      double reads = iterator_reads(b, op, blocks);
+      double whole = bytes(&b->tensors[op->inputs[0]]);
+      c->l2_bytes += reads;
+      c->dram_bytes += reads > whole && whole <= fits ? whole : reads;
+      c->smem_bytes += reads;
+      break;
+    }
+    case MG_OP_SAVER: {
+      double tile = bytes(&b->tensors[op->inputs[0]]) * blocks;
+      c->l2_bytes += tile;
+      c->dram_bytes += tile;
+      c->smem_bytes += tile;
+      break;
+    }
+    default:
+      for (uint32_t k = 0; k < op->num_inputs; k++)
+        c->smem_bytes += times * bytes(&b->tensors[op->inputs[k]]);
+      for (uint32_t k = 0; k < op->num_outputs; k++)
+        c->smem_bytes += times * bytes(&b->tensors[op->outputs[k]]);
+      add_work(p, b, op, times, c);
+      break;
+    }
+  }
+  if (in_loop != small)
+    free(in_loop);
+  c->blocks = (uint64_t)blocks;
+  double waves = ceil(blocks / gpu->sms);
+  c->utilization = blocks / (gpu->sms * waves);
+  return true;
+}
+
+// body_s and the bound from the amounts and utilization in `c`.
+static void finish(const MgGpu *gpu, MgKernelCost *c) {
+  double sm_clk = gpu->sms * gpu->clock_hz;
+  double t[MG_COST_BOUND_COUNT] = {0};
+  t[MG_COST_BOUND_DRAM] = c->dram_bytes / (gpu->dram_bw * MG_COST_DRAM_EFF);
+  t[MG_COST_BOUND_L2] = c->l2_bytes / (gpu->l2_bw * MG_COST_L2_EFF);
+  t[MG_COST_BOUND_SMEM] =
+      c->smem_bytes / (sm_clk * gpu->smem_bytes_clk * MG_COST_SMEM_EFF);
+  t[MG_COST_BOUND_TENSOR] = c->tensor_flops / (gpu->tensor_flops * MG_COST_TENSOR_EFF);
+  t[MG_COST_BOUND_SIMT] = c->simt_ops / (sm_clk * gpu->simt_lanes * MG_COST_SIMT_EFF);
+  t[MG_COST_BOUND_SFU] = c->sfu_ops / (sm_clk * gpu->sfu_lanes * MG_COST_SFU_EFF);
+  c->bound = MG_COST_BOUND_LAUNCH;
+  double worst = 0;
+  for (int r = MG_COST_BOUND_DRAM; r < MG_COST_BOUND_COUNT; r++)
+    if (t[r] > worst) {
+      worst = t[r];
+      c->bound = (MgCostBound)r;
+    }
+  c->body_s = worst / c->utilization;
+  c->time_s = gpu->launch_s + c->body_s;
+}
+
+bool mg_cost_kernel(const MgProgram *program, MgOpId op, const MgGpu *gpu,
+                    MgKernelCost *out) {
+  memset(out, 0, sizeof *out);
+  if (!program || program->num_graphs == 0 ||
+      op >= program->graphs[0].num_ops)
+    return false;
+  const MgOp *o = &program->graphs[0].ops[op];
+  if (o->kind == MG_OP_INPUT)
+    return false;
+  if (!gpu)
+    gpu = mg_cost_gpu(NULL);
+  if (o->kind == MG_OP_CUSTOM) {
+    if (o->attr < 0 || (uint32_t)o->attr >= program->num_graphs ||
+        !custom(program, &program->graphs[o->attr], gpu, out)) {
+      memset(out, 0, sizeof *out);
+      return false;
+    }
+  } else {
+    predefined(program, o, out);
+  }
+  finish(gpu, out);
+  return true;
+}
