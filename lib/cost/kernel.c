@@ -62,11 +62,20 @@ static void add_work(const MgProgram *p, const MgGraph *g, const MgOp *op,
     c->simt_ops += times * numel(in);
     return;
   case MG_OP_THREAD: {
-    // A fused chain in registers: one lane op per element per chain op.
-    uint32_t chain = 1;
-    if (op->attr >= 0 && (uint32_t)op->attr < p->num_graphs)
-      chain = p->graphs[op->attr].num_ops;
-    c->simt_ops += times * numel(out) * chain;
+    // A fused chain in registers: per element of the result, one
+    // evaluation per op of the chain, on the unit that op needs.
+    if (op->attr < 0 || (uint32_t)op->attr >= p->num_graphs)
+      return;
+    const MgGraph *t = &p->graphs[op->attr];
+    for (uint32_t i = 0; i < t->num_ops; i++) {
+      MgOpKind k = (MgOpKind)t->ops[i].kind;
+      if (k == MG_OP_INPUT)
+        continue;
+      if (is_sfu(k))
+        c->sfu_ops += times * numel(out);
+      else
+        c->simt_ops += times * numel(out);
+    }
     return;
   }
   case MG_OP_CONCAT: case MG_OP_INPUT: case MG_OP_ITERATOR:
@@ -101,7 +110,8 @@ static double iterator_reads(const MgGraph *b, const MgOp *it, double blocks) {
 static bool custom(const MgProgram *p, const MgGraph *b, const MgGpu *gpu,
                    MgKernelCost *c) {
   bool small[64];
-  bool *in_loop = b->num_ops <= 64 ? small : malloc(b->num_ops);
+  bool *in_loop = b->num_ops <= 64 ? small
+                                    : malloc(b->num_ops * sizeof *in_loop);
   if (!in_loop || !mg_graph_ops_in_loop(b, in_loop)) {
     if (in_loop != small)
       free(in_loop);

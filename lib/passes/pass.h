@@ -31,6 +31,7 @@ extern const MgPassDef mg_pass_verify_ugraph;
 extern const MgPassDef mg_pass_check_equiv;
 extern const MgPassDef mg_pass_test_bridge;
 extern const MgPassDef mg_pass_lift, mg_pass_unlift;
+extern const MgPassDef mg_pass_cost;
 
 /// Emits an error diagnostic at `loc` (through the context's handlers).
 void mg_pass_error(MlirLocation loc, const char *fmt, ...)

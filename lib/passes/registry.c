@@ -30,6 +30,7 @@ static const MgPassDef *const pass_defs[] = {
     &mg_pass_lift,
     &mg_pass_unlift,
     &mg_pass_search,
+    &mg_pass_cost,
 };
 #define NUM_PASSES (sizeof pass_defs / sizeof pass_defs[0])
 

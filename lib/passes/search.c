@@ -244,18 +244,21 @@ static bool search_one(MlirOperation module, MlirOperation func, void *ud) {
                             : result.stats.memory_limited
                                   ? " (stopped by the memory bound)"
                                   : "";
-      char estimate[96] = "";
+      // What decided: the estimate, or the proxy's DRAM bytes.
+      char reason[128];
       if (run->options.rank == MG_SEARCH_RANK_COST)
-        snprintf(estimate, sizeof estimate, ", estimated %.1f us -> %.1f us "
-                 "on %s", 1e6 * before.time_s, 1e6 * after.time_s,
+        snprintf(reason, sizeof reason, "estimated %.1f us -> %.1f us on %s",
+                 1e6 * before.time_s, 1e6 * after.time_s,
                  run->options.target->name);
+      else
+        snprintf(reason, sizeof reason, "DRAM bytes %llu -> %llu",
+                 (unsigned long long)before.dram_bytes,
+                 (unsigned long long)after.dram_bytes);
       if (better)
         mg_pass_remark(loc,
                        "mirage-search: '@%s' replaced by a verified μGraph: %u "
-                       "kernel(s) -> %u%s, DRAM bytes %llu -> %llu%s%s",
-                       name, before.kernels, after.kernels, estimate,
-                       (unsigned long long)before.dram_bytes,
-                       (unsigned long long)after.dram_bytes,
+                       "kernel(s) -> %u, %s%s%s",
+                       name, before.kernels, after.kernels, reason,
                        from_cache ? " (from the cache)" : "", why);
       else
         mg_pass_remark(loc, "mirage-search: '@%s' kept: no cheaper verified "

@@ -15,7 +15,8 @@
 // (the cut only renames values), so if each part's program is equivalent
 // to its part, the composition is equivalent to the target; the chance that
 // some part's program was accepted wrongly is at most the sum of their
-// bounds, which is the bound reported.
+// bounds, which is the bound reported. Each of the n parts is verified to
+// verify_error / n, so the sum is within verify_error.
 //
 //===----------------------------------------------------------------------===//
 #include "search_internal.h"
@@ -228,12 +229,16 @@ static void part_inputs(const Cuts *c, uint8_t part, const MgTensorId *root,
     inputs[n++] = cut[k];
 }
 
-// Searches one part; its best program, or (nothing cheaper verified) the
-// part itself. Adds the part's statistics and bound to the totals.
-static MgProgram *search_part(Search *s, MgProgram *part, MgSearchStats *st,
-                              MgVerifyResult *check, MgDiag *diag) {
+// Searches one of `parts` parts; its best program, or (nothing cheaper
+// verified) the part itself. Adds the part's statistics and bound to the
+// totals. Each part is verified to 1/parts of the bound asked for, so their
+// sum stays within it.
+static MgProgram *search_part(Search *s, MgProgram *part, uint32_t parts,
+                              MgSearchStats *st, MgVerifyResult *check,
+                              MgDiag *diag) {
   MgSearchOptions o = s->opt;
   o.cut_prologues = false;
+  o.verify_error = s->opt.verify_error / parts;
   o.progress = NULL;
   if (s->deadline > 0) {
     o.time_budget_s = s->deadline - mg_clock_now();
@@ -288,7 +293,7 @@ MgProgram *mg_search_cut(Search *s, MgSearchStats *stats,
     parts[k] = make_part(&c, k, &diag);
     ok = parts[k] != NULL;
     if (ok)
-      parts[k] = search_part(s, parts[k], stats, check, &diag);
+      parts[k] = search_part(s, parts[k], c.n + 1, stats, check, &diag);
   }
   MgProgram *out = ok ? mg_program_create() : NULL;
   ok = out && mg_program_add_graph(out, MG_LEVEL_KERNEL) != MG_NO_ID;

@@ -18,6 +18,7 @@
 #include "search_internal.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -52,8 +53,7 @@ void mg_stats_add_reason(MgSearchStats *st, const char *text, uint64_t n) {
     return;
   }
   MgSearchReason *r = &st->reasons[st->num_reasons++];
-  strncpy(r->text, text, sizeof r->text - 1);
-  r->text[sizeof r->text - 1] = '\0';
+  snprintf(r->text, sizeof r->text, "%s", text);
   r->count = n;
 }
 

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "mirage/graph.h"
+#include "mirage/samples.h"
 #include "test.h"
 
 #include <string.h>
@@ -979,10 +980,43 @@ static void test_graph_numel(void) {
   CHECK_EQ_INT(mg_tensor_numel(NULL), 0);
 }
 
+// Copying through the builders: appending the split-KV program's root graph
+// (which copies its two block graphs) into an empty program rebuilds the
+// same program; binding the inputs to existing tensors adds none.
+static void test_graph_copy(void) {
+  MgProgram *src = mg_sample_attention_split_kv(2, 4, 8, 64, 4, 2);
+  const MgGraph *g = &src->graphs[0];
+  MgProgram *dst = mg_program_create();
+  mg_program_add_graph(dst, MG_LEVEL_KERNEL);
+  MgTensorId map[64];
+  for (uint32_t t = 0; t < 64; t++)
+    map[t] = MG_NO_ID;
+  MgDiag d;
+  CHECK_EQ_INT(mg_graph_append(dst, 0, src, 0, map, &d), MG_STATUS_OK);
+  for (uint32_t k = 0; k < g->num_outputs; k++)
+    CHECK_EQ_INT(mg_graph_mark_output(dst, 0, map[g->outputs[k]], &d),
+                 MG_STATUS_OK);
+  CHECK(mg_program_equal(src, dst));
+  CHECK_EQ_INT(mg_program_hash(src), mg_program_hash(dst));
+  // Again, with the inputs bound to the copy's inputs: two more kernels.
+  MgTensorId again[64];
+  for (uint32_t t = 0; t < 64; t++)
+    again[t] = t < g->num_inputs ? map[t] : MG_NO_ID;
+  CHECK_EQ_INT(mg_graph_append(dst, 0, src, 0, again, &d), MG_STATUS_OK);
+  CHECK_EQ_INT(dst->graphs[0].num_inputs, g->num_inputs);
+  CHECK_EQ_INT(dst->graphs[0].num_ops, g->num_ops + (g->num_ops - g->num_inputs));
+  CHECK_EQ_INT(dst->num_graphs, 5);
+  // A missing graph is an error, not a crash.
+  CHECK(mg_program_copy_graph(dst, src, 9, &d) == MG_NO_ID);
+  mg_program_destroy(dst);
+  mg_program_destroy(src);
+}
+
 int main(void) {
   RUN_TEST(test_graph_op_info_names);
   RUN_TEST(test_graph_op_info_properties);
   RUN_TEST(test_graph_targets);
+  RUN_TEST(test_graph_copy);
   RUN_TEST(test_graph_rmsnorm_shapes);
   RUN_TEST(test_graph_smem_rmsnorm);
   RUN_TEST(test_graph_op_in_loop);

@@ -10,6 +10,7 @@
 #include "mirage/search.h"
 #include "test.h"
 
+#include <math.h>
 #include <string.h>
 
 static MgSearchOptions small_options(void) {
@@ -210,11 +211,67 @@ static void test_search_finds_attention_forms(void) {
   mg_program_destroy(t);
 }
 
+// GQA-like attention with a long KV length (l = 1024, 16 query rows per
+// batch): the best is the split-KV form, whose first kernel spreads the KV
+// length over the grid, estimated cheaper than the unfused target.
+static void test_search_picks_split_kv_by_cost(void) {
+  MgProgram *t = mg_sample_attention(2, 16, 64, 1024);
+  MgSearchOptions o = mg_search_options_default();
+  o.threads = 2;
+  MgSearchResult r;
+  MgDiag diag;
+  CHECK_EQ_INT(mg_search_run(t, &o, &r, &diag), MG_STATUS_OK);
+  const MgProgram *best = mg_search_result_best(&r);
+  CHECK(best && is_split_kv(best));
+  if (best)
+    CHECK(r.found[0].cost.time_s < mg_cost_program(t, NULL));
+  CHECK_EQ_INT(r.stats.kernel_ops_searched, 2);
+  check_all_verify(t, &r);
+  mg_search_result_free(&r);
+  mg_program_destroy(t);
+}
+
+// QKNorm: cut at its two prologues (Q / rms(Q), V / rms(V)), each part is
+// searched alone and the composition (one kernel per norm, then split-KV
+// attention: four kernels) is cheaper than any one-kernel form. The
+// composition verifies against the whole target, to the asked bound (the
+// parts share it), and the same program comes out with one thread.
+static void test_search_cuts_qknorm(void) {
+  MgProgram *t = mg_sample_qknorm(2, 16, 64, 1024);
+  MgSearchOptions o = mg_search_options_default();
+  o.threads = 2;
+  MgSearchResult r, r1;
+  MgDiag diag;
+  CHECK_EQ_INT(mg_search_run(t, &o, &r, &diag), MG_STATUS_OK);
+  CHECK_EQ_INT(r.stats.cut_parts, 3);
+  CHECK(r.num_found > 0);
+  if (r.num_found) {
+    CHECK_EQ_INT(r.found[0].cost.kernels, 4);
+    CHECK(r.found[0].check.error_bound <= ldexp(1.0, -40));
+  }
+  check_all_verify(t, &r);
+  o.threads = 1;
+  CHECK_EQ_INT(mg_search_run(t, &o, &r1, &diag), MG_STATUS_OK);
+  CHECK(r1.num_found == r.num_found && r.num_found > 0 &&
+        r1.found[0].hash == r.found[0].hash);
+  mg_search_result_free(&r1);
+  // Without cuts the one-kernel form is the best left.
+  o.cut_prologues = false;
+  CHECK_EQ_INT(mg_search_run(t, &o, &r1, &diag), MG_STATUS_OK);
+  CHECK_EQ_INT(r1.stats.cut_parts, 0);
+  CHECK(r1.num_found == 0 || r1.found[0].cost.time_s > r.found[0].cost.time_s);
+  mg_search_result_free(&r1);
+  mg_search_result_free(&r);
+  mg_program_destroy(t);
+}
+
 int main(void) {
   RUN_TEST(test_search_finds_rmsnorm_one_kernel);
   RUN_TEST(test_search_finds_lora_one_kernel);
   RUN_TEST(test_search_finds_sum_split);
   RUN_TEST(test_search_finds_gated_mlp_and_ntrans);
   RUN_TEST(test_search_finds_attention_forms);
+  RUN_TEST(test_search_picks_split_kv_by_cost);
+  RUN_TEST(test_search_cuts_qknorm);
   return TEST_SUMMARY();
 }

@@ -1,0 +1,80 @@
+//===- cost.c - --mirage-cost: the cost model's estimate as remarks -------===//
+//
+// For every kernel-level μGraph function: one remark with the program's
+// estimated time on the target, then one per kernel with its breakdown
+// (lib/cost). An analysis: the module is not changed. The remarks are the
+// pass's output, so they are printed whatever --mirage-remarks says.
+//
+//===----------------------------------------------------------------------===//
+#include "mirage/cost.h"
+#include "ugraph_funcs.h"
+
+#include <stdio.h>
+
+enum { OPT_TARGET };
+
+static const MgOptionSpec options[] = {
+    {"target", MG_OPTION_STRING, "sm_90",
+     "GPU target to estimate for (sm_80, sm_86, sm_89, sm_90)", 0, 0},
+};
+
+static bool check_target(const MgOptionValue *values, char *error,
+                         size_t size) {
+  return mg_pass_check_target(values[OPT_TARGET].s, error, size);
+}
+
+static void kernel_remark(const MgProgram *p, const MgBridgeMap *map,
+                          MgOpId i, const MgKernelCost *c) {
+  const MgOp *op = &p->graphs[0].ops[i];
+  char what[320];
+  if (op->kind == MG_OP_CUSTOM)
+    snprintf(what, sizeof what, "'ug.custom' @%s: %llu block(s), "
+             "utilization %.2f, ", map->graph_names[op->attr],
+             (unsigned long long)c->blocks, c->utilization);
+  else
+    snprintf(what, sizeof what, "'ug.%s': ",
+             mg_op_kind_name((MgOpKind)op->kind));
+  mg_pass_remark(map->op_locs[0][i],
+                 "mirage-cost: %s%.2f us (%s-bound), DRAM %.3f MB, L2 %.3f "
+                 "MB, smem %.3f MB, %.4g tensor flop, %.4g simt op, %.4g sfu "
+                 "op", what, 1e6 * c->time_s, mg_cost_bound_name(c->bound),
+                 c->dram_bytes / 1e6, c->l2_bytes / 1e6, c->smem_bytes / 1e6,
+                 c->tensor_flops, c->simt_ops, c->sfu_ops);
+}
+
+static bool cost_one(MlirOperation module, MlirOperation func, void *ud) {
+  const MgTarget *target = ud;
+  const MgGpu *gpu = mg_cost_gpu(target);
+  MgBridgeMap map;
+  MgProgram *p = mg_pass_import_checked(module, func, target, &map);
+  if (!p)
+    return false;
+  const MgGraph *g = &p->graphs[0];
+  uint32_t kernels = 0;
+  for (uint32_t i = 0; i < g->num_ops; i++)
+    kernels += g->ops[i].kind != MG_OP_INPUT;
+  mg_pass_remark(mlirOperationGetLocation(func),
+                 "mirage-cost: '@%s' on %s (%s): %u kernel(s), estimated "
+                 "%.2f us", map.graph_names[0], gpu->target, gpu->model,
+                 kernels, 1e6 * mg_cost_program(p, gpu));
+  for (uint32_t i = 0; i < g->num_ops; i++) {
+    MgKernelCost c;
+    if (mg_cost_kernel(p, i, gpu, &c))
+      kernel_remark(p, &map, i, &c);
+  }
+  mg_program_destroy(p);
+  mg_bridge_map_free(&map);
+  return true;
+}
+
+static void run(MlirOperation module, MlirExternalPass pass,
+                const MgOptionValue *values) {
+  const MgTarget *target = mg_target_lookup(values[OPT_TARGET].s);
+  if (!mg_pass_for_each_kernel_func(module, cost_one, (void *)target))
+    mlirExternalPassSignalFailure(pass);
+}
+
+const MgPassDef mg_pass_cost = {
+    "mirage-cost",
+    "Print the cost model's estimated time of each kernel graph (lib/cost)",
+    options, sizeof options / sizeof options[0], check_target, run};

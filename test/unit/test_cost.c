@@ -1,0 +1,440 @@
+//===- test_cost.c - Unit tests for lib/cost ------------------------------===//
+//
+// Every expectation is worked out by hand from the formulas documented in
+// lib/cost/kernel.c and program.c, with the H100 (sm_90) figures of gpu.c
+// and the sustained fractions of cost_internal.h written out below, never
+// by asking the model. Nothing is executed, so shapes may be large.
+//
+//===----------------------------------------------------------------------===//
+#include "mirage/cost.h"
+#include "mirage/samples.h"
+#include "test.h"
+
+#include <string.h>
+
+#define NONE MG_MAP_NONE
+#define MIB (1024.0 * 1024.0)
+// Relative comparison: the model may sum in another order.
+#define CHECK_REL(a, b) CHECK_NEAR((a), (b), 1e-12 * fabs((double)(b)))
+
+// H100 SXM5 figures (gpu.c) and sustained fractions (cost_internal.h:
+// DRAM 0.85, L2 0.7, SMEM 0.8, TENSOR 0.7, SIMT 0.8, SFU 0.8).
+#define H_SMS 132.0
+#define H_CLK (132.0 * 1.98e9) // SMs x clock
+#define R_DRAM (3.35e12 * 0.85)
+#define R_L2 (7.0e12 * 0.7)
+#define R_SMEM (H_CLK * 128 * 0.8)
+#define R_TENSOR (989.4e12 * 0.7)
+#define R_SIMT (H_CLK * 128 * 0.8)
+#define R_SFU (H_CLK * 16 * 0.8)
+#define H_LAUNCH 2e-6
+
+static double max2(double a, double b) { return a > b ? a : b; }
+
+// launch + max(amount / rate) / utilization on the H100 (kernel.c finish).
+static double h100_time(const MgKernelCost *c) {
+  double t = max2(max2(c->dram_bytes / R_DRAM, c->l2_bytes / R_L2),
+                  max2(c->smem_bytes / R_SMEM, c->tensor_flops / R_TENSOR));
+  t = max2(t, max2(c->simt_ops / R_SIMT, c->sfu_ops / R_SFU));
+  return H_LAUNCH + t / c->utilization;
+}
+
+static const int64_t *dims2(int64_t a, int64_t b) {
+  static int64_t d[4][2];
+  static int k;
+  k = (k + 1) % 4;
+  d[k][0] = a;
+  d[k][1] = b;
+  return d[k];
+}
+
+// Kernel graph: inputs A(m,k), B(k,n) of `dt`, Y = A·B marked as output.
+static MgProgram *matmul_program(MgDType dt, int64_t m, int64_t k, int64_t n) {
+  MgDiag d;
+  MgProgram *p = mg_program_create();
+  mg_program_add_graph(p, MG_LEVEL_KERNEL);
+  MgTensorId a = mg_graph_add_input(p, 0, dt, 2, dims2(m, k), &d);
+  MgTensorId b = mg_graph_add_input(p, 0, dt, 2, dims2(k, n), &d);
+  MgTensorId y = mg_graph_matmul(p, 0, a, b, &d);
+  CHECK(y != MG_NO_ID);
+  CHECK_EQ_INT(mg_graph_mark_output(p, 0, y, &d), MG_STATUS_OK);
+  return p;
+}
+
+// The GPU table: lookup by target name, default for NULL/unknown; names.
+static void test_cost_gpu_and_names(void) {
+  const MgGpu *a100 = mg_cost_gpu(mg_target_lookup("sm_80"));
+  const MgGpu *h100 = mg_cost_gpu(mg_target_lookup("sm_90"));
+  CHECK(strcmp(a100->target, "sm_80") == 0);
+  CHECK_EQ_INT(a100->sms, 108);
+  CHECK_NEAR(a100->l2_bytes, 40 * MIB, 0);
+  CHECK(strcmp(h100->target, "sm_90") == 0);
+  CHECK_EQ_INT(h100->sms, 132);
+  CHECK_EQ_INT(mg_cost_gpu(mg_target_lookup("sm_86"))->sms, 84);
+  CHECK(mg_cost_gpu(NULL) == h100);
+  CHECK(mg_cost_gpu(mg_target_default()) == h100);
+  MgTarget unknown = *mg_target_default();
+  unknown.name = "sm_999";
+  CHECK(mg_cost_gpu(&unknown) == h100);
+  unknown.name = NULL;
+  CHECK(mg_cost_gpu(&unknown) == h100);
+  const char *names[] = {"launch", "dram", "l2", "smem", "tensor", "simt",
+                         "sfu"};
+  for (int i = 0; i < MG_COST_BOUND_COUNT; i++) {
+    const char *got = mg_cost_bound_name((MgCostBound)i);
+    CHECK(got && strcmp(got, names[i]) == 0);
+  }
+  CHECK(mg_cost_bound_name(MG_COST_BOUND_COUNT) == NULL);
+  CHECK(mg_cost_bound_name((MgCostBound)-1) == NULL);
+}
+
+// A predefined f16 matmul: compulsory bytes, 2MNK flops, DRAM bound.
+static void test_cost_predefined_matmul_f16(void) {
+  MgProgram *p = matmul_program(MG_DTYPE_F16, 64, 128, 256);
+  MgKernelCost c;
+  CHECK(mg_cost_kernel(p, 2, NULL, &c));
+  // A 64*128*2 = 16384, B 128*256*2 = 65536, Y 64*256*2 = 32768.
+  CHECK_NEAR(c.dram_bytes, 114688, 0);
+  CHECK_NEAR(c.l2_bytes, 114688, 0);
+  CHECK_NEAR(c.smem_bytes, 0, 0);
+  CHECK_NEAR(c.tensor_flops, 4194304, 0); // 2*64*256*128
+  CHECK_NEAR(c.simt_ops + c.sfu_ops, 0, 0);
+  CHECK_EQ_INT(c.blocks, 0);
+  CHECK_NEAR(c.utilization, 1, 0);
+  // DRAM 114688/2.8475e12 = 4.03e-8 s beats L2 2.34e-8, tensor 6.06e-9.
+  CHECK_EQ_INT(c.bound, MG_COST_BOUND_DRAM);
+  CHECK_REL(c.body_s, 114688 / R_DRAM);
+  CHECK_REL(c.time_s, 2e-6 + 114688 / (3.35e12 * 0.85));
+  // A100: 114688 / (2.039e12*0.85) = 6.62e-8 s.
+  CHECK(mg_cost_kernel(p, 2, mg_cost_gpu(mg_target_lookup("sm_80")), &c));
+  CHECK_REL(c.time_s, 2e-6 + 114688 / (2.039e12 * 0.85));
+  mg_program_destroy(p);
+}
+
+// f32 operands run as TF32: flops count twice; a large one is tensor-bound.
+static void test_cost_predefined_matmul_f32(void) {
+  MgProgram *p = matmul_program(MG_DTYPE_F32, 64, 128, 256);
+  MgKernelCost c;
+  CHECK(mg_cost_kernel(p, 2, NULL, &c));
+  CHECK_NEAR(c.dram_bytes, 229376, 0);    // 4*(8192+32768+16384)
+  CHECK_NEAR(c.tensor_flops, 8388608, 0); // 2 * 2*64*256*128
+  mg_program_destroy(p);
+  p = matmul_program(MG_DTYPE_F32, 2048, 2048, 2048);
+  CHECK(mg_cost_kernel(p, 2, NULL, &c));
+  // flops 2*2*2048^3 = 3.44e10 -> 4.96e-5 s; DRAM 3*16 MiB -> 1.77e-5 s.
+  double flops = 2.0 * 2 * 2048.0 * 2048 * 2048;
+  CHECK_NEAR(c.tensor_flops, flops, 0);
+  CHECK_NEAR(c.dram_bytes, 3 * 16 * MIB, 0);
+  CHECK_EQ_INT(c.bound, MG_COST_BOUND_TENSOR);
+  CHECK_REL(c.time_s, 2e-6 + flops / (989.4e12 * 0.7));
+  mg_program_destroy(p);
+}
+
+// Element-wise exp: one SFU evaluation per element, no SIMT or tensor work.
+static void test_cost_predefined_exp(void) {
+  MgDiag d;
+  MgProgram *p = mg_program_create();
+  mg_program_add_graph(p, MG_LEVEL_KERNEL);
+  MgTensorId x = mg_graph_add_input(p, 0, MG_DTYPE_F16, 2, dims2(1024, 1024), &d);
+  MgTensorId e = mg_graph_unary(p, 0, MG_OP_EXP, x, &d);
+  CHECK(e != MG_NO_ID);
+  MgKernelCost c;
+  CHECK(mg_cost_kernel(p, 1, NULL, &c));
+  CHECK_NEAR(c.sfu_ops, 1048576, 0); // 1024*1024
+  CHECK_NEAR(c.simt_ops, 0, 0);
+  CHECK_NEAR(c.tensor_flops, 0, 0);
+  CHECK_NEAR(c.dram_bytes, 4194304, 0); // 2 * 1024*1024*2
+  // DRAM 4194304/2.8475e12 = 1.47e-6 s > SFU 1048576/3.345e12 = 3.1e-7 s.
+  CHECK_EQ_INT(c.bound, MG_COST_BOUND_DRAM);
+  CHECK_REL(c.time_s, 2e-6 + 4194304 / (3.35e12 * 0.85));
+  mg_program_destroy(p);
+}
+
+// Row sums X(792,1024) f16 in one custom kernel: grid (g,1,1), F = 4,
+// iterator imap x->0 fmap `fmap`, SUM_LAST accumulator, saver omap x->0.
+static MgProgram *row_sum_kernel(int32_t g, int8_t fmap) {
+  MgDiag d;
+  MgProgram *p = mg_program_create();
+  mg_program_add_graph(p, MG_LEVEL_KERNEL);
+  MgGraphId b = mg_program_add_graph(p, MG_LEVEL_BLOCK);
+  MgTensorId X = mg_graph_add_input(p, 0, MG_DTYPE_F16, 2, dims2(792, 1024), &d);
+  const int32_t grid[3] = {g, 1, 1};
+  CHECK_EQ_INT(mg_graph_set_launch(p, b, grid, 128, 4, &d), MG_STATUS_OK);
+  MgTensorId bx = mg_graph_add_input(p, b, MG_DTYPE_F16, 2, dims2(792, 1024), &d);
+  const int8_t x_to_0[3] = {0, NONE, NONE};
+  MgTensorId t = mg_graph_iterator(p, b, bx, x_to_0, fmap, &d);
+  MgTensorId s = mg_graph_accum(p, b, t, MG_ACCUM_SUM_LAST, &d);
+  MgTensorId o = mg_graph_saver(p, b, s, x_to_0, &d);
+  CHECK(o != MG_NO_ID);
+  CHECK_EQ_INT(mg_graph_mark_output(p, b, o, &d), MG_STATUS_OK);
+  MgTensorId Y;
+  CHECK(mg_graph_custom(p, 0, b, 1, &X, &Y, &d) == 1);
+  CHECK_EQ_INT(mg_graph_mark_output(p, 0, Y, &d), MG_STATUS_OK);
+  CHECK_EQ_INT(mg_program_validate(p, NULL, &d), MG_STATUS_OK);
+  return p;
+}
+
+// Wave quantization below, at and above 132 SMs; traffic independent of g.
+static void test_cost_custom_row_sum(void) {
+  const int32_t grids[4] = {66, 132, 198, 264};
+  // util = B / (132 * ceil(B/132)): 66/132, 132/132, 198/264, 264/264.
+  const double util[4] = {0.5, 1.0, 0.75, 1.0};
+  for (int i = 0; i < 4; i++) {
+    MgProgram *p = row_sum_kernel(grids[i], 1);
+    MgKernelCost c;
+    CHECK(mg_cost_kernel(p, 1, NULL, &c));
+    CHECK_EQ_INT(c.blocks, grids[i]);
+    CHECK_NEAR(c.utilization, util[i], 1e-15);
+    // Iterator: tile (792/g)*256*2 B, loaded F=4 times by g blocks = the
+    // whole 792*1024*2 = 1622016 B (not re-read: DRAM = L2). Saver: tile
+    // (792/g,1)*2 B * g blocks = 1584 B.
+    CHECK_NEAR(c.l2_bytes, 1622016 + 1584, 0);
+    CHECK_NEAR(c.dram_bytes, 1622016 + 1584, 0);
+    // Accumulator in the loop, g*4 times: reads tile, writes (792/g,1):
+    // 4*792*(512+2) = 1628352 B of SMEM; SIMT 4*g*(792/g)*256 = 811008.
+    CHECK_NEAR(c.smem_bytes, 1622016 + 1628352 + 1584, 0);
+    CHECK_NEAR(c.simt_ops, 811008, 0);
+    CHECK_NEAR(c.tensor_flops + c.sfu_ops, 0, 0);
+    // DRAM 1623600/2.8475e12 = 5.7e-7 s is the busiest resource.
+    CHECK_EQ_INT(c.bound, MG_COST_BOUND_DRAM);
+    CHECK_REL(c.time_s, 2e-6 + 1623600 / R_DRAM / util[i]);
+    CHECK_REL(c.time_s, h100_time(&c));
+    mg_program_destroy(p);
+  }
+  // fmap φ: the (12,1024) tile is loaded once per block, not F times, so
+  // L2 is again 1622016 + 1584; the accumulator still runs 4*66 times:
+  // SMEM 1622016 + 4*792*(2048+2) + 1584, SIMT 4*792*1024.
+  MgProgram *p = row_sum_kernel(66, NONE);
+  MgKernelCost c;
+  CHECK(mg_cost_kernel(p, 1, NULL, &c));
+  CHECK_NEAR(c.l2_bytes, 1622016 + 1584, 0);
+  CHECK_NEAR(c.smem_bytes, 1622016 + 6494400 + 1584, 0);
+  CHECK_NEAR(c.simt_ops, 3244032, 0);
+  mg_program_destroy(p);
+}
+
+// A thread op running silu(a) * b on (64,256) f16 tiles, grid 4, F 1: per
+// element one SFU evaluation (silu) and one lane op (mul); the thread
+// graph's inputs are not work. Tiles: 64*256 = 16384 elements per block.
+static void test_cost_thread_op(void) {
+  MgDiag d;
+  MgProgram *p = mg_program_create();
+  mg_program_add_graph(p, MG_LEVEL_KERNEL);
+  MgTensorId x = mg_graph_add_input(p, 0, MG_DTYPE_F16, 2, dims2(256, 256), &d);
+  MgTensorId y = mg_graph_add_input(p, 0, MG_DTYPE_F16, 2, dims2(256, 256), &d);
+  MgGraphId t = mg_program_add_graph(p, MG_LEVEL_THREAD);
+  MgTensorId ta = mg_graph_add_input(p, t, MG_DTYPE_F16, 2, dims2(64, 256), &d);
+  MgTensorId tb = mg_graph_add_input(p, t, MG_DTYPE_F16, 2, dims2(64, 256), &d);
+  MgTensorId ts = mg_graph_unary(p, t, MG_OP_SILU, ta, &d);
+  CHECK_EQ_INT(mg_graph_mark_output(
+                   p, t, mg_graph_binary(p, t, MG_OP_MUL, ts, tb, &d), &d),
+               MG_STATUS_OK);
+  MgGraphId b = mg_program_add_graph(p, MG_LEVEL_BLOCK);
+  const int32_t grid[3] = {4, 1, 1};
+  CHECK_EQ_INT(mg_graph_set_launch(p, b, grid, 128, 1, &d), MG_STATUS_OK);
+  MgTensorId bx = mg_graph_add_input(p, b, MG_DTYPE_F16, 2, dims2(256, 256), &d);
+  MgTensorId by = mg_graph_add_input(p, b, MG_DTYPE_F16, 2, dims2(256, 256), &d);
+  const int8_t x_to_0[3] = {0, NONE, NONE};
+  MgTensorId in[2] = {mg_graph_iterator(p, b, bx, x_to_0, NONE, &d),
+                      mg_graph_iterator(p, b, by, x_to_0, NONE, &d)};
+  MgTensorId r;
+  CHECK(mg_graph_thread(p, b, t, 2, in, &r, &d) != MG_NO_ID);
+  CHECK_EQ_INT(mg_graph_mark_output(p, b, mg_graph_saver(p, b, r, x_to_0, &d),
+                                    &d), MG_STATUS_OK);
+  MgTensorId xy[2] = {x, y}, o;
+  CHECK(mg_graph_custom(p, 0, b, 2, xy, &o, &d) != MG_NO_ID);
+  CHECK_EQ_INT(mg_graph_mark_output(p, 0, o, &d), MG_STATUS_OK);
+  CHECK_EQ_INT(mg_program_validate(p, NULL, &d), MG_STATUS_OK);
+  MgKernelCost c;
+  CHECK(mg_cost_kernel(p, 2, NULL, &c));
+  CHECK_NEAR(c.sfu_ops, 4 * 16384, 0);
+  CHECK_NEAR(c.simt_ops, 4 * 16384, 0);
+  // SMEM: iterators 2 * 256*256*2 B, thread op reads two tiles and writes
+  // one (3 * 32768 B) per block, saver 131072 B.
+  CHECK_NEAR(c.smem_bytes, 262144 + 4 * 98304 + 131072, 0);
+  mg_program_destroy(p);
+}
+
+// Tiled matmul X(m,1024)·W(1024,2048), grid (16,1,1), F = 8: X replicated
+// (imap φ, fmap 1), W split (imap x->1, fmap 0), SUM accumulator, saver x->1.
+static MgProgram *tiled_matmul_kernel(int64_t m) {
+  MgDiag d;
+  MgProgram *p = mg_program_create();
+  mg_program_add_graph(p, MG_LEVEL_KERNEL);
+  MgGraphId b = mg_program_add_graph(p, MG_LEVEL_BLOCK);
+  MgTensorId X = mg_graph_add_input(p, 0, MG_DTYPE_F16, 2, dims2(m, 1024), &d);
+  MgTensorId W = mg_graph_add_input(p, 0, MG_DTYPE_F16, 2, dims2(1024, 2048), &d);
+  const int32_t grid[3] = {16, 1, 1};
+  CHECK_EQ_INT(mg_graph_set_launch(p, b, grid, 128, 8, &d), MG_STATUS_OK);
+  MgTensorId bx = mg_graph_add_input(p, b, MG_DTYPE_F16, 2, dims2(m, 1024), &d);
+  MgTensorId bw = mg_graph_add_input(p, b, MG_DTYPE_F16, 2, dims2(1024, 2048), &d);
+  const int8_t rep[3] = {NONE, NONE, NONE}, x_to_1[3] = {1, NONE, NONE};
+  MgTensorId xt = mg_graph_iterator(p, b, bx, rep, 1, &d);
+  MgTensorId wt = mg_graph_iterator(p, b, bw, x_to_1, 0, &d);
+  MgTensorId acc = mg_graph_accum(p, b, mg_graph_matmul(p, b, xt, wt, &d),
+                                  MG_ACCUM_SUM, &d);
+  MgTensorId o = mg_graph_saver(p, b, acc, x_to_1, &d);
+  CHECK(o != MG_NO_ID);
+  CHECK_EQ_INT(mg_graph_mark_output(p, b, o, &d), MG_STATUS_OK);
+  MgTensorId ins[2] = {X, W}, Y;
+  CHECK(mg_graph_custom(p, 0, b, 2, ins, &Y, &d) == 2);
+  CHECK_EQ_INT(mg_graph_mark_output(p, 0, Y, &d), MG_STATUS_OK);
+  return p;
+}
+
+// L2 re-reads vs DRAM: a replicated input that fits in half the L2 comes
+// from DRAM once, a larger one every time; in-loop ops count F per block.
+static void test_cost_custom_tiled_matmul(void) {
+  MgProgram *p = tiled_matmul_kernel(64);
+  MgKernelCost c;
+  CHECK(mg_cost_kernel(p, 2, NULL, &c));
+  CHECK_EQ_INT(c.blocks, 16);
+  CHECK_NEAR(c.utilization, 16.0 / 132, 1e-15);
+  // Tiles: xt (64,128) 16384 B, wt (128,128) 32768 B, mm/acc (64,128)
+  // 16384 B. Loads F*blocks = 128: xt 2097152 B (16x the 131072 B of X),
+  // wt 4194304 B (= W); saver 16384*16 = 262144 B.
+  CHECK_NEAR(c.l2_bytes, 2097152 + 4194304 + 262144, 0);
+  // X fits in 25 MiB: read from DRAM once.
+  CHECK_NEAR(c.dram_bytes, 131072 + 4194304 + 262144, 0);
+  // matmul 128 times: 2*64*128*128 each = 2*64*2048*1024 in all.
+  CHECK_NEAR(c.tensor_flops, 268435456, 0);
+  CHECK_NEAR(c.simt_ops, 1048576, 0); // accumulator: 128 * 64*128
+  // SMEM: iterators 2097152 + 4194304; matmul 128*(16384+32768+16384);
+  // accumulator 128*(16384+16384); saver 262144.
+  CHECK_NEAR(c.smem_bytes,
+             2097152 + 4194304 + 8388608 + 4194304 + 262144, 0);
+  // DRAM 4587520/2.8475e12 = 1.61e-6 s beats L2 6553600/4.9e12 =
+  // 1.34e-6 s and SMEM 19136512/2.676e13 = 7.2e-7 s.
+  CHECK_EQ_INT(c.bound, MG_COST_BOUND_DRAM);
+  CHECK_REL(c.time_s, 2e-6 + 4587520 / R_DRAM / (16.0 / 132));
+  CHECK_REL(c.time_s, h100_time(&c));
+  mg_program_destroy(p);
+
+  // X(16384,1024) f16 = 32 MiB > 25 MiB: all 128 loads of its
+  // (16384,128) tile, 4 MiB each, go to DRAM; saver 16384*128*2*16 B.
+  p = tiled_matmul_kernel(16384);
+  CHECK(mg_cost_kernel(p, 2, NULL, &c));
+  CHECK_NEAR(c.dram_bytes, 128 * 4 * MIB + 4194304 + 67108864, 0);
+  mg_program_destroy(p);
+
+  // X(12288,1024) = 24 MiB: fits half the H100's 50 MiB L2 but not half
+  // the A100's 40 MiB. Tile 3 MiB; saver 12288*128*2*16 = 48 MiB.
+  p = tiled_matmul_kernel(12288);
+  CHECK(mg_cost_kernel(p, 2, NULL, &c));
+  CHECK_NEAR(c.dram_bytes, 24 * MIB + 4194304 + 48 * MIB, 0);
+  CHECK(mg_cost_kernel(p, 2, mg_cost_gpu(mg_target_lookup("sm_80")), &c));
+  CHECK_NEAR(c.dram_bytes, 128 * 3 * MIB + 4194304 + 48 * MIB, 0);
+  CHECK_EQ_INT(c.blocks, 16);
+  CHECK_NEAR(c.utilization, 16.0 / 108, 1e-15);
+  mg_program_destroy(p);
+}
+
+// The program is the sum of its kernels; inputs and bad ids are no kernels.
+static void test_cost_program_sum(void) {
+  MgProgram *p = matmul_program(MG_DTYPE_F16, 64, 128, 256);
+  MgDiag d;
+  MgTensorId e = mg_graph_unary(p, 0, MG_OP_EXP, 2, &d); // exp(Y)
+  CHECK(e != MG_NO_ID);
+  // matmul: 2e-6 + 114688/R_DRAM; exp of Y(64,256): DRAM 2*32768 B =
+  // 2.3e-8 s > SFU 16384/3.345e12 = 4.9e-9 s.
+  double mm = 2e-6 + 114688 / R_DRAM, ex = 2e-6 + 65536 / R_DRAM;
+  CHECK_REL(mg_cost_program(p, NULL), mm + ex);
+  CHECK_REL(mg_cost_program(p, mg_cost_gpu(NULL)), mm + ex);
+  MgKernelCost c;
+  memset(&c, 0x55, sizeof c);
+  CHECK(!mg_cost_kernel(p, 0, NULL, &c)); // INPUT
+  CHECK_NEAR(c.time_s, 0, 0);
+  CHECK_EQ_INT(c.blocks, 0);
+  memset(&c, 0x55, sizeof c);
+  CHECK(!mg_cost_kernel(p, 4, NULL, &c)); // past the last op
+  CHECK_NEAR(c.time_s + c.dram_bytes, 0, 0);
+  CHECK(!mg_cost_kernel(p, MG_NO_ID, NULL, &c));
+  CHECK(!mg_cost_kernel(NULL, 0, NULL, &c));
+  CHECK_NEAR(mg_cost_program(NULL, NULL), 0, 0);
+  mg_program_destroy(p);
+  MgProgram *empty = mg_program_create();
+  CHECK_NEAR(mg_cost_program(empty, NULL), 0, 0);
+  mg_program_add_graph(empty, MG_LEVEL_KERNEL);
+  CHECK_NEAR(mg_cost_program(empty, NULL), 0, 0);
+  mg_program_destroy(empty);
+}
+
+// Lower bound: launches + (read inputs + outputs) at sustained DRAM rate.
+static void test_cost_lower_bound_formula(void) {
+  MgProgram *p = matmul_program(MG_DTYPE_F16, 64, 128, 256);
+  // 3 * 2e-6 + (16384 + 65536 + 32768) / (3.35e12 * 0.85).
+  CHECK_REL(mg_cost_lower_bound(p, 3, NULL), 6e-6 + 114688 / R_DRAM);
+  CHECK_REL(mg_cost_lower_bound(p, 0, NULL), 114688 / R_DRAM);
+  CHECK_REL(mg_cost_lower_bound(p, 1, mg_cost_gpu(mg_target_lookup("sm_80"))),
+            2e-6 + 114688 / (2.039e12 * 0.85));
+  // The single-kernel program is its own bound's witness: equal here.
+  CHECK_REL(mg_cost_program(p, NULL), mg_cost_lower_bound(p, 1, NULL));
+  // An unused 4096x4096 f16 input adds nothing.
+  MgDiag d;
+  CHECK(mg_graph_add_input(p, 0, MG_DTYPE_F16, 2, dims2(4096, 4096), &d) !=
+        MG_NO_ID);
+  CHECK_REL(mg_cost_lower_bound(p, 1, NULL), 2e-6 + 114688 / R_DRAM);
+  CHECK_REL(mg_cost_lower_bound(NULL, 2, NULL), 4e-6);
+  mg_program_destroy(p);
+}
+
+static uint32_t kernels(const MgProgram *p) {
+  uint32_t k = 0;
+  for (uint32_t i = 0; i < p->graphs[0].num_ops; i++)
+    k += p->graphs[0].ops[i].kind != MG_OP_INPUT;
+  return k;
+}
+
+// The bound never exceeds the estimate: for each reference program with
+// its own kernel count, and for the fused form against the reference.
+static void test_cost_lower_bound_samples(void) {
+  MgProgram *pairs[][2] = {
+      {mg_sample_rmsnorm_matmul(16, 256, 512),
+       mg_sample_rmsnorm_matmul_fused(16, 256, 512, 8, 4)},
+      {mg_sample_attention(2, 16, 64, 256),
+       mg_sample_attention_split_kv(2, 16, 64, 256, 4, 2)},
+      {mg_sample_qknorm(2, 16, 64, 256), NULL},
+      {mg_sample_lora(16, 256, 512, 16),
+       mg_sample_lora_fused(16, 256, 512, 16, 8)},
+      {mg_sample_gated_mlp(16, 256, 512),
+       mg_sample_gated_mlp_fused(16, 256, 512, 8, 4)},
+      {mg_sample_ntrans(64, 256), mg_sample_ntrans_fused(64, 256, 8)},
+      {mg_sample_sum_last(64, 256), mg_sample_sum_last_fused(64, 256, 8, 4)},
+  };
+  const MgGpu *gpus[2] = {mg_cost_gpu(NULL),
+                          mg_cost_gpu(mg_target_lookup("sm_80"))};
+  for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+    MgProgram *ref = pairs[i][0], *fused = pairs[i][1];
+    CHECK(ref != NULL);
+    if (!ref)
+      continue;
+    uint32_t k = kernels(ref);
+    CHECK(k >= 1);
+    for (int g = 0; g < 2; g++) {
+      double cost = mg_cost_program(ref, gpus[g]);
+      CHECK(mg_cost_lower_bound(ref, k, gpus[g]) <= cost);
+      // Each kernel's body is positive, so the bound is strictly below
+      // unless there is a single kernel.
+      CHECK(k == 1 || mg_cost_lower_bound(ref, k, gpus[g]) < cost);
+      if (fused)
+        CHECK(mg_cost_lower_bound(ref, kernels(fused), gpus[g]) <=
+              mg_cost_program(fused, gpus[g]));
+    }
+    mg_program_destroy(ref);
+    mg_program_destroy(fused);
+  }
+}
+
+int main(void) {
+  RUN_TEST(test_cost_gpu_and_names);
+  RUN_TEST(test_cost_predefined_matmul_f16);
+  RUN_TEST(test_cost_predefined_matmul_f32);
+  RUN_TEST(test_cost_predefined_exp);
+  RUN_TEST(test_cost_custom_row_sum);
+  RUN_TEST(test_cost_thread_op);
+  RUN_TEST(test_cost_custom_tiled_matmul);
+  RUN_TEST(test_cost_program_sum);
+  RUN_TEST(test_cost_lower_bound_formula);
+  RUN_TEST(test_cost_lower_bound_samples);
+  return TEST_SUMMARY();
+}
