@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 #include "search_internal.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -110,18 +111,27 @@ double mg_search_work(const MgProgram *program) {
     }
     if (op->attr < 0 || (uint32_t)op->attr >= program->num_graphs)
       continue;
-    MgGraphId bg = (MgGraphId)op->attr;
-    const MgGraph *b = &program->graphs[bg];
+    const MgGraph *b = &program->graphs[op->attr];
+    bool small[64];
+    bool *in_loop = b->num_ops <= 64 ? small
+                                     : malloc(b->num_ops * sizeof *in_loop);
+    if (!in_loop || !mg_graph_ops_in_loop(b, in_loop)) {
+      if (in_loop != small)
+        free(in_loop);
+      return INFINITY; // no memory: too much work, never kept
+    }
     double per_block = 0;
     for (uint32_t j = 0; j < b->num_ops; j++) {
       MgOpKind k = (MgOpKind)b->ops[j].kind;
       if (k == MG_OP_INPUT || k == MG_OP_ITERATOR || k == MG_OP_SAVER)
         continue; // data movement: the DRAM proxy counts it
       double w = op_work(b, &b->ops[j]);
-      if (b->forloop > 1 && mg_graph_op_in_loop(program, bg, j))
+      if (b->forloop > 1 && in_loop[j])
         w *= b->forloop;
       per_block += w;
     }
+    if (in_loop != small)
+      free(in_loop);
     work += per_block * (double)b->grid[0] * (double)b->grid[1] *
             (double)b->grid[2];
   }

@@ -239,6 +239,12 @@ static MgProgram *search_part(Search *s, MgProgram *part, uint32_t parts,
   MgSearchOptions o = s->opt;
   o.cut_prologues = false;
   o.verify_error = s->opt.verify_error / parts;
+  // The whole search stays within its memory bound: the part gets what the
+  // outer search is not holding.
+  uint64_t held = atomic_load(&s->memory);
+  if (held + ((uint64_t)16 << 20) > s->opt.memory_limit)
+    return part;
+  o.memory_limit = s->opt.memory_limit - held;
   o.progress = NULL;
   if (s->deadline > 0) {
     o.time_budget_s = s->deadline - mg_clock_now();
@@ -255,6 +261,11 @@ static MgProgram *search_part(Search *s, MgProgram *part, uint32_t parts,
   st->tests_run += r.stats.tests_run;
   st->fingerprint_mismatches += r.stats.fingerprint_mismatches;
   st->cost_skips += r.stats.cost_skips;
+  uint64_t peak = held + r.stats.memory_high_water,
+           high = atomic_load(&s->memory_high);
+  while (peak > high &&
+         !atomic_compare_exchange_weak(&s->memory_high, &high, peak))
+    ;
   st->timed_out |= r.stats.timed_out;
   st->memory_limited |= r.stats.memory_limited;
   const MgProgram *best = status == MG_STATUS_OK ? mg_search_result_best(&r)
