@@ -93,6 +93,19 @@ MG_API double mg_clock_now(void);
 /// Greatest common divisor of two non-negative integers (gcd(a, 0) = a).
 MG_API int64_t mg_gcd_i64(int64_t a, int64_t b);
 
+/// A growable NUL-terminated string. Appends after a failed allocation are
+/// ignored and `failed` stays set, so a caller checks once at the end.
+typedef struct MgText {
+  char *data; // NULL until the first append
+  size_t len, cap;
+  bool failed;
+} MgText;
+/// Appends printf-style text.
+MG_API void mg_text_printf(MgText *t, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/// Frees the buffer and empties `t`. Accepts a zeroed text.
+MG_API void mg_text_free(MgText *t);
+
 /// SplitMix64: the only random source in the libraries (always seeded).
 typedef struct MgRng {
   uint64_t state;

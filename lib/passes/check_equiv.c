@@ -105,4 +105,4 @@ static void run(MlirOperation module, MlirExternalPass pass,
 const MgPassDef mg_pass_check_equiv = {
     "mirage-check-equiv",
     "Check that two functions compute the same tensors (finite-field tests)",
-    options, sizeof options / sizeof options[0], check, run};
+    options, sizeof options / sizeof options[0], check, run, NULL};

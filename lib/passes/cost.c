@@ -77,4 +77,4 @@ static void run(MlirOperation module, MlirExternalPass pass,
 const MgPassDef mg_pass_cost = {
     "mirage-cost",
     "Print the cost model's estimated time of each kernel graph (lib/cost)",
-    options, sizeof options / sizeof options[0], check_target, run};
+    options, sizeof options / sizeof options[0], check_target, run, NULL};

@@ -67,7 +67,7 @@ const MgPassDef mg_pass_lift = {
     options,
     sizeof options / sizeof options[0],
     NULL,
-    run_lift};
+    run_lift, NULL};
 
 const MgPassDef mg_pass_unlift = {
     "mirage-unlift",
@@ -76,4 +76,4 @@ const MgPassDef mg_pass_unlift = {
     NULL,
     0,
     NULL,
-    run_unlift};
+    run_unlift, NULL};

@@ -24,6 +24,10 @@ typedef struct MgPassDef {
   /// Runs on the module; reports with mg_pass_error and signals failure.
   void (*run)(MlirOperation module, MlirExternalPass pass,
               const MgOptionValue *values);
+  /// Appends upstream passes after this one (NULL: none), e.g. the PTX
+  /// pipeline after lowering; false + message.
+  bool (*extend)(MlirOpPassManager pm, const MgOptionValue *values,
+                 char *error, size_t error_size);
 } MgPassDef;
 
 extern const MgPassDef mg_pass_superopt;
@@ -32,6 +36,7 @@ extern const MgPassDef mg_pass_check_equiv;
 extern const MgPassDef mg_pass_test_bridge;
 extern const MgPassDef mg_pass_lift, mg_pass_unlift;
 extern const MgPassDef mg_pass_cost;
+extern const MgPassDef mg_pass_lower;
 
 /// Emits an error diagnostic at `loc` (through the context's handlers).
 void mg_pass_error(MlirLocation loc, const char *fmt, ...)

@@ -13,7 +13,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mlir-c/Dialect/Arith.h"
+#include "mlir-c/Dialect/Bufferization.h"
+#include "mlir-c/Dialect/GPU.h"
 #include "mlir-c/Dialect/IRDL.h"
+#include "mlir-c/Dialect/LLVM.h"
+#include "mlir-c/Dialect/Math.h"
+#include "mlir-c/Dialect/MemRef.h"
+#include "mlir-c/Dialect/NVVM.h"
+#include "mlir-c/Dialect/SCF.h"
 #include "mlir-c/Support.h"
 
 typedef bool (*MgPipelineBuilder)(MlirOpPassManager pm, MlirStringRef options,
@@ -31,6 +39,7 @@ static const MgPassDef *const pass_defs[] = {
     &mg_pass_unlift,
     &mg_pass_search,
     &mg_pass_cost,
+    &mg_pass_lower,
 };
 #define NUM_PASSES (sizeof pass_defs / sizeof pass_defs[0])
 
@@ -97,14 +106,24 @@ static bool add_pass(MlirOpPassManager pm, const MgPassDef *def,
   MlirExternalPassCallbacks callbacks = {state_construct, state_destruct,
                                          state_initialize, state_clone,
                                          state_run};
+  // What the lowering creates, loaded before the pipeline resolves its
+  // nested op names (a gpu.module(...) pipeline built while the GPU dialect
+  // is not loaded would never match the modules the lowering adds).
+  MlirDialectHandle deps[] = {
+      mlirGetDialectHandle__gpu__(),    mlirGetDialectHandle__nvvm__(),
+      mlirGetDialectHandle__llvm__(),   mlirGetDialectHandle__memref__(),
+      mlirGetDialectHandle__scf__(),    mlirGetDialectHandle__arith__(),
+      mlirGetDialectHandle__math__(),
+      mlirGetDialectHandle__bufferization__()};
   // The definition's address is a unique, aligned TypeID for its pass kind.
   MlirPass pass = mlirCreateExternalPass(
       mlirTypeIDCreate(def), mlirStringRefCreateFromCString(def->name),
       mlirStringRefCreateFromCString(def->name),
       mlirStringRefCreateFromCString(def->summary), mlirStringRefCreate("", 0),
-      0, NULL, callbacks, state);
+      sizeof deps / sizeof deps[0], deps, callbacks, state);
   mlirOpPassManagerAddOwnedPass(pm, pass);
-  return true;
+  // The pass owns `state` now; its values stay valid while it lives.
+  return !def->extend || def->extend(pm, state->values, error, error_size);
 }
 
 static bool build_pipeline(MlirOpPassManager pm, MlirStringRef options,

@@ -308,4 +308,4 @@ const MgPassDef mg_pass_search = {
     "Search each kernel graph for a cheaper verified μGraph (lib/search)",
     mg_search_pass_options, sizeof mg_search_pass_options /
                                 sizeof mg_search_pass_options[0],
-    mg_search_pass_check, run};
+    mg_search_pass_check, run, NULL};

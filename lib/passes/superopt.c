@@ -57,4 +57,4 @@ const MgPassDef mg_pass_superopt = {
     "mirage-superopt",
     "Superoptimize tensor programs: lift to μGraphs, search, verify (lowering "
     "to PTX not yet implemented)",
-    options, sizeof options / sizeof options[0], mg_search_pass_check, run};
+    options, sizeof options / sizeof options[0], mg_search_pass_check, run, NULL};

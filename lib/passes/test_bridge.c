@@ -30,4 +30,4 @@ static void run(MlirOperation module, MlirExternalPass pass,
 const MgPassDef mg_pass_test_bridge = {
     "mirage-test-bridge",
     "Test only: re-import and re-export every μGraph (must be lossless)",
-    NULL, 0, NULL, run};
+    NULL, 0, NULL, run, NULL};

@@ -3,6 +3,7 @@
 
 #include "mirage/passes.h"
 #include "mlir-c/RegisterEverything.h"
+#include "mlir-c/Target/LLVMIR.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -191,6 +192,8 @@ MlirContext mg_tool_context_create(int *errors) {
   mlirRegisterAllDialects(registry);
   mlirContextAppendDialectRegistry(ctx, registry);
   mlirDialectRegistryDestroy(registry);
+  // gpu-module-to-binary (PTX after --mirage-lower) translates to LLVM IR.
+  mlirRegisterAllLLVMTranslations(ctx);
   mlirRegisterAllPasses();
   mg_passes_register();
   mlirContextAttachDiagnosticHandler(ctx, mg_tool_print_diagnostic, errors,

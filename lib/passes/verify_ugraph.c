@@ -41,4 +41,4 @@ static void run(MlirOperation module, MlirExternalPass pass,
 const MgPassDef mg_pass_verify_ugraph = {
     "mirage-verify-ugraph",
     "Check the μGraph rules IRDL cannot express (shapes, maps, loops, limits)",
-    options, sizeof options / sizeof options[0], check_target, run};
+    options, sizeof options / sizeof options[0], check_target, run, NULL};

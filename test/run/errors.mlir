@@ -41,7 +41,7 @@
 // TOL: mirage-run: invalid --tolerance value '-1'
 // COMPARE: mirage-run: --compare expects two function names, '--compare=LHS,RHS'
 // UNKNOWN: mirage-run: unknown option '--frobnicate' (see --help)
-// LIFT-COMPARE: mirage-run: --lift and --compare cannot be combined
+// LIFT-COMPARE: mirage-run: --compare cannot be combined with --lift or --lower
 // LIFT-OPTION: mirage-run: --lift: unknown option 'bogus' for pass 'mirage-lift'
 // NOINPUT: mirage-run: no input file
 // HELP: USAGE: mirage-run [options] <file.mlir>

@@ -15,6 +15,7 @@
 // constant global.
 //
 //===----------------------------------------------------------------------===//
+#include "mirage/lower.h"
 #include "mirage/tool.h"
 #include "run.h"
 
@@ -66,7 +67,24 @@ static const char pipeline[] =
     "convert-to-llvm,"
     "reconcile-unrealized-casts)";
 
+// The CPU lowering of a μGraph (lib/lower) is already on memrefs with its
+// own allocations and frees: no bufferization, no deallocation pipeline.
+static const char lowered_pipeline[] =
+    "builtin.module("
+    "convert-scf-to-cf,"
+    "expand-strided-metadata,"
+    "lower-affine,"
+    "convert-math-to-llvm,"
+    "convert-math-to-libm,"
+    "func.func(arith-emulate-unsupported-floats{source-types=bf16 "
+    "target-type=f32}),"
+    "arith-expand{include-bf16},"
+    "finalize-memref-to-llvm,"
+    "convert-to-llvm,"
+    "reconcile-unrealized-casts)";
+
 const char *mg_run_jit_pipeline(void) { return pipeline; }
+const char *mg_run_jit_lowered_pipeline(void) { return lowered_pipeline; }
 
 static MlirStringRef str(const char *s) {
   return mlirStringRefCreateFromCString(s);
@@ -154,12 +172,14 @@ static bool build_module(MlirOperation module, MlirOperation func,
   return true;
 }
 
-static bool lower(MlirModule jm, char *err, size_t err_size) {
+static bool lower(MlirModule jm, const char *text, char *err,
+                  size_t err_size) {
   MlirContext ctx = mlirModuleGetContext(jm);
   MlirPassManager pm = mlirPassManagerCreate(ctx);
   MgToolText perr = {"", 0};
   bool ok = mlirLogicalResultIsSuccess(mlirParsePassPipeline(
-      mlirPassManagerGetAsOpPassManager(pm), str(pipeline), mg_tool_collect, &perr));
+      mlirPassManagerGetAsOpPassManager(pm), str(text), mg_tool_collect,
+      &perr));
   if (!ok)
     snprintf(err, err_size, "cannot build the lowering pipeline: %s",
              perr.text);
@@ -186,16 +206,11 @@ static void fill_descriptor(int64_t *desc, void *data,
   }
 }
 
-bool mg_run_jit(MlirOperation module, MlirOperation func,
-                const MgRunSignature *sig, void *const *inputs,
-                void *const *outputs, char *err, size_t err_size) {
-  MlirModule jm;
-  if (!build_module(module, func, &jm, err, err_size))
-    return false;
-  if (!lower(jm, err, err_size)) {
-    mlirModuleDestroy(jm);
-    return false;
-  }
+// Compiles the lowered module `jm` (consumed) and calls ENTRY on the
+// buffers: descriptors of the inputs, then of the outputs.
+static bool execute(MlirModule jm, const MgRunSignature *sig,
+                    void *const *inputs, void *const *outputs, char *err,
+                    size_t err_size) {
   mlirRegisterAllLLVMTranslations(mlirModuleGetContext(jm));
   MlirExecutionEngine engine = mlirExecutionEngineCreate(jm, 2, 0, NULL,
                                                          false, false);
@@ -226,4 +241,42 @@ bool mg_run_jit(MlirOperation module, MlirOperation func,
   mlirExecutionEngineDestroy(engine);
   mlirModuleDestroy(jm);
   return ok;
+}
+
+bool mg_run_jit(MlirOperation module, MlirOperation func,
+                const MgRunSignature *sig, void *const *inputs,
+                void *const *outputs, char *err, size_t err_size) {
+  MlirModule jm;
+  if (!build_module(module, func, &jm, err, err_size))
+    return false;
+  if (!lower(jm, pipeline, err, err_size)) {
+    mlirModuleDestroy(jm);
+    return false;
+  }
+  return execute(jm, sig, inputs, outputs, err, err_size);
+}
+
+bool mg_run_jit_lowered(MlirContext ctx, const MgProgram *program,
+                        const MgRunSignature *sig, void *const *inputs,
+                        void *const *outputs, char *err, size_t err_size) {
+  MgText text = {0};
+  MgDiag diag = {-1, -1, ""};
+  MgLowerOptions o = {MG_LOWER_CPU, ENTRY, NULL, true};
+  if (mg_lower_emit(program, &o, &text, &diag) != MG_STATUS_OK) {
+    snprintf(err, err_size, "%s", diag.message);
+    mg_text_free(&text);
+    return false;
+  }
+  MlirModule jm = mlirModuleCreateParse(ctx, str(text.data));
+  mg_text_free(&text);
+  if (mlirModuleIsNull(jm)) {
+    snprintf(err, err_size, "the lowered module does not parse (a bug in "
+                            "lib/lower)");
+    return false;
+  }
+  if (!lower(jm, lowered_pipeline, err, err_size)) {
+    mlirModuleDestroy(jm);
+    return false;
+  }
+  return execute(jm, sig, inputs, outputs, err, err_size);
 }

@@ -34,6 +34,7 @@ typedef struct Options {
   const char *lift_options; // "key=value ..." for mirage-lift
   char lhs[256], rhs[256];
   bool compare;
+  bool lower; // check lib/lower's CPU code against the interpreter
 } Options;
 
 /// Outcome of checking one pair.
@@ -64,6 +65,13 @@ static void usage(FILE *out) {
           "  --compare=<L>,<R>   - compare function L (upstream dialects, "
           "JIT) with\n"
           "                        kernel graph R (interpreter) instead\n"
+          "  --lower             - check the lowering instead: every kernel "
+          "graph (lifted\n"
+          "                        or not) is lowered for the CPU (lib/lower, "
+          "the same\n"
+          "                        code as the GPU kernels' bodies), "
+          "JIT-compiled and\n"
+          "                        compared with the interpreter\n"
           "  --help              - this text\n");
 }
 
@@ -106,6 +114,8 @@ static int parse_args(int argc, char **argv, Options *o) {
         fprintf(stderr, "mirage-run: invalid --range value '%s'\n", a + 8);
         return 1;
       }
+    } else if (!strcmp(a, "--lower")) {
+      o->lower = true;
     } else if (!strcmp(a, "--lift")) {
       o->lift = true;
     } else if (!strncmp(a, "--lift=", 7)) {
@@ -137,8 +147,9 @@ static int parse_args(int argc, char **argv, Options *o) {
       o->input = a;
     }
   }
-  if (o->compare && o->lift) {
-    fprintf(stderr, "mirage-run: --lift and --compare cannot be combined\n");
+  if (o->compare && (o->lift || o->lower)) {
+    fprintf(stderr, "mirage-run: --compare cannot be combined with --lift "
+                    "or --lower\n");
     return 1;
   }
   if (!o->input) {
@@ -352,6 +363,60 @@ static Outcome check_pair(MlirOperation module, MlirOperation ref,
   return outcome;
 }
 
+/// Runs the CPU lowering of `kernel` (JIT) and the interpreter and
+/// compares them. The lowering computes in f32 and rounds every stored
+/// value to its tensor's type, so the tolerance uses the coarsest type of
+/// the program.
+static Outcome check_lowered(MlirOperation module, MlirOperation kernel,
+                             const char *label, const Options *o) {
+  char err[512];
+  MgRunSignature sig;
+  MlirLocation kloc = mlirOperationGetLocation(kernel);
+  if (!mg_run_signature_read(kernel, &sig, err, sizeof err)) {
+    report_error(kloc, label, err);
+    return OUTCOME_ERROR;
+  }
+  MgProgram *program = import_kernel(module, kernel, label);
+  if (!program)
+    return OUTCOME_ERROR;
+  double u = mg_run_unit_roundoff(MG_DTYPE_F32);
+  for (uint32_t g = 0; g < program->num_graphs; g++)
+    for (uint32_t t = 0; t < program->graphs[g].num_tensors; t++)
+      u = fmax(u, mg_run_unit_roundoff(
+                      (MgDType)program->graphs[g].tensors[t].dtype));
+  Outcome outcome = OUTCOME_ERROR;
+  Buffers b = {0};
+  MgDiag diag = {-1, -1, ""};
+  if (!buffers_alloc(&b, &sig, o)) {
+    report_error(kloc, label, "out of memory");
+  } else if (!mg_run_jit_lowered(mlirOperationGetContext(module), program,
+                                 &sig, b.in_storage, b.jit_out, err,
+                                 sizeof err)) {
+    report_error(kloc, label, err);
+  } else if (mg_interp_run_f64(program, (const double *const *)b.in_values,
+                               b.interp_out, &diag) != MG_STATUS_OK) {
+    snprintf(err, sizeof err, "the interpreter failed: %s", diag.message);
+    report_error(kloc, label, err);
+  } else {
+    double lengths[MG_RUN_MAX_VALUES];
+    mg_run_error_lengths(program, lengths);
+    const double *const *in = (const double *const *)b.in_values;
+    if (mg_run_error_sigma(program, &sig, in, u, MG_RUN_ERR_INDEPENDENT,
+                           b.sigma, &diag) != MG_STATUS_OK ||
+        mg_run_error_sigma(program, &sig, in, u, MG_RUN_ERR_LINEAR,
+                           b.sigma_lin, &diag) != MG_STATUS_OK) {
+      snprintf(err, sizeof err, "the error estimate failed: %s",
+               diag.message);
+      report_error(kloc, label, err);
+    } else {
+      outcome = compare(label, &sig, &b, lengths, u, o);
+    }
+  }
+  buffers_free(&b);
+  mg_program_destroy(program);
+  return outcome;
+}
+
 //===--- Finding the pairs ------------------------------------------------===//
 
 static void symbol_name(MlirOperation func, char *buf, size_t size) {
@@ -412,14 +477,16 @@ static Outcome run_lifted(MlirOperation module, const Options *o,
       continue;
     MlirAttribute ref_attr = mlirOperationGetAttributeByName(
         op, mlirStringRefCreateFromCString("ug.reference"));
-    if (mlirAttributeIsNull(ref_attr))
+    if (mlirAttributeIsNull(ref_attr) && !o->lower)
       continue;
     char label[256], msg[400];
     label[0] = '@';
     symbol_name(op, label + 1, sizeof label - 1);
     ++*pairs;
     Outcome r;
-    if (!mlirAttributeIsAFlatSymbolRef(ref_attr)) {
+    if (o->lower) {
+      r = check_lowered(module, op, label, o);
+    } else if (!mlirAttributeIsAFlatSymbolRef(ref_attr)) {
       report_error(mlirOperationGetLocation(op), label,
                    "'ug.reference' must be a symbol reference (@name)");
       r = OUTCOME_ERROR;
@@ -467,6 +534,8 @@ int main(int argc, char **argv) {
     usage(stdout);
     printf("\nLOWERING PIPELINE (reference functions):\n  %s\n",
            mg_run_jit_pipeline());
+    printf("\nLOWERING PIPELINE (--lower, lib/lower's CPU code):\n  %s\n",
+           mg_run_jit_lowered_pipeline());
     return 0;
   }
   if (rc)
@@ -495,9 +564,11 @@ int main(int argc, char **argv) {
       int pairs = 0;
       Outcome r = run_lifted(mod, &o, &pairs);
       if (!pairs)
-        fprintf(stderr, "mirage-run: no lifted kernel graphs in '%s' (no "
-                        "func.func with ug.level = \"kernel\" and "
-                        "ug.reference)\n",
+        fprintf(stderr, o.lower ? "mirage-run: no kernel graphs in '%s' (no "
+                                  "func.func with ug.level = \"kernel\")\n"
+                                : "mirage-run: no lifted kernel graphs in "
+                                  "'%s' (no func.func with ug.level = "
+                                  "\"kernel\" and ug.reference)\n",
                 o.input);
       else
         status = r == OUTCOME_OK ? 0 : 1;

@@ -91,6 +91,13 @@ bool mg_run_jit(MlirOperation module, MlirOperation func,
                 void *const *outputs, char *err, size_t err_size);
 /// The textual pipeline used to lower the copied function (for --help).
 const char *mg_run_jit_pipeline(void);
+/// Lowers `program` for the CPU (lib/lower), JIT-compiles it in `ctx` and
+/// runs it as mg_run_jit does.
+bool mg_run_jit_lowered(MlirContext ctx, const MgProgram *program,
+                        const MgRunSignature *sig, void *const *inputs,
+                        void *const *outputs, char *err, size_t err_size);
+/// The pipeline taking lib/lower's CPU output to the LLVM dialect.
+const char *mg_run_jit_lowered_pipeline(void);
 
 //===--- tolerance.c ------------------------------------------------------===//
 

@@ -1,0 +1,69 @@
+//===- lower.h - μGraph programs as MLIR text for the CPU or the GPU -*- C -*-===//
+//
+// mg_lower_emit turns a program into upstream MLIR (memref, scf, arith,
+// math; gpu for the GPU) as text, op for op as lib/interp runs it, so the
+// same semantics hold on both targets:
+//  - GPU: one `gpu.func ... kernel` per graph-defined kernel (and per
+//    predefined kernel op) in a `gpu.module`: one workgroup per block,
+//    block_threads threads sharing every op's elements in a strided loop,
+//    tiles in dynamic shared memory, a barrier after every op. Upstream
+//    passes take it to NVVM and PTX (docs/lower.md).
+//  - host: the `func.func` on tensors (the kernel graph's signature) that
+//    copies the inputs to the device, launches those kernels in order
+//    (grid, block_threads, dynamic shared memory) and copies the outputs
+//    back: gpu.alloc / gpu.memcpy / gpu.launch_func, which upstream's
+//    gpu-to-llvm takes to the CUDA runtime calls.
+//  - CPU: one `func.func` over memrefs (inputs, then outputs written in
+//    place) that runs the whole program: blocks as loops, tiles in
+//    buffers; it is what mirage-run JIT-compiles to check the lowering.
+// Values are loaded, computed in f32 and stored back in the tensor's
+// element type after every op, as a kernel keeping tiles in their declared
+// types would.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MIRAGE_LOWER_H
+#define MIRAGE_LOWER_H
+
+#include "mirage/graph.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum MgLowerMode {
+  MG_LOWER_CPU,
+  MG_LOWER_GPU,
+  MG_LOWER_HOST,
+  MG_LOWER_MODE_COUNT
+} MgLowerMode;
+
+typedef struct MgLowerOptions {
+  MgLowerMode mode;
+  const char *name;   // symbol: the CPU or host function, or the GPU module
+                      // (its kernels are "<module>_k<op>")
+  const char *module; // host: the GPU module the kernels are in
+  bool c_interface;   // CPU: mark the function llvm.emit_c_interface
+} MgLowerOptions;
+
+/// Threads per block of a predefined op's kernel (a grid-stride loop over
+/// its result's elements) and the grid it is launched with.
+#define MG_LOWER_PREDEFINED_THREADS 256
+MG_API int64_t mg_lower_predefined_blocks(const MgProgram *program,
+                                          MgOpId op);
+
+/// Appends the lowering of a valid program to `out`. INVALID when the
+/// program uses what the lowering does not support (ranks, kinds), NOMEM
+/// when the text could not grow.
+MG_API MgStatus mg_lower_emit(const MgProgram *program,
+                              const MgLowerOptions *options, MgText *out,
+                              MgDiag *diag);
+
+/// Dynamic shared memory bytes the GPU kernel of root op `op` needs (its
+/// tiles, each 16-byte aligned); 0 for a predefined op.
+MG_API int64_t mg_lower_smem_bytes(const MgProgram *program, MgOpId op);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif // MIRAGE_LOWER_H

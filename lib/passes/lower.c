@@ -1,0 +1,237 @@
+//===- lower.c - --mirage-lower: μGraphs to GPU kernels and PTX -----------===//
+//
+// Each kernel-level μGraph function @F becomes
+//  - `gpu.module @F_gpu` with one kernel per kernel op (lib/lower), and
+//  - host code in place of @F's body, same name and signature: device
+//    buffers, copies, gpu.launch_func per kernel (grid, block threads,
+//    dynamic shared memory), copies back;
+// block- and thread-level functions no kernel graph uses any more are
+// erased. With PTX on, the pipeline continues with upstream passes on the
+// GPU modules only (nvvm-attach-target, GPU-to-NVVM, gpu-module-to-binary
+// {format=isa}), leaving `gpu.binary` ops that hold the PTX; host code
+// stays for upstream host pipelines (bufferization, gpu-to-llvm).
+//
+//===----------------------------------------------------------------------===//
+#include "lower_pass.h"
+#include "ugraph_funcs.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mirage/lower.h"
+#include "mirage/tool.h"
+#include "mlir-c/BuiltinAttributes.h"
+
+const MgOptionSpec mg_lower_pass_options[] = {MG_LOWER_OPTION_SPECS};
+
+static MlirStringRef str(const char *s) {
+  return mlirStringRefCreateFromCString(s);
+}
+
+static bool ptx_mode(const char *s, int *mode) {
+  if (!strcmp(s, "auto"))
+    *mode = -1;
+  else if (!strcmp(s, "true"))
+    *mode = 1;
+  else if (!strcmp(s, "false"))
+    *mode = 0;
+  else
+    return false;
+  return true;
+}
+
+bool mg_lower_pass_check(const MgOptionValue *v, char *error, size_t size) {
+  int mode;
+  if (!ptx_mode(v[0].s, &mode)) {
+    snprintf(error, size, "unknown ptx mode '%s' (expected auto, true or "
+             "false)", v[0].s);
+    return false;
+  }
+  return true;
+}
+
+static bool has_libdevice(const char *toolkit) {
+  char path[4200];
+  snprintf(path, sizeof path, "%s/nvvm/libdevice/libdevice.10.bc", toolkit);
+  return access(path, R_OK) == 0;
+}
+
+bool mg_lower_pass_extend(MlirOpPassManager pm, const MgOptionValue *v,
+                          const char *target, char *error, size_t size) {
+  int mode;
+  ptx_mode(v[0].s, &mode);
+  const char *toolkit = v[1].s;
+  if (mode == 0 || (mode < 0 && !has_libdevice(toolkit)))
+    return true;
+  if (!has_libdevice(toolkit)) {
+    snprintf(error, size, "ptx=true needs libdevice from the CUDA toolkit, "
+             "not found under '%s/nvvm/libdevice' (set toolkit=..., or "
+             "ptx=false)", toolkit);
+    return false;
+  }
+  char pipeline[8400];
+  snprintf(pipeline, sizeof pipeline,
+           "nvvm-attach-target{chip=%s O=3},"
+           "gpu.module(convert-scf-to-cf,expand-strided-metadata,"
+           "lower-affine,convert-gpu-to-nvvm,convert-arith-to-llvm,"
+           "convert-index-to-llvm,canonicalize,cse,"
+           "reconcile-unrealized-casts),"
+           "gpu-module-to-binary{format=isa toolkit=%s}",
+           target, toolkit);
+  MgToolText err = {"", 0};
+  if (mlirLogicalResultIsFailure(
+          mlirOpPassManagerAddPipeline(pm, str(pipeline), mg_tool_collect,
+                                       &err))) {
+    snprintf(error, size, "cannot build the PTX pipeline: %s", err.text);
+    return false;
+  }
+  return true;
+}
+
+// A symbol name not yet in `module`: base, then base_1, base_2, ...
+static void unique_symbol(MlirOperation module, const char *base, char *out,
+                          size_t size) {
+  MlirSymbolTable table = mlirSymbolTableCreate(module);
+  snprintf(out, size, "%s", base);
+  for (int k = 1; !mlirOperationIsNull(mlirSymbolTableLookup(table, str(out)));
+       k++)
+    snprintf(out, size, "%s_%d", base, k);
+  mlirSymbolTableDestroy(table);
+}
+
+typedef struct Run {
+  const MgTarget *target;
+  bool remarks;
+} Run;
+
+static bool lower_one(MlirOperation module, MlirOperation func, void *ud) {
+  Run *run = ud;
+  MlirLocation loc = mlirOperationGetLocation(func);
+  MgBridgeMap map;
+  MgProgram *p = mg_pass_import_checked(module, func, run->target, &map);
+  if (!p)
+    return false;
+  char name[256], gpu_name[320];
+  snprintf(name, sizeof name, "%s", map.graph_names[0]);
+  mg_bridge_map_free(&map);
+  char base[280];
+  snprintf(base, sizeof base, "%s_gpu", name);
+  unique_symbol(module, base, gpu_name, sizeof gpu_name);
+
+  MgText text = {0};
+  MgDiag diag = {-1, -1, ""};
+  MgLowerOptions gpu = {MG_LOWER_GPU, gpu_name, NULL, false};
+  MgLowerOptions host = {MG_LOWER_HOST, name, gpu_name, false};
+  mg_text_printf(&text, "module attributes {gpu.container_module} {\n");
+  MgStatus st = mg_lower_emit(p, &gpu, &text, &diag);
+  if (st == MG_STATUS_OK)
+    st = mg_lower_emit(p, &host, &text, &diag);
+  mg_text_printf(&text, "}\n");
+  uint32_t kernels = 0;
+  int64_t smem = 0;
+  for (MgOpId i = 0; i < p->graphs[0].num_ops; i++)
+    if (p->graphs[0].ops[i].kind != MG_OP_INPUT) {
+      kernels++;
+      int64_t b = mg_lower_smem_bytes(p, i);
+      smem = b > smem ? b : smem;
+    }
+  mg_program_destroy(p);
+  if (st != MG_STATUS_OK) {
+    mg_pass_error(loc, "mirage-lower: '@%s': %s", name, diag.message);
+    mg_text_free(&text);
+    return false;
+  }
+  MlirModule lowered =
+      mlirModuleCreateParse(mlirOperationGetContext(module), str(text.data));
+  mg_text_free(&text);
+  if (mlirModuleIsNull(lowered)) {
+    mg_pass_error(loc, "mirage-lower: internal error: the lowering of '@%s' "
+                       "does not parse", name);
+    return false;
+  }
+  // Move the GPU module and the host function next to @F, then drop @F.
+  MlirAttribute visibility =
+      mlirOperationGetAttributeByName(func, str("sym_visibility"));
+  MlirBlock body = mlirModuleGetBody(lowered);
+  MlirOperation at = func;
+  for (MlirOperation op = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    MlirOperation copy = mlirOperationClone(op);
+    if (mg_bridge_op_is(copy, "func.func")) {
+      if (!mlirAttributeIsNull(visibility))
+        mlirOperationSetAttributeByName(copy, str("sym_visibility"),
+                                        visibility);
+      mlirOperationSetLocation(copy, loc);
+    }
+    mlirBlockInsertOwnedOperationAfter(mlirOperationGetBlock(func), at, copy);
+    at = copy;
+  }
+  mlirModuleDestroy(lowered);
+  mlirOperationDestroy(func);
+  if (run->remarks)
+    mg_pass_remark(loc, "mirage-lower: '@%s': %u kernel(s) in gpu.module "
+                        "@%s, largest dynamic shared memory %lld bytes",
+                   name, kernels, gpu_name, (long long)smem);
+  return true;
+}
+
+// Block and thread graphs: after lowering nothing refers to them.
+static void erase_graph_funcs(MlirOperation module) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  MlirOperation op = mlirBlockGetFirstOperation(body);
+  while (!mlirOperationIsNull(op)) {
+    MlirOperation next = mlirOperationGetNextInBlock(op);
+    MgLevel level;
+    if (mg_bridge_func_level(op, &level) && level != MG_LEVEL_KERNEL)
+      mlirOperationDestroy(op);
+    op = next;
+  }
+}
+
+bool mg_lower_pass_run_on(MlirOperation module, const MgTarget *target,
+                          bool remarks) {
+  Run run = {target, remarks};
+  if (!mg_pass_for_each_kernel_func(module, lower_one, &run))
+    return false;
+  erase_graph_funcs(module);
+  mlirOperationSetAttributeByName(
+      module, str("gpu.container_module"),
+      mlirUnitAttrGet(mlirOperationGetContext(module)));
+  return true;
+}
+
+enum { OPT_PTX, OPT_TOOLKIT, OPT_TARGET, OPT_REMARKS };
+
+static const MgOptionSpec options[] = {
+    MG_LOWER_OPTION_SPECS,
+    {"target", MG_OPTION_STRING, "sm_90",
+     "GPU target (sm_80, sm_86, sm_89, sm_90)", 0, 0},
+    {"remarks", MG_OPTION_BOOL, "false",
+     "explain per function what was done (also MIRAGE_REMARKS=1)", 0, 0},
+};
+
+static bool check(const MgOptionValue *values, char *error, size_t size) {
+  return mg_lower_pass_check(&values[OPT_PTX], error, size) &&
+         mg_pass_check_target(values[OPT_TARGET].s, error, size);
+}
+
+static bool extend(MlirOpPassManager pm, const MgOptionValue *values,
+                   char *error, size_t size) {
+  return mg_lower_pass_extend(pm, &values[OPT_PTX], values[OPT_TARGET].s,
+                              error, size);
+}
+
+static void run(MlirOperation module, MlirExternalPass pass,
+                const MgOptionValue *values) {
+  if (!mg_lower_pass_run_on(module, mg_target_lookup(values[OPT_TARGET].s),
+                            mg_pass_remarks_enabled(values[OPT_REMARKS].b)))
+    mlirExternalPassSignalFailure(pass);
+}
+
+const MgPassDef mg_pass_lower = {
+    "mirage-lower",
+    "Lower μGraph kernel graphs to GPU kernels with host launch code, then "
+    "to PTX (lib/lower)",
+    options, sizeof options / sizeof options[0], check, run, extend};

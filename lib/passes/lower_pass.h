@@ -1,0 +1,33 @@
+//===- lower_pass.h - The lowering pass, reusable by mirage-superopt -----===//
+#ifndef MIRAGE_PASSES_LOWER_PASS_H
+#define MIRAGE_PASSES_LOWER_PASS_H
+
+#include "pass.h"
+
+/// Options shared by mirage-lower and mirage-superopt, in this order: the
+/// values array from its first entry is what the functions below read.
+#define MG_LOWER_OPTION_SPECS \
+    {"ptx", MG_OPTION_STRING, "auto", \
+     "compile the GPU modules to PTX: true, false, or auto (when libdevice " \
+     "is found under the toolkit)", 0, 0}, \
+    {"toolkit", MG_OPTION_STRING, "/usr/local/cuda", \
+     "CUDA toolkit whose libdevice the PTX links", 0, 0}
+
+extern const MgOptionSpec mg_lower_pass_options[];
+extern const MgPassDef mg_pass_lower;
+
+/// Checks the ptx mode (`values` starts at the ptx option).
+bool mg_lower_pass_check(const MgOptionValue *values, char *error,
+                         size_t size);
+/// Appends the upstream PTX pipeline for `target` after the lowering when
+/// the options ask for it; false with a message when they ask for PTX and
+/// no libdevice is there.
+bool mg_lower_pass_extend(MlirOpPassManager pm, const MgOptionValue *values,
+                          const char *target, char *error, size_t size);
+/// Lowers every kernel-level μGraph function of `module` (kernels + host
+/// code) and marks the module gpu.container_module; false after reporting
+/// an error.
+bool mg_lower_pass_run_on(MlirOperation module, const MgTarget *target,
+                          bool remarks);
+
+#endif // MIRAGE_PASSES_LOWER_PASS_H

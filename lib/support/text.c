@@ -1,0 +1,42 @@
+//===- text.c - Growable strings (MgText) ---------------------------------===//
+#include "mirage/support.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+void mg_text_printf(MgText *t, const char *fmt, ...) {
+  if (t->failed)
+    return;
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  if (n < 0) {
+    t->failed = true;
+    return;
+  }
+  if (t->len + (size_t)n + 1 > t->cap) {
+    size_t cap = t->cap ? t->cap : 256;
+    while (cap < t->len + (size_t)n + 1)
+      cap *= 2;
+    char *data = realloc(t->data, cap);
+    if (!data) {
+      t->failed = true;
+      return;
+    }
+    t->data = data;
+    t->cap = cap;
+  }
+  va_start(ap, fmt);
+  vsnprintf(t->data + t->len, t->cap - t->len, fmt, ap);
+  va_end(ap);
+  t->len += (size_t)n;
+}
+
+void mg_text_free(MgText *t) {
+  free(t->data);
+  t->data = NULL;
+  t->len = t->cap = 0;
+  t->failed = false;
+}
