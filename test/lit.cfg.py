@@ -24,3 +24,13 @@ mlir_opt = os.path.join(config.llvm_tools_dir, "mlir-opt")
 config.substitutions.append(("%mlir_opt", mlir_opt))
 if config.ptxas and os.path.exists(config.ptxas):
     config.available_features.add("ptxas")
+# The PTX pipeline links libdevice from the CUDA toolkit next to ptxas.
+if config.ptxas and os.path.exists(config.ptxas):
+    config.substitutions.append(("%ptxas", config.ptxas))
+    toolkit = os.path.dirname(os.path.dirname(config.ptxas))
+    if os.path.exists(os.path.join(toolkit, "nvvm", "libdevice", "libdevice.10.bc")):
+        config.available_features.add("libdevice")
+        config.substitutions.append(("%cuda_toolkit", toolkit))
+import sys
+config.substitutions.append(("%python", sys.executable))
+config.substitutions.append(("%mlir_translate", os.path.join(config.llvm_tools_dir, "mlir-translate")))

@@ -6,7 +6,7 @@
 //  - GPU: one `gpu.func ... kernel` per graph-defined kernel (and per
 //    predefined kernel op) in a `gpu.module`: one workgroup per block,
 //    block_threads threads sharing every op's elements in a strided loop,
-//    tiles in dynamic shared memory, a barrier after every op. Upstream
+//    tiles in shared memory, a barrier after every op. Upstream
 //    passes take it to NVVM and PTX (docs/lower.md).
 //  - host: the `func.func` on tensors (the kernel graph's signature) that
 //    copies the inputs to the device, launches those kernels in order
@@ -58,8 +58,15 @@ MG_API MgStatus mg_lower_emit(const MgProgram *program,
                               const MgLowerOptions *options, MgText *out,
                               MgDiag *diag);
 
-/// Dynamic shared memory bytes the GPU kernel of root op `op` needs (its
-/// tiles, each 16-byte aligned); 0 for a predefined op.
+/// Shared memory the tiles of root op `op` take (each 16-byte aligned; 0
+/// for a predefined op).
+MG_API int64_t mg_lower_tile_bytes(const MgProgram *program, MgOpId op);
+/// Tiles up to this many bytes are static workgroup buffers; above it (the
+/// CUDA limit for static shared memory) they are views of dynamic shared
+/// memory that the launch sizes.
+#define MG_LOWER_STATIC_SMEM 49152
+/// Dynamic shared memory bytes to launch the GPU kernel of root op `op`
+/// with: its tile bytes when above MG_LOWER_STATIC_SMEM, else 0.
 MG_API int64_t mg_lower_smem_bytes(const MgProgram *program, MgOpId op);
 
 #ifdef __cplusplus

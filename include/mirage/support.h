@@ -7,6 +7,7 @@
 #ifndef MIRAGE_SUPPORT_H
 #define MIRAGE_SUPPORT_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -103,6 +104,8 @@ typedef struct MgText {
 /// Appends printf-style text.
 MG_API void mg_text_printf(MgText *t, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/// mg_text_printf with a va_list.
+MG_API void mg_text_vprintf(MgText *t, const char *fmt, va_list ap);
 /// Frees the buffer and empties `t`. Accepts a zeroed text.
 MG_API void mg_text_free(MgText *t);
 

@@ -4,9 +4,10 @@
 // of the root graph. A graph-defined kernel's function takes the kernel
 // tensors it reads, then those it writes, as memrefs; the block index comes
 // from gpu.block_id, the elements of each op are split over block_threads
-// threads; tiles are views of the dynamic shared memory
-// (mg_lower_smem_bytes gives the size to launch with). A predefined op is
-// a kernel over whole tensors striding over every thread of the grid.
+// threads; tiles are workgroup buffers, or views of the dynamic shared
+// memory above the static limit (mg_lower_smem_bytes gives the size to
+// launch with). A predefined op is a kernel over whole tensors striding
+// over every thread of the grid.
 //
 // CPU: `func.func @<name>(inputs..., outputs...)` on memrefs running the
 // whole program: predefined ops over whole tensors, graph-defined kernels
@@ -32,12 +33,12 @@ void mg_lower_fresh(Emit *e, Name out) {
 }
 
 void mg_lower_line(Emit *e, const char *fmt, ...) {
-  char buf[1024];
+  mg_text_printf(e->t, "%*s", 2 * e->indent, "");
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(buf, sizeof buf, fmt, ap);
+  mg_text_vprintf(e->t, fmt, ap);
   va_end(ap);
-  mg_text_printf(e->t, "%*s%s\n", 2 * e->indent, "", buf);
+  mg_text_printf(e->t, "\n");
 }
 
 void mg_lower_index(Emit *e, int64_t v, Name out) {
@@ -82,7 +83,7 @@ static int64_t tile_bytes(const MgGraph *b, MgTensorId t) {
   return (bytes + SMEM_ALIGN - 1) / SMEM_ALIGN * SMEM_ALIGN;
 }
 
-int64_t mg_lower_smem_bytes(const MgProgram *program, MgOpId op) {
+int64_t mg_lower_tile_bytes(const MgProgram *program, MgOpId op) {
   const MgOp *o = &program->graphs[0].ops[op];
   if (o->kind != MG_OP_CUSTOM)
     return 0;
@@ -92,6 +93,11 @@ int64_t mg_lower_smem_bytes(const MgProgram *program, MgOpId op) {
     if (is_tile(b, t))
       bytes += tile_bytes(b, t);
   return bytes;
+}
+
+int64_t mg_lower_smem_bytes(const MgProgram *program, MgOpId op) {
+  int64_t bytes = mg_lower_tile_bytes(program, op);
+  return bytes > MG_LOWER_STATIC_SMEM ? bytes : 0;
 }
 
 // Per-tensor names and types of graph `g`, freed by the caller.
@@ -187,9 +193,25 @@ static void gpu_kernel(Emit *e, const char *name, MgOpId opi) {
                          NULL, ktype[t]);
     mg_text_printf(&args, "%s%s: %s", k ? ", " : "", kval[t], ktype[t]);
   }
-  mg_lower_line(e, "gpu.func @%s_k%u(%s) kernel {", name, opi,
-                args.data ? args.data : "");
+  // Tiles: static workgroup attributions when they fit the static limit,
+  // else views of the dynamic shared memory the launch sizes.
+  bool dynamic = mg_lower_smem_bytes(e->p, opi) > 0;
+  MgText wg = {0};
+  if (op->kind == MG_OP_CUSTOM && !dynamic) {
+    const MgGraph *b = &e->p->graphs[op->attr];
+    for (MgTensorId t = 0; t < b->num_tensors; t++) {
+      if (!is_tile(b, t))
+        continue;
+      char type[TYPE_LEN];
+      mg_lower_memref_type(&b->tensors[t], kept_dtype(b, t), WORKGROUP, type);
+      mg_text_printf(&wg, "%s%%wg%u : %s", wg.len ? ", " : "", t, type);
+    }
+  }
+  mg_lower_line(e, "gpu.func @%s_k%u(%s)%s%s%s kernel {", name, opi,
+                args.data ? args.data : "", wg.len ? " workgroup(" : "",
+                wg.len ? wg.data : "", wg.len ? ")" : "");
   mg_text_free(&args);
+  mg_text_free(&wg);
   e->indent++;
   e->barrier = true;
   if (op->kind != MG_OP_CUSTOM) {
@@ -236,17 +258,23 @@ static void gpu_kernel(Emit *e, const char *name, MgOpId opi) {
       mg_lower_line(e, "%s = gpu.thread_id x", e->lo);
       mg_lower_index(e, b->block_threads, e->step);
       Name smem;
-      mg_lower_fresh(e, smem);
-      mg_lower_line(e, "%s = gpu.dynamic_shared_memory : memref<?xi8, %s>",
-                    smem, WORKGROUP);
+      if (dynamic) {
+        mg_lower_fresh(e, smem);
+        mg_lower_line(e, "%s = gpu.dynamic_shared_memory : memref<?xi8, %s>",
+                      smem, WORKGROUP);
+      }
       int64_t offset = 0;
       for (MgTensorId t = 0; t < b->num_tensors; t++) {
         if (!is_tile(b, t))
           continue;
-        Name off;
-        mg_lower_index(e, offset, off);
         mg_lower_memref_type(&b->tensors[t], kept_dtype(b, t), WORKGROUP,
                              e->type[t]);
+        if (!dynamic) {
+          snprintf(e->val[t], NAME_LEN, "%%wg%u", t);
+          continue;
+        }
+        Name off;
+        mg_lower_index(e, offset, off);
         mg_lower_fresh(e, e->val[t]);
         mg_lower_line(e, "%s = memref.view %s[%s][] : memref<?xi8, %s> to %s",
                       e->val[t], smem, off, WORKGROUP, e->type[t]);

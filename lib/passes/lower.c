@@ -104,6 +104,7 @@ static void unique_symbol(MlirOperation module, const char *base, char *out,
 typedef struct Run {
   const MgTarget *target;
   bool remarks;
+  uint32_t lowered; // kernel graphs lowered
 } Run;
 
 static bool lower_one(MlirOperation module, MlirOperation func, void *ud) {
@@ -134,7 +135,7 @@ static bool lower_one(MlirOperation module, MlirOperation func, void *ud) {
   for (MgOpId i = 0; i < p->graphs[0].num_ops; i++)
     if (p->graphs[0].ops[i].kind != MG_OP_INPUT) {
       kernels++;
-      int64_t b = mg_lower_smem_bytes(p, i);
+      int64_t b = mg_lower_tile_bytes(p, i);
       smem = b > smem ? b : smem;
     }
   mg_program_destroy(p);
@@ -170,9 +171,10 @@ static bool lower_one(MlirOperation module, MlirOperation func, void *ud) {
   }
   mlirModuleDestroy(lowered);
   mlirOperationDestroy(func);
+  run->lowered++;
   if (run->remarks)
     mg_pass_remark(loc, "mirage-lower: '@%s': %u kernel(s) in gpu.module "
-                        "@%s, largest dynamic shared memory %lld bytes",
+                        "@%s, at most %lld bytes of shared memory per block",
                    name, kernels, gpu_name, (long long)smem);
   return true;
 }
@@ -192,9 +194,11 @@ static void erase_graph_funcs(MlirOperation module) {
 
 bool mg_lower_pass_run_on(MlirOperation module, const MgTarget *target,
                           bool remarks) {
-  Run run = {target, remarks};
+  Run run = {target, remarks, 0};
   if (!mg_pass_for_each_kernel_func(module, lower_one, &run))
     return false;
+  if (run.lowered == 0)
+    return true; // nothing to do: the module stays as it is
   erase_graph_funcs(module);
   mlirOperationSetAttributeByName(
       module, str("gpu.container_module"),

@@ -1,12 +1,13 @@
 //===- superopt.c - --mirage-superopt: the whole pipeline ------------------===//
 //
-// lift -> LAX partition -> search -> verify -> (cost) -> (lower). The stages
-// that exist run; the pass never claims work it did not do. Lowering to
-// NVVM/PTX is not implemented yet, so the optimized μGraphs stay in the
-// module (their ug.reference keeps the original ops: --mirage-unlift
-// restores them) and a remark says so.
+// lift -> LAX partition -> search (verify, rank by cost) -> lower -> PTX.
+// With lower=false the verified μGraphs stay in the module (their
+// ug.reference keeps the original ops: --mirage-unlift restores them).
+// Lowering replaces each kernel graph by GPU kernels and host launch code
+// (lower.c); PTX comes from upstream passes appended to the pipeline.
 //
 //===----------------------------------------------------------------------===//
+#include "lower_pass.h"
 #include "search_pass.h"
 
 
@@ -14,7 +15,7 @@
 
 // The search options come first, in the same order, so `values` can be
 // passed to mg_search_pass_run_on as it is.
-enum { OPT_MAX_LAX_OPS = SEARCH_OPT_COUNT, OPT_LIFT_RELU };
+enum { OPT_MAX_LAX_OPS = SEARCH_OPT_COUNT, OPT_LIFT_RELU, OPT_LOWER, OPT_PTX };
 
 static const MgOptionSpec options[] = {
     MG_SEARCH_OPTION_SPECS,
@@ -22,7 +23,24 @@ static const MgOptionSpec options[] = {
      "most μGraph ops per lifted LAX subprogram", 1, 4096},
     {"lift-relu", MG_OPTION_BOOL, "false",
      "lift relu-shaped clamps as ug.relu instead of cutting there", 0, 0},
+    {"lower", MG_OPTION_BOOL, "true",
+     "lower the kernel graphs to GPU kernels and host code (false: keep the "
+     "μGraphs)", 0, 0},
+    MG_LOWER_OPTION_SPECS,
 };
+
+static bool check(const MgOptionValue *values, char *error, size_t size) {
+  return mg_search_pass_check(values, error, size) &&
+         mg_lower_pass_check(&values[OPT_PTX], error, size);
+}
+
+static bool extend(MlirOpPassManager pm, const MgOptionValue *values,
+                   char *error, size_t size) {
+  if (!values[OPT_LOWER].b)
+    return true;
+  return mg_lower_pass_extend(pm, &values[OPT_PTX],
+                              values[SEARCH_OPT_TARGET].s, error, size);
+}
 
 static void run(MlirOperation module, MlirExternalPass pass,
                 const MgOptionValue *values) {
@@ -44,17 +62,25 @@ static void run(MlirOperation module, MlirExternalPass pass,
     mlirExternalPassSignalFailure(pass);
     return;
   }
+  bool lower = values[OPT_LOWER].b;
+  if (lower && !mg_lower_pass_run_on(
+                   module, mg_target_lookup(values[SEARCH_OPT_TARGET].s),
+                   remarks)) {
+    mlirExternalPassSignalFailure(pass);
+    return;
+  }
   if (remarks && stats.subprograms > 0)
     mg_pass_remark(mlirOperationGetLocation(module),
-                   "mirage-superopt: %u LAX subprogram(s) lifted and searched; "
-                   "lowering to NVVM/PTX is not implemented yet, so the "
-                   "μGraphs stay in the module (--mirage-unlift restores the "
-                   "original ops)",
+                   lower ? "mirage-superopt: %u LAX subprogram(s) lifted, "
+                           "searched and lowered to GPU kernels"
+                         : "mirage-superopt: %u LAX subprogram(s) lifted and "
+                           "searched; lower=false keeps the μGraphs "
+                           "(--mirage-unlift restores the original ops)",
                    stats.subprograms);
 }
 
 const MgPassDef mg_pass_superopt = {
     "mirage-superopt",
-    "Superoptimize tensor programs: lift to μGraphs, search, verify (lowering "
-    "to PTX not yet implemented)",
-    options, sizeof options / sizeof options[0], mg_search_pass_check, run, NULL};
+    "Superoptimize tensor programs: lift to μGraphs, search, verify, lower "
+    "to GPU kernels and PTX",
+    options, sizeof options / sizeof options[0], check, run, extend};

@@ -6,10 +6,17 @@
 #include <stdlib.h>
 
 void mg_text_printf(MgText *t, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  mg_text_vprintf(t, fmt, ap);
+  va_end(ap);
+}
+
+void mg_text_vprintf(MgText *t, const char *fmt, va_list args) {
   if (t->failed)
     return;
   va_list ap;
-  va_start(ap, fmt);
+  va_copy(ap, args);
   int n = vsnprintf(NULL, 0, fmt, ap);
   va_end(ap);
   if (n < 0) {
@@ -28,7 +35,7 @@ void mg_text_printf(MgText *t, const char *fmt, ...) {
     t->data = data;
     t->cap = cap;
   }
-  va_start(ap, fmt);
+  va_copy(ap, args);
   vsnprintf(t->data + t->len, t->cap - t->len, fmt, ap);
   va_end(ap);
   t->len += (size_t)n;

@@ -1,17 +1,31 @@
-// --mirage-superopt lifts, searches and verifies; lowering is not implemented
-// yet, so it says so and leaves the verified μGraph in the module (the
-// reference keeps the original ops).
-// RUN: mirage-opt --mirage-superopt="cache-dir=%t.cache" --mirage-remarks %s 2>&1 >%t | FileCheck %s --check-prefix=REMARK
-// RUN: FileCheck %s < %t
+// --mirage-superopt lifts, searches, verifies and lowers: the kernel graph
+// becomes host code launching a GPU kernel, compiled to PTX when the CUDA
+// toolkit's libdevice is there (ptx=auto); lower=false keeps the verified
+// μGraph (the reference keeps the original ops).
+// RUN: mirage-opt --mirage-superopt="cache-dir=%t.cache ptx=false" --mirage-remarks %s 2>&1 >%t | FileCheck %s --check-prefix=REMARK
+// RUN: FileCheck %s --check-prefix=LOWERED < %t
+// RUN: mirage-opt --mirage-superopt="cache-dir=%t.cache lower=false" --mirage-remarks %s 2>&1 >%t.ug | FileCheck %s --check-prefix=KEPT-REMARK
+// RUN: FileCheck %s < %t.ug
 // Nothing liftable: the module is unchanged and the remark says why.
 // RUN: mirage-opt --mirage-superopt="cache-dir=%t.cache" --mirage-remarks %S/Inputs/nothing-to-lift.mlir 2>&1 >%t.nothing | FileCheck %S/Inputs/nothing-to-lift.mlir --check-prefix=NOTHING
 // RUN: mirage-opt %S/Inputs/nothing-to-lift.mlir > %t.ref && diff %t.ref %t.nothing
 // Without --mirage-remarks the pass is silent.
 // RUN: mirage-opt --mirage-superopt="cache-dir=%t.cache" %s 2>&1 >/dev/null | count 0
 
-// REMARK: superopt-remarks.mlir:[[@LINE+9]]:1: remark: mirage-lift: '@rms': lifted 1 subprogram
+// REMARK: superopt-remarks.mlir:[[@LINE+20]]:1: remark: mirage-lift: '@rms': lifted 1 subprogram
 // REMARK: remark: mirage-search: '@rms_lax0' replaced by a verified μGraph: 6 kernel(s) -> 1
-// REMARK: remark: mirage-superopt: 1 LAX subprogram(s) lifted and searched; lowering to NVVM/PTX is not implemented yet
+// REMARK: remark: mirage-lower: '@rms_lax0': 1 kernel(s) in gpu.module @rms_lax0_gpu
+// REMARK: remark: mirage-superopt: 1 LAX subprogram(s) lifted, searched and lowered to GPU kernels
+// KEPT-REMARK: remark: mirage-superopt: 1 LAX subprogram(s) lifted and searched; lower=false keeps the μGraphs
+
+// LOWERED: module attributes {gpu.container_module}
+// LOWERED-LABEL: func.func @rms
+// LOWERED: call @rms_lax0
+// LOWERED: gpu.module @rms_lax0_gpu
+// LOWERED: gpu.func @rms_lax0_gpu_k2({{.*}}) workgroup({{.*}}) kernel
+// LOWERED: func.func private @rms_lax0(%arg0: tensor<2x64xf16>, %arg1: tensor<64x96xf16>) -> tensor<2x96xf16>
+// LOWERED: gpu.launch_func async [{{.*}}] @rms_lax0_gpu::@rms_lax0_gpu_k2
+// LOWERED-NOT: ug.level = "block"
 
 // CHECK-LABEL: func.func @rms
 // CHECK: call @rms_lax0

@@ -4,11 +4,13 @@
 // kernels), and the result computes what the TOSA ops compute: mirage-run
 // JIT-compiles the reference the lift keeps and runs the searched μGraph in
 // the float interpreter on the same inputs.
-// RUN: mirage-opt --mirage-superopt="cache=false" --mirage-remarks %s -o %t 2>%t.remarks
+// RUN: mirage-opt --mirage-superopt="cache=false lower=false" --mirage-remarks %s -o %t 2>%t.remarks
 // RUN: FileCheck %s < %t
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
 // RUN: mirage-opt --mirage-verify-ugraph %t > /dev/null
 // RUN: mirage-run --range=0.25 %t | FileCheck %s --check-prefix=NUM
+// The lowering of those four kernels (their CPU form) computes the same.
+// RUN: mirage-run --lower --range=0.25 %t | FileCheck %s --check-prefix=NUM
 
 // CHECK-LABEL: func.func private @qknorm_lax0(
 // CHECK-COUNT-4: "ug.custom"
