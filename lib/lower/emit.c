@@ -207,7 +207,7 @@ static void gpu_kernel(Emit *e, const char *name, MgOpId opi) {
       mg_text_printf(&wg, "%s%%wg%u : %s", wg.len ? ", " : "", t, type);
     }
   }
-  mg_lower_line(e, "gpu.func @%s_k%u(%s)%s%s%s kernel {", name, opi,
+  mg_lower_line(e, "gpu.func @\"%s_k%u\"(%s)%s%s%s kernel {", name, opi,
                 args.data ? args.data : "", wg.len ? " workgroup(" : "",
                 wg.len ? wg.data : "", wg.len ? ")" : "");
   mg_text_free(&args);
@@ -377,7 +377,7 @@ static void cpu_program(Emit *e, const MgLowerOptions *o) {
       snprintf(e->type[t], TYPE_LEN, "%s", type);
     }
   }
-  mg_lower_line(e, "func.func @%s(%s)%s {", o->name,
+  mg_lower_line(e, "func.func @\"%s\"(%s)%s {", o->name,
                 args.data ? args.data : "",
                 o->c_interface ? " attributes {llvm.emit_c_interface}" : "");
   mg_text_free(&args);
@@ -506,7 +506,7 @@ static void host_launch(Emit *e, const MgLowerOptions *o, MgOpId i,
   }
   Name next;
   chain(e, tok, next);
-  mg_lower_line(e, "%s = gpu.launch_func async [%s] @%s::@%s_k%u blocks in "
+  mg_lower_line(e, "%s = gpu.launch_func async [%s] @\"%s\"::@\"%s_k%u\" blocks in "
                    "(%s, %s, %s) threads in (%s, %s, %s) "
                    "dynamic_shared_memory_size %s args(%s)", next, tok,
                 o->module, o->module, i, g[0], g[1], g[2], th, one, one,
@@ -535,7 +535,7 @@ static void host_program(Emit *e, const MgLowerOptions *o) {
     tensor_type(&root->tensors[root->outputs[k]], tt);
     mg_text_printf(&results, "%s%s", k ? ", " : "", tt);
   }
-  mg_lower_line(e, "func.func @%s(%s) -> (%s) {", o->name,
+  mg_lower_line(e, "func.func @\"%s\"(%s) -> (%s) {", o->name,
                 sig.data ? sig.data : "", results.data ? results.data : "");
   e->indent++;
   Name tok, next;
@@ -605,6 +605,14 @@ MgStatus mg_lower_emit(const MgProgram *program, const MgLowerOptions *o,
       o->mode >= MG_LOWER_MODE_COUNT)
     return mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
                        "no program, name or mode to lower");
+  // Symbols are written quoted (@"name"), so any name without a quote,
+  // backslash or control character is fine.
+  const char *names[2] = {o->name, o->module ? o->module : ""};
+  for (int k = 0; k < 2; k++)
+    for (const char *n = names[k]; *n; n++)
+      if (*n == '"' || *n == '\\' || (unsigned char)*n < 0x20)
+        return mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
+                           "cannot lower into a symbol named '%s'", names[k]);
   const char *why = unsupported(program);
   if (why)
     return mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
@@ -624,7 +632,7 @@ MgStatus mg_lower_emit(const MgProgram *program, const MgLowerOptions *o,
   } else if (o->mode == MG_LOWER_HOST) {
     host_program(&e, o);
   } else {
-    mg_lower_line(&e, "gpu.module @%s {", o->name);
+    mg_lower_line(&e, "gpu.module @\"%s\" {", o->name);
     e.indent++;
     const MgGraph *root = &program->graphs[0];
     for (MgOpId i = 0; i < root->num_ops && !e.error; i++)

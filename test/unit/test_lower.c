@@ -1,0 +1,143 @@
+//===- test_lower.c - Unit tests for lib/lower (the MLIR text) -----------===//
+//
+// The text is parsed and run by the lit tests (test/lower); here: what the
+// emitter promises without MLIR: kernels per op, barriers, the static /
+// dynamic shared-memory split, launch sizes, symbol quoting, errors.
+//
+//===----------------------------------------------------------------------===//
+#include "mirage/lower.h"
+#include "mirage/samples.h"
+#include "test.h"
+
+#include <string.h>
+
+static int count(const char *text, const char *what) {
+  int n = 0;
+  for (const char *p = text; (p = strstr(p, what)); p += strlen(what))
+    n++;
+  return n;
+}
+
+// The fused RMSNorm sample (grid 4, F 4): one kernel, static tiles, a
+// barrier after each of its ops, the block graph's launch in the host.
+static void test_lower_gpu_and_host(void) {
+  MgProgram *p = mg_sample_rmsnorm_matmul_fused(2, 64, 96, 4, 4);
+  MgText t = {0};
+  MgDiag d;
+  MgLowerOptions gpu = {MG_LOWER_GPU, "rms_gpu", NULL, false};
+  MgLowerOptions host = {MG_LOWER_HOST, "rms", "rms_gpu", false};
+  CHECK_EQ_INT(mg_lower_emit(p, &gpu, &t, &d), MG_STATUS_OK);
+  CHECK(t.data && strstr(t.data, "gpu.module @\"rms_gpu\" {"));
+  CHECK_EQ_INT(count(t.data, " kernel {"), 1);
+  CHECK(strstr(t.data, ") workgroup(") != NULL);
+  CHECK_EQ_INT(count(t.data, "gpu.dynamic_shared_memory"), 0);
+  // Zero fills of 2 accumulators, 5 ops in the loop (2 iterators, matmul,
+  // 2 accumulators), 3 after it (div_scalar, sqrt, div) and the saver: 11
+  // element loops.
+  CHECK_EQ_INT(count(t.data, "gpu.barrier"), 11);
+  size_t gpu_len = t.len;
+  CHECK_EQ_INT(mg_lower_emit(p, &host, &t, &d), MG_STATUS_OK);
+  const char *h = t.data + gpu_len;
+  CHECK(strstr(h, "func.func @\"rms\"(%arg0: tensor<2x64xf16>, %arg1: "
+                  "tensor<64x96xf16>) -> (tensor<2x96xf16>)") != NULL);
+  CHECK_EQ_INT(count(h, "gpu.launch_func async"), 1);
+  CHECK(strstr(h, "@\"rms_gpu\"::@\"rms_gpu_k2\"") != NULL);
+  CHECK_EQ_INT(count(h, "gpu.alloc async"), 3);
+  CHECK_EQ_INT(count(h, "gpu.dealloc async"), 3);
+  CHECK_EQ_INT(count(h, "gpu.memcpy async"), 3); // 2 in, 1 out
+  CHECK(strstr(h, "arith.constant 0 : i32") != NULL); // no dynamic smem
+  mg_text_free(&t);
+  mg_program_destroy(p);
+}
+
+// Tile bytes: each tile rounded up to 16, accumulators in f32. RMSNorm
+// f16 (grid 4, F 4): X 2x16 (64), W 16x24 (768), matmul 2x24 (96), its
+// f32 accumulator (192), the f32 sum-of-squares accumulator 2x1 (16), the
+// mean and its sqrt 2x1 f16 (2 x 16), the quotient 2x24 (96): 1264.
+static void test_lower_smem(void) {
+  MgProgram *p = mg_sample_rmsnorm_matmul_fused(2, 64, 96, 4, 4);
+  CHECK_EQ_INT(mg_lower_tile_bytes(p, 2), 1264);
+  CHECK_EQ_INT(mg_lower_smem_bytes(p, 2), 0); // static
+  CHECK_EQ_INT(mg_lower_tile_bytes(p, 0), 0); // an input
+  mg_program_destroy(p);
+  // 8 rows x 4096 f16 per block: tiles over 48 KiB are dynamic.
+  MgProgram *q = mg_sample_rmsnorm_matmul_fused(8, 8192, 256, 2, 1);
+  int64_t bytes = mg_lower_tile_bytes(q, 2);
+  CHECK(bytes > MG_LOWER_STATIC_SMEM);
+  CHECK_EQ_INT(mg_lower_smem_bytes(q, 2), bytes);
+  MgText t = {0};
+  MgDiag d;
+  MgLowerOptions gpu = {MG_LOWER_GPU, "big", NULL, false};
+  CHECK_EQ_INT(mg_lower_emit(q, &gpu, &t, &d), MG_STATUS_OK);
+  CHECK_EQ_INT(count(t.data, "gpu.dynamic_shared_memory"), 1);
+  CHECK_EQ_INT(count(t.data, ") workgroup("), 0);
+  mg_text_free(&t);
+  mg_program_destroy(q);
+}
+
+// The CPU form: one function, the grid as three loops, every buffer it
+// allocates freed; predefined ops of the unfused sample run over whole
+// tensors.
+static void test_lower_cpu(void) {
+  MgProgram *p = mg_sample_rmsnorm_matmul_fused(2, 64, 96, 4, 4);
+  MgText t = {0};
+  MgDiag d;
+  MgLowerOptions cpu = {MG_LOWER_CPU, "entry", NULL, true};
+  CHECK_EQ_INT(mg_lower_emit(p, &cpu, &t, &d), MG_STATUS_OK);
+  CHECK(strstr(t.data, "func.func @\"entry\"(%in0: memref<2x64xf16>, %in1: "
+                       "memref<64x96xf16>, %out0: memref<2x96xf16>) "
+                       "attributes {llvm.emit_c_interface}") != NULL);
+  CHECK_EQ_INT(count(t.data, "memref.alloc()"),
+               count(t.data, "memref.dealloc"));
+  CHECK_EQ_INT(count(t.data, "gpu."), 0);
+  mg_text_free(&t);
+  mg_program_destroy(p);
+  MgProgram *r = mg_sample_rmsnorm_matmul(2, 64, 96);
+  CHECK_EQ_INT(mg_lower_emit(r, &cpu, &t, &d), MG_STATUS_OK);
+  // 5 intermediates between the 6 predefined ops.
+  CHECK_EQ_INT(count(t.data, "memref.alloc()"), 5);
+  mg_text_free(&t);
+  // The grid-stride launch of a predefined op: one block per 256 results.
+  CHECK_EQ_INT(mg_lower_predefined_blocks(r, 7), 1); // matmul, 192 results
+  mg_program_destroy(r);
+}
+
+static void test_lower_errors(void) {
+  MgProgram *p = mg_sample_sum_last(4, 8);
+  MgText t = {0};
+  MgDiag d;
+  MgLowerOptions bad = {MG_LOWER_CPU, NULL, NULL, false};
+  CHECK_EQ_INT(mg_lower_emit(p, &bad, &t, &d), MG_STATUS_INVALID);
+  MgLowerOptions quote = {MG_LOWER_GPU, "a\"b", NULL, false};
+  CHECK_EQ_INT(mg_lower_emit(p, &quote, &t, &d), MG_STATUS_INVALID);
+  CHECK(strstr(d.message, "symbol named") != NULL);
+  MgLowerOptions no_module = {MG_LOWER_HOST, "f", NULL, false};
+  CHECK_EQ_INT(mg_lower_emit(p, &no_module, &t, &d), MG_STATUS_INVALID);
+  MgLowerOptions mode = {MG_LOWER_MODE_COUNT, "f", NULL, false};
+  CHECK_EQ_INT(mg_lower_emit(p, &mode, &t, &d), MG_STATUS_INVALID);
+  CHECK_EQ_INT(mg_lower_emit(NULL, &quote, &t, &d), MG_STATUS_INVALID);
+  mg_text_free(&t);
+  mg_program_destroy(p);
+}
+
+// MgText grows past its first chunk and keeps everything.
+static void test_text(void) {
+  MgText t = {0};
+  for (int i = 0; i < 1000; i++)
+    mg_text_printf(&t, "%d,", i);
+  CHECK(!t.failed);
+  CHECK(t.len == strlen(t.data));
+  CHECK(strncmp(t.data, "0,1,2,", 6) == 0);
+  CHECK(strstr(t.data, ",998,999,") != NULL);
+  mg_text_free(&t);
+  CHECK(t.data == NULL && t.len == 0);
+}
+
+int main(void) {
+  RUN_TEST(test_lower_gpu_and_host);
+  RUN_TEST(test_lower_smem);
+  RUN_TEST(test_lower_cpu);
+  RUN_TEST(test_lower_errors);
+  RUN_TEST(test_text);
+  return TEST_SUMMARY();
+}
