@@ -4,7 +4,7 @@
 # benchmark programs of the Mirage paper at the paper's shapes (b = 1):
 # kernels in the best verified graph, search time, states, pruning per
 # rule, candidates tested and verified. Not a test: it asserts nothing.
-# Usage: bench/search.sh [--threads N] [--max-block-ops N] [--budget S]
+# Usage: bench/search.sh [--threads N] [--max-block-ops N] [--budget S] [--launch-variants N]
 #                        [--no-absexpr] [--exhaustive] [--only NAME] [--verbose]
 source "$(dirname "${BASH_SOURCE[0]}")/build.sh"
 bench_build search_bench

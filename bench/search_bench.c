@@ -44,7 +44,7 @@ static const Bench benches[] = {
 #define NUM_BENCHES (sizeof benches / sizeof benches[0])
 
 typedef struct Args {
-  uint32_t threads, max_block_ops, max_kernel_ops;
+  uint32_t threads, max_block_ops, max_kernel_ops, launch_variants;
   double budget;
   bool no_absexpr, exhaustive, ablation, verbose;
   const char *only;
@@ -53,7 +53,7 @@ typedef struct Args {
 static void usage(void) {
   fprintf(stderr,
           "usage: search_bench [--threads N] [--max-block-ops N] "
-          "[--max-kernel-ops N]\n"
+          "[--max-kernel-ops N] [--launch-variants N]\n"
           "                    [--budget S] [--no-absexpr] [--exhaustive] "
           "[--only NAME]\n"
           "                    [--ablation] [--verbose]\n");
@@ -64,6 +64,7 @@ static bool parse(int argc, char **argv, Args *a) {
   a->threads = 2;
   a->max_block_ops = 9;
   a->max_kernel_ops = 4;
+  a->launch_variants = 1;
   a->budget = 60;
   for (int i = 1; i < argc; i++) {
     const char *s = argv[i];
@@ -74,6 +75,8 @@ static bool parse(int argc, char **argv, Args *a) {
       a->max_block_ops = (uint32_t)atoi(argv[++i]);
     else if (!strcmp(s, "--max-kernel-ops") && more)
       a->max_kernel_ops = (uint32_t)atoi(argv[++i]);
+    else if (!strcmp(s, "--launch-variants") && more)
+      a->launch_variants = (uint32_t)atoi(argv[++i]);
     else if (!strcmp(s, "--budget") && more)
       a->budget = atof(argv[++i]);
     else if (!strcmp(s, "--only") && more)
@@ -97,6 +100,7 @@ static MgSearchOptions options_of(const Args *a) {
   o.threads = a->threads;
   o.max_block_ops = a->max_block_ops;
   o.max_kernel_ops = a->max_kernel_ops;
+  o.launch_variants = a->launch_variants;
   o.time_budget_s = a->budget;
   o.use_absexpr = !a->no_absexpr;
   o.exhaustive = a->exhaustive;

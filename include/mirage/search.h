@@ -98,6 +98,12 @@ typedef struct MgSearchOptions {
   uint32_t max_forloop;        // largest for-loop range (default 64)
   uint32_t loop_tile;          // preferred size of the dim the for-loop
                                // cuts, per iteration (default 128)
+  uint32_t launch_variants;    // rank=cost: launches (grid, for-loop) kept
+                               // per block graph, in policy order, for the
+                               // cost model to choose from (default 1: the
+                               // policy's; more finds cheaper launches but
+                               // can cost much more verification, see
+                               // docs/search.md; rank=proxy keeps 1)
   bool pow2_launch;            // grid and for-loop sizes from power-of-two
                                // divisors only (default true)
   double max_work_ratio;       // drop candidates doing more than this

@@ -24,6 +24,7 @@ MgSearchOptions mg_search_options_default(void) {
   o.max_blocks = 65536;
   o.max_forloop = 64;
   o.loop_tile = 128;
+  o.launch_variants = 1;
   o.pow2_launch = true;
   o.max_recipes = 16;
   o.max_work_ratio = 4.0;
@@ -80,6 +81,7 @@ MgStatus mg_search_check_options(const MgSearchOptions *o, MgDiag *diag) {
   RANGE(max_forloop, 1, 1u << 20)
   RANGE(max_recipes, 1, 64)
   RANGE(loop_tile, 1, 1u << 20)
+  RANGE(launch_variants, 1, 64)
   RANGE(max_candidates, 1, 1u << 16)
   RANGE(max_verified, 1, 1024)
   RANGE(threads, 0, 256)

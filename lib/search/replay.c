@@ -16,9 +16,9 @@
 // The allowed launches of one recipe are tried in policy order: the
 // smallest grid meeting the lower bound (fewest replicated reads), then the
 // for-loop whose per-iteration tile is nearest loop_tile; the first
-// MAT_VARIANTS that build and fit shared memory are kept. (The proxy cost
-// would always prefer one block, so the launch is the policy's choice and
-// the proxy ranks structures; the cost model will rank launches.)
+// `launch_variants` that build and fit shared memory are kept and the cost
+// model ranks them (under rank=proxy only the first: the proxy would
+// always prefer one block, so the launch is the policy's choice there).
 // Each concrete program must produce the target's output types and, with
 // abstract expressions on, classes; it is validated against the target and
 // offered to the worker's collector.
@@ -29,7 +29,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAT_VARIANTS 1
 #define MAX_LAUNCHES 1024
 #define MAX_DIVISORS 64
 
@@ -395,8 +394,9 @@ static uint64_t mat_custom(Mat *m, uint32_t i) {
     Variants *v = &m->v[i];
     launch_variants(s, p, r, in, n, low, v);
     qsort(v->l, v->n, sizeof v->l[0], cmp_launch);
-    uint32_t kept = 0;
-    for (uint32_t j = 0; j < v->n && kept < MAT_VARIANTS; j++) {
+    uint32_t kept = 0, variants = s->opt.rank == MG_SEARCH_RANK_PROXY
+                                      ? 1 : s->opt.launch_variants;
+    for (uint32_t j = 0; j < v->n && kept < variants; j++) {
       if (mg_worker_stopped(w))
         return made;
       MgTensorId outs[MG_MAX_OP_OUTPUTS];

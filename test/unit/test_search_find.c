@@ -231,6 +231,27 @@ static void test_search_picks_split_kv_by_cost(void) {
   mg_program_destroy(t);
 }
 
+// Letting the cost model choose among more launches per block graph can
+// only find a cheaper (or the same) best, and what it finds verifies.
+static void test_search_launch_variants(void) {
+  MgProgram *t = mg_sample_attention(2, 16, 64, 1024);
+  MgSearchOptions o = mg_search_options_default();
+  o.threads = 2;
+  MgSearchResult one, four;
+  MgDiag diag;
+  CHECK_EQ_INT(mg_search_run(t, &o, &one, &diag), MG_STATUS_OK);
+  o.launch_variants = 4;
+  CHECK_EQ_INT(mg_search_run(t, &o, &four, &diag), MG_STATUS_OK);
+  CHECK(one.num_found > 0 && four.num_found > 0);
+  if (one.num_found && four.num_found)
+    CHECK(four.found[0].cost.time_s <= one.found[0].cost.time_s);
+  CHECK(four.stats.candidates > one.stats.candidates);
+  check_all_verify(t, &four);
+  mg_search_result_free(&one);
+  mg_search_result_free(&four);
+  mg_program_destroy(t);
+}
+
 // QKNorm: cut at its two prologues (Q / rms(Q), V / rms(V)), each part is
 // searched alone and the composition (one kernel per norm, then split-KV
 // attention: four kernels) is cheaper than any one-kernel form. The
@@ -273,5 +294,6 @@ int main(void) {
   RUN_TEST(test_search_finds_attention_forms);
   RUN_TEST(test_search_picks_split_kv_by_cost);
   RUN_TEST(test_search_cuts_qknorm);
+  RUN_TEST(test_search_launch_variants);
   return TEST_SUMMARY();
 }
