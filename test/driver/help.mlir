@@ -9,8 +9,20 @@
 // CHECK: time-budget-s=<number>
 // CHECK: target=<string>
 // CHECK-SAME: (default: sm_90)
+// CHECK: rank=<string>
+// CHECK-SAME: (default: cost)
+// CHECK: cuts=<bool>
 // CHECK: max-lax-ops=<int>
+// CHECK: lower=<bool>
+// CHECK-SAME: (default: true)
+// CHECK: ptx=<string>
+// CHECK-SAME: (default: auto)
 // CHECK: --mirage-verify-ugraph
 // CHECK: --mirage-check-equiv
 // CHECK-NEXT: lhs=<string>
+// CHECK: --mirage-cost
+// CHECK-NEXT: target=<string>
+// CHECK: --mirage-lower
+// CHECK-NEXT: ptx=<string>
+// CHECK-NEXT: toolkit=<string>
 // VERSION: mirage-opt 0.1.0 (MLIR 22
