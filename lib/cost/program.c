@@ -7,7 +7,7 @@
 // rate), since body_s >= the DRAM time (utilization <= 1). Across the
 // kernels of a program computing the target's outputs, DRAM traffic covers
 // at least each input the target reads once (an iterator's tiles cover its
-// whole tensor) and each output once. This assumes every input the target
+// whole tensor) and each distinct output that is not an input once. This assumes every input the target
 // reads matters to its outputs, which holds for the lifted programs.
 //
 //===----------------------------------------------------------------------===//
@@ -49,8 +49,16 @@ double mg_cost_lower_bound(const MgProgram *target, uint32_t kernels,
       if (read)
         bytes += tensor_bytes(&g->tensors[op->outputs[0]]);
     }
-    for (uint32_t k = 0; k < g->num_outputs; k++)
-      bytes += tensor_bytes(&g->tensors[g->outputs[k]]);
+    // Outputs a kernel must write: each distinct one once, none that is
+    // an input (a program may return it untouched).
+    for (uint32_t k = 0; k < g->num_outputs; k++) {
+      MgTensorId t = g->outputs[k];
+      bool again = g->ops[g->tensors[t].producer].kind == MG_OP_INPUT;
+      for (uint32_t j = 0; j < k && !again; j++)
+        again = g->outputs[j] == t;
+      if (!again)
+        bytes += tensor_bytes(&g->tensors[t]);
+    }
   }
   return kernels * gpu->launch_s + bytes / (gpu->dram_bw * MG_COST_DRAM_EFF);
 }

@@ -21,6 +21,7 @@ MgStatus mg_graph_append(MgProgram *dst, MgGraphId dg, const MgProgram *src,
     if (op->kind == MG_OP_INPUT) {
       if (map[op->outputs[0]] != MG_NO_ID)
         continue; // bound by the caller
+      // Positions follow op order, as the builders number inputs.
       map[op->outputs[0]] = mg_graph_add_input(dst, dg, (MgDType)t0->dtype,
                                                t0->rank, t0->dims, diag);
       if (map[op->outputs[0]] == MG_NO_ID)

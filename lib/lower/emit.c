@@ -175,10 +175,12 @@ static bool loop_flags(const MgGraph *b, bool **in_loop) {
 static void gpu_kernel(Emit *e, const char *name, MgOpId opi) {
   const MgGraph *root = &e->p->graphs[0];
   const MgOp *op = &root->ops[opi];
-  Name kval[256];
+  // Names of the kernel's own tensors; the rest stay empty.
+  Name *kval = calloc(root->num_tensors + 1, sizeof *kval);
   char (*ktype)[TYPE_LEN] = calloc(root->num_tensors + 1, sizeof *ktype);
-  if (!ktype || root->num_tensors > 256) {
-    e->error = "too many kernel tensors";
+  if (!kval || !ktype) {
+    e->error = "out of memory";
+    free(kval);
     free(ktype);
     return;
   }
@@ -288,6 +290,7 @@ static void gpu_kernel(Emit *e, const char *name, MgOpId opi) {
   mg_lower_line(e, "gpu.return");
   e->indent--;
   mg_lower_line(e, "}");
+  free(kval);
   free(ktype);
 }
 

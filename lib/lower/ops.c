@@ -126,6 +126,29 @@ static void f32_const(Emit *e, double v, Name out) {
   mg_lower_line(e, "%s = arith.constant %.9e : f32", out, v);
 }
 
+// x op s for an f64 scalar: in f32 when s is exact there, else in f64 as
+// the interpreter does (an f32 constant could round s, or overflow).
+static void scalar_op(Emit *e, const char *op, const char *x, double s,
+                      Name out) {
+  if ((double)(float)s == s) {
+    Name c;
+    mg_lower_fresh(e, c);
+    mg_lower_line(e, "%s = arith.constant %.9e : f32", c, s);
+    mg_lower_fresh(e, out);
+    mg_lower_line(e, "%s = %s %s, %s : f32", out, op, x, c);
+    return;
+  }
+  Name wide, c, r;
+  mg_lower_fresh(e, wide);
+  mg_lower_line(e, "%s = arith.extf %s : f32 to f64", wide, x);
+  mg_lower_fresh(e, c);
+  mg_lower_line(e, "%s = arith.constant %.17e : f64", c, s);
+  mg_lower_fresh(e, r);
+  mg_lower_line(e, "%s = %s %s, %s : f64", r, op, wide, c);
+  mg_lower_fresh(e, out);
+  mg_lower_line(e, "%s = arith.truncf %s : f64 to f32", out, r);
+}
+
 static void binary(Emit *e, const char *op, const char *a, const char *b,
                    Name out) {
   mg_lower_fresh(e, out);
@@ -167,17 +190,18 @@ static bool scalar(Emit *e, MgOpKind kind, double s, const char *a,
     f32_const(e, 0.5, c);
     binary(e, "arith.mulf", t2, c, out);
     return true;
-  case MG_OP_RELU:
+  case MG_OP_RELU: // x > 0 ? x : 0, so NaN gives 0 as in lib/interp
     f32_const(e, 0.0, c);
-    binary(e, "arith.maximumf", a, c, out);
+    mg_lower_fresh(e, t1);
+    mg_lower_line(e, "%s = arith.cmpf ogt, %s, %s : f32", t1, a, c);
+    mg_lower_fresh(e, out);
+    mg_lower_line(e, "%s = arith.select %s, %s, %s : f32", out, t1, a, c);
     return true;
   case MG_OP_MUL_SCALAR:
-    f32_const(e, s, c);
-    binary(e, "arith.mulf", a, c, out);
+    scalar_op(e, "arith.mulf", a, s, out);
     return true;
   case MG_OP_DIV_SCALAR:
-    f32_const(e, s, c);
-    binary(e, "arith.divf", a, c, out);
+    scalar_op(e, "arith.divf", a, s, out);
     return true;
   default:
     return false;
@@ -421,18 +445,16 @@ static void concat(Emit *e, const MgOp *op) {
 }
 
 // A thread graph evaluated per element in registers: its inputs are the
-// op's operands at the element, its outputs the op's results.
-static void thread(Emit *e, const MgOp *op) {
+// op's operands at the element (broadcast to the result's shape), its
+// outputs the op's results. Results of different shapes get a loop each
+// (the chain is evaluated again per loop, storing only that result).
+static void thread_loop(Emit *e, const MgOp *op, uint32_t first,
+                        uint32_t last) {
   const MgGraph *tg = &e->p->graphs[op->attr];
-  const MgTensor *out = tensor(e, op->outputs[0]);
+  const MgTensor *out = tensor(e, op->outputs[first]);
   Index idx;
   elems_begin(e, out, idx);
   Name vals[64];
-  if (tg->num_tensors > 64) {
-    e->error = "thread graph with more than 64 values";
-    elems_end(e);
-    return;
-  }
   for (uint32_t i = 0; i < tg->num_ops; i++) {
     const MgOp *t = &tg->ops[i];
     if (t->kind == MG_OP_INPUT) {
@@ -444,9 +466,34 @@ static void thread(Emit *e, const MgOp *op) {
                 vals[t->outputs[0]]))
       e->error = "a thread graph op that is not element-wise";
   }
-  for (uint32_t k = 0; k < tg->num_outputs && k < op->num_outputs; k++)
+  for (uint32_t k = first; k <= last; k++)
     store(e, op->outputs[k], idx, vals[tg->outputs[k]]);
   elems_end(e);
+}
+
+static bool same_shape(const MgTensor *a, const MgTensor *b) {
+  return a->rank == b->rank &&
+         memcmp(a->dims, b->dims, a->rank * sizeof a->dims[0]) == 0;
+}
+
+static void thread(Emit *e, const MgOp *op) {
+  const MgGraph *tg = &e->p->graphs[op->attr];
+  if (tg->num_tensors > 64) {
+    e->error = "thread graph with more than 64 values";
+    return;
+  }
+  uint32_t n = op->num_outputs < tg->num_outputs ? op->num_outputs
+                                                 : tg->num_outputs;
+  bool uniform = true;
+  for (uint32_t k = 1; k < n; k++)
+    uniform &= same_shape(tensor(e, op->outputs[k]), tensor(e, op->outputs[0]));
+  if (uniform) {
+    if (n)
+      thread_loop(e, op, 0, n - 1);
+    return;
+  }
+  for (uint32_t k = 0; k < n; k++)
+    thread_loop(e, op, k, k);
 }
 
 void mg_lower_op(Emit *e, const MgOp *op) {

@@ -107,20 +107,12 @@ typedef struct Run {
   uint32_t lowered; // kernel graphs lowered
 } Run;
 
-static bool lower_one(MlirOperation module, MlirOperation func, void *ud) {
-  Run *run = ud;
+// Emits, parses and splices the lowering of `p` (consumed) in place of
+// `func`, whose host function keeps the name `name`.
+static bool lower_named(MlirOperation module, MlirOperation func, Run *run,
+                        MgProgram *p, const char *name,
+                        const char *gpu_name) {
   MlirLocation loc = mlirOperationGetLocation(func);
-  MgBridgeMap map;
-  MgProgram *p = mg_pass_import_checked(module, func, run->target, &map);
-  if (!p)
-    return false;
-  char name[256], gpu_name[320];
-  snprintf(name, sizeof name, "%s", map.graph_names[0]);
-  mg_bridge_map_free(&map);
-  char base[280];
-  snprintf(base, sizeof base, "%s_gpu", name);
-  unique_symbol(module, base, gpu_name, sizeof gpu_name);
-
   MgText text = {0};
   MgDiag diag = {-1, -1, ""};
   MgLowerOptions gpu = {MG_LOWER_GPU, gpu_name, NULL, false};
@@ -177,6 +169,37 @@ static bool lower_one(MlirOperation module, MlirOperation func, void *ud) {
                         "@%s, at most %lld bytes of shared memory per block",
                    name, kernels, gpu_name, (long long)smem);
   return true;
+}
+
+
+static bool lower_one(MlirOperation module, MlirOperation func, void *ud) {
+  Run *run = ud;
+  MlirLocation loc = mlirOperationGetLocation(func);
+  MgBridgeMap map;
+  MgProgram *p = mg_pass_import_checked(module, func, run->target, &map);
+  if (!p)
+    return false;
+  // Symbols of any length: the host function must keep @F's exact name.
+  size_t len = strlen(map.graph_names[0]);
+  char *name = malloc(len + 1), *base = malloc(len + 8),
+       *gpu_name = malloc(len + 24);
+  bool ok = name && base && gpu_name;
+  if (ok) {
+    memcpy(name, map.graph_names[0], len + 1);
+    snprintf(base, len + 8, "%s_gpu", name);
+    unique_symbol(module, base, gpu_name, len + 24);
+  }
+  mg_bridge_map_free(&map);
+  if (ok) {
+    ok = lower_named(module, func, run, p, name, gpu_name);
+  } else {
+    mg_program_destroy(p);
+    mg_pass_error(loc, "out of memory");
+  }
+  free(name);
+  free(base);
+  free(gpu_name);
+  return ok;
 }
 
 // Block and thread graphs: after lowering nothing refers to them.

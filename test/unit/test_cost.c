@@ -376,6 +376,17 @@ static void test_cost_lower_bound_formula(void) {
   CHECK_REL(mg_cost_lower_bound(p, 1, NULL), 2e-6 + 114688 / R_DRAM);
   CHECK_REL(mg_cost_lower_bound(NULL, 2, NULL), 4e-6);
   mg_program_destroy(p);
+  // An input returned as an output costs no write. Input A (64x64 f16,
+  // 8192 B); outputs A and E = exp(A): read A + write E = 16384 B.
+  MgProgram *q = mg_program_create();
+  mg_program_add_graph(q, MG_LEVEL_KERNEL);
+  MgTensorId a = mg_graph_add_input(q, 0, MG_DTYPE_F16, 2, dims2(64, 64), &d);
+  MgTensorId e = mg_graph_unary(q, 0, MG_OP_EXP, a, &d);
+  CHECK_EQ_INT(mg_graph_mark_output(q, 0, a, &d), MG_STATUS_OK);
+  CHECK_EQ_INT(mg_graph_mark_output(q, 0, e, &d), MG_STATUS_OK);
+  CHECK_REL(mg_cost_lower_bound(q, 1, NULL), 2e-6 + 16384 / R_DRAM);
+  CHECK(mg_cost_lower_bound(q, 1, NULL) <= mg_cost_program(q, NULL));
+  mg_program_destroy(q);
 }
 
 static uint32_t kernels(const MgProgram *p) {
