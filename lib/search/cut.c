@@ -234,6 +234,7 @@ static void part_inputs(const Cuts *c, uint8_t part, const MgTensorId *root,
 // totals. Each part is verified to 1/parts of the bound asked for, so their
 // sum stays within it.
 static MgProgram *search_part(Search *s, MgProgram *part, uint32_t parts,
+                              uint32_t left,
                               MgSearchStats *st, MgVerifyResult *check,
                               MgDiag *diag) {
   MgSearchOptions o = s->opt;
@@ -247,7 +248,8 @@ static MgProgram *search_part(Search *s, MgProgram *part, uint32_t parts,
   o.memory_limit = s->opt.memory_limit - held;
   o.progress = NULL;
   if (s->deadline > 0) {
-    o.time_budget_s = s->deadline - mg_clock_now();
+    // A fair share of what is left: `left` parts still to search.
+    o.time_budget_s = (s->deadline - mg_clock_now()) / left;
     if (o.time_budget_s <= 0.01)
       return part;
   }
@@ -300,11 +302,15 @@ MgProgram *mg_search_cut(Search *s, MgSearchStats *stats,
   MgDiag diag;
   MgProgram *parts[CUT_MAX_PARTS + 1] = {NULL};
   bool ok = true;
-  for (uint8_t k = 0; k <= c.n && ok; k++) {
+  // The prologues (parts 1..n, small) first, the rest (part 0) last, so
+  // that it gets whatever time they leave.
+  for (uint32_t j = 0; j <= c.n && ok; j++) {
+    uint8_t k = (uint8_t)(j < c.n ? j + 1 : 0);
     parts[k] = make_part(&c, k, &diag);
     ok = parts[k] != NULL;
     if (ok)
-      parts[k] = search_part(s, parts[k], c.n + 1, stats, check, &diag);
+      parts[k] = search_part(s, parts[k], c.n + 1, c.n + 1 - j, stats, check,
+                             &diag);
   }
   MgProgram *out = ok ? mg_program_create() : NULL;
   ok = out && mg_program_add_graph(out, MG_LEVEL_KERNEL) != MG_NO_ID;
