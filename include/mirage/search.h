@@ -70,8 +70,9 @@ typedef struct MgSearchProgress {
 /// Called from the thread that called mg_search_run (never concurrently).
 typedef void (*MgSearchProgressFn)(const MgSearchProgress *progress,
                                    void *user_data);
-/// Called for every complete candidate program before evaluation, under a
-/// lock (for tests and tools: the program is only valid during the call).
+/// Called for every complete candidate program for the target before
+/// evaluation (not for the parts of a prologue cut), under a lock (for
+/// tests and tools: the program is only valid during the call).
 typedef void (*MgSearchCandidateFn)(const MgProgram *candidate,
                                     void *user_data);
 

@@ -239,6 +239,8 @@ static MgProgram *search_part(Search *s, MgProgram *part, uint32_t parts,
                               MgDiag *diag) {
   MgSearchOptions o = s->opt;
   o.cut_prologues = false;
+  o.on_candidate = NULL; // the caller's callback expects the target's
+                         // signature, which a part does not have
   o.verify_error = s->opt.verify_error / parts;
   // The whole search stays within its memory bound: the part gets what the
   // outer search is not holding.

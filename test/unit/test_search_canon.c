@@ -147,6 +147,7 @@ static uint32_t count_candidates(MgProgram *t, MgSearchOptions o,
   memset(&seen, 0, sizeof seen);
   o.on_candidate = seen_add;
   o.candidate_user_data = &seen;
+  o.cut_prologues = false; // parts' candidates count in the stats only
   MgSearchResult r;
   MgDiag diag;
   CHECK_EQ_INT(mg_search_run(t, &o, &r, &diag), MG_STATUS_OK);

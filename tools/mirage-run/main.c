@@ -18,6 +18,7 @@
 #include "mirage/bridge.h"
 #include "mirage/interp.h"
 #include "mirage/passes.h"
+#include "mirage/search.h"
 #include "mirage/tool.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/Diagnostics.h"
@@ -35,6 +36,8 @@ typedef struct Options {
   char lhs[256], rhs[256];
   bool compare;
   bool lower; // check lib/lower's CPU code against the interpreter
+  uint32_t candidates; // --lower-candidates: search candidates to lower too
+  bool quiet;          // no "ok" line (candidates report once, in total)
 } Options;
 
 /// Outcome of checking one pair.
@@ -72,6 +75,12 @@ static void usage(FILE *out) {
           "                        code as the GPU kernels' bodies), "
           "JIT-compiled and\n"
           "                        compared with the interpreter\n"
+          "  --lower-candidates=<N> - with --lower: also lower up to N "
+          "candidate programs\n"
+          "                        the search generates for each kernel "
+          "graph of\n"
+          "                        predefined ops (verified or not) and "
+          "check each\n"
           "  --help              - this text\n");
 }
 
@@ -115,6 +124,17 @@ static int parse_args(int argc, char **argv, Options *o) {
         return 1;
       }
     } else if (!strcmp(a, "--lower")) {
+      o->lower = true;
+    } else if (!strncmp(a, "--lower-candidates=", 19)) {
+      char *end;
+      errno = 0;
+      unsigned long v = strtoul(a + 19, &end, 10);
+      if (!a[19] || *end || errno || v < 1 || v > 10000) {
+        fprintf(stderr, "mirage-run: invalid --lower-candidates value '%s' "
+                        "(expected 1..10000)\n", a + 19);
+        return 1;
+      }
+      o->candidates = (uint32_t)v;
       o->lower = true;
     } else if (!strcmp(a, "--lift")) {
       o->lift = true;
@@ -287,10 +307,12 @@ static Outcome compare(const char *label, const MgRunSignature *sig,
   if (skipped)
     snprintf(skipped_text, sizeof skipped_text,
              " (%ld ill-conditioned, not compared)", (long)skipped);
-  printf("%s: %u output%s, %ld elements%s, max abs error %.2g (tolerance "
-         "%.2g): ok\n",
-         label, sig->num_outputs, sig->num_outputs == 1 ? "" : "s",
-         (long)total, skipped_text, max_err > 0 ? max_err : 0.0, max_err_tol);
+  if (!o->quiet)
+    printf("%s: %u output%s, %ld elements%s, max abs error %.2g (tolerance "
+           "%.2g): ok\n",
+           label, sig->num_outputs, sig->num_outputs == 1 ? "" : "s",
+           (long)total, skipped_text, max_err > 0 ? max_err : 0.0,
+           max_err_tol);
   return OUTCOME_OK;
 }
 
@@ -375,10 +397,125 @@ static Outcome check_pair(MlirOperation module, MlirOperation ref,
   return outcome;
 }
 
-/// Runs the CPU lowering of `kernel` (JIT) and the interpreter and
-/// compares them. The lowering computes in f32 and rounds every stored
-/// value to its tensor's type, so the tolerance uses the coarsest type of
-/// the program.
+/// Runs the CPU lowering of `program` (JIT) and the interpreter on the
+/// same inputs and compares them. The lowering computes in f32 and rounds
+/// every stored value to its tensor's type, so the tolerance uses the
+/// coarsest type of the program.
+static Outcome compare_lowered(MlirContext ctx, const MgProgram *program,
+                               const MgRunSignature *sig, MlirLocation loc,
+                               const char *label, const Options *o) {
+  char err[512];
+  double u = mg_run_unit_roundoff(MG_DTYPE_F32);
+  for (uint32_t g = 0; g < program->num_graphs; g++)
+    for (uint32_t t = 0; t < program->graphs[g].num_tensors; t++)
+      u = fmax(u, mg_run_unit_roundoff(
+                      (MgDType)program->graphs[g].tensors[t].dtype));
+  Outcome outcome = OUTCOME_ERROR;
+  Buffers b = {0};
+  MgDiag diag = {-1, -1, ""};
+  if (!buffers_alloc(&b, sig, o)) {
+    report_error(loc, label, "out of memory");
+  } else if (!mg_run_jit_lowered(ctx, program, sig, b.in_storage, b.jit_out,
+                                 err, sizeof err)) {
+    report_error(loc, label, err);
+  } else if (mg_interp_run_f64(program, (const double *const *)b.in_values,
+                               b.interp_out, &diag) != MG_STATUS_OK) {
+    snprintf(err, sizeof err, "the interpreter failed: %s", diag.message);
+    report_error(loc, label, err);
+  } else {
+    double lengths[MG_RUN_MAX_VALUES];
+    mg_run_error_lengths(program, lengths);
+    const double *const *in = (const double *const *)b.in_values;
+    if (mg_run_error_sigma(program, sig, in, u, MG_RUN_ERR_INDEPENDENT,
+                           b.sigma, &diag) != MG_STATUS_OK ||
+        mg_run_error_sigma(program, sig, in, u, MG_RUN_ERR_LINEAR,
+                           b.sigma_lin, &diag) != MG_STATUS_OK) {
+      snprintf(err, sizeof err, "the error estimate failed: %s",
+               diag.message);
+      report_error(loc, label, err);
+    } else {
+      outcome = compare(label, sig, &b, lengths, u, o);
+    }
+  }
+  buffers_free(&b);
+  return outcome;
+}
+
+typedef struct Candidates {
+  MgProgram **items;
+  uint64_t *hashes;
+  uint32_t n, cap;
+} Candidates;
+
+// Keeps the first `cap` distinct candidates the search materializes.
+static void keep_candidate(const MgProgram *p, void *ud) {
+  Candidates *c = ud;
+  if (c->n == c->cap)
+    return;
+  uint64_t h = mg_program_hash(p);
+  for (uint32_t i = 0; i < c->n; i++)
+    if (c->hashes[i] == h)
+      return;
+  MgProgram *copy = mg_program_clone(p);
+  if (!copy)
+    return;
+  c->hashes[c->n] = h;
+  c->items[c->n++] = copy;
+}
+
+/// --lower-candidates: the programs the search generates for `program`
+/// (predefined ops only), equivalent or not, lowered and checked one by one.
+static Outcome check_candidates(MlirContext ctx, const MgProgram *program,
+                                const MgRunSignature *sig, MlirLocation loc,
+                                const char *label, const Options *o) {
+  for (uint32_t i = 0; i < program->graphs[0].num_ops; i++)
+    if (program->graphs[0].ops[i].kind == MG_OP_CUSTOM)
+      return OUTCOME_OK; // already searched: nothing to generate from
+  Candidates c = {calloc(o->candidates, sizeof(MgProgram *)),
+                  calloc(o->candidates, sizeof(uint64_t)), 0, o->candidates};
+  if (!c.items || !c.hashes) {
+    free(c.items);
+    free(c.hashes);
+    report_error(loc, label, "out of memory");
+    return OUTCOME_ERROR;
+  }
+  MgSearchOptions so = mg_search_options_default();
+  so.threads = 1;
+  so.max_kernel_ops = 2;
+  so.exhaustive = true;
+  so.cut_prologues = false;
+  so.time_budget_s = 5; // enumeration stops at 60% of it
+  so.on_candidate = keep_candidate;
+  so.candidate_user_data = &c;
+  MgSearchResult r;
+  MgDiag diag;
+  Outcome worst = OUTCOME_OK;
+  if (mg_search_run(program, &so, &r, &diag) != MG_STATUS_OK) {
+    report_error(loc, label, diag.message);
+    worst = OUTCOME_ERROR;
+  }
+  mg_search_result_free(&r);
+  Options quiet = *o;
+  quiet.quiet = true;
+  uint32_t ok = 0;
+  for (uint32_t i = 0; i < c.n; i++) {
+    char name[300];
+    snprintf(name, sizeof name, "%s candidate %u", label, i);
+    Outcome out = compare_lowered(ctx, c.items[i], sig, loc, name, &quiet);
+    ok += out == OUTCOME_OK;
+    if (out > worst)
+      worst = out;
+    mg_program_destroy(c.items[i]);
+  }
+  printf("%s: %u search candidate(s) lowered, %u agree with the "
+         "interpreter\n", label, c.n, ok);
+  free(c.items);
+  free(c.hashes);
+  return worst;
+}
+
+/// --lower: checks the lowering of `kernel` (and, with --lower-candidates,
+/// of the search's candidates for it).
 static Outcome check_lowered(MlirOperation module, MlirOperation kernel,
                              const char *label, const Options *o) {
   char err[512];
@@ -391,40 +528,13 @@ static Outcome check_lowered(MlirOperation module, MlirOperation kernel,
   MgProgram *program = import_kernel(module, kernel, label);
   if (!program)
     return OUTCOME_ERROR;
-  double u = mg_run_unit_roundoff(MG_DTYPE_F32);
-  for (uint32_t g = 0; g < program->num_graphs; g++)
-    for (uint32_t t = 0; t < program->graphs[g].num_tensors; t++)
-      u = fmax(u, mg_run_unit_roundoff(
-                      (MgDType)program->graphs[g].tensors[t].dtype));
-  Outcome outcome = OUTCOME_ERROR;
-  Buffers b = {0};
-  MgDiag diag = {-1, -1, ""};
-  if (!buffers_alloc(&b, &sig, o)) {
-    report_error(kloc, label, "out of memory");
-  } else if (!mg_run_jit_lowered(mlirOperationGetContext(module), program,
-                                 &sig, b.in_storage, b.jit_out, err,
-                                 sizeof err)) {
-    report_error(kloc, label, err);
-  } else if (mg_interp_run_f64(program, (const double *const *)b.in_values,
-                               b.interp_out, &diag) != MG_STATUS_OK) {
-    snprintf(err, sizeof err, "the interpreter failed: %s", diag.message);
-    report_error(kloc, label, err);
-  } else {
-    double lengths[MG_RUN_MAX_VALUES];
-    mg_run_error_lengths(program, lengths);
-    const double *const *in = (const double *const *)b.in_values;
-    if (mg_run_error_sigma(program, &sig, in, u, MG_RUN_ERR_INDEPENDENT,
-                           b.sigma, &diag) != MG_STATUS_OK ||
-        mg_run_error_sigma(program, &sig, in, u, MG_RUN_ERR_LINEAR,
-                           b.sigma_lin, &diag) != MG_STATUS_OK) {
-      snprintf(err, sizeof err, "the error estimate failed: %s",
-               diag.message);
-      report_error(kloc, label, err);
-    } else {
-      outcome = compare(label, &sig, &b, lengths, u, o);
-    }
+  MlirContext ctx = mlirOperationGetContext(module);
+  Outcome outcome = compare_lowered(ctx, program, &sig, kloc, label, o);
+  if (o->candidates) {
+    Outcome c = check_candidates(ctx, program, &sig, kloc, label, o);
+    if (c > outcome)
+      outcome = c;
   }
-  buffers_free(&b);
   mg_program_destroy(program);
   return outcome;
 }
