@@ -6,3 +6,9 @@
 //
 // RUN: rm -rf %t && python3 %S/Inputs/fuzz_lift.py --mirage-opt mirage-opt --upstream %mlir_opt --seed 7 --count 12 --truncations 16 --tmp %t | FileCheck %s
 // CHECK: fuzz-lift: 12 modules, 16 truncations, 0 failures
+// The whole pipeline on random modules: superopt (search, lowering, PTX when
+// libdevice is there) succeeds, the searched μGraphs equal the original ops
+// (mirage-run) and their lowering equals the interpreter (mirage-run
+// --lower). 42 modules (seeds 7 and 11) passed by hand; 6 here.
+// RUN: rm -rf %t.p && python3 %S/Inputs/fuzz_lift.py --mirage-opt mirage-opt --seed 3 --count 6 --truncations 0 --tmp %t.p --mirage-run mirage-run | FileCheck %s --check-prefix=PIPELINE
+// PIPELINE: fuzz-lift: 6 modules, 0 truncations, 0 failures

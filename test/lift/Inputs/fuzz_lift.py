@@ -257,6 +257,31 @@ def run(cmd, path):
         p.stderr.decode("utf-8", "replace")
 
 
+def pipeline(a, opt, path):
+    """Failures of the whole pipeline on one module (0 or 1)."""
+    flags = "cache=false time-budget-s=10"
+    rc, _, err = run(opt + ["--mirage-superopt=" + flags], path)
+    if rc != 0:
+        print("FAIL %s: superopt (lowered) exit %d:\n%s" % (path, rc, err))
+        return 1
+    searched = path + ".ug.mlir"
+    rc, _, err = run(opt + ["--mirage-superopt=lower=false " + flags, "-o",
+                            searched], path)
+    if rc != 0:
+        print("FAIL %s: superopt (lower=false) exit %d:\n%s" % (path, rc, err))
+        return 1
+    with open(searched) as f:
+        if "ug.reference" not in f.read():
+            return 0  # nothing lifted: nothing to compare
+    for extra in ([], ["--lower"]):
+        rc, out, err = run([a.mirage_run, "--range=0.25"] + extra, searched)
+        if rc != 0:
+            print("FAIL %s: mirage-run %s exit %d:\n%s%s"
+                  % (searched, " ".join(extra), rc, out, err))
+            return 1
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--mirage-opt", default="mirage-opt")
@@ -267,6 +292,12 @@ def main():
     ap.add_argument("--upstream", default="",
                     help="plain upstream parser (mlir-opt) to tell its own "
                     "crashes apart")
+    ap.add_argument("--mirage-run", default="",
+                    help="also run the whole pipeline on each module: "
+                    "superopt (search, lowering, PTX when possible) must "
+                    "succeed, and mirage-run must find the searched "
+                    "μGraphs equal to the original ops and their lowering "
+                    "equal to the interpreter")
     a = ap.parse_args()
     os.makedirs(a.tmp, exist_ok=True)
     rng = random.Random(a.seed)
@@ -293,6 +324,8 @@ def main():
             print("FAIL %s: lift + unlift does not reproduce the module (exit %d)\n%s"
                   % (path, rc, err))
             failures += 1
+        if a.mirage_run:
+            failures += pipeline(a, opt, path)
     for k in range(a.truncations):
         text = texts[k % len(texts)]
         cut = rng.randrange(1, len(text))
