@@ -165,9 +165,12 @@ static void finish(const MgGpu *gpu, MgKernelCost *c) {
   t[MG_COST_BOUND_L2] = c->l2_bytes / (gpu->l2_bw * MG_COST_L2_EFF);
   t[MG_COST_BOUND_SMEM] =
       c->smem_bytes / (sm_clk * gpu->smem_bytes_clk * MG_COST_SMEM_EFF);
-  t[MG_COST_BOUND_TENSOR] = c->tensor_flops / (gpu->tensor_flops * MG_COST_TENSOR_EFF);
-  t[MG_COST_BOUND_SIMT] = c->simt_ops / (sm_clk * gpu->simt_lanes * MG_COST_SIMT_EFF);
-  t[MG_COST_BOUND_SFU] = c->sfu_ops / (sm_clk * gpu->sfu_lanes * MG_COST_SFU_EFF);
+  t[MG_COST_BOUND_TENSOR] =
+      c->tensor_flops / (gpu->tensor_flops * MG_COST_TENSOR_EFF);
+  t[MG_COST_BOUND_SIMT] =
+      c->simt_ops / (sm_clk * gpu->simt_lanes * MG_COST_SIMT_EFF);
+  t[MG_COST_BOUND_SFU] =
+      c->sfu_ops / (sm_clk * gpu->sfu_lanes * MG_COST_SFU_EFF);
   c->bound = MG_COST_BOUND_LAUNCH;
   double worst = 0;
   for (int r = MG_COST_BOUND_DRAM; r < MG_COST_BOUND_COUNT; r++)

@@ -7,8 +7,9 @@
 // rate), since body_s >= the DRAM time (utilization <= 1). Across the
 // kernels of a program computing the target's outputs, DRAM traffic covers
 // at least each input the target reads once (an iterator's tiles cover its
-// whole tensor) and each distinct output that is not an input once. This assumes every input the target
-// reads matters to its outputs, which holds for the lifted programs.
+// whole tensor) and each distinct output that is not an input once. This
+// assumes every input the target reads matters to its outputs, which holds
+// for the lifted programs.
 //
 //===----------------------------------------------------------------------===//
 #include "mirage/cost.h"

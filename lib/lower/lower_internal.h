@@ -54,6 +54,34 @@ const char *mg_lower_elt(MgDType dtype);
 void mg_lower_memref_type(const MgTensor *t, MgDType dtype, const char *space,
                           char out[TYPE_LEN]);
 
+//===--- Shared by the kernel, host and CPU writers (emit.c) --------------===//
+
+#define MG_LOWER_WORKGROUP "#gpu.address_space<workgroup>"
+
+/// A block-graph tensor kept in shared memory (not a kernel tensor).
+bool mg_lower_is_tile(const MgGraph *b, MgTensorId t);
+/// The element type a tensor is kept in: accumulators in f32.
+MgDType mg_lower_kept_dtype(const MgGraph *g, MgTensorId t);
+/// Bytes of a tile rounded up to the shared-memory alignment.
+int64_t mg_lower_tile_bytes_of(const MgGraph *b, MgTensorId t);
+/// Per-tensor name, type and dtype tables for graph `g` (false: no memory).
+bool mg_lower_alloc_tables(Emit *e, const MgGraph *g);
+void mg_lower_free_tables(Emit *e);
+/// The block graph's body: accumulator zero fill, the for-loop, the rest.
+void mg_lower_block_body(Emit *e, const bool *in_loop);
+/// Names the block graph's kernel tensors after op's operands and results.
+void mg_lower_bind_dram(Emit *e, const MgOp *op, Name *kval,
+                        char (*ktype)[TYPE_LEN]);
+/// in_loop flags of the block graph's ops (allocated; false: no memory).
+bool mg_lower_loop_flags(const MgGraph *b, bool **in_loop);
+
+/// The writers: one gpu.func, the CPU function, the host function.
+void mg_lower_gpu_kernel(Emit *e, const char *name, MgOpId op);
+void mg_lower_cpu_program(Emit *e, const MgLowerOptions *o);
+void mg_lower_host_program(Emit *e, const MgLowerOptions *o);
+
+//===--- Op bodies (ops.c) ------------------------------------------------===//
+
 /// Writes op `op` of e->g (not INPUT) as element loops. For ACCUM this is
 /// the per-iteration update; mg_lower_accum_init writes the zero fill.
 void mg_lower_op(Emit *e, const MgOp *op);

@@ -1,4 +1,4 @@
-//===- main.c - mirage-run: JIT reference vs μGraph interpreter -----------===//
+//===- main.c - mirage-run: JIT reference vs μGraph interpreter ----------===//
 //
 // For each pair (reference function, μGraph kernel graph) of a module --
 // the pairs the lifter leaves behind (`ug.reference = @F_lax<k>_ref` on
@@ -549,7 +549,8 @@ static void symbol_name(MlirOperation func, char *buf, size_t size) {
 }
 
 static bool is_declaration(MlirOperation func) {
-  return mlirBlockIsNull(mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0)));
+  return mlirBlockIsNull(
+      mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0)));
 }
 
 /// --compare=L,R. Returns the outcome.

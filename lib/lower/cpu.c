@@ -1,0 +1,148 @@
+//===- cpu.c - The whole program as one CPU function ---------------------===//
+//
+// `func.func @<name>(inputs..., outputs...)` on memrefs: predefined ops
+// over whole tensors, graph-defined kernels as loops over the grid (z, y,
+// x) with tiles in buffers allocated per kernel; outputs are written in
+// place (an output that is an input or an earlier output is copied).
+// mirage-run JIT-compiles it to check the lowering against the
+// interpreter.
+//
+//===----------------------------------------------------------------------===//
+#include "lower_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void cpu_custom(Emit *e, const MgOp *op, Name *kval,
+                       char (*ktype)[TYPE_LEN]) {
+  const MgGraph *b = &e->p->graphs[op->attr];
+  bool *in_loop = NULL;
+  Emit inner = *e;
+  if (!mg_lower_alloc_tables(&inner, b) || !mg_lower_loop_flags(b, &in_loop)) {
+    e->error = "out of memory";
+    free(in_loop);
+    mg_lower_free_tables(&inner);
+    return;
+  }
+  mg_lower_bind_dram(&inner, op, kval, ktype);
+  for (MgTensorId t = 0; t < b->num_tensors; t++) {
+    if (!mg_lower_is_tile(b, t))
+      continue;
+    mg_lower_memref_type(&b->tensors[t], mg_lower_kept_dtype(b, t), NULL,
+                         inner.type[t]);
+    mg_lower_fresh(&inner, inner.val[t]);
+    mg_lower_line(&inner, "%s = memref.alloc() : %s", inner.val[t],
+                  inner.type[t]);
+  }
+  Name lo, one;
+  mg_lower_index(&inner, 0, lo);
+  mg_lower_index(&inner, 1, one);
+  for (int a = 2; a >= 0; a--) {
+    Name hi;
+    mg_lower_index(&inner, b->grid[a], hi);
+    mg_lower_fresh(&inner, inner.block[a]);
+    mg_lower_line(&inner, "scf.for %s = %s to %s step %s {", inner.block[a],
+                  lo, hi, one);
+    inner.indent++;
+  }
+  mg_lower_block_body(&inner, in_loop);
+  for (int a = 0; a < 3; a++) {
+    inner.indent--;
+    mg_lower_line(&inner, "}");
+  }
+  // Free this kernel's tiles right after it.
+  for (MgTensorId t = 0; t < b->num_tensors; t++)
+    if (mg_lower_is_tile(b, t))
+      mg_lower_line(&inner, "memref.dealloc %s : %s", inner.val[t],
+                    inner.type[t]);
+  if (inner.error)
+    e->error = inner.error;
+  free(in_loop);
+  mg_lower_free_tables(&inner);
+}
+
+void mg_lower_cpu_program(Emit *e, const MgLowerOptions *o) {
+  const MgGraph *root = &e->p->graphs[0];
+  if (!mg_lower_alloc_tables(e, root)) {
+    e->error = "out of memory";
+    return;
+  }
+  MgText args = {0};
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < root->num_ops; i++) {
+    const MgOp *op = &root->ops[i];
+    if (op->kind != MG_OP_INPUT)
+      continue;
+    MgTensorId t = op->outputs[0];
+    snprintf(e->val[t], NAME_LEN, "%%in%d", op->attr);
+    mg_lower_memref_type(&root->tensors[t], (MgDType)root->tensors[t].dtype,
+                         NULL, e->type[t]);
+    mg_text_printf(&args, "%s%s: %s", n++ ? ", " : "", e->val[t], e->type[t]);
+  }
+  // Outputs are written in place; a tensor that is an input or an earlier
+  // output is copied at the end.
+  bool copy_out[MG_MAX_OP_OUTPUTS * 16] = {false};
+  Name out_val[MG_MAX_OP_OUTPUTS * 16];
+  for (uint32_t k = 0; k < root->num_outputs && k < 64; k++) {
+    MgTensorId t = root->outputs[k];
+    snprintf(out_val[k], NAME_LEN, "%%out%u", k);
+    char type[TYPE_LEN];
+    mg_lower_memref_type(&root->tensors[t], (MgDType)root->tensors[t].dtype,
+                         NULL, type);
+    mg_text_printf(&args, "%s%s: %s", n++ ? ", " : "", out_val[k], type);
+    if (e->val[t][0])
+      copy_out[k] = true;
+    else {
+      memcpy(e->val[t], out_val[k], NAME_LEN);
+      snprintf(e->type[t], TYPE_LEN, "%s", type);
+    }
+  }
+  mg_lower_line(e, "func.func @\"%s\"(%s)%s {", o->name,
+                args.data ? args.data : "",
+                o->c_interface ? " attributes {llvm.emit_c_interface}" : "");
+  mg_text_free(&args);
+  e->indent++;
+  bool *alloc_of = calloc(root->num_tensors + 1, sizeof *alloc_of);
+  if (!alloc_of)
+    e->error = "out of memory";
+  for (MgTensorId t = 0; alloc_of && t < root->num_tensors; t++) {
+    if (e->val[t][0])
+      continue;
+    mg_lower_memref_type(&root->tensors[t], (MgDType)root->tensors[t].dtype,
+                         NULL, e->type[t]);
+    mg_lower_fresh(e, e->val[t]);
+    mg_lower_line(e, "%s = memref.alloc() : %s", e->val[t], e->type[t]);
+    alloc_of[t] = true;
+  }
+  mg_lower_index(e, 0, e->lo);
+  mg_lower_index(e, 1, e->step);
+  e->barrier = false;
+  for (uint32_t i = 0; !e->error && i < root->num_ops; i++) {
+    const MgOp *op = &root->ops[i];
+    if (op->kind == MG_OP_INPUT)
+      continue;
+    if (op->kind == MG_OP_CUSTOM) {
+      cpu_custom(e, op, e->val, e->type);
+    } else {
+      mg_lower_op(e, op);
+    }
+  }
+  for (uint32_t k = 0; k < root->num_outputs && k < 64; k++)
+    if (copy_out[k]) {
+      char type[TYPE_LEN];
+      const MgTensor *ot = &root->tensors[root->outputs[k]];
+      mg_lower_memref_type(ot, (MgDType)ot->dtype, NULL, type);
+      mg_lower_line(e, "memref.copy %s, %s : %s to %s",
+                    e->val[root->outputs[k]], out_val[k],
+                    e->type[root->outputs[k]], type);
+    }
+  for (MgTensorId t = 0; alloc_of && t < root->num_tensors; t++)
+    if (alloc_of[t])
+      mg_lower_line(e, "memref.dealloc %s : %s", e->val[t], e->type[t]);
+  mg_lower_line(e, "return");
+  e->indent--;
+  mg_lower_line(e, "}");
+  free(alloc_of);
+  mg_lower_free_tables(e);
+}

@@ -1,0 +1,139 @@
+//===- gpu.c - A kernel op as a gpu.func ----------------------------------===//
+//
+// A graph-defined kernel's function takes the kernel tensors it reads,
+// then those it writes, as memrefs; the block index comes from
+// gpu.block_id, the elements of each op are split over block_threads
+// threads; tiles are workgroup buffers, or views of the dynamic shared
+// memory above the static limit (mg_lower_smem_bytes gives the size to
+// launch with). A predefined op is a kernel over whole tensors striding
+// over every thread of the grid.
+//
+//===----------------------------------------------------------------------===//
+#include "lower_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void mg_lower_gpu_kernel(Emit *e, const char *name, MgOpId opi) {
+  const MgGraph *root = &e->p->graphs[0];
+  const MgOp *op = &root->ops[opi];
+  // Names of the kernel's own tensors; the rest stay empty.
+  Name *kval = calloc(root->num_tensors + 1, sizeof *kval);
+  char (*ktype)[TYPE_LEN] = calloc(root->num_tensors + 1, sizeof *ktype);
+  if (!kval || !ktype) {
+    e->error = "out of memory";
+    free(kval);
+    free(ktype);
+    return;
+  }
+  // Arguments: operands, then results.
+  MgText args = {0};
+  uint32_t n = 0;
+  for (uint32_t k = 0; k < op->num_inputs + op->num_outputs; k++) {
+    MgTensorId t = k < op->num_inputs ? op->inputs[k]
+                                      : op->outputs[k - op->num_inputs];
+    snprintf(kval[t], NAME_LEN, "%%arg%u", n++);
+    mg_lower_memref_type(&root->tensors[t], (MgDType)root->tensors[t].dtype,
+                         NULL, ktype[t]);
+    mg_text_printf(&args, "%s%s: %s", k ? ", " : "", kval[t], ktype[t]);
+  }
+  // Tiles: static workgroup attributions when they fit the static limit,
+  // else views of the dynamic shared memory the launch sizes.
+  bool dynamic = mg_lower_smem_bytes(e->p, opi) > 0;
+  MgText wg = {0};
+  if (op->kind == MG_OP_CUSTOM && !dynamic) {
+    const MgGraph *b = &e->p->graphs[op->attr];
+    for (MgTensorId t = 0; t < b->num_tensors; t++) {
+      if (!mg_lower_is_tile(b, t))
+        continue;
+      char type[TYPE_LEN];
+      mg_lower_memref_type(&b->tensors[t], mg_lower_kept_dtype(b, t),
+                           MG_LOWER_WORKGROUP, type);
+      mg_text_printf(&wg, "%s%%wg%u : %s", wg.len ? ", " : "", t, type);
+    }
+  }
+  mg_lower_line(e, "gpu.func @\"%s_k%u\"(%s)%s%s%s kernel {", name, opi,
+                args.data ? args.data : "", wg.len ? " workgroup(" : "",
+                wg.len ? wg.data : "", wg.len ? ")" : "");
+  mg_text_free(&args);
+  mg_text_free(&wg);
+  e->indent++;
+  e->barrier = true;
+  if (op->kind != MG_OP_CUSTOM) {
+    // Whole tensors, every thread of the grid striding over the elements.
+    if (mg_lower_alloc_tables(e, root)) {
+      for (uint32_t t = 0; t < root->num_tensors; t++) {
+        snprintf(e->val[t], NAME_LEN, "%s", kval[t]);
+        snprintf(e->type[t], TYPE_LEN, "%s", ktype[t]);
+      }
+      Name bid, bdim, tid, gdim, base;
+      mg_lower_fresh(e, bid);
+      mg_lower_line(e, "%s = gpu.block_id x", bid);
+      mg_lower_fresh(e, bdim);
+      mg_lower_line(e, "%s = gpu.block_dim x", bdim);
+      mg_lower_fresh(e, tid);
+      mg_lower_line(e, "%s = gpu.thread_id x", tid);
+      mg_lower_fresh(e, gdim);
+      mg_lower_line(e, "%s = gpu.grid_dim x", gdim);
+      mg_lower_fresh(e, base);
+      mg_lower_line(e, "%s = arith.muli %s, %s : index", base, bid, bdim);
+      mg_lower_fresh(e, e->lo);
+      mg_lower_line(e, "%s = arith.addi %s, %s : index", e->lo, base, tid);
+      mg_lower_fresh(e, e->step);
+      mg_lower_line(e, "%s = arith.muli %s, %s : index", e->step, gdim, bdim);
+      e->barrier = false; // no tile is shared
+      mg_lower_op(e, op);
+    } else {
+      e->error = "out of memory";
+    }
+    mg_lower_free_tables(e);
+  } else {
+    const MgGraph *b = &e->p->graphs[op->attr];
+    bool *in_loop = NULL;
+    if (!mg_lower_alloc_tables(e, b) || !mg_lower_loop_flags(b, &in_loop)) {
+      e->error = "out of memory";
+    } else {
+      mg_lower_bind_dram(e, op, kval, ktype);
+      static const char axes[3] = {'x', 'y', 'z'};
+      for (int a = 0; a < 3; a++) {
+        mg_lower_fresh(e, e->block[a]);
+        mg_lower_line(e, "%s = gpu.block_id %c", e->block[a], axes[a]);
+      }
+      mg_lower_fresh(e, e->lo);
+      mg_lower_line(e, "%s = gpu.thread_id x", e->lo);
+      mg_lower_index(e, b->block_threads, e->step);
+      Name smem;
+      if (dynamic) {
+        mg_lower_fresh(e, smem);
+        mg_lower_line(e, "%s = gpu.dynamic_shared_memory : memref<?xi8, %s>",
+                      smem, MG_LOWER_WORKGROUP);
+      }
+      int64_t offset = 0;
+      for (MgTensorId t = 0; t < b->num_tensors; t++) {
+        if (!mg_lower_is_tile(b, t))
+          continue;
+        mg_lower_memref_type(&b->tensors[t], mg_lower_kept_dtype(b, t),
+                             MG_LOWER_WORKGROUP, e->type[t]);
+        if (!dynamic) {
+          snprintf(e->val[t], NAME_LEN, "%%wg%u", t);
+          continue;
+        }
+        Name off;
+        mg_lower_index(e, offset, off);
+        mg_lower_fresh(e, e->val[t]);
+        mg_lower_line(e, "%s = memref.view %s[%s][] : memref<?xi8, %s> to %s",
+                      e->val[t], smem, off, MG_LOWER_WORKGROUP, e->type[t]);
+        offset += mg_lower_tile_bytes_of(b, t);
+      }
+      mg_lower_block_body(e, in_loop);
+    }
+    free(in_loop);
+    mg_lower_free_tables(e);
+  }
+  mg_lower_line(e, "gpu.return");
+  e->indent--;
+  mg_lower_line(e, "}");
+  free(kval);
+  free(ktype);
+}

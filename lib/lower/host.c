@@ -1,0 +1,163 @@
+//===- host.c - Host code launching the kernels ---------------------------===//
+//
+// The kernel graph's function, same name and tensor signature, as one
+// chain of asynchronous GPU ops (the form upstream's gpu-to-llvm lowers to
+// runtime calls on one stream): device buffers for every kernel tensor,
+// inputs copied in, one launch per kernel op (grid, threads, dynamic
+// shared memory), outputs copied back, buffers freed, then a wait.
+//
+//===----------------------------------------------------------------------===//
+#include "lower_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int64_t mg_lower_predefined_blocks(const MgProgram *program, MgOpId op) {
+  const MgOp *o = &program->graphs[0].ops[op];
+  int64_t n = mg_tensor_numel(&program->graphs[0].tensors[o->outputs[0]]);
+  int64_t blocks = (n + MG_LOWER_PREDEFINED_THREADS - 1) /
+                   MG_LOWER_PREDEFINED_THREADS;
+  return blocks < 1 ? 1 : blocks > 65535 ? 65535 : blocks;
+}
+
+static void tensor_type(const MgTensor *t, char out[TYPE_LEN]) {
+  size_t n = (size_t)snprintf(out, TYPE_LEN, "tensor<");
+  for (uint32_t d = 0; d < t->rank; d++)
+    n += (size_t)snprintf(out + n, TYPE_LEN - n, "%lldx",
+                          (long long)t->dims[d]);
+  snprintf(out + n, TYPE_LEN - n, "%s>", mg_lower_elt((MgDType)t->dtype));
+}
+
+// Device buffers for every root tensor, inputs copied in.
+static void host_buffers(Emit *e, const MgGraph *root, Name tok) {
+  for (MgTensorId t = 0; t < root->num_tensors; t++) {
+    const MgTensor *x = &root->tensors[t];
+    mg_lower_memref_type(x, (MgDType)x->dtype, NULL, e->type[t]);
+    mg_lower_fresh(e, e->val[t]);
+    Name next;
+    mg_lower_fresh(e, next);
+    mg_lower_line(e, "%s, %s = gpu.alloc async [%s] () : %s", e->val[t], next,
+                  tok, e->type[t]);
+    snprintf(tok, NAME_LEN, "%s", next);
+    const MgOp *op = &root->ops[x->producer];
+    if (op->kind != MG_OP_INPUT)
+      continue;
+    Name h;
+    char tt[TYPE_LEN];
+    tensor_type(x, tt);
+    mg_lower_fresh(e, h);
+    mg_lower_line(e, "%s = bufferization.to_buffer %%arg%d : %s to %s", h,
+                  op->attr, tt, e->type[t]);
+    mg_lower_fresh(e, next);
+    mg_lower_line(e, "%s = gpu.memcpy async [%s] %s, %s : %s, %s", next, tok,
+                  e->val[t], h, e->type[t], e->type[t]);
+    snprintf(tok, NAME_LEN, "%s", next);
+  }
+}
+
+static void host_launch(Emit *e, const MgLowerOptions *o, MgOpId i,
+                        Name tok) {
+  const MgGraph *root = &e->p->graphs[0];
+  const MgOp *op = &root->ops[i];
+  int64_t grid[3] = {mg_lower_predefined_blocks(e->p, i), 1, 1};
+  int64_t threads = MG_LOWER_PREDEFINED_THREADS;
+  if (op->kind == MG_OP_CUSTOM) {
+    const MgGraph *b = &e->p->graphs[op->attr];
+    for (int a = 0; a < 3; a++)
+      grid[a] = b->grid[a];
+    threads = b->block_threads;
+  }
+  Name g[3], th, one, smem;
+  for (int a = 0; a < 3; a++)
+    mg_lower_index(e, grid[a], g[a]);
+  mg_lower_index(e, threads, th);
+  mg_lower_index(e, 1, one);
+  mg_lower_fresh(e, smem);
+  mg_lower_line(e, "%s = arith.constant %lld : i32", smem,
+                (long long)mg_lower_smem_bytes(e->p, i));
+  MgText args = {0};
+  for (uint32_t k = 0; k < op->num_inputs + op->num_outputs; k++) {
+    MgTensorId t = k < op->num_inputs ? op->inputs[k]
+                                      : op->outputs[k - op->num_inputs];
+    mg_text_printf(&args, "%s%s : %s", k ? ", " : "", e->val[t], e->type[t]);
+  }
+  Name next;
+  mg_lower_fresh(e, next);
+  mg_lower_line(e, "%s = gpu.launch_func async [%s] @\"%s\"::@\"%s_k%u\" "
+                   "blocks in "
+                   "(%s, %s, %s) threads in (%s, %s, %s) "
+                   "dynamic_shared_memory_size %s args(%s)", next, tok,
+                o->module, o->module, i, g[0], g[1], g[2], th, one, one,
+                smem, args.data ? args.data : "");
+  snprintf(tok, NAME_LEN, "%s", next);
+  mg_text_free(&args);
+}
+
+void mg_lower_host_program(Emit *e, const MgLowerOptions *o) {
+  const MgGraph *root = &e->p->graphs[0];
+  if (!mg_lower_alloc_tables(e, root)) {
+    e->error = "out of memory";
+    return;
+  }
+  MgText sig = {0}, results = {0};
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < root->num_ops; i++)
+    if (root->ops[i].kind == MG_OP_INPUT) {
+      char tt[TYPE_LEN];
+      tensor_type(&root->tensors[root->ops[i].outputs[0]], tt);
+      mg_text_printf(&sig, "%s%%arg%u: %s", n++ ? ", " : "", root->ops[i].attr,
+                     tt);
+    }
+  for (uint32_t k = 0; k < root->num_outputs; k++) {
+    char tt[TYPE_LEN];
+    tensor_type(&root->tensors[root->outputs[k]], tt);
+    mg_text_printf(&results, "%s%s", k ? ", " : "", tt);
+  }
+  mg_lower_line(e, "func.func @\"%s\"(%s) -> (%s) {", o->name,
+                sig.data ? sig.data : "", results.data ? results.data : "");
+  e->indent++;
+  Name tok, next;
+  mg_lower_fresh(e, tok);
+  mg_lower_line(e, "%s = gpu.wait async", tok);
+  host_buffers(e, root, tok);
+  for (MgOpId i = 0; i < root->num_ops; i++)
+    if (root->ops[i].kind != MG_OP_INPUT)
+      host_launch(e, o, i, tok);
+  MgText rets = {0};
+  Name host[64];
+  for (uint32_t k = 0; k < root->num_outputs && k < 64; k++) {
+    MgTensorId t = root->outputs[k];
+    mg_lower_fresh(e, host[k]);
+    mg_lower_line(e, "%s = memref.alloc() : %s", host[k], e->type[t]);
+    mg_lower_fresh(e, next);
+    mg_lower_line(e, "%s = gpu.memcpy async [%s] %s, %s : %s, %s", next, tok,
+                  host[k], e->val[t], e->type[t], e->type[t]);
+    snprintf(tok, NAME_LEN, "%s", next);
+  }
+  for (MgTensorId t = 0; t < root->num_tensors; t++) {
+    mg_lower_fresh(e, next);
+    mg_lower_line(e, "%s = gpu.dealloc async [%s] %s : %s", next, tok,
+                  e->val[t], e->type[t]);
+    snprintf(tok, NAME_LEN, "%s", next);
+  }
+  mg_lower_line(e, "gpu.wait [%s]", tok);
+  for (uint32_t k = 0; k < root->num_outputs && k < 64; k++) {
+    MgTensorId t = root->outputs[k];
+    char tt[TYPE_LEN];
+    tensor_type(&root->tensors[t], tt);
+    Name r;
+    mg_lower_fresh(e, r);
+    mg_lower_line(e, "%s = bufferization.to_tensor %s restrict writable : "
+                     "%s to %s", r, host[k], e->type[t], tt);
+    mg_text_printf(&rets, "%s%s", k ? ", " : "", r);
+  }
+  mg_lower_line(e, "return %s : %s", rets.data ? rets.data : "",
+                results.data ? results.data : "");
+  e->indent--;
+  mg_lower_line(e, "}");
+  mg_text_free(&sig);
+  mg_text_free(&results);
+  mg_text_free(&rets);
+  mg_lower_free_tables(e);
+}
