@@ -21,7 +21,7 @@ for name in rmsnorm gqa qknorm lora gated-mlp ntrans; do
   src="$root/test/lift/$name-tosa.mlir"
   start=$(date +%s.%N)
   "$bin/mirage-opt" --mirage-superopt="cache=false target=$target" --mirage-remarks "$src" -o "$out/$name.mlir" 2>"$out/$name.remarks"
-  secs=$(echo "$(date +%s.%N) - $start" | bc)
+  secs=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN {print b - a}')
   "$bin/mirage-opt" --mirage-superopt="lower=false target=$target" "$src" -o "$out/$name.ug.mlir"
   cpu=$("$bin/mirage-run" --lower --range=0.25 "$out/$name.ug.mlir" 2>&1 | sed 's/.*max abs error/err/' | tr '\n' ';' | sed 's/;$//')
   python3 "$root/test/lower/Inputs/extract_ptx.py" "$out/$name.mlir" "$out/$name.ptx" >/dev/null
