@@ -113,6 +113,72 @@ void mg_lower_free_tables(Emit *e) {
 }
 
 // The block graph's body: accumulator zero fill, the for-loop, the rest.
+// Element-wise ops fuse into one loop when they follow each other and make
+// results of one shape: values only the chain reads stay in registers, as
+// Mirage's thread graphs keep them (one barrier for the chain, no shared
+// memory round trip).
+#define CHAIN_MAX 32
+
+static bool fusable(const MgGraph *b, const MgOp *op, const MgOp *first) {
+  if (!mg_op_kind_is_elementwise((MgOpKind)op->kind))
+    return false;
+  if (!first)
+    return true;
+  const MgTensor *x = &b->tensors[op->outputs[0]];
+  const MgTensor *y = &b->tensors[first->outputs[0]];
+  return x->rank == y->rank &&
+         memcmp(x->dims, y->dims, x->rank * sizeof x->dims[0]) == 0;
+}
+
+// Writes the pending chain `ops[0..n)`: singly as before, or fused, each
+// result stored only when an op outside the chain (or the graph's
+// outputs) reads it.
+static void flush_chain(Emit *e, const MgOp **ops, uint32_t n) {
+  if (n == 1)
+    mg_lower_op(e, ops[0]);
+  if (n <= 1)
+    return;
+  const MgGraph *b = e->g;
+  bool store[CHAIN_MAX];
+  for (uint32_t c = 0; c < n; c++) {
+    MgTensorId t = ops[c]->outputs[0];
+    store[c] = false;
+    for (uint32_t k = 0; k < b->num_outputs; k++)
+      store[c] |= b->outputs[k] == t;
+    for (uint32_t i = 0; i < b->num_ops && !store[c]; i++) {
+      const MgOp *r = &b->ops[i];
+      bool inside = false;
+      for (uint32_t j = 0; j < n; j++)
+        inside |= ops[j] == r;
+      for (uint32_t k = 0; !inside && k < r->num_inputs; k++)
+        store[c] |= r->inputs[k] == t;
+    }
+  }
+  mg_lower_chain(e, ops, n, store);
+}
+
+static void emit_ops(Emit *e, const bool *in_loop, bool loop) {
+  const MgGraph *b = e->g;
+  const MgOp *chain[CHAIN_MAX];
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < b->num_ops; i++) {
+    const MgOp *op = &b->ops[i];
+    if (in_loop[i] != loop || op->kind == MG_OP_INPUT)
+      continue;
+    if (n < CHAIN_MAX && fusable(b, op, n ? chain[0] : NULL)) {
+      chain[n++] = op;
+      continue;
+    }
+    flush_chain(e, chain, n);
+    n = 0;
+    if (fusable(b, op, NULL))
+      chain[n++] = op;
+    else
+      mg_lower_op(e, op);
+  }
+  flush_chain(e, chain, n);
+}
+
 void mg_lower_block_body(Emit *e, const bool *in_loop) {
   const MgGraph *b = e->g;
   for (uint32_t i = 0; i < b->num_ops; i++)
@@ -125,14 +191,10 @@ void mg_lower_block_body(Emit *e, const bool *in_loop) {
   mg_lower_fresh(e, e->iter);
   mg_lower_line(e, "scf.for %s = %s to %s step %s {", e->iter, lo, hi, one);
   e->indent++;
-  for (uint32_t i = 0; i < b->num_ops; i++)
-    if (in_loop[i])
-      mg_lower_op(e, &b->ops[i]);
+  emit_ops(e, in_loop, true);
   e->indent--;
   mg_lower_line(e, "}");
-  for (uint32_t i = 0; i < b->num_ops; i++)
-    if (!in_loop[i] && b->ops[i].kind != MG_OP_INPUT)
-      mg_lower_op(e, &b->ops[i]);
+  emit_ops(e, in_loop, false);
 }
 
 // Names the block graph's kernel tensors after the kernel op's operands

@@ -85,6 +85,11 @@ void mg_lower_host_program(Emit *e, const MgLowerOptions *o);
 /// Writes op `op` of e->g (not INPUT) as element loops. For ACCUM this is
 /// the per-iteration update; mg_lower_accum_init writes the zero fill.
 void mg_lower_op(Emit *e, const MgOp *op);
+/// Element-wise ops `ops[0..n)` (results of one shape, in order) as one
+/// element loop: an operand another op of the chain made is read from
+/// its register; result c is stored only when keep[c].
+void mg_lower_chain(Emit *e, const MgOp *const *ops, uint32_t n,
+                    const bool *keep);
 void mg_lower_accum_init(Emit *e, const MgOp *op);
 
 #endif // MIRAGE_LIB_LOWER_INTERNAL_H

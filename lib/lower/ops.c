@@ -496,6 +496,32 @@ static void thread(Emit *e, const MgOp *op) {
     thread_loop(e, op, k, k);
 }
 
+void mg_lower_chain(Emit *e, const MgOp *const *ops, uint32_t n,
+                    const bool *keep) {
+  const MgTensor *out = tensor(e, ops[0]->outputs[0]);
+  Index idx;
+  elems_begin(e, out, idx);
+  Name regs[32];
+  for (uint32_t c = 0; c < n && c < 32; c++) {
+    const MgOp *op = ops[c];
+    Name in[2] = {"", ""};
+    for (uint32_t k = 0; k < op->num_inputs && k < 2; k++) {
+      int32_t from = -1;
+      for (uint32_t j = 0; j < c; j++)
+        if (ops[j]->outputs[0] == op->inputs[k])
+          from = (int32_t)j;
+      if (from >= 0)
+        snprintf(in[k], NAME_LEN, "%s", regs[from]);
+      else
+        load(e, op->inputs[k], idx, out->rank, in[k]);
+    }
+    scalar(e, (MgOpKind)op->kind, op->scalar, in[0], in[1], regs[c]);
+    if (keep[c])
+      store(e, op->outputs[0], idx, regs[c]);
+  }
+  elems_end(e);
+}
+
 void mg_lower_op(Emit *e, const MgOp *op) {
   switch ((MgOpKind)op->kind) {
   case MG_OP_MATMUL: matmul(e, op); return;

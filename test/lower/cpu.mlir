@@ -11,7 +11,8 @@
 // CHECK-DAG: @block_mix: 1 output, 16 elements, max abs error {{.*}}: ok
 // CHECK-DAG: @kernel_ops: 2 outputs, 28 elements, max abs error {{.*}}: ok
 // CHECK-DAG: @bf16_ops: 1 output, 32 elements, max abs error {{.*}}: ok
-// GPU-COUNT-4: gpu.module @
+// CHECK-DAG: @chains: 2 outputs, 16 elements, max abs error {{.*}}: ok
+// GPU-COUNT-5: gpu.module @
 // GPU-NOT: ug.
 
 // Row sums of X (8x256) split two ways: the grid cuts the row into 2 halves
@@ -71,4 +72,26 @@ func.func @bf16_ops(%a: tensor<4x8xbf16>, %b: tensor<4x8xbf16>) -> tensor<4x8xbf
   %m = "ug.mul"(%e, %b) : (tensor<4x8xbf16>, tensor<4x8xbf16>) -> tensor<4x8xbf16>
   %s = "ug.mul_scalar"(%m) {scalar = 5.000000e-01 : f64} : (tensor<4x8xbf16>) -> tensor<4x8xbf16>
   func.return %s : tensor<4x8xbf16>
+}
+
+// Element-wise chains fuse into one loop with values in registers; a value
+// of a chain that a later op reads (here e = exp(t), read by the sum and by
+// the second chain) must still be stored. In the loop (F = 2) the chain
+// exp, mul feeds an accumulator; after it, a second chain divides.
+func.func @chains_block(%x: tensor<8x32xf32>) -> (tensor<8x1xf32>, tensor<8x1xf32>) attributes {ug.block_threads = 32 : i64, ug.forloop = 2 : i64, ug.grid = array<i64: 2, 1, 1>, ug.level = "block"} {
+  %t = "ug.iterator"(%x) {fmap = 1 : i64, imap = array<i64: 0, -1, -1>} : (tensor<8x32xf32>) -> tensor<4x16xf32>
+  %e = "ug.exp"(%t) : (tensor<4x16xf32>) -> tensor<4x16xf32>
+  %m = "ug.mul"(%e, %t) : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
+  %a = "ug.accum"(%m) {kind = "sum_last"} : (tensor<4x16xf32>) -> tensor<4x1xf32>
+  %b = "ug.accum"(%e) {kind = "sum_last"} : (tensor<4x16xf32>) -> tensor<4x1xf32>
+  %q = "ug.div"(%a, %b) : (tensor<4x1xf32>, tensor<4x1xf32>) -> tensor<4x1xf32>
+  %r = "ug.mul_scalar"(%q) {scalar = 3.000000e+00 : f64} : (tensor<4x1xf32>) -> tensor<4x1xf32>
+  %s = "ug.sub"(%r, %q) : (tensor<4x1xf32>, tensor<4x1xf32>) -> tensor<4x1xf32>
+  %o1 = "ug.saver"(%q) {omap = array<i64: 0, -1, -1>} : (tensor<4x1xf32>) -> tensor<8x1xf32>
+  %o2 = "ug.saver"(%s) {omap = array<i64: 0, -1, -1>} : (tensor<4x1xf32>) -> tensor<8x1xf32>
+  func.return %o1, %o2 : tensor<8x1xf32>, tensor<8x1xf32>
+}
+func.func @chains(%x: tensor<8x32xf32>) -> (tensor<8x1xf32>, tensor<8x1xf32>) attributes {ug.level = "kernel"} {
+  %y:2 = "ug.custom"(%x) {kernel = @chains_block, operandSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 1, 0, 0>} : (tensor<8x32xf32>) -> (tensor<8x1xf32>, tensor<8x1xf32>)
+  func.return %y#0, %y#1 : tensor<8x1xf32>, tensor<8x1xf32>
 }
