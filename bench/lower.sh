@@ -15,8 +15,8 @@ bash "$root/scripts/build.sh" >/dev/null
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
 echo "# $(nproc) cores; target $target; $("$ptxas" --version 2>/dev/null | tail -1 || echo 'no ptxas')"
-echo "| benchmark | superopt s | GPU module | kernels | tile bytes per block (max) | registers (max) | static smem (ptxas) | spills | CPU form vs interpreter |"
-echo "|---|---|---|---|---|---|---|---|---|"
+echo "| benchmark | superopt s | GPU module | kernels | estimated us (input -> chosen) | tile bytes per block (max) | registers (max) | static smem (ptxas) | spills | CPU form vs interpreter |"
+echo "|---|---|---|---|---|---|---|---|---|---|"
 for name in rmsnorm gqa qknorm lora gated-mlp ntrans; do
   src="$root/test/lift/$name-tosa.mlir"
   start=$(date +%s.%N)
@@ -34,11 +34,13 @@ for name in rmsnorm gqa qknorm lora gated-mlp ntrans; do
     spills=$(echo "$info" | grep -o "[0-9]* bytes spill stores" | awk '{s+=$1} END {print s+0}')
     module=$(basename "$ptx" .ptx)
     tiles=$(grep -o "gpu.module @$module, at most [0-9]* bytes" "$out/$name.remarks" | grep -o "[0-9]* bytes" | awk '{print $1}')
+    fn=${module%_gpu}
+    est=$(grep -o "'@$fn' replaced by a verified μGraph: .*estimated [0-9.]* us -> [0-9.]* us" "$out/$name.remarks" | sed 's/.*estimated \([0-9.]*\) us -> \([0-9.]*\) us/\1 -> \2/')
     if [[ $first == 1 ]]; then
-      printf "| %s | %.1f | %s | %s | %s | %s | %s | %s | %s |\n" "$name" "$secs" "$module" "$kernels" "${tiles:-?}" "$regs" "${smem:-0}" "$spills" "$cpu"
+      printf "| %s | %.1f | %s | %s | %s | %s | %s | %s | %s | %s |\n" "$name" "$secs" "$module" "$kernels" "${est:-kept}" "${tiles:-?}" "$regs" "${smem:-0}" "$spills" "$cpu"
       first=0
     else
-      printf "| | | %s | %s | %s | %s | %s | %s | |\n" "$module" "$kernels" "${tiles:-?}" "$regs" "${smem:-0}" "$spills"
+      printf "| | | %s | %s | %s | %s | %s | %s | %s | |\n" "$module" "$kernels" "${est:-kept}" "${tiles:-?}" "$regs" "${smem:-0}" "$spills"
     fi
   done
 done
