@@ -53,9 +53,23 @@ void mg_lower_gpu_kernel(Emit *e, const char *name, MgOpId opi) {
       mg_text_printf(&wg, "%s%%wg%u : %s", wg.len ? ", " : "", t, type);
     }
   }
-  mg_lower_line(e, "gpu.func @\"%s_k%u\"(%s)%s%s%s kernel {", name, opi,
-                args.data ? args.data : "", wg.len ? " workgroup(" : "",
-                wg.len ? wg.data : "", wg.len ? ")" : "");
+  // The launch is fixed (host.c): telling the kernel lets LLVM bound the
+  // thread and block ids, and the GPU dialect check launches against it.
+  int64_t grid[3] = {mg_lower_predefined_blocks(e->p, opi), 1, 1};
+  int64_t threads = MG_LOWER_PREDEFINED_THREADS;
+  if (op->kind == MG_OP_CUSTOM) {
+    const MgGraph *b = &e->p->graphs[op->attr];
+    for (int a = 0; a < 3; a++)
+      grid[a] = b->grid[a];
+    threads = b->block_threads;
+  }
+  mg_lower_line(e, "gpu.func @\"%s_k%u\"(%s)%s%s%s kernel attributes "
+                   "{known_block_size = array<i32: %lld, 1, 1>, "
+                   "known_grid_size = array<i32: %lld, %lld, %lld>} {",
+                name, opi, args.data ? args.data : "",
+                wg.len ? " workgroup(" : "", wg.len ? wg.data : "",
+                wg.len ? ")" : "", (long long)threads, (long long)grid[0],
+                (long long)grid[1], (long long)grid[2]);
   mg_text_free(&args);
   mg_text_free(&wg);
   e->indent++;

@@ -23,6 +23,7 @@
 // FILES: big_gpu.ptx
 // ASM: .target sm_90
 // ASM: .entry rms_gpu_k2(
+// ASM: .maxntid 128, 1, 1
 // ASM: bar.sync
 // ASM: sqrt
 // SM80: .target sm_80

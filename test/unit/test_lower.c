@@ -28,7 +28,10 @@ static void test_lower_gpu_and_host(void) {
   MgLowerOptions host = {MG_LOWER_HOST, "rms", "rms_gpu", false};
   CHECK_EQ_INT(mg_lower_emit(p, &gpu, &t, &d), MG_STATUS_OK);
   CHECK(t.data && strstr(t.data, "gpu.module @\"rms_gpu\" {"));
-  CHECK_EQ_INT(count(t.data, " kernel {"), 1);
+  CHECK_EQ_INT(count(t.data, " kernel attributes {"), 1);
+  // The launch the host uses, known to the kernel.
+  CHECK(strstr(t.data, "known_block_size = array<i32: 128, 1, 1>, "
+                       "known_grid_size = array<i32: 4, 1, 1>") != NULL);
   CHECK(strstr(t.data, ") workgroup(") != NULL);
   CHECK_EQ_INT(count(t.data, "gpu.dynamic_shared_memory"), 0);
   // Zero fills of 2 accumulators, 5 ops in the loop (2 iterators, matmul,
