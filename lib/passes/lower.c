@@ -63,8 +63,15 @@ bool mg_lower_pass_extend(MlirOpPassManager pm, const MgOptionValue *v,
   int mode;
   ptx_mode(v[0].s, &mode);
   const char *toolkit = v[1].s;
-  if (mode == 0 || (mode < 0 && !has_libdevice(toolkit)))
+  bool check_ptx = v[2].b;
+  if (mode == 0 || (mode < 0 && !has_libdevice(toolkit))) {
+    if (check_ptx) {
+      snprintf(error, size, "ptxas=true needs PTX, which ptx=%s does not "
+               "produce here", v[0].s);
+      return false;
+    }
     return true;
+  }
   if (!has_libdevice(toolkit)) {
     snprintf(error, size, "ptx=true needs libdevice from the CUDA toolkit, "
              "not found under '%s/nvvm/libdevice' (set toolkit=..., or "
@@ -86,6 +93,11 @@ bool mg_lower_pass_extend(MlirOpPassManager pm, const MgOptionValue *v,
                                        &err))) {
     snprintf(error, size, "cannot build the PTX pipeline: %s", err.text);
     return false;
+  }
+  if (check_ptx) {
+    char opts[4400];
+    snprintf(opts, sizeof opts, "target=%s toolkit=%s", target, toolkit);
+    return mg_passes_add(pm, "mirage-ptxas", str(opts), error, size);
   }
   return true;
 }
@@ -152,12 +164,12 @@ static bool lower_named(MlirOperation module, MlirOperation func, Run *run,
   for (MlirOperation op = mlirBlockGetFirstOperation(body);
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
     MlirOperation copy = mlirOperationClone(op);
-    if (mg_bridge_op_is(copy, "func.func")) {
-      if (!mlirAttributeIsNull(visibility))
-        mlirOperationSetAttributeByName(copy, str("sym_visibility"),
-                                        visibility);
-      mlirOperationSetLocation(copy, loc);
-    }
+    // Diagnostics on the kernels and the host code point at the kernel
+    // graph they came from.
+    mlirOperationSetLocation(copy, loc);
+    if (mg_bridge_op_is(copy, "func.func") && !mlirAttributeIsNull(visibility))
+      mlirOperationSetAttributeByName(copy, str("sym_visibility"),
+                                      visibility);
     mlirBlockInsertOwnedOperationAfter(mlirOperationGetBlock(func), at, copy);
     at = copy;
   }
@@ -229,7 +241,7 @@ bool mg_lower_pass_run_on(MlirOperation module, const MgTarget *target,
   return true;
 }
 
-enum { OPT_PTX, OPT_TOOLKIT, OPT_TARGET, OPT_REMARKS };
+enum { OPT_PTX, OPT_TOOLKIT, OPT_PTXAS, OPT_TARGET, OPT_REMARKS };
 
 static const MgOptionSpec options[] = {
     MG_LOWER_OPTION_SPECS,

@@ -11,10 +11,16 @@
      "compile the GPU modules to PTX: true, false, or auto (when libdevice " \
      "is found under the toolkit)", 0, 0}, \
     {"toolkit", MG_OPTION_STRING, "/usr/local/cuda", \
-     "CUDA toolkit whose libdevice the PTX links", 0, 0}
+     "CUDA toolkit whose libdevice the PTX links", 0, 0}, \
+    {"ptxas", MG_OPTION_BOOL, "false", \
+     "check the PTX with the toolkit's ptxas (mirage-ptxas)", 0, 0}
 
 extern const MgOptionSpec mg_lower_pass_options[];
 extern const MgPassDef mg_pass_lower;
+extern const MgPassDef mg_pass_ptxas;
+
+/// `<toolkit>/bin/ptxas` into `out`; true when it is executable.
+bool mg_ptxas_path(const char *toolkit, char *out, size_t size);
 
 /// Checks the ptx mode (`values` starts at the ptx option).
 bool mg_lower_pass_check(const MgOptionValue *values, char *error,

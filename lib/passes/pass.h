@@ -37,6 +37,7 @@ extern const MgPassDef mg_pass_test_bridge;
 extern const MgPassDef mg_pass_lift, mg_pass_unlift;
 extern const MgPassDef mg_pass_cost;
 extern const MgPassDef mg_pass_lower;
+extern const MgPassDef mg_pass_ptxas;
 
 /// Emits an error diagnostic at `loc` (through the context's handlers).
 void mg_pass_error(MlirLocation loc, const char *fmt, ...)

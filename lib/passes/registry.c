@@ -40,6 +40,7 @@ static const MgPassDef *const pass_defs[] = {
     &mg_pass_search,
     &mg_pass_cost,
     &mg_pass_lower,
+    &mg_pass_ptxas,
 };
 #define NUM_PASSES (sizeof pass_defs / sizeof pass_defs[0])
 

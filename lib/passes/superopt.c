@@ -15,7 +15,12 @@
 
 // The search options come first, in the same order, so `values` can be
 // passed to mg_search_pass_run_on as it is.
-enum { OPT_MAX_LAX_OPS = SEARCH_OPT_COUNT, OPT_LIFT_RELU, OPT_LOWER, OPT_PTX };
+enum {
+  OPT_MAX_LAX_OPS = SEARCH_OPT_COUNT,
+  OPT_LIFT_RELU,
+  OPT_LOWER,
+  OPT_PTX, // then the other MG_LOWER_OPTION_SPECS
+};
 
 static const MgOptionSpec options[] = {
     MG_SEARCH_OPTION_SPECS,

@@ -25,4 +25,6 @@
 // CHECK: --mirage-lower
 // CHECK-NEXT: ptx=<string>
 // CHECK-NEXT: toolkit=<string>
+// CHECK-NEXT: ptxas=<bool>
+// CHECK: --mirage-ptxas
 // VERSION: mirage-opt 0.1.0 (MLIR 22

@@ -13,6 +13,8 @@
 // RUN: %python %S/Inputs/extract_ptx.py %t.sm80.mlir %t.sm80
 // RUN: %ptxas -arch=sm_80 %t.sm80/rms_gpu.ptx -o %t.sm80/rms.cubin
 // RUN: FileCheck %s --check-prefix=SM80 < %t.sm80/rms_gpu.ptx
+// With ptxas=true the pipeline runs ptxas itself (mirage-ptxas).
+// RUN: mirage-opt --mirage-lower="ptxas=true" --mirage-remarks %s 2>&1 >/dev/null | FileCheck %s --check-prefix=PTXAS
 
 // CHECK: gpu.binary @rms_gpu [#gpu.object<#nvvm.target<O = 3, chip = "sm_90">
 // CHECK: func.func @rms(
@@ -27,6 +29,8 @@
 // ASM: bar.sync
 // ASM: sqrt
 // SM80: .target sm_80
+// PTXAS: remark: mirage-ptxas: '@rms_gpu': ptxas accepts 1 kernel(s) for sm_90
+// PTXAS: remark: mirage-ptxas: '@big_gpu': ptxas accepts 2 kernel(s) for sm_90
 
 func.func @rms_block(%x: tensor<2x64xf32>, %w: tensor<64x96xf32>) -> tensor<2x96xf32> attributes {ug.block_threads = 128 : i64, ug.forloop = 4 : i64, ug.grid = array<i64: 4, 1, 1>, ug.level = "block"} {
   %xt = "ug.iterator"(%x) {fmap = 1 : i64, imap = array<i64: -1, -1, -1>} : (tensor<2x64xf32>) -> tensor<2x16xf32>
