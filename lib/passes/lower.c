@@ -129,11 +129,6 @@ static bool lower_named(MlirOperation module, MlirOperation func, Run *run,
   MgDiag diag = {-1, -1, ""};
   MgLowerOptions gpu = {MG_LOWER_GPU, gpu_name, NULL, false};
   MgLowerOptions host = {MG_LOWER_HOST, name, gpu_name, false};
-  mg_text_printf(&text, "module attributes {gpu.container_module} {\n");
-  MgStatus st = mg_lower_emit(p, &gpu, &text, &diag);
-  if (st == MG_STATUS_OK)
-    st = mg_lower_emit(p, &host, &text, &diag);
-  mg_text_printf(&text, "}\n");
   uint32_t kernels = 0;
   int64_t smem = 0;
   for (MgOpId i = 0; i < p->graphs[0].num_ops; i++)
@@ -142,6 +137,13 @@ static bool lower_named(MlirOperation module, MlirOperation func, Run *run,
       int64_t b = mg_lower_tile_bytes(p, i);
       smem = b > smem ? b : smem;
     }
+  mg_text_printf(&text, "module attributes {gpu.container_module} {\n");
+  // A kernel graph that only passes inputs through needs no GPU module.
+  MgStatus st = kernels ? mg_lower_emit(p, &gpu, &text, &diag)
+                        : MG_STATUS_OK;
+  if (st == MG_STATUS_OK)
+    st = mg_lower_emit(p, &host, &text, &diag);
+  mg_text_printf(&text, "}\n");
   mg_program_destroy(p);
   if (st != MG_STATUS_OK) {
     mg_pass_error(loc, "mirage-lower: '@%s': %s", name, diag.message);
@@ -176,13 +178,15 @@ static bool lower_named(MlirOperation module, MlirOperation func, Run *run,
   mlirModuleDestroy(lowered);
   mlirOperationDestroy(func);
   run->lowered++;
-  if (run->remarks)
+  if (run->remarks && kernels)
     mg_pass_remark(loc, "mirage-lower: '@%s': %u kernel(s) in gpu.module "
                         "@%s, at most %lld bytes of shared memory per block",
                    name, kernels, gpu_name, (long long)smem);
+  else if (run->remarks)
+    mg_pass_remark(loc, "mirage-lower: '@%s': no kernel (it passes its "
+                        "inputs through)", name);
   return true;
 }
-
 
 static bool lower_one(MlirOperation module, MlirOperation func, void *ud) {
   Run *run = ud;

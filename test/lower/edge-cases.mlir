@@ -5,6 +5,10 @@
 // RUN: mirage-run --lower %s | FileCheck %s
 // RUN: mirage-opt --mirage-lower="ptx=false" %s | FileCheck %s --check-prefix=GPU
 // RUN: mirage-opt --mirage-lower="ptx=false" %S/Inputs/long-chain.mlir | FileCheck %s --check-prefix=CHAIN
+// A kernel graph that only returns its input needs no GPU module; one that
+// also returns an input beside a result copies it back.
+// RUN: mirage-opt --mirage-lower="ptx=false" --mirage-remarks %S/Inputs/pass-through.mlir 2>&1 | FileCheck %s --check-prefix=PASS
+// RUN: mirage-run --lower %S/Inputs/pass-through.mlir | FileCheck %s --check-prefix=THROUGH
 
 // CHECK-DAG: @thread_shapes: 2 outputs, 72 elements, max abs error {{.*}}: ok
 // CHECK-DAG: @swapped: 2 outputs, 72 elements, max abs error {{.*}}: ok
@@ -17,6 +21,11 @@
 // GPU: func.func @caller(
 // GPU-NEXT: call @ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff(
 // CHAIN: gpu.func @chain_gpu_k260(
+// PASS: remark: mirage-lower: '@id': no kernel (it passes its inputs through)
+// PASS: remark: mirage-lower: '@two': 1 kernel(s) in gpu.module @two_gpu
+// PASS-NOT: gpu.module @id_gpu
+// THROUGH: @id: 1 output, 32 elements, max abs error 0
+// THROUGH: @two: 2 outputs, 64 elements
 
 func.func @th_mixed(%a: tensor<4x1xf32>, %b: tensor<4x8xf32>) -> (tensor<4x1xf32>, tensor<4x8xf32>) attributes {ug.level = "thread"} {
   %e = "ug.exp"(%a) : (tensor<4x1xf32>) -> tensor<4x1xf32>
