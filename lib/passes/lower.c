@@ -49,6 +49,12 @@ bool mg_lower_pass_check(const MgOptionValue *v, char *error, size_t size) {
              "false)", v[0].s);
     return false;
   }
+  // The toolkit goes quoted into the upstream pipeline's options.
+  if (strpbrk(v[1].s, "\"\\")) {
+    snprintf(error, size, "toolkit path '%s' contains a quote or backslash",
+             v[1].s);
+    return false;
+  }
   return true;
 }
 
@@ -85,7 +91,7 @@ bool mg_lower_pass_extend(MlirOpPassManager pm, const MgOptionValue *v,
            "lower-affine,convert-gpu-to-nvvm,convert-arith-to-llvm,"
            "convert-index-to-llvm,canonicalize,cse,"
            "reconcile-unrealized-casts),"
-           "gpu-module-to-binary{format=isa toolkit=%s}",
+           "gpu-module-to-binary{format=isa toolkit=\"%s\"}",
            target, toolkit);
   MgToolText err = {"", 0};
   if (mlirLogicalResultIsFailure(
@@ -96,7 +102,7 @@ bool mg_lower_pass_extend(MlirOpPassManager pm, const MgOptionValue *v,
   }
   if (check_ptx) {
     char opts[4400];
-    snprintf(opts, sizeof opts, "target=%s toolkit=%s", target, toolkit);
+    snprintf(opts, sizeof opts, "target=%s toolkit=\"%s\"", target, toolkit);
     return mg_passes_add(pm, "mirage-ptxas", str(opts), error, size);
   }
   return true;

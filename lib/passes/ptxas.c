@@ -1,18 +1,20 @@
 //===- ptxas.c - --mirage-ptxas: the CUDA assembler checks the PTX --------===//
 //
 // Every gpu.binary of the module whose object holds PTX text (format=isa)
-// goes through `<toolkit>/bin/ptxas -arch=<target> -v`: rejected PTX is an
+// goes through `<toolkit>/bin/ptxas -arch=<chip> -v` (the chip its NVVM
+// target names; run directly, no shell): rejected PTX is an
 // error at the binary, accepted PTX a remark with what ptxas reports
 // (kernels, registers, shared memory, spills). `--mirage-lower` and
 // `--mirage-superopt` append it after the PTX passes with `ptxas=true`.
 //
 //===----------------------------------------------------------------------===//
-#define _XOPEN_SOURCE 700 // mkstemp, fdopen, popen
+#define _XOPEN_SOURCE 700 // mkstemp, fdopen, fork/execv
 #include "lower_pass.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "mlir-c/BuiltinAttributes.h"
@@ -22,7 +24,8 @@ enum { OPT_TARGET, OPT_TOOLKIT, OPT_REMARKS };
 
 static const MgOptionSpec options[] = {
     {"target", MG_OPTION_STRING, "sm_90",
-     "architecture to assemble for (sm_80, sm_86, sm_89, sm_90)", 0, 0},
+     "architecture for binaries whose target names no chip (sm_80, sm_86, "
+     "sm_89, sm_90)", 0, 0},
     {"toolkit", MG_OPTION_STRING, "/usr/local/cuda",
      "CUDA toolkit whose bin/ptxas is run", 0, 0},
     {"remarks", MG_OPTION_BOOL, "false",
@@ -72,14 +75,55 @@ static void scan(const char *line, Report *r) {
     if (q)
       r->spills += atoi(q + 13);
   }
-  if (!r->first_error[0] && strstr(line, "error"))
+  if (!r->first_error[0] && (strstr(line, "error") || strstr(line, "fatal")))
     snprintf(r->first_error, sizeof r->first_error, "%.500s", line);
+}
+
+// Runs `argv` (no shell: paths are passed as they are) and scans what it
+// prints; true when it exits with 0.
+static bool run_scan(char *const argv[], Report *r) {
+  int fds[2];
+  if (pipe(fds) != 0)
+    return false;
+  pid_t pid = fork();
+  if (pid < 0) {
+    close(fds[0]);
+    close(fds[1]);
+    return false;
+  }
+  if (pid == 0) {
+    dup2(fds[1], 1);
+    dup2(fds[1], 2);
+    close(fds[0]);
+    close(fds[1]);
+    execv(argv[0], argv);
+    _exit(127);
+  }
+  close(fds[1]);
+  FILE *out = fdopen(fds[0], "r");
+  if (out) {
+    char line[1024];
+    while (fgets(line, sizeof line, out)) {
+      line[strcspn(line, "\n")] = 0;
+      scan(line, r);
+    }
+    fclose(out);
+  } else {
+    close(fds[0]);
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0)
+    ;
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
 // Assembles `ptx`; false when ptxas rejects it (or cannot run).
 static bool assemble(const char *ptxas, const char *arch, MlirStringRef ptx,
                      Report *r) {
-  char path[] = "/tmp/mirage-ptxas-XXXXXX";
+  const char *tmp = getenv("TMPDIR");
+  char path[4200];
+  snprintf(path, sizeof path, "%s/mirage-ptxas-XXXXXX",
+           tmp && *tmp ? tmp : "/tmp");
   int fd = mkstemp(path);
   if (fd < 0) {
     snprintf(r->first_error, sizeof r->first_error,
@@ -90,25 +134,53 @@ static bool assemble(const char *ptxas, const char *arch, MlirStringRef ptx,
   bool wrote = f && fwrite(ptx.data, 1, ptx.length, f) == ptx.length;
   if (f)
     fclose(f);
+  else
+    close(fd);
   bool ok = false;
   if (wrote) {
-    char cmd[8700];
-    snprintf(cmd, sizeof cmd, "'%s' -arch=%s -v '%s' -o /dev/null 2>&1",
-             ptxas, arch, path);
-    FILE *p = popen(cmd, "r");
-    if (p) {
-      char line[1024];
-      while (fgets(line, sizeof line, p)) {
-        line[strcspn(line, "\n")] = 0;
-        scan(line, r);
-      }
-      ok = pclose(p) == 0;
-    }
+    char arch_flag[340];
+    snprintf(arch_flag, sizeof arch_flag, "-arch=%s", arch);
+    char *argv[] = {(char *)ptxas, arch_flag, "-v", path, "-o", "/dev/null",
+                    NULL};
+    ok = run_scan(argv, r);
   }
   unlink(path);
   if (!ok && !r->first_error[0])
     snprintf(r->first_error, sizeof r->first_error, "ptxas failed");
   return ok;
+}
+
+typedef struct Printed {
+  char text[512];
+  size_t len;
+} Printed;
+
+static void print_into(MlirStringRef s, void *ud) {
+  Printed *p = ud;
+  size_t n = s.length < sizeof p->text - 1 - p->len
+                 ? s.length : sizeof p->text - 1 - p->len;
+  memcpy(p->text + p->len, s.data, n);
+  p->len += n;
+  p->text[p->len] = 0;
+}
+
+// The chip the object was compiled for (`chip = "sm_90"` in its NVVM
+// target), else `fallback`.
+static void object_chip(MlirAttribute obj, const char *fallback, char *out,
+                        size_t size) {
+  Printed p = {"", 0};
+  mlirAttributePrint(mlirGPUObjectAttrGetTarget(obj), print_into, &p);
+  const char *c = strstr(p.text, "chip = \"");
+  if (c) {
+    c += 8;
+    size_t n = strcspn(c, "\"");
+    if (n > 0 && n < size) {
+      memcpy(out, c, n);
+      out[n] = 0;
+      return;
+    }
+  }
+  snprintf(out, size, "%s", fallback);
 }
 
 static void run(MlirOperation module, MlirExternalPass pass,
@@ -134,8 +206,9 @@ static void run(MlirOperation module, MlirExternalPass pass,
           mlirGPUObjectAttrGetFormat(obj) != 2 /* isa: PTX text */)
         continue;
       Report r = {0, 0, 0, 0, ""};
-      if (!assemble(ptxas, values[OPT_TARGET].s,
-                    mlirGPUObjectAttrGetObject(obj), &r)) {
+      char chip[320];
+      object_chip(obj, values[OPT_TARGET].s, chip, sizeof chip);
+      if (!assemble(ptxas, chip, mlirGPUObjectAttrGetObject(obj), &r)) {
         mg_pass_error(mlirOperationGetLocation(op),
                       "mirage-ptxas: ptxas rejects the PTX of '@%.*s': %s",
                       (int)name.length, name.data, r.first_error);
@@ -145,9 +218,8 @@ static void run(MlirOperation module, MlirExternalPass pass,
                        "mirage-ptxas: '@%.*s': ptxas accepts %d kernel(s) "
                        "for %s: at most %d registers, %ld bytes of static "
                        "shared memory, %d bytes spilled",
-                       (int)name.length, name.data, r.kernels,
-                       values[OPT_TARGET].s, r.max_registers, r.max_smem,
-                       r.spills);
+                       (int)name.length, name.data, r.kernels, chip,
+                       r.max_registers, r.max_smem, r.spills);
       }
     }
   }

@@ -484,7 +484,7 @@ static Outcome check_candidates(MlirContext ctx, const MgProgram *program,
   so.max_kernel_ops = 2;
   so.exhaustive = true;
   so.cut_prologues = false;
-  so.time_budget_s = 5; // enumeration stops at 60% of it
+  so.time_budget_s = 3; // enumeration stops at 60% of it
   so.on_candidate = keep_candidate;
   so.candidate_user_data = &c;
   MgSearchResult r;
