@@ -19,15 +19,19 @@ static void cpu_custom(Emit *e, const MgOp *op, Name *kval,
   const MgGraph *b = &e->p->graphs[op->attr];
   bool *in_loop = NULL;
   Emit inner = *e;
-  if (!mg_lower_alloc_tables(&inner, b) || !mg_lower_loop_flags(b, &in_loop)) {
+  // Values a fused chain keeps in registers get no buffer.
+  bool *reg = calloc(b->num_tensors + 1, sizeof *reg);
+  if (!reg || !mg_lower_register_values(b, reg) ||
+      !mg_lower_alloc_tables(&inner, b) || !mg_lower_loop_flags(b, &in_loop)) {
     e->error = "out of memory";
+    free(reg);
     free(in_loop);
     mg_lower_free_tables(&inner);
     return;
   }
   mg_lower_bind_dram(&inner, op, kval, ktype);
   for (MgTensorId t = 0; t < b->num_tensors; t++) {
-    if (!mg_lower_is_tile(b, t))
+    if (!mg_lower_is_tile(b, t) || reg[t])
       continue;
     mg_lower_memref_type(&b->tensors[t], mg_lower_kept_dtype(b, t), NULL,
                          inner.type[t]);
@@ -53,11 +57,12 @@ static void cpu_custom(Emit *e, const MgOp *op, Name *kval,
   }
   // Free this kernel's tiles right after it.
   for (MgTensorId t = 0; t < b->num_tensors; t++)
-    if (mg_lower_is_tile(b, t))
+    if (mg_lower_is_tile(b, t) && !reg[t])
       mg_lower_line(&inner, "memref.dealloc %s : %s", inner.val[t],
                     inner.type[t]);
   if (inner.error)
     e->error = inner.error;
+  free(reg);
   free(in_loop);
   mg_lower_free_tables(&inner);
 }

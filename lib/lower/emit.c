@@ -78,10 +78,14 @@ int64_t mg_lower_tile_bytes(const MgProgram *program, MgOpId op) {
   if (o->kind != MG_OP_CUSTOM)
     return 0;
   const MgGraph *b = &program->graphs[o->attr];
+  bool *reg = calloc(b->num_tensors + 1, sizeof *reg);
+  if (reg && !mg_lower_register_values(b, reg))
+    memset(reg, 0, (b->num_tensors + 1) * sizeof *reg); // count them all
   int64_t bytes = 0;
   for (MgTensorId t = 0; t < b->num_tensors; t++)
-    if (mg_lower_is_tile(b, t))
+    if (mg_lower_is_tile(b, t) && !(reg && reg[t]))
       bytes += mg_lower_tile_bytes_of(b, t);
+  free(reg);
   return bytes;
 }
 
@@ -130,35 +134,33 @@ static bool fusable(const MgGraph *b, const MgOp *op, const MgOp *first) {
          memcmp(x->dims, y->dims, x->rank * sizeof x->dims[0]) == 0;
 }
 
-// Writes the pending chain `ops[0..n)`: singly as before, or fused, each
-// result stored only when an op outside the chain (or the graph's
-// outputs) reads it.
-static void flush_chain(Emit *e, const MgOp **ops, uint32_t n) {
-  if (n == 1)
-    mg_lower_op(e, ops[0]);
-  if (n <= 1)
-    return;
-  const MgGraph *b = e->g;
-  bool store[CHAIN_MAX];
-  for (uint32_t c = 0; c < n; c++) {
-    MgTensorId t = ops[c]->outputs[0];
-    store[c] = false;
-    for (uint32_t k = 0; k < b->num_outputs; k++)
-      store[c] |= b->outputs[k] == t;
-    for (uint32_t i = 0; i < b->num_ops && !store[c]; i++) {
-      const MgOp *r = &b->ops[i];
-      bool inside = false;
-      for (uint32_t j = 0; j < n; j++)
-        inside |= ops[j] == r;
-      for (uint32_t k = 0; !inside && k < r->num_inputs; k++)
-        store[c] |= r->inputs[k] == t;
-    }
+// Whether chain member `c` must be stored: an op outside the chain (or the
+// graph's outputs) reads its result.
+static bool chain_keeps(const MgGraph *b, const MgOp *const *ops, uint32_t n,
+                        uint32_t c) {
+  MgTensorId t = ops[c]->outputs[0];
+  for (uint32_t k = 0; k < b->num_outputs; k++)
+    if (b->outputs[k] == t)
+      return true;
+  for (uint32_t i = 0; i < b->num_ops; i++) {
+    const MgOp *r = &b->ops[i];
+    bool inside = false;
+    for (uint32_t j = 0; j < n; j++)
+      inside |= ops[j] == r;
+    for (uint32_t k = 0; !inside && k < r->num_inputs; k++)
+      if (r->inputs[k] == t)
+        return true;
   }
-  mg_lower_chain(e, ops, n, store);
+  return false;
 }
 
-static void emit_ops(Emit *e, const bool *in_loop, bool loop) {
-  const MgGraph *b = e->g;
+typedef void (*GroupFn)(void *ctx, const MgOp *const *ops, uint32_t n);
+
+// Calls `fn` on the ops of one phase in order, grouped: each chain of
+// fusable ops (n >= 1), or one other op (n = 1). Emission and the tile
+// plan both walk this, so they agree on what stays in registers.
+static void for_each_group(const MgGraph *b, const bool *in_loop, bool loop,
+                           GroupFn fn, void *ctx) {
   const MgOp *chain[CHAIN_MAX];
   uint32_t n = 0;
   for (uint32_t i = 0; i < b->num_ops; i++) {
@@ -169,14 +171,53 @@ static void emit_ops(Emit *e, const bool *in_loop, bool loop) {
       chain[n++] = op;
       continue;
     }
-    flush_chain(e, chain, n);
+    if (n)
+      fn(ctx, chain, n);
     n = 0;
     if (fusable(b, op, NULL))
       chain[n++] = op;
     else
-      mg_lower_op(e, op);
+      fn(ctx, &op, 1);
   }
-  flush_chain(e, chain, n);
+  if (n)
+    fn(ctx, chain, n);
+}
+
+static void emit_group(void *ctx, const MgOp *const *ops, uint32_t n) {
+  Emit *e = ctx;
+  if (n == 1) {
+    mg_lower_op(e, ops[0]);
+    return;
+  }
+  bool keep[CHAIN_MAX];
+  for (uint32_t c = 0; c < n; c++)
+    keep[c] = chain_keeps(e->g, ops, n, c);
+  mg_lower_chain(e, ops, n, keep);
+}
+
+typedef struct Plan {
+  const MgGraph *b;
+  bool *reg;
+} Plan;
+
+static void plan_group(void *ctx, const MgOp *const *ops, uint32_t n) {
+  Plan *p = ctx;
+  for (uint32_t c = 0; n > 1 && c < n; c++)
+    p->reg[ops[c]->outputs[0]] = !chain_keeps(p->b, ops, n, c);
+}
+
+bool mg_lower_register_values(const MgGraph *b, bool *reg) {
+  memset(reg, 0, b->num_tensors * sizeof *reg);
+  bool *in_loop = NULL;
+  if (!mg_lower_loop_flags(b, &in_loop)) {
+    free(in_loop);
+    return false;
+  }
+  Plan p = {b, reg};
+  for_each_group(b, in_loop, true, plan_group, &p);
+  for_each_group(b, in_loop, false, plan_group, &p);
+  free(in_loop);
+  return true;
 }
 
 void mg_lower_block_body(Emit *e, const bool *in_loop) {
@@ -191,10 +232,10 @@ void mg_lower_block_body(Emit *e, const bool *in_loop) {
   mg_lower_fresh(e, e->iter);
   mg_lower_line(e, "scf.for %s = %s to %s step %s {", e->iter, lo, hi, one);
   e->indent++;
-  emit_ops(e, in_loop, true);
+  for_each_group(b, in_loop, true, emit_group, e);
   e->indent--;
   mg_lower_line(e, "}");
-  emit_ops(e, in_loop, false);
+  for_each_group(b, in_loop, false, emit_group, e);
 }
 
 // Names the block graph's kernel tensors after the kernel op's operands

@@ -39,13 +39,27 @@ void mg_lower_gpu_kernel(Emit *e, const char *name, MgOpId opi) {
     mg_text_printf(&args, "%s%s: %s", k ? ", " : "", kval[t], ktype[t]);
   }
   // Tiles: static workgroup attributions when they fit the static limit,
-  // else views of the dynamic shared memory the launch sizes.
+  // else views of the dynamic shared memory the launch sizes; values a
+  // fused chain keeps in registers get none.
+  bool *reg = NULL;
+  if (op->kind == MG_OP_CUSTOM) {
+    const MgGraph *b = &e->p->graphs[op->attr];
+    reg = calloc(b->num_tensors + 1, sizeof *reg);
+    if (!reg || !mg_lower_register_values(b, reg)) {
+      e->error = "out of memory";
+      free(reg);
+      free(kval);
+      free(ktype);
+      mg_text_free(&args);
+      return;
+    }
+  }
   bool dynamic = mg_lower_smem_bytes(e->p, opi) > 0;
   MgText wg = {0};
   if (op->kind == MG_OP_CUSTOM && !dynamic) {
     const MgGraph *b = &e->p->graphs[op->attr];
     for (MgTensorId t = 0; t < b->num_tensors; t++) {
-      if (!mg_lower_is_tile(b, t))
+      if (!mg_lower_is_tile(b, t) || reg[t])
         continue;
       char type[TYPE_LEN];
       mg_lower_memref_type(&b->tensors[t], mg_lower_kept_dtype(b, t),
@@ -125,7 +139,7 @@ void mg_lower_gpu_kernel(Emit *e, const char *name, MgOpId opi) {
       }
       int64_t offset = 0;
       for (MgTensorId t = 0; t < b->num_tensors; t++) {
-        if (!mg_lower_is_tile(b, t))
+        if (!mg_lower_is_tile(b, t) || reg[t])
           continue;
         mg_lower_memref_type(&b->tensors[t], mg_lower_kept_dtype(b, t),
                              MG_LOWER_WORKGROUP, e->type[t]);
@@ -148,6 +162,7 @@ void mg_lower_gpu_kernel(Emit *e, const char *name, MgOpId opi) {
   mg_lower_line(e, "gpu.return");
   e->indent--;
   mg_lower_line(e, "}");
+  free(reg);
   free(kval);
   free(ktype);
 }

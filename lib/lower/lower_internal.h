@@ -74,6 +74,9 @@ void mg_lower_bind_dram(Emit *e, const MgOp *op, Name *kval,
                         char (*ktype)[TYPE_LEN]);
 /// in_loop flags of the block graph's ops (allocated; false: no memory).
 bool mg_lower_loop_flags(const MgGraph *b, bool **in_loop);
+/// reg[t] (num_tensors entries): tensor t is made by a fused element-wise
+/// chain and read only inside it, so it needs no tile. False: no memory.
+bool mg_lower_register_values(const MgGraph *b, bool *reg);
 
 /// The writers: one gpu.func, the CPU function, the host function.
 void mg_lower_gpu_kernel(Emit *e, const char *name, MgOpId op);
