@@ -182,6 +182,23 @@ static bool lower_named(MlirOperation module, MlirOperation func, Run *run,
     at = copy;
   }
   mlirModuleDestroy(lowered);
+  // The reference the lifter kept beside @F (the original ops, private)
+  // has no user once @F is host code.
+  MlirAttribute ref = mlirOperationGetAttributeByName(func,
+                                                      str("ug.reference"));
+  if (!mlirAttributeIsNull(ref) && mlirAttributeIsAFlatSymbolRef(ref)) {
+    MlirSymbolTable table = mlirSymbolTableCreate(module);
+    MlirOperation r =
+        mlirSymbolTableLookup(table, mlirFlatSymbolRefAttrGetValue(ref));
+    MlirAttribute vis = mlirOperationIsNull(r)
+                            ? (MlirAttribute){NULL}
+                            : mlirOperationGetAttributeByName(
+                                  r, str("sym_visibility"));
+    if (!mlirAttributeIsNull(vis) && mlirAttributeIsAString(vis) &&
+        mlirStringRefEqual(mlirStringAttrGetValue(vis), str("private")))
+      mlirOperationDestroy(r);
+    mlirSymbolTableDestroy(table);
+  }
   mlirOperationDestroy(func);
   run->lowered++;
   if (run->remarks && kernels)

@@ -3,13 +3,15 @@
 // lift -> LAX partition -> search (verify, rank by cost) -> lower -> PTX.
 // With lower=false the verified μGraphs stay in the module (their
 // ug.reference keeps the original ops: --mirage-unlift restores them).
-// Lowering replaces each kernel graph by GPU kernels and host launch code
-// (lower.c); PTX comes from upstream passes appended to the pipeline.
+// Otherwise subprograms the search could not improve go back to their
+// original ops, and the improved ones become GPU kernels and host launch
+// code (lower.c); PTX comes from upstream passes appended to the pipeline.
 //
 //===----------------------------------------------------------------------===//
 #include "lower_pass.h"
 #include "search_pass.h"
 
+#include <stdlib.h>
 
 #include "mirage/lift.h"
 
@@ -47,6 +49,64 @@ static bool extend(MlirOpPassManager pm, const MgOptionValue *values,
                               values[SEARCH_OPT_TARGET].s, error, size);
 }
 
+static MlirWalkResult find_custom(MlirOperation op, void *ud) {
+  if (mg_bridge_op_is(op, "ug.custom")) {
+    *(bool *)ud = true;
+    return MlirWalkResultInterrupt;
+  }
+  return MlirWalkResultAdvance;
+}
+
+// Kernel graphs the search left as they were (no graph-defined kernel) go
+// back to their original ops before lowering: upstream compiles those as
+// it did before, where one-op kernels of ours would be naive. The others
+// hide their reference from the unlifter meanwhile. `kept` receives how
+// many went back.
+static bool restore_unimproved(MlirOperation module, uint32_t *kept,
+                               MgDiag *diag) {
+  MlirStringRef ref_name = mlirStringRefCreateFromCString("ug.reference");
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  uint32_t n = 0, cap = 0;
+  MlirOperation *hidden = NULL;
+  MlirAttribute *refs = NULL;
+  bool ok = true;
+  for (MlirOperation op = mlirBlockGetFirstOperation(body);
+       ok && !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    MgLevel level;
+    MlirAttribute ref = mlirOperationGetAttributeByName(op, ref_name);
+    if (!mg_bridge_func_level(op, &level) || level != MG_LEVEL_KERNEL ||
+        mlirAttributeIsNull(ref))
+      continue;
+    bool custom = false;
+    mlirOperationWalk(op, find_custom, &custom, MlirWalkPreOrder);
+    if (!custom)
+      continue;
+    if (n == cap) {
+      cap = cap ? 2 * cap : 8;
+      MlirOperation *h = realloc(hidden, cap * sizeof *h);
+      MlirAttribute *r = h ? realloc(refs, cap * sizeof *r) : NULL;
+      if (h)
+        hidden = h;
+      if (r)
+        refs = r;
+      ok = h && r;
+      if (!ok)
+        break;
+    }
+    hidden[n] = op;
+    refs[n++] = ref;
+    mlirOperationRemoveAttributeByName(op, ref_name);
+  }
+  MgStatus st = ok ? mg_lift_unlift_module(module, kept, diag)
+                   : mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1,
+                                 "out of memory");
+  for (uint32_t i = 0; i < n; i++)
+    mlirOperationSetAttributeByName(hidden[i], ref_name, refs[i]);
+  free(hidden);
+  free(refs);
+  return st == MG_STATUS_OK;
+}
+
 static void run(MlirOperation module, MlirExternalPass pass,
                 const MgOptionValue *values) {
   bool remarks = mg_pass_remarks_enabled(values[SEARCH_OPT_REMARKS].b);
@@ -68,19 +128,30 @@ static void run(MlirOperation module, MlirExternalPass pass,
     return;
   }
   bool lower = values[OPT_LOWER].b;
+  uint32_t kept = 0;
+  if (lower && !restore_unimproved(module, &kept, &diag)) {
+    mg_pass_error(mlirOperationGetLocation(module), "mirage-superopt: %s",
+                  diag.message);
+    mlirExternalPassSignalFailure(pass);
+    return;
+  }
   if (lower && !mg_lower_pass_run_on(
                    module, mg_target_lookup(values[SEARCH_OPT_TARGET].s),
                    remarks)) {
     mlirExternalPassSignalFailure(pass);
     return;
   }
-  if (remarks && stats.subprograms > 0)
+  if (remarks && stats.subprograms > 0 && lower)
     mg_pass_remark(mlirOperationGetLocation(module),
-                   lower ? "mirage-superopt: %u LAX subprogram(s) lifted, "
-                           "searched and lowered to GPU kernels"
-                         : "mirage-superopt: %u LAX subprogram(s) lifted and "
-                           "searched; lower=false keeps the μGraphs "
-                           "(--mirage-unlift restores the original ops)",
+                   "mirage-superopt: %u LAX subprogram(s) lifted and "
+                   "searched; %u lowered to GPU kernels, %u left as the "
+                   "original ops (nothing faster was verified)",
+                   stats.subprograms, stats.subprograms - kept, kept);
+  else if (remarks && stats.subprograms > 0)
+    mg_pass_remark(mlirOperationGetLocation(module),
+                   "mirage-superopt: %u LAX subprogram(s) lifted and "
+                   "searched; lower=false keeps the μGraphs "
+                   "(--mirage-unlift restores the original ops)",
                    stats.subprograms);
 }
 

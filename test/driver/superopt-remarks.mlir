@@ -15,7 +15,7 @@
 // REMARK: superopt-remarks.mlir:[[@LINE+20]]:1: remark: mirage-lift: '@rms': lifted 1 subprogram
 // REMARK: remark: mirage-search: '@rms_lax0' replaced by a verified μGraph: 6 kernel(s) -> 1
 // REMARK: remark: mirage-lower: '@rms_lax0': 1 kernel(s) in gpu.module @rms_lax0_gpu
-// REMARK: remark: mirage-superopt: 1 LAX subprogram(s) lifted, searched and lowered to GPU kernels
+// REMARK: remark: mirage-superopt: 1 LAX subprogram(s) lifted and searched; 1 lowered to GPU kernels, 0 left as the original ops
 // KEPT-REMARK: remark: mirage-superopt: 1 LAX subprogram(s) lifted and searched; lower=false keeps the μGraphs
 
 // LOWERED: module attributes {gpu.container_module}
@@ -26,6 +26,7 @@
 // LOWERED: func.func private @rms_lax0(%arg0: tensor<2x64xf16>, %arg1: tensor<64x96xf16>) -> tensor<2x96xf16>
 // LOWERED: gpu.launch_func async [{{.*}}] @rms_lax0_gpu::@rms_lax0_gpu_k2
 // LOWERED-NOT: ug.level = "block"
+// LOWERED-NOT: @rms_lax0_ref
 
 // CHECK-LABEL: func.func @rms
 // CHECK: call @rms_lax0
