@@ -12,7 +12,7 @@
 // Without --mirage-remarks the pass is silent.
 // RUN: mirage-opt --mirage-superopt="cache-dir=%t.cache" %s 2>&1 >/dev/null | count 0
 
-// REMARK: superopt-remarks.mlir:[[@LINE+20]]:1: remark: mirage-lift: '@rms': lifted 1 subprogram
+// REMARK: superopt-remarks.mlir:[[@LINE+21]]:1: remark: mirage-lift: '@rms': lifted 1 subprogram
 // REMARK: remark: mirage-search: '@rms_lax0' replaced by a verified μGraph: 6 kernel(s) -> 1
 // REMARK: remark: mirage-lower: '@rms_lax0': 1 kernel(s) in gpu.module @rms_lax0_gpu
 // REMARK: remark: mirage-superopt: 1 LAX subprogram(s) lifted and searched; 1 lowered to GPU kernels, 0 left as the original ops
