@@ -15,6 +15,7 @@
 // constant global.
 //
 //===----------------------------------------------------------------------===//
+#include "mirage/bridge.h"
 #include "mirage/lower.h"
 #include "mirage/tool.h"
 #include "run.h"
@@ -126,6 +127,36 @@ static MlirWalkResult find_calls(MlirOperation op, void *ud) {
   return MlirWalkResultAdvance;
 }
 
+/// Makes every result of the entry a fresh tensor (a copy): a function that
+/// returns an argument, a view of one or one value twice bufferizes to
+/// returned block arguments or duplicates, on which MLIR 22's
+/// buffer-results-to-out-params crashes. The copies cost nothing here.
+static void copy_results(MlirOperation entry) {
+  MlirContext ctx = mlirOperationGetContext(entry);
+  MlirBlock block = mlirRegionGetFirstBlock(mlirOperationGetRegion(entry, 0));
+  MlirOperation ret = mlirBlockGetTerminator(block);
+  if (mlirOperationIsNull(ret) || !mg_bridge_op_is(ret, "func.return"))
+    return;
+  // Loaded now, or the op would be created unregistered.
+  mlirContextGetOrLoadDialect(ctx, str("bufferization"));
+  int32_t segments[3] = {0, 1, 0}; // dynamic sizes, copy, size hint
+  MlirNamedAttribute seg = mlirNamedAttributeGet(
+      mlirIdentifierGet(ctx, str("operandSegmentSizes")),
+      mlirDenseI32ArrayGet(ctx, 3, segments));
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(ret); ++i) {
+    MlirValue v = mlirOperationGetOperand(ret, i);
+    MlirType type = mlirValueGetType(v);
+    MlirOperationState st = mlirOperationStateGet(
+        str("bufferization.alloc_tensor"), mlirOperationGetLocation(ret));
+    mlirOperationStateAddOperands(&st, 1, &v);
+    mlirOperationStateAddResults(&st, 1, &type);
+    mlirOperationStateAddAttributes(&st, 1, &seg);
+    MlirOperation copy = mlirOperationCreate(&st);
+    mlirBlockInsertOwnedOperationBefore(block, ret, copy);
+    mlirOperationSetOperand(ret, i, mlirOperationGetResult(copy, 0));
+  }
+}
+
 /// Builds the module to lower: the entry copy of `func`, then a copy of
 /// every function it calls, transitively (names unchanged).
 static bool build_module(MlirOperation module, MlirOperation func,
@@ -140,6 +171,7 @@ static bool build_module(MlirOperation module, MlirOperation func,
   mlirOperationSetAttributeByName(entry, str("llvm.emit_c_interface"),
                                   mlirUnitAttrGet(ctx));
   strip_ug_attrs(entry);
+  copy_results(entry);
   mlirBlockAppendOwnedOperation(body, entry);
 
   Callees callees = {.count = 0};
