@@ -65,7 +65,8 @@ static bool has_libdevice(const char *toolkit) {
 }
 
 bool mg_lower_pass_extend(MlirOpPassManager pm, const MgOptionValue *v,
-                          const char *target, char *error, size_t size) {
+                          const char *target, bool remarks, char *error,
+                          size_t size) {
   int mode;
   ptx_mode(v[0].s, &mode);
   const char *toolkit = v[1].s;
@@ -102,7 +103,8 @@ bool mg_lower_pass_extend(MlirOpPassManager pm, const MgOptionValue *v,
   }
   if (check_ptx) {
     char opts[4400];
-    snprintf(opts, sizeof opts, "target=%s toolkit=\"%s\"", target, toolkit);
+    snprintf(opts, sizeof opts, "target=%s toolkit=\"%s\" remarks=%s", target,
+             toolkit, remarks ? "true" : "false");
     return mg_passes_add(pm, "mirage-ptxas", str(opts), error, size);
   }
   return true;
@@ -286,7 +288,7 @@ static bool check(const MgOptionValue *values, char *error, size_t size) {
 static bool extend(MlirOpPassManager pm, const MgOptionValue *values,
                    char *error, size_t size) {
   return mg_lower_pass_extend(pm, &values[OPT_PTX], values[OPT_TARGET].s,
-                              error, size);
+                              values[OPT_REMARKS].b, error, size);
 }
 
 static void run(MlirOperation module, MlirExternalPass pass,

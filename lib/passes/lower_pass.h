@@ -29,7 +29,8 @@ bool mg_lower_pass_check(const MgOptionValue *values, char *error,
 /// the options ask for it; false with a message when they ask for PTX and
 /// no libdevice is there.
 bool mg_lower_pass_extend(MlirOpPassManager pm, const MgOptionValue *values,
-                          const char *target, char *error, size_t size);
+                          const char *target, bool remarks, char *error,
+                          size_t size);
 /// Lowers every kernel-level μGraph function of `module` (kernels + host
 /// code) and marks the module gpu.container_module; false after reporting
 /// an error.

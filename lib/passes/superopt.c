@@ -46,7 +46,8 @@ static bool extend(MlirOpPassManager pm, const MgOptionValue *values,
   if (!values[OPT_LOWER].b)
     return true;
   return mg_lower_pass_extend(pm, &values[OPT_PTX],
-                              values[SEARCH_OPT_TARGET].s, error, size);
+                              values[SEARCH_OPT_TARGET].s,
+                              values[SEARCH_OPT_REMARKS].b, error, size);
 }
 
 static MlirWalkResult find_custom(MlirOperation op, void *ud) {
