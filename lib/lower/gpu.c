@@ -69,14 +69,8 @@ void mg_lower_gpu_kernel(Emit *e, const char *name, MgOpId opi) {
   }
   // The launch is fixed (host.c): telling the kernel lets LLVM bound the
   // thread and block ids, and the GPU dialect check launches against it.
-  int64_t grid[3] = {mg_lower_predefined_blocks(e->p, opi), 1, 1};
-  int64_t threads = MG_LOWER_PREDEFINED_THREADS;
-  if (op->kind == MG_OP_CUSTOM) {
-    const MgGraph *b = &e->p->graphs[op->attr];
-    for (int a = 0; a < 3; a++)
-      grid[a] = b->grid[a];
-    threads = b->block_threads;
-  }
+  int64_t grid[3], threads;
+  mg_lower_launch(e->p, opi, grid, &threads);
   mg_lower_line(e, "gpu.func @\"%s_k%u\"(%s)%s%s%s kernel attributes "
                    "{known_block_size = array<i32: %lld, 1, 1>, "
                    "known_grid_size = array<i32: %lld, %lld, %lld>} {",

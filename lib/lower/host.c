@@ -21,6 +21,21 @@ int64_t mg_lower_predefined_blocks(const MgProgram *program, MgOpId op) {
   return blocks < 1 ? 1 : blocks > 65535 ? 65535 : blocks;
 }
 
+void mg_lower_launch(const MgProgram *p, MgOpId op, int64_t grid[3],
+                     int64_t *threads) {
+  const MgOp *o = &p->graphs[0].ops[op];
+  if (o->kind != MG_OP_CUSTOM) {
+    grid[0] = mg_lower_predefined_blocks(p, op);
+    grid[1] = grid[2] = 1;
+    *threads = MG_LOWER_PREDEFINED_THREADS;
+    return;
+  }
+  const MgGraph *b = &p->graphs[o->attr];
+  for (int a = 0; a < 3; a++)
+    grid[a] = b->grid[a];
+  *threads = b->block_threads;
+}
+
 static void tensor_type(const MgTensor *t, char out[TYPE_LEN]) {
   size_t n = (size_t)snprintf(out, TYPE_LEN, "tensor<");
   for (uint32_t d = 0; d < t->rank; d++)
@@ -60,14 +75,8 @@ static void host_launch(Emit *e, const MgLowerOptions *o, MgOpId i,
                         Name tok) {
   const MgGraph *root = &e->p->graphs[0];
   const MgOp *op = &root->ops[i];
-  int64_t grid[3] = {mg_lower_predefined_blocks(e->p, i), 1, 1};
-  int64_t threads = MG_LOWER_PREDEFINED_THREADS;
-  if (op->kind == MG_OP_CUSTOM) {
-    const MgGraph *b = &e->p->graphs[op->attr];
-    for (int a = 0; a < 3; a++)
-      grid[a] = b->grid[a];
-    threads = b->block_threads;
-  }
+  int64_t grid[3], threads;
+  mg_lower_launch(e->p, i, grid, &threads);
   Name g[3], th, one, smem;
   for (int a = 0; a < 3; a++)
     mg_lower_index(e, grid[a], g[a]);

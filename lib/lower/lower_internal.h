@@ -78,6 +78,12 @@ bool mg_lower_loop_flags(const MgGraph *b, bool **in_loop);
 /// chain and read only inside it, so it needs no tile. False: no memory.
 bool mg_lower_register_values(const MgGraph *b, bool *reg);
 
+/// The launch of kernel op `op` of the root graph: a custom op's grid and
+/// block threads, a predefined op's grid-stride launch. The host launches
+/// with it and the kernel declares it (known_grid_size, known_block_size).
+void mg_lower_launch(const MgProgram *p, MgOpId op, int64_t grid[3],
+                     int64_t *threads);
+
 /// The writers: one gpu.func, the CPU function, the host function.
 void mg_lower_gpu_kernel(Emit *e, const char *name, MgOpId op);
 void mg_lower_cpu_program(Emit *e, const MgLowerOptions *o);
