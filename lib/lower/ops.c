@@ -325,6 +325,24 @@ static void accum(Emit *e, const MgOp *op) {
   elems_end(e);
 }
 
+// acc (has: already a sum) += index * factor.
+static void add_offset_term(Emit *e, Name acc, bool *has, const char *index,
+                            int64_t factor) {
+  Name c, term;
+  mg_lower_index(e, factor, c);
+  mg_lower_fresh(e, term);
+  mg_lower_line(e, "%s = arith.muli %s, %s : index", term, index, c);
+  if (*has) {
+    Name s;
+    mg_lower_fresh(e, s);
+    mg_lower_line(e, "%s = arith.addi %s, %s : index", s, acc, term);
+    snprintf(acc, NAME_LEN, "%s", s);
+  } else {
+    snprintf(acc, NAME_LEN, "%s", term);
+  }
+  *has = true;
+}
+
 // Offset of the block's (and iteration's) tile along each dim of the
 // kernel tensor an iterator reads or a saver writes.
 static void tile_offsets(Emit *e, const MgOp *op, const MgTensor *tile,
@@ -339,36 +357,10 @@ static void tile_offsets(Emit *e, const MgOp *op, const MgTensor *tile,
       int64_t chunk = tile->dims[d];
       if (!saver && op->fmap == (int8_t)d)
         chunk *= e->g->forloop;
-      Name c, term;
-      mg_lower_index(e, chunk, c);
-      mg_lower_fresh(e, term);
-      mg_lower_line(e, "%s = arith.muli %s, %s : index", term, e->block[a],
-                    c);
-      if (has[d]) {
-        Name s;
-        mg_lower_fresh(e, s);
-        mg_lower_line(e, "%s = arith.addi %s, %s : index", s, acc, term);
-        snprintf(acc, sizeof acc, "%s", s);
-      } else {
-        snprintf(acc, sizeof acc, "%s", term);
-      }
-      has[d] = true;
+      add_offset_term(e, acc, &has[d], e->block[a], chunk);
     }
-    if (!saver && op->fmap == (int8_t)d) {
-      Name c, term;
-      mg_lower_index(e, tile->dims[d], c);
-      mg_lower_fresh(e, term);
-      mg_lower_line(e, "%s = arith.muli %s, %s : index", term, e->iter, c);
-      if (has[d]) {
-        Name s;
-        mg_lower_fresh(e, s);
-        mg_lower_line(e, "%s = arith.addi %s, %s : index", s, acc, term);
-        snprintf(acc, sizeof acc, "%s", s);
-      } else {
-        snprintf(acc, sizeof acc, "%s", term);
-      }
-      has[d] = true;
-    }
+    if (!saver && op->fmap == (int8_t)d)
+      add_offset_term(e, acc, &has[d], e->iter, tile->dims[d]);
     snprintf(off[d], NAME_LEN, "%s", acc);
   }
 }
