@@ -35,16 +35,31 @@ _Static_assert(sizeof(void *) == sizeof(int64_t),
 /// Functions copied into the JIT module at most (the entry and its callees).
 #define MAX_FUNCS 64
 
+// From memrefs to LLVM, shared by both pipelines. math-to-llvm runs before
+// math-to-libm so rsqrt and friends become LLVM intrinsics; only what LLVM
+// lacks (erf, tanh, ...) becomes a libm call, with f16/bf16 promoted to f32
+// by that pass. bf16 arithmetic is rewritten as f32 arithmetic rounded back
+// to bf16 after every op, and arith-expand{include-bf16} turns those
+// roundings into integer code with round-to-nearest-even: left to itself,
+// LLVM's x86 bf16 legalization flushes subnormal results to zero. f16 is
+// left to LLVM (F16C conversions or the libgcc helpers), which rounds
+// correctly.
+#define MEMREF_TO_LLVM                                                         \
+  "convert-scf-to-cf,"                                                         \
+  "expand-strided-metadata,"                                                   \
+  "lower-affine,"                                                              \
+  "convert-math-to-llvm,"                                                      \
+  "convert-math-to-libm,"                                                      \
+  "func.func(arith-emulate-unsupported-floats{source-types=bf16 "             \
+  "target-type=f32}),"                                                         \
+  "arith-expand{include-bf16},"                                                \
+  "finalize-memref-to-llvm,"                                                   \
+  "convert-to-llvm,"                                                           \
+  "reconcile-unrealized-casts"
+
 // TOSA is legalized to linalg/arith/tensor first (named ops before the rest,
 // as upstream's tosa-to-linalg-pipeline does), then everything is bufferized
-// at once. math-to-llvm runs before math-to-libm so rsqrt and friends become
-// LLVM intrinsics; only what LLVM lacks (erf, tanh, ...) becomes a libm call,
-// with f16/bf16 promoted to f32 by that pass. bf16 arithmetic is rewritten
-// as f32 arithmetic rounded back to bf16 after every op, and
-// arith-expand{include-bf16} turns those roundings into integer code with
-// round-to-nearest-even: left to itself, LLVM's x86 bf16 legalization
-// flushes subnormal results to zero. f16 is left to LLVM (F16C conversions
-// or the libgcc helpers), which rounds correctly.
+// at once.
 static const char pipeline[] =
     "builtin.module("
     "func.func(tosa-to-linalg-named, tosa-to-linalg, tosa-to-arith, "
@@ -55,34 +70,11 @@ static const char pipeline[] =
     "modify-public-functions},"
     "func.func(convert-linalg-to-loops),"
     "buffer-deallocation-pipeline,"
-    "convert-bufferization-to-memref,"
-    "convert-scf-to-cf,"
-    "expand-strided-metadata,"
-    "lower-affine,"
-    "convert-math-to-llvm,"
-    "convert-math-to-libm,"
-    "func.func(arith-emulate-unsupported-floats{source-types=bf16 "
-    "target-type=f32}),"
-    "arith-expand{include-bf16},"
-    "finalize-memref-to-llvm,"
-    "convert-to-llvm,"
-    "reconcile-unrealized-casts)";
+    "convert-bufferization-to-memref," MEMREF_TO_LLVM ")";
 
 // The CPU lowering of a μGraph (lib/lower) is already on memrefs with its
 // own allocations and frees: no bufferization, no deallocation pipeline.
-static const char lowered_pipeline[] =
-    "builtin.module("
-    "convert-scf-to-cf,"
-    "expand-strided-metadata,"
-    "lower-affine,"
-    "convert-math-to-llvm,"
-    "convert-math-to-libm,"
-    "func.func(arith-emulate-unsupported-floats{source-types=bf16 "
-    "target-type=f32}),"
-    "arith-expand{include-bf16},"
-    "finalize-memref-to-llvm,"
-    "convert-to-llvm,"
-    "reconcile-unrealized-casts)";
+static const char lowered_pipeline[] = "builtin.module(" MEMREF_TO_LLVM ")";
 
 const char *mg_run_jit_pipeline(void) { return pipeline; }
 const char *mg_run_jit_lowered_pipeline(void) { return lowered_pipeline; }
