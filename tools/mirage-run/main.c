@@ -336,6 +336,34 @@ static MgProgram *import_kernel(MlirOperation module, MlirOperation kernel,
   return program;
 }
 
+/// Once the JIT filled b->jit_out: the interpreter on the same inputs, the
+/// error estimates with unit roundoff `u`, then the comparison. Failures
+/// are reported at `loc`.
+static Outcome interpret_and_compare(const MgProgram *program,
+                                     const MgRunSignature *sig, Buffers *b,
+                                     double u, MlirLocation loc,
+                                     const char *label, const Options *o) {
+  char err[512];
+  MgDiag diag = {-1, -1, ""};
+  const double *const *in = (const double *const *)b->in_values;
+  if (mg_interp_run_f64(program, in, b->interp_out, &diag) != MG_STATUS_OK) {
+    snprintf(err, sizeof err, "the interpreter failed: %s", diag.message);
+    report_error(loc, label, err);
+    return OUTCOME_ERROR;
+  }
+  if (mg_run_error_sigma(program, sig, in, u, MG_RUN_ERR_INDEPENDENT,
+                         b->sigma, &diag) != MG_STATUS_OK ||
+      mg_run_error_sigma(program, sig, in, u, MG_RUN_ERR_LINEAR,
+                         b->sigma_lin, &diag) != MG_STATUS_OK) {
+    snprintf(err, sizeof err, "the error estimate failed: %s", diag.message);
+    report_error(loc, label, err);
+    return OUTCOME_ERROR;
+  }
+  double lengths[MG_RUN_MAX_VALUES];
+  mg_run_error_lengths(program, lengths);
+  return compare(label, sig, b, lengths, u, o);
+}
+
 /// Runs `ref` (JIT) and `kernel` (interpreter) and compares them.
 static Outcome check_pair(MlirOperation module, MlirOperation ref,
                           MlirOperation kernel, const char *label,
@@ -366,32 +394,14 @@ static Outcome check_pair(MlirOperation module, MlirOperation ref,
 
   Outcome outcome = OUTCOME_ERROR;
   Buffers b = {0};
-  MgDiag diag = {-1, -1, ""};
-  if (!buffers_alloc(&b, &sig, o)) {
+  if (!buffers_alloc(&b, &sig, o))
     report_error(kloc, label, "out of memory");
-  } else if (!mg_run_jit(module, ref, &sig, b.in_storage, b.jit_out, err,
-                         sizeof err)) {
+  else if (!mg_run_jit(module, ref, &sig, b.in_storage, b.jit_out, err,
+                       sizeof err))
     report_error(mlirOperationGetLocation(ref), label, err);
-  } else if (mg_interp_run_f64(program, (const double *const *)b.in_values,
-                               b.interp_out, &diag) != MG_STATUS_OK) {
-    snprintf(err, sizeof err, "the interpreter failed: %s", diag.message);
-    report_error(kloc, label, err);
-  } else {
-    double lengths[MG_RUN_MAX_VALUES];
-    double u = mg_run_func_roundoff(ref);
-    mg_run_error_lengths(program, lengths);
-    const double *const *in = (const double *const *)b.in_values;
-    if (mg_run_error_sigma(program, &sig, in, u, MG_RUN_ERR_INDEPENDENT,
-                           b.sigma, &diag) != MG_STATUS_OK ||
-        mg_run_error_sigma(program, &sig, in, u, MG_RUN_ERR_LINEAR,
-                           b.sigma_lin, &diag) != MG_STATUS_OK) {
-      snprintf(err, sizeof err, "the error estimate failed: %s",
-               diag.message);
-      report_error(kloc, label, err);
-    } else {
-      outcome = compare(label, &sig, &b, lengths, u, o);
-    }
-  }
+  else
+    outcome = interpret_and_compare(program, &sig, &b,
+                                    mg_run_func_roundoff(ref), kloc, label, o);
   buffers_free(&b);
   mg_program_destroy(program);
   return outcome;
@@ -412,31 +422,13 @@ static Outcome compare_lowered(MlirContext ctx, const MgProgram *program,
                       (MgDType)program->graphs[g].tensors[t].dtype));
   Outcome outcome = OUTCOME_ERROR;
   Buffers b = {0};
-  MgDiag diag = {-1, -1, ""};
-  if (!buffers_alloc(&b, sig, o)) {
+  if (!buffers_alloc(&b, sig, o))
     report_error(loc, label, "out of memory");
-  } else if (!mg_run_jit_lowered(ctx, program, sig, b.in_storage, b.jit_out,
-                                 err, sizeof err)) {
+  else if (!mg_run_jit_lowered(ctx, program, sig, b.in_storage, b.jit_out,
+                               err, sizeof err))
     report_error(loc, label, err);
-  } else if (mg_interp_run_f64(program, (const double *const *)b.in_values,
-                               b.interp_out, &diag) != MG_STATUS_OK) {
-    snprintf(err, sizeof err, "the interpreter failed: %s", diag.message);
-    report_error(loc, label, err);
-  } else {
-    double lengths[MG_RUN_MAX_VALUES];
-    mg_run_error_lengths(program, lengths);
-    const double *const *in = (const double *const *)b.in_values;
-    if (mg_run_error_sigma(program, sig, in, u, MG_RUN_ERR_INDEPENDENT,
-                           b.sigma, &diag) != MG_STATUS_OK ||
-        mg_run_error_sigma(program, sig, in, u, MG_RUN_ERR_LINEAR,
-                           b.sigma_lin, &diag) != MG_STATUS_OK) {
-      snprintf(err, sizeof err, "the error estimate failed: %s",
-               diag.message);
-      report_error(loc, label, err);
-    } else {
-      outcome = compare(label, sig, &b, lengths, u, o);
-    }
-  }
+  else
+    outcome = interpret_and_compare(program, sig, &b, u, loc, label, o);
   buffers_free(&b);
   return outcome;
 }
