@@ -199,16 +199,8 @@ static bool binary_tensor(MgLiftBuilder *b, MgOpKind kind, const MgLiftVal *x,
                           "tensors' dims");
     taken[p] = true;
   }
-  MgTensorId t = mg_lift_emit_binary(b, kind, a.t, c.t, dtype);
-  if (t == MG_NO_ID)
-    return false;
-  r.kind = MG_LIFT_TENSOR;
-  r.t = t;
-  r.dtype = dtype;
-  r.ir = (MlirValue){NULL};
-  r.origin = b->current;
-  *out = r;
-  return true;
+  return tensor_result(b, &r, mg_lift_emit_binary(b, kind, a.t, c.t, dtype),
+                       dtype, out);
 }
 
 static bool relu(MgLiftBuilder *b, const MgLiftVal *x, uint8_t dtype,
@@ -546,14 +538,6 @@ bool mg_lift_alg_contract(MgLiftBuilder *b, const MgLiftVal *x,
                           "matmul batch dims differ (%lld vs %lld); the μGraph "
                           "does not broadcast matmul batches",
                           (long long)ta->dims[j], (long long)tc->dims[j]);
-  MgTensorId t = mg_lift_emit_matmul(b, a.t, c.t, dtype);
-  if (t == MG_NO_ID)
-    return false;
-  r.kind = MG_LIFT_TENSOR;
-  r.t = t;
-  r.dtype = dtype;
-  r.ir = (MlirValue){NULL};
-  r.origin = b->current;
-  *out = r;
-  return true;
+  return tensor_result(b, &r, mg_lift_emit_matmul(b, a.t, c.t, dtype), dtype,
+                       out);
 }
