@@ -60,11 +60,16 @@ MG_API MgStatus mg_lift_module(MlirOperation module,
                                const MgLiftOptions *options, MgLiftStats *stats,
                                MgDiag *diag);
 
+/// Which kernel graphs (the callee funcs) mg_lift_unlift_module restores.
+typedef bool (*MgUnliftFilter)(MlirOperation kernel, void *user_data);
+
 /// Inlines the reference of every call to a kernel graph that carries
-/// `ug.reference`, then erases kernel graphs and references left unused.
-/// `inlined` (may be NULL) receives the number of calls replaced.
-MG_API MgStatus mg_lift_unlift_module(MlirOperation module, uint32_t *inlined,
-                                      MgDiag *diag);
+/// `ug.reference` and that `filter` accepts (NULL: every one), then erases
+/// kernel graphs and references left unused. `inlined` (may be NULL)
+/// receives the number of calls replaced.
+MG_API MgStatus mg_lift_unlift_module(MlirOperation module,
+                                      MgUnliftFilter filter, void *user_data,
+                                      uint32_t *inlined, MgDiag *diag);
 
 #ifdef __cplusplus
 }

@@ -46,6 +46,8 @@ static MlirOperation reference_of(MlirSymbolTable table, MlirOperation call,
 
 typedef struct Calls {
   MlirSymbolTable table;
+  MgUnliftFilter filter;
+  void *filter_data;
   MlirOperation *calls, *kernels, *refs;
   uint32_t num, cap;
   bool nomem;
@@ -57,7 +59,8 @@ static MlirWalkResult collect(MlirOperation op, void *ud) {
     return MlirWalkResultAdvance;
   MlirOperation kernel = {NULL};
   MlirOperation ref = reference_of(c->table, op, &kernel);
-  if (mlirOperationIsNull(ref))
+  if (mlirOperationIsNull(ref) ||
+      (c->filter && !c->filter(kernel, c->filter_data)))
     return MlirWalkResultAdvance;
   if (c->num == c->cap) {
     uint32_t cap = c->cap ? 2 * c->cap : 8;
@@ -416,11 +419,13 @@ static bool erase_unused(MlirOperation module, const Calls *c) {
   return ok;
 }
 
-MgStatus mg_lift_unlift_module(MlirOperation module, uint32_t *inlined,
+MgStatus mg_lift_unlift_module(MlirOperation module, MgUnliftFilter filter,
+                               void *user_data, uint32_t *inlined,
                                MgDiag *diag) {
   if (inlined)
     *inlined = 0;
-  Calls c = {mlirSymbolTableCreate(module), NULL, NULL, NULL, 0, 0, false};
+  Calls c = {mlirSymbolTableCreate(module), filter, user_data, NULL, NULL,
+             NULL, 0, 0, false};
   mlirOperationWalk(module, collect, &c, MlirWalkPreOrder);
   mlirSymbolTableDestroy(c.table);
   MgStatus status = MG_STATUS_OK;

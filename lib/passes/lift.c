@@ -48,7 +48,8 @@ static void run_unlift(MlirOperation module, MlirExternalPass pass,
   (void)values;
   MgDiag diag = {-1, -1, ""};
   uint32_t inlined = 0;
-  if (mg_lift_unlift_module(module, &inlined, &diag) != MG_STATUS_OK) {
+  if (mg_lift_unlift_module(module, NULL, NULL, &inlined, &diag) !=
+      MG_STATUS_OK) {
     mg_pass_error(mlirOperationGetLocation(module), "mirage-unlift: %s",
                   diag.message);
     mlirExternalPassSignalFailure(pass);

@@ -11,8 +11,6 @@
 #include "lower_pass.h"
 #include "search_pass.h"
 
-#include <stdlib.h>
-
 #include "mirage/lift.h"
 
 // The search options come first, in the same order, so `values` can be
@@ -60,52 +58,12 @@ static MlirWalkResult find_custom(MlirOperation op, void *ud) {
 
 // Kernel graphs the search left as they were (no graph-defined kernel) go
 // back to their original ops before lowering: upstream compiles those as
-// it did before, where one-op kernels of ours would be naive. The others
-// hide their reference from the unlifter meanwhile. `kept` receives how
-// many went back.
-static bool restore_unimproved(MlirOperation module, uint32_t *kept,
-                               MgDiag *diag) {
-  MlirStringRef ref_name = mlirStringRefCreateFromCString("ug.reference");
-  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
-  uint32_t n = 0, cap = 0;
-  MlirOperation *hidden = NULL;
-  MlirAttribute *refs = NULL;
-  bool ok = true;
-  for (MlirOperation op = mlirBlockGetFirstOperation(body);
-       ok && !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
-    MgLevel level;
-    MlirAttribute ref = mlirOperationGetAttributeByName(op, ref_name);
-    if (!mg_bridge_func_level(op, &level) || level != MG_LEVEL_KERNEL ||
-        mlirAttributeIsNull(ref))
-      continue;
-    bool custom = false;
-    mlirOperationWalk(op, find_custom, &custom, MlirWalkPreOrder);
-    if (!custom)
-      continue;
-    if (n == cap) {
-      cap = cap ? 2 * cap : 8;
-      MlirOperation *h = realloc(hidden, cap * sizeof *h);
-      MlirAttribute *r = h ? realloc(refs, cap * sizeof *r) : NULL;
-      if (h)
-        hidden = h;
-      if (r)
-        refs = r;
-      ok = h && r;
-      if (!ok)
-        break;
-    }
-    hidden[n] = op;
-    refs[n++] = ref;
-    mlirOperationRemoveAttributeByName(op, ref_name);
-  }
-  MgStatus st = ok ? mg_lift_unlift_module(module, kept, diag)
-                   : mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1,
-                                 "out of memory");
-  for (uint32_t i = 0; i < n; i++)
-    mlirOperationSetAttributeByName(hidden[i], ref_name, refs[i]);
-  free(hidden);
-  free(refs);
-  return st == MG_STATUS_OK;
+// it did before, where one-op kernels of ours would be naive.
+static bool unimproved(MlirOperation kernel, void *ud) {
+  (void)ud;
+  bool custom = false;
+  mlirOperationWalk(kernel, find_custom, &custom, MlirWalkPreOrder);
+  return !custom;
 }
 
 static void run(MlirOperation module, MlirExternalPass pass,
@@ -130,7 +88,8 @@ static void run(MlirOperation module, MlirExternalPass pass,
   }
   bool lower = values[OPT_LOWER].b;
   uint32_t kept = 0;
-  if (lower && !restore_unimproved(module, &kept, &diag)) {
+  if (lower && mg_lift_unlift_module(module, unimproved, NULL, &kept,
+                                     &diag) != MG_STATUS_OK) {
     mg_pass_error(mlirOperationGetLocation(module), "mirage-superopt: %s",
                   diag.message);
     mlirExternalPassSignalFailure(pass);
