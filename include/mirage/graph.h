@@ -273,6 +273,8 @@ MG_API MgStatus mg_program_validate(const MgProgram *program,
 MG_API int64_t mg_graph_smem_bytes(const MgProgram *program, MgGraphId graph);
 /// Number of elements of a tensor.
 MG_API int64_t mg_tensor_numel(const MgTensor *t);
+/// Bytes of a tensor in its own element type.
+MG_API int64_t mg_tensor_bytes(const MgTensor *t);
 /// True when the op in a block graph runs once per for-loop iteration
 /// (reads an iterator, directly or not, and no accumulator).
 MG_API bool mg_graph_op_in_loop(const MgProgram *p, MgGraphId g, MgOpId op);

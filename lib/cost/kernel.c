@@ -35,7 +35,7 @@ const char *mg_cost_bound_name(MgCostBound bound) {
 static double numel(const MgTensor *t) { return (double)mg_tensor_numel(t); }
 
 static double bytes(const MgTensor *t) {
-  return numel(t) * (double)mg_dtype_bytes((MgDType)t->dtype);
+  return (double)mg_tensor_bytes(t);
 }
 
 static bool is_sfu(MgOpKind kind) {

@@ -28,10 +28,6 @@ double mg_cost_program(const MgProgram *program, const MgGpu *gpu) {
   return total;
 }
 
-static double tensor_bytes(const MgTensor *t) {
-  return (double)mg_tensor_numel(t) * (double)mg_dtype_bytes((MgDType)t->dtype);
-}
-
 double mg_cost_lower_bound(const MgProgram *target, uint32_t kernels,
                            const MgGpu *gpu) {
   if (!gpu)
@@ -48,7 +44,7 @@ double mg_cost_lower_bound(const MgProgram *target, uint32_t kernels,
         for (uint32_t k = 0; k < g->ops[j].num_inputs && !read; k++)
           read = g->ops[j].inputs[k] == op->outputs[0];
       if (read)
-        bytes += tensor_bytes(&g->tensors[op->outputs[0]]);
+        bytes += (double)mg_tensor_bytes(&g->tensors[op->outputs[0]]);
     }
     // Outputs a kernel must write: each distinct one once, none that is
     // an input (a program may return it untouched).
@@ -58,7 +54,7 @@ double mg_cost_lower_bound(const MgProgram *target, uint32_t kernels,
       for (uint32_t j = 0; j < k && !again; j++)
         again = g->outputs[j] == t;
       if (!again)
-        bytes += tensor_bytes(&g->tensors[t]);
+        bytes += (double)mg_tensor_bytes(&g->tensors[t]);
     }
   }
   return kernels * gpu->launch_s + bytes / (gpu->dram_bw * MG_COST_DRAM_EFF);

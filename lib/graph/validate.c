@@ -36,6 +36,11 @@ int64_t mg_tensor_numel(const MgTensor *t) {
   return n;
 }
 
+int64_t mg_tensor_bytes(const MgTensor *t) {
+  return t ? mg_tensor_numel(t) * (int64_t)mg_dtype_bytes((MgDType)t->dtype)
+           : 0;
+}
+
 int64_t mg_graph_smem_bytes(const MgProgram *program, MgGraphId graph) {
   if (!program || graph >= program->num_graphs)
     return 0;
@@ -50,7 +55,7 @@ int64_t mg_graph_smem_bytes(const MgProgram *program, MgGraphId graph) {
     MgOpKind k = (MgOpKind)gr->ops[t->producer].kind;
     if (k == MG_OP_INPUT || k == MG_OP_SAVER)
       continue; // whole kernel tensors in DRAM
-    bytes += mg_tensor_numel(t) * (int64_t)mg_dtype_bytes((MgDType)t->dtype);
+    bytes += mg_tensor_bytes(t);
   }
   return bytes;
 }

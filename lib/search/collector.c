@@ -26,10 +26,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t tensor_bytes(const MgTensor *t) {
-  return (uint64_t)mg_tensor_numel(t) * mg_dtype_bytes((MgDType)t->dtype);
-}
-
 static uint64_t custom_dram(const MgGraph *b) {
   uint64_t blocks = (uint64_t)b->grid[0] * (uint64_t)b->grid[1] *
                     (uint64_t)b->grid[2];
@@ -38,9 +34,10 @@ static uint64_t custom_dram(const MgGraph *b) {
     const MgOp *op = &b->ops[i];
     if (op->kind == MG_OP_ITERATOR) {
       uint64_t reads = op->fmap == MG_MAP_NONE ? 1 : (uint64_t)b->forloop;
-      bytes += tensor_bytes(&b->tensors[op->outputs[0]]) * reads * blocks;
+      bytes += (uint64_t)mg_tensor_bytes(&b->tensors[op->outputs[0]]) *
+               reads * blocks;
     } else if (op->kind == MG_OP_SAVER) {
-      bytes += tensor_bytes(&b->tensors[op->outputs[0]]);
+      bytes += (uint64_t)mg_tensor_bytes(&b->tensors[op->outputs[0]]);
     }
   }
   return bytes;
@@ -68,9 +65,11 @@ MgSearchCost mg_search_proxy_cost(const MgProgram *program) {
       continue;
     }
     for (uint32_t k = 0; k < op->num_inputs; k++)
-      c.dram_bytes += tensor_bytes(&g->tensors[op->inputs[k]]);
+      c.dram_bytes +=
+          (uint64_t)mg_tensor_bytes(&g->tensors[op->inputs[k]]);
     for (uint32_t k = 0; k < op->num_outputs; k++)
-      c.dram_bytes += tensor_bytes(&g->tensors[op->outputs[k]]);
+      c.dram_bytes +=
+          (uint64_t)mg_tensor_bytes(&g->tensors[op->outputs[k]]);
   }
   return c;
 }
