@@ -37,13 +37,6 @@ typedef struct Cuts {
   uint32_t n;
 } Cuts;
 
-static uint32_t popcount(uint32_t x) {
-  uint32_t n = 0;
-  for (; x; x &= x - 1)
-    n++;
-  return n;
-}
-
 // Marks the producers of `t` back to the inputs with `mark` in `in_cone`.
 static void mark_cone(const MgGraph *g, MgTensorId t, bool *in_cone) {
   const MgOp *op = &g->ops[g->tensors[t].producer];
@@ -67,7 +60,8 @@ static bool is_output(const MgGraph *g, MgTensorId t) {
 static bool is_prologue(Cuts *c, MgTensorId t, bool *in_cone) {
   const MgGraph *g = c->g;
   if (g->ops[g->tensors[t].producer].kind == MG_OP_INPUT ||
-      popcount(c->deps[t]) != 1 || !c->reduces[t] || is_output(g, t))
+      __builtin_popcount(c->deps[t]) != 1 || !c->reduces[t] ||
+      is_output(g, t))
     return false;
   memset(in_cone, 0, g->num_tensors);
   mark_cone(g, t, in_cone);
@@ -79,7 +73,7 @@ static bool is_prologue(Cuts *c, MgTensorId t, bool *in_cone) {
     for (uint32_t k = 0; k < op->num_inputs; k++) {
       MgTensorId u = op->inputs[k];
       if (u == t)
-        mixed |= popcount(c->deps[op->outputs[0]]) > 1;
+        mixed |= __builtin_popcount(c->deps[op->outputs[0]]) > 1;
       else if (in_cone[u])
         return false; // an inner value escapes
     }
