@@ -13,6 +13,11 @@ config.environment["PATH"] = os.pathsep.join(
     [config.mirage_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])
 for var in ("MIRAGE_REMARKS", "MIRAGE_PROGRESS", "MIRAGE_STATS"):
     config.environment.pop(var, None)
+# Every JIT run compiles for the architecture's baseline CPU, so no test can
+# pass only because the host converts f16/bf16 natively (a suite green on
+# one machine failed on another); `lit --param jit_cpu=host` runs on the
+# host CPU instead.
+config.environment["MIRAGE_JIT_CPU"] = lit_config.params.get("jit_cpu", "baseline")
 # Searches must not read or fill the user's cache.
 config.environment["XDG_CACHE_HOME"] = os.path.join(config.test_exec_root, "xdg-cache")
 

@@ -115,6 +115,19 @@ typedef struct MgRng {
 } MgRng;
 MG_API uint64_t mg_rng_next(MgRng *rng);
 
+/// Conversions between IEEE binary64/binary32/binary16 and bfloat16 on bit
+/// patterns, rounding to nearest-even (one rounding, also from binary64),
+/// overflow to infinity, subnormals kept, NaNs quieted with their sign and
+/// leading payload bits. They back the soft-float helpers of the CPU JIT and
+/// must not depend on the host CPU or compiler.
+MG_API uint16_t mg_softfloat_f32_to_bf16(uint32_t f32);
+MG_API uint16_t mg_softfloat_f32_to_f16(uint32_t f32);
+MG_API uint16_t mg_softfloat_f64_to_bf16(uint64_t f64);
+MG_API uint16_t mg_softfloat_f64_to_f16(uint64_t f64);
+/// Exact widenings (every binary16 and bfloat16 value is a binary32 value).
+MG_API uint32_t mg_softfloat_f16_to_f32(uint16_t f16);
+MG_API uint32_t mg_softfloat_bf16_to_f32(uint16_t bf16);
+
 #ifdef __cplusplus
 }
 #endif

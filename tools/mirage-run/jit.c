@@ -21,7 +21,10 @@
 #include "run.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "mirage/support.h"
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/ExecutionEngine.h"
@@ -230,11 +233,135 @@ static void fill_descriptor(int64_t *desc, void *data,
   }
 }
 
+//===--- Soft-float helpers -----------------------------------------------===//
+//
+// Without native conversions (F16C, AVX512-BF16, AVX-NE-CONVERT) LLVM lowers
+// f32/f64 -> f16/bf16 truncations and f16 -> f32 extensions to calls of
+// these compiler-rt/libgcc names, which the JIT would otherwise resolve in
+// the process: GCC 12's libgcc has no __truncsfbf2, and the others depend on
+// the libgcc version. Ours are registered before anything is compiled, so
+// the JIT's numbers do not depend on the host CPU or its libgcc.
+//
+// ABI: on x86-64 and AArch64 a half or bfloat16 argument or result travels
+// in the low 16 bits of the first FP/SIMD register, as a float does in the
+// low 32, so a float carrying the 16 bits in its low half has the same
+// calling convention.
+
+static uint32_t f32_bits(float f) {
+  uint32_t u;
+  memcpy(&u, &f, sizeof u);
+  return u;
+}
+static uint64_t f64_bits(double d) {
+  uint64_t u;
+  memcpy(&u, &d, sizeof u);
+  return u;
+}
+static float as_f32(uint32_t u) {
+  float f;
+  memcpy(&f, &u, sizeof f);
+  return f;
+}
+
+static float jit_truncsfbf2(float x) {
+  return as_f32(mg_softfloat_f32_to_bf16(f32_bits(x)));
+}
+static float jit_truncdfbf2(double x) {
+  return as_f32(mg_softfloat_f64_to_bf16(f64_bits(x)));
+}
+static float jit_truncsfhf2(float x) {
+  return as_f32(mg_softfloat_f32_to_f16(f32_bits(x)));
+}
+static float jit_truncdfhf2(double x) {
+  return as_f32(mg_softfloat_f64_to_f16(f64_bits(x)));
+}
+static float jit_extendhfsf2(float h) {
+  return as_f32(mg_softfloat_f16_to_f32((uint16_t)f32_bits(h)));
+}
+static float jit_extendbfsf2(float b) {
+  return as_f32(mg_softfloat_bf16_to_f32((uint16_t)f32_bits(b)));
+}
+
+static void register_float_helpers(MlirExecutionEngine engine) {
+#if defined(__x86_64__) || defined(__aarch64__)
+  static const struct {
+    const char *name;
+    void *fn;
+  } helpers[] = {
+      {"__truncsfbf2", (void *)jit_truncsfbf2},
+      {"__truncdfbf2", (void *)jit_truncdfbf2},
+      {"__truncsfhf2", (void *)jit_truncsfhf2},
+      {"__truncdfhf2", (void *)jit_truncdfhf2},
+      {"__extendhfsf2", (void *)jit_extendhfsf2},
+      {"__gnu_h2f_ieee", (void *)jit_extendhfsf2},
+      {"__gnu_f2h_ieee", (void *)jit_truncsfhf2},
+      {"__extendbfsf2", (void *)jit_extendbfsf2},
+  };
+  for (size_t i = 0; i < sizeof helpers / sizeof *helpers; ++i)
+    mlirExecutionEngineRegisterSymbol(engine, str(helpers[i].name),
+                                      helpers[i].fn);
+#else
+  (void)engine; // other ABIs: the process's own helpers
+#endif
+}
+
+//===--- Target CPU -------------------------------------------------------===//
+
+/// The baseline CPU of the host's architecture.
+static const char *baseline_cpu(void) {
+#if defined(__x86_64__)
+  return "x86-64";
+#else
+  return "generic";
+#endif
+}
+
+/// "baseline": every function is compiled for the architecture's baseline
+/// CPU with no optional features (function attributes override the JIT's
+/// host target machine, per function), so a test cannot pass only because
+/// the host converts bf16/f16 natively.
+static bool set_target_cpu(MlirModule jm, const char *cpu, char *err,
+                           size_t err_size) {
+  if (!cpu || !strcmp(cpu, "host"))
+    return true;
+  if (strcmp(cpu, "baseline")) {
+    snprintf(err, err_size, "unknown JIT CPU '%s' (expected host or baseline)",
+             cpu);
+    return false;
+  }
+  MlirContext ctx = mlirModuleGetContext(jm);
+  MlirAttribute name = mlirStringAttrGet(ctx, str(baseline_cpu()));
+  MlirAttribute features =
+      mlirAttributeParseGet(ctx, str("#llvm.target_features<[]>"));
+  if (mlirAttributeIsNull(features)) {
+    snprintf(err, err_size, "cannot build #llvm.target_features");
+    return false;
+  }
+  MlirBlock body = mlirModuleGetBody(jm);
+  for (MlirOperation op = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    if (!mg_bridge_op_is(op, "llvm.func"))
+      continue;
+    mlirOperationSetAttributeByName(op, str("target_cpu"), name);
+    mlirOperationSetAttributeByName(op, str("target_features"), features);
+  }
+  return true;
+}
+
+const char *mg_run_jit_cpu_default(void) {
+  const char *env = getenv("MIRAGE_JIT_CPU");
+  return env && *env ? env : "host";
+}
+
 // Compiles the lowered module `jm` (consumed) and calls ENTRY on the
 // buffers: descriptors of the inputs, then of the outputs.
-static bool execute(MlirModule jm, const MgRunSignature *sig,
+static bool execute(MlirModule jm, const char *cpu, const MgRunSignature *sig,
                     void *const *inputs, void *const *outputs, char *err,
                     size_t err_size) {
+  if (!set_target_cpu(jm, cpu, err, err_size)) {
+    mlirModuleDestroy(jm);
+    return false;
+  }
   mlirRegisterAllLLVMTranslations(mlirModuleGetContext(jm));
   MlirExecutionEngine engine = mlirExecutionEngineCreate(jm, 2, 0, NULL,
                                                          false, false);
@@ -244,6 +371,7 @@ static bool execute(MlirModule jm, const MgRunSignature *sig,
     mlirModuleDestroy(jm);
     return false;
   }
+  register_float_helpers(engine);
 
   enum { WORDS = 3 + 2 * MG_MAX_DIMS };
   int64_t desc[2 * MG_RUN_MAX_VALUES][WORDS];
@@ -267,7 +395,7 @@ static bool execute(MlirModule jm, const MgRunSignature *sig,
   return ok;
 }
 
-bool mg_run_jit(MlirOperation module, MlirOperation func,
+bool mg_run_jit(MlirOperation module, MlirOperation func, const char *cpu,
                 const MgRunSignature *sig, void *const *inputs,
                 void *const *outputs, char *err, size_t err_size) {
   MlirModule jm;
@@ -277,11 +405,11 @@ bool mg_run_jit(MlirOperation module, MlirOperation func,
     mlirModuleDestroy(jm);
     return false;
   }
-  return execute(jm, sig, inputs, outputs, err, err_size);
+  return execute(jm, cpu, sig, inputs, outputs, err, err_size);
 }
 
 bool mg_run_jit_lowered(MlirContext ctx, const MgProgram *program,
-                        const MgRunSignature *sig, void *const *inputs,
+                        const char *cpu, const MgRunSignature *sig, void *const *inputs,
                         void *const *outputs, char *err, size_t err_size) {
   MgText text = {0};
   MgDiag diag = {-1, -1, ""};
@@ -302,5 +430,5 @@ bool mg_run_jit_lowered(MlirContext ctx, const MgProgram *program,
     mlirModuleDestroy(jm);
     return false;
   }
-  return execute(jm, sig, inputs, outputs, err, err_size);
+  return execute(jm, cpu, sig, inputs, outputs, err, err_size);
 }

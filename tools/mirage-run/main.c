@@ -38,6 +38,7 @@ typedef struct Options {
   bool lower; // check lib/lower's CPU code against the interpreter
   uint32_t candidates; // --lower-candidates: search candidates to lower too
   bool quiet;          // no "ok" line (candidates report once, in total)
+  const char *jit_cpu; // "host" or "baseline"
 } Options;
 
 /// Outcome of checking one pair.
@@ -81,6 +82,15 @@ static void usage(FILE *out) {
           "graph of\n"
           "                        predefined ops (verified or not) and "
           "check each\n"
+          "  --jit-cpu=<C>       - host: JIT for the host CPU and its "
+          "features; baseline:\n"
+          "                        for the architecture's baseline CPU with "
+          "no optional\n"
+          "                        features (e.g. no native f16/bf16 "
+          "conversions), so\n"
+          "                        results cannot depend on the host "
+          "(default: host, or\n"
+          "                        $MIRAGE_JIT_CPU)\n"
           "  --help              - this text\n");
 }
 
@@ -99,6 +109,7 @@ static int parse_args(int argc, char **argv, Options *o) {
   o->seed = 1;
   o->tolerance = -1;
   o->range = 1;
+  o->jit_cpu = mg_run_jit_cpu_default();
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i];
     if (!strcmp(a, "--help") || !strcmp(a, "-h"))
@@ -125,6 +136,8 @@ static int parse_args(int argc, char **argv, Options *o) {
       }
     } else if (!strcmp(a, "--lower")) {
       o->lower = true;
+    } else if (!strncmp(a, "--jit-cpu=", 10)) {
+      o->jit_cpu = a + 10;
     } else if (!strncmp(a, "--lower-candidates=", 19)) {
       char *end;
       errno = 0;
@@ -170,6 +183,11 @@ static int parse_args(int argc, char **argv, Options *o) {
   if (o->compare && (o->lift || o->lower)) {
     fprintf(stderr, "mirage-run: --compare cannot be combined with --lift "
                     "or --lower\n");
+    return 1;
+  }
+  if (strcmp(o->jit_cpu, "host") && strcmp(o->jit_cpu, "baseline")) {
+    fprintf(stderr, "mirage-run: invalid JIT CPU '%s' (expected host or "
+                    "baseline)\n", o->jit_cpu);
     return 1;
   }
   if (!o->input) {
@@ -396,7 +414,7 @@ static Outcome check_pair(MlirOperation module, MlirOperation ref,
   Buffers b = {0};
   if (!buffers_alloc(&b, &sig, o))
     report_error(kloc, label, "out of memory");
-  else if (!mg_run_jit(module, ref, &sig, b.in_storage, b.jit_out, err,
+  else if (!mg_run_jit(module, ref, o->jit_cpu, &sig, b.in_storage, b.jit_out, err,
                        sizeof err))
     report_error(mlirOperationGetLocation(ref), label, err);
   else
@@ -424,7 +442,7 @@ static Outcome compare_lowered(MlirContext ctx, const MgProgram *program,
   Buffers b = {0};
   if (!buffers_alloc(&b, sig, o))
     report_error(loc, label, "out of memory");
-  else if (!mg_run_jit_lowered(ctx, program, sig, b.in_storage, b.jit_out,
+  else if (!mg_run_jit_lowered(ctx, program, o->jit_cpu, sig, b.in_storage, b.jit_out,
                                err, sizeof err))
     report_error(loc, label, err);
   else

@@ -84,9 +84,11 @@ void mg_run_random_fill(uint64_t *state, MgDType dtype, double range,
 /// Copies `func` (and the functions it calls, from `module`) into a fresh
 /// module, lowers it with the upstream pipeline, JIT-compiles it and runs it
 /// on `inputs` (one dense buffer per argument in its element type), writing
-/// `outputs` (one preallocated buffer per result). False with a message on
-/// lowering or JIT failure (MLIR diagnostics go to the context's handler).
-bool mg_run_jit(MlirOperation module, MlirOperation func,
+/// `outputs` (one preallocated buffer per result). `cpu` is "host" (or
+/// NULL: the host CPU and its features) or "baseline" (the architecture's
+/// baseline CPU, no optional features). False with a message on lowering or
+/// JIT failure (MLIR diagnostics go to the context's handler).
+bool mg_run_jit(MlirOperation module, MlirOperation func, const char *cpu,
                 const MgRunSignature *sig, void *const *inputs,
                 void *const *outputs, char *err, size_t err_size);
 /// The textual pipeline used to lower the copied function (for --help).
@@ -94,10 +96,12 @@ const char *mg_run_jit_pipeline(void);
 /// Lowers `program` for the CPU (lib/lower), JIT-compiles it in `ctx` and
 /// runs it as mg_run_jit does.
 bool mg_run_jit_lowered(MlirContext ctx, const MgProgram *program,
-                        const MgRunSignature *sig, void *const *inputs,
+                        const char *cpu, const MgRunSignature *sig, void *const *inputs,
                         void *const *outputs, char *err, size_t err_size);
 /// The pipeline taking lib/lower's CPU output to the LLVM dialect.
 const char *mg_run_jit_lowered_pipeline(void);
+/// $MIRAGE_JIT_CPU, or "host" when unset: the default of --jit-cpu.
+const char *mg_run_jit_cpu_default(void);
 
 //===--- tolerance.c ------------------------------------------------------===//
 
