@@ -8,7 +8,8 @@
 // block- and thread-level functions no kernel graph uses any more are
 // erased. With PTX on, the pipeline continues with upstream passes on the
 // GPU modules only (nvvm-attach-target, GPU-to-NVVM, gpu-module-to-binary
-// {format=isa}), leaving `gpu.binary` ops that hold the PTX; host code
+// {format=isa}, then mirage-strip-compile-times so the output is
+// reproducible), leaving `gpu.binary` ops that hold the PTX; host code
 // stays for upstream host pipelines (bufferization, gpu-to-llvm).
 //
 //===----------------------------------------------------------------------===//
@@ -101,6 +102,8 @@ bool mg_lower_pass_extend(MlirOpPassManager pm, const MgOptionValue *v,
     snprintf(error, size, "cannot build the PTX pipeline: %s", err.text);
     return false;
   }
+  if (!mg_passes_add(pm, "mirage-strip-compile-times", str(""), error, size))
+    return false;
   if (check_ptx) {
     char opts[4400];
     snprintf(opts, sizeof opts, "target=%s toolkit=\"%s\" remarks=%s", target,

@@ -38,6 +38,7 @@ extern const MgPassDef mg_pass_lift, mg_pass_unlift;
 extern const MgPassDef mg_pass_cost;
 extern const MgPassDef mg_pass_lower;
 extern const MgPassDef mg_pass_ptxas;
+extern const MgPassDef mg_pass_strip_compile_times;
 
 /// Emits an error diagnostic at `loc` (through the context's handlers).
 void mg_pass_error(MlirLocation loc, const char *fmt, ...)

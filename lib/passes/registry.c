@@ -41,6 +41,7 @@ static const MgPassDef *const pass_defs[] = {
     &mg_pass_cost,
     &mg_pass_lower,
     &mg_pass_ptxas,
+    &mg_pass_strip_compile_times,
 };
 #define NUM_PASSES (sizeof pass_defs / sizeof pass_defs[0])
 
