@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -114,6 +115,29 @@ typedef struct MgRng {
   uint64_t state;
 } MgRng;
 MG_API uint64_t mg_rng_next(MgRng *rng);
+
+/// A file written in full or not at all: output goes to a temporary file
+/// beside `path` that replaces it (rename) only on mg_outfile_commit, so a
+/// failed run never truncates or half-writes the target. "-" is stdout and
+/// targets that are not regular files (/dev/null, pipes) are written
+/// directly; either way every write error (ENOSPC, EIO) reaches the commit.
+typedef struct MgOutFile {
+  FILE *stream;  // where to write
+  char *path;    // the target (symbolic links resolved)
+  char *tmp;     // the temporary file, NULL when written directly
+  int error;     // errno of the first failed flush, 0 if none
+} MgOutFile;
+/// Opens `path` for writing; non-OK with a message naming the file.
+MG_API MgStatus mg_outfile_open(MgOutFile *f, const char *path, MgDiag *diag);
+/// Flushes what was written so far (e.g. to keep it in order with
+/// diagnostics on a terminal), remembering the first error for the commit.
+MG_API void mg_outfile_flush(MgOutFile *f);
+/// Flushes, checks every write, closes and renames over the target; on
+/// failure the temporary file is removed and the target left as it was.
+MG_API MgStatus mg_outfile_commit(MgOutFile *f, MgDiag *diag);
+/// Drops what was written (the target is left as it was). Accepts a zeroed
+/// or already committed MgOutFile.
+MG_API void mg_outfile_discard(MgOutFile *f);
 
 /// Conversions between IEEE binary64/binary32/binary16 and bfloat16 on bit
 /// patterns, rounding to nearest-even (one rounding, also from binary64),

@@ -1,5 +1,5 @@
 //===- cache.c - On-disk cache of search results ---------------------------===//
-#define _POSIX_C_SOURCE 200809L // mkdir, getpid
+#define _POSIX_C_SOURCE 200809L // mkdir
 
 #include "cache.h"
 
@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "mirage/bridge.h"
 #include "mirage/tool.h"
@@ -63,24 +62,20 @@ MgStatus mg_cache_store(const char *dir, uint64_t key, const MgProgram *program,
   if (!text)
     return mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1, "out of memory");
   size_t len = strlen(text);
-  char path[4096], tmp[4200];
+  char path[4096];
   entry_path(dir, key, path, sizeof path);
-  snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-  FILE *f = fopen(tmp, "wb");
-  bool ok = f != NULL;
-  if (ok) {
-    ok = fprintf(f, "%s key=%016" PRIx64 " checksum=%016" PRIx64 "\n",
-                 CACHE_MAGIC, key, mg_hash_bytes(0, text, len)) > 0 &&
-         fwrite(text, 1, len, f) == len;
-    ok = (fclose(f) == 0) && ok;
+  // Written in full or not at all: readers never see a partial entry.
+  MgOutFile f;
+  MgStatus st = mg_outfile_open(&f, path, diag);
+  if (st == MG_STATUS_OK) {
+    fprintf(f.stream, "%s key=%016" PRIx64 " checksum=%016" PRIx64 "\n",
+            CACHE_MAGIC, key, mg_hash_bytes(0, text, len));
+    fwrite(text, 1, len, f.stream);
+    st = mg_outfile_commit(&f, diag);
+    mg_outfile_discard(&f);
   }
   free(text);
-  if (ok && rename(tmp, path) == 0)
-    return MG_STATUS_OK;
-  int err = errno;
-  remove(tmp);
-  return mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
-                     "cannot write cache entry '%s': %s", path, strerror(err));
+  return st;
 }
 
 static MlirLogicalResult swallow(MlirDiagnostic d, void *ud) {

@@ -173,7 +173,9 @@ static int parse_args(int argc, char **argv, Options *o) {
 
 /// Parses one chunk, runs `pm` on it and prints it; true on success.
 static bool process(MlirContext ctx, MlirPassManager pm, const Options *o,
-                    const char *text, size_t len, FILE *out, int *errors) {
+                    const char *text, size_t len, MgOutFile *outfile,
+                    int *errors) {
+  FILE *out = outfile->stream;
   const char *name = strcmp(o->input, "-") ? o->input : "<stdin>";
   int before = *errors;
   MlirOperation module = mg_tool_parse_module(ctx, text, len, name);
@@ -197,7 +199,7 @@ static bool process(MlirContext ctx, MlirPassManager pm, const Options *o,
     mlirOperationPrintWithFlags(module, flags, mg_tool_print_chunk, out);
     mlirOpPrintingFlagsDestroy(flags);
     fputc('\n', out);
-    fflush(out); // keep chunk output and diagnostics in order
+    mg_outfile_flush(outfile); // keep chunk output and diagnostics in order
   }
   mlirOperationDestroy(module);
   return ok;
@@ -237,10 +239,13 @@ int main(int argc, char **argv) {
     free(o.flags);
     return 1;
   }
-  FILE *out = stdout;
-  if (o.output && strcmp(o.output, "-") && !(out = fopen(o.output, "w"))) {
-    fprintf(stderr, "mirage-opt: cannot open '%s' for writing: %s\n", o.output,
-            strerror(errno));
+  // Written to a temporary file that replaces -o only when everything
+  // succeeded: `-o` naming the input cannot lose it.
+  MgOutFile outfile;
+  MgDiag diag = {-1, -1, ""};
+  if (mg_outfile_open(&outfile, o.output ? o.output : "-", &diag) !=
+      MG_STATUS_OK) {
+    fprintf(stderr, "mirage-opt: %s\n", diag.message);
     free(text);
     free(o.flags);
     return 1;
@@ -276,12 +281,13 @@ int main(int argc, char **argv) {
     }
     memset(chunk, '\n', newlines);
     memcpy(chunk + newlines, text + start, end - start);
-    if (!process(ctx, pm, &o, chunk, newlines + (end - start), out, &errors))
+    if (!process(ctx, pm, &o, chunk, newlines + (end - start), &outfile,
+                 &errors))
       ok = false;
     free(chunk);
     if (!o.split_input || end == len)
       break;
-    fprintf(out, "// -----\n");
+    fprintf(outfile.stream, "// -----\n");
     const char *eol = strchr(text + end, '\n');
     size_t next = eol ? (size_t)(eol - text) + 1 : len;
     for (size_t i = start; i < next; ++i)
@@ -292,8 +298,11 @@ int main(int argc, char **argv) {
     mlirPassManagerDestroy(pm);
   if (!mlirContextIsNull(ctx))
     mlirContextDestroy(ctx);
-  if (out != stdout)
-    fclose(out);
+  if (ok && mg_outfile_commit(&outfile, &diag) != MG_STATUS_OK) {
+    fprintf(stderr, "mirage-opt: %s\n", diag.message);
+    ok = false;
+  }
+  mg_outfile_discard(&outfile); // after a failure: the target stays as it was
   free(text);
   free(o.flags);
   return ok ? 0 : 1;
