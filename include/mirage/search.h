@@ -220,11 +220,19 @@ typedef struct MgSearchStats {
   double elapsed_s, enumerate_s, verify_s;
 } MgSearchStats;
 
+/// Most parts a target is cut into (prologues and the rest).
+#define MG_SEARCH_MAX_PARTS 5
+
 typedef struct MgSearchFound {
   MgProgram *program;         // owned by the result
   MgSearchCost cost;
   uint64_t hash;              // mg_program_hash
   MgVerifyResult check;       // the verification that accepted it
+  /// When `program` is the target's cut parts composed: one program per
+  /// part, in mg_search_cut_parts order, each verified against its part
+  /// (owned by the result); 0 parts otherwise.
+  uint32_t num_parts;
+  MgProgram *parts[MG_SEARCH_MAX_PARTS];
 } MgSearchFound;
 
 typedef struct MgSearchResult {
@@ -251,6 +259,25 @@ MG_API void mg_search_result_free(MgSearchResult *result);
 
 /// The chosen program, or NULL when none was verified (borrowed).
 MG_API const MgProgram *mg_search_result_best(const MgSearchResult *result);
+
+/// The parts the search cuts `target` into at its prologues (values computed
+/// from one input through a reduction, see lib/search/cut.c): `parts[0]`
+/// computes the target's outputs from its inputs and the prologues, each
+/// further part one prologue from its input. Returns how many (0: no cut),
+/// each a new program the caller destroys. NOMEM leaves 0 parts.
+MG_API uint32_t mg_search_cut_parts(const MgProgram *target,
+                                    MgProgram *parts[MG_SEARCH_MAX_PARTS],
+                                    MgDiag *diag);
+
+/// Composes `programs` (one per part of mg_search_cut_parts, same order and
+/// signatures) into one program computing what `target` computes: when each
+/// is equivalent to its part, the composition is equivalent to the target.
+/// NULL (with a message) when they do not fit the parts or the result is
+/// not valid for `gpu`.
+MG_API MgProgram *mg_search_cut_join(const MgProgram *target,
+                                     const MgProgram *const *programs,
+                                     uint32_t num_programs,
+                                     const MgTarget *gpu, MgDiag *diag);
 
 #ifdef __cplusplus
 }

@@ -295,3 +295,34 @@ bool mg_program_equal(const MgProgram *a, const MgProgram *b) {
   }
   return true;
 }
+
+static const MgTensor *root_input(const MgGraph *g, uint32_t pos) {
+  for (uint32_t i = 0; i < g->num_ops; ++i)
+    if (g->ops[i].kind == MG_OP_INPUT && g->ops[i].attr == (int32_t)pos)
+      return &g->tensors[g->ops[i].outputs[0]];
+  return NULL;
+}
+
+static bool same_type(const MgTensor *a, const MgTensor *b) {
+  if (!a || !b || a->dtype != b->dtype || a->rank != b->rank)
+    return false;
+  for (uint32_t d = 0; d < a->rank; ++d)
+    if (a->dims[d] != b->dims[d])
+      return false;
+  return true;
+}
+
+bool mg_program_same_signature(const MgProgram *a, const MgProgram *b) {
+  if (!a || !b || !a->num_graphs || !b->num_graphs)
+    return false;
+  const MgGraph *ga = &a->graphs[0], *gb = &b->graphs[0];
+  if (ga->num_inputs != gb->num_inputs || ga->num_outputs != gb->num_outputs)
+    return false;
+  for (uint32_t i = 0; i < ga->num_inputs; ++i)
+    if (!same_type(root_input(ga, i), root_input(gb, i)))
+      return false;
+  for (uint32_t k = 0; k < ga->num_outputs; ++k)
+    if (!same_type(&ga->tensors[ga->outputs[k]], &gb->tensors[gb->outputs[k]]))
+      return false;
+  return true;
+}

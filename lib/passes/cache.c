@@ -1,21 +1,29 @@
 //===- cache.c - On-disk cache of search results ---------------------------===//
+//
+// The entry format and the checks a hit goes through are described in
+// cache.h.
+//
+//===----------------------------------------------------------------------===//
 #define _POSIX_C_SOURCE 200809L // mkdir
 
 #include "cache.h"
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "mirage/bridge.h"
 #include "mirage/tool.h"
+#include "mirage/verify.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/Diagnostics.h"
 
-#define CACHE_MAGIC "// mirage-cache v1"
+#define CACHE_MAGIC "// mirage-cache v2"
 #define CACHE_ROOT "cached"
 
 bool mg_cache_dir(const char *option, char *buf, size_t size) {
@@ -52,8 +60,8 @@ static void entry_path(const char *dir, uint64_t key, char *buf, size_t size) {
   snprintf(buf, size, "%s/%016" PRIx64 ".mlir", dir, key);
 }
 
-MgStatus mg_cache_store(const char *dir, uint64_t key, const MgProgram *program,
-                        MgDiag *diag) {
+static MgStatus store(const char *dir, uint64_t key, const MgProgram *program,
+                      uint32_t parts, MgDiag *diag) {
   if (!make_dirs(dir))
     return mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
                        "cannot create cache directory '%s': %s", dir,
@@ -68,8 +76,10 @@ MgStatus mg_cache_store(const char *dir, uint64_t key, const MgProgram *program,
   MgOutFile f;
   MgStatus st = mg_outfile_open(&f, path, diag);
   if (st == MG_STATUS_OK) {
-    fprintf(f.stream, "%s key=%016" PRIx64 " checksum=%016" PRIx64 "\n",
-            CACHE_MAGIC, key, mg_hash_bytes(0, text, len));
+    fprintf(f.stream,
+            "%s key=%016" PRIx64 " checksum=%016" PRIx64 " parts=%" PRIu32
+            "\n",
+            CACHE_MAGIC, key, mg_hash_bytes(0, text, len), parts);
     fwrite(text, 1, len, f.stream);
     st = mg_outfile_commit(&f, diag);
     mg_outfile_discard(&f);
@@ -84,8 +94,11 @@ static MlirLogicalResult swallow(MlirDiagnostic d, void *ud) {
   return mlirLogicalResultSuccess();
 }
 
-MgProgram *mg_cache_load(MlirContext ctx, const char *dir, uint64_t key,
-                         const MgTarget *target, bool *found, MgDiag *diag) {
+/// Reads the entry for `key`: NULL when absent (`*found` false) or
+/// unusable (`*found` true, `diag` says why); `*parts` from its header.
+static MgProgram *load(MlirContext ctx, const char *dir, uint64_t key,
+                       const MgTarget *target, bool *found, uint32_t *parts,
+                       MgDiag *diag) {
   char path[4096];
   entry_path(dir, key, path, sizeof path);
   size_t len = 0;
@@ -95,10 +108,13 @@ MgProgram *mg_cache_load(MlirContext ctx, const char *dir, uint64_t key,
     return NULL;
   MgProgram *program = NULL;
   uint64_t file_key = 0, checksum = 0;
+  *parts = 0;
   char *body = strchr(text, '\n');
   if (!body || strncmp(text, CACHE_MAGIC, strlen(CACHE_MAGIC)) ||
-      sscanf(text + strlen(CACHE_MAGIC), " key=%" SCNx64 " checksum=%" SCNx64,
-             &file_key, &checksum) != 2 || file_key != key) {
+      sscanf(text + strlen(CACHE_MAGIC),
+             " key=%" SCNx64 " checksum=%" SCNx64 " parts=%" SCNu32, &file_key,
+             &checksum, parts) != 3 ||
+      file_key != key || *parts > MG_SEARCH_MAX_PARTS) {
     mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
                 "cache entry '%s' has a bad header", path);
     goto done;
@@ -142,4 +158,161 @@ MgProgram *mg_cache_load(MlirContext ctx, const char *dir, uint64_t key,
 done:
   free(text);
   return program;
+}
+
+static void remove_entry(const char *dir, uint64_t key) {
+  char path[4096];
+  entry_path(dir, key, path, sizeof path);
+  unlink(path);
+}
+
+/// Key of an entry: the tool's version, the subprogram and every option
+/// that changes the result (not threads: results do not depend on them).
+/// `part` tells a part's entry from a whole subprogram's.
+static uint64_t cache_key(const MgProgram *subject, const MgSearchOptions *o,
+                          bool part) {
+  char text[320];
+  snprintf(text, sizeof text, "mirage-" MIRAGE_VERSION " %s %s mko=%u "
+           "mbo=%u mck=%u abs=%d seed=%llu err=%a rank=%d cuts=%d extra=%u",
+           part ? "part" : "whole", o->target->name, o->max_kernel_ops,
+           o->max_block_ops, o->max_custom_kernels, o->use_absexpr,
+           (unsigned long long)o->seed, o->verify_error, (int)o->rank,
+           o->cut_prologues, o->extra_levels);
+  return mg_hash_bytes(mg_program_hash(subject), text, strlen(text));
+}
+
+/// OK when `entry` may stand for `subject`: the same signature and
+/// equivalence shown by the finite-field verifier to `verify_error`.
+static MgStatus check(const MgProgram *subject, const MgProgram *entry,
+                      double verify_error, uint64_t seed, MgDiag *diag) {
+  if (!mg_program_same_signature(subject, entry))
+    return mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
+                       "its inputs or outputs differ from the kernel graph's "
+                       "(shapes or element types)");
+  MgVerifyOptions o = mg_verify_options_default();
+  o.target_error = verify_error;
+  o.seed = seed;
+  MgVerifyResult r;
+  MgDiag vd = {-1, -1, ""};
+  MgStatus st = mg_verify_equivalent(subject, entry, &o, &r, &vd);
+  if (st != MG_STATUS_OK)
+    return mg_diag_set(diag, st, -1, -1, "it cannot be verified: %s",
+                       vd.message);
+  if (r.verdict == MG_VERDICT_NOT_EQUIVALENT)
+    return mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
+                       "it is not equivalent to the kernel graph (output %u "
+                       "differs at element %lld)", r.output,
+                       (long long)r.index);
+  if (r.verdict != MG_VERDICT_EQUIVALENT)
+    return mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
+                       "its equivalence is not verified to 2^%.0f in %u "
+                       "tests", log2(verify_error), r.tests);
+  return MG_STATUS_OK;
+}
+
+/// The composition of the cached programs of `subject`'s `n` parts, each
+/// verified against its part; NULL with `*outcome` set otherwise.
+static MgProgram *fetch_parts(MlirContext ctx, const char *dir,
+                              const MgProgram *subject,
+                              const MgSearchOptions *o, uint32_t n,
+                              MgCacheOutcome *outcome, MgDiag *diag) {
+  MgProgram *parts[MG_SEARCH_MAX_PARTS] = {NULL};
+  MgProgram *programs[MG_SEARCH_MAX_PARTS] = {NULL};
+  MgProgram *joined = NULL;
+  uint32_t have = mg_search_cut_parts(subject, parts, diag);
+  *outcome = MG_CACHE_REJECTED;
+  if (have != n) {
+    mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
+                "it has %u parts, the kernel graph cuts into %u", n, have);
+    goto done;
+  }
+  for (uint32_t k = 0; k < n; k++) {
+    uint64_t key = cache_key(parts[k], o, true);
+    bool found = false;
+    uint32_t nested = 0;
+    programs[k] = load(ctx, dir, key, o->target, &found, &nested, diag);
+    if (!programs[k]) {
+      if (!found)
+        mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
+                    "the entry of its part %u is missing", k);
+      *outcome = found ? MG_CACHE_DAMAGED : MG_CACHE_REJECTED;
+      if (found)
+        remove_entry(dir, key);
+      goto done;
+    }
+    MgDiag why = {-1, -1, ""};
+    if (nested != 0 || check(parts[k], programs[k], o->verify_error / n,
+                             o->seed, &why) != MG_STATUS_OK) {
+      mg_diag_set(diag, MG_STATUS_INVALID, -1, -1, "part %u: %s", k,
+                  nested ? "a part cannot have parts" : why.message);
+      remove_entry(dir, key);
+      goto done;
+    }
+  }
+  joined = mg_search_cut_join(subject, (const MgProgram *const *)programs,
+                              n, o->target, diag);
+  if (joined)
+    *outcome = MG_CACHE_HIT;
+done:
+  for (uint32_t k = 0; k < MG_SEARCH_MAX_PARTS; k++) {
+    mg_program_destroy(parts[k]);
+    mg_program_destroy(programs[k]);
+  }
+  return joined;
+}
+
+MgProgram *mg_cache_fetch(MlirContext ctx, const char *dir,
+                          const MgProgram *subject, const MgSearchOptions *o,
+                          MgCacheOutcome *outcome, MgDiag *diag) {
+  uint64_t key = cache_key(subject, o, false);
+  bool found = false;
+  uint32_t parts = 0;
+  MgProgram *entry = load(ctx, dir, key, o->target, &found, &parts, diag);
+  *outcome = !found ? MG_CACHE_MISS : entry ? MG_CACHE_HIT : MG_CACHE_DAMAGED;
+  if (!entry) {
+    if (found)
+      remove_entry(dir, key);
+    return NULL;
+  }
+  MgProgram *result = NULL;
+  if (parts) {
+    // Verified part by part and composed here; the entry's own composed
+    // program only had to parse.
+    result = fetch_parts(ctx, dir, subject, o, parts, outcome, diag);
+  } else if (check(subject, entry, o->verify_error, o->seed, diag) ==
+             MG_STATUS_OK) {
+    result = entry;
+    entry = NULL;
+  } else {
+    *outcome = MG_CACHE_REJECTED;
+  }
+  mg_program_destroy(entry);
+  if (!result)
+    remove_entry(dir, key);
+  return result;
+}
+
+MgStatus mg_cache_put(const char *dir, const MgProgram *subject,
+                      const MgSearchOptions *o, const MgSearchFound *found,
+                      MgDiag *diag) {
+  MgProgram *parts[MG_SEARCH_MAX_PARTS] = {NULL};
+  uint32_t n = 0;
+  MgStatus st = MG_STATUS_OK;
+  if (found->num_parts) {
+    // The parts' keys are those of the subject's parts, cut again here as
+    // the fetch will.
+    n = mg_search_cut_parts(subject, parts, diag);
+    if (n != found->num_parts)
+      st = mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
+                       "the result's parts do not match the cut");
+    for (uint32_t k = 0; st == MG_STATUS_OK && k < n; k++)
+      st = store(dir, cache_key(parts[k], o, true), found->parts[k], 0, diag);
+    for (uint32_t k = 0; k < n; k++)
+      mg_program_destroy(parts[k]);
+  }
+  // The whole entry last: a reader that finds it finds its parts.
+  if (st == MG_STATUS_OK)
+    st = store(dir, cache_key(subject, o, false), found->program,
+               found->num_parts, diag);
+  return st;
 }

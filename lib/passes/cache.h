@@ -1,33 +1,52 @@
 //===- cache.h - On-disk cache of search results --------------------------===//
 //
-// One file per (LAX subprogram, target, search options) key, holding the
-// chosen μGraph in the dialect's textual form behind a header line with a
-// checksum. Files are written to a temporary name and renamed, so readers
-// never see a partial entry; a corrupted or stale entry is detected and
-// ignored (the caller searches again and overwrites it).
+// One file per (subprogram, tool version, target, search options) key,
+// holding the chosen μGraph in the dialect's textual form behind a header
+// line with a checksum and a part count. Files are written in full or not
+// at all (MgOutFile), so readers never see a partial entry.
+//
+// An entry is never trusted: whoever can write the directory, or an older
+// tool, could have put anything there. A hit is used only after the
+// finite-field verifier showed it computes the subprogram being compiled,
+// to the search's bound, with the same signature. Where the search cut the
+// subprogram at its prologues (lib/search/cut.c), the entry says how many
+// parts it has and each part's program is an entry of its own: the parts
+// are cut from the subprogram again here, each cached program is verified
+// against its part (to bound/parts, as the search did) and the composition
+// is rebuilt by mg_search_cut_join, which is far cheaper than verifying the
+// composed program whole (QKNorm at paper shapes: 14 whole-program tests).
+// An entry that fails is reported, removed and the subprogram searched again.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MIRAGE_PASSES_CACHE_H
 #define MIRAGE_PASSES_CACHE_H
 
-#include "mirage/graph.h"
+#include "mirage/search.h"
 #include "mlir-c/IR.h"
 
 /// Resolves the cache directory: `option` if non-empty, else
 /// $XDG_CACHE_HOME/mirage, else $HOME/.cache/mirage. False if none.
 bool mg_cache_dir(const char *option, char *buf, size_t size);
 
-/// Stores `program` under `key`; creates the directory. Non-OK with a
-/// message on I/O errors (the caller reports it as a remark: a cache that
-/// cannot be written is not fatal).
-MgStatus mg_cache_store(const char *dir, uint64_t key, const MgProgram *program,
-                        MgDiag *diag);
+typedef enum MgCacheOutcome {
+  MG_CACHE_MISS,     // no entry
+  MG_CACHE_HIT,      // a verified program
+  MG_CACHE_DAMAGED,  // unreadable (header, checksum, parse); removed
+  MG_CACHE_REJECTED, // readable but not shown equivalent; removed
+} MgCacheOutcome;
 
-/// Loads the entry for `key` into a new program (parsed with `ctx`,
-/// imported and validated for `target`). Returns NULL when absent (`*found`
-/// false) or unusable (`*found` true, `diag` says why: bad header,
-/// checksum, parse, import or validation failure).
-MgProgram *mg_cache_load(MlirContext ctx, const char *dir, uint64_t key,
-                         const MgTarget *target, bool *found, MgDiag *diag);
+/// Looks up `subject` searched with `o` in `dir`: on MG_CACHE_HIT a new
+/// program the caller destroys, verified as above; otherwise NULL, and
+/// `diag` says why for DAMAGED and REJECTED.
+MgProgram *mg_cache_fetch(MlirContext ctx, const char *dir,
+                          const MgProgram *subject, const MgSearchOptions *o,
+                          MgCacheOutcome *outcome, MgDiag *diag);
+
+/// Stores `found`, the search's choice for `subject` (and its parts, if it
+/// has some); creates the directory. Non-OK with a message on I/O errors
+/// (a cache that cannot be written is not fatal).
+MgStatus mg_cache_put(const char *dir, const MgProgram *subject,
+                      const MgSearchOptions *o, const MgSearchFound *found,
+                      MgDiag *diag);
 
 #endif // MIRAGE_PASSES_CACHE_H

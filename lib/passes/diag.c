@@ -29,6 +29,17 @@ void mg_pass_remark(MlirLocation loc, const char *fmt, ...) {
   fprintf(stderr, ": remark: %s\n", msg);
 }
 
+void mg_pass_warning(MlirLocation loc, const char *fmt, ...) {
+  char msg[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  fflush(stdout);
+  mg_tool_print_location(loc, stderr);
+  fprintf(stderr, ": warning: %s\n", msg);
+}
+
 bool mg_pass_env_flag(const char *env_name, bool option_value) {
   const char *env = getenv(env_name);
   return option_value || (env && *env && strcmp(env, "0") != 0);

@@ -47,6 +47,10 @@ void mg_pass_error(MlirLocation loc, const char *fmt, ...)
 /// errors, so remarks bypass the diagnostic engine.
 void mg_pass_remark(MlirLocation loc, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/// Prints "file:line:col: warning: ..." on stderr, always (like remarks,
+/// outside the diagnostic engine).
+void mg_pass_warning(MlirLocation loc, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 /// True when the option is set or the environment variable is set and not
 /// "0" (mirage-opt's --mirage-remarks/-progress/-stats set them).
 bool mg_pass_env_flag(const char *env_name, bool option_value);

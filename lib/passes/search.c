@@ -3,8 +3,8 @@
 // For every kernel-level μGraph function made only of predefined ops (what
 // lifting produces), runs the search of lib/search, and replaces the
 // function by the best verified μGraph when it is cheaper. Results are cached
-// on disk by (subprogram, target, options); searches stopped by their time
-// budget are not cached.
+// on disk by (subprogram, version, target, options) and re-verified on every
+// hit (cache.h); searches stopped by their time budget are not cached.
 //
 //===----------------------------------------------------------------------===//
 #define _POSIX_C_SOURCE 200809L // isatty, fileno
@@ -84,18 +84,6 @@ static void print_stats(const char *func, const MgSearchStats *st) {
           (unsigned long long)st->cost_skips, st->kernel_ops_searched,
           st->cost_bound_stop ? " (then the cost bound stopped it)" : "",
           st->cut_parts);
-}
-
-/// Key of a cache entry: the subprogram and every option that changes the
-/// result (not threads: results do not depend on them).
-static uint64_t cache_key(const MgProgram *target, const MgSearchOptions *o) {
-  char text[256];
-  snprintf(text, sizeof text, "v2 %s mko=%u mbo=%u mck=%u abs=%d seed=%llu "
-           "err=%a rank=%d cuts=%d extra=%u", o->target->name,
-           o->max_kernel_ops, o->max_block_ops, o->max_custom_kernels,
-           o->use_absexpr, (unsigned long long)o->seed, o->verify_error,
-           (int)o->rank, o->cut_prologues, o->extra_levels);
-  return mg_hash_bytes(mg_program_hash(target), text, strlen(text));
 }
 
 static bool has_custom_ops(const MgProgram *p) {
@@ -188,16 +176,21 @@ static bool search_one(MlirOperation module, MlirOperation func, void *ud) {
     return true;
   }
   MgSearchCost before = mg_search_cost(target, &run->options);
-  uint64_t key = cache_key(target, &run->options);
   MgDiag diag = {-1, -1, ""};
   MgProgram *best = NULL;
-  bool found_entry = false, from_cache = false;
+  bool from_cache = false;
   if (run->use_cache) {
-    best = mg_cache_load(mlirOperationGetContext(module), run->cache_dir, key,
-                         run->options.target, &found_entry, &diag);
-    if (found_entry && !best && run->remarks)
+    MgCacheOutcome outcome;
+    best = mg_cache_fetch(mlirOperationGetContext(module), run->cache_dir,
+                          target, &run->options, &outcome, &diag);
+    if (outcome == MG_CACHE_DAMAGED && run->remarks)
       mg_pass_remark(loc, "mirage-search: ignoring a damaged cache entry: %s",
                      diag.message);
+    // Readable but not shown equivalent: stale, or written by someone else.
+    if (outcome == MG_CACHE_REJECTED)
+      mg_pass_warning(loc, "mirage-search: the cache entry for '@%s' is "
+                           "removed and searched again: %s",
+                      name, diag.message);
     from_cache = best != NULL;
   }
   MgSearchResult result;
@@ -225,7 +218,8 @@ static bool search_one(MlirOperation module, MlirOperation func, void *ud) {
         best = mg_program_clone(chosen);
       if (best && run->use_cache && !result.stats.timed_out &&
           !result.stats.memory_limited &&
-          mg_cache_store(run->cache_dir, key, best, &diag) != MG_STATUS_OK &&
+          mg_cache_put(run->cache_dir, target, &run->options,
+                       &result.found[result.best], &diag) != MG_STATUS_OK &&
           run->remarks)
         mg_pass_remark(loc, "mirage-search: result not cached: %s",
                        diag.message);

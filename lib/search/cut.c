@@ -286,13 +286,92 @@ static MgProgram *search_part(Search *s, MgProgram *part, uint32_t parts,
   return chosen;
 }
 
+uint32_t mg_search_cut_parts(const MgProgram *target,
+                             MgProgram *parts[MG_SEARCH_MAX_PARTS],
+                             MgDiag *diag) {
+  Cuts c;
+  _Static_assert(CUT_MAX_PARTS + 1 <= MG_SEARCH_MAX_PARTS, "parts fit");
+  if (!target || !target->num_graphs || !find_cuts(&c, &target->graphs[0]))
+    return 0;
+  for (uint8_t k = 0; k <= c.n; k++) {
+    parts[k] = make_part(&c, k, diag);
+    if (!parts[k]) {
+      while (k-- > 0)
+        mg_program_destroy(parts[k]);
+      return 0;
+    }
+  }
+  return c.n + 1;
+}
+
+MgProgram *mg_search_cut_join(const MgProgram *target,
+                              const MgProgram *const *programs,
+                              uint32_t num_programs, const MgTarget *gpu,
+                              MgDiag *diag) {
+  Cuts c;
+  if (!target || !target->num_graphs || !find_cuts(&c, &target->graphs[0]) ||
+      num_programs != c.n + 1) {
+    mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
+                "%u programs do not fit the target's cut parts", num_programs);
+    return NULL;
+  }
+  const MgGraph *g = &target->graphs[0];
+  // Each program must have its part's signature (the composition binds
+  // inputs and outputs by position and type).
+  for (uint8_t k = 0; k <= c.n; k++) {
+    MgProgram *part = make_part(&c, k, diag);
+    bool fits = part && mg_program_same_signature(part, programs[k]);
+    mg_program_destroy(part);
+    if (!fits) {
+      mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
+                  "the program for part %u does not have its signature", k);
+      return NULL;
+    }
+  }
+  MgProgram *out = mg_program_create();
+  bool ok = out && mg_program_add_graph(out, MG_LEVEL_KERNEL) != MG_NO_ID;
+  MgTensorId root[32], cut[CUT_MAX_PARTS], inputs[32 + CUT_MAX_PARTS];
+  for (uint32_t i = 0; ok && i < g->num_ops; i++) {
+    const MgOp *op = &g->ops[i];
+    if (op->kind != MG_OP_INPUT)
+      continue;
+    const MgTensor *t = &g->tensors[op->outputs[0]];
+    root[op->attr] = mg_graph_add_input(out, 0, (MgDType)t->dtype, t->rank,
+                                        t->dims, diag);
+    ok = root[op->attr] != MG_NO_ID;
+  }
+  // Prologues first (parts 1..n), then the rest (part 0).
+  for (uint8_t k = 1; ok && k <= c.n; k++) {
+    part_inputs(&c, k, root, cut, inputs);
+    ok = append_part(out, programs[k], inputs, &cut[k - 1], diag) ==
+         MG_STATUS_OK;
+  }
+  MgTensorId outs[MG_MAX_OP_OUTPUTS * 4];
+  if (ok) {
+    part_inputs(&c, 0, root, cut, inputs);
+    ok = programs[0]->graphs[0].num_outputs == g->num_outputs &&
+         append_part(out, programs[0], inputs, outs, diag) == MG_STATUS_OK;
+  }
+  for (uint32_t k = 0; ok && k < g->num_outputs; k++)
+    ok = mg_graph_mark_output(out, 0, outs[k], diag) == MG_STATUS_OK;
+  ok = ok && mg_program_validate(out, gpu, diag) == MG_STATUS_OK;
+  if (!ok) {
+    mg_program_destroy(out);
+    return NULL;
+  }
+  return out;
+}
+
 MgProgram *mg_search_cut(Search *s, MgSearchStats *stats,
-                         MgVerifyResult *check) {
+                         MgVerifyResult *check,
+                         MgProgram *chosen[MG_SEARCH_MAX_PARTS],
+                         uint32_t *num_chosen) {
   Cuts c;
   const MgGraph *g = &s->target->graphs[0];
   memset(check, 0, sizeof *check);
   check->verdict = MG_VERDICT_EQUIVALENT;
   check->index = -1;
+  *num_chosen = 0;
   if (!find_cuts(&c, g))
     return NULL;
   MgDiag diag;
@@ -308,39 +387,18 @@ MgProgram *mg_search_cut(Search *s, MgSearchStats *stats,
       parts[k] = search_part(s, parts[k], c.n + 1, c.n + 1 - j, stats, check,
                              &diag);
   }
-  MgProgram *out = ok ? mg_program_create() : NULL;
-  ok = out && mg_program_add_graph(out, MG_LEVEL_KERNEL) != MG_NO_ID;
-  MgTensorId root[32], cut[CUT_MAX_PARTS], inputs[32 + CUT_MAX_PARTS];
-  for (uint32_t i = 0; ok && i < g->num_ops; i++) {
-    const MgOp *op = &g->ops[i];
-    if (op->kind != MG_OP_INPUT)
-      continue;
-    const MgTensor *t = &g->tensors[op->outputs[0]];
-    root[op->attr] = mg_graph_add_input(out, 0, (MgDType)t->dtype, t->rank,
-                                        t->dims, &diag);
-    ok = root[op->attr] != MG_NO_ID;
-  }
-  // Prologues first (parts 1..n), then the rest (part 0).
-  for (uint8_t k = 1; ok && k <= c.n; k++) {
-    part_inputs(&c, k, root, cut, inputs);
-    ok = append_part(out, parts[k], inputs, &cut[k - 1], &diag) ==
-         MG_STATUS_OK;
-  }
-  MgTensorId outs[MG_MAX_OP_OUTPUTS * 4];
-  if (ok) {
-    part_inputs(&c, 0, root, cut, inputs);
-    ok = parts[0]->graphs[0].num_outputs == g->num_outputs &&
-         append_part(out, parts[0], inputs, outs, &diag) == MG_STATUS_OK;
-  }
-  for (uint32_t k = 0; ok && k < g->num_outputs; k++)
-    ok = mg_graph_mark_output(out, 0, outs[k], &diag) == MG_STATUS_OK;
-  ok = ok && mg_program_validate(out, s->gpu, &diag) == MG_STATUS_OK;
-  for (uint32_t k = 0; k <= c.n; k++)
-    mg_program_destroy(parts[k]);
-  if (!ok) {
-    mg_program_destroy(out);
+  MgProgram *out =
+      ok ? mg_search_cut_join(s->target, (const MgProgram *const *)parts,
+                              c.n + 1, s->gpu, &diag)
+         : NULL;
+  if (!out) {
+    for (uint32_t k = 0; k <= c.n; k++)
+      mg_program_destroy(parts[k]);
     return NULL;
   }
+  for (uint32_t k = 0; k <= c.n; k++)
+    chosen[k] = parts[k];
+  *num_chosen = c.n + 1;
   stats->cut_parts = c.n + 1;
   check->log2_bound = check->error_bound > 0 ? log2(check->error_bound)
                                              : -INFINITY;

@@ -157,6 +157,7 @@ static bool found_add(Found *f, Kept *k, const MgVerifyResult *check) {
   x->cost = k->cost;
   x->hash = k->hash;
   x->check = *check;
+  x->num_parts = 0;
   k->program = NULL;
   return true;
 }
@@ -177,7 +178,9 @@ static double best_time(const Found *f) {
 // composed into a program cheaper than every program found so far.
 static bool add_cut(Search *s, Found *found, MgSearchStats *st) {
   MgVerifyResult check;
-  MgProgram *p = mg_search_cut(s, st, &check);
+  MgProgram *parts[MG_SEARCH_MAX_PARTS];
+  uint32_t num_parts = 0;
+  MgProgram *p = mg_search_cut(s, st, &check, parts, &num_parts);
   if (!p)
     return true;
   Kept k = {p, mg_search_cost(p, &s->opt), mg_program_hash(p), 0};
@@ -186,9 +189,21 @@ static bool add_cut(Search *s, Found *found, MgSearchStats *st) {
       mg_search_cost_compare(&found->items[best_index(found)].cost, &bar) < 0)
     bar = found->items[best_index(found)].cost;
   bool ok = true;
-  if (mg_search_cost_compare(&k.cost, &bar) < 0)
+  bool taken = false;
+  if (mg_search_cost_compare(&k.cost, &bar) < 0) {
     ok = found_add(found, &k, &check);
+    taken = ok && !k.program;
+  }
   mg_program_destroy(k.program); // NULL when `found` took it
+  MgSearchFound *x = taken ? &found->items[found->n - 1] : NULL;
+  for (uint32_t i = 0; i < num_parts; i++) {
+    if (x)
+      x->parts[i] = parts[i];
+    else
+      mg_program_destroy(parts[i]);
+  }
+  if (x)
+    x->num_parts = num_parts;
   return ok;
 }
 
@@ -447,8 +462,11 @@ done:
 void mg_search_result_free(MgSearchResult *result) {
   if (!result)
     return;
-  for (uint32_t i = 0; i < result->num_found; i++)
+  for (uint32_t i = 0; i < result->num_found; i++) {
     mg_program_destroy(result->found[i].program);
+    for (uint32_t k = 0; k < result->found[i].num_parts; k++)
+      mg_program_destroy(result->found[i].parts[k]);
+  }
   free(result->found);
   MgSearchStats stats = result->stats;
   memset(result, 0, sizeof *result);

@@ -251,8 +251,12 @@ void mg_stats_add_reason(MgSearchStats *st, const char *text, uint64_t n);
 /// results composed; NULL when the target has no prologue or a part could
 /// not be built. `check` gets the summed bound and tests of the parts;
 /// their statistics are added to `stats`.
+/// `chosen` gets the program composed for each part (the caller owns
+/// them; mg_search_cut_parts order).
 MgProgram *mg_search_cut(Search *s, MgSearchStats *stats,
-                         MgVerifyResult *check);
+                         MgVerifyResult *check,
+                         MgProgram *chosen[MG_SEARCH_MAX_PARTS],
+                         uint32_t *num_chosen);
 
 //===--- The search (search.c) --------------------------------------------===//
 
