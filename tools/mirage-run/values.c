@@ -2,10 +2,9 @@
 //
 // Conversions are written out rather than left to the compiler: _Float16 and
 // __bf16 are not portable C11, and the interpreter must see exactly the
-// values the JIT sees. A double is first rounded to the format (one rounding,
-// nearest-even, straight from the double so there is no double rounding
-// through float), then encoded; encoding an already representable value is
-// exact.
+// values the JIT sees. A double is rounded to the format once, nearest-even,
+// straight from the double (no double rounding through float); encoding
+// (lib/support's soft-float, as the JIT's helpers) is then exact.
 //
 //===----------------------------------------------------------------------===//
 #include "run.h"
@@ -56,47 +55,34 @@ double mg_run_unit_roundoff(MgDType dtype) {
   return ldexp(1.0, -format_of(dtype).p);
 }
 
-uint16_t mg_run_f16_bits(double v) {
-  uint16_t sign = signbit(v) ? 0x8000 : 0;
-  double a = fabs(v);
-  if (isnan(v))
-    return 0x7e00;
-  if (isinf(a))
-    return sign | 0x7c00;
-  if (a < ldexp(1.0, -14)) // subnormal (or zero): a = mant · 2^-24
-    return sign | (uint16_t)ldexp(a, 24);
-  int e;
-  frexp(a, &e);
-  int lead = e - 1;
-  uint16_t mant = (uint16_t)(ldexp(a, 10 - lead) - 1024.0);
-  return sign | (uint16_t)((lead + 15) << 10) | mant;
+static uint64_t f64_bits(double v) {
+  uint64_t u;
+  memcpy(&u, &v, sizeof u);
+  return u;
 }
 
-double mg_run_f16_value(uint16_t bits) {
-  double sign = bits & 0x8000 ? -1.0 : 1.0;
-  int exp = (bits >> 10) & 0x1f;
-  int mant = bits & 0x3ff;
-  if (exp == 0x1f)
-    return mant ? NAN : sign * INFINITY;
-  if (exp == 0)
-    return sign * ldexp(mant, -24);
-  return sign * ldexp(1024 + mant, exp - 25);
-}
-
-uint16_t mg_run_bf16_bits(double v) {
-  if (isnan(v))
-    return 0x7fc0;
-  float f = (float)v; // exact: v is a bf16 value, hence a float value
-  uint32_t u;
-  memcpy(&u, &f, sizeof u);
-  return (uint16_t)(u >> 16);
-}
-
-double mg_run_bf16_value(uint16_t bits) {
-  uint32_t u = (uint32_t)bits << 16;
+static double f32_value(uint32_t u) {
   float f;
   memcpy(&f, &u, sizeof f);
   return f;
+}
+
+// The encodings are lib/support's soft-float conversions, the same ones the
+// JIT's helpers use.
+uint16_t mg_run_f16_bits(double v) {
+  return mg_softfloat_f64_to_f16(f64_bits(v));
+}
+
+double mg_run_f16_value(uint16_t bits) {
+  return f32_value(mg_softfloat_f16_to_f32(bits));
+}
+
+uint16_t mg_run_bf16_bits(double v) {
+  return mg_softfloat_f64_to_bf16(f64_bits(v));
+}
+
+double mg_run_bf16_value(uint16_t bits) {
+  return f32_value(mg_softfloat_bf16_to_f32(bits));
 }
 
 double mg_run_load(MgDType dtype, const void *storage, size_t i) {
