@@ -36,7 +36,11 @@ void mg_lower_gpu_kernel(Emit *e, const char *name, MgOpId opi) {
     snprintf(kval[t], NAME_LEN, "%%arg%u", n++);
     mg_lower_memref_type(&root->tensors[t], (MgDType)root->tensors[t].dtype,
                          NULL, ktype[t]);
-    mg_text_printf(&args, "%s%s: %s", k ? ", " : "", kval[t], ktype[t]);
+    // Kernel tensors are whole gpu.alloc buffers (256-byte aligned): saying
+    // so makes the pointer parameters .align 16, so LLVM keeps 128-bit
+    // vector accesses whole.
+    mg_text_printf(&args, "%s%s: %s {llvm.align = 16 : i64}", k ? ", " : "",
+                   kval[t], ktype[t]);
   }
   // Tiles: static workgroup attributions when they fit the static limit,
   // else views of the dynamic shared memory the launch sizes; values a
@@ -64,7 +68,9 @@ void mg_lower_gpu_kernel(Emit *e, const char *name, MgOpId opi) {
       char type[TYPE_LEN];
       mg_lower_memref_type(&b->tensors[t], mg_lower_kept_dtype(b, t),
                            MG_LOWER_WORKGROUP, type);
-      mg_text_printf(&wg, "%s%%wg%u : %s", wg.len ? ", " : "", t, type);
+      // 16-byte aligned, as the vector copies into tiles assume.
+      mg_text_printf(&wg, "%s%%wg%u : %s {llvm.align = 16 : i64}",
+                     wg.len ? ", " : "", t, type);
     }
   }
   // The launch is fixed (host.c): telling the kernel lets LLVM bound the
@@ -82,6 +88,17 @@ void mg_lower_gpu_kernel(Emit *e, const char *name, MgOpId opi) {
   mg_text_free(&wg);
   e->indent++;
   e->barrier = true;
+  // The same fact for the accesses inside (vector.load of a memref whose
+  // alignment is unknown is split into element loads).
+  for (uint32_t k = 0; k < op->num_inputs + op->num_outputs; k++) {
+    MgTensorId t = k < op->num_inputs ? op->inputs[k]
+                                      : op->outputs[k - op->num_inputs];
+    Name aligned;
+    mg_lower_fresh(e, aligned);
+    mg_lower_line(e, "%s = memref.assume_alignment %s, 16 : %s", aligned,
+                  kval[t], ktype[t]);
+    snprintf(kval[t], NAME_LEN, "%s", aligned);
+  }
   if (op->kind != MG_OP_CUSTOM) {
     // Whole tensors, every thread of the grid striding over the elements.
     if (mg_lower_alloc_tables(e, root)) {

@@ -149,10 +149,14 @@ static void scalar_op(Emit *e, const char *op, const char *x, double s,
   mg_lower_line(e, "%s = arith.truncf %s : f64 to f32", out, r);
 }
 
+// Adds, subtracts and multiplies may contract into FMAs (one rounding
+// fewer, never a reassociation); divisions stay exact IEEE.
 static void binary(Emit *e, const char *op, const char *a, const char *b,
                    Name out) {
   mg_lower_fresh(e, out);
-  mg_lower_line(e, "%s = %s %s, %s : f32", out, op, a, b);
+  bool contract = strcmp(op, "arith.divf") != 0;
+  mg_lower_line(e, "%s = %s %s, %s%s : f32", out, op, a, b,
+                contract ? " fastmath<contract>" : "");
 }
 
 static void unary(Emit *e, const char *op, const char *a, Name out) {
@@ -365,8 +369,29 @@ static void tile_offsets(Emit *e, const MgOp *op, const MgTensor *tile,
   }
 }
 
+/// Bytes one vector access of a tile copy moves (ld.global.v4 / st.v4).
+#define VECTOR_BYTES 16
+
+// Elements per 16-byte vector when the copy between `tile` and `dram` can
+// move whole vectors, else 1: same element type, and the innermost dims of
+// both are multiples of the vector, so every row of the tile starts on a
+// 16-byte boundary of both buffers (tile offsets along that dim are
+// multiples of the tile's extent, hence of the vector).
+static int64_t vector_width(Emit *e, MgTensorId tile_id, MgTensorId dram_id) {
+  const MgTensor *tile = tensor(e, tile_id), *dram = tensor(e, dram_id);
+  if (e->dtype[tile_id] != e->dtype[dram_id] || tile->rank != dram->rank)
+    return 1;
+  int64_t v = VECTOR_BYTES / (int64_t)mg_dtype_bytes((MgDType)e->dtype[tile_id]);
+  uint32_t last = tile->rank - 1;
+  if (tile->dims[last] % v || dram->dims[last] % v)
+    return 1;
+  return v;
+}
+
 // Copies between a tile and its kernel tensor: the iterator reads the
 // kernel tensor, the saver writes it. Element types are equal: no f32.
+// Whole 16-byte vectors per thread where the layout allows (vector_width),
+// so consecutive threads read consecutive 16-byte chunks of a row.
 static void move_tile(Emit *e, const MgOp *op, bool saver) {
   MgTensorId tile_id = saver ? op->inputs[0] : op->outputs[0];
   MgTensorId dram_id = saver ? op->outputs[0] : op->inputs[0];
@@ -375,7 +400,21 @@ static void move_tile(Emit *e, const MgOp *op, bool saver) {
   bool has[MG_MAX_DIMS];
   tile_offsets(e, op, tile, saver, off, has);
   Index idx, at;
-  elems_begin(e, tile, idx);
+  int64_t vw = vector_width(e, tile_id, dram_id);
+  if (vw > 1) {
+    // Loop over the tile's vectors; the innermost index counts vectors.
+    MgTensor vt = *tile;
+    uint32_t last = tile->rank - 1;
+    vt.dims[last] /= vw;
+    elems_begin(e, &vt, idx);
+    Name w, first;
+    mg_lower_index(e, vw, w);
+    mg_lower_fresh(e, first);
+    mg_lower_line(e, "%s = arith.muli %s, %s : index", first, idx[last], w);
+    snprintf(idx[last], NAME_LEN, "%s", first);
+  } else {
+    elems_begin(e, tile, idx);
+  }
   for (uint32_t d = 0; d < tile->rank; d++) {
     if (!has[d]) {
       snprintf(at[d], NAME_LEN, "%s", idx[d]);
@@ -386,7 +425,20 @@ static void move_tile(Emit *e, const MgOp *op, bool saver) {
   }
   MgTensorId from = saver ? tile_id : dram_id, to = saver ? dram_id : tile_id;
   Name *from_at = saver ? idx : at, *to_at = saver ? at : idx;
-  if (e->dtype[from] == e->dtype[to]) {
+  if (vw > 1) {
+    char lf[MG_MAX_DIMS * (NAME_LEN + 2)], lt[MG_MAX_DIMS * (NAME_LEN + 2)];
+    index_list(from_at, tile->rank, lf, sizeof lf);
+    index_list(to_at, tile->rank, lt, sizeof lt);
+    char vec[32];
+    snprintf(vec, sizeof vec, "vector<%lldx%s>", (long long)vw,
+             mg_lower_elt((MgDType)e->dtype[from]));
+    Name v;
+    mg_lower_fresh(e, v);
+    mg_lower_line(e, "%s = vector.load %s[%s] : %s, %s", v, e->val[from], lf,
+                  e->type[from], vec);
+    mg_lower_line(e, "vector.store %s, %s[%s] : %s, %s", v, e->val[to], lt,
+                  e->type[to], vec);
+  } else if (e->dtype[from] == e->dtype[to]) {
     char lf[MG_MAX_DIMS * (NAME_LEN + 2)], lt[MG_MAX_DIMS * (NAME_LEN + 2)];
     index_list(from_at, tile->rank, lf, sizeof lf);
     index_list(to_at, tile->rank, lt, sizeof lt);

@@ -90,7 +90,8 @@ bool mg_lower_pass_extend(MlirOpPassManager pm, const MgOptionValue *v,
   snprintf(pipeline, sizeof pipeline,
            "nvvm-attach-target{chip=%s O=3},"
            "gpu.module(convert-scf-to-cf,expand-strided-metadata,"
-           "lower-affine,convert-gpu-to-nvvm,convert-arith-to-llvm,"
+           "lower-affine,convert-gpu-to-nvvm,convert-vector-to-llvm,"
+           "convert-arith-to-llvm,"
            "convert-index-to-llvm,canonicalize,cse,"
            "reconcile-unrealized-casts),"
            "gpu-module-to-binary{format=isa toolkit=\"%s\"}",

@@ -10,10 +10,15 @@
 // The fused RMSNorm kernel: tiles fit the static limit, so they are
 // workgroup buffers; one barrier after every op.
 // CHECK: gpu.module @rms_gpu {
-// CHECK: gpu.func @rms_gpu_k2(%arg0: memref<2x64xf32>, %arg1: memref<64x96xf32>, %arg2: memref<2x96xf32>) workgroup(%{{.*}} : memref<2x16xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<16x24xf32, #gpu.address_space<workgroup>>
+// Kernel tensors and tiles are 16-byte aligned (vector copies rely on it).
+// CHECK: gpu.func @rms_gpu_k2(%arg0: memref<2x64xf32> {llvm.align = 16 : i64}, %arg1: memref<64x96xf32> {llvm.align = 16 : i64}, %arg2: memref<2x96xf32> {llvm.align = 16 : i64}) workgroup(%{{.*}} : memref<2x16xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %{{.*}} : memref<16x24xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}
+// CHECK: %[[X:.*]] = memref.assume_alignment %arg0, 16 : memref<2x64xf32>
 // CHECK: gpu.block_id x
 // CHECK: gpu.thread_id x
 // CHECK: scf.for
+// Iterators move 16-byte vectors from the aligned kernel tensor into tiles.
+// CHECK: %[[V:.*]] = vector.load %[[X]][%{{.*}}, %{{.*}}] : memref<2x64xf32>, vector<4xf32>
+// CHECK-NEXT: vector.store %[[V]], %{{.*}}[%{{.*}}, %{{.*}}] : memref<2x16xf32, #gpu.address_space<workgroup>>, vector<4xf32>
 // CHECK: gpu.barrier
 // CHECK: math.sqrt
 // CHECK: gpu.return
