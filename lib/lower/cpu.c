@@ -30,6 +30,8 @@ static void cpu_custom(Emit *e, const MgOp *op, Name *kval,
     return;
   }
   mg_lower_bind_dram(&inner, op, kval, ktype);
+  // The GPU kernel's reduction choices, its lanes emulated (ops.c).
+  inner.coop_threads = mg_lower_coop_threads(b);
   for (MgTensorId t = 0; t < b->num_tensors; t++) {
     if (!mg_lower_is_tile(b, t) || reg[t])
       continue;

@@ -258,6 +258,11 @@ void mg_lower_bind_dram(Emit *e, const MgOp *op, Name *kval,
   }
 }
 
+int64_t mg_lower_coop_threads(const MgGraph *b) {
+  return b->block_threads >= 32 && b->block_threads % 32 == 0
+             ? b->block_threads : 0;
+}
+
 bool mg_lower_loop_flags(const MgGraph *b, bool **in_loop) {
   *in_loop = calloc(b->num_ops + 1, sizeof **in_loop);
   return *in_loop && mg_graph_ops_in_loop(b, *in_loop);

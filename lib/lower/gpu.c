@@ -73,6 +73,13 @@ void mg_lower_gpu_kernel(Emit *e, const char *name, MgOpId opi) {
                      wg.len ? ", " : "", t, type);
     }
   }
+  // One f32 per warp for reductions that span several warps (ops.c).
+  int64_t coop = op->kind == MG_OP_CUSTOM
+                     ? mg_lower_coop_threads(&e->p->graphs[op->attr]) : 0;
+  if (coop)
+    mg_text_printf(&wg, "%s%%red : memref<%lldxf32, %s> {llvm.align = 16 : "
+                   "i64}", wg.len ? ", " : "", (long long)(coop / 32),
+                   MG_LOWER_WORKGROUP);
   // The launch is fixed (host.c): telling the kernel lets LLVM bound the
   // thread and block ids, and the GPU dialect check launches against it.
   int64_t grid[3], threads;
@@ -142,6 +149,9 @@ void mg_lower_gpu_kernel(Emit *e, const char *name, MgOpId opi) {
       mg_lower_fresh(e, e->lo);
       mg_lower_line(e, "%s = gpu.thread_id x", e->lo);
       mg_lower_index(e, b->block_threads, e->step);
+      e->coop_threads = coop;
+      snprintf(e->tid, NAME_LEN, "%s", e->lo);
+      snprintf(e->scratch, NAME_LEN, "%%red");
       Name smem;
       if (dynamic) {
         mg_lower_fresh(e, smem);
@@ -170,6 +180,7 @@ void mg_lower_gpu_kernel(Emit *e, const char *name, MgOpId opi) {
     free(in_loop);
     mg_lower_free_tables(e);
   }
+  e->coop_threads = 0;
   mg_lower_line(e, "gpu.return");
   e->indent--;
   mg_lower_line(e, "}");

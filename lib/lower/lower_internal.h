@@ -37,6 +37,12 @@ typedef struct Emit {
   bool barrier;          // GPU: a barrier after each element loop
   // Block graphs: block index per grid axis and the for-loop iteration.
   Name block[3], iter;
+  // Cooperative reductions (ops.c): the block's threads when they are whole
+  // warps (0: every reduction is sequential per element), the thread id and
+  // (GPU) the shared f32 scratch of one value per warp. The CPU form makes
+  // the same choices and emulates the lanes in the same order.
+  int64_t coop_threads;
+  Name tid, scratch;
   const char *error;     // first unsupported construct met
 } Emit;
 
@@ -83,6 +89,9 @@ bool mg_lower_register_values(const MgGraph *b, bool *reg);
 /// with it and the kernel declares it (known_grid_size, known_block_size).
 void mg_lower_launch(const MgProgram *p, MgOpId op, int64_t grid[3],
                      int64_t *threads);
+
+/// Threads per block that allow cooperative reductions (whole warps), else 0.
+int64_t mg_lower_coop_threads(const MgGraph *b);
 
 /// The writers: one gpu.func, the CPU function, the host function.
 void mg_lower_gpu_kernel(Emit *e, const char *name, MgOpId op);

@@ -248,60 +248,364 @@ static void close_sum(Emit *e, const char *next) {
   mg_lower_line(e, "}");
 }
 
-static void matmul(Emit *e, const MgOp *op) {
+//===--- Cooperative reductions -------------------------------------------===//
+//
+// A reduction of n >= 32 terms per result element, when the block has
+// fewer result elements than threads (most would sit idle), is done by a
+// group of G = 32·m threads per element: lane l of the group sums the terms
+// k ≡ l (mod G) in order; each warp combines its 32 partial sums by an xor
+// butterfly of shuffles (offsets 16, 8, 4, 2, 1: lane l adds lane l^o's
+// value to its own); with m > 1 warps per element, the first lane of each
+// warp puts its sum in shared memory and the group's first thread adds the
+// m sums in warp order. m > 1 only when the element count times m is the
+// warp count, so every warp runs the element loop exactly once and the
+// barrier inside it is uniform. The CPU form makes the same choices and
+// runs the same additions in the same order, its lanes a loop over a buffer,
+// so `mirage-run --lower` checks this arithmetic too.
+
+/// One term of a reduction at index `k` (f32 into `out`).
+typedef void (*TermFn)(Emit *e, const void *ctx, const char *k, Name out);
+
+typedef struct Coop {
+  int64_t m, group;  // warps per element; threads per element (32·m)
+  Name gid, glane, lane, warp, buf;
+} Coop;
+
+// Warps per result element for a reduction of n terms over `numel`
+// elements; 0: sequential per element.
+static int64_t coop_warps(Emit *e, int64_t numel, int64_t n) {
+  int64_t threads = e->coop_threads, warps = threads / 32;
+  if (!threads || n < 32 || numel >= threads)
+    return 0;
+  int64_t m = numel < warps && warps % numel == 0 ? warps / numel : 1;
+  return 32 * m <= n ? m : 1;
+}
+
+static void i32_const(Emit *e, int64_t v, Name out) {
+  mg_lower_fresh(e, out);
+  mg_lower_line(e, "%s = arith.constant %lld : i32", out, (long long)v);
+}
+
+// Opens the element loop over `t` with one group of threads per element.
+static void coop_begin(Emit *e, const MgTensor *t, int64_t m, Index idx,
+                       Coop *c) {
+  c->m = m;
+  c->group = 32 * m;
+  Name g;
+  mg_lower_index(e, c->group, g);
+  if (e->mode == MG_LOWER_CPU) {
+    // Hoisted: an alloca inside the loop would grow the stack per element.
+    mg_lower_fresh(e, c->buf);
+    mg_lower_line(e, "%s = memref.alloca() : memref<%lldxf32>", c->buf,
+                  (long long)c->group);
+    elems_begin(e, t, idx);
+    return;
+  }
+  Name c32, ngroups;
+  mg_lower_index(e, 32, c32);
+  mg_lower_fresh(e, c->gid);
+  mg_lower_line(e, "%s = arith.divui %s, %s : index", c->gid, e->tid, g);
+  mg_lower_fresh(e, c->glane);
+  mg_lower_line(e, "%s = arith.remui %s, %s : index", c->glane, e->tid, g);
+  mg_lower_fresh(e, c->lane);
+  mg_lower_line(e, "%s = arith.remui %s, %s : index", c->lane, e->tid, c32);
+  mg_lower_fresh(e, c->warp);
+  mg_lower_line(e, "%s = arith.divui %s, %s : index", c->warp, e->tid, c32);
+  mg_lower_index(e, e->coop_threads / c->group, ngroups);
+  Name lo, step;
+  snprintf(lo, NAME_LEN, "%s", e->lo);
+  snprintf(step, NAME_LEN, "%s", e->step);
+  snprintf(e->lo, NAME_LEN, "%s", c->gid);
+  snprintf(e->step, NAME_LEN, "%s", ngroups);
+  elems_begin(e, t, idx);
+  snprintf(e->lo, NAME_LEN, "%s", lo);
+  snprintf(e->step, NAME_LEN, "%s", step);
+}
+
+// Σ_{k<n} term(k) over `first`, `first` + G, ... in order (one lane).
+static void lane_sum(Emit *e, int64_t n, const char *first, int64_t stride,
+                     TermFn term, const void *ctx, Name out) {
+  Name zero, upper, step, k, acc, x, s;
+  f32_const(e, 0.0, zero);
+  mg_lower_index(e, n, upper);
+  mg_lower_index(e, stride, step);
+  mg_lower_fresh(e, out);
+  mg_lower_fresh(e, k);
+  mg_lower_fresh(e, acc);
+  mg_lower_line(e, "%s = scf.for %s = %s to %s step %s iter_args(%s = %s) "
+                   "-> (f32) {", out, k, first, upper, step, acc, zero);
+  e->indent++;
+  term(e, ctx, k, x);
+  binary(e, "arith.addf", acc, x, s);
+  mg_lower_line(e, "scf.yield %s : f32", s);
+  e->indent--;
+  mg_lower_line(e, "}");
+}
+
+// buf[w·32 + l] += buf[w·32 + l + o] for l < o, o = 16 .. 1: the butterfly
+// as lane 0's value sees it (CPU form).
+static void cpu_butterfly(Emit *e, const Coop *c) {
+  Name zero, one;
+  mg_lower_index(e, 0, zero);
+  mg_lower_index(e, 1, one);
+  for (int64_t w = 0; w < c->m; w++)
+    for (int64_t o = 16; o >= 1; o /= 2) {
+      Name hi, l, base, i, j, a, b, r, off;
+      mg_lower_index(e, o, hi);
+      mg_lower_fresh(e, l);
+      mg_lower_line(e, "scf.for %s = %s to %s step %s {", l, zero, hi, one);
+      e->indent++;
+      mg_lower_index(e, w * 32, base);
+      mg_lower_fresh(e, i);
+      mg_lower_line(e, "%s = arith.addi %s, %s : index", i, l, base);
+      mg_lower_index(e, o, off);
+      mg_lower_fresh(e, j);
+      mg_lower_line(e, "%s = arith.addi %s, %s : index", j, i, off);
+      mg_lower_fresh(e, a);
+      mg_lower_line(e, "%s = memref.load %s[%s] : memref<%lldxf32>", a, c->buf,
+                    i, (long long)c->group);
+      mg_lower_fresh(e, b);
+      mg_lower_line(e, "%s = memref.load %s[%s] : memref<%lldxf32>", b, c->buf,
+                    j, (long long)c->group);
+      binary(e, "arith.addf", a, b, r);
+      mg_lower_line(e, "memref.store %s, %s[%s] : memref<%lldxf32>", r,
+                    c->buf, i, (long long)c->group);
+      e->indent--;
+      mg_lower_line(e, "}");
+    }
+}
+
+// The element's total into `out`, valid up to coop_end: on the GPU inside
+// an scf.if on the thread that stores it.
+static void coop_reduce(Emit *e, const Coop *c, int64_t n, TermFn term,
+                        const void *ctx, Name out) {
+  char buf_type[48];
+  snprintf(buf_type, sizeof buf_type, "memref<%lldxf32>",
+           (long long)c->group);
+  if (e->mode == MG_LOWER_CPU) {
+    Name zero, g, one, l, p;
+    mg_lower_index(e, 0, zero);
+    mg_lower_index(e, c->group, g);
+    mg_lower_index(e, 1, one);
+    mg_lower_fresh(e, l);
+    mg_lower_line(e, "scf.for %s = %s to %s step %s {", l, zero, g, one);
+    e->indent++;
+    lane_sum(e, n, l, c->group, term, ctx, p);
+    mg_lower_line(e, "memref.store %s, %s[%s] : %s", p, c->buf, l, buf_type);
+    e->indent--;
+    mg_lower_line(e, "}");
+    cpu_butterfly(e, c);
+    for (int64_t w = 0; w < c->m; w++) {
+      Name at, v;
+      mg_lower_index(e, 32 * w, at);
+      mg_lower_fresh(e, v);
+      mg_lower_line(e, "%s = memref.load %s[%s] : %s", v, c->buf, at,
+                    buf_type);
+      if (w == 0) {
+        snprintf(out, NAME_LEN, "%s", v);
+      } else {
+        Name s;
+        binary(e, "arith.addf", out, v, s);
+        snprintf(out, NAME_LEN, "%s", s);
+      }
+    }
+    return;
+  }
+  Name p, width, zero;
+  lane_sum(e, n, c->glane, c->group, term, ctx, p);
+  i32_const(e, 32, width);
+  for (int64_t o = 16; o >= 1; o /= 2) {
+    Name off, sh, valid, s;
+    i32_const(e, o, off);
+    mg_lower_fresh(e, sh);
+    mg_lower_fresh(e, valid);
+    mg_lower_line(e, "%s, %s = gpu.shuffle xor %s, %s, %s : f32", sh, valid,
+                  p, off, width);
+    binary(e, "arith.addf", p, sh, s);
+    snprintf(p, NAME_LEN, "%s", s);
+  }
+  mg_lower_index(e, 0, zero);
+  char red_type[64];
+  snprintf(red_type, sizeof red_type, "memref<%lldxf32, %s>",
+           (long long)(e->coop_threads / 32), MG_LOWER_WORKGROUP);
+  if (c->m > 1) {
+    Name first_lane;
+    mg_lower_fresh(e, first_lane);
+    mg_lower_line(e, "%s = arith.cmpi eq, %s, %s : index", first_lane,
+                  c->lane, zero);
+    mg_lower_line(e, "scf.if %s {", first_lane);
+    mg_lower_line(e, "  memref.store %s, %s[%s] : %s", p, e->scratch, c->warp,
+                  red_type);
+    mg_lower_line(e, "}");
+    mg_lower_line(e, "gpu.barrier");
+  }
+  Name leader;
+  mg_lower_fresh(e, leader);
+  mg_lower_line(e, "%s = arith.cmpi eq, %s, %s : index", leader, c->glane,
+                zero);
+  mg_lower_line(e, "scf.if %s {", leader);
+  e->indent++;
+  if (c->m == 1) {
+    snprintf(out, NAME_LEN, "%s", p);
+    return;
+  }
+  Name mm, base;
+  mg_lower_index(e, c->m, mm);
+  mg_lower_fresh(e, base);
+  mg_lower_line(e, "%s = arith.muli %s, %s : index", base, c->gid, mm);
+  for (int64_t w = 0; w < c->m; w++) {
+    Name off, at, v;
+    mg_lower_index(e, w, off);
+    mg_lower_fresh(e, at);
+    mg_lower_line(e, "%s = arith.addi %s, %s : index", at, base, off);
+    mg_lower_fresh(e, v);
+    mg_lower_line(e, "%s = memref.load %s[%s] : %s", v, e->scratch, at,
+                  red_type);
+    if (w == 0) {
+      snprintf(out, NAME_LEN, "%s", v);
+    } else {
+      Name s;
+      binary(e, "arith.addf", out, v, s);
+      snprintf(out, NAME_LEN, "%s", s);
+    }
+  }
+}
+
+static void coop_end(Emit *e) {
+  if (e->mode != MG_LOWER_CPU) {
+    e->indent--;
+    mg_lower_line(e, "}");
+  }
+  elems_end(e);
+}
+
+// Terms of the three reductions.
+typedef struct RowTerm { // in[at with at[dim] = k], squared or not
+  MgTensorId in;
+  const Name *at;
+  uint32_t dim;
+  bool square;
+} RowTerm;
+
+static void row_term(Emit *e, const void *ctx, const char *k, Name out) {
+  const RowTerm *r = ctx;
+  Index at;
+  memcpy(at, r->at, sizeof at);
+  snprintf(at[r->dim], NAME_LEN, "%s", k);
+  Name x;
+  load_at(e, r->in, at, x);
+  if (r->square)
+    binary(e, "arith.mulf", x, x, out);
+  else
+    snprintf(out, NAME_LEN, "%s", x);
+}
+
+typedef struct DotTerm { // a[.., i, k] · b[.., k, j]
+  MgTensorId a, b;
+  const Name *ia, *ib;
+} DotTerm;
+
+static void dot_term(Emit *e, const void *ctx, const char *k, Name out) {
+  const DotTerm *d = ctx;
+  const MgTensor *a = tensor(e, d->a), *b = tensor(e, d->b);
+  Index ia, ib;
+  memcpy(ia, d->ia, sizeof ia);
+  memcpy(ib, d->ib, sizeof ib);
+  snprintf(ia[a->rank - 1], NAME_LEN, "%s", k);
+  snprintf(ib[b->rank - 2], NAME_LEN, "%s", k);
+  Name x, y;
+  load_at(e, d->a, ia, x);
+  load_at(e, d->b, ib, y);
+  binary(e, "arith.mulf", x, y, out);
+}
+
+// Operand indices of matmul for result element `idx` (k filled per term).
+static void dot_indices(Emit *e, const MgOp *op, Index idx, Index ia,
+                        Index ib) {
   const MgTensor *out = tensor(e, op->outputs[0]);
   const MgTensor *a = tensor(e, op->inputs[0]), *b = tensor(e, op->inputs[1]);
-  Index idx;
-  elems_begin(e, out, idx);
-  Name k, acc, sum;
-  open_sum(e, a->dims[a->rank - 1], k, acc, sum);
-  Index ia, ib;
   broadcast(e, a, idx, out->rank, ia); // batch dims; the last two below
   broadcast(e, b, idx, out->rank, ib);
   snprintf(ia[a->rank - 2], NAME_LEN, "%s", idx[out->rank - 2]);
-  snprintf(ia[a->rank - 1], NAME_LEN, "%s", k);
-  snprintf(ib[b->rank - 2], NAME_LEN, "%s", k);
   snprintf(ib[b->rank - 1], NAME_LEN, "%s", idx[out->rank - 1]);
-  Name x, y, m, s;
-  load_at(e, op->inputs[0], ia, x);
-  load_at(e, op->inputs[1], ib, y);
-  binary(e, "arith.mulf", x, y, m);
-  binary(e, "arith.addf", acc, m, s);
+}
+
+static void matmul(Emit *e, const MgOp *op) {
+  const MgTensor *out = tensor(e, op->outputs[0]);
+  const MgTensor *a = tensor(e, op->inputs[0]);
+  int64_t n = a->dims[a->rank - 1];
+  Index idx, ia, ib;
+  int64_t m = coop_warps(e, mg_tensor_numel(out), n);
+  Coop c;
+  if (m)
+    coop_begin(e, out, m, idx, &c);
+  else
+    elems_begin(e, out, idx);
+  dot_indices(e, op, idx, ia, ib);
+  DotTerm d = {op->inputs[0], op->inputs[1], ia, ib};
+  Name sum;
+  if (m) {
+    coop_reduce(e, &c, n, dot_term, &d, sum);
+    store(e, op->outputs[0], idx, sum);
+    coop_end(e);
+    return;
+  }
+  Name k, acc, x, s;
+  open_sum(e, n, k, acc, sum);
+  dot_term(e, &d, k, x);
+  binary(e, "arith.addf", acc, x, s);
   close_sum(e, s);
   store(e, op->outputs[0], idx, sum);
   elems_end(e);
 }
 
 // Σ over dim `dim` of `in` at result element `idx` (result dim = 1), each
-// term squared when `square`.
+// term squared when `square`: sequential in one thread.
 static void reduce(Emit *e, MgTensorId in, Index idx, uint32_t dim,
                    bool square, Name out) {
   const MgTensor *t = tensor(e, in);
-  Name k, acc;
+  Name k, acc, x, s;
   open_sum(e, t->dims[dim], k, acc, out);
-  Index at;
-  memcpy(at, idx, sizeof at);
-  snprintf(at[dim], NAME_LEN, "%s", k);
-  Name x, s;
-  load_at(e, in, at, x);
-  if (square) {
-    Name sq;
-    binary(e, "arith.mulf", x, x, sq);
-    binary(e, "arith.addf", acc, sq, s);
-  } else {
-    binary(e, "arith.addf", acc, x, s);
-  }
+  RowTerm r = {in, idx, dim, square};
+  row_term(e, &r, k, x);
+  binary(e, "arith.addf", acc, x, s);
   close_sum(e, s);
 }
 
-static void sum(Emit *e, const MgOp *op) {
+// A reduction op over its result `out`: for each element, `finish` gets
+// the sum of `in` along `dim` (squared terms when `square`), cooperatively
+// where coop_warps says so.
+typedef void (*FinishFn)(Emit *e, const MgOp *op, Index idx, const char *v);
+
+static void reduce_op(Emit *e, const MgOp *op, uint32_t dim, bool square,
+                      FinishFn finish) {
   const MgTensor *out = tensor(e, op->outputs[0]);
+  MgTensorId in = op->inputs[0];
+  int64_t n = tensor(e, in)->dims[dim];
   Index idx;
-  elems_begin(e, out, idx);
+  int64_t m = coop_warps(e, mg_tensor_numel(out), n);
   Name r;
-  reduce(e, op->inputs[0], idx, (uint32_t)op->attr, false, r);
-  store(e, op->outputs[0], idx, r);
+  if (m) {
+    Coop c;
+    coop_begin(e, out, m, idx, &c);
+    RowTerm t = {in, idx, dim, square};
+    coop_reduce(e, &c, n, row_term, &t, r);
+    finish(e, op, idx, r);
+    coop_end(e);
+    return;
+  }
+  elems_begin(e, out, idx);
+  reduce(e, in, idx, dim, square, r);
+  finish(e, op, idx, r);
   elems_end(e);
+}
+
+static void store_sum(Emit *e, const MgOp *op, Index idx, const char *v) {
+  store(e, op->outputs[0], idx, v);
+}
+
+static void sum(Emit *e, const MgOp *op) {
+  reduce_op(e, op, (uint32_t)op->attr, false, store_sum);
 }
 
 void mg_lower_accum_init(Emit *e, const MgOp *op) {
@@ -313,19 +617,25 @@ void mg_lower_accum_init(Emit *e, const MgOp *op) {
   elems_end(e);
 }
 
+static void add_to_accum(Emit *e, const MgOp *op, Index idx, const char *v) {
+  Name old, r;
+  load_at(e, op->outputs[0], idx, old);
+  binary(e, "arith.addf", old, v, r);
+  store(e, op->outputs[0], idx, r);
+}
+
 static void accum(Emit *e, const MgOp *op) {
   const MgTensor *out = tensor(e, op->outputs[0]);
+  if (op->acc != MG_ACCUM_SUM) {
+    reduce_op(e, op, out->rank - 1, op->acc == MG_ACCUM_SUM_SQ_LAST,
+              add_to_accum);
+    return;
+  }
   Index idx;
   elems_begin(e, out, idx);
-  Name add, old, r;
-  if (op->acc == MG_ACCUM_SUM)
-    load(e, op->inputs[0], idx, out->rank, add);
-  else
-    reduce(e, op->inputs[0], idx, out->rank - 1,
-           op->acc == MG_ACCUM_SUM_SQ_LAST, add);
-  load_at(e, op->outputs[0], idx, old);
-  binary(e, "arith.addf", old, add, r);
-  store(e, op->outputs[0], idx, r);
+  Name add;
+  load(e, op->inputs[0], idx, out->rank, add);
+  add_to_accum(e, op, idx, add);
   elems_end(e);
 }
 

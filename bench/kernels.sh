@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# Per-kernel view of the PTX that mirage-superopt emits for the six paper
+# benchmarks (test/lift/*-tosa.mlir, both the _small and the _paper function;
+# --paper-only keeps the _paper ones): launch shape, ptxas resources, an
+# occupancy estimate and static counts of the memory / sync / FMA
+# instructions, one markdown table per target. Does not build (the caller
+# does) and asserts nothing.
+# Usage: bench/kernels.sh [--target sm_80|sm_90 ...] [--paper-only]   (default: sm_80 and sm_90)
+#
+# Where the numbers come from:
+#  - grid x threads and dynamic shared memory: a second compile with ptx=false,
+#    whose gpu.func carries known_grid_size/known_block_size and whose host
+#    gpu.launch_func names a `dynamic_shared_memory_size %c` constant.
+#  - registers, spills (stores+loads), static smem: ptxas -v on each module.
+#  - instruction counts: static (not executed) counts in the entry's PTX body,
+#    from its `.visible .entry NAME(` line to the next `}` at column 0.
+#    "ld 128b" = global loads 16 bytes wide (ld.global[.nc].v4.b32/f32/u32,
+#    also v2.b64), "ld narrow" = every other ld.global (b16, v4.b16, ...).
+#  - blocks/SM = min(2048/threads, 65536/(regs rounded up to 8 x threads),
+#    smem/SM / (static + dynamic + 1 KiB the driver reserves per block since
+#    sm_80), 32); smem/SM is 164 KiB on sm_80 and 228 KiB on sm_90. The letter
+#    says which limit binds (t threads, r registers, s smem, b block count).
+#    It is the occupancy limit, not residency: a grid smaller than the SM
+#    count (132 on H100, 108 on A100) leaves SMs empty.
+#  - load bytes/SM (1 in flight per thread) = blocks/SM x threads x width of
+#    the kernel's widest global load (ld.global or cp.async; 16 for v4.b32,
+#    2 for b16, ...): the bytes an SM has outstanding if every resident thread
+#    has one load in flight. Hiding DRAM latency needs roughly bandwidth/SM x
+#    latency, on the order of 10-20 KB per SM on A100/H100; far below that,
+#    a memory-bound kernel cannot reach peak bandwidth.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+bin="${MIRAGE_BUILD_DIR:-$root/build}/bin"
+ptxas=/usr/local/cuda/bin/ptxas
+targets=() paper_only=0
+while (($#)); do
+  case "$1" in
+    --target) targets+=("${2:?--target needs sm_80 or sm_90}"); shift 2 ;;
+    --paper-only) paper_only=1; shift ;;
+    *) echo "usage: bench/kernels.sh [--target sm_80|sm_90 ...] [--paper-only]" >&2; exit 2 ;;
+  esac
+done
+((${#targets[@]})) || targets=(sm_80 sm_90)
+if [[ ! -x "$ptxas" ]]; then echo "# bench/kernels.sh: no $ptxas, nothing to measure"; exit 0; fi
+out="$(mktemp -d)"
+trap 'rm -rf "$out"' EXIT
+version=$("$ptxas" --version | grep -o 'release.*' || echo '?')
+
+# Host side of the ptx=false MLIR -> "kernel grid threads dyn_smem" per kernel.
+host_awk='
+/= arith\.constant -?[0-9]+ : i32/ { c[$1] = $4 }
+/gpu\.func @/ && /known_block_size/ {
+  match($0, /gpu\.func @("[^"]*"|[^( ]+)/); k = substr($0, RSTART + 10, RLENGTH - 10); gsub(/"/, "", k)
+  match($0, /known_block_size = array<i32: [0-9, ]*>/); split(substr($0, RSTART + 30, RLENGTH - 31), b, ", ")
+  match($0, /known_grid_size = array<i32: [0-9, ]*>/); split(substr($0, RSTART + 29, RLENGTH - 30), g, ", ")
+  grid[k] = g[1] "x" g[2] "x" g[3]; thr[k] = b[1] * b[2] * b[3]
+}
+/gpu\.launch_func/ && /dynamic_shared_memory_size/ {
+  match($0, /::@("[^"]*"|[^ ]+)/); k = substr($0, RSTART + 3, RLENGTH - 3); gsub(/"/, "", k)
+  match($0, /dynamic_shared_memory_size %[A-Za-z0-9_]+/); v = c[substr($0, RSTART + 27, RLENGTH - 27)] + 0
+  if (v > dyn[k]) dyn[k] = v
+}
+END { for (k in grid) print k, grid[k], thr[k], dyn[k] + 0 }'
+
+# ptxas -v -> "kernel regs spill_bytes static_smem" per entry function.
+ptxas_awk='
+/Compiling entry function/ { f = $0; sub(/.*function \047/, "", f); sub(/\047.*/, "", f); regs[f] = 0; smem[f] = 0 }
+/spill stores/ { match($0, /[0-9]+ bytes spill stores/); s = substr($0, RSTART, RLENGTH) + 0
+                 match($0, /[0-9]+ bytes spill loads/); spill[f] = s + substr($0, RSTART, RLENGTH) }
+/Used [0-9]+ registers/ { match($0, /Used [0-9]+/); regs[f] = substr($0, RSTART + 5, RLENGTH - 5) + 0
+                          if (match($0, /[0-9]+ bytes smem/)) smem[f] = substr($0, RSTART, RLENGTH) + 0 }
+END { for (f in regs) print f, regs[f], spill[f] + 0, smem[f] }'
+
+# PTX -> "module kernel ld128 ldnarrow cpasync stv4 shfl bar fma widest" per entry.
+ptx_awk='
+function bytes(op,   n, t, i, w, v) { n = split(op, t, "."); w = 0; v = 1
+  for (i = 1; i <= n; i++) { if (t[i] ~ /^v[248]$/) v = substr(t[i], 2) + 0
+                             if (t[i] ~ /^[bfsu](8|16|32|64)$/) w = substr(t[i], 2) / 8 }
+  return w * v }
+/^\.visible \.entry / { k = $3; sub(/\(.*/, "", k); body = 1; l16 = ln = cp = st = sh = ba = fm = wide = 0; next }
+body && /^}/ { print mod, k, l16, ln, cp, st, sh, ba, fm, wide; body = 0 }
+body { op = $1; if (op ~ /^@/) op = $2
+  if (op ~ /^ld\.global/) { w = bytes(op); if (w >= 16) l16++; else ln++; if (w > wide) wide = w }
+  else if (op ~ /^cp\.async\.c[ag]/) { cp++; if (match($0, /, *(4|8|16) *[,;]/)) { w = substr($0, RSTART + 1) + 0; if (w > wide) wide = w } }
+  else if (op ~ /^st\.global/ && op ~ /\.v4\./) st++
+  else if (op ~ /^shfl\.sync/) sh++
+  else if (op ~ /^(bar|barrier)\.sync/) ba++
+  else if (op ~ /^fma\.rn/) fm++ }'
+
+# Joins the three on the kernel name and prints the rows.
+row_awk='
+FILENAME ~ /host.txt$/ { grid[$1] = $2; thr[$1] = $3; dyn[$1] = $4; next }
+FILENAME ~ /ptxas.txt$/ { regs[$1] = $2; spill[$1] = $3; smem[$1] = $4; next }
+{ k = $2; short = k; sub("^" $1 "_", "", short); t = thr[k]
+  if (t == "" || !(k in regs)) { printf "| %s | %s | %s | ? | %s | %s | %s | ? |", bench, $1, short, regs[k], spill[k], smem[k] }
+  else {
+    r8 = int((regs[k] + 7) / 8) * 8; per = smem[k] + dyn[k] + 1024
+    n = int(2048 / t); why = "t"
+    if (r8 > 0 && int(65536 / (r8 * t)) < n) { n = int(65536 / (r8 * t)); why = "r" }
+    if (int(smsm / per) < n) { n = int(smsm / per); why = "s" }
+    if (n > 32) { n = 32; why = "b" }
+    printf "| %s | %s | %s | %s x %d | %d | %d | %d+%d | %d (%s) |", bench, $1, short, grid[k], t, regs[k], spill[k], smem[k], dyn[k], n, why }
+  printf " %d | %d | %d | %d | %d | %d | %d | %s |\n", $3, $4, $5, $6, $7, $8, $9, (t == "" ? "?" : n * t * $10) }'
+
+for target in "${targets[@]}"; do
+  case "$target" in
+    sm_80) smem_per_sm=$((164 * 1024)) ;;
+    sm_90) smem_per_sm=$((228 * 1024)) ;;
+    *) echo "# bench/kernels.sh: unknown target $target (sm_80 or sm_90)"; continue ;;
+  esac
+  echo
+  echo "# target $target, ptxas $version, $(date '+%F %T %Z')"
+  echo "| benchmark | GPU module | kernel | grid x threads | regs | spill B | smem B (static+dyn) | blocks/SM (limit) | ld 128b | ld narrow | cp.async | st.global.v4 | shfl.sync | bar.sync | fma.rn | load bytes/SM (1 in flight per thread) |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+  for name in rmsnorm gqa qknorm lora gated-mlp ntrans; do
+    src="$root/test/lift/$name-tosa.mlir" dir="$out/$target/$name"
+    mkdir -p "$dir"
+    if ! "$bin/mirage-opt" --mirage-superopt="cache=false target=$target" "$src" -o "$dir/opt.mlir" 2>"$dir/err" ||
+       ! "$bin/mirage-opt" --mirage-superopt="cache=false target=$target ptx=false" "$src" -o "$dir/host.mlir" 2>>"$dir/err"; then
+      echo "| $name | mirage-opt failed: $(head -1 "$dir/err") |"; continue
+    fi
+    python3 "$root/test/lower/Inputs/extract_ptx.py" "$dir/opt.mlir" "$dir/ptx" >/dev/null
+    awk "$host_awk" "$dir/host.mlir" >"$dir/host.txt"
+    : >"$dir/ptxas.txt"; : >"$dir/ptx.txt"
+    for ptx in "$dir/ptx"/*.ptx; do
+      module=$(basename "$ptx" .ptx)
+      [[ $paper_only == 1 && $module != *_paper* ]] && continue
+      { "$ptxas" -arch="$target" -v "$ptx" -o /dev/null 2>&1 || true; } | awk "$ptxas_awk" >>"$dir/ptxas.txt"
+      awk -v mod="$module" "$ptx_awk" "$ptx" >>"$dir/ptx.txt"
+    done
+    awk -v bench="$name" -v smsm="$smem_per_sm" "$row_awk" "$dir/host.txt" "$dir/ptxas.txt" "$dir/ptx.txt"
+  done
+done

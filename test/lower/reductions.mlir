@@ -1,0 +1,89 @@
+// Cooperative reductions: a reduction of >= 32 terms whose block has fewer
+// result elements than threads runs on a group of 32·m threads per element
+// (lanes stride over the terms, an xor butterfly of warp shuffles, then the
+// m warp sums through shared memory in warp order). The CPU form runs the
+// same additions in the same order, so mirage-run checks the lane split,
+// the butterfly and the cross-warp step against the interpreter.
+// RUN: mirage-run --lower %s | FileCheck %s
+// RUN: mirage-opt --mirage-lower="ptx=false" %s | FileCheck %s --check-prefix=GPU
+
+// CHECK-DAG: @one_row: 1 output, 2 elements, max abs error {{.*}}: ok
+// CHECK-DAG: @two_rows: 1 output, 4 elements, max abs error {{.*}}: ok
+// CHECK-DAG: @gemv: 1 output, 4 elements, max abs error {{.*}}: ok
+// CHECK-DAG: @many_rows: 1 output, 96 elements, max abs error {{.*}}: ok
+// CHECK-DAG: @norm_accum: 1 output, 4 elements, max abs error {{.*}}: ok
+// CHECK-NOT: MISMATCH
+
+// One row of 1000 per block (128 threads: all 4 warps on the element, the
+// tail of 1000 = 7·128 + 104 handled by the lane loop's bound).
+// GPU-LABEL: gpu.func @one_row_gpu_k1(
+// GPU-SAME: workgroup({{.*}}, %[[RED:arg[0-9]+]] : memref<4xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
+// GPU: scf.for
+// GPU-COUNT-5: gpu.shuffle xor
+// GPU: memref.store %{{.*}}, %[[RED]][%{{.*}}] : memref<4xf32, #gpu.address_space<workgroup>>
+// GPU-NEXT: }
+// GPU-NEXT: gpu.barrier
+// GPU: memref.load %[[RED]]
+// GPU: gpu.return
+func.func @one_row_block(%x: tensor<2x1000xf32>) -> tensor<2x1xf32> attributes {ug.block_threads = 128 : i64, ug.forloop = 1 : i64, ug.grid = array<i64: 2, 1, 1>, ug.level = "block"} {
+  %t = "ug.iterator"(%x) {fmap = -1 : i64, imap = array<i64: 0, -1, -1>} : (tensor<2x1000xf32>) -> tensor<1x1000xf32>
+  %s = "ug.sum"(%t) {dim = 1 : i64} : (tensor<1x1000xf32>) -> tensor<1x1xf32>
+  %o = "ug.saver"(%s) {omap = array<i64: 0, -1, -1>} : (tensor<1x1xf32>) -> tensor<2x1xf32>
+  func.return %o : tensor<2x1xf32>
+}
+func.func @one_row(%x: tensor<2x1000xf32>) -> tensor<2x1xf32> attributes {ug.level = "kernel"} {
+  %y = "ug.custom"(%x) {kernel = @one_row_block, operandSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 0, 0, 0>} : (tensor<2x1000xf32>) -> tensor<2x1xf32>
+  func.return %y : tensor<2x1xf32>
+}
+
+// Two rows per block: 2 warps per row; f16 data, f32 arithmetic.
+func.func @two_rows_block(%x: tensor<4x256xf16>) -> tensor<4x1xf16> attributes {ug.block_threads = 128 : i64, ug.forloop = 1 : i64, ug.grid = array<i64: 2, 1, 1>, ug.level = "block"} {
+  %t = "ug.iterator"(%x) {fmap = -1 : i64, imap = array<i64: 0, -1, -1>} : (tensor<4x256xf16>) -> tensor<2x256xf16>
+  %q = "ug.square"(%t) : (tensor<2x256xf16>) -> tensor<2x256xf16>
+  %s = "ug.sum"(%q) {dim = 1 : i64} : (tensor<2x256xf16>) -> tensor<2x1xf16>
+  %o = "ug.saver"(%s) {omap = array<i64: 0, -1, -1>} : (tensor<2x1xf16>) -> tensor<4x1xf16>
+  func.return %o : tensor<4x1xf16>
+}
+func.func @two_rows(%x: tensor<4x256xf16>) -> tensor<4x1xf16> attributes {ug.level = "kernel"} {
+  %y = "ug.custom"(%x) {kernel = @two_rows_block, operandSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 0, 0, 0>} : (tensor<4x256xf16>) -> tensor<4x1xf16>
+  func.return %y : tensor<4x1xf16>
+}
+
+// A matrix-vector product per block: one output, k = 320, 64 threads.
+func.func @gemv_block(%x: tensor<1x320xf32>, %w: tensor<320x4xf32>) -> tensor<1x4xf32> attributes {ug.block_threads = 64 : i64, ug.forloop = 1 : i64, ug.grid = array<i64: 4, 1, 1>, ug.level = "block"} {
+  %a = "ug.iterator"(%x) {fmap = -1 : i64, imap = array<i64: -1, -1, -1>} : (tensor<1x320xf32>) -> tensor<1x320xf32>
+  %b = "ug.iterator"(%w) {fmap = -1 : i64, imap = array<i64: 1, -1, -1>} : (tensor<320x4xf32>) -> tensor<320x1xf32>
+  %m = "ug.matmul"(%a, %b) : (tensor<1x320xf32>, tensor<320x1xf32>) -> tensor<1x1xf32>
+  %o = "ug.saver"(%m) {omap = array<i64: 1, -1, -1>} : (tensor<1x1xf32>) -> tensor<1x4xf32>
+  func.return %o : tensor<1x4xf32>
+}
+func.func @gemv(%x: tensor<1x320xf32>, %w: tensor<320x4xf32>) -> tensor<1x4xf32> attributes {ug.level = "kernel"} {
+  %y = "ug.custom"(%x, %w) {kernel = @gemv_block, operandSegmentSizes = array<i32: 1, 1, 0, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 0, 0, 0>} : (tensor<1x320xf32>, tensor<320x4xf32>) -> tensor<1x4xf32>
+  func.return %y : tensor<1x4xf32>
+}
+
+// 48 rows per block of 128 threads: one warp per row (48 does not divide
+// the 4 warps), each warp looping over its rows.
+func.func @many_rows_block(%x: tensor<96x40xf32>) -> tensor<96x1xf32> attributes {ug.block_threads = 128 : i64, ug.forloop = 1 : i64, ug.grid = array<i64: 2, 1, 1>, ug.level = "block"} {
+  %t = "ug.iterator"(%x) {fmap = -1 : i64, imap = array<i64: 0, -1, -1>} : (tensor<96x40xf32>) -> tensor<48x40xf32>
+  %s = "ug.sum"(%t) {dim = 1 : i64} : (tensor<48x40xf32>) -> tensor<48x1xf32>
+  %o = "ug.saver"(%s) {omap = array<i64: 0, -1, -1>} : (tensor<48x1xf32>) -> tensor<96x1xf32>
+  func.return %o : tensor<96x1xf32>
+}
+func.func @many_rows(%x: tensor<96x40xf32>) -> tensor<96x1xf32> attributes {ug.level = "kernel"} {
+  %y = "ug.custom"(%x) {kernel = @many_rows_block, operandSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 0, 0, 0>} : (tensor<96x40xf32>) -> tensor<96x1xf32>
+  func.return %y : tensor<96x1xf32>
+}
+
+// A sum-of-squares accumulator over a for-loop (RMSNorm's shape): each
+// iteration's 64 terms are reduced by the block's 2 warps, then added.
+func.func @norm_accum_block(%x: tensor<4x512xf32>) -> tensor<4x1xf32> attributes {ug.block_threads = 64 : i64, ug.forloop = 8 : i64, ug.grid = array<i64: 4, 1, 1>, ug.level = "block"} {
+  %t = "ug.iterator"(%x) {fmap = 1 : i64, imap = array<i64: 0, -1, -1>} : (tensor<4x512xf32>) -> tensor<1x64xf32>
+  %s = "ug.accum"(%t) {kind = "sum_sq_last"} : (tensor<1x64xf32>) -> tensor<1x1xf32>
+  %o = "ug.saver"(%s) {omap = array<i64: 0, -1, -1>} : (tensor<1x1xf32>) -> tensor<4x1xf32>
+  func.return %o : tensor<4x1xf32>
+}
+func.func @norm_accum(%x: tensor<4x512xf32>) -> tensor<4x1xf32> attributes {ug.level = "kernel"} {
+  %y = "ug.custom"(%x) {kernel = @norm_accum_block, operandSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 0, 0, 0>} : (tensor<4x512xf32>) -> tensor<4x1xf32>
+  func.return %y : tensor<4x1xf32>
+}
