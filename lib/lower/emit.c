@@ -156,16 +156,54 @@ static bool chain_keeps(const MgGraph *b, const MgOp *const *ops, uint32_t n,
 
 typedef void (*GroupFn)(void *ctx, const MgOp *const *ops, uint32_t n);
 
+// Readers of tensor `t` in `b`.
+static uint32_t readers(const MgGraph *b, MgTensorId t) {
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < b->num_ops; i++)
+    for (uint32_t k = 0; k < b->ops[i].num_inputs; k++)
+      n += b->ops[i].inputs[k] == t;
+  for (uint32_t k = 0; k < b->num_outputs; k++)
+    n += b->outputs[k] == t;
+  return n;
+}
+
+// The sum accumulator that is the only reader of matmul `mm`'s result, in
+// the same phase: the pair is one group, the dot products added straight
+// into the f32 accumulator (no tile, no rounding to the matmul's declared
+// type, no barrier between them). Moving the accumulator up to its matmul
+// is safe: it reads nothing else, and only ops after the loop read it.
+static const MgOp *matmul_accum(const MgGraph *b, const bool *in_loop,
+                                const MgOp *mm) {
+  if (mm->kind != MG_OP_MATMUL || readers(b, mm->outputs[0]) != 1)
+    return NULL;
+  for (uint32_t j = (uint32_t)(mm - b->ops) + 1; j < b->num_ops; j++) {
+    const MgOp *acc = &b->ops[j];
+    if (acc->kind == MG_OP_ACCUM && acc->acc == MG_ACCUM_SUM &&
+        acc->inputs[0] == mm->outputs[0])
+      return in_loop[j] == in_loop[mm - b->ops] ? acc : NULL;
+  }
+  return NULL;
+}
+
+static bool is_matmul_accum(const MgGraph *b, const MgOp *const *ops,
+                            uint32_t n) {
+  return n == 2 && ops[0]->kind == MG_OP_MATMUL &&
+         ops[1]->kind == MG_OP_ACCUM && ops[1]->inputs[0] == ops[0]->outputs[0] &&
+         readers(b, ops[0]->outputs[0]) == 1;
+}
+
 // Calls `fn` on the ops of one phase in order, grouped: each chain of
-// fusable ops (n >= 1), or one other op (n = 1). Emission and the tile
-// plan both walk this, so they agree on what stays in registers.
+// fusable ops (n >= 1), a matmul with its accumulator (n = 2), or one
+// other op (n = 1). Emission and the tile plan both walk this, so they
+// agree on what stays in registers.
 static void for_each_group(const MgGraph *b, const bool *in_loop, bool loop,
                            GroupFn fn, void *ctx) {
   const MgOp *chain[CHAIN_MAX];
   uint32_t n = 0;
+  bool *taken = calloc(b->num_ops + 1, sizeof *taken); // accumulators moved up
   for (uint32_t i = 0; i < b->num_ops; i++) {
     const MgOp *op = &b->ops[i];
-    if (in_loop[i] != loop || op->kind == MG_OP_INPUT)
+    if (in_loop[i] != loop || op->kind == MG_OP_INPUT || (taken && taken[i]))
       continue;
     if (n < CHAIN_MAX && fusable(b, op, n ? chain[0] : NULL)) {
       chain[n++] = op;
@@ -174,25 +212,110 @@ static void for_each_group(const MgGraph *b, const bool *in_loop, bool loop,
     if (n)
       fn(ctx, chain, n);
     n = 0;
-    if (fusable(b, op, NULL))
+    const MgOp *acc = taken ? matmul_accum(b, in_loop, op) : NULL;
+    if (fusable(b, op, NULL)) {
       chain[n++] = op;
-    else
+    } else if (acc) {
+      const MgOp *pair[2] = {op, acc};
+      taken[acc - b->ops] = true;
+      fn(ctx, pair, 2);
+    } else {
       fn(ctx, &op, 1);
+    }
   }
   if (n)
     fn(ctx, chain, n);
+  free(taken);
+}
+
+//===--- Barriers ---------------------------------------------------------===//
+//
+// In a GPU block graph a barrier goes only where a shared-memory dependence
+// needs one: before a group that reads a tile written since the last
+// barrier (RAW), or writes a tile read or written since then (WAR, WAW).
+// Inside the for-loop, accumulator tiles are private to the threads that
+// own their elements (every update maps an element to the same thread), so
+// they take no part; one barrier after the zero fill and one at the end of
+// each iteration (the next iteration's iterators overwrite tiles this one
+// read; after the last, the ops after the loop read the accumulators). A
+// reduction that combines warps through the shared scratch counts as
+// reading and writing it (index num_tensors).
+
+enum { SYNC_READ = 1, SYNC_WRITE = 2 };
+
+typedef struct Sync {
+  Emit *e;
+  uint8_t *pending; // per tensor (+ scratch): accesses since the last barrier
+  const bool *reg;  // values kept in registers: no tile
+  bool in_loop;
+} Sync;
+
+static bool is_shared(const Sync *y, MgTensorId t) {
+  const MgGraph *b = y->e->g;
+  if (!mg_lower_is_tile(b, t) || y->reg[t])
+    return false;
+  return !(y->in_loop && b->ops[b->tensors[t].producer].kind == MG_OP_ACCUM);
+}
+
+static bool uses_scratch(const Sync *y, const MgOp *op) {
+  return mg_lower_reduction_warps(y->e, op) > 1;
+}
+
+// Whether the group touches a tile against the accesses since the last
+// barrier; with `record`, adds its own accesses.
+static bool group_conflicts(Sync *y, const MgOp *const *ops, uint32_t n,
+                            bool record) {
+  const MgGraph *b = y->e->g;
+  bool conflict = false;
+  for (uint32_t c = 0; c < n; c++) {
+    const MgOp *op = ops[c];
+    for (uint32_t k = 0; k < op->num_inputs; k++) {
+      MgTensorId t = op->inputs[k];
+      if (!is_shared(y, t))
+        continue;
+      conflict |= (y->pending[t] & SYNC_WRITE) != 0;
+      if (record)
+        y->pending[t] |= SYNC_READ;
+    }
+    for (uint32_t k = 0; k < op->num_outputs; k++) {
+      MgTensorId t = op->outputs[k];
+      if (!is_shared(y, t))
+        continue;
+      conflict |= y->pending[t] != 0;
+      if (record)
+        y->pending[t] |= SYNC_WRITE;
+    }
+    if (uses_scratch(y, op)) {
+      conflict |= y->pending[b->num_tensors] != 0;
+      if (record)
+        y->pending[b->num_tensors] = SYNC_READ | SYNC_WRITE;
+    }
+  }
+  return conflict;
+}
+
+static void barrier(Sync *y) {
+  mg_lower_line(y->e, "gpu.barrier");
+  memset(y->pending, 0, y->e->g->num_tensors + 1);
 }
 
 static void emit_group(void *ctx, const MgOp *const *ops, uint32_t n) {
-  Emit *e = ctx;
-  if (n == 1) {
+  Sync *y = ctx;
+  Emit *e = y->e;
+  if (y->pending && group_conflicts(y, ops, n, false))
+    barrier(y);
+  if (is_matmul_accum(e->g, ops, n))
+    mg_lower_matmul_accum(e, ops[0], ops[1]);
+  else if (n == 1)
     mg_lower_op(e, ops[0]);
-    return;
+  else {
+    bool keep[CHAIN_MAX];
+    for (uint32_t c = 0; c < n; c++)
+      keep[c] = chain_keeps(e->g, ops, n, c);
+    mg_lower_chain(e, ops, n, keep);
   }
-  bool keep[CHAIN_MAX];
-  for (uint32_t c = 0; c < n; c++)
-    keep[c] = chain_keeps(e->g, ops, n, c);
-  mg_lower_chain(e, ops, n, keep);
+  if (y->pending)
+    group_conflicts(y, ops, n, true);
 }
 
 typedef struct Plan {
@@ -202,6 +325,10 @@ typedef struct Plan {
 
 static void plan_group(void *ctx, const MgOp *const *ops, uint32_t n) {
   Plan *p = ctx;
+  if (is_matmul_accum(p->b, ops, n)) {
+    p->reg[ops[0]->outputs[0]] = true;
+    return;
+  }
   for (uint32_t c = 0; n > 1 && c < n; c++)
     p->reg[ops[c]->outputs[0]] = !chain_keeps(p->b, ops, n, c);
 }
@@ -222,9 +349,30 @@ bool mg_lower_register_values(const MgGraph *b, bool *reg) {
 
 void mg_lower_block_body(Emit *e, const bool *in_loop) {
   const MgGraph *b = e->g;
+  // GPU: barriers by dependence (above) instead of after every loop.
+  bool gpu = e->barrier;
+  Sync y = {e, NULL, NULL, false};
+  bool *reg = NULL;
+  if (gpu) {
+    y.pending = calloc(b->num_tensors + 1, 1);
+    reg = calloc(b->num_tensors + 1, sizeof *reg);
+    if (!y.pending || !reg || !mg_lower_register_values(b, reg)) {
+      e->error = "out of memory";
+      free(y.pending);
+      free(reg);
+      return;
+    }
+    y.reg = reg;
+    e->barrier = false;
+  }
+  bool accums = false;
   for (uint32_t i = 0; i < b->num_ops; i++)
-    if (b->ops[i].kind == MG_OP_ACCUM)
+    if (b->ops[i].kind == MG_OP_ACCUM) {
       mg_lower_accum_init(e, &b->ops[i]);
+      accums = true;
+    }
+  if (gpu && accums)
+    barrier(&y); // the updates may map elements to other threads
   Name lo, hi, one;
   mg_lower_index(e, 0, lo);
   mg_lower_index(e, b->forloop, hi);
@@ -232,10 +380,22 @@ void mg_lower_block_body(Emit *e, const bool *in_loop) {
   mg_lower_fresh(e, e->iter);
   mg_lower_line(e, "scf.for %s = %s to %s step %s {", e->iter, lo, hi, one);
   e->indent++;
-  for_each_group(b, in_loop, true, emit_group, e);
+  y.in_loop = true;
+  for_each_group(b, in_loop, true, emit_group, &y);
+  bool loop_work = false;
+  for (uint32_t i = 0; gpu && i <= b->num_tensors; i++)
+    loop_work |= y.pending[i] != 0;
+  if (gpu && (loop_work || accums))
+    barrier(&y);
   e->indent--;
   mg_lower_line(e, "}");
-  for_each_group(b, in_loop, false, emit_group, e);
+  y.in_loop = false;
+  for_each_group(b, in_loop, false, emit_group, &y);
+  if (gpu) {
+    e->barrier = true;
+    free(y.pending);
+    free(reg);
+  }
 }
 
 // Names the block graph's kernel tensors after the kernel op's operands

@@ -5,9 +5,9 @@
 // over their result (ops.c), structure around them by emit.c.
 //
 // Invariants: SSA names are "%v<N>" from one counter per function, so they
-// never clash; a loop's index names are valid only inside it; in GPU mode
-// every element loop is followed by a barrier, so an op sees its operands
-// complete.
+// never clash; a loop's index names are valid only inside it; in GPU block
+// graphs a barrier separates every two groups of ops with a shared-memory
+// dependence (emit.c), so an op sees its operands complete.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MIRAGE_LIB_LOWER_INTERNAL_H
@@ -109,5 +109,11 @@ void mg_lower_op(Emit *e, const MgOp *op);
 void mg_lower_chain(Emit *e, const MgOp *const *ops, uint32_t n,
                     const bool *keep);
 void mg_lower_accum_init(Emit *e, const MgOp *op);
+/// Warps per result element op `op` reduces with (ops.c: > 1 uses the
+/// shared scratch), 0 when it is not reduced cooperatively.
+int64_t mg_lower_reduction_warps(Emit *e, const MgOp *op);
+/// A matmul whose result only the sum accumulator `acc` reads: the dot
+/// products are added to the accumulator directly, in f32.
+void mg_lower_matmul_accum(Emit *e, const MgOp *mm, const MgOp *acc);
 
 #endif // MIRAGE_LIB_LOWER_INTERNAL_H

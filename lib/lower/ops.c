@@ -281,6 +281,21 @@ static int64_t coop_warps(Emit *e, int64_t numel, int64_t n) {
   return 32 * m <= n ? m : 1;
 }
 
+int64_t mg_lower_reduction_warps(Emit *e, const MgOp *op) {
+  const MgTensor *out = tensor(e, op->outputs[0]);
+  const MgTensor *in = tensor(e, op->inputs[0]);
+  int64_t n;
+  if (op->kind == MG_OP_MATMUL)
+    n = in->dims[in->rank - 1];
+  else if (op->kind == MG_OP_SUM)
+    n = in->dims[op->attr];
+  else if (op->kind == MG_OP_ACCUM && op->acc != MG_ACCUM_SUM)
+    n = in->dims[in->rank - 1];
+  else
+    return 0;
+  return coop_warps(e, mg_tensor_numel(out), n);
+}
+
 static void i32_const(Emit *e, int64_t v, Name out) {
   mg_lower_fresh(e, out);
   mg_lower_line(e, "%s = arith.constant %lld : i32", out, (long long)v);
@@ -530,7 +545,12 @@ static void dot_indices(Emit *e, const MgOp *op, Index idx, Index ia,
   snprintf(ib[b->rank - 1], NAME_LEN, "%s", idx[out->rank - 1]);
 }
 
-static void matmul(Emit *e, const MgOp *op) {
+// The matmul's result elements; each finishes with `finish` (store, or
+// add into an accumulator).
+typedef void (*FinishFn)(Emit *e, const MgOp *op, Index idx, const char *v);
+
+static void matmul_into(Emit *e, const MgOp *op, const MgOp *dest,
+                        FinishFn finish) {
   const MgTensor *out = tensor(e, op->outputs[0]);
   const MgTensor *a = tensor(e, op->inputs[0]);
   int64_t n = a->dims[a->rank - 1];
@@ -546,7 +566,7 @@ static void matmul(Emit *e, const MgOp *op) {
   Name sum;
   if (m) {
     coop_reduce(e, &c, n, dot_term, &d, sum);
-    store(e, op->outputs[0], idx, sum);
+    finish(e, dest, idx, sum);
     coop_end(e);
     return;
   }
@@ -555,8 +575,27 @@ static void matmul(Emit *e, const MgOp *op) {
   dot_term(e, &d, k, x);
   binary(e, "arith.addf", acc, x, s);
   close_sum(e, s);
-  store(e, op->outputs[0], idx, sum);
+  finish(e, dest, idx, sum);
   elems_end(e);
+}
+
+static void store_result(Emit *e, const MgOp *op, Index idx, const char *v) {
+  store(e, op->outputs[0], idx, v);
+}
+
+static void add_to_accum(Emit *e, const MgOp *op, Index idx, const char *v) {
+  Name old, r;
+  load_at(e, op->outputs[0], idx, old);
+  binary(e, "arith.addf", old, v, r);
+  store(e, op->outputs[0], idx, r);
+}
+
+static void matmul(Emit *e, const MgOp *op) {
+  matmul_into(e, op, op, store_result);
+}
+
+void mg_lower_matmul_accum(Emit *e, const MgOp *mm, const MgOp *acc) {
+  matmul_into(e, mm, acc, add_to_accum);
 }
 
 // Σ over dim `dim` of `in` at result element `idx` (result dim = 1), each
@@ -575,7 +614,6 @@ static void reduce(Emit *e, MgTensorId in, Index idx, uint32_t dim,
 // A reduction op over its result `out`: for each element, `finish` gets
 // the sum of `in` along `dim` (squared terms when `square`), cooperatively
 // where coop_warps says so.
-typedef void (*FinishFn)(Emit *e, const MgOp *op, Index idx, const char *v);
 
 static void reduce_op(Emit *e, const MgOp *op, uint32_t dim, bool square,
                       FinishFn finish) {
@@ -600,12 +638,8 @@ static void reduce_op(Emit *e, const MgOp *op, uint32_t dim, bool square,
   elems_end(e);
 }
 
-static void store_sum(Emit *e, const MgOp *op, Index idx, const char *v) {
-  store(e, op->outputs[0], idx, v);
-}
-
 static void sum(Emit *e, const MgOp *op) {
-  reduce_op(e, op, (uint32_t)op->attr, false, store_sum);
+  reduce_op(e, op, (uint32_t)op->attr, false, store_result);
 }
 
 void mg_lower_accum_init(Emit *e, const MgOp *op) {
@@ -615,13 +649,6 @@ void mg_lower_accum_init(Emit *e, const MgOp *op) {
   f32_const(e, 0.0, zero);
   store(e, op->outputs[0], idx, zero);
   elems_end(e);
-}
-
-static void add_to_accum(Emit *e, const MgOp *op, Index idx, const char *v) {
-  Name old, r;
-  load_at(e, op->outputs[0], idx, old);
-  binary(e, "arith.addf", old, v, r);
-  store(e, op->outputs[0], idx, r);
 }
 
 static void accum(Emit *e, const MgOp *op) {

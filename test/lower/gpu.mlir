@@ -45,10 +45,11 @@
 // The block graphs are gone.
 // CHECK-NOT: ug.level
 // Tiles of @rms, f32, each rounded up to 16 bytes: X 2x16 (128), W 16x24
-// (1536), the matmul, its accumulator and the quotient 2x24 (3 x 192), the
-// sum of squares and the sqrt 2x1 (2 x 16; the mean between them stays in
-// a register of the fused div_scalar-sqrt loop): 2272 bytes.
-// REMARK: remark: mirage-lower: '@rms': 1 kernel(s) in gpu.module @rms_gpu, at most 2272 bytes of shared memory per block
+// (1536), the accumulator and the quotient 2x24 (2 x 192; the matmul adds
+// into its accumulator directly), the sum of squares and the sqrt 2x1
+// (2 x 16; the mean between them stays in a register of the fused
+// div_scalar-sqrt loop): 2080 bytes.
+// REMARK: remark: mirage-lower: '@rms': 1 kernel(s) in gpu.module @rms_gpu, at most 2080 bytes of shared memory per block
 // REMARK: remark: mirage-lower: '@big': 1 kernel(s) in gpu.module @big_gpu, at most 131072 bytes of shared memory per block
 // BAD-MODE: unknown ptx mode 'maybe' (expected auto, true or false)
 // NO-TOOLKIT: ptx=true needs libdevice from the CUDA toolkit, not found under
