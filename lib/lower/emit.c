@@ -192,6 +192,12 @@ static bool is_matmul_accum(const MgGraph *b, const MgOp *const *ops,
          readers(b, ops[0]->outputs[0]) == 1;
 }
 
+// An iterator whose tile does not depend on the for-loop's iteration (no
+// fmap): loaded once, before the loop (mg_lower_block_body).
+static bool is_invariant_tile_load(const MgOp *op) {
+  return op->kind == MG_OP_ITERATOR && op->fmap == MG_MAP_NONE;
+}
+
 // Calls `fn` on the ops of one phase in order, grouped: each chain of
 // fusable ops (n >= 1), a matmul with its accumulator (n = 2), or one
 // other op (n = 1). Emission and the tile plan both walk this, so they
@@ -203,7 +209,8 @@ static void for_each_group(const MgGraph *b, const bool *in_loop, bool loop,
   bool *taken = calloc(b->num_ops + 1, sizeof *taken); // accumulators moved up
   for (uint32_t i = 0; i < b->num_ops; i++) {
     const MgOp *op = &b->ops[i];
-    if (in_loop[i] != loop || op->kind == MG_OP_INPUT || (taken && taken[i]))
+    if (in_loop[i] != loop || op->kind == MG_OP_INPUT || (taken && taken[i]) ||
+        (loop && is_invariant_tile_load(op)))
       continue;
     if (n < CHAIN_MAX && fusable(b, op, n ? chain[0] : NULL)) {
       chain[n++] = op;
@@ -365,14 +372,20 @@ void mg_lower_block_body(Emit *e, const bool *in_loop) {
     y.reg = reg;
     e->barrier = false;
   }
+  bool before = false; // work before the loop that its body reads
+  for (uint32_t i = 0; i < b->num_ops; i++)
+    if (in_loop[i] && is_invariant_tile_load(&b->ops[i])) {
+      mg_lower_op(e, &b->ops[i]);
+      before = true;
+    }
   bool accums = false;
   for (uint32_t i = 0; i < b->num_ops; i++)
     if (b->ops[i].kind == MG_OP_ACCUM) {
       mg_lower_accum_init(e, &b->ops[i]);
       accums = true;
     }
-  if (gpu && accums)
-    barrier(&y); // the updates may map elements to other threads
+  if (gpu && (accums || before))
+    barrier(&y); // updates may map elements to other threads; tiles ready
   Name lo, hi, one;
   mg_lower_index(e, 0, lo);
   mg_lower_index(e, b->forloop, hi);
@@ -381,6 +394,7 @@ void mg_lower_block_body(Emit *e, const bool *in_loop) {
   mg_lower_line(e, "scf.for %s = %s to %s step %s {", e->iter, lo, hi, one);
   e->indent++;
   y.in_loop = true;
+  e->in_loop = b->forloop > 1; // one pass: no per-iteration cost
   for_each_group(b, in_loop, true, emit_group, &y);
   bool loop_work = false;
   for (uint32_t i = 0; gpu && i <= b->num_tensors; i++)
@@ -390,6 +404,7 @@ void mg_lower_block_body(Emit *e, const bool *in_loop) {
   e->indent--;
   mg_lower_line(e, "}");
   y.in_loop = false;
+  e->in_loop = false;
   for_each_group(b, in_loop, false, emit_group, &y);
   if (gpu) {
     e->barrier = true;

@@ -43,6 +43,7 @@ typedef struct Emit {
   // the same choices and emulates the lanes in the same order.
   int64_t coop_threads;
   Name tid, scratch;
+  bool in_loop;          // emitting the body of a block graph's for-loop
   const char *error;     // first unsupported construct met
 } Emit;
 

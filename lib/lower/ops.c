@@ -277,6 +277,10 @@ static int64_t coop_warps(Emit *e, int64_t numel, int64_t n) {
   int64_t threads = e->coop_threads, warps = threads / 32;
   if (!threads || n < 32 || numel >= threads)
     return 0;
+  // Inside the for-loop a cross-warp combine would add a barrier to every
+  // iteration: one warp per element there.
+  if (e->in_loop)
+    return 1;
   int64_t m = numel < warps && warps % numel == 0 ? warps / numel : 1;
   return 32 * m <= n ? m : 1;
 }
