@@ -1,0 +1,53 @@
+// The memory path of a graph-defined kernel with a for-loop (F = 4):
+// tiles move as 16-byte vectors; the tile that does not depend on the
+// iteration (no fmap) is loaded once, before the loop; each matmul adds into
+// its f32 accumulator directly (no tile, no rounding to f16); barriers only
+// where shared memory needs one: after the loads, and at the end of each
+// iteration (2 per iteration). The CPU form (the same bodies) equals the interpreter.
+// RUN: mirage-run --lower %s | FileCheck %s
+// RUN: mirage-opt --mirage-lower="ptx=false" %s | FileCheck %s --check-prefix=GPU
+
+// CHECK: @two_mm: 1 output, 512 elements, max abs error {{.*}}: ok
+
+// GPU-LABEL: gpu.func @two_mm_gpu_k3(
+// The invariant tile V (32x32 of 32x64, picked by the block only).
+// GPU: vector.load %{{.*}} : memref<32x64xf16>, vector<8xf16>
+// GPU: gpu.barrier
+// GPU: scf.for %{{.*}} = %c0{{.*}} to %c4{{.*}} step %c1
+// GPU-NOT: gpu.barrier
+// GPU: vector.load %{{.*}} : memref<8x128xf16>, vector<8xf16>
+// GPU-NOT: gpu.barrier
+// GPU: vector.load %{{.*}} : memref<128x64xf16>, vector<8xf16>
+// GPU-NOT: memref<32x64xf16>, vector<8xf16>
+// GPU: gpu.barrier
+// The two matmuls, each adding into its accumulator; no barrier between.
+// GPU-NOT: gpu.barrier
+// GPU: arith.mulf %{{.*}}, %{{.*}} fastmath<contract> : f32
+// GPU-NOT: gpu.barrier
+// GPU: %[[OLD:.*]] = memref.load %{{.*}} : memref<8x32xf32, #gpu.address_space<workgroup>>
+// GPU-NEXT: %[[NEW:.*]] = arith.addf %[[OLD]], %{{.*}} fastmath<contract> : f32
+// GPU-NEXT: memref.store %[[NEW]], %{{.*}} : memref<8x32xf32, #gpu.address_space<workgroup>>
+// GPU-NOT: gpu.barrier
+// GPU: arith.mulf %{{.*}}, %{{.*}} fastmath<contract> : f32
+// GPU-NOT: gpu.barrier
+// GPU: memref.store %{{.*}}, %{{.*}} : memref<8x32xf32, #gpu.address_space<workgroup>>
+// GPU-NEXT: }
+// GPU-NEXT: gpu.barrier
+// GPU-NEXT: }
+// GPU: gpu.return
+func.func @two_mm_block(%x: tensor<8x128xf16>, %v: tensor<32x64xf16>, %w: tensor<128x64xf16>) -> tensor<8x64xf16> attributes {ug.block_threads = 64 : i64, ug.forloop = 4 : i64, ug.grid = array<i64: 2, 1, 1>, ug.level = "block"} {
+  %xt = "ug.iterator"(%x) {fmap = 1 : i64, imap = array<i64: -1, -1, -1>} : (tensor<8x128xf16>) -> tensor<8x32xf16>
+  %vt = "ug.iterator"(%v) {fmap = -1 : i64, imap = array<i64: 1, -1, -1>} : (tensor<32x64xf16>) -> tensor<32x32xf16>
+  %wt = "ug.iterator"(%w) {fmap = 0 : i64, imap = array<i64: 1, -1, -1>} : (tensor<128x64xf16>) -> tensor<32x32xf16>
+  %m1 = "ug.matmul"(%xt, %wt) : (tensor<8x32xf16>, tensor<32x32xf16>) -> tensor<8x32xf16>
+  %m2 = "ug.matmul"(%xt, %vt) : (tensor<8x32xf16>, tensor<32x32xf16>) -> tensor<8x32xf16>
+  %a1 = "ug.accum"(%m1) {kind = "sum"} : (tensor<8x32xf16>) -> tensor<8x32xf16>
+  %a2 = "ug.accum"(%m2) {kind = "sum"} : (tensor<8x32xf16>) -> tensor<8x32xf16>
+  %s = "ug.add"(%a1, %a2) : (tensor<8x32xf16>, tensor<8x32xf16>) -> tensor<8x32xf16>
+  %o = "ug.saver"(%s) {omap = array<i64: 1, -1, -1>} : (tensor<8x32xf16>) -> tensor<8x64xf16>
+  func.return %o : tensor<8x64xf16>
+}
+func.func @two_mm(%x: tensor<8x128xf16>, %v: tensor<32x64xf16>, %w: tensor<128x64xf16>) -> tensor<8x64xf16> attributes {ug.level = "kernel"} {
+  %y = "ug.custom"(%x, %v, %w) {kernel = @two_mm_block, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 0, 0, 0>} : (tensor<8x128xf16>, tensor<32x64xf16>, tensor<128x64xf16>) -> tensor<8x64xf16>
+  func.return %y : tensor<8x64xf16>
+}
