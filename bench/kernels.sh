@@ -12,6 +12,10 @@
 #    whose gpu.func carries known_grid_size/known_block_size and whose host
 #    gpu.launch_func names a `dynamic_shared_memory_size %c` constant.
 #  - registers, spills (stores+loads), static smem: ptxas -v on each module.
+#  - bar.sync per iteration: gpu.barrier ops the block graph's for-loop body
+#    runs per iteration (bench/loop_barriers.py on the ptx=false module),
+#    with F, the loop's range; a "+n" are barriers nested in cooperative
+#    reductions; "-" when the kernel has no for-loop (predefined ops).
 #  - instruction counts: static (not executed) counts in the entry's PTX body,
 #    from its `.visible .entry NAME(` line to the next `}` at column 0.
 #    "ld 128b" = global loads 16 bytes wide (ld.global[.nc].v4.b32/f32/u32,
@@ -90,6 +94,7 @@ body { op = $1; if (op ~ /^@/) op = $2
 # Joins the three on the kernel name and prints the rows.
 row_awk='
 FILENAME ~ /host.txt$/ { grid[$1] = $2; thr[$1] = $3; dyn[$1] = $4; next }
+FILENAME ~ /loops.txt$/ { loopbar[$1] = ($2 == "-" ? "-" : $3 ($4 > 0 ? "+" $4 : "") " (F=" $2 ")"); next }
 FILENAME ~ /ptxas.txt$/ { regs[$1] = $2; spill[$1] = $3; smem[$1] = $4; next }
 { k = $2; short = k; sub("^" $1 "_", "", short); t = thr[k]
   if (t == "" || !(k in regs)) { printf "| %s | %s | %s | ? | %s | %s | %s | ? |", bench, $1, short, regs[k], spill[k], smem[k] }
@@ -100,7 +105,7 @@ FILENAME ~ /ptxas.txt$/ { regs[$1] = $2; spill[$1] = $3; smem[$1] = $4; next }
     if (int(smsm / per) < n) { n = int(smsm / per); why = "s" }
     if (n > 32) { n = 32; why = "b" }
     printf "| %s | %s | %s | %s x %d | %d | %d | %d+%d | %d (%s) |", bench, $1, short, grid[k], t, regs[k], spill[k], smem[k], dyn[k], n, why }
-  printf " %d | %d | %d | %d | %d | %d | %d | %s |\n", $3, $4, $5, $6, $7, $8, $9, (t == "" ? "?" : n * t * $10) }'
+  printf " %d | %d | %d | %d | %d | %d | %s | %d | %s |\n", $3, $4, $5, $6, $7, $8, (k in loopbar ? loopbar[k] : "?"), $9, (t == "" ? "?" : n * t * $10) }'
 
 for target in "${targets[@]}"; do
   case "$target" in
@@ -110,8 +115,8 @@ for target in "${targets[@]}"; do
   esac
   echo
   echo "# target $target, ptxas $version, $(date '+%F %T %Z')"
-  echo "| benchmark | GPU module | kernel | grid x threads | regs | spill B | smem B (static+dyn) | blocks/SM (limit) | ld 128b | ld narrow | cp.async | st.global.v4 | shfl.sync | bar.sync | fma.rn | load bytes/SM (1 in flight per thread) |"
-  echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+  echo "| benchmark | GPU module | kernel | grid x threads | regs | spill B | smem B (static+dyn) | blocks/SM (limit) | ld 128b | ld narrow | cp.async | st.global.v4 | shfl.sync | bar.sync | bar.sync per iteration | fma.rn | load bytes/SM (1 in flight per thread) |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
   for name in rmsnorm gqa qknorm lora gated-mlp ntrans; do
     src="$root/test/lift/$name-tosa.mlir" dir="$out/$target/$name"
     mkdir -p "$dir"
@@ -121,6 +126,7 @@ for target in "${targets[@]}"; do
     fi
     python3 "$root/test/lower/Inputs/extract_ptx.py" "$dir/opt.mlir" "$dir/ptx" >/dev/null
     awk "$host_awk" "$dir/host.mlir" >"$dir/host.txt"
+    python3 "$root/bench/loop_barriers.py" "$dir/host.mlir" >"$dir/loops.txt"
     : >"$dir/ptxas.txt"; : >"$dir/ptx.txt"
     for ptx in "$dir/ptx"/*.ptx; do
       module=$(basename "$ptx" .ptx)
@@ -128,6 +134,6 @@ for target in "${targets[@]}"; do
       { "$ptxas" -arch="$target" -v "$ptx" -o /dev/null 2>&1 || true; } | awk "$ptxas_awk" >>"$dir/ptxas.txt"
       awk -v mod="$module" "$ptx_awk" "$ptx" >>"$dir/ptx.txt"
     done
-    awk -v bench="$name" -v smsm="$smem_per_sm" "$row_awk" "$dir/host.txt" "$dir/ptxas.txt" "$dir/ptx.txt"
+    awk -v bench="$name" -v smsm="$smem_per_sm" "$row_awk" "$dir/host.txt" "$dir/loops.txt" "$dir/ptxas.txt" "$dir/ptx.txt"
   done
 done
