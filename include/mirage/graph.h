@@ -179,6 +179,8 @@ MG_API MgGraphId mg_program_add_graph(MgProgram *program, MgLevel level);
 /// Canonical structural hash: equal programs hash equal, independent of
 /// memory layout.
 MG_API uint64_t mg_program_hash(const MgProgram *program);
+/// The tensor of graph input `pos` (its INPUT op's result), NULL if none.
+MG_API const MgTensor *mg_graph_input_tensor(const MgGraph *g, uint32_t pos);
 /// True when the root graphs of `a` and `b` have the same inputs (by
 /// position) and outputs (in order): element types and shapes.
 MG_API bool mg_program_same_signature(const MgProgram *a, const MgProgram *b);

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -138,6 +139,23 @@ MG_API MgStatus mg_outfile_commit(MgOutFile *f, MgDiag *diag);
 /// Drops what was written (the target is left as it was). Accepts a zeroed
 /// or already committed MgOutFile.
 MG_API void mg_outfile_discard(MgOutFile *f);
+
+/// Bit patterns of floats and back (memcpy: no aliasing questions).
+static inline uint32_t mg_f32_bits(float f) {
+  uint32_t u;
+  memcpy(&u, &f, sizeof u);
+  return u;
+}
+static inline float mg_f32_from_bits(uint32_t u) {
+  float f;
+  memcpy(&f, &u, sizeof f);
+  return f;
+}
+static inline uint64_t mg_f64_bits(double d) {
+  uint64_t u;
+  memcpy(&u, &d, sizeof u);
+  return u;
+}
 
 /// Conversions between IEEE binary64/binary32/binary16 and bfloat16 on bit
 /// patterns, rounding to nearest-even (one rounding, also from binary64),

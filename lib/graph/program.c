@@ -296,7 +296,7 @@ bool mg_program_equal(const MgProgram *a, const MgProgram *b) {
   return true;
 }
 
-static const MgTensor *root_input(const MgGraph *g, uint32_t pos) {
+const MgTensor *mg_graph_input_tensor(const MgGraph *g, uint32_t pos) {
   for (uint32_t i = 0; i < g->num_ops; ++i)
     if (g->ops[i].kind == MG_OP_INPUT && g->ops[i].attr == (int32_t)pos)
       return &g->tensors[g->ops[i].outputs[0]];
@@ -319,7 +319,7 @@ bool mg_program_same_signature(const MgProgram *a, const MgProgram *b) {
   if (ga->num_inputs != gb->num_inputs || ga->num_outputs != gb->num_outputs)
     return false;
   for (uint32_t i = 0; i < ga->num_inputs; ++i)
-    if (!same_type(root_input(ga, i), root_input(gb, i)))
+    if (!same_type(mg_graph_input_tensor(ga, i), mg_graph_input_tensor(gb, i)))
       return false;
   for (uint32_t k = 0; k < ga->num_outputs; ++k)
     if (!same_type(&ga->tensors[ga->outputs[k]], &gb->tensors[gb->outputs[k]]))

@@ -394,6 +394,32 @@ static void cpu_butterfly(Emit *e, const Coop *c) {
     }
 }
 
+// out = v_0 + v_1 + ... in order, v_w loaded from `mem` at index
+// `base` + w·`stride` (`base` NULL: 0).
+static void sum_in_order(Emit *e, const char *mem, const char *type,
+                         const char *base, int64_t count, int64_t stride,
+                         Name out) {
+  for (int64_t w = 0; w < count; w++) {
+    Name at, v;
+    mg_lower_index(e, w * stride, at);
+    if (base) {
+      Name off;
+      snprintf(off, NAME_LEN, "%s", at);
+      mg_lower_fresh(e, at);
+      mg_lower_line(e, "%s = arith.addi %s, %s : index", at, base, off);
+    }
+    mg_lower_fresh(e, v);
+    mg_lower_line(e, "%s = memref.load %s[%s] : %s", v, mem, at, type);
+    if (w == 0) {
+      snprintf(out, NAME_LEN, "%s", v);
+    } else {
+      Name sum;
+      binary(e, "arith.addf", out, v, sum);
+      snprintf(out, NAME_LEN, "%s", sum);
+    }
+  }
+}
+
 // The element's total into `out`, valid up to coop_end: on the GPU inside
 // an scf.if on the thread that stores it.
 static void coop_reduce(Emit *e, const Coop *c, int64_t n, TermFn term,
@@ -414,20 +440,7 @@ static void coop_reduce(Emit *e, const Coop *c, int64_t n, TermFn term,
     e->indent--;
     mg_lower_line(e, "}");
     cpu_butterfly(e, c);
-    for (int64_t w = 0; w < c->m; w++) {
-      Name at, v;
-      mg_lower_index(e, 32 * w, at);
-      mg_lower_fresh(e, v);
-      mg_lower_line(e, "%s = memref.load %s[%s] : %s", v, c->buf, at,
-                    buf_type);
-      if (w == 0) {
-        snprintf(out, NAME_LEN, "%s", v);
-      } else {
-        Name s;
-        binary(e, "arith.addf", out, v, s);
-        snprintf(out, NAME_LEN, "%s", s);
-      }
-    }
+    sum_in_order(e, c->buf, buf_type, NULL, c->m, 32, out);
     return;
   }
   Name p, width, zero;
@@ -472,22 +485,7 @@ static void coop_reduce(Emit *e, const Coop *c, int64_t n, TermFn term,
   mg_lower_index(e, c->m, mm);
   mg_lower_fresh(e, base);
   mg_lower_line(e, "%s = arith.muli %s, %s : index", base, c->gid, mm);
-  for (int64_t w = 0; w < c->m; w++) {
-    Name off, at, v;
-    mg_lower_index(e, w, off);
-    mg_lower_fresh(e, at);
-    mg_lower_line(e, "%s = arith.addi %s, %s : index", at, base, off);
-    mg_lower_fresh(e, v);
-    mg_lower_line(e, "%s = memref.load %s[%s] : %s", v, e->scratch, at,
-                  red_type);
-    if (w == 0) {
-      snprintf(out, NAME_LEN, "%s", v);
-    } else {
-      Name s;
-      binary(e, "arith.addf", out, v, s);
-      snprintf(out, NAME_LEN, "%s", s);
-    }
-  }
+  sum_in_order(e, e->scratch, red_type, base, c->m, 1, out);
 }
 
 static void coop_end(Emit *e) {

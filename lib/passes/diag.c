@@ -18,26 +18,29 @@ void mg_pass_error(MlirLocation loc, const char *fmt, ...) {
   mlirEmitError(loc, msg);
 }
 
-void mg_pass_remark(MlirLocation loc, const char *fmt, ...) {
+// "file:line:col: <severity>: message" on stderr (the 22 C API emits only
+// errors through the diagnostic engine).
+static void print_note(MlirLocation loc, const char *severity,
+                       const char *fmt, va_list ap) {
   char msg[1024];
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  fflush(stdout); // keep output already printed before the note
+  mg_tool_print_location(loc, stderr);
+  fprintf(stderr, ": %s: %s\n", severity, msg);
+}
+
+void mg_pass_remark(MlirLocation loc, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
+  print_note(loc, "remark", fmt, ap);
   va_end(ap);
-  fflush(stdout); // keep output already printed before the remark
-  mg_tool_print_location(loc, stderr);
-  fprintf(stderr, ": remark: %s\n", msg);
 }
 
 void mg_pass_warning(MlirLocation loc, const char *fmt, ...) {
-  char msg[1024];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
+  print_note(loc, "warning", fmt, ap);
   va_end(ap);
-  fflush(stdout);
-  mg_tool_print_location(loc, stderr);
-  fprintf(stderr, ": warning: %s\n", msg);
 }
 
 bool mg_pass_env_flag(const char *env_name, bool option_value) {

@@ -38,13 +38,6 @@ MgVerifyOptions mg_verify_options_default(void) {
 static const MgTarget unlimited_target = {
     "verify", INT64_MAX, INT32_MAX, {INT64_MAX, INT64_MAX, INT64_MAX}};
 
-static const MgTensor *input_tensor(const MgGraph *g, uint32_t pos) {
-  for (uint32_t i = 0; i < g->num_ops; ++i)
-    if (g->ops[i].kind == MG_OP_INPUT && g->ops[i].attr == (int32_t)pos)
-      return &g->tensors[g->ops[i].outputs[0]];
-  return NULL;
-}
-
 static bool same_dims(const MgTensor *a, const MgTensor *b) {
   if (a->rank != b->rank)
     return false;
@@ -64,7 +57,7 @@ static MgStatus check_program(const MgProgram *p, const char *which,
     return st;
   const MgGraph *g = &p->graphs[0];
   for (uint32_t i = 0; i < g->num_inputs; ++i)
-    if (!input_tensor(g, i))
+    if (!mg_graph_input_tensor(g, i))
       return mg_diag_set(diag, MG_STATUS_INVALID, 0, -1,
                          "program %s lacks input %u", which, i);
   return MG_STATUS_OK;
@@ -78,7 +71,7 @@ static MgStatus check_signatures(const MgProgram *a, const MgProgram *b,
                        "input counts differ: %u vs %u", ga->num_inputs,
                        gb->num_inputs);
   for (uint32_t i = 0; i < ga->num_inputs; ++i)
-    if (!same_dims(input_tensor(ga, i), input_tensor(gb, i)))
+    if (!same_dims(mg_graph_input_tensor(ga, i), mg_graph_input_tensor(gb, i)))
       return mg_diag_set(diag, MG_STATUS_INVALID, 0, -1,
                          "shapes of input %u differ", i);
   if (ga->num_outputs != gb->num_outputs)
@@ -131,7 +124,7 @@ static MgStatus rig_init(Rig *rig, const MgProgram *p, MgDiag *diag) {
   if (!rig->inputs || !rig->out_a || !rig->out_b)
     return mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1, "out of memory");
   for (uint32_t i = 0; i < g->num_inputs; ++i) {
-    const MgTensor *t = input_tensor(g, i);
+    const MgTensor *t = mg_graph_input_tensor(g, i);
     if (!mg_buffer_alloc(&rig->inputs[i], t->rank, t->dims))
       return mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1,
                          "out of memory for input %u", i);

@@ -21,22 +21,6 @@ typedef struct Fmt {
 
 static const Fmt HALF = {11, -14, 15}, BFLOAT = {8, -126, 127};
 
-static float f32_of(uint32_t u) {
-  float f;
-  memcpy(&f, &u, sizeof f);
-  return f;
-}
-static uint32_t bits_f32(float f) {
-  uint32_t u;
-  memcpy(&u, &f, sizeof u);
-  return u;
-}
-static uint64_t bits_f64(double d) {
-  uint64_t u;
-  memcpy(&u, &d, sizeof u);
-  return u;
-}
-
 /// The value of a 16-bit pattern of format `f` (not NaN).
 static double value16(Fmt f, uint16_t b) {
   int m = f.p - 1, ebits = f.p == 11 ? 5 : 8;
@@ -95,7 +79,7 @@ static void test_softfloat_widen_all(void) {
       bad_f16 += got != want;
     } else {
       float want = (float)value16(HALF, h); // exact
-      bad_f16 += got != bits_f32(want);
+      bad_f16 += got != mg_f32_bits(want);
     }
     got = mg_softfloat_bf16_to_f32(h);
     uint32_t want = (uint32_t)h << 16;
@@ -111,7 +95,7 @@ typedef uint16_t (*Narrow32)(uint32_t);
 typedef uint16_t (*Narrow64)(uint64_t);
 
 static int check32(Fmt f, Narrow32 fn, uint32_t u) {
-  float x = f32_of(u);
+  float x = mg_f32_from_bits(u);
   uint16_t got = fn(u);
   if (isnan(x)) {
     int m = f.p - 1;
@@ -127,7 +111,7 @@ static int check32(Fmt f, Narrow32 fn, uint32_t u) {
 }
 
 static int check64(Fmt f, Narrow64 fn, double x) {
-  uint16_t got = fn(bits_f64(x));
+  uint16_t got = fn(mg_f64_bits(x));
   if (isnan(x))
     return !is_nan16(f, got) || (got & 0x8000) != (signbit(x) ? 0x8000 : 0);
   uint16_t want = reference16(f, x);
@@ -157,7 +141,7 @@ static void boundaries(Fmt f, Narrow32 fn32, Narrow64 fn64) {
       float pts32[] = {(float)lo, m32, nextafterf(m32, 0),
                        nextafterf(m32, 2 * m32)};
       for (size_t i = 0; i < sizeof pts32 / sizeof *pts32; ++i)
-        bad32 += check32(f, fn32, bits_f32(pts32[i]));
+        bad32 += check32(f, fn32, mg_f32_bits(pts32[i]));
     }
   }
   CHECK_EQ_INT(bad32, 0);
@@ -214,7 +198,7 @@ static void test_softfloat_f64_random(void) {
 
 /// Values worked out by hand, so the reference itself is checked too.
 static void test_softfloat_known_values(void) {
-  CHECK_EQ_INT(mg_softfloat_f32_to_bf16(bits_f32(1.0f)), 0x3f80);
+  CHECK_EQ_INT(mg_softfloat_f32_to_bf16(mg_f32_bits(1.0f)), 0x3f80);
   CHECK_EQ_INT(mg_softfloat_f32_to_bf16(0x3f808000), 0x3f80); // tie, even
   CHECK_EQ_INT(mg_softfloat_f32_to_bf16(0x3f818000), 0x3f82); // tie, odd up
   CHECK_EQ_INT(mg_softfloat_f32_to_bf16(0x3f808001), 0x3f81);
@@ -222,19 +206,19 @@ static void test_softfloat_known_values(void) {
   CHECK_EQ_INT(mg_softfloat_f32_to_bf16(0x00000001), 0x0000); // subnormal
   CHECK_EQ_INT(mg_softfloat_f32_to_bf16(0x00018000), 0x0002); // subnormal tie
   CHECK_EQ_INT(mg_softfloat_f32_to_bf16(0xff800001), 0xffc0); // sNaN quieted
-  CHECK_EQ_INT(mg_softfloat_f32_to_f16(bits_f32(65504.0f)), 0x7bff);
-  CHECK_EQ_INT(mg_softfloat_f32_to_f16(bits_f32(65519.0f)), 0x7bff);
-  CHECK_EQ_INT(mg_softfloat_f32_to_f16(bits_f32(65520.0f)), 0x7c00);
-  CHECK_EQ_INT(mg_softfloat_f32_to_f16(bits_f32(0x1p-24f)), 0x0001);
-  CHECK_EQ_INT(mg_softfloat_f32_to_f16(bits_f32(0x1p-25f)), 0x0000); // tie
-  CHECK_EQ_INT(mg_softfloat_f32_to_f16(bits_f32(0x1.8p-24f)), 0x0002);
-  CHECK_EQ_INT(mg_softfloat_f32_to_f16(bits_f32(-0.0f)), 0x8000);
-  CHECK_EQ_INT(mg_softfloat_f32_to_f16(bits_f32(0x1.ffcp-15f)), 0x0400);
+  CHECK_EQ_INT(mg_softfloat_f32_to_f16(mg_f32_bits(65504.0f)), 0x7bff);
+  CHECK_EQ_INT(mg_softfloat_f32_to_f16(mg_f32_bits(65519.0f)), 0x7bff);
+  CHECK_EQ_INT(mg_softfloat_f32_to_f16(mg_f32_bits(65520.0f)), 0x7c00);
+  CHECK_EQ_INT(mg_softfloat_f32_to_f16(mg_f32_bits(0x1p-24f)), 0x0001);
+  CHECK_EQ_INT(mg_softfloat_f32_to_f16(mg_f32_bits(0x1p-25f)), 0x0000); // tie
+  CHECK_EQ_INT(mg_softfloat_f32_to_f16(mg_f32_bits(0x1.8p-24f)), 0x0002);
+  CHECK_EQ_INT(mg_softfloat_f32_to_f16(mg_f32_bits(-0.0f)), 0x8000);
+  CHECK_EQ_INT(mg_softfloat_f32_to_f16(mg_f32_bits(0x1.ffcp-15f)), 0x0400);
   // One rounding from binary64: through binary32 this would round twice.
   double d = 1.0 + 0x1p-11 + 0x1p-40; // above the f16 tie by 2^-40
-  CHECK_EQ_INT(mg_softfloat_f64_to_f16(bits_f64(d)), 0x3c01);
-  CHECK_EQ_INT(mg_softfloat_f32_to_f16(bits_f32((float)d)), 0x3c00);
-  CHECK_EQ_INT(mg_softfloat_f16_to_f32(0x0001), bits_f32(0x1p-24f));
+  CHECK_EQ_INT(mg_softfloat_f64_to_f16(mg_f64_bits(d)), 0x3c01);
+  CHECK_EQ_INT(mg_softfloat_f32_to_f16(mg_f32_bits((float)d)), 0x3c00);
+  CHECK_EQ_INT(mg_softfloat_f16_to_f32(0x0001), mg_f32_bits(0x1p-24f));
   CHECK_EQ_INT(mg_softfloat_f16_to_f32(0xfc00), 0xff800000u);
   CHECK_EQ_INT(mg_softfloat_f16_to_f32(0x7d00), 0x7fe00000u); // sNaN quieted
   CHECK_EQ_INT(mg_softfloat_bf16_to_f32(0x3f80), 0x3f800000u);
@@ -248,7 +232,7 @@ static void test_softfloat_matches_compiler_f16(void) {
   const uint32_t step = 4099;
   uint32_t u = 0;
   for (uint32_t i = 0; i < (uint32_t)((UINT64_C(1) << 32) / step); ++i, u += step) {
-    volatile float x = f32_of(u);
+    volatile float x = mg_f32_from_bits(u);
     _Float16 h = (_Float16)x;
     uint16_t hb;
     memcpy(&hb, &h, sizeof hb);

@@ -247,39 +247,23 @@ static void fill_descriptor(int64_t *desc, void *data,
 // low 32, so a float carrying the 16 bits in its low half has the same
 // calling convention.
 
-static uint32_t f32_bits(float f) {
-  uint32_t u;
-  memcpy(&u, &f, sizeof u);
-  return u;
-}
-static uint64_t f64_bits(double d) {
-  uint64_t u;
-  memcpy(&u, &d, sizeof u);
-  return u;
-}
-static float as_f32(uint32_t u) {
-  float f;
-  memcpy(&f, &u, sizeof f);
-  return f;
-}
-
 static float jit_truncsfbf2(float x) {
-  return as_f32(mg_softfloat_f32_to_bf16(f32_bits(x)));
+  return mg_f32_from_bits(mg_softfloat_f32_to_bf16(mg_f32_bits(x)));
 }
 static float jit_truncdfbf2(double x) {
-  return as_f32(mg_softfloat_f64_to_bf16(f64_bits(x)));
+  return mg_f32_from_bits(mg_softfloat_f64_to_bf16(mg_f64_bits(x)));
 }
 static float jit_truncsfhf2(float x) {
-  return as_f32(mg_softfloat_f32_to_f16(f32_bits(x)));
+  return mg_f32_from_bits(mg_softfloat_f32_to_f16(mg_f32_bits(x)));
 }
 static float jit_truncdfhf2(double x) {
-  return as_f32(mg_softfloat_f64_to_f16(f64_bits(x)));
+  return mg_f32_from_bits(mg_softfloat_f64_to_f16(mg_f64_bits(x)));
 }
 static float jit_extendhfsf2(float h) {
-  return as_f32(mg_softfloat_f16_to_f32((uint16_t)f32_bits(h)));
+  return mg_f32_from_bits(mg_softfloat_f16_to_f32((uint16_t)mg_f32_bits(h)));
 }
 static float jit_extendbfsf2(float b) {
-  return as_f32(mg_softfloat_bf16_to_f32((uint16_t)f32_bits(b)));
+  return mg_f32_from_bits(mg_softfloat_bf16_to_f32((uint16_t)mg_f32_bits(b)));
 }
 
 static void register_float_helpers(MlirExecutionEngine engine) {

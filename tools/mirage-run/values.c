@@ -55,34 +55,22 @@ double mg_run_unit_roundoff(MgDType dtype) {
   return ldexp(1.0, -format_of(dtype).p);
 }
 
-static uint64_t f64_bits(double v) {
-  uint64_t u;
-  memcpy(&u, &v, sizeof u);
-  return u;
-}
-
-static double f32_value(uint32_t u) {
-  float f;
-  memcpy(&f, &u, sizeof f);
-  return f;
-}
-
 // The encodings are lib/support's soft-float conversions, the same ones the
 // JIT's helpers use.
 uint16_t mg_run_f16_bits(double v) {
-  return mg_softfloat_f64_to_f16(f64_bits(v));
+  return mg_softfloat_f64_to_f16(mg_f64_bits(v));
 }
 
 double mg_run_f16_value(uint16_t bits) {
-  return f32_value(mg_softfloat_f16_to_f32(bits));
+  return (double)mg_f32_from_bits(mg_softfloat_f16_to_f32(bits));
 }
 
 uint16_t mg_run_bf16_bits(double v) {
-  return mg_softfloat_f64_to_bf16(f64_bits(v));
+  return mg_softfloat_f64_to_bf16(mg_f64_bits(v));
 }
 
 double mg_run_bf16_value(uint16_t bits) {
-  return f32_value(mg_softfloat_bf16_to_f32(bits));
+  return (double)mg_f32_from_bits(mg_softfloat_bf16_to_f32(bits));
 }
 
 double mg_run_load(MgDType dtype, const void *storage, size_t i) {
