@@ -30,8 +30,10 @@ static void cpu_custom(Emit *e, const MgOp *op, Name *kval,
     return;
   }
   mg_lower_bind_dram(&inner, op, kval, ktype);
-  // The GPU kernel's reduction choices, its lanes emulated (ops.c).
+  // The GPU kernel's reduction choices, its lanes emulated (ops.c), and
+  // its threads run in turn with the GPU's element split.
   inner.coop_threads = mg_lower_coop_threads(b);
+  inner.step_value = b->block_threads;
   for (MgTensorId t = 0; t < b->num_tensors; t++) {
     if (!mg_lower_is_tile(b, t) || reg[t])
       continue;
@@ -124,6 +126,7 @@ void mg_lower_cpu_program(Emit *e, const MgLowerOptions *o) {
   }
   mg_lower_index(e, 0, e->lo);
   mg_lower_index(e, 1, e->step);
+  e->step_value = 1;
   e->barrier = false;
   for (uint32_t i = 0; !e->error && i < root->num_ops; i++) {
     const MgOp *op = &root->ops[i];

@@ -128,6 +128,7 @@ void mg_lower_gpu_kernel(Emit *e, const char *name, MgOpId opi) {
       mg_lower_line(e, "%s = arith.addi %s, %s : index", e->lo, base, tid);
       mg_lower_fresh(e, e->step);
       mg_lower_line(e, "%s = arith.muli %s, %s : index", e->step, gdim, bdim);
+      e->step_value = 0; // the grid's size, known only at run time here
       e->barrier = false; // no tile is shared
       mg_lower_op(e, op);
     } else {
@@ -149,6 +150,7 @@ void mg_lower_gpu_kernel(Emit *e, const char *name, MgOpId opi) {
       mg_lower_fresh(e, e->lo);
       mg_lower_line(e, "%s = gpu.thread_id x", e->lo);
       mg_lower_index(e, b->block_threads, e->step);
+      e->step_value = b->block_threads;
       e->coop_threads = coop;
       snprintf(e->tid, NAME_LEN, "%s", e->lo);
       snprintf(e->scratch, NAME_LEN, "%%red");

@@ -34,6 +34,12 @@ typedef struct Emit {
   // Element loops: first index and step (GPU: thread id, threads; CPU: 0,
   // 1). Predefined kernels on the GPU stride over the whole grid.
   Name lo, step;
+  int64_t step_value;    // the step when a known constant, else 0
+  int elem_loops;        // scf.for ops the open element loop has (ops.c)
+  // An element loop carrying its (outer, inner) position (ops.c): the
+  // names, the inner extent (0: none open) and the step.
+  Name carry_o, carry_j;
+  int64_t carry_inner, carry_step;
   bool barrier;          // GPU: a barrier after each element loop
   // Block graphs: block index per grid axis and the for-loop iteration.
   Name block[3], iter;

@@ -20,23 +20,20 @@ static const MgTensor *tensor(Emit *e, MgTensorId id) {
   return &e->g->tensors[id];
 }
 
-// Opens the element loop over `t`; idx gets one index per dim.
-static void elems_begin(Emit *e, const MgTensor *t, Index idx) {
-  Name n, lin;
-  mg_lower_index(e, mg_tensor_numel(t), n);
-  mg_lower_fresh(e, lin);
-  mg_lower_line(e, "scf.for %s = %s to %s step %s {", lin, e->lo, n,
-                e->step);
-  e->indent++;
+// Delinearizes `lin` over dims [0, end) of `t` (row-major) into idx.
+static void delinearize(Emit *e, const MgTensor *t, uint32_t end,
+                        const char *lin, Index idx) {
   Name rest;
   snprintf(rest, sizeof rest, "%s", lin);
-  for (uint32_t d = t->rank; d-- > 0;) {
+  for (uint32_t d = end; d-- > 0;) {
     if (t->dims[d] == 1) {
       mg_lower_index(e, 0, idx[d]);
       continue;
     }
-    if (d == 0) {
+    if (d == 0 || mg_tensor_numel(t) / t->dims[d] == 1) {
       snprintf(idx[d], NAME_LEN, "%s", rest);
+      for (uint32_t z = 0; z < d; z++) // the rest are size 1
+        mg_lower_index(e, 0, idx[z]);
       break;
     }
     Name size, q;
@@ -49,9 +46,160 @@ static void elems_begin(Emit *e, const MgTensor *t, Index idx) {
   }
 }
 
+// Opens the element loop over `t`; idx gets one index per dim. Element
+// lin goes to thread lin mod step, as a linear strided loop would give it,
+// but when the step is a known constant the loops run over (outer, inner)
+// positions directly (the step divides the innermost extent, or is a
+// multiple of it, or the position is carried and advanced by it): no
+// division by a non-power of two per element.
+static void elems_begin_threads(Emit *e, const MgTensor *t, Index idx) {
+  int64_t step = e->step_value;
+  int last = -1;
+  for (int d = (int)t->rank - 1; d >= 0 && last < 0; d--)
+    if (t->dims[d] > 1)
+      last = d;
+  int64_t inner = last >= 0 ? t->dims[last] : 1;
+  int64_t outer = mg_tensor_numel(t) / inner;
+  for (uint32_t d = (uint32_t)(last + 1); d < t->rank; d++)
+    mg_lower_index(e, 0, idx[d]);
+  if (last >= 0 && step > 0 && inner % step == 0) {
+    // Every thread visits every outer index, striding over the inner one.
+    Name o = "", n, j;
+    if (outer > 1) {
+      Name zero, one, hi;
+      mg_lower_index(e, 0, zero);
+      mg_lower_index(e, 1, one);
+      mg_lower_index(e, outer, hi);
+      mg_lower_fresh(e, o);
+      mg_lower_line(e, "scf.for %s = %s to %s step %s {", o, zero, hi, one);
+      e->indent++;
+    }
+    mg_lower_index(e, inner, n);
+    mg_lower_fresh(e, j);
+    mg_lower_line(e, "scf.for %s = %s to %s step %s {", j, e->lo, n,
+                  e->step);
+    e->indent++;
+    e->elem_loops = outer > 1 ? 2 : 1;
+    snprintf(idx[last], NAME_LEN, "%s", j);
+    if (outer > 1)
+      delinearize(e, t, (uint32_t)last, o, idx);
+    else
+      for (int d = 0; d < last; d++)
+        mg_lower_index(e, 0, idx[d]);
+    return;
+  }
+  if (last >= 0 && step > 0 && step % inner == 0) {
+    // The inner index is the thread's own; the outer one strides.
+    Name n, j, o0, ostep, hi, o;
+    mg_lower_index(e, inner, n);
+    mg_lower_fresh(e, j);
+    mg_lower_line(e, "%s = arith.remui %s, %s : index", j, e->lo, n);
+    mg_lower_fresh(e, o0);
+    mg_lower_line(e, "%s = arith.divui %s, %s : index", o0, e->lo, n);
+    mg_lower_index(e, step / inner, ostep);
+    mg_lower_index(e, outer, hi);
+    mg_lower_fresh(e, o);
+    mg_lower_line(e, "scf.for %s = %s to %s step %s {", o, o0, hi, ostep);
+    e->indent++;
+    e->elem_loops = 1;
+    snprintf(idx[last], NAME_LEN, "%s", j);
+    delinearize(e, t, (uint32_t)last, o, idx);
+    return;
+  }
+  if (last >= 0 && step > 0 && outer > 1) {
+    // Neither divides the other: the (outer, inner) position is carried
+    // through the loop and advanced by the step with one compare, instead
+    // of a division and a remainder per element.
+    Name n, j0, o0, lin, res;
+    mg_lower_index(e, inner, n);
+    mg_lower_fresh(e, j0);
+    mg_lower_line(e, "%s = arith.remui %s, %s : index", j0, e->lo, n);
+    mg_lower_fresh(e, o0);
+    mg_lower_line(e, "%s = arith.divui %s, %s : index", o0, e->lo, n);
+    Name total;
+    mg_lower_index(e, mg_tensor_numel(t), total);
+    mg_lower_fresh(e, res);
+    mg_lower_fresh(e, lin);
+    mg_lower_fresh(e, e->carry_o);
+    mg_lower_fresh(e, e->carry_j);
+    mg_lower_line(e, "%s:2 = scf.for %s = %s to %s step %s iter_args(%s = %s, "
+                     "%s = %s) -> (index, index) {", res, lin, e->lo, total,
+                  e->step, e->carry_o, o0, e->carry_j, j0);
+    e->indent++;
+    e->elem_loops = 1;
+    e->carry_inner = inner;
+    e->carry_step = step;
+    snprintf(idx[last], NAME_LEN, "%s", e->carry_j);
+    delinearize(e, t, (uint32_t)last, e->carry_o, idx);
+    return;
+  }
+  Name n, lin;
+  mg_lower_index(e, mg_tensor_numel(t), n);
+  mg_lower_fresh(e, lin);
+  mg_lower_line(e, "scf.for %s = %s to %s step %s {", lin, e->lo, n,
+                e->step);
+  e->indent++;
+  e->elem_loops = 1;
+  delinearize(e, t, t->rank, lin, idx);
+}
+
+// The CPU form runs the GPU's threads one after the other (the elements
+// of one loop are independent), with the GPU's index arithmetic, so the
+// JIT checks that arithmetic too.
+static void elems_begin(Emit *e, const MgTensor *t, Index idx) {
+  if (e->mode != MG_LOWER_CPU || e->step_value <= 1) {
+    elems_begin_threads(e, t, idx);
+    return;
+  }
+  Name zero, one, hi, tid, step;
+  mg_lower_index(e, 0, zero);
+  mg_lower_index(e, 1, one);
+  mg_lower_index(e, e->step_value, hi);
+  mg_lower_fresh(e, tid);
+  mg_lower_line(e, "scf.for %s = %s to %s step %s {", tid, zero, hi, one);
+  e->indent++;
+  Name lo, st;
+  snprintf(lo, NAME_LEN, "%s", e->lo);
+  snprintf(st, NAME_LEN, "%s", e->step);
+  snprintf(e->lo, NAME_LEN, "%s", tid);
+  mg_lower_index(e, e->step_value, step);
+  snprintf(e->step, NAME_LEN, "%s", step);
+  elems_begin_threads(e, t, idx);
+  snprintf(e->lo, NAME_LEN, "%s", lo);
+  snprintf(e->step, NAME_LEN, "%s", st);
+  e->elem_loops++;
+}
+
 static void elems_end(Emit *e) {
-  e->indent--;
-  mg_lower_line(e, "}");
+  if (e->carry_inner) {
+    // The next position: j + step mod inner, o + step div inner + wrap.
+    Name dj, dout, j1, o1, n, wrap, jw, ow, one, j2, o2;
+    mg_lower_index(e, e->carry_step % e->carry_inner, dj);
+    mg_lower_index(e, e->carry_step / e->carry_inner, dout);
+    mg_lower_index(e, e->carry_inner, n);
+    mg_lower_index(e, 1, one);
+    mg_lower_fresh(e, j1);
+    mg_lower_line(e, "%s = arith.addi %s, %s : index", j1, e->carry_j, dj);
+    mg_lower_fresh(e, o1);
+    mg_lower_line(e, "%s = arith.addi %s, %s : index", o1, e->carry_o, dout);
+    mg_lower_fresh(e, wrap);
+    mg_lower_line(e, "%s = arith.cmpi uge, %s, %s : index", wrap, j1, n);
+    mg_lower_fresh(e, jw);
+    mg_lower_line(e, "%s = arith.subi %s, %s : index", jw, j1, n);
+    mg_lower_fresh(e, ow);
+    mg_lower_line(e, "%s = arith.addi %s, %s : index", ow, o1, one);
+    mg_lower_fresh(e, j2);
+    mg_lower_line(e, "%s = arith.select %s, %s, %s : index", j2, wrap, jw, j1);
+    mg_lower_fresh(e, o2);
+    mg_lower_line(e, "%s = arith.select %s, %s, %s : index", o2, wrap, ow, o1);
+    mg_lower_line(e, "scf.yield %s, %s : index, index", o2, j2);
+    e->carry_inner = 0;
+  }
+  for (int k = 0; k < e->elem_loops; k++) {
+    e->indent--;
+    mg_lower_line(e, "}");
+  }
+  e->elem_loops = 0;
   if (e->barrier)
     mg_lower_line(e, "gpu.barrier");
 }
@@ -317,7 +465,11 @@ static void coop_begin(Emit *e, const MgTensor *t, int64_t m, Index idx,
     mg_lower_fresh(e, c->buf);
     mg_lower_line(e, "%s = memref.alloca() : memref<%lldxf32>", c->buf,
                   (long long)c->group);
+    // The groups one after the other, each with the GPU's element split.
+    int64_t step_value = e->step_value;
+    e->step_value = e->coop_threads / c->group;
     elems_begin(e, t, idx);
+    e->step_value = step_value;
     return;
   }
   Name c32, ngroups;
@@ -334,11 +486,14 @@ static void coop_begin(Emit *e, const MgTensor *t, int64_t m, Index idx,
   Name lo, step;
   snprintf(lo, NAME_LEN, "%s", e->lo);
   snprintf(step, NAME_LEN, "%s", e->step);
+  int64_t step_value = e->step_value;
   snprintf(e->lo, NAME_LEN, "%s", c->gid);
   snprintf(e->step, NAME_LEN, "%s", ngroups);
+  e->step_value = e->coop_threads / c->group;
   elems_begin(e, t, idx);
   snprintf(e->lo, NAME_LEN, "%s", lo);
   snprintf(e->step, NAME_LEN, "%s", step);
+  e->step_value = step_value;
 }
 
 // Σ_{k<n} term(k) over `first`, `first` + G, ... in order (one lane).
