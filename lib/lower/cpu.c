@@ -37,11 +37,12 @@ static void cpu_custom(Emit *e, const MgOp *op, Name *kval,
   for (MgTensorId t = 0; t < b->num_tensors; t++) {
     if (!mg_lower_is_tile(b, t) || reg[t])
       continue;
-    mg_lower_memref_type(&b->tensors[t], mg_lower_kept_dtype(b, t), NULL,
-                         inner.type[t]);
+    mg_lower_tile_type(b, t, NULL, inner.type[t]);
     mg_lower_fresh(&inner, inner.val[t]);
     mg_lower_line(&inner, "%s = memref.alloc() : %s", inner.val[t],
                   inner.type[t]);
+    snprintf(inner.stage_buf[t], NAME_LEN, "%s", inner.val[t]);
+    snprintf(inner.stage_type[t], TYPE_LEN, "%s", inner.type[t]);
   }
   Name lo, one;
   mg_lower_index(&inner, 0, lo);
@@ -62,8 +63,8 @@ static void cpu_custom(Emit *e, const MgOp *op, Name *kval,
   // Free this kernel's tiles right after it.
   for (MgTensorId t = 0; t < b->num_tensors; t++)
     if (mg_lower_is_tile(b, t) && !reg[t])
-      mg_lower_line(&inner, "memref.dealloc %s : %s", inner.val[t],
-                    inner.type[t]);
+      mg_lower_line(&inner, "memref.dealloc %s : %s", inner.stage_buf[t],
+                    inner.stage_type[t]);
   if (inner.error)
     e->error = inner.error;
   free(reg);

@@ -67,10 +67,77 @@ MgDType mg_lower_kept_dtype(const MgGraph *g, MgTensorId t) {
   return (MgDType)g->tensors[t].dtype;
 }
 
-int64_t mg_lower_tile_bytes_of(const MgGraph *b, MgTensorId t) {
+// An iterator the for-loop reloads every iteration (it has an fmap).
+static bool is_loop_tile_load(const MgOp *op) {
+  return op->kind == MG_OP_ITERATOR && op->fmap != MG_MAP_NONE;
+}
+
+// Bytes of one copy of tile `t`, rounded up to the alignment.
+static int64_t one_tile_bytes(const MgGraph *b, MgTensorId t) {
   int64_t bytes = mg_tensor_numel(&b->tensors[t]) *
                   (int64_t)mg_dtype_bytes(mg_lower_kept_dtype(b, t));
   return (bytes + SMEM_ALIGN - 1) / SMEM_ALIGN * SMEM_ALIGN;
+}
+
+int64_t mg_lower_tile_bytes_of(const MgGraph *b, MgTensorId t) {
+  return one_tile_bytes(b, t) * (mg_lower_is_staged(b, t) ? 2 : 1);
+}
+
+int64_t mg_lower_vector_width(const MgGraph *b, MgTensorId tile,
+                              MgTensorId dram) {
+  const MgTensor *x = &b->tensors[tile], *y = &b->tensors[dram];
+  MgDType dt = mg_lower_kept_dtype(b, tile);
+  if (dt != mg_lower_kept_dtype(b, dram) || x->rank != y->rank)
+    return 1;
+  int64_t v = MG_LOWER_VECTOR_BYTES / (int64_t)mg_dtype_bytes(dt);
+  uint32_t last = x->rank - 1;
+  return x->dims[last] % v || y->dims[last] % v ? 1 : v;
+}
+
+bool mg_lower_pipelined(const MgGraph *b) {
+  if (b->level != MG_LEVEL_BLOCK || b->forloop < 2)
+    return false;
+  bool any = false;
+  int64_t bytes = 0, extra = 0;
+  for (uint32_t i = 0; i < b->num_ops; i++) {
+    const MgOp *op = &b->ops[i];
+    if (!is_loop_tile_load(op))
+      continue;
+    if (mg_lower_vector_width(b, op->outputs[0], op->inputs[0]) < 2)
+      return false; // every copy must be a 16-byte asynchronous one
+    any = true;
+    extra += one_tile_bytes(b, op->outputs[0]);
+  }
+  if (!any)
+    return false;
+  bool *reg = calloc(b->num_tensors + 1, sizeof *reg);
+  if (!reg || !mg_lower_register_values(b, reg)) {
+    free(reg);
+    return false;
+  }
+  for (MgTensorId t = 0; t < b->num_tensors; t++)
+    if (mg_lower_is_tile(b, t) && !reg[t])
+      bytes += one_tile_bytes(b, t);
+  free(reg);
+  // Only while the tiles stay static: the second stage must not change the
+  // launch (dynamic shared memory) or push a kernel over the target.
+  return bytes + extra <= MG_LOWER_STATIC_SMEM;
+}
+
+bool mg_lower_is_staged(const MgGraph *b, MgTensorId t) {
+  const MgOp *op = &b->ops[b->tensors[t].producer];
+  return is_loop_tile_load(op) && mg_lower_pipelined(b);
+}
+
+void mg_lower_tile_type(const MgGraph *b, MgTensorId t, const char *space,
+                        char out[TYPE_LEN]) {
+  mg_lower_memref_type(&b->tensors[t], mg_lower_kept_dtype(b, t), space, out);
+  if (mg_lower_is_staged(b, t)) { // memref<A x ...> -> memref<2xA x ...>
+    char rest[TYPE_LEN];
+    memcpy(rest, out + 7, TYPE_LEN - 7);
+    rest[TYPE_LEN - 8] = '\0';
+    snprintf(out, TYPE_LEN, "memref<2x%.*s", TYPE_LEN - 10, rest);
+  }
 }
 
 int64_t mg_lower_tile_bytes(const MgProgram *program, MgOpId op) {
@@ -94,13 +161,16 @@ int64_t mg_lower_smem_bytes(const MgProgram *program, MgOpId op) {
   return bytes > MG_LOWER_STATIC_SMEM ? bytes : 0;
 }
 
+
 // Per-tensor names and types of graph `g`, freed by the caller.
 bool mg_lower_alloc_tables(Emit *e, const MgGraph *g) {
   e->g = g;
   e->val = calloc(g->num_tensors + 1, sizeof *e->val);
   e->type = calloc(g->num_tensors + 1, sizeof *e->type);
   e->dtype = calloc(g->num_tensors + 1, sizeof *e->dtype);
-  if (!e->val || !e->type || !e->dtype)
+  e->stage_buf = calloc(g->num_tensors + 1, sizeof *e->stage_buf);
+  e->stage_type = calloc(g->num_tensors + 1, sizeof *e->stage_type);
+  if (!e->val || !e->type || !e->dtype || !e->stage_buf || !e->stage_type)
     return false;
   for (MgTensorId t = 0; t < g->num_tensors; t++)
     e->dtype[t] = (uint8_t)mg_lower_kept_dtype(g, t);
@@ -111,6 +181,10 @@ void mg_lower_free_tables(Emit *e) {
   free(e->val);
   free(e->type);
   free(e->dtype);
+  free(e->stage_buf);
+  free(e->stage_type);
+  e->stage_buf = NULL;
+  e->stage_type = NULL;
   e->val = NULL;
   e->type = NULL;
   e->dtype = NULL;
@@ -201,16 +275,18 @@ static bool is_invariant_tile_load(const MgOp *op) {
 // Calls `fn` on the ops of one phase in order, grouped: each chain of
 // fusable ops (n >= 1), a matmul with its accumulator (n = 2), or one
 // other op (n = 1). Emission and the tile plan both walk this, so they
-// agree on what stays in registers.
+// agree on what stays in registers. With `staged`, the loop's tile loads
+// are left out (the pipeline issues them).
 static void for_each_group(const MgGraph *b, const bool *in_loop, bool loop,
-                           GroupFn fn, void *ctx) {
+                           bool staged, GroupFn fn, void *ctx) {
   const MgOp *chain[CHAIN_MAX];
   uint32_t n = 0;
   bool *taken = calloc(b->num_ops + 1, sizeof *taken); // accumulators moved up
   for (uint32_t i = 0; i < b->num_ops; i++) {
     const MgOp *op = &b->ops[i];
     if (in_loop[i] != loop || op->kind == MG_OP_INPUT || (taken && taken[i]) ||
-        (loop && is_invariant_tile_load(op)))
+        (loop && is_invariant_tile_load(op)) ||
+        (loop && staged && is_loop_tile_load(op)))
       continue;
     if (n < CHAIN_MAX && fusable(b, op, n ? chain[0] : NULL)) {
       chain[n++] = op;
@@ -348,10 +424,112 @@ bool mg_lower_register_values(const MgGraph *b, bool *reg) {
     return false;
   }
   Plan p = {b, reg};
-  for_each_group(b, in_loop, true, plan_group, &p);
-  for_each_group(b, in_loop, false, plan_group, &p);
+  for_each_group(b, in_loop, true, false, plan_group, &p);
+  for_each_group(b, in_loop, false, false, plan_group, &p);
   free(in_loop);
   return true;
+}
+
+//===--- Two-stage pipeline -----------------------------------------------===//
+//
+// When every tile the for-loop reloads moves as 16-byte vectors and the
+// doubled tiles still fit static shared memory (mg_lower_pipelined), each
+// such tile gets two stages: before the loop, iteration 0 is fetched into
+// stage 0; iteration i first starts fetching i+1 into the other stage
+// (cp.async.cg on the GPU, one commit group per iteration, possibly
+// empty), then waits for all but that newest group (cp.async.wait_group 1)
+// and a barrier, and computes on stage i mod 2 through a subview. The
+// barrier ending iteration i-1 guarantees nobody still reads the stage
+// that i fetches into. The CPU form copies synchronously through the same
+// stages and subviews.
+
+static void prefetch(Emit *e, const bool *in_loop, const char *iter,
+                     const char *stage) {
+  const MgGraph *b = e->g;
+  for (uint32_t i = 0; i < b->num_ops; i++)
+    if (in_loop[i] && is_loop_tile_load(&b->ops[i]))
+      mg_lower_prefetch(e, &b->ops[i], iter, stage);
+  if (e->mode != MG_LOWER_CPU)
+    mg_lower_line(e, "nvvm.cp.async.commit.group");
+}
+
+// Strided type of one stage of a staged tile.
+static void stage_type(const MgGraph *b, MgTensorId t, bool gpu,
+                       char out[TYPE_LEN]) {
+  const MgTensor *x = &b->tensors[t];
+  size_t n = (size_t)snprintf(out, TYPE_LEN, "memref<");
+  for (uint32_t d = 0; d < x->rank; d++)
+    n += (size_t)snprintf(out + n, TYPE_LEN - n, "%lldx",
+                          (long long)x->dims[d]);
+  n += (size_t)snprintf(out + n, TYPE_LEN - n, "%s, strided<[",
+                        mg_lower_elt(mg_lower_kept_dtype(b, t)));
+  for (uint32_t d = 0; d < x->rank; d++) {
+    int64_t stride = 1;
+    for (uint32_t k = d + 1; k < x->rank; k++)
+      stride *= x->dims[k];
+    n += (size_t)snprintf(out + n, TYPE_LEN - n, "%s%lld", d ? ", " : "",
+                          (long long)stride);
+  }
+  snprintf(out + n, TYPE_LEN - n, "], offset: ?>%s%s>", gpu ? ", " : "",
+           gpu ? MG_LOWER_WORKGROUP : "");
+}
+
+// Inside the loop: fetch i+1 if any, wait for i, and point the staged
+// tiles' names at stage i mod 2.
+static void stage_iteration(Emit *e, const bool *in_loop, const char *hi) {
+  const MgGraph *b = e->g;
+  bool gpu = e->mode != MG_LOWER_CPU;
+  Name two, one, stage, next_stage, next, more;
+  mg_lower_index(e, 2, two);
+  mg_lower_index(e, 1, one);
+  mg_lower_fresh(e, stage);
+  mg_lower_line(e, "%s = arith.remui %s, %s : index", stage, e->iter, two);
+  mg_lower_fresh(e, next_stage);
+  mg_lower_line(e, "%s = arith.subi %s, %s : index", next_stage, one, stage);
+  mg_lower_fresh(e, next);
+  mg_lower_line(e, "%s = arith.addi %s, %s : index", next, e->iter, one);
+  mg_lower_fresh(e, more);
+  mg_lower_line(e, "%s = arith.cmpi ult, %s, %s : index", more, next, hi);
+  mg_lower_line(e, "scf.if %s {", more);
+  e->indent++;
+  Name iter;
+  snprintf(iter, NAME_LEN, "%s", e->iter);
+  for (uint32_t i = 0; i < b->num_ops; i++)
+    if (in_loop[i] && is_loop_tile_load(&b->ops[i]))
+      mg_lower_prefetch(e, &b->ops[i], next, next_stage);
+  snprintf(e->iter, NAME_LEN, "%s", iter);
+  e->indent--;
+  mg_lower_line(e, "}");
+  if (gpu) {
+    mg_lower_line(e, "nvvm.cp.async.commit.group");
+    mg_lower_line(e, "nvvm.cp.async.wait.group 1");
+  }
+  for (uint32_t i = 0; i < b->num_ops; i++) {
+    const MgOp *op = &b->ops[i];
+    if (!in_loop[i] || !is_loop_tile_load(op))
+      continue;
+    MgTensorId t = op->outputs[0];
+    const MgTensor *x = &b->tensors[t];
+    char offsets[64], sizes[96], strides[32];
+    size_t no = (size_t)snprintf(offsets, sizeof offsets, "%s", stage);
+    size_t ns = (size_t)snprintf(sizes, sizeof sizes, "1");
+    size_t nt = (size_t)snprintf(strides, sizeof strides, "1");
+    for (uint32_t d = 0; d < x->rank; d++) {
+      no += (size_t)snprintf(offsets + no, sizeof offsets - no, ", 0");
+      ns += (size_t)snprintf(sizes + ns, sizeof sizes - ns, ", %lld",
+                             (long long)x->dims[d]);
+      nt += (size_t)snprintf(strides + nt, sizeof strides - nt, ", 1");
+    }
+    char type[TYPE_LEN];
+    stage_type(b, t, gpu, type);
+    Name view;
+    mg_lower_fresh(e, view);
+    mg_lower_line(e, "%s = memref.subview %s[%s] [%s] [%s] : %s to %s", view,
+                  e->stage_buf[t], offsets, sizes, strides, e->stage_type[t],
+                  type);
+    snprintf(e->val[t], NAME_LEN, "%s", view);
+    snprintf(e->type[t], TYPE_LEN, "%s", type);
+  }
 }
 
 void mg_lower_block_body(Emit *e, const bool *in_loop) {
@@ -390,12 +568,20 @@ void mg_lower_block_body(Emit *e, const bool *in_loop) {
   mg_lower_index(e, 0, lo);
   mg_lower_index(e, b->forloop, hi);
   mg_lower_index(e, 1, one);
+  bool staged = mg_lower_pipelined(b);
+  if (staged)
+    prefetch(e, in_loop, lo, lo); // iteration 0 into stage 0
   mg_lower_fresh(e, e->iter);
   mg_lower_line(e, "scf.for %s = %s to %s step %s {", e->iter, lo, hi, one);
   e->indent++;
   y.in_loop = true;
   e->in_loop = b->forloop > 1; // one pass: no per-iteration cost
-  for_each_group(b, in_loop, true, emit_group, &y);
+  if (staged) {
+    stage_iteration(e, in_loop, hi);
+    if (gpu)
+      barrier(&y); // this iteration's tiles have arrived for every thread
+  }
+  for_each_group(b, in_loop, true, staged, emit_group, &y);
   bool loop_work = false;
   for (uint32_t i = 0; gpu && i <= b->num_tensors; i++)
     loop_work |= y.pending[i] != 0;
@@ -405,7 +591,7 @@ void mg_lower_block_body(Emit *e, const bool *in_loop) {
   mg_lower_line(e, "}");
   y.in_loop = false;
   e->in_loop = false;
-  for_each_group(b, in_loop, false, emit_group, &y);
+  for_each_group(b, in_loop, false, false, emit_group, &y);
   if (gpu) {
     e->barrier = true;
     free(y.pending);

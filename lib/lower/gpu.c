@@ -66,8 +66,7 @@ void mg_lower_gpu_kernel(Emit *e, const char *name, MgOpId opi) {
       if (!mg_lower_is_tile(b, t) || reg[t])
         continue;
       char type[TYPE_LEN];
-      mg_lower_memref_type(&b->tensors[t], mg_lower_kept_dtype(b, t),
-                           MG_LOWER_WORKGROUP, type);
+      mg_lower_tile_type(b, t, MG_LOWER_WORKGROUP, type);
       // 16-byte aligned, as the vector copies into tiles assume.
       mg_text_printf(&wg, "%s%%wg%u : %s {llvm.align = 16 : i64}",
                      wg.len ? ", " : "", t, type);
@@ -164,10 +163,11 @@ void mg_lower_gpu_kernel(Emit *e, const char *name, MgOpId opi) {
       for (MgTensorId t = 0; t < b->num_tensors; t++) {
         if (!mg_lower_is_tile(b, t) || reg[t])
           continue;
-        mg_lower_memref_type(&b->tensors[t], mg_lower_kept_dtype(b, t),
-                             MG_LOWER_WORKGROUP, e->type[t]);
+        mg_lower_tile_type(b, t, MG_LOWER_WORKGROUP, e->type[t]);
+        snprintf(e->stage_type[t], TYPE_LEN, "%s", e->type[t]);
         if (!dynamic) {
           snprintf(e->val[t], NAME_LEN, "%%wg%u", t);
+          snprintf(e->stage_buf[t], NAME_LEN, "%s", e->val[t]);
           continue;
         }
         Name off;
@@ -175,6 +175,7 @@ void mg_lower_gpu_kernel(Emit *e, const char *name, MgOpId opi) {
         mg_lower_fresh(e, e->val[t]);
         mg_lower_line(e, "%s = memref.view %s[%s][] : memref<?xi8, %s> to %s",
                       e->val[t], smem, off, MG_LOWER_WORKGROUP, e->type[t]);
+        snprintf(e->stage_buf[t], NAME_LEN, "%s", e->val[t]);
         offset += mg_lower_tile_bytes_of(b, t);
       }
       mg_lower_block_body(e, in_loop);

@@ -40,6 +40,9 @@ typedef struct Emit {
   // names, the inner extent (0: none open) and the step.
   Name carry_o, carry_j;
   int64_t carry_inner, carry_step;
+  // Staged tiles (emit.c): per tensor the two-stage buffer and its type.
+  Name *stage_buf;
+  char (*stage_type)[TYPE_LEN];
   bool barrier;          // GPU: a barrier after each element loop
   // Block graphs: block index per grid axis and the for-loop iteration.
   Name block[3], iter;
@@ -96,6 +99,27 @@ bool mg_lower_register_values(const MgGraph *b, bool *reg);
 /// with it and the kernel declares it (known_grid_size, known_block_size).
 void mg_lower_launch(const MgProgram *p, MgOpId op, int64_t grid[3],
                      int64_t *threads);
+
+/// Bytes one vector access of a tile copy moves (ld.global.v4 / st.v4).
+#define MG_LOWER_VECTOR_BYTES 16
+/// Elements per 16-byte vector when the copy between `tile` and `dram` can
+/// move whole vectors (same element type; the innermost dims of both are
+/// multiples of the vector, so every tile row starts 16-byte aligned in
+/// both), else 1.
+int64_t mg_lower_vector_width(const MgGraph *b, MgTensorId tile,
+                              MgTensorId dram);
+/// The block graph's for-loop is a two-stage pipeline (emit.c): F > 1,
+/// every reloaded tile moves as 16-byte vectors, doubled tiles stay static.
+bool mg_lower_pipelined(const MgGraph *b);
+/// Tile `t` has two stages (memref<2x...>).
+bool mg_lower_is_staged(const MgGraph *b, MgTensorId t);
+/// The memref type of tile `t` (two stages when staged), in `space`.
+void mg_lower_tile_type(const MgGraph *b, MgTensorId t, const char *space,
+                        char out[TYPE_LEN]);
+/// Copies iteration `iter`'s tile of iterator `op` into stage `stage` of its
+/// staged buffer (GPU: cp.async of 16 bytes per thread; CPU: vectors).
+void mg_lower_prefetch(Emit *e, const MgOp *op, const char *iter,
+                       const char *stage);
 
 /// Threads per block that allow cooperative reductions (whole warps), else 0.
 int64_t mg_lower_coop_threads(const MgGraph *b);

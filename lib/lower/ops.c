@@ -863,23 +863,10 @@ static void tile_offsets(Emit *e, const MgOp *op, const MgTensor *tile,
   }
 }
 
-/// Bytes one vector access of a tile copy moves (ld.global.v4 / st.v4).
-#define VECTOR_BYTES 16
-
-// Elements per 16-byte vector when the copy between `tile` and `dram` can
-// move whole vectors, else 1: same element type, and the innermost dims of
-// both are multiples of the vector, so every row of the tile starts on a
-// 16-byte boundary of both buffers (tile offsets along that dim are
-// multiples of the tile's extent, hence of the vector).
+// Elements per 16-byte vector of the copy between `tile_id` and `dram_id`
+// (emit.c), 1 when it moves element by element.
 static int64_t vector_width(Emit *e, MgTensorId tile_id, MgTensorId dram_id) {
-  const MgTensor *tile = tensor(e, tile_id), *dram = tensor(e, dram_id);
-  if (e->dtype[tile_id] != e->dtype[dram_id] || tile->rank != dram->rank)
-    return 1;
-  int64_t v = VECTOR_BYTES / (int64_t)mg_dtype_bytes((MgDType)e->dtype[tile_id]);
-  uint32_t last = tile->rank - 1;
-  if (tile->dims[last] % v || dram->dims[last] % v)
-    return 1;
-  return v;
+  return mg_lower_vector_width(e->g, tile_id, dram_id);
 }
 
 // Copies between a tile and its kernel tensor: the iterator reads the
@@ -948,6 +935,65 @@ static void move_tile(Emit *e, const MgOp *op, bool saver) {
     store(e, to, to_at, v);
   }
   elems_end(e);
+}
+
+void mg_lower_prefetch(Emit *e, const MgOp *op, const char *iter,
+                       const char *stage) {
+  MgTensorId tile_id = op->outputs[0], dram_id = op->inputs[0];
+  const MgTensor *tile = tensor(e, tile_id);
+  int64_t vw = vector_width(e, tile_id, dram_id);
+  Name saved;
+  snprintf(saved, NAME_LEN, "%s", e->iter);
+  snprintf(e->iter, NAME_LEN, "%s", iter);
+  Name off[MG_MAX_DIMS];
+  bool has[MG_MAX_DIMS];
+  tile_offsets(e, op, tile, false, off, has);
+  snprintf(e->iter, NAME_LEN, "%s", saved);
+  MgTensor vt = *tile;
+  uint32_t last = tile->rank - 1;
+  vt.dims[last] /= vw;
+  Index idx, at;
+  bool barrier = e->barrier;
+  e->barrier = false; // nothing to wait for until the copies are waited on
+  elems_begin(e, &vt, idx);
+  Name w, first;
+  mg_lower_index(e, vw, w);
+  mg_lower_fresh(e, first);
+  mg_lower_line(e, "%s = arith.muli %s, %s : index", first, idx[last], w);
+  snprintf(idx[last], NAME_LEN, "%s", first);
+  for (uint32_t d = 0; d < tile->rank; d++) {
+    if (!has[d]) {
+      snprintf(at[d], NAME_LEN, "%s", idx[d]);
+      continue;
+    }
+    mg_lower_fresh(e, at[d]);
+    mg_lower_line(e, "%s = arith.addi %s, %s : index", at[d], idx[d], off[d]);
+  }
+  char src[MG_MAX_DIMS * (NAME_LEN + 2)], dst[MG_MAX_DIMS * (NAME_LEN + 2)];
+  index_list(at, tile->rank, src, sizeof src);
+  index_list(idx, tile->rank, dst, sizeof dst);
+  if (e->mode == MG_LOWER_CPU) {
+    char vec[32];
+    snprintf(vec, sizeof vec, "vector<%lldx%s>", (long long)vw,
+             mg_lower_elt((MgDType)e->dtype[tile_id]));
+    Name v;
+    mg_lower_fresh(e, v);
+    mg_lower_line(e, "%s = vector.load %s[%s] : %s, %s", v, e->val[dram_id],
+                  src, e->type[dram_id], vec);
+    mg_lower_line(e, "vector.store %s, %s[%s, %s] : %s, %s", v,
+                  e->stage_buf[tile_id], stage, dst, e->stage_type[tile_id],
+                  vec);
+  } else {
+    // 16 bytes global -> shared, bypassing L1 (cp.async.cg).
+    Name tok;
+    mg_lower_fresh(e, tok);
+    mg_lower_line(e, "%s = nvgpu.device_async_copy %s[%s], %s[%s, %s], %lld "
+                     "{bypassL1} : %s to %s", tok, e->val[dram_id], src,
+                  e->stage_buf[tile_id], stage, dst, (long long)vw,
+                  e->type[dram_id], e->stage_type[tile_id]);
+  }
+  elems_end(e);
+  e->barrier = barrier;
 }
 
 static void concat(Emit *e, const MgOp *op) {

@@ -89,7 +89,8 @@ bool mg_lower_pass_extend(MlirOpPassManager pm, const MgOptionValue *v,
   char pipeline[8400];
   snprintf(pipeline, sizeof pipeline,
            "nvvm-attach-target{chip=%s O=3},"
-           "gpu.module(convert-scf-to-cf,expand-strided-metadata,"
+           "gpu.module(convert-nvgpu-to-nvvm,convert-scf-to-cf,"
+           "expand-strided-metadata,"
            "lower-affine,convert-gpu-to-nvvm,convert-vector-to-llvm,"
            "convert-arith-to-llvm,"
            "convert-index-to-llvm,canonicalize,cse,"

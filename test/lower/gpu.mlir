@@ -10,15 +10,22 @@
 // The fused RMSNorm kernel: tiles fit the static limit, so they are
 // workgroup buffers; one barrier after every op.
 // CHECK: gpu.module @rms_gpu {
-// Kernel tensors and tiles are 16-byte aligned (vector copies rely on it).
-// CHECK: gpu.func @rms_gpu_k2(%arg0: memref<2x64xf32> {llvm.align = 16 : i64}, %arg1: memref<64x96xf32> {llvm.align = 16 : i64}, %arg2: memref<2x96xf32> {llvm.align = 16 : i64}) workgroup(%{{.*}} : memref<2x16xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %{{.*}} : memref<16x24xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}
+// Kernel tensors and tiles are 16-byte aligned (vector copies rely on it);
+// the tiles the for-loop reloads (X, W) have two stages.
+// CHECK: gpu.func @rms_gpu_k2(%arg0: memref<2x64xf32> {llvm.align = 16 : i64}, %arg1: memref<64x96xf32> {llvm.align = 16 : i64}, %arg2: memref<2x96xf32> {llvm.align = 16 : i64}) workgroup(%{{.*}} : memref<2x2x16xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %{{.*}} : memref<2x16x24xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}
 // CHECK: %[[X:.*]] = memref.assume_alignment %arg0, 16 : memref<2x64xf32>
 // CHECK: gpu.block_id x
 // CHECK: gpu.thread_id x
 // CHECK: scf.for
-// Iterators move 16-byte vectors from the aligned kernel tensor into tiles.
-// CHECK: %[[V:.*]] = vector.load %[[X]][%{{.*}}, %{{.*}}] : memref<2x64xf32>, vector<4xf32>
-// CHECK-NEXT: vector.store %[[V]], %{{.*}}[%{{.*}}, %{{.*}}] : memref<2x16xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+// Iterators copy 16 bytes per thread asynchronously from the aligned
+// kernel tensor into a stage of their tile: iteration 0 before the loop,
+// iteration i+1 while i computes.
+// CHECK: nvgpu.device_async_copy %[[X]][%{{.*}}, %{{.*}}], %{{.*}}[%c0{{.*}}, %{{.*}}, %{{.*}}], 4 {bypassL1} : memref<2x64xf32> to memref<2x2x16xf32, #gpu.address_space<workgroup>>
+// CHECK: nvvm.cp.async.commit.group
+// CHECK: scf.for
+// CHECK: nvgpu.device_async_copy %[[X]]
+// CHECK: nvvm.cp.async.commit.group
+// CHECK-NEXT: nvvm.cp.async.wait.group 1
 // CHECK: gpu.barrier
 // CHECK: math.sqrt
 // CHECK: gpu.return
@@ -44,12 +51,12 @@
 // CHECK: arith.constant 131072 : i32
 // The block graphs are gone.
 // CHECK-NOT: ug.level
-// Tiles of @rms, f32, each rounded up to 16 bytes: X 2x16 (128), W 16x24
-// (1536), the accumulator and the quotient 2x24 (2 x 192; the matmul adds
-// into its accumulator directly), the sum of squares and the sqrt 2x1
-// (2 x 16; the mean between them stays in a register of the fused
-// div_scalar-sqrt loop): 2080 bytes.
-// REMARK: remark: mirage-lower: '@rms': 1 kernel(s) in gpu.module @rms_gpu, at most 2080 bytes of shared memory per block
+// Tiles of @rms, f32, each rounded up to 16 bytes: X 2x16 (128) and W
+// 16x24 (1536) twice (two stages), the accumulator and the quotient 2x24
+// (2 x 192; the matmul adds into its accumulator directly), the sum of
+// squares and the sqrt 2x1 (2 x 16; the mean between them stays in a
+// register of the fused div_scalar-sqrt loop): 3744 bytes.
+// REMARK: remark: mirage-lower: '@rms': 1 kernel(s) in gpu.module @rms_gpu, at most 3744 bytes of shared memory per block
 // REMARK: remark: mirage-lower: '@big': 1 kernel(s) in gpu.module @big_gpu, at most 131072 bytes of shared memory per block
 // BAD-MODE: unknown ptx mode 'maybe' (expected auto, true or false)
 // NO-TOOLKIT: ptx=true needs libdevice from the CUDA toolkit, not found under

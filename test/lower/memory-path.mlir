@@ -1,9 +1,11 @@
 // The memory path of a graph-defined kernel with a for-loop (F = 4):
-// tiles move as 16-byte vectors; the tile that does not depend on the
-// iteration (no fmap) is loaded once, before the loop; each matmul adds into
+// tiles move as 16-byte vectors; the tiles the loop reloads have two
+// stages and arrive asynchronously (cp.async), iteration i+1's while i
+// computes; the tile that does not depend on the iteration (no fmap) is
+// loaded once, before the loop; each matmul adds into
 // its f32 accumulator directly (no tile, no rounding to f16); barriers only
-// where shared memory needs one: after the loads, and at the end of each
-// iteration (2 per iteration). The CPU form (the same bodies) equals the interpreter.
+// where shared memory needs one: after waiting for the iteration's tiles,
+// and at the end of each iteration (2 per iteration). The CPU form (the same bodies) equals the interpreter.
 // RUN: mirage-run --lower %s | FileCheck %s
 // RUN: mirage-opt --mirage-lower="ptx=false" %s | FileCheck %s --check-prefix=GPU
 
@@ -13,11 +15,21 @@
 // The invariant tile V (32x32 of 32x64, picked by the block only).
 // GPU: vector.load %{{.*}} : memref<32x64xf16>, vector<8xf16>
 // GPU: gpu.barrier
+// Iteration 0's tiles of X and W start arriving before the loop.
+// GPU: nvgpu.device_async_copy {{.*}} : memref<8x128xf16> to memref<2x8x32xf16, #gpu.address_space<workgroup>>
+// GPU: nvgpu.device_async_copy {{.*}} : memref<128x64xf16> to memref<2x32x32xf16, #gpu.address_space<workgroup>>
+// GPU: nvvm.cp.async.commit.group
 // GPU: scf.for %{{.*}} = %c0{{.*}} to %c4{{.*}} step %c1
 // GPU-NOT: gpu.barrier
-// GPU: vector.load %{{.*}} : memref<8x128xf16>, vector<8xf16>
+// Iteration i+1's into the other stage, then wait for i's.
+// GPU: scf.if
+// GPU: nvgpu.device_async_copy {{.*}} : memref<8x128xf16> to memref<2x8x32xf16, #gpu.address_space<workgroup>>
 // GPU-NOT: gpu.barrier
-// GPU: vector.load %{{.*}} : memref<128x64xf16>, vector<8xf16>
+// GPU: nvgpu.device_async_copy {{.*}} : memref<128x64xf16> to memref<2x32x32xf16, #gpu.address_space<workgroup>>
+// GPU-NOT: gpu.barrier
+// GPU: nvvm.cp.async.commit.group
+// GPU-NEXT: nvvm.cp.async.wait.group 1
+// GPU: memref.subview
 // GPU-NOT: memref<32x64xf16>, vector<8xf16>
 // GPU: gpu.barrier
 // The two matmuls, each adding into its accumulator; no barrier between.

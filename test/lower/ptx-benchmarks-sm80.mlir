@@ -3,7 +3,8 @@
 // mirage-superopt emits for sm_80; ptx-benchmarks.mlir: sm_90). What
 // the memory path must show in every kernel:
 //  - kernel pointer parameters carry their alignment (no `.align 1`),
-//  - DRAM tiles are loaded 16 bytes per thread (ld.global.v4),
+//  - DRAM tiles are loaded 16 bytes per thread (ld.global.v4, or
+//    cp.async.cg of 16 bytes in pipelined for-loops),
 //  - reductions over >= 32 elements with idle threads use warp shuffles,
 //  - FMA contraction, and ptxas spills nothing.
 // RUN: bash %S/Inputs/benchmark_ptx.sh sm_80 %t %mirage_src %ptxas %python > %t.txt
@@ -11,7 +12,7 @@
 
 // CHECK-LABEL: == rmsnorm
 // CHECK-NOT: {{\.align 1[^0-9]}}
-// CHECK: ld.global.v4.b32
+// CHECK: {{ld.global.v4.b32|cp.async.cg.shared.global \[.*\], \[.*\], 16;}}
 // CHECK: shfl.sync.bfly.b32
 // CHECK: fma.rn.f32
 // CHECK: 0 bytes spill stores, 0 bytes spill loads
@@ -19,31 +20,31 @@
 
 // CHECK-LABEL: == gqa
 // CHECK-NOT: {{\.align 1[^0-9]}}
-// CHECK: ld.global.v4.b32
+// CHECK: {{ld.global.v4.b32|cp.async.cg.shared.global \[.*\], \[.*\], 16;}}
 // CHECK: fma.rn.f32
 // CHECK-NOT: {{[1-9][0-9]*}} bytes spill stores
 
 // CHECK-LABEL: == qknorm
 // CHECK-NOT: {{\.align 1[^0-9]}}
-// CHECK: ld.global.v4.b32
+// CHECK: {{ld.global.v4.b32|cp.async.cg.shared.global \[.*\], \[.*\], 16;}}
 // CHECK: shfl.sync.bfly.b32
 // CHECK-NOT: {{[1-9][0-9]*}} bytes spill stores
 
 // CHECK-LABEL: == lora
 // CHECK-NOT: {{\.align 1[^0-9]}}
-// CHECK: ld.global.v4.b32
+// CHECK: {{ld.global.v4.b32|cp.async.cg.shared.global \[.*\], \[.*\], 16;}}
 // CHECK: fma.rn.f32
 // CHECK-NOT: {{[1-9][0-9]*}} bytes spill stores
 
 // CHECK-LABEL: == gated-mlp
 // CHECK-NOT: {{\.align 1[^0-9]}}
-// CHECK: ld.global.v4.b32
+// CHECK: {{ld.global.v4.b32|cp.async.cg.shared.global \[.*\], \[.*\], 16;}}
 // CHECK: fma.rn.f32
 // CHECK-NOT: {{[1-9][0-9]*}} bytes spill stores
 
 // CHECK-LABEL: == ntrans
 // CHECK-NOT: {{\.align 1[^0-9]}}
-// CHECK: ld.global.v4.b32
+// CHECK: {{ld.global.v4.b32|cp.async.cg.shared.global \[.*\], \[.*\], 16;}}
 // CHECK: shfl.sync.bfly.b32
 // CHECK: 0 bytes spill stores, 0 bytes spill loads
 // CHECK-NOT: {{[1-9][0-9]*}} bytes spill stores
