@@ -588,7 +588,9 @@ void mg_lower_block_body(Emit *e, const bool *in_loop) {
   if (gpu && (loop_work || accums))
     barrier(&y);
   e->indent--;
-  mg_lower_line(e, "}");
+  // Marked, so readers and bench/loop_barriers.py find the block graph's
+  // for-loop among the element loops.
+  mg_lower_line(e, "} {mirage.for_loop}");
   y.in_loop = false;
   e->in_loop = false;
   for_each_group(b, in_loop, false, false, emit_group, &y);
