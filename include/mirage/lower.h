@@ -45,6 +45,12 @@ typedef struct MgLowerOptions {
   bool c_interface;   // CPU: mark the function llvm.emit_c_interface
 } MgLowerOptions;
 
+/// The launch of kernel op `op` of the root graph: a custom op's grid and
+/// block threads; a kernel-level matmul of at most 8 rows, the split-K
+/// GEMV's; another predefined op's grid-stride launch. The host launches
+/// with it and the kernel declares it (known_grid_size, known_block_size).
+MG_API void mg_lower_launch(const MgProgram *p, MgOpId op, int64_t grid[3],
+                            int64_t *threads);
 /// Threads per block of a predefined op's kernel (a grid-stride loop over
 /// its result's elements) and the grid it is launched with.
 #define MG_LOWER_PREDEFINED_THREADS 256

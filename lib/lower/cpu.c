@@ -133,11 +133,13 @@ void mg_lower_cpu_program(Emit *e, const MgLowerOptions *o) {
     const MgOp *op = &root->ops[i];
     if (op->kind == MG_OP_INPUT)
       continue;
-    if (op->kind == MG_OP_CUSTOM) {
+    int64_t blocks, threads;
+    if (op->kind == MG_OP_CUSTOM)
       cpu_custom(e, op, e->val, e->type);
-    } else {
+    else if (mg_lower_is_gemv(e->p, i, &blocks, &threads))
+      mg_lower_gemv(e, op, NULL); // the GPU kernel's split, in turn
+    else
       mg_lower_op(e, op);
-    }
   }
   for (uint32_t k = 0; k < root->num_outputs && k < 64; k++)
     if (copy_out[k]) {

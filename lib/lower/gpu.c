@@ -60,6 +60,10 @@ void mg_lower_gpu_kernel(Emit *e, const char *name, MgOpId opi) {
   }
   bool dynamic = mg_lower_smem_bytes(e->p, opi) > 0;
   MgText wg = {0};
+  char gemv_type[TYPE_LEN];
+  bool gemv = mg_lower_gemv_smem(e->p, opi, gemv_type, sizeof gemv_type) > 0;
+  if (gemv)
+    mg_text_printf(&wg, "%%part : %s {llvm.align = 16 : i64}", gemv_type);
   if (op->kind == MG_OP_CUSTOM && !dynamic) {
     const MgGraph *b = &e->p->graphs[op->attr];
     for (MgTensorId t = 0; t < b->num_tensors; t++) {
@@ -112,6 +116,12 @@ void mg_lower_gpu_kernel(Emit *e, const char *name, MgOpId opi) {
         snprintf(e->val[t], NAME_LEN, "%s", kval[t]);
         snprintf(e->type[t], TYPE_LEN, "%s", ktype[t]);
       }
+    } else {
+      e->error = "out of memory";
+    }
+    if (!e->error && gemv) {
+      mg_lower_gemv(e, op, "%part"); // a split-K GEMV (gemv.c)
+    } else if (!e->error) {
       Name bid, bdim, tid, gdim, base;
       mg_lower_fresh(e, bid);
       mg_lower_line(e, "%s = gpu.block_id x", bid);
@@ -130,8 +140,6 @@ void mg_lower_gpu_kernel(Emit *e, const char *name, MgOpId opi) {
       e->step_value = 0; // the grid's size, known only at run time here
       e->barrier = false; // no tile is shared
       mg_lower_op(e, op);
-    } else {
-      e->error = "out of memory";
     }
     mg_lower_free_tables(e);
   } else {

@@ -25,6 +25,9 @@ void mg_lower_launch(const MgProgram *p, MgOpId op, int64_t grid[3],
                      int64_t *threads) {
   const MgOp *o = &p->graphs[0].ops[op];
   if (o->kind != MG_OP_CUSTOM) {
+    grid[1] = grid[2] = 1;
+    if (mg_lower_is_gemv(p, op, &grid[0], threads))
+      return;
     grid[0] = mg_lower_predefined_blocks(p, op);
     grid[1] = grid[2] = 1;
     *threads = MG_LOWER_PREDEFINED_THREADS;

@@ -94,12 +94,6 @@ bool mg_lower_loop_flags(const MgGraph *b, bool **in_loop);
 /// chain and read only inside it, so it needs no tile. False: no memory.
 bool mg_lower_register_values(const MgGraph *b, bool *reg);
 
-/// The launch of kernel op `op` of the root graph: a custom op's grid and
-/// block threads, a predefined op's grid-stride launch. The host launches
-/// with it and the kernel declares it (known_grid_size, known_block_size).
-void mg_lower_launch(const MgProgram *p, MgOpId op, int64_t grid[3],
-                     int64_t *threads);
-
 /// Bytes one vector access of a tile copy moves (ld.global.v4 / st.v4).
 #define MG_LOWER_VECTOR_BYTES 16
 /// Elements per 16-byte vector when the copy between `tile` and `dram` can
@@ -120,6 +114,18 @@ void mg_lower_tile_type(const MgGraph *b, MgTensorId t, const char *space,
 /// staged buffer (GPU: cp.async of 16 bytes per thread; CPU: vectors).
 void mg_lower_prefetch(Emit *e, const MgOp *op, const char *iter,
                        const char *stage);
+
+/// A kernel-level matmul with at most 8 rows lowered as a split-K GEMV
+/// (gemv.c): true with its launch.
+bool mg_lower_is_gemv(const MgProgram *p, MgOpId op, int64_t *blocks,
+                      int64_t *threads);
+/// Writes the GEMV kernel's body (GPU) or its CPU form; `part` names the
+/// partial-sum buffer (GPU: a workgroup attribution of mg_lower_gemv_smem's
+/// type; CPU: allocated here).
+void mg_lower_gemv(Emit *e, const MgOp *op, const char *part);
+/// Bytes and type of the GEMV's shared partial sums (0: not a GEMV).
+int64_t mg_lower_gemv_smem(const MgProgram *p, MgOpId op, char *type,
+                           size_t size);
 
 /// Threads per block that allow cooperative reductions (whole warps), else 0.
 int64_t mg_lower_coop_threads(const MgGraph *b);

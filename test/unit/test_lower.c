@@ -106,11 +106,19 @@ static void test_lower_cpu(void) {
   mg_program_destroy(p);
   MgProgram *r = mg_sample_rmsnorm_matmul(2, 64, 96);
   CHECK_EQ_INT(mg_lower_emit(r, &cpu, &t, &d), MG_STATUS_OK);
-  // 5 intermediates between the 6 predefined ops.
-  CHECK_EQ_INT(count(t.data, "memref.alloc()"), 5);
+  // 5 intermediates between the 6 predefined ops, and the partial sums of
+  // the matmul (2 rows: a split-K GEMV, gemv.c), each freed.
+  CHECK_EQ_INT(count(t.data, "memref.alloc()"), 6);
+  CHECK_EQ_INT(count(t.data, "memref.dealloc"), 6);
+  CHECK_EQ_INT(count(t.data, "vector.fma"), 2);
   mg_text_free(&t);
-  // The grid-stride launch of a predefined op: one block per 256 results.
+  // The grid-stride launch of a predefined op: one block per 256 results;
+  // the GEMV's: one block per 8 groups of 8 columns (96 -> 2 blocks).
   CHECK_EQ_INT(mg_lower_predefined_blocks(r, 7), 1); // matmul, 192 results
+  int64_t grid[3], threads;
+  mg_lower_launch(r, 7, grid, &threads);
+  CHECK_EQ_INT(grid[0], 2);
+  CHECK_EQ_INT(threads, 256);
   mg_program_destroy(r);
 }
 
