@@ -83,6 +83,15 @@ int64_t mg_lower_tile_bytes_of(const MgGraph *b, MgTensorId t) {
   return one_tile_bytes(b, t) * (mg_lower_is_staged(b, t) ? 2 : 1);
 }
 
+uint32_t mg_lower_copy_rank(const MgGraph *b, MgTensorId tile,
+                            MgTensorId dram) {
+  const MgTensor *x = &b->tensors[tile], *y = &b->tensors[dram];
+  uint32_t r = x->rank;
+  while (r > 1 && x->dims[r - 1] == 1 && y->dims[r - 1] == 1)
+    r--;
+  return r;
+}
+
 int64_t mg_lower_vector_width(const MgGraph *b, MgTensorId tile,
                               MgTensorId dram) {
   const MgTensor *x = &b->tensors[tile], *y = &b->tensors[dram];
@@ -90,7 +99,9 @@ int64_t mg_lower_vector_width(const MgGraph *b, MgTensorId tile,
   if (dt != mg_lower_kept_dtype(b, dram) || x->rank != y->rank)
     return 1;
   int64_t v = MG_LOWER_VECTOR_BYTES / (int64_t)mg_dtype_bytes(dt);
-  uint32_t last = x->rank - 1;
+  // Trailing unit dims (a 256x1 column of an Nx1 tensor) do not break
+  // contiguity: the vectors run along the last dim of size > 1.
+  uint32_t last = mg_lower_copy_rank(b, tile, dram) - 1;
   return x->dims[last] % v || y->dims[last] % v ? 1 : v;
 }
 

@@ -102,6 +102,10 @@ bool mg_lower_register_values(const MgGraph *b, bool *reg);
 /// both), else 1.
 int64_t mg_lower_vector_width(const MgGraph *b, MgTensorId tile,
                               MgTensorId dram);
+/// Dims of the copy between `tile` and `dram` once their common trailing
+/// unit dims are dropped (vector copies run on such collapsed views).
+uint32_t mg_lower_copy_rank(const MgGraph *b, MgTensorId tile,
+                            MgTensorId dram);
 /// The block graph's for-loop is a two-stage pipeline (emit.c): F > 1,
 /// every reloaded tile moves as 16-byte vectors, doubled tiles stay static.
 bool mg_lower_pipelined(const MgGraph *b);

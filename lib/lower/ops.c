@@ -869,6 +869,39 @@ static int64_t vector_width(Emit *e, MgTensorId tile_id, MgTensorId dram_id) {
   return mg_lower_vector_width(e->g, tile_id, dram_id);
 }
 
+// `val` of type `type` (tensor `t`'s shape, after `lead` leading stage
+// dims) viewed with its dims from `rank` on folded into dim `rank` - 1
+// (all of size 1): memref.collapse_shape. Unchanged when nothing folds.
+static void collapse(Emit *e, const MgTensor *t, uint32_t rank, uint32_t lead,
+                     const char *space, Name val, char type[TYPE_LEN]) {
+  if (rank == t->rank)
+    return;
+  MgTensor c = *t;
+  c.rank = (uint8_t)rank;
+  char ctype[TYPE_LEN], inner[TYPE_LEN];
+  mg_lower_memref_type(&c, (MgDType)t->dtype, space, inner);
+  if (lead)
+    snprintf(ctype, sizeof ctype, "memref<2x%.*s", TYPE_LEN - 10, inner + 7);
+  else
+    snprintf(ctype, sizeof ctype, "%s", inner);
+  char groups[96];
+  size_t n = 0;
+  uint32_t total = t->rank + lead, kept = rank + lead;
+  for (uint32_t d = 0; d + 1 < kept; d++)
+    n += (size_t)snprintf(groups + n, sizeof groups - n, "[%u], ", d);
+  n += (size_t)snprintf(groups + n, sizeof groups - n, "[");
+  for (uint32_t d = kept - 1; d < total; d++)
+    n += (size_t)snprintf(groups + n, sizeof groups - n, "%s%u",
+                          d + 1 == kept ? "" : ", ", d);
+  snprintf(groups + n, sizeof groups - n, "]");
+  Name out;
+  mg_lower_fresh(e, out);
+  mg_lower_line(e, "%s = memref.collapse_shape %s [%s] : %s into %s", out,
+                val, groups, type, ctype);
+  snprintf(val, NAME_LEN, "%s", out);
+  snprintf(type, TYPE_LEN, "%s", ctype);
+}
+
 // Copies between a tile and its kernel tensor: the iterator reads the
 // kernel tensor, the saver writes it. Element types are equal: no f32.
 // Whole 16-byte vectors per thread where the layout allows (vector_width),
@@ -882,10 +915,23 @@ static void move_tile(Emit *e, const MgOp *op, bool saver) {
   tile_offsets(e, op, tile, saver, off, has);
   Index idx, at;
   int64_t vw = vector_width(e, tile_id, dram_id);
+  uint32_t rank = tile->rank; // of the copy: trailing unit dims folded
+  Name fold_tile, fold_dram;
+  char fold_tile_type[TYPE_LEN], fold_dram_type[TYPE_LEN];
+  snprintf(fold_tile, NAME_LEN, "%s", e->val[tile_id]);
+  snprintf(fold_dram, NAME_LEN, "%s", e->val[dram_id]);
+  snprintf(fold_tile_type, TYPE_LEN, "%s", e->type[tile_id]);
+  snprintf(fold_dram_type, TYPE_LEN, "%s", e->type[dram_id]);
   if (vw > 1) {
+    rank = mg_lower_copy_rank(e->g, tile_id, dram_id);
+    collapse(e, tile, rank, 0,
+             e->mode == MG_LOWER_CPU ? NULL : MG_LOWER_WORKGROUP, fold_tile,
+             fold_tile_type);
+    collapse(e, tensor(e, dram_id), rank, 0, NULL, fold_dram, fold_dram_type);
     // Loop over the tile's vectors; the innermost index counts vectors.
     MgTensor vt = *tile;
-    uint32_t last = tile->rank - 1;
+    vt.rank = (uint8_t)rank;
+    uint32_t last = rank - 1;
     vt.dims[last] /= vw;
     elems_begin(e, &vt, idx);
     Name w, first;
@@ -896,7 +942,7 @@ static void move_tile(Emit *e, const MgOp *op, bool saver) {
   } else {
     elems_begin(e, tile, idx);
   }
-  for (uint32_t d = 0; d < tile->rank; d++) {
+  for (uint32_t d = 0; d < rank; d++) {
     if (!has[d]) {
       snprintf(at[d], NAME_LEN, "%s", idx[d]);
       continue;
@@ -908,17 +954,19 @@ static void move_tile(Emit *e, const MgOp *op, bool saver) {
   Name *from_at = saver ? idx : at, *to_at = saver ? at : idx;
   if (vw > 1) {
     char lf[MG_MAX_DIMS * (NAME_LEN + 2)], lt[MG_MAX_DIMS * (NAME_LEN + 2)];
-    index_list(from_at, tile->rank, lf, sizeof lf);
-    index_list(to_at, tile->rank, lt, sizeof lt);
+    index_list(from_at, rank, lf, sizeof lf);
+    index_list(to_at, rank, lt, sizeof lt);
     char vec[32];
     snprintf(vec, sizeof vec, "vector<%lldx%s>", (long long)vw,
              mg_lower_elt((MgDType)e->dtype[from]));
+    const char *fv = saver ? fold_tile : fold_dram;
+    const char *ft = saver ? fold_tile_type : fold_dram_type;
+    const char *tv = saver ? fold_dram : fold_tile;
+    const char *tt = saver ? fold_dram_type : fold_tile_type;
     Name v;
     mg_lower_fresh(e, v);
-    mg_lower_line(e, "%s = vector.load %s[%s] : %s, %s", v, e->val[from], lf,
-                  e->type[from], vec);
-    mg_lower_line(e, "vector.store %s, %s[%s] : %s, %s", v, e->val[to], lt,
-                  e->type[to], vec);
+    mg_lower_line(e, "%s = vector.load %s[%s] : %s, %s", v, fv, lf, ft, vec);
+    mg_lower_line(e, "vector.store %s, %s[%s] : %s, %s", v, tv, lt, tt, vec);
   } else if (e->dtype[from] == e->dtype[to]) {
     char lf[MG_MAX_DIMS * (NAME_LEN + 2)], lt[MG_MAX_DIMS * (NAME_LEN + 2)];
     index_list(from_at, tile->rank, lf, sizeof lf);
@@ -949,8 +997,21 @@ void mg_lower_prefetch(Emit *e, const MgOp *op, const char *iter,
   bool has[MG_MAX_DIMS];
   tile_offsets(e, op, tile, false, off, has);
   snprintf(e->iter, NAME_LEN, "%s", saved);
+  // The copy runs on views without the trailing unit dims (move_tile).
+  uint32_t rank = mg_lower_copy_rank(e->g, tile_id, dram_id);
+  Name dram, buf;
+  char dram_type[TYPE_LEN], buf_type[TYPE_LEN];
+  snprintf(dram, NAME_LEN, "%s", e->val[dram_id]);
+  snprintf(dram_type, TYPE_LEN, "%s", e->type[dram_id]);
+  snprintf(buf, NAME_LEN, "%s", e->stage_buf[tile_id]);
+  snprintf(buf_type, TYPE_LEN, "%s", e->stage_type[tile_id]);
+  collapse(e, tensor(e, dram_id), rank, 0, NULL, dram, dram_type);
+  collapse(e, tile, rank, 1,
+           e->mode == MG_LOWER_CPU ? NULL : MG_LOWER_WORKGROUP, buf,
+           buf_type);
   MgTensor vt = *tile;
-  uint32_t last = tile->rank - 1;
+  vt.rank = (uint8_t)rank;
+  uint32_t last = rank - 1;
   vt.dims[last] /= vw;
   Index idx, at;
   bool barrier = e->barrier;
@@ -961,7 +1022,7 @@ void mg_lower_prefetch(Emit *e, const MgOp *op, const char *iter,
   mg_lower_fresh(e, first);
   mg_lower_line(e, "%s = arith.muli %s, %s : index", first, idx[last], w);
   snprintf(idx[last], NAME_LEN, "%s", first);
-  for (uint32_t d = 0; d < tile->rank; d++) {
+  for (uint32_t d = 0; d < rank; d++) {
     if (!has[d]) {
       snprintf(at[d], NAME_LEN, "%s", idx[d]);
       continue;
@@ -970,27 +1031,25 @@ void mg_lower_prefetch(Emit *e, const MgOp *op, const char *iter,
     mg_lower_line(e, "%s = arith.addi %s, %s : index", at[d], idx[d], off[d]);
   }
   char src[MG_MAX_DIMS * (NAME_LEN + 2)], dst[MG_MAX_DIMS * (NAME_LEN + 2)];
-  index_list(at, tile->rank, src, sizeof src);
-  index_list(idx, tile->rank, dst, sizeof dst);
+  index_list(at, rank, src, sizeof src);
+  index_list(idx, rank, dst, sizeof dst);
   if (e->mode == MG_LOWER_CPU) {
     char vec[32];
     snprintf(vec, sizeof vec, "vector<%lldx%s>", (long long)vw,
              mg_lower_elt((MgDType)e->dtype[tile_id]));
     Name v;
     mg_lower_fresh(e, v);
-    mg_lower_line(e, "%s = vector.load %s[%s] : %s, %s", v, e->val[dram_id],
-                  src, e->type[dram_id], vec);
-    mg_lower_line(e, "vector.store %s, %s[%s, %s] : %s, %s", v,
-                  e->stage_buf[tile_id], stage, dst, e->stage_type[tile_id],
-                  vec);
+    mg_lower_line(e, "%s = vector.load %s[%s] : %s, %s", v, dram, src,
+                  dram_type, vec);
+    mg_lower_line(e, "vector.store %s, %s[%s, %s] : %s, %s", v, buf, stage,
+                  dst, buf_type, vec);
   } else {
     // 16 bytes global -> shared, bypassing L1 (cp.async.cg).
     Name tok;
     mg_lower_fresh(e, tok);
     mg_lower_line(e, "%s = nvgpu.device_async_copy %s[%s], %s[%s, %s], %lld "
-                     "{bypassL1} : %s to %s", tok, e->val[dram_id], src,
-                  e->stage_buf[tile_id], stage, dst, (long long)vw,
-                  e->type[dram_id], e->stage_type[tile_id]);
+                     "{bypassL1} : %s to %s", tok, dram, src, buf, stage,
+                  dst, (long long)vw, dram_type, buf_type);
   }
   elems_end(e);
   e->barrier = barrier;
