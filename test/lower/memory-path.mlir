@@ -9,7 +9,8 @@
 // RUN: mirage-run --lower %s | FileCheck %s
 // RUN: mirage-opt --mirage-lower="ptx=false" %s | FileCheck %s --check-prefix=GPU
 
-// CHECK: @two_mm: 1 output, 512 elements, max abs error {{.*}}: ok
+// CHECK-DAG: @two_mm: 1 output, 512 elements, max abs error {{.*}}: ok
+// CHECK-DAG: @column_sum: 1 output, 32 elements, max abs error {{.*}}: ok
 
 // GPU-LABEL: gpu.func @two_mm_gpu_k3(
 // The invariant tile V (32x32 of 32x64, picked by the block only).
@@ -62,4 +63,22 @@ func.func @two_mm_block(%x: tensor<8x128xf16>, %v: tensor<32x64xf16>, %w: tensor
 func.func @two_mm(%x: tensor<8x128xf16>, %v: tensor<32x64xf16>, %w: tensor<128x64xf16>) -> tensor<8x64xf16> attributes {ug.level = "kernel"} {
   %y = "ug.custom"(%x, %v, %w) {kernel = @two_mm_block, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 0, 0, 0>} : (tensor<8x128xf16>, tensor<32x64xf16>, tensor<128x64xf16>) -> tensor<8x64xf16>
   func.return %y : tensor<8x64xf16>
+}
+
+// A column of an Nx1 tensor (the GQA combine's denominators): contiguous,
+// so with the unit dim folded away it arrives as 16-byte vectors into its
+// two stages.
+// GPU-LABEL: gpu.func @column_sum_gpu_k1(
+// GPU: %[[V:.*]] = memref.collapse_shape %{{.*}} {{\[}}[0], [1, 2]] : memref<2x64x1xf16> into memref<2x64xf16>
+// GPU: %[[T:.*]] = memref.collapse_shape %{{.*}} {{\[}}[0], [1], [2, 3]] : memref<2x1x16x1xf16, #gpu.address_space<workgroup>> into memref<2x1x16xf16, #gpu.address_space<workgroup>>
+// GPU: nvgpu.device_async_copy %[[V]][%{{.*}}, %{{.*}}], %[[T]][%{{.*}}, %{{.*}}, %{{.*}}], 8 {bypassL1}
+func.func @column_sum_block(%x: tensor<2x64x1xf16>) -> tensor<2x16x1xf32> attributes {ug.block_threads = 32 : i64, ug.forloop = 4 : i64, ug.grid = array<i64: 2, 1, 1>, ug.level = "block"} {
+  %t = "ug.iterator"(%x) {fmap = 1 : i64, imap = array<i64: 0, -1, -1>} : (tensor<2x64x1xf16>) -> tensor<1x16x1xf16>
+  %a = "ug.accum"(%t) {kind = "sum"} : (tensor<1x16x1xf16>) -> tensor<1x16x1xf32>
+  %o = "ug.saver"(%a) {omap = array<i64: 0, -1, -1>} : (tensor<1x16x1xf32>) -> tensor<2x16x1xf32>
+  func.return %o : tensor<2x16x1xf32>
+}
+func.func @column_sum(%x: tensor<2x64x1xf16>) -> tensor<2x16x1xf32> attributes {ug.level = "kernel"} {
+  %y = "ug.custom"(%x) {kernel = @column_sum_block, operandSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 0, 0, 0>} : (tensor<2x64x1xf16>) -> tensor<2x16x1xf32>
+  func.return %y : tensor<2x16x1xf32>
 }
