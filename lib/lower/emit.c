@@ -31,6 +31,12 @@ void mg_lower_line(Emit *e, const char *fmt, ...) {
   mg_text_printf(e->t, "\n");
 }
 
+void mg_lower_index_op(Emit *e, const char *op, const char *a, const char *b,
+                       Name out) {
+  mg_lower_fresh(e, out);
+  mg_lower_line(e, "%s = %s %s, %s : index", out, op, a, b);
+}
+
 void mg_lower_index(Emit *e, int64_t v, Name out) {
   mg_lower_fresh(e, out);
   mg_lower_line(e, "%s = arith.constant %lld : index", out, (long long)v);

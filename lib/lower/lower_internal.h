@@ -61,6 +61,9 @@ void mg_lower_fresh(Emit *e, Name out);
 /// One indented line.
 void mg_lower_line(Emit *e, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/// `out = op a, b : index` ("arith.addi", "arith.cmpi ult," ...).
+void mg_lower_index_op(Emit *e, const char *op, const char *a, const char *b,
+                       Name out);
 /// An index constant.
 void mg_lower_index(Emit *e, int64_t v, Name out);
 /// "f16", "bf16", "f32".

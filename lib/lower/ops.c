@@ -178,16 +178,11 @@ static void elems_end(Emit *e) {
     mg_lower_index(e, e->carry_step / e->carry_inner, dout);
     mg_lower_index(e, e->carry_inner, n);
     mg_lower_index(e, 1, one);
-    mg_lower_fresh(e, j1);
-    mg_lower_line(e, "%s = arith.addi %s, %s : index", j1, e->carry_j, dj);
-    mg_lower_fresh(e, o1);
-    mg_lower_line(e, "%s = arith.addi %s, %s : index", o1, e->carry_o, dout);
-    mg_lower_fresh(e, wrap);
-    mg_lower_line(e, "%s = arith.cmpi uge, %s, %s : index", wrap, j1, n);
-    mg_lower_fresh(e, jw);
-    mg_lower_line(e, "%s = arith.subi %s, %s : index", jw, j1, n);
-    mg_lower_fresh(e, ow);
-    mg_lower_line(e, "%s = arith.addi %s, %s : index", ow, o1, one);
+    mg_lower_index_op(e, "arith.addi", e->carry_j, dj, j1);
+    mg_lower_index_op(e, "arith.addi", e->carry_o, dout, o1);
+    mg_lower_index_op(e, "arith.cmpi uge,", j1, n, wrap);
+    mg_lower_index_op(e, "arith.subi", j1, n, jw);
+    mg_lower_index_op(e, "arith.addi", o1, one, ow);
     mg_lower_fresh(e, j2);
     mg_lower_line(e, "%s = arith.select %s, %s, %s : index", j2, wrap, jw, j1);
     mg_lower_fresh(e, o2);
@@ -902,6 +897,18 @@ static void collapse(Emit *e, const MgTensor *t, uint32_t rank, uint32_t lead,
   snprintf(type, TYPE_LEN, "%s", ctype);
 }
 
+// at[d] = idx[d] + off[d] where the tile has an offset along d.
+static void offset_positions(Emit *e, Index idx, Name *off, const bool *has,
+                             uint32_t rank, Index at) {
+  for (uint32_t d = 0; d < rank; d++) {
+    if (!has[d]) {
+      snprintf(at[d], NAME_LEN, "%s", idx[d]);
+      continue;
+    }
+    mg_lower_index_op(e, "arith.addi", idx[d], off[d], at[d]);
+  }
+}
+
 // Copies between a tile and its kernel tensor: the iterator reads the
 // kernel tensor, the saver writes it. Element types are equal: no f32.
 // Whole 16-byte vectors per thread where the layout allows (vector_width),
@@ -942,14 +949,7 @@ static void move_tile(Emit *e, const MgOp *op, bool saver) {
   } else {
     elems_begin(e, tile, idx);
   }
-  for (uint32_t d = 0; d < rank; d++) {
-    if (!has[d]) {
-      snprintf(at[d], NAME_LEN, "%s", idx[d]);
-      continue;
-    }
-    mg_lower_fresh(e, at[d]);
-    mg_lower_line(e, "%s = arith.addi %s, %s : index", at[d], idx[d], off[d]);
-  }
+  offset_positions(e, idx, off, has, rank, at);
   MgTensorId from = saver ? tile_id : dram_id, to = saver ? dram_id : tile_id;
   Name *from_at = saver ? idx : at, *to_at = saver ? at : idx;
   if (vw > 1) {
@@ -1022,14 +1022,7 @@ void mg_lower_prefetch(Emit *e, const MgOp *op, const char *iter,
   mg_lower_fresh(e, first);
   mg_lower_line(e, "%s = arith.muli %s, %s : index", first, idx[last], w);
   snprintf(idx[last], NAME_LEN, "%s", first);
-  for (uint32_t d = 0; d < rank; d++) {
-    if (!has[d]) {
-      snprintf(at[d], NAME_LEN, "%s", idx[d]);
-      continue;
-    }
-    mg_lower_fresh(e, at[d]);
-    mg_lower_line(e, "%s = arith.addi %s, %s : index", at[d], idx[d], off[d]);
-  }
+  offset_positions(e, idx, off, has, rank, at);
   char src[MG_MAX_DIMS * (NAME_LEN + 2)], dst[MG_MAX_DIMS * (NAME_LEN + 2)];
   index_list(at, rank, src, sizeof src);
   index_list(idx, rank, dst, sizeof dst);
