@@ -11,6 +11,8 @@
 // CHECK-DAG: @gemv_f16: 1 output, 144 elements, max abs error {{.*}}: ok
 // CHECK-DAG: @gemv_f32: 1 output, 60 elements, max abs error {{.*}}: ok
 // CHECK-DAG: @many_rows: 1 output, 360 elements, max abs error {{.*}}: ok
+// CHECK-DAG: @gemv_bf16: 1 output, 256 elements, max abs error {{.*}}: ok
+// CHECK-DAG: @gemv_mixed: 1 output, 32 elements, max abs error {{.*}}: ok
 // CHECK-NOT: MISMATCH
 
 // N = 72 halves: 9 column groups of 8, 2 blocks (the second with one).
@@ -49,4 +51,15 @@ func.func @gemv_f32(%x: tensor<1x3x64xf32>, %w: tensor<1x64x20xf32>) -> tensor<1
 func.func @many_rows(%x: tensor<9x64xf16>, %w: tensor<64x40xf16>) -> tensor<9x40xf16> attributes {ug.level = "kernel"} {
   %y = "ug.matmul"(%x, %w) : (tensor<9x64xf16>, tensor<64x40xf16>) -> tensor<9x40xf16>
   func.return %y : tensor<9x40xf16>
+}
+
+// bf16 (vector extension to f32 on both forms), and f16 operands with an
+// f32 result.
+func.func @gemv_bf16(%x: tensor<4x96xbf16>, %w: tensor<96x64xbf16>) -> tensor<4x64xbf16> attributes {ug.level = "kernel"} {
+  %y = "ug.matmul"(%x, %w) : (tensor<4x96xbf16>, tensor<96x64xbf16>) -> tensor<4x64xbf16>
+  func.return %y : tensor<4x64xbf16>
+}
+func.func @gemv_mixed(%x: tensor<2x64xf16>, %w: tensor<64x16xf16>) -> tensor<2x16xf32> attributes {ug.level = "kernel"} {
+  %y = "ug.matmul"(%x, %w) : (tensor<2x64xf16>, tensor<64x16xf16>) -> tensor<2x16xf32>
+  func.return %y : tensor<2x16xf32>
 }
