@@ -289,6 +289,26 @@ static bool is_invariant_tile_load(const MgOp *op) {
   return op->kind == MG_OP_ITERATOR && op->fmap == MG_MAP_NONE;
 }
 
+// A matmul whose only reader is the element-wise op right after it in the
+// phase, with the matmul's shape: it heads a chain, its dot products going
+// to the chain in registers (no tile, no barrier before the chain).
+static bool starts_chain(const MgGraph *b, const bool *in_loop,
+                         const MgOp *mm) {
+  if (mm->kind != MG_OP_MATMUL || readers(b, mm->outputs[0]) != 1)
+    return false;
+  uint32_t i = (uint32_t)(mm - b->ops);
+  for (uint32_t j = i + 1; j < b->num_ops; j++) {
+    if (in_loop[j] != in_loop[i] || b->ops[j].kind == MG_OP_INPUT)
+      continue;
+    const MgOp *next = &b->ops[j];
+    bool reads = false;
+    for (uint32_t k = 0; k < next->num_inputs; k++)
+      reads |= next->inputs[k] == mm->outputs[0];
+    return reads && fusable(b, next, mm);
+  }
+  return false;
+}
+
 // Calls `fn` on the ops of one phase in order, grouped: each chain of
 // fusable ops (n >= 1), a matmul with its accumulator (n = 2), or one
 // other op (n = 1). Emission and the tile plan both walk this, so they
@@ -313,7 +333,7 @@ static void for_each_group(const MgGraph *b, const bool *in_loop, bool loop,
       fn(ctx, chain, n);
     n = 0;
     const MgOp *acc = taken ? matmul_accum(b, in_loop, op) : NULL;
-    if (fusable(b, op, NULL)) {
+    if (fusable(b, op, NULL) || starts_chain(b, in_loop, op)) {
       chain[n++] = op;
     } else if (acc) {
       const MgOp *pair[2] = {op, acc};
@@ -412,7 +432,10 @@ static void emit_group(void *ctx, const MgOp *const *ops, uint32_t n) {
     bool keep[CHAIN_MAX];
     for (uint32_t c = 0; c < n; c++)
       keep[c] = chain_keeps(e->g, ops, n, c);
-    mg_lower_chain(e, ops, n, keep);
+    if (ops[0]->kind == MG_OP_MATMUL)
+      mg_lower_matmul_chain(e, ops, n, keep);
+    else
+      mg_lower_chain(e, ops, n, keep);
   }
   if (y->pending)
     group_conflicts(y, ops, n, true);

@@ -153,6 +153,11 @@ void mg_lower_op(Emit *e, const MgOp *op);
 void mg_lower_chain(Emit *e, const MgOp *const *ops, uint32_t n,
                     const bool *keep);
 void mg_lower_accum_init(Emit *e, const MgOp *op);
+/// A matmul (ops[0]) whose result only the element-wise chain ops[1..n)
+/// reads: each dot product feeds the chain in registers; result c is
+/// stored only when keep[c].
+void mg_lower_matmul_chain(Emit *e, const MgOp *const *ops, uint32_t n,
+                           const bool *keep);
 /// Warps per result element op `op` reduces with (ops.c: > 1 uses the
 /// shared scratch), 0 when it is not reduced cooperatively.
 int64_t mg_lower_reduction_warps(Emit *e, const MgOp *op);

@@ -697,11 +697,41 @@ static void dot_indices(Emit *e, const MgOp *op, Index idx, Index ia,
   snprintf(ib[b->rank - 1], NAME_LEN, "%s", idx[out->rank - 1]);
 }
 
+// The chain's ops at element `idx` of a result of rank `rank`: an operand
+// an earlier member made comes from its register, `pre` (when not NULL)
+// is the value of ops[0]'s result, the rest is loaded.
+static void chain_at(Emit *e, const MgOp *const *ops, uint32_t n,
+                     const bool *keep, Index idx, uint32_t rank,
+                     const char *pre) {
+  Name regs[32];
+  for (uint32_t c = 0; c < n && c < 32; c++) {
+    const MgOp *op = ops[c];
+    if (c == 0 && pre) {
+      snprintf(regs[0], NAME_LEN, "%s", pre);
+    } else {
+      Name in[2] = {"", ""};
+      for (uint32_t k = 0; k < op->num_inputs && k < 2; k++) {
+        int32_t from = -1;
+        for (uint32_t j = 0; j < c; j++)
+          if (ops[j]->outputs[0] == op->inputs[k])
+            from = (int32_t)j;
+        if (from >= 0)
+          snprintf(in[k], NAME_LEN, "%s", regs[from]);
+        else
+          load(e, op->inputs[k], idx, rank, in[k]);
+      }
+      scalar(e, (MgOpKind)op->kind, op->scalar, in[0], in[1], regs[c]);
+    }
+    if (keep[c])
+      store(e, op->outputs[0], idx, regs[c]);
+  }
+}
+
 // The matmul's result elements; each finishes with `finish` (store, or
 // add into an accumulator).
-typedef void (*FinishFn)(Emit *e, const MgOp *op, Index idx, const char *v);
+typedef void (*FinishFn)(Emit *e, const void *ctx, Index idx, const char *v);
 
-static void matmul_into(Emit *e, const MgOp *op, const MgOp *dest,
+static void matmul_into(Emit *e, const MgOp *op, const void *dest,
                         FinishFn finish) {
   const MgTensor *out = tensor(e, op->outputs[0]);
   const MgTensor *a = tensor(e, op->inputs[0]);
@@ -731,11 +761,13 @@ static void matmul_into(Emit *e, const MgOp *op, const MgOp *dest,
   elems_end(e);
 }
 
-static void store_result(Emit *e, const MgOp *op, Index idx, const char *v) {
+static void store_result(Emit *e, const void *ctx, Index idx, const char *v) {
+  const MgOp *op = ctx;
   store(e, op->outputs[0], idx, v);
 }
 
-static void add_to_accum(Emit *e, const MgOp *op, Index idx, const char *v) {
+static void add_to_accum(Emit *e, const void *ctx, Index idx, const char *v) {
+  const MgOp *op = ctx;
   Name old, r;
   load_at(e, op->outputs[0], idx, old);
   binary(e, "arith.addf", old, v, r);
@@ -748,6 +780,24 @@ static void matmul(Emit *e, const MgOp *op) {
 
 void mg_lower_matmul_accum(Emit *e, const MgOp *mm, const MgOp *acc) {
   matmul_into(e, mm, acc, add_to_accum);
+}
+
+typedef struct Chain {
+  const MgOp *const *ops;
+  uint32_t n;
+  const bool *keep;
+  uint32_t rank;
+} Chain;
+
+static void run_chain(Emit *e, const void *ctx, Index idx, const char *v) {
+  const Chain *c = ctx;
+  chain_at(e, c->ops, c->n, c->keep, idx, c->rank, v);
+}
+
+void mg_lower_matmul_chain(Emit *e, const MgOp *const *ops, uint32_t n,
+                           const bool *keep) {
+  Chain c = {ops, n, keep, tensor(e, ops[0]->outputs[0])->rank};
+  matmul_into(e, ops[0], &c, run_chain);
 }
 
 // Σ over dim `dim` of `in` at result element `idx` (result dim = 1), each
@@ -1137,24 +1187,7 @@ void mg_lower_chain(Emit *e, const MgOp *const *ops, uint32_t n,
   const MgTensor *out = tensor(e, ops[0]->outputs[0]);
   Index idx;
   elems_begin(e, out, idx);
-  Name regs[32];
-  for (uint32_t c = 0; c < n && c < 32; c++) {
-    const MgOp *op = ops[c];
-    Name in[2] = {"", ""};
-    for (uint32_t k = 0; k < op->num_inputs && k < 2; k++) {
-      int32_t from = -1;
-      for (uint32_t j = 0; j < c; j++)
-        if (ops[j]->outputs[0] == op->inputs[k])
-          from = (int32_t)j;
-      if (from >= 0)
-        snprintf(in[k], NAME_LEN, "%s", regs[from]);
-      else
-        load(e, op->inputs[k], idx, out->rank, in[k]);
-    }
-    scalar(e, (MgOpKind)op->kind, op->scalar, in[0], in[1], regs[c]);
-    if (keep[c])
-      store(e, op->outputs[0], idx, regs[c]);
-  }
+  chain_at(e, ops, n, keep, idx, out->rank, NULL);
   elems_end(e);
 }
 

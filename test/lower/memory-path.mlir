@@ -11,6 +11,7 @@
 
 // CHECK-DAG: @two_mm: 1 output, 512 elements, max abs error {{.*}}: ok
 // CHECK-DAG: @column_sum: 1 output, 32 elements, max abs error {{.*}}: ok
+// CHECK-DAG: @attention_block_sum: 2 outputs, 68 elements, max abs error {{.*}}: ok
 
 // GPU-LABEL: gpu.func @two_mm_gpu_k3(
 // The invariant tile V (32x32 of 32x64, picked by the block only).
@@ -81,4 +82,31 @@ func.func @column_sum_block(%x: tensor<2x64x1xf16>) -> tensor<2x16x1xf32> attrib
 func.func @column_sum(%x: tensor<2x64x1xf16>) -> tensor<2x16x1xf32> attributes {ug.level = "kernel"} {
   %y = "ug.custom"(%x) {kernel = @column_sum_block, operandSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 0, 0, 0>} : (tensor<2x64x1xf16>) -> tensor<2x16x1xf32>
   func.return %y : tensor<2x16x1xf32>
+}
+
+// Attention-shaped (GQA's first kernel): the scores' exp is applied to each
+// dot product in registers (no scores tile, no barrier between them); the
+// exp values feed the second matmul and the row sums.
+// GPU-LABEL: gpu.func @attention_block_sum_gpu_k
+// GPU: scf.for
+// GPU: %[[DOT:.*]] = scf.for {{.*}} -> (f32)
+// GPU-NOT: gpu.barrier
+// GPU: math.exp
+// GPU: gpu.return
+func.func @attention_block_sum_block(%q: tensor<4x16xf16>, %k: tensor<16x64xf16>, %v: tensor<64x16xf16>) -> (tensor<4x16xf32>, tensor<4x1xf32>) attributes {ug.block_threads = 32 : i64, ug.forloop = 4 : i64, ug.grid = array<i64: 1, 1, 1>, ug.level = "block"} {
+  %qt = "ug.iterator"(%q) {fmap = -1 : i64, imap = array<i64: -1, -1, -1>} : (tensor<4x16xf16>) -> tensor<4x16xf16>
+  %kt = "ug.iterator"(%k) {fmap = 1 : i64, imap = array<i64: -1, -1, -1>} : (tensor<16x64xf16>) -> tensor<16x16xf16>
+  %vt = "ug.iterator"(%v) {fmap = 0 : i64, imap = array<i64: -1, -1, -1>} : (tensor<64x16xf16>) -> tensor<16x16xf16>
+  %s = "ug.matmul"(%qt, %kt) : (tensor<4x16xf16>, tensor<16x16xf16>) -> tensor<4x16xf16>
+  %e = "ug.exp"(%s) : (tensor<4x16xf16>) -> tensor<4x16xf16>
+  %o = "ug.matmul"(%e, %vt) : (tensor<4x16xf16>, tensor<16x16xf16>) -> tensor<4x16xf16>
+  %a = "ug.accum"(%o) {kind = "sum"} : (tensor<4x16xf16>) -> tensor<4x16xf32>
+  %d = "ug.accum"(%e) {kind = "sum_last"} : (tensor<4x16xf16>) -> tensor<4x1xf32>
+  %o1 = "ug.saver"(%a) {omap = array<i64: -1, -1, -1>} : (tensor<4x16xf32>) -> tensor<4x16xf32>
+  %o2 = "ug.saver"(%d) {omap = array<i64: -1, -1, -1>} : (tensor<4x1xf32>) -> tensor<4x1xf32>
+  func.return %o1, %o2 : tensor<4x16xf32>, tensor<4x1xf32>
+}
+func.func @attention_block_sum(%q: tensor<4x16xf16>, %k: tensor<16x64xf16>, %v: tensor<64x16xf16>) -> (tensor<4x16xf32>, tensor<4x1xf32>) attributes {ug.level = "kernel"} {
+  %y:2 = "ug.custom"(%q, %k, %v) {kernel = @attention_block_sum_block, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 1, 0, 0>} : (tensor<4x16xf16>, tensor<16x64xf16>, tensor<64x16xf16>) -> (tensor<4x16xf32>, tensor<4x1xf32>)
+  func.return %y#0, %y#1 : tensor<4x16xf32>, tensor<4x1xf32>
 }
