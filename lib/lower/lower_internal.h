@@ -2,12 +2,13 @@
 //
 // One Emit per graph being written. Every tensor of the graph has a memref
 // value name and type (`val`, `type`); ops are written as element loops
-// over their result (ops.c), structure around them by emit.c.
+// over their result (ops.c), structure around them by emit.c and
+// schedule.c.
 //
 // Invariants: SSA names are "%v<N>" from one counter per function, so they
 // never clash; a loop's index names are valid only inside it; in GPU block
 // graphs a barrier separates every two groups of ops with a shared-memory
-// dependence (emit.c), so an op sees its operands complete.
+// dependence (schedule.c), so an op sees its operands complete.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MIRAGE_LIB_LOWER_INTERNAL_H
@@ -40,7 +41,7 @@ typedef struct Emit {
   // names, the inner extent (0: none open) and the step.
   Name carry_o, carry_j;
   int64_t carry_inner, carry_step;
-  // Staged tiles (emit.c): per tensor the two-stage buffer and its type.
+  // Staged tiles (schedule.c): per tensor the two-stage buffer and type.
   Name *stage_buf;
   char (*stage_type)[TYPE_LEN];
   bool barrier;          // GPU: a barrier after each element loop
@@ -73,7 +74,7 @@ const char *mg_lower_elt(MgDType dtype);
 void mg_lower_memref_type(const MgTensor *t, MgDType dtype, const char *space,
                           char out[TYPE_LEN]);
 
-//===--- Shared by the kernel, host and CPU writers (emit.c) --------------===//
+//===--- Shared by the writers (emit.c, schedule.c) ----------------------===//
 
 #define MG_LOWER_WORKGROUP "#gpu.address_space<workgroup>"
 
@@ -109,7 +110,9 @@ int64_t mg_lower_vector_width(const MgGraph *b, MgTensorId tile,
 /// unit dims are dropped (vector copies run on such collapsed views).
 uint32_t mg_lower_copy_rank(const MgGraph *b, MgTensorId tile,
                             MgTensorId dram);
-/// The block graph's for-loop is a two-stage pipeline (emit.c): F > 1,
+/// An iterator the for-loop reloads every iteration (it has an fmap).
+bool mg_lower_is_loop_tile_load(const MgOp *op);
+/// The block graph's for-loop is a two-stage pipeline (schedule.c): F > 1,
 /// every reloaded tile moves as 16-byte vectors, doubled tiles stay static.
 bool mg_lower_pipelined(const MgGraph *b);
 /// Tile `t` has two stages (memref<2x...>).

@@ -1,0 +1,483 @@
+//===- schedule.c - The block graph's body: groups, barriers, pipeline ----===//
+//
+// Every writer (gpu.c, cpu.c) runs a block graph through
+// mg_lower_block_body: accumulators are zeroed and loop-invariant tiles
+// loaded, then the for-loop runs the ops that depend on an iterator through
+// no accumulator (mg_graph_ops_in_loop), then the others run once, savers
+// included. Ops are emitted in groups (fused element-wise chains, a matmul
+// with its accumulator or its chain, single ops); on the GPU a barrier
+// goes only where a shared-memory dependence between groups needs one, and
+// a for-loop whose tiles all move as 16-byte vectors is a two-stage
+// pipeline.
+//
+//===----------------------------------------------------------------------===//
+#include "lower_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+// The block graph's body: accumulator zero fill, the for-loop, the rest.
+// Element-wise ops fuse into one loop when they follow each other and make
+// results of one shape: values only the chain reads stay in registers, as
+// Mirage's thread graphs keep them (one barrier for the chain, no shared
+// memory round trip).
+#define CHAIN_MAX 32
+
+static bool fusable(const MgGraph *b, const MgOp *op, const MgOp *first) {
+  if (!mg_op_kind_is_elementwise((MgOpKind)op->kind))
+    return false;
+  if (!first)
+    return true;
+  const MgTensor *x = &b->tensors[op->outputs[0]];
+  const MgTensor *y = &b->tensors[first->outputs[0]];
+  return x->rank == y->rank &&
+         memcmp(x->dims, y->dims, x->rank * sizeof x->dims[0]) == 0;
+}
+
+// Whether chain member `c` must be stored: an op outside the chain (or the
+// graph's outputs) reads its result.
+static bool chain_keeps(const MgGraph *b, const MgOp *const *ops, uint32_t n,
+                        uint32_t c) {
+  MgTensorId t = ops[c]->outputs[0];
+  for (uint32_t k = 0; k < b->num_outputs; k++)
+    if (b->outputs[k] == t)
+      return true;
+  for (uint32_t i = 0; i < b->num_ops; i++) {
+    const MgOp *r = &b->ops[i];
+    bool inside = false;
+    for (uint32_t j = 0; j < n; j++)
+      inside |= ops[j] == r;
+    for (uint32_t k = 0; !inside && k < r->num_inputs; k++)
+      if (r->inputs[k] == t)
+        return true;
+  }
+  return false;
+}
+
+typedef void (*GroupFn)(void *ctx, const MgOp *const *ops, uint32_t n);
+
+// Readers of tensor `t` in `b`.
+static uint32_t readers(const MgGraph *b, MgTensorId t) {
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < b->num_ops; i++)
+    for (uint32_t k = 0; k < b->ops[i].num_inputs; k++)
+      n += b->ops[i].inputs[k] == t;
+  for (uint32_t k = 0; k < b->num_outputs; k++)
+    n += b->outputs[k] == t;
+  return n;
+}
+
+// The sum accumulator that is the only reader of matmul `mm`'s result, in
+// the same phase: the pair is one group, the dot products added straight
+// into the f32 accumulator (no tile, no rounding to the matmul's declared
+// type, no barrier between them). Moving the accumulator up to its matmul
+// is safe: it reads nothing else, and only ops after the loop read it.
+static const MgOp *matmul_accum(const MgGraph *b, const bool *in_loop,
+                                const MgOp *mm) {
+  if (mm->kind != MG_OP_MATMUL || readers(b, mm->outputs[0]) != 1)
+    return NULL;
+  for (uint32_t j = (uint32_t)(mm - b->ops) + 1; j < b->num_ops; j++) {
+    const MgOp *acc = &b->ops[j];
+    if (acc->kind == MG_OP_ACCUM && acc->acc == MG_ACCUM_SUM &&
+        acc->inputs[0] == mm->outputs[0])
+      return in_loop[j] == in_loop[mm - b->ops] ? acc : NULL;
+  }
+  return NULL;
+}
+
+static bool is_matmul_accum(const MgGraph *b, const MgOp *const *ops,
+                            uint32_t n) {
+  return n == 2 && ops[0]->kind == MG_OP_MATMUL &&
+         ops[1]->kind == MG_OP_ACCUM && ops[1]->inputs[0] == ops[0]->outputs[0] &&
+         readers(b, ops[0]->outputs[0]) == 1;
+}
+
+// An iterator whose tile does not depend on the for-loop's iteration (no
+// fmap): loaded once, before the loop (mg_lower_block_body).
+static bool is_invariant_tile_load(const MgOp *op) {
+  return op->kind == MG_OP_ITERATOR && op->fmap == MG_MAP_NONE;
+}
+
+// A matmul whose only reader is the element-wise op right after it in the
+// phase, with the matmul's shape: it heads a chain, its dot products going
+// to the chain in registers (no tile, no barrier before the chain).
+static bool starts_chain(const MgGraph *b, const bool *in_loop,
+                         const MgOp *mm) {
+  if (mm->kind != MG_OP_MATMUL || readers(b, mm->outputs[0]) != 1)
+    return false;
+  uint32_t i = (uint32_t)(mm - b->ops);
+  for (uint32_t j = i + 1; j < b->num_ops; j++) {
+    if (in_loop[j] != in_loop[i] || b->ops[j].kind == MG_OP_INPUT)
+      continue;
+    const MgOp *next = &b->ops[j];
+    bool reads = false;
+    for (uint32_t k = 0; k < next->num_inputs; k++)
+      reads |= next->inputs[k] == mm->outputs[0];
+    return reads && fusable(b, next, mm);
+  }
+  return false;
+}
+
+// Calls `fn` on the ops of one phase in order, grouped: each chain of
+// fusable ops (n >= 1), a matmul with its accumulator (n = 2), or one
+// other op (n = 1). Emission and the tile plan both walk this, so they
+// agree on what stays in registers. With `staged`, the loop's tile loads
+// are left out (the pipeline issues them).
+static void for_each_group(const MgGraph *b, const bool *in_loop, bool loop,
+                           bool staged, GroupFn fn, void *ctx) {
+  const MgOp *chain[CHAIN_MAX];
+  uint32_t n = 0;
+  bool *taken = calloc(b->num_ops + 1, sizeof *taken); // accumulators moved up
+  for (uint32_t i = 0; i < b->num_ops; i++) {
+    const MgOp *op = &b->ops[i];
+    if (in_loop[i] != loop || op->kind == MG_OP_INPUT || (taken && taken[i]) ||
+        (loop && is_invariant_tile_load(op)) ||
+        (loop && staged && mg_lower_is_loop_tile_load(op)))
+      continue;
+    if (n < CHAIN_MAX && fusable(b, op, n ? chain[0] : NULL)) {
+      chain[n++] = op;
+      continue;
+    }
+    if (n)
+      fn(ctx, chain, n);
+    n = 0;
+    const MgOp *acc = taken ? matmul_accum(b, in_loop, op) : NULL;
+    if (fusable(b, op, NULL) || starts_chain(b, in_loop, op)) {
+      chain[n++] = op;
+    } else if (acc) {
+      const MgOp *pair[2] = {op, acc};
+      taken[acc - b->ops] = true;
+      fn(ctx, pair, 2);
+    } else {
+      fn(ctx, &op, 1);
+    }
+  }
+  if (n)
+    fn(ctx, chain, n);
+  free(taken);
+}
+
+//===--- Barriers ---------------------------------------------------------===//
+//
+// In a GPU block graph a barrier goes only where a shared-memory dependence
+// needs one: before a group that reads a tile written since the last
+// barrier (RAW), or writes a tile read or written since then (WAR, WAW).
+// Inside the for-loop, accumulator tiles are private to the threads that
+// own their elements (every update maps an element to the same thread), so
+// they take no part; one barrier after the zero fill and one at the end of
+// each iteration (the next iteration's iterators overwrite tiles this one
+// read; after the last, the ops after the loop read the accumulators). A
+// reduction that combines warps through the shared scratch counts as
+// reading and writing it (index num_tensors).
+
+enum { SYNC_READ = 1, SYNC_WRITE = 2 };
+
+typedef struct Sync {
+  Emit *e;
+  uint8_t *pending; // per tensor (+ scratch): accesses since the last barrier
+  const bool *reg;  // values kept in registers: no tile
+  bool in_loop;
+} Sync;
+
+static bool is_shared(const Sync *y, MgTensorId t) {
+  const MgGraph *b = y->e->g;
+  if (!mg_lower_is_tile(b, t) || y->reg[t])
+    return false;
+  return !(y->in_loop && b->ops[b->tensors[t].producer].kind == MG_OP_ACCUM);
+}
+
+static bool uses_scratch(const Sync *y, const MgOp *op) {
+  return mg_lower_reduction_warps(y->e, op) > 1;
+}
+
+// Whether the group touches a tile against the accesses since the last
+// barrier; with `record`, adds its own accesses.
+static bool group_conflicts(Sync *y, const MgOp *const *ops, uint32_t n,
+                            bool record) {
+  const MgGraph *b = y->e->g;
+  bool conflict = false;
+  for (uint32_t c = 0; c < n; c++) {
+    const MgOp *op = ops[c];
+    for (uint32_t k = 0; k < op->num_inputs; k++) {
+      MgTensorId t = op->inputs[k];
+      if (!is_shared(y, t))
+        continue;
+      conflict |= (y->pending[t] & SYNC_WRITE) != 0;
+      if (record)
+        y->pending[t] |= SYNC_READ;
+    }
+    for (uint32_t k = 0; k < op->num_outputs; k++) {
+      MgTensorId t = op->outputs[k];
+      if (!is_shared(y, t))
+        continue;
+      conflict |= y->pending[t] != 0;
+      if (record)
+        y->pending[t] |= SYNC_WRITE;
+    }
+    if (uses_scratch(y, op)) {
+      conflict |= y->pending[b->num_tensors] != 0;
+      if (record)
+        y->pending[b->num_tensors] = SYNC_READ | SYNC_WRITE;
+    }
+  }
+  return conflict;
+}
+
+static void barrier(Sync *y) {
+  mg_lower_line(y->e, "gpu.barrier");
+  memset(y->pending, 0, y->e->g->num_tensors + 1);
+}
+
+static void emit_group(void *ctx, const MgOp *const *ops, uint32_t n) {
+  Sync *y = ctx;
+  Emit *e = y->e;
+  if (y->pending && group_conflicts(y, ops, n, false))
+    barrier(y);
+  if (is_matmul_accum(e->g, ops, n))
+    mg_lower_matmul_accum(e, ops[0], ops[1]);
+  else if (n == 1)
+    mg_lower_op(e, ops[0]);
+  else {
+    bool keep[CHAIN_MAX];
+    for (uint32_t c = 0; c < n; c++)
+      keep[c] = chain_keeps(e->g, ops, n, c);
+    if (ops[0]->kind == MG_OP_MATMUL)
+      mg_lower_matmul_chain(e, ops, n, keep);
+    else
+      mg_lower_chain(e, ops, n, keep);
+  }
+  if (y->pending)
+    group_conflicts(y, ops, n, true);
+}
+
+typedef struct Plan {
+  const MgGraph *b;
+  bool *reg;
+} Plan;
+
+static void plan_group(void *ctx, const MgOp *const *ops, uint32_t n) {
+  Plan *p = ctx;
+  if (is_matmul_accum(p->b, ops, n)) {
+    p->reg[ops[0]->outputs[0]] = true;
+    return;
+  }
+  for (uint32_t c = 0; n > 1 && c < n; c++)
+    p->reg[ops[c]->outputs[0]] = !chain_keeps(p->b, ops, n, c);
+}
+
+bool mg_lower_register_values(const MgGraph *b, bool *reg) {
+  memset(reg, 0, b->num_tensors * sizeof *reg);
+  bool *in_loop = NULL;
+  if (!mg_lower_loop_flags(b, &in_loop)) {
+    free(in_loop);
+    return false;
+  }
+  Plan p = {b, reg};
+  for_each_group(b, in_loop, true, false, plan_group, &p);
+  for_each_group(b, in_loop, false, false, plan_group, &p);
+  free(in_loop);
+  return true;
+}
+
+//===--- Two-stage pipeline -----------------------------------------------===//
+//
+// When every tile the for-loop reloads moves as 16-byte vectors and the
+// doubled tiles still fit static shared memory (mg_lower_pipelined), each
+// such tile gets two stages: before the loop, iteration 0 is fetched into
+// stage 0; iteration i first starts fetching i+1 into the other stage
+// (cp.async.cg on the GPU, one commit group per iteration, possibly
+// empty), then waits for all but that newest group (cp.async.wait_group 1)
+// and a barrier, and computes on stage i mod 2 through a subview. The
+// barrier ending iteration i-1 guarantees nobody still reads the stage
+// that i fetches into. The CPU form copies synchronously through the same
+// stages and subviews.
+
+static void prefetch(Emit *e, const bool *in_loop, const char *iter,
+                     const char *stage) {
+  const MgGraph *b = e->g;
+  for (uint32_t i = 0; i < b->num_ops; i++)
+    if (in_loop[i] && mg_lower_is_loop_tile_load(&b->ops[i]))
+      mg_lower_prefetch(e, &b->ops[i], iter, stage);
+  if (e->mode != MG_LOWER_CPU)
+    mg_lower_line(e, "nvvm.cp.async.commit.group");
+}
+
+// Strided type of one stage of a staged tile.
+static void stage_type(const MgGraph *b, MgTensorId t, bool gpu,
+                       char out[TYPE_LEN]) {
+  const MgTensor *x = &b->tensors[t];
+  size_t n = (size_t)snprintf(out, TYPE_LEN, "memref<");
+  for (uint32_t d = 0; d < x->rank; d++)
+    n += (size_t)snprintf(out + n, TYPE_LEN - n, "%lldx",
+                          (long long)x->dims[d]);
+  n += (size_t)snprintf(out + n, TYPE_LEN - n, "%s, strided<[",
+                        mg_lower_elt(mg_lower_kept_dtype(b, t)));
+  for (uint32_t d = 0; d < x->rank; d++) {
+    int64_t stride = 1;
+    for (uint32_t k = d + 1; k < x->rank; k++)
+      stride *= x->dims[k];
+    n += (size_t)snprintf(out + n, TYPE_LEN - n, "%s%lld", d ? ", " : "",
+                          (long long)stride);
+  }
+  snprintf(out + n, TYPE_LEN - n, "], offset: ?>%s%s>", gpu ? ", " : "",
+           gpu ? MG_LOWER_WORKGROUP : "");
+}
+
+// Inside the loop: fetch i+1 if any, wait for i, and point the staged
+// tiles' names at stage i mod 2.
+static void stage_iteration(Emit *e, const bool *in_loop, const char *hi) {
+  const MgGraph *b = e->g;
+  bool gpu = e->mode != MG_LOWER_CPU;
+  Name two, one, stage, next_stage, next, more;
+  mg_lower_index(e, 2, two);
+  mg_lower_index(e, 1, one);
+  mg_lower_fresh(e, stage);
+  mg_lower_line(e, "%s = arith.remui %s, %s : index", stage, e->iter, two);
+  mg_lower_fresh(e, next_stage);
+  mg_lower_line(e, "%s = arith.subi %s, %s : index", next_stage, one, stage);
+  mg_lower_fresh(e, next);
+  mg_lower_line(e, "%s = arith.addi %s, %s : index", next, e->iter, one);
+  mg_lower_fresh(e, more);
+  mg_lower_line(e, "%s = arith.cmpi ult, %s, %s : index", more, next, hi);
+  mg_lower_line(e, "scf.if %s {", more);
+  e->indent++;
+  Name iter;
+  snprintf(iter, NAME_LEN, "%s", e->iter);
+  for (uint32_t i = 0; i < b->num_ops; i++)
+    if (in_loop[i] && mg_lower_is_loop_tile_load(&b->ops[i]))
+      mg_lower_prefetch(e, &b->ops[i], next, next_stage);
+  snprintf(e->iter, NAME_LEN, "%s", iter);
+  e->indent--;
+  mg_lower_line(e, "}");
+  if (gpu) {
+    mg_lower_line(e, "nvvm.cp.async.commit.group");
+    mg_lower_line(e, "nvvm.cp.async.wait.group 1");
+  }
+  for (uint32_t i = 0; i < b->num_ops; i++) {
+    const MgOp *op = &b->ops[i];
+    if (!in_loop[i] || !mg_lower_is_loop_tile_load(op))
+      continue;
+    MgTensorId t = op->outputs[0];
+    const MgTensor *x = &b->tensors[t];
+    char offsets[64], sizes[96], strides[32];
+    size_t no = (size_t)snprintf(offsets, sizeof offsets, "%s", stage);
+    size_t ns = (size_t)snprintf(sizes, sizeof sizes, "1");
+    size_t nt = (size_t)snprintf(strides, sizeof strides, "1");
+    for (uint32_t d = 0; d < x->rank; d++) {
+      no += (size_t)snprintf(offsets + no, sizeof offsets - no, ", 0");
+      ns += (size_t)snprintf(sizes + ns, sizeof sizes - ns, ", %lld",
+                             (long long)x->dims[d]);
+      nt += (size_t)snprintf(strides + nt, sizeof strides - nt, ", 1");
+    }
+    char type[TYPE_LEN];
+    stage_type(b, t, gpu, type);
+    Name view;
+    mg_lower_fresh(e, view);
+    mg_lower_line(e, "%s = memref.subview %s[%s] [%s] [%s] : %s to %s", view,
+                  e->stage_buf[t], offsets, sizes, strides, e->stage_type[t],
+                  type);
+    snprintf(e->val[t], NAME_LEN, "%s", view);
+    snprintf(e->type[t], TYPE_LEN, "%s", type);
+  }
+}
+
+void mg_lower_block_body(Emit *e, const bool *in_loop) {
+  const MgGraph *b = e->g;
+  // GPU: barriers by dependence (above) instead of after every loop.
+  bool gpu = e->barrier;
+  Sync y = {e, NULL, NULL, false};
+  bool *reg = NULL;
+  if (gpu) {
+    y.pending = calloc(b->num_tensors + 1, 1);
+    reg = calloc(b->num_tensors + 1, sizeof *reg);
+    if (!y.pending || !reg || !mg_lower_register_values(b, reg)) {
+      e->error = "out of memory";
+      free(y.pending);
+      free(reg);
+      return;
+    }
+    y.reg = reg;
+    e->barrier = false;
+  }
+  bool before = false; // work before the loop that its body reads
+  for (uint32_t i = 0; i < b->num_ops; i++)
+    if (in_loop[i] && is_invariant_tile_load(&b->ops[i])) {
+      mg_lower_op(e, &b->ops[i]);
+      before = true;
+    }
+  bool accums = false;
+  for (uint32_t i = 0; i < b->num_ops; i++)
+    if (b->ops[i].kind == MG_OP_ACCUM) {
+      mg_lower_accum_init(e, &b->ops[i]);
+      accums = true;
+    }
+  if (gpu && (accums || before))
+    barrier(&y); // updates may map elements to other threads; tiles ready
+  Name lo, hi, one;
+  mg_lower_index(e, 0, lo);
+  mg_lower_index(e, b->forloop, hi);
+  mg_lower_index(e, 1, one);
+  bool staged = mg_lower_pipelined(b);
+  if (staged)
+    prefetch(e, in_loop, lo, lo); // iteration 0 into stage 0
+  mg_lower_fresh(e, e->iter);
+  mg_lower_line(e, "scf.for %s = %s to %s step %s {", e->iter, lo, hi, one);
+  e->indent++;
+  y.in_loop = true;
+  e->in_loop = b->forloop > 1; // one pass: no per-iteration cost
+  if (staged) {
+    stage_iteration(e, in_loop, hi);
+    if (gpu)
+      barrier(&y); // this iteration's tiles have arrived for every thread
+  }
+  for_each_group(b, in_loop, true, staged, emit_group, &y);
+  bool loop_work = false;
+  for (uint32_t i = 0; gpu && i <= b->num_tensors; i++)
+    loop_work |= y.pending[i] != 0;
+  if (gpu && (loop_work || accums))
+    barrier(&y);
+  e->indent--;
+  // Marked, so readers and bench/loop_barriers.py find the block graph's
+  // for-loop among the element loops.
+  mg_lower_line(e, "} {mirage.for_loop}");
+  y.in_loop = false;
+  e->in_loop = false;
+  for_each_group(b, in_loop, false, false, emit_group, &y);
+  if (gpu) {
+    e->barrier = true;
+    free(y.pending);
+    free(reg);
+  }
+}
+
+// Names the block graph's kernel tensors after the kernel op's operands
+// and results (`kval`/`ktype`: per root tensor).
+void mg_lower_bind_dram(Emit *e, const MgOp *op, Name *kval,
+                      char (*ktype)[TYPE_LEN]) {
+  const MgGraph *b = e->g;
+  for (uint32_t i = 0; i < b->num_ops; i++) {
+    const MgOp *o = &b->ops[i];
+    if (o->kind == MG_OP_INPUT) {
+      MgTensorId k = op->inputs[o->attr];
+      snprintf(e->val[o->outputs[0]], NAME_LEN, "%s", kval[k]);
+      snprintf(e->type[o->outputs[0]], TYPE_LEN, "%s", ktype[k]);
+    }
+  }
+  for (uint32_t k = 0; k < b->num_outputs; k++) {
+    MgTensorId t = b->outputs[k];
+    snprintf(e->val[t], NAME_LEN, "%s", kval[op->outputs[k]]);
+    snprintf(e->type[t], TYPE_LEN, "%s", ktype[op->outputs[k]]);
+  }
+}
+
+int64_t mg_lower_coop_threads(const MgGraph *b) {
+  return b->block_threads >= 32 && b->block_threads % 32 == 0
+             ? b->block_threads : 0;
+}
+
+bool mg_lower_loop_flags(const MgGraph *b, bool **in_loop) {
+  *in_loop = calloc(b->num_ops + 1, sizeof **in_loop);
+  return *in_loop && mg_graph_ops_in_loop(b, *in_loop);
+}
+
