@@ -257,6 +257,9 @@ MG_API MgStatus mg_search_run(const MgProgram *target,
 /// the statistics stay readable. Accepts NULL.
 MG_API void mg_search_result_free(MgSearchResult *result);
 
+/// Workers a search with `options` uses (threads 0: one per core).
+MG_API uint32_t mg_search_threads(const MgSearchOptions *options);
+
 /// The chosen program, or NULL when none was verified (borrowed).
 MG_API const MgProgram *mg_search_result_best(const MgSearchResult *result);
 

@@ -20,9 +20,11 @@ typedef struct MgVerifyOptions {
   double target_error; // stop once the false-acceptance bound is below this
   uint64_t seed;       // all randomness derives from it
   uint32_t max_tests;  // give up (verdict UNKNOWN) after this many tests
+  uint32_t threads;    // tests run at once (0, 1: one after the other);
+                       // the result does not depend on it
 } MgVerifyOptions;
 
-/// target_error 2^-40, seed 1, max_tests 64.
+/// target_error 2^-40, seed 1, max_tests 64, threads 1.
 MG_API MgVerifyOptions mg_verify_options_default(void);
 
 typedef enum MgVerdict {

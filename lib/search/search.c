@@ -287,7 +287,7 @@ static void free_menus(Search *s, MgSearchStats *st) {
   s->menu_table = NULL;
 }
 
-static uint32_t thread_count(const MgSearchOptions *o) {
+uint32_t mg_search_threads(const MgSearchOptions *o) {
   if (o->threads)
     return o->threads;
   long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -349,7 +349,7 @@ MgStatus mg_search_run(const MgProgram *target, const MgSearchOptions *options,
   s->menu_buckets = 1024;
   s->menu_table = calloc(s->menu_buckets, sizeof *s->menu_table);
   MgSearchStats *stats = &result->stats;
-  uint32_t nw = thread_count(&opt);
+  uint32_t nw = mg_search_threads(&opt);
   Worker *workers = calloc(nw, sizeof *workers);
   Found found = {0, 0, NULL};
   if (!s->menu_table || !workers) {

@@ -14,6 +14,8 @@
 //===----------------------------------------------------------------------===//
 #include "mirage/verify.h"
 
+#include <pthread.h>
+
 #include "bound.h"
 #include "mirage/ff_domain.h"
 
@@ -30,6 +32,7 @@ MgVerifyOptions mg_verify_options_default(void) {
   o.target_error = ldexp(1.0, -40);
   o.seed = 1;
   o.max_tests = 64;
+  o.threads = 1;
   return o;
 }
 
@@ -185,6 +188,57 @@ static void prepare(MgVerifyResult *result) {
   result->index = -1;
 }
 
+// The outcome of one test (attempt), computed by any thread and read by
+// the caller in attempt order, so the result never depends on the threads.
+typedef struct Attempt {
+  MgStatus st;
+  MgDiag diag;
+  bool void_test;          // a zero divisor: redraw
+  bool differs;            // an output element differs (`diff` says where)
+  MgVerifyResult diff;
+} Attempt;
+
+static void run_attempt(const MgProgram *a, const MgProgram *b, Rig *rig,
+                        uint64_t key, Attempt *out) {
+  memset(out, 0, sizeof *out);
+  out->diag.graph = out->diag.op = -1;
+  out->diff.index = -1;
+  rig_draw(rig, key);
+  bool void_a = false, void_b = false;
+  MgStatus st = rig_run(rig, a, rig->out_a, &void_a, &out->diag);
+  if (st == MG_STATUS_OK && !void_a)
+    st = rig_run(rig, b, rig->out_b, &void_b, &out->diag);
+  out->void_test = st == MG_STATUS_OK && (void_a || void_b);
+  if (st == MG_STATUS_OK && !out->void_test) {
+    for (uint32_t k = 0; st == MG_STATUS_OK && k < rig->num_outputs; ++k)
+      if (!same_buffer_shape(&rig->out_a[k], &rig->out_b[k]))
+        st = mg_diag_set(&out->diag, MG_STATUS_INVALID, 0, -1,
+                         "output %u has different run-time shapes", k);
+    // Shapes were checked equal above, so a difference is an element.
+    if (st == MG_STATUS_OK)
+      out->differs = mg_ff_first_difference(rig->out_a, rig->out_b,
+                                            rig->num_outputs, &out->diff);
+  }
+  out->st = st;
+  rig_free_outputs(rig->out_a, rig->num_outputs);
+  rig_free_outputs(rig->out_b, rig->num_outputs);
+}
+
+typedef struct Worker {
+  const MgProgram *a, *b;
+  Rig rig;
+  uint64_t key;
+  Attempt out;
+} Worker;
+
+static void *worker_main(void *arg) {
+  Worker *w = arg;
+  run_attempt(w->a, w->b, &w->rig, w->key, &w->out);
+  return NULL;
+}
+
+#define VERIFY_MAX_THREADS 16
+
 MgStatus mg_verify_equivalent(const MgProgram *a, const MgProgram *b,
                               const MgVerifyOptions *options,
                               MgVerifyResult *result, MgDiag *diag) {
@@ -207,30 +261,58 @@ MgStatus mg_verify_equivalent(const MgProgram *a, const MgProgram *b,
   double log2_target =
       opt.target_error > 0 ? log2(opt.target_error) : -INFINITY;
 
-  Rig rig;
-  st = rig_init(&rig, a, diag);
+  // One rig per thread; a batch of attempts runs at once, its outcomes are
+  // taken in order and the rest of the batch is dropped at a verdict.
+  uint32_t nt = opt.threads < 1 ? 1 : opt.threads;
+  if (nt > VERIFY_MAX_THREADS)
+    nt = VERIFY_MAX_THREADS;
+  Worker workers[VERIFY_MAX_THREADS];
+  uint32_t ready = 0;
+  for (; ready < nt && st == MG_STATUS_OK; ready++) {
+    workers[ready].a = a;
+    workers[ready].b = b;
+    st = rig_init(&workers[ready].rig, a, diag);
+  }
   for (uint32_t attempt = 0; st == MG_STATUS_OK && attempt < opt.max_tests;
-       ++attempt) {
-    rig_draw(&rig, attempt_key(opt.seed, attempt));
-    bool void_a = false, void_b = false;
-    st = rig_run(&rig, a, rig.out_a, &void_a, diag);
-    if (st == MG_STATUS_OK && !void_a)
-      st = rig_run(&rig, b, rig.out_b, &void_b, diag);
-    if (st == MG_STATUS_OK && (void_a || void_b)) {
-      result->redraws++;
-    } else if (st == MG_STATUS_OK) {
-      for (uint32_t k = 0; st == MG_STATUS_OK && k < rig.num_outputs; ++k)
-        if (!same_buffer_shape(&rig.out_a[k], &rig.out_b[k]))
-          st = mg_diag_set(diag, MG_STATUS_INVALID, 0, -1,
-                           "output %u has different run-time shapes", k);
+       attempt += nt) {
+    uint32_t batch = opt.max_tests - attempt < nt ? opt.max_tests - attempt
+                                                  : nt;
+    pthread_t tids[VERIFY_MAX_THREADS];
+    bool spawned[VERIFY_MAX_THREADS] = {false};
+    for (uint32_t i = 0; i < batch; i++) {
+      workers[i].key = attempt_key(opt.seed, attempt + i);
+      if (i > 0)
+        spawned[i] = pthread_create(&tids[i], NULL, worker_main,
+                                    &workers[i]) == 0;
     }
-    if (st == MG_STATUS_OK && !void_a && !void_b) {
+    worker_main(&workers[0]);
+    for (uint32_t i = 1; i < batch; i++) {
+      if (spawned[i])
+        pthread_join(tids[i], NULL);
+      else
+        worker_main(&workers[i]); // no thread to be had: here
+    }
+    for (uint32_t i = 0; i < batch && result->verdict == MG_VERDICT_UNKNOWN;
+         i++) {
+      const Attempt *o = &workers[i].out;
+      if (o->st != MG_STATUS_OK) {
+        st = o->st;
+        if (diag)
+          *diag = o->diag;
+        break;
+      }
+      if (o->void_test) {
+        result->redraws++;
+        continue;
+      }
       result->tests++;
       // A difference is a certain answer; the bound fields keep describing
       // the tests that agreed before it (and stay finite).
-      // Shapes were checked equal above, so a difference is an element.
-      if (mg_ff_first_difference(rig.out_a, rig.out_b, rig.num_outputs,
-                                 result)) {
+      if (o->differs) {
+        result->output = o->diff.output;
+        result->index = o->diff.index;
+        result->value_a = o->diff.value_a;
+        result->value_b = o->diff.value_b;
         result->verdict = MG_VERDICT_NOT_EQUIVALENT;
       } else {
         result->log2_bound += log2_eps;
@@ -239,12 +321,11 @@ MgStatus mg_verify_equivalent(const MgProgram *a, const MgProgram *b,
           result->verdict = MG_VERDICT_EQUIVALENT;
       }
     }
-    rig_free_outputs(rig.out_a, rig.num_outputs);
-    rig_free_outputs(rig.out_b, rig.num_outputs);
     if (result->verdict != MG_VERDICT_UNKNOWN)
       break;
   }
-  rig_dispose(&rig);
+  for (uint32_t i = 0; i < ready; i++)
+    rig_dispose(&workers[i].rig);
   return st;
 }
 

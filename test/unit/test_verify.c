@@ -642,6 +642,45 @@ static void test_verify_bound_laurent(void) {
   mg_program_destroy(b);
 }
 
+// Tests run on several threads give the same result, field for field: an
+// equivalent pair (several tests to the bound), a pair that differs, and a
+// bound tight enough to need more tests than one batch.
+static void same_with_threads(MgProgram *a, MgProgram *b, double target) {
+  MgVerifyOptions one = mg_verify_options_default();
+  one.target_error = target;
+  MgVerifyOptions many = one;
+  many.threads = 3;
+  MgVerifyResult r1, r3;
+  CHECK_EQ_INT(mg_verify_equivalent(a, b, &one, &r1, NULL), MG_STATUS_OK);
+  CHECK_EQ_INT(mg_verify_equivalent(a, b, &many, &r3, NULL), MG_STATUS_OK);
+  CHECK_EQ_INT(r1.verdict, r3.verdict);
+  CHECK_EQ_INT(r1.tests, r3.tests);
+  CHECK_EQ_INT(r1.redraws, r3.redraws);
+  CHECK_EQ_INT(r1.output, r3.output);
+  CHECK_EQ_INT(r1.index, r3.index);
+  CHECK(r1.value_a == r3.value_a && r1.value_b == r3.value_b);
+  CHECK(r1.log2_bound == r3.log2_bound);
+  mg_program_destroy(a);
+  mg_program_destroy(b);
+}
+
+static void test_verify_threads_same_result(void) {
+  same_with_threads(mg_sample_rmsnorm_matmul(2, 32, 12),
+                    mg_sample_rmsnorm_matmul_fused(2, 32, 12, 3, 4),
+                    ldexp(1.0, -40));
+  same_with_threads(mg_sample_rmsnorm_matmul(2, 32, 12),
+                    mg_sample_rmsnorm_matmul_fused(2, 32, 12, 3, 4),
+                    ldexp(1.0, -200)); // many batches
+  MgTensorId x, y; // sqrt(x)^2 vs x: not equivalent in the model
+  MgProgram *a = two_inputs(2, 2, &x, &y);
+  mg_graph_mark_output(a, 0, mg_graph_unary(a, 0, MG_OP_SQUARE,
+      mg_graph_unary(a, 0, MG_OP_SQRT, x, NULL), NULL), NULL);
+  MgProgram *b = two_inputs(2, 2, &x, &y);
+  mg_graph_mark_output(b, 0, mg_graph_scalar(b, 0, MG_OP_MUL_SCALAR, x, 1.0,
+                                             NULL), NULL);
+  same_with_threads(a, b, ldexp(1.0, -40));
+}
+
 int main(void) {
   RUN_TEST(test_verify_field_primes);
   RUN_TEST(test_verify_field_generator_order);
@@ -668,5 +707,6 @@ int main(void) {
   RUN_TEST(test_verify_rejects_mismatched_signatures);
   RUN_TEST(test_verify_bound_grows_with_degree);
   RUN_TEST(test_verify_bound_laurent);
+  RUN_TEST(test_verify_threads_same_result);
   return TEST_SUMMARY();
 }
