@@ -379,7 +379,7 @@ static bool erase_unused(MlirOperation module, const Calls *c) {
       n.nomem = true;
   mlirOperationWalk(module, gather_names, &n, MlirWalkPreOrder);
   bool ok = !n.nomem;
-  if (ok)
+  if (ok && n.num) // qsort(NULL, 0, ...) is undefined (UBSan)
     qsort(n.names, n.num, sizeof *n.names, compare_names);
   uint8_t *gone = calloc(c->num + 1, 1);
   ok = ok && gone;
@@ -392,7 +392,7 @@ static bool erase_unused(MlirOperation module, const Calls *c) {
       gone[i] = 1;
     }
   ok = ok && !n.nomem;
-  if (ok)
+  if (ok && n.num) // qsort(NULL, 0, ...) is undefined (UBSan)
     qsort(n.names, n.num, sizeof *n.names, compare_names);
   bool *dead_ref = calloc(c->num + 1, sizeof *dead_ref);
   ok = ok && dead_ref;
