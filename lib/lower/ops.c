@@ -959,6 +959,44 @@ static void offset_positions(Emit *e, Index idx, Name *off, const bool *has,
   }
 }
 
+// Both sides of a vector copy as views without their common trailing unit
+// dims; with `staged` the tile side is the tile's two-stage buffer.
+typedef struct CopyViews {
+  Name dram, tile;
+  char dram_type[TYPE_LEN], tile_type[TYPE_LEN];
+  uint32_t rank;
+} CopyViews;
+
+static void copy_views(Emit *e, MgTensorId tile_id, MgTensorId dram_id,
+                       bool staged, CopyViews *v) {
+  v->rank = mg_lower_copy_rank(e->g, tile_id, dram_id);
+  snprintf(v->dram, NAME_LEN, "%s", e->val[dram_id]);
+  snprintf(v->dram_type, TYPE_LEN, "%s", e->type[dram_id]);
+  snprintf(v->tile, NAME_LEN, "%s",
+           staged ? e->stage_buf[tile_id] : e->val[tile_id]);
+  snprintf(v->tile_type, TYPE_LEN, "%s",
+           staged ? e->stage_type[tile_id] : e->type[tile_id]);
+  collapse(e, tensor(e, dram_id), v->rank, 0, NULL, v->dram, v->dram_type);
+  collapse(e, tensor(e, tile_id), v->rank, staged ? 1 : 0,
+           e->mode == MG_LOWER_CPU ? NULL : MG_LOWER_WORKGROUP, v->tile,
+           v->tile_type);
+}
+
+// Opens the loop over the tile's vectors (its first `rank` dims); idx gets
+// element indices (the innermost one the vector's first element).
+static void vector_elems_begin(Emit *e, const MgTensor *tile, uint32_t rank,
+                               int64_t vw, Index idx) {
+  MgTensor vt = *tile;
+  vt.rank = (uint8_t)rank;
+  uint32_t last = rank - 1;
+  vt.dims[last] /= vw;
+  elems_begin(e, &vt, idx);
+  Name w, first;
+  mg_lower_index(e, vw, w);
+  mg_lower_index_op(e, "arith.muli", idx[last], w, first);
+  snprintf(idx[last], NAME_LEN, "%s", first);
+}
+
 // Copies between a tile and its kernel tensor: the iterator reads the
 // kernel tensor, the saver writes it. Element types are equal: no f32.
 // Whole 16-byte vectors per thread where the layout allows (vector_width),
@@ -973,29 +1011,11 @@ static void move_tile(Emit *e, const MgOp *op, bool saver) {
   Index idx, at;
   int64_t vw = vector_width(e, tile_id, dram_id);
   uint32_t rank = tile->rank; // of the copy: trailing unit dims folded
-  Name fold_tile, fold_dram;
-  char fold_tile_type[TYPE_LEN], fold_dram_type[TYPE_LEN];
-  snprintf(fold_tile, NAME_LEN, "%s", e->val[tile_id]);
-  snprintf(fold_dram, NAME_LEN, "%s", e->val[dram_id]);
-  snprintf(fold_tile_type, TYPE_LEN, "%s", e->type[tile_id]);
-  snprintf(fold_dram_type, TYPE_LEN, "%s", e->type[dram_id]);
+  CopyViews v;
   if (vw > 1) {
-    rank = mg_lower_copy_rank(e->g, tile_id, dram_id);
-    collapse(e, tile, rank, 0,
-             e->mode == MG_LOWER_CPU ? NULL : MG_LOWER_WORKGROUP, fold_tile,
-             fold_tile_type);
-    collapse(e, tensor(e, dram_id), rank, 0, NULL, fold_dram, fold_dram_type);
-    // Loop over the tile's vectors; the innermost index counts vectors.
-    MgTensor vt = *tile;
-    vt.rank = (uint8_t)rank;
-    uint32_t last = rank - 1;
-    vt.dims[last] /= vw;
-    elems_begin(e, &vt, idx);
-    Name w, first;
-    mg_lower_index(e, vw, w);
-    mg_lower_fresh(e, first);
-    mg_lower_line(e, "%s = arith.muli %s, %s : index", first, idx[last], w);
-    snprintf(idx[last], NAME_LEN, "%s", first);
+    copy_views(e, tile_id, dram_id, false, &v);
+    rank = v.rank;
+    vector_elems_begin(e, tile, rank, vw, idx);
   } else {
     elems_begin(e, tile, idx);
   }
@@ -1009,14 +1029,14 @@ static void move_tile(Emit *e, const MgOp *op, bool saver) {
     char vec[32];
     snprintf(vec, sizeof vec, "vector<%lldx%s>", (long long)vw,
              mg_lower_elt((MgDType)e->dtype[from]));
-    const char *fv = saver ? fold_tile : fold_dram;
-    const char *ft = saver ? fold_tile_type : fold_dram_type;
-    const char *tv = saver ? fold_dram : fold_tile;
-    const char *tt = saver ? fold_dram_type : fold_tile_type;
-    Name v;
-    mg_lower_fresh(e, v);
-    mg_lower_line(e, "%s = vector.load %s[%s] : %s, %s", v, fv, lf, ft, vec);
-    mg_lower_line(e, "vector.store %s, %s[%s] : %s, %s", v, tv, lt, tt, vec);
+    const char *fv = saver ? v.tile : v.dram;
+    const char *ft = saver ? v.tile_type : v.dram_type;
+    const char *tv = saver ? v.dram : v.tile;
+    const char *tt = saver ? v.dram_type : v.tile_type;
+    Name x;
+    mg_lower_fresh(e, x);
+    mg_lower_line(e, "%s = vector.load %s[%s] : %s, %s", x, fv, lf, ft, vec);
+    mg_lower_line(e, "vector.store %s, %s[%s] : %s, %s", x, tv, lt, tt, vec);
   } else if (e->dtype[from] == e->dtype[to]) {
     char lf[MG_MAX_DIMS * (NAME_LEN + 2)], lt[MG_MAX_DIMS * (NAME_LEN + 2)];
     index_list(from_at, tile->rank, lf, sizeof lf);
@@ -1048,30 +1068,13 @@ void mg_lower_prefetch(Emit *e, const MgOp *op, const char *iter,
   tile_offsets(e, op, tile, false, off, has);
   snprintf(e->iter, NAME_LEN, "%s", saved);
   // The copy runs on views without the trailing unit dims (move_tile).
-  uint32_t rank = mg_lower_copy_rank(e->g, tile_id, dram_id);
-  Name dram, buf;
-  char dram_type[TYPE_LEN], buf_type[TYPE_LEN];
-  snprintf(dram, NAME_LEN, "%s", e->val[dram_id]);
-  snprintf(dram_type, TYPE_LEN, "%s", e->type[dram_id]);
-  snprintf(buf, NAME_LEN, "%s", e->stage_buf[tile_id]);
-  snprintf(buf_type, TYPE_LEN, "%s", e->stage_type[tile_id]);
-  collapse(e, tensor(e, dram_id), rank, 0, NULL, dram, dram_type);
-  collapse(e, tile, rank, 1,
-           e->mode == MG_LOWER_CPU ? NULL : MG_LOWER_WORKGROUP, buf,
-           buf_type);
-  MgTensor vt = *tile;
-  vt.rank = (uint8_t)rank;
-  uint32_t last = rank - 1;
-  vt.dims[last] /= vw;
+  CopyViews v;
+  copy_views(e, tile_id, dram_id, true, &v);
+  uint32_t rank = v.rank;
   Index idx, at;
   bool barrier = e->barrier;
   e->barrier = false; // nothing to wait for until the copies are waited on
-  elems_begin(e, &vt, idx);
-  Name w, first;
-  mg_lower_index(e, vw, w);
-  mg_lower_fresh(e, first);
-  mg_lower_line(e, "%s = arith.muli %s, %s : index", first, idx[last], w);
-  snprintf(idx[last], NAME_LEN, "%s", first);
+  vector_elems_begin(e, tile, rank, vw, idx);
   offset_positions(e, idx, off, has, rank, at);
   char src[MG_MAX_DIMS * (NAME_LEN + 2)], dst[MG_MAX_DIMS * (NAME_LEN + 2)];
   index_list(at, rank, src, sizeof src);
@@ -1080,19 +1083,19 @@ void mg_lower_prefetch(Emit *e, const MgOp *op, const char *iter,
     char vec[32];
     snprintf(vec, sizeof vec, "vector<%lldx%s>", (long long)vw,
              mg_lower_elt((MgDType)e->dtype[tile_id]));
-    Name v;
-    mg_lower_fresh(e, v);
-    mg_lower_line(e, "%s = vector.load %s[%s] : %s, %s", v, dram, src,
-                  dram_type, vec);
-    mg_lower_line(e, "vector.store %s, %s[%s, %s] : %s, %s", v, buf, stage,
-                  dst, buf_type, vec);
+    Name x;
+    mg_lower_fresh(e, x);
+    mg_lower_line(e, "%s = vector.load %s[%s] : %s, %s", x, v.dram, src,
+                  v.dram_type, vec);
+    mg_lower_line(e, "vector.store %s, %s[%s, %s] : %s, %s", x, v.tile, stage,
+                  dst, v.tile_type, vec);
   } else {
     // 16 bytes global -> shared, bypassing L1 (cp.async.cg).
     Name tok;
     mg_lower_fresh(e, tok);
     mg_lower_line(e, "%s = nvgpu.device_async_copy %s[%s], %s[%s, %s], %lld "
-                     "{bypassL1} : %s to %s", tok, dram, src, buf, stage,
-                  dst, (long long)vw, dram_type, buf_type);
+                     "{bypassL1} : %s to %s", tok, v.dram, src, v.tile,
+                  stage, dst, (long long)vw, v.dram_type, v.tile_type);
   }
   elems_end(e);
   e->barrier = barrier;

@@ -322,16 +322,24 @@ static void test_verify_exp_identities(void) {
   mg_program_destroy(e);
 }
 
+// sqrt(x)^2 and x over two 2x2 inputs: equal over the reals for x >= 0,
+// but only through sqrt's meaning, which the model does not have.
+static void sqrt_squared_vs_x(MgProgram **a, MgProgram **b) {
+  MgTensorId x, y;
+  *a = two_inputs(2, 2, &x, &y);
+  mg_graph_mark_output(*a, 0, mg_graph_unary(*a, 0, MG_OP_SQUARE,
+      mg_graph_unary(*a, 0, MG_OP_SQRT, x, NULL), NULL), NULL);
+  *b = two_inputs(2, 2, &x, &y);
+  mg_graph_mark_output(*b, 0, mg_graph_scalar(*b, 0, MG_OP_MUL_SCALAR, x, 1.0,
+                                              NULL), NULL);
+}
+
 static void test_verify_uninterpreted_not_proven(void) {
   // sqrt(x)^2 == x over the reals for x >= 0, but the identity needs sqrt's
   // meaning: reported not equivalent (the safe answer).
   MgTensorId x, y;
-  MgProgram *a = two_inputs(2, 2, &x, &y);
-  mg_graph_mark_output(a, 0, mg_graph_unary(a, 0, MG_OP_SQUARE,
-      mg_graph_unary(a, 0, MG_OP_SQRT, x, NULL), NULL), NULL);
-  MgProgram *b = two_inputs(2, 2, &x, &y);
-  mg_graph_mark_output(b, 0, mg_graph_scalar(b, 0, MG_OP_MUL_SCALAR, x, 1.0,
-                                             NULL), NULL);
+  MgProgram *a, *b;
+  sqrt_squared_vs_x(&a, &b);
   MgStatus st;
   MgVerifyResult r = verify(a, b, &st, NULL);
   CHECK_EQ_INT(st, MG_STATUS_OK);
@@ -671,13 +679,8 @@ static void test_verify_threads_same_result(void) {
   same_with_threads(mg_sample_rmsnorm_matmul(2, 32, 12),
                     mg_sample_rmsnorm_matmul_fused(2, 32, 12, 3, 4),
                     ldexp(1.0, -200)); // many batches
-  MgTensorId x, y; // sqrt(x)^2 vs x: not equivalent in the model
-  MgProgram *a = two_inputs(2, 2, &x, &y);
-  mg_graph_mark_output(a, 0, mg_graph_unary(a, 0, MG_OP_SQUARE,
-      mg_graph_unary(a, 0, MG_OP_SQRT, x, NULL), NULL), NULL);
-  MgProgram *b = two_inputs(2, 2, &x, &y);
-  mg_graph_mark_output(b, 0, mg_graph_scalar(b, 0, MG_OP_MUL_SCALAR, x, 1.0,
-                                             NULL), NULL);
+  MgProgram *a, *b; // not equivalent in the model
+  sqrt_squared_vs_x(&a, &b);
   same_with_threads(a, b, ldexp(1.0, -40));
 }
 
