@@ -22,9 +22,12 @@ typedef struct MgVerifyOptions {
   uint32_t max_tests;  // give up (verdict UNKNOWN) after this many tests
   uint32_t threads;    // tests run at once (0, 1: one after the other);
                        // the result does not depend on it
+  uint64_t memory_limit; // bytes: fewer threads when one test's values
+                         // (every root tensor of both programs) times the
+                         // threads would exceed it; 0: no bound
 } MgVerifyOptions;
 
-/// target_error 2^-40, seed 1, max_tests 64, threads 1.
+/// target_error 2^-40, seed 1, max_tests 64, threads 1, no memory limit.
 MG_API MgVerifyOptions mg_verify_options_default(void);
 
 typedef enum MgVerdict {

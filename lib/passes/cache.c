@@ -184,7 +184,7 @@ static uint64_t cache_key(const MgProgram *subject, const MgSearchOptions *o,
 /// OK when `entry` may stand for `subject`: the same signature and
 /// equivalence shown by the finite-field verifier to `verify_error`.
 static MgStatus check(const MgProgram *subject, const MgProgram *entry,
-                      double verify_error, uint64_t seed, uint32_t threads,
+                      double verify_error, const MgSearchOptions *search,
                       MgDiag *diag) {
   if (!mg_program_same_signature(subject, entry))
     return mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
@@ -192,8 +192,10 @@ static MgStatus check(const MgProgram *subject, const MgProgram *entry,
                        "(shapes or element types)");
   MgVerifyOptions o = mg_verify_options_default();
   o.target_error = verify_error;
-  o.seed = seed;
-  o.threads = threads; // the search's threads: same verdict, sooner
+  o.seed = search->seed;
+  // The search's threads and memory bound: the same verdict, sooner.
+  o.threads = mg_search_threads(search);
+  o.memory_limit = search->memory_limit;
   MgVerifyResult r;
   MgDiag vd = {-1, -1, ""};
   MgStatus st = mg_verify_equivalent(subject, entry, &o, &r, &vd);
@@ -243,9 +245,8 @@ static MgProgram *fetch_parts(MlirContext ctx, const char *dir,
       goto done;
     }
     MgDiag why = {-1, -1, ""};
-    if (nested != 0 || check(parts[k], programs[k], o->verify_error / n,
-                             o->seed, mg_search_threads(o), &why) !=
-                            MG_STATUS_OK) {
+    if (nested != 0 || check(parts[k], programs[k], o->verify_error / n, o,
+                             &why) != MG_STATUS_OK) {
       mg_diag_set(diag, MG_STATUS_INVALID, -1, -1, "part %u: %s", k,
                   nested ? "a part cannot have parts" : why.message);
       remove_entry(dir, key);
@@ -282,8 +283,8 @@ MgProgram *mg_cache_fetch(MlirContext ctx, const char *dir,
     // Verified part by part and composed here; the entry's own composed
     // program only had to parse.
     result = fetch_parts(ctx, dir, subject, o, parts, outcome, diag);
-  } else if (check(subject, entry, o->verify_error, o->seed,
-                   mg_search_threads(o), diag) == MG_STATUS_OK) {
+  } else if (check(subject, entry, o->verify_error, o, diag) ==
+             MG_STATUS_OK) {
     result = entry;
     entry = NULL;
   } else {

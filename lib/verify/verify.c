@@ -33,6 +33,7 @@ MgVerifyOptions mg_verify_options_default(void) {
   o.seed = 1;
   o.max_tests = 64;
   o.threads = 1;
+  o.memory_limit = 0;
   return o;
 }
 
@@ -239,6 +240,16 @@ static void *worker_main(void *arg) {
 
 #define VERIFY_MAX_THREADS 16
 
+// Bytes of one test's values: every root tensor of `a` and `b` as cells
+// (inputs, intermediates and outputs live at once, at worst).
+static uint64_t test_bytes(const MgProgram *a, const MgProgram *b) {
+  uint64_t cells = 0;
+  for (const MgProgram *p = a; p; p = p == a ? b : NULL)
+    for (uint32_t t = 0; t < p->graphs[0].num_tensors; t++)
+      cells += (uint64_t)mg_tensor_numel(&p->graphs[0].tensors[t]);
+  return cells * sizeof(MgCell);
+}
+
 MgStatus mg_verify_equivalent(const MgProgram *a, const MgProgram *b,
                               const MgVerifyOptions *options,
                               MgVerifyResult *result, MgDiag *diag) {
@@ -266,6 +277,11 @@ MgStatus mg_verify_equivalent(const MgProgram *a, const MgProgram *b,
   uint32_t nt = opt.threads < 1 ? 1 : opt.threads;
   if (nt > VERIFY_MAX_THREADS)
     nt = VERIFY_MAX_THREADS;
+  if (opt.memory_limit) {
+    uint64_t fit = opt.memory_limit / (test_bytes(a, b) + 1);
+    if (fit < nt)
+      nt = fit > 1 ? (uint32_t)fit : 1;
+  }
   Worker workers[VERIFY_MAX_THREADS];
   uint32_t ready = 0;
   for (; ready < nt && st == MG_STATUS_OK; ready++) {

@@ -668,6 +668,14 @@ static void same_with_threads(MgProgram *a, MgProgram *b, double target) {
   CHECK_EQ_INT(r1.index, r3.index);
   CHECK(r1.value_a == r3.value_a && r1.value_b == r3.value_b);
   CHECK(r1.log2_bound == r3.log2_bound);
+  // A memory bound below one test's values leaves one thread: same again.
+  MgVerifyOptions tight = many;
+  tight.memory_limit = 1;
+  MgVerifyResult rt;
+  CHECK_EQ_INT(mg_verify_equivalent(a, b, &tight, &rt, NULL), MG_STATUS_OK);
+  CHECK_EQ_INT(rt.verdict, r1.verdict);
+  CHECK_EQ_INT(rt.tests, r1.tests);
+  CHECK_EQ_INT(rt.index, r1.index);
   mg_program_destroy(a);
   mg_program_destroy(b);
 }
