@@ -304,12 +304,7 @@ const MgTensor *mg_graph_input_tensor(const MgGraph *g, uint32_t pos) {
 }
 
 static bool same_type(const MgTensor *a, const MgTensor *b) {
-  if (!a || !b || a->dtype != b->dtype || a->rank != b->rank)
-    return false;
-  for (uint32_t d = 0; d < a->rank; ++d)
-    if (a->dims[d] != b->dims[d])
-      return false;
-  return true;
+  return a && b && a->dtype == b->dtype && mg_graph_same_shape(a, b);
 }
 
 bool mg_program_same_signature(const MgProgram *a, const MgProgram *b) {

@@ -55,7 +55,7 @@ static void cpu_custom(Emit *e, const MgOp *op, Name *kval,
                   lo, hi, one);
     inner.indent++;
   }
-  mg_lower_block_body(&inner, in_loop);
+  mg_lower_block_body(&inner, in_loop, reg);
   for (int a = 0; a < 3; a++) {
     inner.indent--;
     mg_lower_line(&inner, "}");

@@ -186,7 +186,7 @@ void mg_lower_gpu_kernel(Emit *e, const char *name, MgOpId opi) {
         snprintf(e->stage_buf[t], NAME_LEN, "%s", e->val[t]);
         offset += mg_lower_tile_bytes_of(b, t);
       }
-      mg_lower_block_body(e, in_loop);
+      mg_lower_block_body(e, in_loop, reg);
     }
     free(in_loop);
     mg_lower_free_tables(e);

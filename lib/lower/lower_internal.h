@@ -87,8 +87,10 @@ int64_t mg_lower_tile_bytes_of(const MgGraph *b, MgTensorId t);
 /// Per-tensor name, type and dtype tables for graph `g` (false: no memory).
 bool mg_lower_alloc_tables(Emit *e, const MgGraph *g);
 void mg_lower_free_tables(Emit *e);
-/// The block graph's body: accumulator zero fill, the for-loop, the rest.
-void mg_lower_block_body(Emit *e, const bool *in_loop);
+/// The block graph's body: accumulator zero fill, the for-loop, the rest;
+/// `reg` is mg_lower_register_values' plan (the caller allocated tiles by
+/// it).
+void mg_lower_block_body(Emit *e, const bool *in_loop, const bool *reg);
 /// Names the block graph's kernel tensors after op's operands and results.
 void mg_lower_bind_dram(Emit *e, const MgOp *op, Name *kval,
                         char (*ktype)[TYPE_LEN]);

@@ -92,10 +92,8 @@ static void elems_begin_threads(Emit *e, const MgTensor *t, Index idx) {
     // The inner index is the thread's own; the outer one strides.
     Name n, j, o0, ostep, hi, o;
     mg_lower_index(e, inner, n);
-    mg_lower_fresh(e, j);
-    mg_lower_line(e, "%s = arith.remui %s, %s : index", j, e->lo, n);
-    mg_lower_fresh(e, o0);
-    mg_lower_line(e, "%s = arith.divui %s, %s : index", o0, e->lo, n);
+    mg_lower_index_op(e, "arith.remui", e->lo, n, j);
+    mg_lower_index_op(e, "arith.divui", e->lo, n, o0);
     mg_lower_index(e, step / inner, ostep);
     mg_lower_index(e, outer, hi);
     mg_lower_fresh(e, o);
@@ -112,10 +110,8 @@ static void elems_begin_threads(Emit *e, const MgTensor *t, Index idx) {
     // of a division and a remainder per element.
     Name n, j0, o0, lin, res;
     mg_lower_index(e, inner, n);
-    mg_lower_fresh(e, j0);
-    mg_lower_line(e, "%s = arith.remui %s, %s : index", j0, e->lo, n);
-    mg_lower_fresh(e, o0);
-    mg_lower_line(e, "%s = arith.divui %s, %s : index", o0, e->lo, n);
+    mg_lower_index_op(e, "arith.remui", e->lo, n, j0);
+    mg_lower_index_op(e, "arith.divui", e->lo, n, o0);
     Name total;
     mg_lower_index(e, mg_tensor_numel(t), total);
     mg_lower_fresh(e, res);
@@ -908,12 +904,6 @@ static void tile_offsets(Emit *e, const MgOp *op, const MgTensor *tile,
   }
 }
 
-// Elements per 16-byte vector of the copy between `tile_id` and `dram_id`
-// (emit.c), 1 when it moves element by element.
-static int64_t vector_width(Emit *e, MgTensorId tile_id, MgTensorId dram_id) {
-  return mg_lower_vector_width(e->g, tile_id, dram_id);
-}
-
 // `val` of type `type` (tensor `t`'s shape, after `lead` leading stage
 // dims) viewed with its dims from `rank` on folded into dim `rank` - 1
 // (all of size 1): memref.collapse_shape. Unchanged when nothing folds.
@@ -1009,7 +999,7 @@ static void move_tile(Emit *e, const MgOp *op, bool saver) {
   bool has[MG_MAX_DIMS];
   tile_offsets(e, op, tile, saver, off, has);
   Index idx, at;
-  int64_t vw = vector_width(e, tile_id, dram_id);
+  int64_t vw = mg_lower_vector_width(e->g, tile_id, dram_id);
   uint32_t rank = tile->rank; // of the copy: trailing unit dims folded
   CopyViews v;
   if (vw > 1) {
@@ -1059,7 +1049,7 @@ void mg_lower_prefetch(Emit *e, const MgOp *op, const char *iter,
                        const char *stage) {
   MgTensorId tile_id = op->outputs[0], dram_id = op->inputs[0];
   const MgTensor *tile = tensor(e, tile_id);
-  int64_t vw = vector_width(e, tile_id, dram_id);
+  int64_t vw = mg_lower_vector_width(e->g, tile_id, dram_id);
   Name saved;
   snprintf(saved, NAME_LEN, "%s", e->iter);
   snprintf(e->iter, NAME_LEN, "%s", iter);

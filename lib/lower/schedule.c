@@ -332,22 +332,15 @@ static void stage_iteration(Emit *e, const bool *in_loop, const char *hi) {
   Name two, one, stage, next_stage, next, more;
   mg_lower_index(e, 2, two);
   mg_lower_index(e, 1, one);
-  mg_lower_fresh(e, stage);
-  mg_lower_line(e, "%s = arith.remui %s, %s : index", stage, e->iter, two);
-  mg_lower_fresh(e, next_stage);
-  mg_lower_line(e, "%s = arith.subi %s, %s : index", next_stage, one, stage);
-  mg_lower_fresh(e, next);
-  mg_lower_line(e, "%s = arith.addi %s, %s : index", next, e->iter, one);
-  mg_lower_fresh(e, more);
-  mg_lower_line(e, "%s = arith.cmpi ult, %s, %s : index", more, next, hi);
+  mg_lower_index_op(e, "arith.remui", e->iter, two, stage);
+  mg_lower_index_op(e, "arith.subi", one, stage, next_stage);
+  mg_lower_index_op(e, "arith.addi", e->iter, one, next);
+  mg_lower_index_op(e, "arith.cmpi ult,", next, hi, more);
   mg_lower_line(e, "scf.if %s {", more);
   e->indent++;
-  Name iter;
-  snprintf(iter, NAME_LEN, "%s", e->iter);
   for (uint32_t i = 0; i < b->num_ops; i++)
     if (in_loop[i] && mg_lower_is_loop_tile_load(&b->ops[i]))
       mg_lower_prefetch(e, &b->ops[i], next, next_stage);
-  snprintf(e->iter, NAME_LEN, "%s", iter);
   e->indent--;
   mg_lower_line(e, "}");
   if (gpu) {
@@ -382,22 +375,17 @@ static void stage_iteration(Emit *e, const bool *in_loop, const char *hi) {
   }
 }
 
-void mg_lower_block_body(Emit *e, const bool *in_loop) {
+void mg_lower_block_body(Emit *e, const bool *in_loop, const bool *reg) {
   const MgGraph *b = e->g;
   // GPU: barriers by dependence (above) instead of after every loop.
   bool gpu = e->barrier;
-  Sync y = {e, NULL, NULL, false};
-  bool *reg = NULL;
+  Sync y = {e, NULL, reg, false};
   if (gpu) {
     y.pending = calloc(b->num_tensors + 1, 1);
-    reg = calloc(b->num_tensors + 1, sizeof *reg);
-    if (!y.pending || !reg || !mg_lower_register_values(b, reg)) {
+    if (!y.pending) {
       e->error = "out of memory";
-      free(y.pending);
-      free(reg);
       return;
     }
-    y.reg = reg;
     e->barrier = false;
   }
   bool before = false; // work before the loop that its body reads
@@ -447,7 +435,6 @@ void mg_lower_block_body(Emit *e, const bool *in_loop) {
   if (gpu) {
     e->barrier = true;
     free(y.pending);
-    free(reg);
   }
 }
 

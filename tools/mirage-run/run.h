@@ -64,8 +64,8 @@ double mg_run_func_roundoff(MlirOperation func);
 double mg_run_round(MgDType dtype, double x);
 /// Unit roundoff 2^-p of `dtype` (p = significand bits).
 double mg_run_unit_roundoff(MgDType dtype);
-/// IEEE binary16 and bfloat16 bit patterns of an exactly representable
-/// value (round with mg_run_round first), and back.
+/// IEEE binary16 and bfloat16 bit patterns of `v` rounded to nearest-even
+/// (mg_run_round is their value), and back.
 uint16_t mg_run_f16_bits(double v);
 double mg_run_f16_value(uint16_t bits);
 uint16_t mg_run_bf16_bits(double v);

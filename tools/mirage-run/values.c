@@ -3,8 +3,8 @@
 // Conversions are written out rather than left to the compiler: _Float16 and
 // __bf16 are not portable C11, and the interpreter must see exactly the
 // values the JIT sees. A double is rounded to the format once, nearest-even,
-// straight from the double (no double rounding through float); encoding
-// (lib/support's soft-float, as the JIT's helpers) is then exact.
+// straight from the double (no double rounding through float), by lib/
+// support's soft-float encoding, the same the JIT's helpers use.
 //
 //===----------------------------------------------------------------------===//
 #include "run.h"
@@ -14,45 +14,33 @@
 
 #include "mirage/support.h"
 
-/// A binary floating-point format: p significand bits (with the implicit
-/// one), exponents of normal numbers in [emin, emax].
-typedef struct Format {
-  int p, emin, emax;
-} Format;
-
-static Format format_of(MgDType dtype) {
+/// Significand bits (with the implicit one) of an element type.
+static int precision(MgDType dtype) {
   switch (dtype) {
   case MG_DTYPE_F16:
-    return (Format){11, -14, 15};
+    return 11;
   case MG_DTYPE_BF16:
-    return (Format){8, -126, 127};
+    return 8;
   default:
-    return (Format){24, -126, 127};
+    return 24;
   }
 }
 
-static double round_to(Format f, double x) {
-  if (x == 0 || !isfinite(x))
-    return x;
-  int e;
-  frexp(x, &e); // |x| = m·2^e, m in [0.5, 1): leading bit has weight 2^(e-1)
-  int lead = e - 1 < f.emin ? f.emin : e - 1; // subnormals share emin's quantum
-  int quantum = lead - (f.p - 1);
-  // Scaling by a power of two is exact; rint rounds to nearest-even in the
-  // default rounding mode.
-  double r = ldexp(rint(ldexp(x, -quantum)), quantum);
-  double max = ldexp(2.0 - ldexp(1.0, 1 - f.p), f.emax);
-  if (fabs(r) > max)
-    return copysign(INFINITY, x);
-  return r;
-}
-
+// One rounding to nearest-even straight from the double: the soft-float
+// encoding for f16/bf16 (the JIT's own helpers), the hardware's for f32.
 double mg_run_round(MgDType dtype, double x) {
-  return round_to(format_of(dtype), x);
+  switch (dtype) {
+  case MG_DTYPE_F16:
+    return mg_run_f16_value(mg_run_f16_bits(x));
+  case MG_DTYPE_BF16:
+    return mg_run_bf16_value(mg_run_bf16_bits(x));
+  default:
+    return (float)x;
+  }
 }
 
 double mg_run_unit_roundoff(MgDType dtype) {
-  return ldexp(1.0, -format_of(dtype).p);
+  return ldexp(1.0, -precision(dtype));
 }
 
 // The encodings are lib/support's soft-float conversions, the same ones the
