@@ -230,6 +230,14 @@ static void combine(Emit *e, const Gemv *g, const char *bid, const char *tid,
   mg_lower_line(e, "}");
 }
 
+// The partial sums' buffer: [slice][row][column of the block], f32, in
+// workgroup memory on the GPU.
+static void partials_type(const Gemv *g, bool gpu, char *out, size_t size) {
+  snprintf(out, size, "memref<%dx%lldx%lldxf32%s%s>", SLICES, (long long)g->m,
+           (long long)(COL_GROUPS * g->v), gpu ? ", " : "",
+           gpu ? MG_LOWER_WORKGROUP : "");
+}
+
 void mg_lower_gemv(Emit *e, const MgOp *op, const char *part) {
   Gemv g;
   if (!gemv_shape(e->p, op, &g)) {
@@ -237,10 +245,7 @@ void mg_lower_gemv(Emit *e, const MgOp *op, const char *part) {
     return;
   }
   char part_type[TYPE_LEN];
-  snprintf(part_type, sizeof part_type, "memref<%dx%lldx%lldxf32%s%s>",
-           SLICES, (long long)g.m, (long long)(COL_GROUPS * g.v),
-           e->mode == MG_LOWER_CPU ? "" : ", ",
-           e->mode == MG_LOWER_CPU ? "" : MG_LOWER_WORKGROUP);
+  partials_type(&g, e->mode != MG_LOWER_CPU, part_type, sizeof part_type);
   if (e->mode != MG_LOWER_CPU) {
     Name bid, tid;
     mg_lower_fresh(e, bid);
@@ -284,7 +289,6 @@ int64_t mg_lower_gemv_smem(const MgProgram *p, MgOpId op, char *type,
   Gemv g;
   if (!gemv_shape(p, &p->graphs[0].ops[op], &g))
     return 0;
-  snprintf(type, size, "memref<%dx%lldx%lldxf32, %s>", SLICES, (long long)g.m,
-           (long long)(COL_GROUPS * g.v), MG_LOWER_WORKGROUP);
+  partials_type(&g, true, type, size);
   return SLICES * g.m * COL_GROUPS * g.v * 4;
 }
