@@ -16,6 +16,11 @@
 #    runs per iteration (bench/loop_barriers.py on the ptx=false module),
 #    with F, the loop's range; a "+n" are barriers nested in cooperative
 #    reductions; "-" when the kernel has no for-loop (predefined ops).
+#  - DRAM roofline: the bytes of the kernel's memref arguments (each read or
+#    written once: the compulsory traffic) and that over the data-sheet
+#    bandwidth the cost model uses (A100 2.039 TB/s, H100 3.35 TB/s): no
+#    kernel can run faster; a kernel that reads a tile several times moves
+#    more.
 #  - instruction counts: static (not executed) counts in the entry's PTX body,
 #    from its `.visible .entry NAME(` line to the next `}` at column 0.
 #    "ld 128b" = global loads 16 bytes wide (ld.global[.nc].v4.b32/f32/u32,
@@ -58,13 +63,21 @@ host_awk='
   match($0, /known_block_size = array<i32: [0-9, ]*>/); split(substr($0, RSTART + 30, RLENGTH - 31), b, ", ")
   match($0, /known_grid_size = array<i32: [0-9, ]*>/); split(substr($0, RSTART + 29, RLENGTH - 30), g, ", ")
   grid[k] = g[1] "x" g[2] "x" g[3]; thr[k] = b[1] * b[2] * b[3]
+  # DRAM arguments: the memref<...> types before the workgroup attributions.
+  args = $0; sub(/\) (workgroup|kernel).*/, "", args); bytes[k] = 0
+  while (match(args, /memref<[0-9x]+(f16|bf16|f32)>/)) {
+    ty = substr(args, RSTART + 7, RLENGTH - 8); args = substr(args, RSTART + RLENGTH)
+    n = split(ty, d, "x"); e = d[n] == "f32" ? 4 : 2; v = 1
+    for (i = 1; i < n; i++) v *= d[i]
+    bytes[k] += v * e
+  }
 }
 /gpu\.launch_func/ && /dynamic_shared_memory_size/ {
   match($0, /::@("[^"]*"|[^ ]+)/); k = substr($0, RSTART + 3, RLENGTH - 3); gsub(/"/, "", k)
   match($0, /dynamic_shared_memory_size %[A-Za-z0-9_]+/); v = c[substr($0, RSTART + 27, RLENGTH - 27)] + 0
   if (v > dyn[k]) dyn[k] = v
 }
-END { for (k in grid) print k, grid[k], thr[k], dyn[k] + 0 }'
+END { for (k in grid) print k, grid[k], thr[k], dyn[k] + 0, bytes[k] + 0 }'
 
 # ptxas -v -> "kernel regs spill_bytes static_smem" per entry function.
 ptxas_awk='
@@ -93,7 +106,7 @@ body { op = $1; if (op ~ /^@/) op = $2
 
 # Joins the three on the kernel name and prints the rows.
 row_awk='
-FILENAME ~ /host.txt$/ { grid[$1] = $2; thr[$1] = $3; dyn[$1] = $4; next }
+FILENAME ~ /host.txt$/ { grid[$1] = $2; thr[$1] = $3; dyn[$1] = $4; dram[$1] = $5; next }
 FILENAME ~ /loops.txt$/ { loopbar[$1] = ($2 == "-" ? "-" : $3 ($4 > 0 ? "+" $4 : "") " (F=" $2 ")"); next }
 FILENAME ~ /ptxas.txt$/ { regs[$1] = $2; spill[$1] = $3; smem[$1] = $4; next }
 { k = $2; short = k; sub("^" $1 "_", "", short); t = thr[k]
@@ -105,18 +118,18 @@ FILENAME ~ /ptxas.txt$/ { regs[$1] = $2; spill[$1] = $3; smem[$1] = $4; next }
     if (int(smsm / per) < n) { n = int(smsm / per); why = "s" }
     if (n > 32) { n = 32; why = "b" }
     printf "| %s | %s | %s | %s x %d | %d | %d | %d+%d | %d (%s) |", bench, $1, short, grid[k], t, regs[k], spill[k], smem[k], dyn[k], n, why }
-  printf " %d | %d | %d | %d | %d | %d | %s | %d | %s |\n", $3, $4, $5, $6, $7, $8, (k in loopbar ? loopbar[k] : "?"), $9, (t == "" ? "?" : n * t * $10) }'
+  printf " %d | %d | %d | %d | %d | %d | %s | %d | %s | %.2f MB / %.2f us |\n", $3, $4, $5, $6, $7, $8, (k in loopbar ? loopbar[k] : "?"), $9, (t == "" ? "?" : n * t * $10), dram[k] / 1e6, dram[k] / bw * 1e6 }'
 
 for target in "${targets[@]}"; do
   case "$target" in
-    sm_80) smem_per_sm=$((164 * 1024)) ;;
-    sm_90) smem_per_sm=$((228 * 1024)) ;;
+    sm_80) smem_per_sm=$((164 * 1024)); bw=2.039e12 ;;
+    sm_90) smem_per_sm=$((228 * 1024)); bw=3.35e12 ;;
     *) echo "# bench/kernels.sh: unknown target $target (sm_80 or sm_90)"; continue ;;
   esac
   echo
   echo "# target $target, ptxas $version, $(date '+%F %T %Z')"
-  echo "| benchmark | GPU module | kernel | grid x threads | regs | spill B | smem B (static+dyn) | blocks/SM (limit) | ld 128b | ld narrow | cp.async | st.global.v4 | shfl.sync | bar.sync | bar.sync per iteration | fma.rn | load bytes/SM (1 in flight per thread) |"
-  echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+  echo "| benchmark | GPU module | kernel | grid x threads | regs | spill B | smem B (static+dyn) | blocks/SM (limit) | ld 128b | ld narrow | cp.async | st.global.v4 | shfl.sync | bar.sync | bar.sync per iteration | fma.rn | load bytes/SM (1 in flight per thread) | DRAM roofline (arguments once, peak BW) |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
   for name in rmsnorm gqa qknorm lora gated-mlp ntrans; do
     src="$root/test/lift/$name-tosa.mlir" dir="$out/$target/$name"
     mkdir -p "$dir"
@@ -134,6 +147,6 @@ for target in "${targets[@]}"; do
       { "$ptxas" -arch="$target" -v "$ptx" -o /dev/null 2>&1 || true; } | awk "$ptxas_awk" >>"$dir/ptxas.txt"
       awk -v mod="$module" "$ptx_awk" "$ptx" >>"$dir/ptx.txt"
     done
-    awk -v bench="$name" -v smsm="$smem_per_sm" "$row_awk" "$dir/host.txt" "$dir/loops.txt" "$dir/ptxas.txt" "$dir/ptx.txt"
+    awk -v bench="$name" -v smsm="$smem_per_sm" -v bw="$bw" "$row_awk" "$dir/host.txt" "$dir/loops.txt" "$dir/ptxas.txt" "$dir/ptx.txt"
   done
 done
