@@ -2,6 +2,7 @@
 #include "mirage/tool.h"
 
 #include "mirage/passes.h"
+#include "mlir-c/Diagnostics.h"
 #include "mlir-c/RegisterEverything.h"
 #include "mlir-c/Target/LLVMIR.h"
 
@@ -113,9 +114,189 @@ static size_t resources_start(const char *text, size_t len) {
   return len;
 }
 
+static bool is_ident_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+         (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '$' ||
+         c == '-';
+}
+
+/// Skips a string literal or a `//` comment starting at `pos`; returns the
+/// offset after it, or `pos` when neither starts there.
+static size_t skip_literal(const char *text, size_t end, size_t pos) {
+  if (text[pos] == '"') {
+    for (++pos; pos < end && text[pos] != '"' && text[pos] != '\n'; ++pos)
+      if (text[pos] == '\\' && pos + 1 < end)
+        ++pos;
+    return pos < end ? pos + 1 : end;
+  }
+  if (text[pos] == '/' && pos + 1 < end && text[pos + 1] == '/') {
+    while (pos < end && text[pos] != '\n')
+      ++pos;
+    return pos;
+  }
+  return pos;
+}
+
+/// Length of the alias name (`#map`, `!t`) at `pos` when a top-level alias
+/// definition starts there, else 0.
+static size_t alias_name_length(const char *text, size_t end, size_t pos) {
+  if (text[pos] != '#' && text[pos] != '!')
+    return 0;
+  size_t p = pos + 1;
+  while (p < end && is_ident_char(text[p]))
+    ++p;
+  size_t name = p - pos;
+  while (p < end && (text[p] == ' ' || text[p] == '\t'))
+    ++p;
+  return name > 1 && p < end && text[p] == '=' ? name : 0;
+}
+
+/// End of the alias definition starting at `pos`: the end of the line where
+/// its brackets close and the next line does not continue it (indented).
+static size_t alias_end(const char *text, size_t end, size_t pos) {
+  int depth = 0;
+  while (pos < end) {
+    size_t next = skip_literal(text, end, pos);
+    if (next != pos) {
+      pos = next;
+      continue;
+    }
+    char c = text[pos];
+    depth += (c == '(' || c == '[' || c == '{') - (c == ')' || c == ']' || c == '}');
+    if (c == '\n' && depth <= 0 &&
+        !(pos + 1 < end && (text[pos + 1] == ' ' || text[pos + 1] == '\t') &&
+          pos + 2 < end && text[pos + 2] != '\n'))
+      return pos;
+    ++pos;
+  }
+  return end;
+}
+
+/// True when `#name` is used as a token in [from, to) outside strings and
+/// comments: a forward reference mlir-opt rejects, so the alias must stay.
+static bool alias_used_in(const char *text, size_t from, size_t to,
+                          const char *name, size_t n) {
+  for (size_t pos = from; pos < to;) {
+    size_t next = skip_literal(text, to, pos);
+    if (next != pos) {
+      pos = next;
+      continue;
+    }
+    if (pos + n <= to && !memcmp(text + pos, name, n) &&
+        (pos + n == to || !is_ident_char(text[pos + n])))
+      return true;
+    ++pos;
+  }
+  return false;
+}
+
+/// mlir-opt accepts alias definitions anywhere at the top level; inside the
+/// implicit module they are a syntax error. Each one after `at` (the module's
+/// opening) is moved, on one line, to just before the opening, and its text
+/// blanked in place with its newlines kept, so no other line moves. Appends
+/// the moved definitions to `hoisted` (each followed by a space).
+typedef struct {
+  size_t wrapped, original, length; // a moved alias: where it is, was, its size
+} Hoisted;
+
+/// How the wrapped text maps back to the file, for diagnostics.
+typedef struct {
+  const char *text, *name, *wrapped_text;
+  size_t len, at, end, moved; // `moved`: bytes put before the opening
+  Hoisted *hoisted;
+  size_t num_hoisted;
+  bool reemitting;
+} Wrapping;
+
+static void hoist_aliases(char *text, size_t at, size_t end, char *hoisted,
+                          size_t *hoisted_len, Wrapping *w) {
+  int depth = 0;
+  bool line_start = true;
+  for (size_t pos = at; pos < end;) {
+    size_t name = line_start && depth == 0 ? alias_name_length(text, end, pos)
+                                           : 0;
+    line_start = false;
+    if (name && !alias_used_in(text, at, pos, text + pos, name)) {
+      size_t stop = alias_end(text, end, pos);
+      w->hoisted[w->num_hoisted++] =
+          (Hoisted){at + *hoisted_len, pos, stop - pos};
+      for (size_t i = pos; i < stop; ++i) {
+        char c = text[i];
+        hoisted[(*hoisted_len)++] = c == '\n' || c == '\r' ? ' ' : c;
+        if (c != '\n')
+          text[i] = ' ';
+      }
+      hoisted[(*hoisted_len)++] = ' ';
+      pos = stop;
+      continue;
+    }
+    size_t next = skip_literal(text, end, pos);
+    if (next != pos) {
+      pos = next;
+      continue;
+    }
+    char c = text[pos++];
+    depth += (c == '(' || c == '[' || c == '{') - (c == ')' || c == ']' || c == '}');
+    line_start = c == '\n';
+  }
+}
+
+/// The file offset of offset `pos` of the wrapped text.
+static size_t original_offset(const Wrapping *w, size_t pos) {
+  static const size_t open = sizeof "module {" - 1, close = 3;
+  if (pos < w->at)
+    return pos;
+  for (size_t i = 0; i < w->num_hoisted; ++i) {
+    const Hoisted *h = &w->hoisted[i];
+    if (pos >= h->wrapped && pos < h->wrapped + h->length + 1)
+      return h->original + (pos - h->wrapped < h->length ? pos - h->wrapped
+                                                          : h->length);
+  }
+  if (pos < w->at + w->moved + open)
+    return w->at;
+  pos -= w->moved + open;
+  if (pos < w->end)
+    return pos;
+  return pos < w->end + close ? w->end : pos - close;
+}
+
+/// Re-emits a parser error at the file's own line and column: the wrapping
+/// moved text (the opening, moved aliases), and diagnostics must not say so.
+static MlirLogicalResult remap_diagnostic(MlirDiagnostic diag, void *data) {
+  Wrapping *w = data;
+  MlirLocation loc = mlirDiagnosticGetLocation(diag);
+  if (w->reemitting || mlirDiagnosticGetSeverity(diag) != MlirDiagnosticError ||
+      !mlirLocationIsAFileLineColRange(loc))
+    return mlirLogicalResultFailure();
+  int line = mlirLocationFileLineColRangeGetStartLine(loc);
+  int col = mlirLocationFileLineColRangeGetStartColumn(loc);
+  if (line <= 0 || col <= 0)
+    return mlirLogicalResultFailure();
+  // Walk the wrapped text's lines to the offset, then the file's back.
+  size_t wrapped_len = w->len + w->moved + sizeof "module {" - 1 + 3;
+  size_t pos = 0;
+  for (int l = 1; l < line && pos < wrapped_len; ++pos)
+    l += w->wrapped_text[pos] == '\n';
+  size_t orig = original_offset(w, pos + (size_t)(col - 1));
+  if (orig > w->len)
+    orig = w->len;
+  int oline = 1, ocol = 1;
+  for (size_t i = 0; i < orig; ++i)
+    w->text[i] == '\n' ? (++oline, ocol = 1) : ++ocol;
+  MgToolText msg = {0};
+  mlirDiagnosticPrint(diag, mg_tool_collect, &msg);
+  w->reemitting = true;
+  mlirEmitError(mlirLocationFileLineColGet(mlirLocationGetContext(loc),
+                                           mlirStringRefCreateFromCString(w->name),
+                                           (unsigned)oline, (unsigned)ocol),
+                msg.text);
+  w->reemitting = false;
+  return mlirLogicalResultSuccess();
+}
+
 /// Parses like mlir-opt: top-level ops go into an implicit module, unless
-/// the input is one builtin.module, which is then the result. Line numbers
-/// stay those of the file (see module_open_offset).
+/// the input is one builtin.module, which is then the result. Diagnostics
+/// keep the file's lines and columns (see hoist_aliases, remap_diagnostic).
 MlirOperation mg_tool_parse_module(MlirContext ctx, const char *text,
                                    size_t len, const char *name) {
   static const char open[] = "module {", close[] = "\n}\n";
@@ -123,25 +304,41 @@ MlirOperation mg_tool_parse_module(MlirContext ctx, const char *text,
   size_t end = resources_start(text, len);
   if (end < at)
     end = at;
-  size_t total = len + sizeof open - 1 + sizeof close - 1;
-  char *wrapped = malloc(total + 1);
-  if (!wrapped)
+  size_t total = 2 * len + sizeof open - 1 + sizeof close - 1;
+  char *wrapped = malloc(total + 1), *body = malloc(len + 1);
+  Hoisted *hoisted = malloc(sizeof *hoisted * (len / 4 + 1));
+  if (!wrapped || !body || !hoisted) {
+    free(wrapped);
+    free(body);
+    free(hoisted);
     return (MlirOperation){NULL};
+  }
+  Wrapping w = {.text = text, .name = name, .len = len, .at = at,
+                .end = end, .hoisted = hoisted};
+  memcpy(body, text, len);
   size_t n = 0;
   memcpy(wrapped + n, text, at), n += at;
+  hoist_aliases(body, at, end, wrapped + n, &w.moved, &w);
+  n += w.moved;
   memcpy(wrapped + n, open, sizeof open - 1), n += sizeof open - 1;
-  memcpy(wrapped + n, text + at, end - at), n += end - at;
+  memcpy(wrapped + n, body + at, end - at), n += end - at;
   memcpy(wrapped + n, close, sizeof close - 1), n += sizeof close - 1;
   memcpy(wrapped + n, text + end, len - end), n += len - end;
   wrapped[n] = 0;
+  free(body);
+  w.wrapped_text = wrapped;
+  MlirDiagnosticHandlerID id =
+      mlirContextAttachDiagnosticHandler(ctx, remap_diagnostic, &w, NULL);
   MlirOperation outer =
       mlirOperationCreateParse(ctx, mlirStringRefCreate(wrapped, n),
                                mlirStringRefCreateFromCString(name));
+  mlirContextDetachDiagnosticHandler(ctx, id);
   free(wrapped);
+  free(hoisted);
   if (mlirOperationIsNull(outer))
     return outer;
-  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(outer, 0));
-  MlirOperation first = mlirBlockGetFirstOperation(body);
+  MlirBlock block = mlirRegionGetFirstBlock(mlirOperationGetRegion(outer, 0));
+  MlirOperation first = mlirBlockGetFirstOperation(block);
   MlirStringRef fname = mlirOperationIsNull(first)
                             ? mlirStringRefCreate("", 0)
                             : mlirIdentifierStr(mlirOperationGetName(first));
