@@ -216,6 +216,8 @@ typedef struct MgSearchStats {
   bool absexpr_saturated;     // the e-graph saturated within its bounds
   bool timed_out;             // the time budget stopped the search
   bool memory_limited;        // the memory bound stopped the search
+  uint32_t parts_memory_limited; // cut parts the memory bound stopped or
+                                 // left unsearched (kept as they were)
   uint64_t memory_high_water; // bytes accounted (caches, programs, tests)
   double elapsed_s, enumerate_s, verify_s;
 } MgSearchStats;

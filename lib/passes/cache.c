@@ -168,16 +168,21 @@ static void remove_entry(const char *dir, uint64_t key) {
 
 /// Key of an entry: the tool's version, the subprogram and every option
 /// that changes the result (not threads: results do not depend on them).
-/// `part` tells a part's entry from a whole subprogram's.
+/// `part` tells a part's entry from a whole subprogram's. A search its time
+/// budget or memory bound stopped has a result that depends on them (and on
+/// the machine): `stopped` keys it by both too, apart from complete results.
 static uint64_t cache_key(const MgProgram *subject, const MgSearchOptions *o,
-                          bool part) {
-  char text[320];
-  snprintf(text, sizeof text, "mirage-" MIRAGE_VERSION " %s %s mko=%u "
+                          bool part, bool stopped) {
+  char text[400];
+  int n = snprintf(text, sizeof text, "mirage-" MIRAGE_VERSION " %s %s mko=%u "
            "mbo=%u mck=%u abs=%d seed=%llu err=%a rank=%d cuts=%d extra=%u",
            part ? "part" : "whole", o->target->name, o->max_kernel_ops,
            o->max_block_ops, o->max_custom_kernels, o->use_absexpr,
            (unsigned long long)o->seed, o->verify_error, (int)o->rank,
            o->cut_prologues, o->extra_levels);
+  if (stopped && n > 0 && (size_t)n < sizeof text)
+    snprintf(text + n, sizeof text - (size_t)n, " stopped budget=%a mem=%llu",
+             o->time_budget_s, (unsigned long long)o->memory_limit);
   return mg_hash_bytes(mg_program_hash(subject), text, strlen(text));
 }
 
@@ -218,7 +223,8 @@ static MgStatus check(const MgProgram *subject, const MgProgram *entry,
 /// verified against its part; NULL with `*outcome` set otherwise.
 static MgProgram *fetch_parts(MlirContext ctx, const char *dir,
                               const MgProgram *subject,
-                              const MgSearchOptions *o, uint32_t n,
+                              const MgSearchOptions *o, bool stopped,
+                              uint32_t n,
                               MgCacheOutcome *outcome, MgDiag *diag) {
   MgProgram *parts[MG_SEARCH_MAX_PARTS] = {NULL};
   MgProgram *programs[MG_SEARCH_MAX_PARTS] = {NULL};
@@ -231,7 +237,7 @@ static MgProgram *fetch_parts(MlirContext ctx, const char *dir,
     goto done;
   }
   for (uint32_t k = 0; k < n; k++) {
-    uint64_t key = cache_key(parts[k], o, true);
+    uint64_t key = cache_key(parts[k], o, true, stopped);
     bool found = false;
     uint32_t nested = 0;
     programs[k] = load(ctx, dir, key, o->target, &found, &nested, diag);
@@ -265,10 +271,10 @@ done:
   return joined;
 }
 
-MgProgram *mg_cache_fetch(MlirContext ctx, const char *dir,
-                          const MgProgram *subject, const MgSearchOptions *o,
-                          MgCacheOutcome *outcome, MgDiag *diag) {
-  uint64_t key = cache_key(subject, o, false);
+static MgProgram *fetch(MlirContext ctx, const char *dir,
+                        const MgProgram *subject, const MgSearchOptions *o,
+                        bool stopped, MgCacheOutcome *outcome, MgDiag *diag) {
+  uint64_t key = cache_key(subject, o, false, stopped);
   bool found = false;
   uint32_t parts = 0;
   MgProgram *entry = load(ctx, dir, key, o->target, &found, &parts, diag);
@@ -279,10 +285,15 @@ MgProgram *mg_cache_fetch(MlirContext ctx, const char *dir,
     return NULL;
   }
   MgProgram *result = NULL;
+  if (!parts && mg_program_equal(entry, subject)) {
+    *outcome = MG_CACHE_KEPT;
+    mg_program_destroy(entry);
+    return NULL;
+  }
   if (parts) {
     // Verified part by part and composed here; the entry's own composed
     // program only had to parse.
-    result = fetch_parts(ctx, dir, subject, o, parts, outcome, diag);
+    result = fetch_parts(ctx, dir, subject, o, stopped, parts, outcome, diag);
   } else if (check(subject, entry, o->verify_error, o, diag) ==
              MG_STATUS_OK) {
     result = entry;
@@ -296,9 +307,23 @@ MgProgram *mg_cache_fetch(MlirContext ctx, const char *dir,
   return result;
 }
 
+MgProgram *mg_cache_fetch(MlirContext ctx, const char *dir,
+                          const MgProgram *subject, const MgSearchOptions *o,
+                          MgCacheOutcome *outcome, bool *stopped,
+                          MgDiag *diag) {
+  *stopped = false;
+  MgProgram *p = fetch(ctx, dir, subject, o, false, outcome, diag);
+  if (*outcome != MG_CACHE_MISS)
+    return p;
+  *stopped = true;
+  p = fetch(ctx, dir, subject, o, true, outcome, diag);
+  *stopped = *outcome != MG_CACHE_MISS;
+  return p;
+}
+
 MgStatus mg_cache_put(const char *dir, const MgProgram *subject,
                       const MgSearchOptions *o, const MgSearchFound *found,
-                      MgDiag *diag) {
+                      bool stopped, MgDiag *diag) {
   MgProgram *parts[MG_SEARCH_MAX_PARTS] = {NULL};
   uint32_t n = 0;
   MgStatus st = MG_STATUS_OK;
@@ -310,13 +335,20 @@ MgStatus mg_cache_put(const char *dir, const MgProgram *subject,
       st = mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
                        "the result's parts do not match the cut");
     for (uint32_t k = 0; st == MG_STATUS_OK && k < n; k++)
-      st = store(dir, cache_key(parts[k], o, true), found->parts[k], 0, diag);
+      st = store(dir, cache_key(parts[k], o, true, stopped), found->parts[k],
+                 0, diag);
     for (uint32_t k = 0; k < n; k++)
       mg_program_destroy(parts[k]);
   }
   // The whole entry last: a reader that finds it finds its parts.
   if (st == MG_STATUS_OK)
-    st = store(dir, cache_key(subject, o, false), found->program,
+    st = store(dir, cache_key(subject, o, false, stopped), found->program,
                found->num_parts, diag);
   return st;
+}
+
+MgStatus mg_cache_put_kept(const char *dir, const MgProgram *subject,
+                           const MgSearchOptions *o, bool stopped,
+                           MgDiag *diag) {
+  return store(dir, cache_key(subject, o, false, stopped), subject, 0, diag);
 }

@@ -17,6 +17,16 @@
 // composed program whole (QKNorm at paper shapes: 14 whole-program tests).
 // An entry that fails is reported, removed and the subprogram searched again.
 //
+// "Nothing cheaper found" is cached too, as an entry holding the subprogram
+// itself: a hit is recognised by exact equality (no verification needed,
+// since keeping the original is always correct; a forged one can only skip
+// a search), so a warm compile of a whole model searches nothing.
+//
+// A search stopped by its time budget or memory bound has a result that
+// depends on them and on the machine; it is cached under a key that adds
+// both, looked up only when no complete result is cached, so a warm compile
+// repeats the cold one's output instead of searching again.
+//
 //===----------------------------------------------------------------------===//
 #ifndef MIRAGE_PASSES_CACHE_H
 #define MIRAGE_PASSES_CACHE_H
@@ -31,22 +41,30 @@ bool mg_cache_dir(const char *option, char *buf, size_t size);
 typedef enum MgCacheOutcome {
   MG_CACHE_MISS,     // no entry
   MG_CACHE_HIT,      // a verified program
+  MG_CACHE_KEPT,     // the search found nothing cheaper: keep the subject
   MG_CACHE_DAMAGED,  // unreadable (header, checksum, parse); removed
   MG_CACHE_REJECTED, // readable but not shown equivalent; removed
 } MgCacheOutcome;
 
 /// Looks up `subject` searched with `o` in `dir`: on MG_CACHE_HIT a new
 /// program the caller destroys, verified as above; otherwise NULL, and
-/// `diag` says why for DAMAGED and REJECTED.
+/// `diag` says why for DAMAGED and REJECTED. `*stopped`: the entry is that
+/// of a stopped search.
 MgProgram *mg_cache_fetch(MlirContext ctx, const char *dir,
                           const MgProgram *subject, const MgSearchOptions *o,
-                          MgCacheOutcome *outcome, MgDiag *diag);
+                          MgCacheOutcome *outcome, bool *stopped,
+                          MgDiag *diag);
 
 /// Stores `found`, the search's choice for `subject` (and its parts, if it
 /// has some); creates the directory. Non-OK with a message on I/O errors
 /// (a cache that cannot be written is not fatal).
 MgStatus mg_cache_put(const char *dir, const MgProgram *subject,
                       const MgSearchOptions *o, const MgSearchFound *found,
-                      MgDiag *diag);
+                      bool stopped, MgDiag *diag);
+
+/// Stores that the search found nothing cheaper than `subject`.
+MgStatus mg_cache_put_kept(const char *dir, const MgProgram *subject,
+                           const MgSearchOptions *o, bool stopped,
+                           MgDiag *diag);
 
 #endif // MIRAGE_PASSES_CACHE_H

@@ -2,9 +2,12 @@
 //
 // For every kernel-level μGraph function made only of predefined ops (what
 // lifting produces), runs the search of lib/search, and replaces the
-// function by the best verified μGraph when it is cheaper. Results are cached
-// on disk by (subprogram, version, target, options) and re-verified on every
-// hit (cache.h); searches stopped by their time budget are not cached.
+// function by the best verified μGraph when it is cheaper. Identical
+// subprograms (equal μGraphs: a model's repeated layers) are searched once
+// per run. Results, "nothing cheaper" included, are cached on disk by
+// (subprogram, version, target, options) and improved ones re-verified on
+// every hit (cache.h); those of searches stopped by their time budget or
+// memory bound under a key that adds both.
 //
 //===----------------------------------------------------------------------===//
 #define _POSIX_C_SOURCE 200809L // isatty, fileno
@@ -152,11 +155,83 @@ static bool replace_func(MlirOperation module, MlirOperation func,
   return ok;
 }
 
+/// A subprogram already handled in this run, and what became of it.
+typedef struct Seen {
+  uint64_t hash;
+  MgProgram *subject;
+  MgProgram *best; // NULL: nothing cheaper
+  char name[256];
+  bool timed_out, memory_limited;
+} Seen;
+
 typedef struct Run {
   MgSearchOptions options;
   char cache_dir[4096];
   bool use_cache, remarks, stats, progress;
+  Seen *seen;
+  uint32_t num_seen, cap_seen;
+  // The module-level progress line.
+  uint32_t total, done, searched, cached, deduplicated;
+  double start_s;
 } Run;
+
+static Seen *find_seen(const Run *run, const MgProgram *p, uint64_t hash) {
+  for (uint32_t i = 0; i < run->num_seen; ++i)
+    if (run->seen[i].hash == hash && mg_program_equal(run->seen[i].subject, p))
+      return &run->seen[i];
+  return NULL;
+}
+
+/// Remembers `subject`'s outcome (copies of both programs); best effort: a
+/// failure only means a repeat is searched again.
+static void remember(Run *run, const MgProgram *subject, uint64_t hash,
+                     const MgProgram *best, const char *name,
+                     const MgSearchStats *st) {
+  if (run->num_seen == run->cap_seen) {
+    uint32_t cap = run->cap_seen ? 2 * run->cap_seen : 16;
+    Seen *grown = realloc(run->seen, cap * sizeof *grown);
+    if (!grown)
+      return;
+    run->seen = grown;
+    run->cap_seen = cap;
+  }
+  Seen *e = &run->seen[run->num_seen];
+  memset(e, 0, sizeof *e);
+  e->hash = hash;
+  e->subject = mg_program_clone(subject);
+  e->best = best ? mg_program_clone(best) : NULL;
+  if (!e->subject || (best && !e->best)) {
+    mg_program_destroy(e->subject);
+    mg_program_destroy(e->best);
+    return;
+  }
+  snprintf(e->name, sizeof e->name, "%s", name);
+  e->timed_out = st->timed_out;
+  e->memory_limited = st->memory_limited;
+  ++run->num_seen;
+}
+
+static void forget_all(Run *run) {
+  for (uint32_t i = 0; i < run->num_seen; ++i) {
+    mg_program_destroy(run->seen[i].subject);
+    mg_program_destroy(run->seen[i].best);
+  }
+  free(run->seen);
+}
+
+/// One line per subprogram when progress is on: how far the module is, and
+/// a linear estimate of what is left (repeats later on make it pessimistic).
+static void module_progress(const Run *run) {
+  if (!run->progress || run->total < 2)
+    return;
+  double elapsed = mg_clock_now() - run->start_s;
+  double left = run->done ? elapsed / run->done * (run->total - run->done) : 0;
+  fprintf(stderr,
+          "[mirage-search] %u/%u subprograms (%u searched, %u from the cache, "
+          "%u deduplicated), %.1f s, about %.0f s left\n",
+          run->done, run->total, run->searched, run->cached,
+          run->deduplicated, elapsed, left);
+}
 
 static bool search_one(MlirOperation module, MlirOperation func, void *ud) {
   Run *run = ud;
@@ -178,11 +253,25 @@ static bool search_one(MlirOperation module, MlirOperation func, void *ud) {
   MgSearchCost before = mg_search_cost(target, &run->options);
   MgDiag diag = {-1, -1, ""};
   MgProgram *best = NULL;
-  bool from_cache = false;
-  if (run->use_cache) {
+  bool from_cache = false, kept = false, cached_stopped = false;
+  uint64_t hash = mg_program_hash(target);
+  const Seen *seen = find_seen(run, target, hash);
+  const char *same_as = NULL;
+  MgSearchResult result;
+  memset(&result, 0, sizeof result);
+  if (seen) {
+    // The same μGraph as an earlier subprogram: the same answer.
+    same_as = seen->name;
+    kept = !seen->best;
+    best = seen->best ? mg_program_clone(seen->best) : NULL;
+    result.stats.timed_out = seen->timed_out;
+    result.stats.memory_limited = seen->memory_limited;
+    ++run->deduplicated;
+  } else if (run->use_cache) {
     MgCacheOutcome outcome;
+    bool stopped = false;
     best = mg_cache_fetch(mlirOperationGetContext(module), run->cache_dir,
-                          target, &run->options, &outcome, &diag);
+                          target, &run->options, &outcome, &stopped, &diag);
     if (outcome == MG_CACHE_DAMAGED && run->remarks)
       mg_pass_remark(loc, "mirage-search: ignoring a damaged cache entry: %s",
                      diag.message);
@@ -191,12 +280,14 @@ static bool search_one(MlirOperation module, MlirOperation func, void *ud) {
       mg_pass_warning(loc, "mirage-search: the cache entry for '@%s' is "
                            "removed and searched again: %s",
                       name, diag.message);
-    from_cache = best != NULL;
+    kept = outcome == MG_CACHE_KEPT;
+    from_cache = best != NULL || kept;
+    cached_stopped = from_cache && stopped;
+    run->cached += from_cache;
   }
-  MgSearchResult result;
-  memset(&result, 0, sizeof result);
   bool ok = true;
-  if (!best) {
+  if (!best && !kept) {
+    ++run->searched;
     ProgressState progress = {name, isatty(fileno(stderr)) != 0, false};
     MgSearchOptions o = run->options;
     if (run->progress) {
@@ -216,18 +307,37 @@ static bool search_one(MlirOperation module, MlirOperation func, void *ud) {
       const MgProgram *chosen = mg_search_result_best(&result);
       if (chosen)
         best = mg_program_clone(chosen);
-      if (best && run->use_cache && !result.stats.timed_out &&
-          !result.stats.memory_limited &&
-          mg_cache_put(run->cache_dir, target, &run->options,
-                       &result.found[result.best], &diag) != MG_STATUS_OK &&
-          run->remarks)
+      bool stopped = result.stats.timed_out || result.stats.memory_limited;
+      MgStatus put = MG_STATUS_OK;
+      if (run->use_cache)
+        put = best ? mg_cache_put(run->cache_dir, target, &run->options,
+                                  &result.found[result.best], stopped, &diag)
+                   : mg_cache_put_kept(run->cache_dir, target, &run->options,
+                                       stopped, &diag);
+      if (put != MG_STATUS_OK && run->remarks)
         mg_pass_remark(loc, "mirage-search: result not cached: %s",
                        diag.message);
+      if (result.stats.parts_memory_limited && run->remarks)
+        mg_pass_remark(loc, "mirage-search: '@%s': %u of %u parts stopped "
+                            "by the memory bound (raise memory-limit to "
+                            "search them whole)",
+                       name, result.stats.parts_memory_limited,
+                       result.stats.cut_parts);
     }
   }
+  if (ok && !seen)
+    remember(run, target, hash, best, name, &result.stats);
   if (ok) {
     MgSearchCost after = best ? mg_search_cost(best, &run->options) : before;
     bool better = best && mg_search_cost_compare(&after, &before) < 0;
+    char origin[300] = "";
+    if (same_as)
+      snprintf(origin, sizeof origin, " (the same μGraph as '@%s')", same_as);
+    else if (from_cache)
+      snprintf(origin, sizeof origin, cached_stopped
+                   ? " (from the cache, of a search stopped by its time "
+                     "budget or memory bound)"
+                   : " (from the cache)");
     if (better && !replace_func(module, func, name, best)) {
       mg_pass_error(loc, "mirage-search: could not write the μGraph for '@%s'",
                     name);
@@ -252,17 +362,19 @@ static bool search_one(MlirOperation module, MlirOperation func, void *ud) {
         mg_pass_remark(loc,
                        "mirage-search: '@%s' replaced by a verified μGraph: %u "
                        "kernel(s) -> %u, %s%s%s",
-                       name, before.kernels, after.kernels, reason,
-                       from_cache ? " (from the cache)" : "", why);
+                       name, before.kernels, after.kernels, reason, origin,
+                       why);
       else
         mg_pass_remark(loc, "mirage-search: '@%s' kept: no cheaper verified "
-                            "μGraph found%s",
-                       name, why);
+                            "μGraph found%s%s",
+                       name, origin, why);
     }
   }
   mg_search_result_free(&result);
   mg_program_destroy(best);
   mg_program_destroy(target);
+  ++run->done;
+  module_progress(run);
   return ok;
 }
 
@@ -288,7 +400,11 @@ bool mg_search_pass_run_on(MlirOperation module, const MgOptionValue *values) {
   run.use_cache = values[SEARCH_OPT_CACHE].b &&
                   mg_cache_dir(values[SEARCH_OPT_CACHE_DIR].s, run.cache_dir,
                                sizeof run.cache_dir);
-  return mg_pass_for_each_kernel_func(module, search_one, &run);
+  run.total = mg_pass_count_kernel_funcs(module);
+  run.start_s = mg_clock_now();
+  bool ok = mg_pass_for_each_kernel_func(module, search_one, &run);
+  forget_all(&run);
+  return ok;
 }
 
 static void run(MlirOperation module, MlirExternalPass pass,

@@ -25,6 +25,17 @@ MgProgram *mg_pass_import_checked(MlirOperation module, MlirOperation func,
   return program;
 }
 
+uint32_t mg_pass_count_kernel_funcs(MlirOperation module) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  uint32_t n = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    MgLevel level;
+    n += mg_bridge_func_level(op, &level) && level == MG_LEVEL_KERNEL;
+  }
+  return n;
+}
+
 bool mg_pass_for_each_kernel_func(MlirOperation module,
                                   bool (*fn)(MlirOperation module,
                                              MlirOperation func, void *ud),

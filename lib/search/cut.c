@@ -239,8 +239,11 @@ static MgProgram *search_part(Search *s, MgProgram *part, uint32_t parts,
   // The whole search stays within its memory bound: the part gets what the
   // outer search is not holding.
   uint64_t held = atomic_load(&s->memory);
-  if (held + ((uint64_t)16 << 20) > s->opt.memory_limit)
+  if (held + ((uint64_t)16 << 20) > s->opt.memory_limit) {
+    st->memory_limited = true;
+    ++st->parts_memory_limited;
     return part;
+  }
   o.memory_limit = s->opt.memory_limit - held;
   o.progress = NULL;
   if (s->deadline > 0) {
@@ -266,6 +269,7 @@ static MgProgram *search_part(Search *s, MgProgram *part, uint32_t parts,
     ;
   st->timed_out |= r.stats.timed_out;
   st->memory_limited |= r.stats.memory_limited;
+  st->parts_memory_limited += r.stats.memory_limited;
   const MgProgram *best = status == MG_STATUS_OK ? mg_search_result_best(&r)
                                                  : NULL;
   MgProgram *chosen = part;

@@ -26,7 +26,11 @@
 // EQUIV: remark: '@rms' and '@rms_copy' are equivalent
 // STATS: mirage-search @rms: {{.*}} states, {{.*}} verified
 // STATS: mirage-search @rms: pruned by rule: shape {{[0-9]+}} {{.*}}absexpr {{[0-9]+}}
-// STATS: mirage-search @rms_copy:
+// The copy is the same μGraph: searched once, the answer reused.
+// STATS-NOT: mirage-search @rms_copy:
+// RUN: mirage-opt --mirage-search="cache=false" --mirage-remarks %s 2>&1 >/dev/null | FileCheck %s --check-prefix=DEDUP
+// DEDUP: remark: mirage-search: '@rms' replaced by a verified μGraph: {{.*}} on sm_90{{$}}
+// DEDUP: remark: mirage-search: '@rms_copy' replaced by a verified μGraph: {{.*}} on sm_90 (the same μGraph as '@rms'){{$}}
 // BUDGET: remark: mirage-search: '@rms' kept: no cheaper verified μGraph found (stopped by the time budget)
 // KEPT-LABEL: func.func @rms(
 // KEPT-NEXT: "ug.square"
@@ -40,7 +44,8 @@ func.func @rms(%x: tensor<2x64xf32>, %w: tensor<64x96xf32>) -> tensor<2x96xf32> 
   %y = "ug.matmul"(%n, %w) : (tensor<2x64xf32>, tensor<64x96xf32>) -> tensor<2x96xf32>
   func.return %y : tensor<2x96xf32>
 }
-// A second copy, searched too: check-equiv compares the two results.
+// A second copy (answered by the first one's search): check-equiv compares
+// the two results.
 func.func @rms_copy(%x: tensor<2x64xf32>, %w: tensor<64x96xf32>) -> tensor<2x96xf32> attributes {ug.level = "kernel"} {
   %sq = "ug.square"(%x) : (tensor<2x64xf32>) -> tensor<2x64xf32>
   %ss = "ug.sum"(%sq) {dim = 1 : i64} : (tensor<2x64xf32>) -> tensor<2x1xf32>

@@ -1,0 +1,21 @@
+// A whole model: a two-layer Llama-style decoder in torch-mlir's TOSA style
+// (bench/models/llama_tosa.py at tiny shapes). The second layer's
+// subprograms are the same μGraphs as the first one's: searched once. The
+// module-level progress line counts them; a second compile takes every
+// answer from the cache (kept ones and budget-stopped ones included) and
+// prints the same module.
+// RUN: %python %mirage_src/bench/models/llama_tosa.py --layers 2 --seq 8 --hidden 64 --heads 4 --ffn 96 > %t.mlir
+// RUN: rm -rf %t.cache
+// RUN: mirage-opt --mirage-superopt="lower=false time-budget-s=0.5 cache-dir=%t.cache" --mirage-progress %t.mlir 2>%t.cold.err >%t.cold
+// RUN: FileCheck %s --check-prefix=COLD < %t.cold.err
+// RUN: mirage-opt --mirage-superopt="lower=false time-budget-s=0.5 cache-dir=%t.cache" --mirage-progress %t.mlir 2>%t.warm.err >%t.warm
+// RUN: FileCheck %s --check-prefix=WARM < %t.warm.err
+// RUN: cmp %t.cold %t.warm
+// COLD: [mirage-search] 1/17 subprograms (1 searched, 0 from the cache, 0 deduplicated), {{[0-9.]+}} s, about {{[0-9]+}} s left
+// COLD: [mirage-search] 17/17 subprograms (9 searched, 0 from the cache, 8 deduplicated), {{[0-9.]+}} s, about 0 s left
+// WARM-NOT: states
+// WARM: [mirage-search] 17/17 subprograms (0 searched, 9 from the cache, 8 deduplicated)
+// Every lifted subprogram computes what its original ops compute.
+// RUN: mirage-run --lift %t.mlir | FileCheck %s --check-prefix=NUM
+// NUM-COUNT-17: : ok
+// NUM-NOT: mismatch
