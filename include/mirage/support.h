@@ -72,6 +72,20 @@ MG_API size_t mg_arena_bytes_used(const MgArena *arena);
 MG_API uint64_t mg_hash_bytes(uint64_t seed, const void *data, size_t len);
 MG_API uint64_t mg_hash_u64(uint64_t seed, uint64_t value);
 
+/// SHA-256 (FIPS 180-4), incremental, and HMAC-SHA-256 (RFC 2104): for
+/// authenticating files, not for speed.
+typedef struct MgSha256 {
+  uint32_t h[8];
+  uint64_t bytes;
+  uint8_t buf[64];
+  size_t fill;
+} MgSha256;
+MG_API void mg_sha256_init(MgSha256 *s);
+MG_API void mg_sha256_update(MgSha256 *s, const void *data, size_t len);
+MG_API void mg_sha256_final(MgSha256 *s, uint8_t out[32]);
+MG_API void mg_hmac_sha256(const void *key, size_t key_len, const void *data,
+                           size_t len, uint8_t out[32]);
+
 /// Pointer -> uint32 hash map (open addressing, load below 1/2). Keys are
 /// compared by address only; iteration order is never exposed, so callers
 /// keep their own ordered arrays and use the map for lookups.

@@ -4,11 +4,12 @@
 // cache.h.
 //
 //===----------------------------------------------------------------------===//
-#define _POSIX_C_SOURCE 200809L // mkdir
+#define _POSIX_C_SOURCE 200809L // mkdir, O_NOFOLLOW
 
 #include "cache.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -56,6 +57,61 @@ static bool make_dirs(const char *dir) {
   return mkdir(path, 0755) == 0 || errno == EEXIST;
 }
 
+/// The cache's secret: 32 random bytes in `dir`/secret, readable by its
+/// owner only. True with `key` filled when the file is this user's, private
+/// and whole; with `create`, makes it first if it is missing. Any doubt
+/// (another owner, group or other access, a link, a short file) means no
+/// key, and then every hit is verified.
+static bool cache_secret(const char *dir, bool create, uint8_t key[32]) {
+  char path[4096];
+  if (snprintf(path, sizeof path, "%s/secret", dir) >= (int)sizeof path)
+    return false;
+  int fd = open(path, O_RDONLY | O_NOFOLLOW);
+  if (fd < 0 && errno == ENOENT && create && make_dirs(dir)) {
+    int wfd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
+    if (wfd >= 0) {
+      uint8_t fresh[32];
+      FILE *rnd = fopen("/dev/urandom", "rb");
+      bool ok = rnd && fread(fresh, 1, sizeof fresh, rnd) == sizeof fresh;
+      if (rnd)
+        fclose(rnd);
+      ok = ok && write(wfd, fresh, sizeof fresh) == (ssize_t)sizeof fresh;
+      ok = close(wfd) == 0 && ok;
+      if (!ok) {
+        unlink(path);
+        return false;
+      }
+    }
+    fd = open(path, O_RDONLY | O_NOFOLLOW); // ours, or a racing writer's
+  }
+  if (fd < 0)
+    return false;
+  struct stat st;
+  bool ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+            st.st_uid == geteuid() && (st.st_mode & 077) == 0 &&
+            st.st_size == 32 && read(fd, key, 32) == 32;
+  close(fd);
+  return ok;
+}
+
+/// The entry's MAC under `secret`, as hex: over its key, its part count and
+/// its body, so an entry can be neither edited nor moved to another key.
+static void entry_mac(const uint8_t secret[32], uint64_t key, uint32_t parts,
+                      const char *body, size_t len, char hex[65]) {
+  MgSha256 s;
+  uint8_t inner[32], mac[32];
+  char head[64];
+  int n = snprintf(head, sizeof head, "%016" PRIx64 " %" PRIu32 "\n", key,
+                   parts);
+  mg_sha256_init(&s);
+  mg_sha256_update(&s, head, (size_t)n);
+  mg_sha256_update(&s, body, len);
+  mg_sha256_final(&s, inner);
+  mg_hmac_sha256(secret, 32, inner, sizeof inner, mac);
+  for (int i = 0; i < 32; ++i)
+    snprintf(hex + 2 * i, 3, "%02x", mac[i]);
+}
+
 static void entry_path(const char *dir, uint64_t key, char *buf, size_t size) {
   snprintf(buf, size, "%s/%016" PRIx64 ".mlir", dir, key);
 }
@@ -70,16 +126,20 @@ static MgStatus store(const char *dir, uint64_t key, const MgProgram *program,
   if (!text)
     return mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1, "out of memory");
   size_t len = strlen(text);
-  char path[4096];
+  char path[4096], mac[65] = "";
   entry_path(dir, key, path, sizeof path);
+  uint8_t secret[32];
+  if (cache_secret(dir, true, secret))
+    entry_mac(secret, key, parts, text, len, mac);
   // Written in full or not at all: readers never see a partial entry.
   MgOutFile f;
   MgStatus st = mg_outfile_open(&f, path, diag);
   if (st == MG_STATUS_OK) {
     fprintf(f.stream,
             "%s key=%016" PRIx64 " checksum=%016" PRIx64 " parts=%" PRIu32
-            "\n",
-            CACHE_MAGIC, key, mg_hash_bytes(0, text, len), parts);
+            "%s%s\n",
+            CACHE_MAGIC, key, mg_hash_bytes(0, text, len), parts,
+            *mac ? " mac=" : "", mac);
     fwrite(text, 1, len, f.stream);
     st = mg_outfile_commit(&f, diag);
     mg_outfile_discard(&f);
@@ -95,10 +155,12 @@ static MlirLogicalResult swallow(MlirDiagnostic d, void *ud) {
 }
 
 /// Reads the entry for `key`: NULL when absent (`*found` false) or
-/// unusable (`*found` true, `diag` says why); `*parts` from its header.
+/// unusable (`*found` true, `diag` says why); `*parts` from its header;
+/// `*authentic` when its MAC is right under this user's secret.
 static MgProgram *load(MlirContext ctx, const char *dir, uint64_t key,
                        const MgTarget *target, bool *found, uint32_t *parts,
-                       MgDiag *diag) {
+                       bool *authentic, MgDiag *diag) {
+  *authentic = false;
   char path[4096];
   entry_path(dir, key, path, sizeof path);
   size_t len = 0;
@@ -120,10 +182,18 @@ static MgProgram *load(MlirContext ctx, const char *dir, uint64_t key,
     goto done;
   }
   ++body;
-  if (mg_hash_bytes(0, body, len - (size_t)(body - text)) != checksum) {
+  size_t body_len = len - (size_t)(body - text);
+  if (mg_hash_bytes(0, body, body_len) != checksum) {
     mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
                 "cache entry '%s' fails its checksum", path);
     goto done;
+  }
+  const char *mac = strstr(text, " mac=");
+  uint8_t secret[32];
+  char expect[65];
+  if (mac && mac < body && cache_secret(dir, false, secret)) {
+    entry_mac(secret, key, *parts, body, body_len, expect);
+    *authentic = strncmp(mac + 5, expect, 64) == 0 && mac[5 + 64] == '\n';
   }
   // A damaged entry is not the user's error: swallow its parse diagnostics.
   MlirDiagnosticHandlerID quiet =
@@ -188,13 +258,18 @@ static uint64_t cache_key(const MgProgram *subject, const MgSearchOptions *o,
 
 /// OK when `entry` may stand for `subject`: the same signature and
 /// equivalence shown by the finite-field verifier to `verify_error`.
+/// `authentic`: the entry carries this user's MAC, so this tool wrote it
+/// after verifying it for this very key; the signature is still checked.
 static MgStatus check(const MgProgram *subject, const MgProgram *entry,
                       double verify_error, const MgSearchOptions *search,
-                      MgDiag *diag) {
+                      bool authentic, bool *verified, MgDiag *diag) {
   if (!mg_program_same_signature(subject, entry))
     return mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
                        "its inputs or outputs differ from the kernel graph's "
                        "(shapes or element types)");
+  if (authentic)
+    return MG_STATUS_OK;
+  *verified = true;
   MgVerifyOptions o = mg_verify_options_default();
   o.target_error = verify_error;
   o.seed = search->seed;
@@ -224,8 +299,9 @@ static MgStatus check(const MgProgram *subject, const MgProgram *entry,
 static MgProgram *fetch_parts(MlirContext ctx, const char *dir,
                               const MgProgram *subject,
                               const MgSearchOptions *o, bool stopped,
-                              uint32_t n,
-                              MgCacheOutcome *outcome, MgDiag *diag) {
+                              bool trust_signed, uint32_t n,
+                              MgCacheOutcome *outcome, bool *verified,
+                              MgDiag *diag) {
   MgProgram *parts[MG_SEARCH_MAX_PARTS] = {NULL};
   MgProgram *programs[MG_SEARCH_MAX_PARTS] = {NULL};
   MgProgram *joined = NULL;
@@ -238,9 +314,10 @@ static MgProgram *fetch_parts(MlirContext ctx, const char *dir,
   }
   for (uint32_t k = 0; k < n; k++) {
     uint64_t key = cache_key(parts[k], o, true, stopped);
-    bool found = false;
+    bool found = false, authentic = false;
     uint32_t nested = 0;
-    programs[k] = load(ctx, dir, key, o->target, &found, &nested, diag);
+    programs[k] =
+        load(ctx, dir, key, o->target, &found, &nested, &authentic, diag);
     if (!programs[k]) {
       if (!found)
         mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
@@ -251,8 +328,9 @@ static MgProgram *fetch_parts(MlirContext ctx, const char *dir,
       goto done;
     }
     MgDiag why = {-1, -1, ""};
-    if (nested != 0 || check(parts[k], programs[k], o->verify_error / n, o,
-                             &why) != MG_STATUS_OK) {
+    if (nested != 0 ||
+        check(parts[k], programs[k], o->verify_error / n, o,
+              trust_signed && authentic, verified, &why) != MG_STATUS_OK) {
       mg_diag_set(diag, MG_STATUS_INVALID, -1, -1, "part %u: %s", k,
                   nested ? "a part cannot have parts" : why.message);
       remove_entry(dir, key);
@@ -273,11 +351,14 @@ done:
 
 static MgProgram *fetch(MlirContext ctx, const char *dir,
                         const MgProgram *subject, const MgSearchOptions *o,
-                        bool stopped, MgCacheOutcome *outcome, MgDiag *diag) {
+                        bool stopped, bool trust_signed,
+                        MgCacheOutcome *outcome, bool *verified,
+                        MgDiag *diag) {
   uint64_t key = cache_key(subject, o, false, stopped);
-  bool found = false;
+  bool found = false, authentic = false;
   uint32_t parts = 0;
-  MgProgram *entry = load(ctx, dir, key, o->target, &found, &parts, diag);
+  MgProgram *entry =
+      load(ctx, dir, key, o->target, &found, &parts, &authentic, diag);
   *outcome = !found ? MG_CACHE_MISS : entry ? MG_CACHE_HIT : MG_CACHE_DAMAGED;
   if (!entry) {
     if (found)
@@ -293,9 +374,11 @@ static MgProgram *fetch(MlirContext ctx, const char *dir,
   if (parts) {
     // Verified part by part and composed here; the entry's own composed
     // program only had to parse.
-    result = fetch_parts(ctx, dir, subject, o, stopped, parts, outcome, diag);
-  } else if (check(subject, entry, o->verify_error, o, diag) ==
-             MG_STATUS_OK) {
+    result = fetch_parts(ctx, dir, subject, o, stopped, trust_signed, parts,
+                         outcome, verified, diag);
+  } else if (check(subject, entry, o->verify_error, o,
+                   trust_signed && authentic, verified,
+                   diag) == MG_STATUS_OK) {
     result = entry;
     entry = NULL;
   } else {
@@ -309,14 +392,16 @@ static MgProgram *fetch(MlirContext ctx, const char *dir,
 
 MgProgram *mg_cache_fetch(MlirContext ctx, const char *dir,
                           const MgProgram *subject, const MgSearchOptions *o,
-                          MgCacheOutcome *outcome, bool *stopped,
-                          MgDiag *diag) {
+                          bool trust_signed, MgCacheOutcome *outcome,
+                          bool *stopped, bool *verified, MgDiag *diag) {
   *stopped = false;
-  MgProgram *p = fetch(ctx, dir, subject, o, false, outcome, diag);
+  *verified = false;
+  MgProgram *p = fetch(ctx, dir, subject, o, false, trust_signed, outcome,
+                       verified, diag);
   if (*outcome != MG_CACHE_MISS)
     return p;
-  *stopped = true;
-  p = fetch(ctx, dir, subject, o, true, outcome, diag);
+  p = fetch(ctx, dir, subject, o, true, trust_signed, outcome, verified,
+            diag);
   *stopped = *outcome != MG_CACHE_MISS;
   return p;
 }

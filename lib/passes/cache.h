@@ -5,10 +5,19 @@
 // line with a checksum and a part count. Files are written in full or not
 // at all (MgOutFile), so readers never see a partial entry.
 //
-// An entry is never trusted: whoever can write the directory, or an older
-// tool, could have put anything there. A hit is used only after the
-// finite-field verifier showed it computes the subprogram being compiled,
-// to the search's bound, with the same signature. Where the search cut the
+// An entry is never trusted on its word: whoever can write the directory,
+// or an older tool, could have put anything there. A hit is used only after
+// the finite-field verifier showed it computes the subprogram being
+// compiled, to the search's bound, with the same signature -- or, when the
+// entry carries a MAC (HMAC-SHA-256 over its key, part count and body)
+// under this user's cache secret (`secret` in the directory, 32 random
+// bytes, mode 0600, checked to be the user's own and private), after the
+// signature check alone: only this tool, run by this user, can have written
+// it, and it writes only results its search verified for that key. A
+// forged, edited, moved or foreign entry has no valid MAC and is verified.
+// `cache-verify=true` verifies every hit regardless. At a whole model's
+// shapes this is the difference between seconds and a minute per compile
+// (one down projection of a 7B model: ~30 s of finite-field tests). Where the search cut the
 // subprogram at its prologues (lib/search/cut.c), the entry says how many
 // parts it has and each part's program is an entry of its own: the parts
 // are cut from the subprogram again here, each cached program is verified
@@ -49,11 +58,12 @@ typedef enum MgCacheOutcome {
 /// Looks up `subject` searched with `o` in `dir`: on MG_CACHE_HIT a new
 /// program the caller destroys, verified as above; otherwise NULL, and
 /// `diag` says why for DAMAGED and REJECTED. `*stopped`: the entry is that
-/// of a stopped search.
+/// of a stopped search; `*verified`: the verifier ran (no valid MAC, or
+/// `trust_signed` false).
 MgProgram *mg_cache_fetch(MlirContext ctx, const char *dir,
                           const MgProgram *subject, const MgSearchOptions *o,
-                          MgCacheOutcome *outcome, bool *stopped,
-                          MgDiag *diag);
+                          bool trust_signed, MgCacheOutcome *outcome,
+                          bool *stopped, bool *verified, MgDiag *diag);
 
 /// Stores `found`, the search's choice for `subject` (and its parts, if it
 /// has some); creates the directory. Non-OK with a message on I/O errors

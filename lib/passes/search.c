@@ -167,7 +167,7 @@ typedef struct Seen {
 typedef struct Run {
   MgSearchOptions options;
   char cache_dir[4096];
-  bool use_cache, remarks, stats, progress;
+  bool use_cache, cache_verify, remarks, stats, progress;
   Seen *seen;
   uint32_t num_seen, cap_seen;
   // The module-level progress line.
@@ -253,7 +253,8 @@ static bool search_one(MlirOperation module, MlirOperation func, void *ud) {
   MgSearchCost before = mg_search_cost(target, &run->options);
   MgDiag diag = {-1, -1, ""};
   MgProgram *best = NULL;
-  bool from_cache = false, kept = false, cached_stopped = false;
+  bool from_cache = false, kept = false, cached_stopped = false,
+       cache_verified = false;
   uint64_t hash = mg_program_hash(target);
   const Seen *seen = find_seen(run, target, hash);
   const char *same_as = NULL;
@@ -269,9 +270,10 @@ static bool search_one(MlirOperation module, MlirOperation func, void *ud) {
     ++run->deduplicated;
   } else if (run->use_cache) {
     MgCacheOutcome outcome;
-    bool stopped = false;
+    bool stopped = false, verified = false;
     best = mg_cache_fetch(mlirOperationGetContext(module), run->cache_dir,
-                          target, &run->options, &outcome, &stopped, &diag);
+                          target, &run->options, !run->cache_verify, &outcome,
+                          &stopped, &verified, &diag);
     if (outcome == MG_CACHE_DAMAGED && run->remarks)
       mg_pass_remark(loc, "mirage-search: ignoring a damaged cache entry: %s",
                      diag.message);
@@ -283,6 +285,7 @@ static bool search_one(MlirOperation module, MlirOperation func, void *ud) {
     kept = outcome == MG_CACHE_KEPT;
     from_cache = best != NULL || kept;
     cached_stopped = from_cache && stopped;
+    cache_verified = best && verified;
     run->cached += from_cache;
   }
   bool ok = true;
@@ -334,10 +337,11 @@ static bool search_one(MlirOperation module, MlirOperation func, void *ud) {
     if (same_as)
       snprintf(origin, sizeof origin, " (the same μGraph as '@%s')", same_as);
     else if (from_cache)
-      snprintf(origin, sizeof origin, cached_stopped
-                   ? " (from the cache, of a search stopped by its time "
-                     "budget or memory bound)"
-                   : " (from the cache)");
+      snprintf(origin, sizeof origin, " (from the cache%s%s)",
+               cache_verified ? ", verified again" : "",
+               cached_stopped ? ", of a search stopped by its time budget or "
+                                "memory bound"
+                              : "");
     if (better && !replace_func(module, func, name, best)) {
       mg_pass_error(loc, "mirage-search: could not write the μGraph for '@%s'",
                     name);
@@ -394,6 +398,7 @@ bool mg_search_pass_run_on(MlirOperation module, const MgOptionValue *values) {
   o->verify_error = ldexp(1.0, -(int)values[SEARCH_OPT_ERROR_BITS].i);
   parse_rank(values[SEARCH_OPT_RANK].s, &o->rank); // checked before
   o->cut_prologues = values[SEARCH_OPT_CUTS].b;
+  run.cache_verify = values[SEARCH_OPT_CACHE_VERIFY].b;
   run.remarks = mg_pass_remarks_enabled(values[SEARCH_OPT_REMARKS].b);
   run.stats = mg_pass_env_flag("MIRAGE_STATS", values[SEARCH_OPT_STATS].b);
   run.progress = mg_pass_env_flag("MIRAGE_PROGRESS", values[SEARCH_OPT_PROGRESS].b);

@@ -15,6 +15,7 @@ enum {
   SEARCH_OPT_TARGET,
   SEARCH_OPT_CACHE_DIR,
   SEARCH_OPT_CACHE,
+  SEARCH_OPT_CACHE_VERIFY,
   SEARCH_OPT_ABSEXPR,
   SEARCH_OPT_SEED,
   SEARCH_OPT_ERROR_BITS,
@@ -40,6 +41,9 @@ enum {
     {"cache-dir", MG_OPTION_STRING, "", \
      "result cache (default $XDG_CACHE_HOME/mirage)", 0, 0}, \
     {"cache", MG_OPTION_BOOL, "true", "read and write the result cache", 0, 0}, \
+    {"cache-verify", MG_OPTION_BOOL, "false", \
+     "re-verify every cache hit, also those signed with this user's cache " \
+     "key", 0, 0}, \
     {"absexpr", MG_OPTION_BOOL, "true", \
      "prune by abstract expressions (false: ablation)", 0, 0}, \
     {"seed", MG_OPTION_INT, "1", "seed of the verification tests", 0, \

@@ -125,6 +125,58 @@ static void test_support_rng_splitmix64(void) {
   CHECK_EQ_INT(same, 100);
 }
 
+static bool digest_is(const uint8_t d[32], const char *hex) {
+  char buf[65];
+  for (int i = 0; i < 32; i++)
+    snprintf(buf + 2 * i, 3, "%02x", d[i]);
+  return strcmp(buf, hex) == 0;
+}
+
+static void sha256_of(const void *data, size_t len, uint8_t out[32]) {
+  MgSha256 s;
+  mg_sha256_init(&s);
+  mg_sha256_update(&s, data, len);
+  mg_sha256_final(&s, out);
+}
+
+static void test_support_sha256_vectors(void) {
+  uint8_t d[32];
+  // FIPS 180-4 examples (NIST CSRC): "", "abc", the 448-bit message.
+  sha256_of("", 0, d);
+  CHECK(digest_is(d, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"));
+  sha256_of("abc", 3, d);
+  CHECK(digest_is(d, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"));
+  const char *m448 = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+  sha256_of(m448, strlen(m448), d);
+  CHECK(digest_is(d, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"));
+  // One million 'a', fed in uneven pieces (block boundaries inside updates).
+  MgSha256 s;
+  mg_sha256_init(&s);
+  char a[1000];
+  memset(a, 'a', sizeof a);
+  for (size_t done = 0, step = 1; done < 1000000; done += step, step = step % 997 + 1)
+    mg_sha256_update(&s, a, done + step > 1000000 ? 1000000 - done : step);
+  mg_sha256_final(&s, d);
+  CHECK(digest_is(d, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0"));
+}
+
+static void test_support_hmac_sha256_rfc4231(void) {
+  uint8_t d[32], key[131];
+  // RFC 4231 test case 1: 20 bytes 0x0b, "Hi There".
+  memset(key, 0x0b, 20);
+  mg_hmac_sha256(key, 20, "Hi There", 8, d);
+  CHECK(digest_is(d, "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7"));
+  // Test case 2: key "Jefe".
+  const char *msg2 = "what do ya want for nothing?";
+  mg_hmac_sha256("Jefe", 4, msg2, strlen(msg2), d);
+  CHECK(digest_is(d, "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"));
+  // Test case 6: a 131-byte key (hashed first).
+  memset(key, 0xaa, sizeof key);
+  const char *msg6 = "Test Using Larger Than Block-Size Key - Hash Key First";
+  mg_hmac_sha256(key, sizeof key, msg6, strlen(msg6), d);
+  CHECK(digest_is(d, "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54"));
+}
+
 int main(void) {
   RUN_TEST(test_support_diag_set);
   RUN_TEST(test_support_status_name);
@@ -133,5 +185,7 @@ int main(void) {
   RUN_TEST(test_support_arena_no_overlap);
   RUN_TEST(test_support_hash_fnv1a);
   RUN_TEST(test_support_rng_splitmix64);
+  RUN_TEST(test_support_sha256_vectors);
+  RUN_TEST(test_support_hmac_sha256_rfc4231);
   return TEST_SUMMARY();
 }

@@ -1,6 +1,7 @@
 """Edits search-cache entries the way an attacker or a stale tool could:
 the body changes and the header's checksum is recomputed, so only the
-re-verification of a hit can catch it.
+re-verification of a hit can catch it (the MAC is dropped, or with
+KEEP_MAC=1 kept over the new body, so it no longer matches).
 
   cache_entry.py swap-silu DIR WHAT     silu reads the other multiplicand
   cache_entry.py graft DIR FROM TO      TO's entry gets FROM's program
@@ -25,7 +26,7 @@ def fnv1a(data):
 
 
 def entries(d):
-    for name in sorted(os.listdir(d)):
+    for name in sorted(n for n in os.listdir(d) if n.endswith(".mlir")):
         path = os.path.join(d, name)
         with open(path, "rb") as f:
             yield path, f.read().decode()
@@ -39,10 +40,14 @@ def find(d, what):
 
 
 def write(path, header, body):
+    """The entry's MAC is dropped (nobody else knows the cache's secret),
+    unless KEEP_MAC=1: then the old one stays, now over another body."""
     key = re.search(r"key=([0-9a-f]+)", header).group(1)
     parts = re.search(r"parts=(\d+)", header).group(1)
-    head = "// mirage-cache v2 key=%s checksum=%016x parts=%s\n" % (
-        key, fnv1a(body.encode()), parts)
+    mac = re.search(r" mac=[0-9a-f]+", header)
+    keep = mac.group(0) if mac and os.environ.get("KEEP_MAC") == "1" else ""
+    head = "// mirage-cache v2 key=%s checksum=%016x parts=%s%s\n" % (
+        key, fnv1a(body.encode()), parts, keep)
     with open(path, "w") as f:
         f.write(head + body)
 
