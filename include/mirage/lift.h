@@ -44,12 +44,30 @@ typedef struct MgLiftOptions {
 /// max_ops MG_LIFT_DEFAULT_MAX_OPS, lift_relu false, no remarks.
 MG_API MgLiftOptions mg_lift_options_default(void);
 
+#define MG_LIFT_MAX_REASONS 48
+
+/// Why ops were left in place: the op name and the reason with numbers
+/// replaced by N (not those glued to a word: f32 stays), so that cuts of
+/// one kind count together.
+typedef struct MgLiftReason {
+  char text[224];
+  uint32_t count;
+} MgLiftReason;
+
 typedef struct MgLiftStats {
   uint32_t functions;   // functions looked at
   uint32_t subprograms; // kernel graphs created
   uint32_t ops_lifted;  // original ops moved into references
   uint32_t ops_left;    // tensor ops left in place (cut)
+  uint32_t ugraph_ops;  // μGraph ops in the kernel graphs created
+  uint32_t num_reasons; // distinct entries of `reasons`, most frequent first
+  MgLiftReason reasons[MG_LIFT_MAX_REASONS];
+  uint32_t other_reasons; // ops left whose reason did not fit the table
 } MgLiftStats;
+
+/// Adds one op left in place to `stats` ("'tosa.slice': why...").
+MG_API void mg_lift_stats_count(MgLiftStats *stats, const char *op_name,
+                                const char *why);
 
 /// Lifts every func.func of `module` (a builtin.module) that is neither a
 /// μGraph function nor a reference. Unsupported input is left unchanged

@@ -289,6 +289,7 @@ typedef struct MgLiftPlan {
   MgLiftNote *notes;
   uint32_t num_notes, cap_notes;
   uint32_t ops_left;
+  MgLiftStats *stats; // may be NULL
   MgStatus status; // NOMEM stops the function
 } MgLiftPlan;
 

@@ -143,6 +143,7 @@ static MgStatus lift_function(MlirOperation module, MlirOperation func,
   MgLiftPlan plan;
   memset(&plan, 0, sizeof plan);
   plan.opts = opts;
+  plan.stats = stats;
   mg_ptrmap_init(&plan.order);
   MgPtrMap lifted;
   mg_ptrmap_init(&lifted);
@@ -188,6 +189,8 @@ static MgStatus lift_function(MlirOperation module, MlirOperation func,
     if (len + strlen(kname) + 8 < sizeof list)
       snprintf(list + len, sizeof list - len, "%s@%s", i ? ", " : "", kname);
     lifted_ops += c->num_members;
+    if (stats)
+      stats->ugraph_ops += c->compute;
     MlirOperation call = {NULL};
     status = mg_lift_rewrite_chunk(module, &after, kname, c, &call, diag);
     // Later subprograms that read this one's results now read the call's.
@@ -227,11 +230,89 @@ static MgStatus lift_function(MlirOperation module, MlirOperation func,
   return status;
 }
 
+void mg_lift_stats_count(MgLiftStats *stats, const char *op_name,
+                         const char *why) {
+  char text[sizeof stats->reasons[0].text];
+  int n = snprintf(text, sizeof text, "'%s': ", op_name);
+  size_t at = n > 0 ? (size_t)n : 0;
+  // A digit run becomes one N, unless it follows a letter (f32 stays).
+  bool in_number = false, glued = false;
+  for (const char *p = why; *p && at + 1 < sizeof text; ++p) {
+    bool digit = *p >= '0' && *p <= '9';
+    if (digit && !in_number && !glued)
+      glued = p > why && ((p[-1] >= 'a' && p[-1] <= 'z') ||
+                          (p[-1] >= 'A' && p[-1] <= 'Z'));
+    if (!digit)
+      glued = false;
+    if (digit && !glued) {
+      if (!in_number)
+        text[at++] = 'N';
+      in_number = true;
+      continue;
+    }
+    in_number = false;
+    text[at++] = *p;
+  }
+  text[at] = 0;
+  uint32_t i = 0;
+  while (i < stats->num_reasons && strcmp(stats->reasons[i].text, text))
+    ++i;
+  if (i == stats->num_reasons) {
+    if (i == MG_LIFT_MAX_REASONS) {
+      ++stats->other_reasons;
+      return;
+    }
+    snprintf(stats->reasons[i].text, sizeof stats->reasons[i].text, "%s",
+             text);
+    stats->reasons[i].count = 0;
+    ++stats->num_reasons;
+  }
+  ++stats->reasons[i].count;
+  // Most frequent first (stable: earlier ties stay ahead).
+  for (; i > 0 && stats->reasons[i - 1].count < stats->reasons[i].count; --i) {
+    MgLiftReason t = stats->reasons[i];
+    stats->reasons[i] = stats->reasons[i - 1];
+    stats->reasons[i - 1] = t;
+  }
+}
+
+/// The module's coverage, after every function's remarks.
+static void summary_remarks(MlirOperation module, const MgLiftOptions *o,
+                            const MgLiftStats *st) {
+  if (!o->remark)
+    return;
+  uint32_t total = st->ops_lifted + st->ops_left;
+  char msg[MG_LIFT_WHY_SIZE + 320];
+  snprintf(msg, sizeof msg,
+           "mirage-lift: module: %u of %u tensor ops lifted (%.1f %%) into "
+           "%u subprogram%s, %.1f μGraph ops each on average; %u left in "
+           "place%s",
+           st->ops_lifted, total, total ? 100.0 * st->ops_lifted / total : 0.0,
+           st->subprograms, st->subprograms == 1 ? "" : "s",
+           st->subprograms ? (double)st->ugraph_ops / st->subprograms : 0.0,
+           st->ops_left, st->ops_left ? ", by reason:" : "");
+  MlirLocation loc = mlirOperationGetLocation(module);
+  o->remark(o->remark_data, loc, msg);
+  for (uint32_t i = 0; i < st->num_reasons; ++i) {
+    snprintf(msg, sizeof msg, "mirage-lift: module: %5u x %s",
+             st->reasons[i].count, st->reasons[i].text);
+    o->remark(o->remark_data, loc, msg);
+  }
+  if (st->other_reasons) {
+    snprintf(msg, sizeof msg, "mirage-lift: module: %5u x other reasons",
+             st->other_reasons);
+    o->remark(o->remark_data, loc, msg);
+  }
+}
+
 MgStatus mg_lift_module(MlirOperation module, const MgLiftOptions *options,
                         MgLiftStats *stats, MgDiag *diag) {
   MgLiftOptions opts = options ? *options : mg_lift_options_default();
   if (opts.max_ops < 1)
     opts.max_ops = 1;
+  MgLiftStats local;
+  if (!stats && opts.remark)
+    stats = &local; // the summary needs them
   if (stats)
     memset(stats, 0, sizeof *stats);
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
@@ -277,5 +358,7 @@ MgStatus mg_lift_module(MlirOperation module, const MgLiftOptions *options,
     status = lift_function(module, f, name, &opts, stats, diag);
   }
   free(funcs);
+  if (status == MG_STATUS_OK && stats && stats->functions)
+    summary_remarks(module, &opts, stats);
   return status;
 }

@@ -347,6 +347,8 @@ static void notes_for_block(MgLiftBlock *bs) {
                 : "no subprogram could take it";
     mg_lift_plan_note(bs->plan, o->op, "'%s' is not lifted: %s", name, why);
     bs->plan->ops_left++;
+    if (bs->plan->stats)
+      mg_lift_stats_count(bs->plan->stats, name, why);
   }
 }
 
