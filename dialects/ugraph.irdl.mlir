@@ -90,6 +90,24 @@ irdl.dialect @ug {
     irdl.operands(input: %in_input)
     irdl.results(out: %in_input)
   }
+  // element-wise natural logarithm, non-LAX (uninterpreted); any level
+  irdl.operation @log {
+    %in_input = irdl.base "!builtin.tensor" // result type = operand type
+    irdl.operands(input: %in_input)
+    irdl.results(out: %in_input)
+  }
+  // element-wise tanh, non-LAX (uninterpreted in verification); any level
+  irdl.operation @tanh {
+    %in_input = irdl.base "!builtin.tensor" // result type = operand type
+    irdl.operands(input: %in_input)
+    irdl.results(out: %in_input)
+  }
+  // element-wise erf, non-LAX (uninterpreted in verification); any level
+  irdl.operation @erf {
+    %in_input = irdl.base "!builtin.tensor" // result type = operand type
+    irdl.operands(input: %in_input)
+    irdl.results(out: %in_input)
+  }
   // x * scalar; any level
   irdl.operation @mul_scalar {
     %a0 = irdl.base "#builtin.float"

@@ -42,6 +42,9 @@ typedef enum MgAbsOp {
   MG_ABS_SILU,
   MG_ABS_GELU,
   MG_ABS_RELU,
+  MG_ABS_LOG,
+  MG_ABS_TANH,
+  MG_ABS_ERF,
   MG_ABS_SUM,   // param: number of summed terms n >= 1; child a
   MG_ABS_CONCAT,// concat of two different expressions: an uninterpreted
                 // symbol (the concat of x with x is x itself)

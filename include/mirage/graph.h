@@ -67,11 +67,14 @@ typedef enum MgOpKind {
   MG_OP_DIV,
   MG_OP_EXP,
   MG_OP_SQUARE,
-  MG_OP_SQRT,       // non-LAX from here to RELU
+  MG_OP_SQRT,       // non-LAX from here to ERF
   MG_OP_RSQRT,
   MG_OP_SILU,
   MG_OP_GELU,
   MG_OP_RELU,
+  MG_OP_LOG,        // natural logarithm
+  MG_OP_TANH,
+  MG_OP_ERF,
   MG_OP_MUL_SCALAR, // x * scalar
   MG_OP_DIV_SCALAR, // x / scalar
   MG_OP_SUM,        // sum over dim `attr`, kept with size 1

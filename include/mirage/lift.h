@@ -41,7 +41,7 @@ typedef struct MgLiftOptions {
   void *remark_data;
 } MgLiftOptions;
 
-/// max_ops MG_LIFT_DEFAULT_MAX_OPS, lift_relu false, no remarks.
+/// max_ops MG_LIFT_DEFAULT_MAX_OPS, lift_relu true, no remarks.
 MG_API MgLiftOptions mg_lift_options_default(void);
 
 #define MG_LIFT_MAX_REASONS 48

@@ -65,6 +65,12 @@ MG_API MgProgram *mg_sample_gated_mlp(int64_t m, int64_t k, int64_t n);
 MG_API MgProgram *mg_sample_gated_mlp_fused(int64_t m, int64_t k, int64_t n,
                                             int32_t grid, int32_t forloop);
 
+/// tanh(X·W1) · erf(X·W2) + log((X·W1)²), and a fused kernel (as the gated
+/// MLP's): the non-LAX log, tanh and erf in one program.
+MG_API MgProgram *mg_sample_math_mlp(int64_t m, int64_t k, int64_t n);
+MG_API MgProgram *mg_sample_math_mlp_fused(int64_t m, int64_t k, int64_t n,
+                                           int32_t grid, int32_t forloop);
+
 /// nTrans, inputs H, X, α, all (m,n):
 /// O = rmsnorm(X + α * (rmsnorm(H) + X)), rmsnorm(x) = x / rms(x).
 MG_API MgProgram *mg_sample_ntrans(int64_t m, int64_t n);

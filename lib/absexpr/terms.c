@@ -71,6 +71,12 @@ static MgAbsOp unary_symbol(MgOpKind kind) {
     return MG_ABS_SILU;
   case MG_OP_GELU:
     return MG_ABS_GELU;
+  case MG_OP_LOG:
+    return MG_ABS_LOG;
+  case MG_OP_TANH:
+    return MG_ABS_TANH;
+  case MG_OP_ERF:
+    return MG_ABS_ERF;
   default:
     return MG_ABS_RELU;
   }
@@ -149,6 +155,9 @@ static MgAbsId eval_local(const Eval *e, const MgOp *op, const MgTensor *in0,
   case MG_OP_SILU:
   case MG_OP_GELU:
   case MG_OP_RELU:
+  case MG_OP_LOG:
+  case MG_OP_TANH:
+  case MG_OP_ERF:
     return term(e, unary_symbol((MgOpKind)op->kind), 0, a, MG_ABS_NONE);
   case MG_OP_MUL_SCALAR:
     return bin(e, MG_ABS_MUL, a, constant(e, op->scalar));

@@ -40,7 +40,8 @@ static double bytes(const MgTensor *t) {
 
 static bool is_sfu(MgOpKind kind) {
   return kind == MG_OP_EXP || kind == MG_OP_SQRT || kind == MG_OP_RSQRT ||
-         kind == MG_OP_SILU || kind == MG_OP_GELU;
+         kind == MG_OP_SILU || kind == MG_OP_GELU || kind == MG_OP_LOG ||
+         kind == MG_OP_TANH || kind == MG_OP_ERF;
 }
 
 // Work of one execution of a compute op of `g` (any level) into `c`.

@@ -209,7 +209,8 @@ MgTensorId mg_graph_unary(MgProgram *p, MgGraphId g, MgOpKind kind,
                           MgTensorId a, MgDiag *diag) {
   static const MgOpKind ok[] = {MG_OP_EXP,  MG_OP_SQUARE, MG_OP_SQRT,
                                 MG_OP_RSQRT, MG_OP_SILU,  MG_OP_GELU,
-                                MG_OP_RELU};
+                                MG_OP_RELU,  MG_OP_LOG,   MG_OP_TANH,
+                                MG_OP_ERF};
   if (check_graph(p, g, diag) != MG_STATUS_OK)
     return MG_NO_ID;
   if (!kind_in(kind, ok, sizeof ok / sizeof ok[0]))

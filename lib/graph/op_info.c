@@ -14,7 +14,8 @@
 static const char *const op_names[] = {
     "input",      "matmul",     "add",  "sub",    "mul",      "div",
     "exp",        "square",     "sqrt", "rsqrt",  "silu",     "gelu",
-    "relu",       "mul_scalar", "div_scalar",     "sum",      "custom",
+    "relu",       "log",        "tanh", "erf",
+    "mul_scalar", "div_scalar",     "sum",      "custom",
     "iterator",   "accum",      "saver",          "concat",   "thread",
 };
 _Static_assert(sizeof op_names / sizeof op_names[0] == MG_OP_COUNT,
@@ -67,6 +68,7 @@ bool mg_op_kind_is_elementwise(MgOpKind kind) {
   case MG_OP_ADD: case MG_OP_SUB: case MG_OP_MUL: case MG_OP_DIV:
   case MG_OP_EXP: case MG_OP_SQUARE: case MG_OP_SQRT: case MG_OP_RSQRT:
   case MG_OP_SILU: case MG_OP_GELU: case MG_OP_RELU:
+  case MG_OP_LOG: case MG_OP_TANH: case MG_OP_ERF:
   case MG_OP_MUL_SCALAR: case MG_OP_DIV_SCALAR:
     return true;
   default:
@@ -77,7 +79,7 @@ bool mg_op_kind_is_elementwise(MgOpKind kind) {
 bool mg_op_kind_is_lax(MgOpKind kind) {
   switch (kind) {
   case MG_OP_SQRT: case MG_OP_RSQRT: case MG_OP_SILU: case MG_OP_GELU:
-  case MG_OP_RELU:
+  case MG_OP_RELU: case MG_OP_LOG: case MG_OP_TANH: case MG_OP_ERF:
     return false;
   default:
     // Structural ops (input, iterator, saver, custom, thread) move or group

@@ -301,6 +301,48 @@ MgProgram *mg_sample_gated_mlp_fused(int64_t m, int64_t k, int64_t n,
   return finish(&b);
 }
 
+//===--- An MLP with log, tanh and erf ------------------------------------===//
+
+// tanh(x·w1) · erf(x·w2) + log((x·w1)²): the non-LAX functions frontends
+// spell (GELU's tanh and erf forms, log-sum forms) in one program.
+static MgTensorId math_post(Build *b, MgGraphId g, MgTensorId h1,
+                            MgTensorId h2) {
+  MgTensorId t = binary(b, g, MG_OP_MUL, unary(b, g, MG_OP_TANH, h1),
+                        unary(b, g, MG_OP_ERF, h2));
+  return binary(b, g, MG_OP_ADD, t,
+                unary(b, g, MG_OP_LOG, unary(b, g, MG_OP_SQUARE, h1)));
+}
+
+MgProgram *mg_sample_math_mlp(int64_t m, int64_t k, int64_t n) {
+  if (!positive(m, k, n, 1))
+    return NULL;
+  Build b = start();
+  MgTensorId x = input(&b, 0, 2, m, k, 0), w1 = input(&b, 0, 2, k, n, 0);
+  MgTensorId w2 = input(&b, 0, 2, k, n, 0);
+  output(&b, 0, math_post(&b, 0, matmul(&b, 0, x, w1), matmul(&b, 0, x, w2)));
+  return finish(&b);
+}
+
+MgProgram *mg_sample_math_mlp_fused(int64_t m, int64_t k, int64_t n,
+                                    int32_t grid, int32_t forloop) {
+  if (!positive(m, k, n, 1) || grid <= 0 || forloop <= 0)
+    return NULL;
+  Build b = start();
+  MgTensorId ins[3] = {input(&b, 0, 2, m, k, 0), input(&b, 0, 2, k, n, 0),
+                       input(&b, 0, 2, k, n, 0)};
+  MgGraphId g = block(&b, grid, 1, forloop);
+  MgTensorId x = input(&b, g, 2, m, k, 0), w1 = input(&b, g, 2, k, n, 0);
+  MgTensorId w2 = input(&b, g, 2, k, n, 0);
+  MgTensorId xt = iter(&b, g, x, PHI, PHI, PHI, 1);
+  MgTensorId w1t = iter(&b, g, w1, 1, PHI, PHI, 0);
+  MgTensorId w2t = iter(&b, g, w2, 1, PHI, PHI, 0);
+  MgTensorId h1 = accum(&b, g, matmul(&b, g, xt, w1t), MG_ACCUM_SUM);
+  MgTensorId h2 = accum(&b, g, matmul(&b, g, xt, w2t), MG_ACCUM_SUM);
+  save(&b, g, math_post(&b, g, h1, h2), 1, PHI, PHI);
+  output(&b, 0, custom(&b, g, 3, ins, NULL));
+  return finish(&b);
+}
+
 //===--- nTrans ------------------------------------------------------------===//
 
 // rmsnorm(x + α * (rmsnorm(h) + x)) in graph g, rows of length n.

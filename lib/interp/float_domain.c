@@ -98,6 +98,18 @@ static MgStatus f_unary(void *ctx, MgOpKind kind, double scalar,
       st(out + i, x > 0.0 ? x : 0.0);
     }
     return MG_STATUS_OK;
+  case MG_OP_LOG:
+    for (size_t i = 0; i < n; ++i)
+      st(out + i, log(ld(a + i)));
+    return MG_STATUS_OK;
+  case MG_OP_TANH:
+    for (size_t i = 0; i < n; ++i)
+      st(out + i, tanh(ld(a + i)));
+    return MG_STATUS_OK;
+  case MG_OP_ERF:
+    for (size_t i = 0; i < n; ++i)
+      st(out + i, erf(ld(a + i)));
+    return MG_STATUS_OK;
   case MG_OP_MUL_SCALAR:
     for (size_t i = 0; i < n; ++i)
       st(out + i, ld(a + i) * scalar);

@@ -290,6 +290,9 @@ MgStatus mg_interp_eval_basic(MgExec *ex, const MgOp *op, MgExecValue *vals) {
   case MG_OP_SILU:
   case MG_OP_GELU:
   case MG_OP_RELU:
+  case MG_OP_LOG:
+  case MG_OP_TANH:
+  case MG_OP_ERF:
   case MG_OP_MUL_SCALAR:
   case MG_OP_DIV_SCALAR:
     return eval_unary(ex, op, vals);

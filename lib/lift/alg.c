@@ -207,8 +207,7 @@ static bool relu(MgLiftBuilder *b, const MgLiftVal *x, uint8_t dtype,
                  MgLiftVal *out) {
   if (!b->opts->lift_relu)
     return mg_lift_fail(b, (MlirOperation){NULL},
-                        "relu is non-LAX and cuts subprograms by default "
-                        "(lift-relu=true lifts it)");
+                        "relu is not lifted with lift-relu=false");
   return unary_tensor(b, MG_OP_RELU, x, dtype, out);
 }
 
@@ -389,6 +388,15 @@ bool mg_lift_alg_unary(MgLiftBuilder *b, MgLiftAlg op, const MgLiftVal *x,
     case MG_LIFT_ALG_RELU:
       r = s > 0 ? s : 0;
       break;
+    case MG_LIFT_ALG_LOG:
+      r = log(s);
+      break;
+    case MG_LIFT_ALG_TANH:
+      r = tanh(s);
+      break;
+    case MG_LIFT_ALG_ERF:
+      r = erf(s);
+      break;
     default:
       return mg_lift_fail(b, (MlirOperation){NULL}, "not a unary op");
     }
@@ -431,6 +439,12 @@ bool mg_lift_alg_unary(MgLiftBuilder *b, MgLiftAlg op, const MgLiftVal *x,
     return wrap_kind(b, x, MG_LIFT_SIGMOID, dtype, cur, out);
   case MG_LIFT_ALG_RELU:
     return relu(b, x, dtype, out);
+  case MG_LIFT_ALG_LOG:
+    return unary_tensor(b, MG_OP_LOG, x, dtype, out);
+  case MG_LIFT_ALG_TANH:
+    return unary_tensor(b, MG_OP_TANH, x, dtype, out);
+  case MG_LIFT_ALG_ERF:
+    return unary_tensor(b, MG_OP_ERF, x, dtype, out);
   default:
     return mg_lift_fail(b, (MlirOperation){NULL}, "not a unary operation");
   }

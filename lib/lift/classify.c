@@ -17,14 +17,15 @@ static const char *const tosa_compute[] = {
     "tosa.add",    "tosa.sub",        "tosa.mul",        "tosa.pow",
     "tosa.exp",    "tosa.rsqrt",      "tosa.reciprocal", "tosa.sigmoid",
     "tosa.negate", "tosa.reduce_sum", "tosa.matmul",     "tosa.maximum",
-    "tosa.clamp"};
+    "tosa.clamp",  "tosa.log",        "tosa.tanh",       "tosa.erf"};
 static const char *const linalg_compute[] = {
     "linalg.generic",     "linalg.matmul", "linalg.batch_matmul",
     "linalg.elementwise", "linalg.reduce", "linalg.add",
     "linalg.sub",         "linalg.mul",    "linalg.div",
     "linalg.exp",         "linalg.sqrt",   "linalg.rsqrt",
     "linalg.square",      "linalg.negf",   "linalg.reciprocal",
-    "linalg.max",         "linalg.powf"};
+    "linalg.max",         "linalg.powf",   "linalg.log",
+    "linalg.tanh",        "linalg.erf"};
 static const char *const views[] = {
     "tosa.reshape",          "tosa.transpose",   "tosa.cast",
     "tosa.identity",         "linalg.transpose", "tensor.expand_shape",
@@ -110,8 +111,7 @@ static MgLiftClass classify_clamp(MlirOperation op, const MgLiftOptions *opts,
   }
   if (!opts->lift_relu) {
     snprintf(why, size,
-             "relu is non-LAX and cuts subprograms by default "
-             "(lift-relu=true lifts it)");
+             "relu is not lifted with lift-relu=false");
     return MG_LIFT_CLASS_PURE;
   }
   return MG_LIFT_CLASS_COMPUTE;
@@ -147,8 +147,8 @@ MgLiftClass mg_lift_classify(MlirOperation op, const MgLiftOptions *opts,
   if ((mg_bridge_op_is(op, "tosa.maximum") || mg_bridge_op_is(op, "linalg.max")) &&
       !opts->lift_relu) {
     snprintf(why, size,
-             "maximum is lifted only as relu, which is non-LAX and "
-             "cuts subprograms by default (lift-relu=true lifts it)");
+             "maximum is lifted only as relu, and relu is not lifted "
+             "with lift-relu=false");
     return MG_LIFT_CLASS_PURE;
   }
   return view ? MG_LIFT_CLASS_VIEW : MG_LIFT_CLASS_COMPUTE;

@@ -137,6 +137,9 @@ typedef enum MgLiftAlg {
   MG_LIFT_ALG_RECIP,
   MG_LIFT_ALG_SIGMOID,
   MG_LIFT_ALG_RELU,
+  MG_LIFT_ALG_LOG,
+  MG_LIFT_ALG_TANH,
+  MG_LIFT_ALG_ERF,
   MG_LIFT_ALG_CAST, // same value, another element type
 } MgLiftAlg;
 

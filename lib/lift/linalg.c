@@ -52,7 +52,8 @@ typedef struct BodyEval {
 static const char *const named_elementwise[] = {
     "linalg.add",  "linalg.sub",        "linalg.mul",   "linalg.div",
     "linalg.exp",  "linalg.sqrt",       "linalg.rsqrt", "linalg.square",
-    "linalg.negf", "linalg.reciprocal", "linalg.max",   "linalg.powf"};
+    "linalg.negf", "linalg.reciprocal", "linalg.max",   "linalg.powf",
+    "linalg.log",  "linalg.tanh",       "linalg.erf"};
 
 static bool is_named_elementwise(MlirOperation op) {
   for (size_t i = 0; i < sizeof named_elementwise / sizeof *named_elementwise;
@@ -245,6 +246,37 @@ static bool remember(BodyEval *e, MlirValue v, const MgLiftVal *val) {
   return true;
 }
 
+static void scalar_val(const BodyEval *e, double v, uint8_t dtype,
+                       MgLiftVal *out) {
+  memset(out, 0, sizeof *out);
+  out->kind = MG_LIFT_SCALAR;
+  out->dtype = dtype;
+  out->scalar = mg_lift_round(v, dtype);
+  out->t = MG_NO_ID;
+  out->rank = (uint8_t)e->s->loops;
+  memcpy(out->dims, e->s->sizes, e->s->loops * sizeof *e->s->sizes);
+  for (uint32_t i = 0; i < MG_LIFT_MAX_RANK; ++i)
+    out->map[i] = -1;
+}
+
+/// math.fpowi x, n (torch-mlir's x.pow(2)): a pow with the constant n.
+static bool eval_fpowi(BodyEval *e, MlirOperation op, uint8_t dtype,
+                       MgLiftVal *out) {
+  MlirOperation c = mg_lift_def_op(mlirOperationGetOperand(op, 1));
+  MlirAttribute a = mlirOperationIsNull(c) ||
+                            !mg_bridge_op_is(c, "arith.constant")
+                        ? (MlirAttribute){NULL}
+                        : mg_lift_attr(c, "value");
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsAInteger(a))
+    return mg_lift_fail(e->b, e->s->op,
+                        "math.fpowi lifts only with a constant exponent");
+  MgLiftVal x, y;
+  if (!eval(e, mlirOperationGetOperand(op, 0), &x))
+    return false;
+  scalar_val(e, (double)mlirIntegerAttrGetValueInt(a), dtype, &y);
+  return mg_lift_alg_binary(e->b, MG_LIFT_ALG_POW, &x, &y, dtype, out);
+}
+
 static bool eval_op(BodyEval *e, MlirOperation op, MgLiftVal *out) {
   MgLiftBuilder *b = e->b;
   char name[64];
@@ -259,17 +291,11 @@ static bool eval_op(BodyEval *e, MlirOperation op, MgLiftVal *out) {
     MlirAttribute a = mg_lift_attr(op, "value");
     if (mlirAttributeIsNull(a) || !mlirAttributeIsAFloat(a))
       return mg_lift_fail(b, e->s->op, "non-float constant in the body");
-    memset(out, 0, sizeof *out);
-    out->kind = MG_LIFT_SCALAR;
-    out->dtype = dtype;
-    out->scalar = mg_lift_round(mlirFloatAttrGetValueDouble(a), dtype);
-    out->t = MG_NO_ID;
-    out->rank = (uint8_t)e->s->loops;
-    memcpy(out->dims, e->s->sizes, e->s->loops * sizeof *e->s->sizes);
-    for (uint32_t i = 0; i < MG_LIFT_MAX_RANK; ++i)
-      out->map[i] = -1;
+    scalar_val(e, mlirFloatAttrGetValueDouble(a), dtype, out);
     return true;
   }
+  if (mg_bridge_op_is(op, "math.fpowi"))
+    return eval_fpowi(e, op, dtype, out);
   static const struct {
     const char *name;
     MgLiftAlg alg;
@@ -286,6 +312,9 @@ static bool eval_op(BodyEval *e, MlirOperation op, MgLiftVal *out) {
       {"math.exp", MG_LIFT_ALG_EXP, 1},
       {"math.sqrt", MG_LIFT_ALG_SQRT, 1},
       {"math.rsqrt", MG_LIFT_ALG_RSQRT, 1},
+      {"math.log", MG_LIFT_ALG_LOG, 1},
+      {"math.tanh", MG_LIFT_ALG_TANH, 1},
+      {"math.erf", MG_LIFT_ALG_ERF, 1},
       {"arith.extf", MG_LIFT_ALG_CAST, 1},
       {"arith.truncf", MG_LIFT_ALG_CAST, 1},
   };

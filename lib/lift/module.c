@@ -13,7 +13,7 @@
 #include <string.h>
 
 MgLiftOptions mg_lift_options_default(void) {
-  MgLiftOptions o = {MG_LIFT_DEFAULT_MAX_OPS, false, NULL, NULL};
+  MgLiftOptions o = {MG_LIFT_DEFAULT_MAX_OPS, true, NULL, NULL};
   return o;
 }
 

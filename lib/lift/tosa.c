@@ -168,6 +168,12 @@ bool mg_lift_translate_tosa(MgLiftBuilder *b, MlirOperation op) {
     return binary(b, op, MG_LIFT_ALG_MAX, &rt);
   if (mg_bridge_op_is(op, "tosa.exp"))
     return unary(b, op, MG_LIFT_ALG_EXP, &rt);
+  if (mg_bridge_op_is(op, "tosa.log"))
+    return unary(b, op, MG_LIFT_ALG_LOG, &rt);
+  if (mg_bridge_op_is(op, "tosa.tanh"))
+    return unary(b, op, MG_LIFT_ALG_TANH, &rt);
+  if (mg_bridge_op_is(op, "tosa.erf"))
+    return unary(b, op, MG_LIFT_ALG_ERF, &rt);
   if (mg_bridge_op_is(op, "tosa.rsqrt"))
     return unary(b, op, MG_LIFT_ALG_RSQRT, &rt);
   if (mg_bridge_op_is(op, "tosa.reciprocal"))

@@ -333,6 +333,9 @@ static bool scalar(Emit *e, MgOpKind kind, double s, const char *a,
     f32_const(e, 0.5, c);
     binary(e, "arith.mulf", t2, c, out);
     return true;
+  case MG_OP_LOG: unary(e, "math.log", a, out); return true;
+  case MG_OP_TANH: unary(e, "math.tanh", a, out); return true;
+  case MG_OP_ERF: unary(e, "math.erf", a, out); return true;
   case MG_OP_RELU: // x > 0 ? x : 0, so NaN gives 0 as in lib/interp
     f32_const(e, 0.0, c);
     mg_lower_fresh(e, t1);

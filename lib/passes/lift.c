@@ -18,9 +18,10 @@ static const MgOptionSpec options[] = {
      "most μGraph ops per lifted kernel graph (larger subprograms are split "
      "in op order)",
      1, 4096},
-    {"lift-relu", MG_OPTION_BOOL, "false",
-     "lift relu-shaped tosa.clamp / maximum-with-0 as ug.relu (non-LAX; by "
-     "default it cuts)",
+    {"lift-relu", MG_OPTION_BOOL, "true",
+     "lift relu-shaped tosa.clamp / maximum-with-0 as ug.relu (non-LAX, "
+     "uninterpreted by the verifier like silu; false: cut there as Mirage "
+     "does)",
      0, 0},
     {"remarks", MG_OPTION_BOOL, "false",
      "explain per function what was lifted and what was cut (also "

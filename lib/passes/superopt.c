@@ -26,8 +26,8 @@ static const MgOptionSpec options[] = {
     MG_SEARCH_OPTION_SPECS,
     {"max-lax-ops", MG_OPTION_INT, "16",
      "most μGraph ops per lifted LAX subprogram", 1, 4096},
-    {"lift-relu", MG_OPTION_BOOL, "false",
-     "lift relu-shaped clamps as ug.relu instead of cutting there", 0, 0},
+    {"lift-relu", MG_OPTION_BOOL, "true",
+     "lift relu-shaped clamps as ug.relu (false: cut there as Mirage does)", 0, 0},
     {"lower", MG_OPTION_BOOL, "true",
      "lower the kernel graphs to GPU kernels and host code (false: keep the "
      "μGraphs)", 0, 0},

@@ -15,7 +15,8 @@
 
 static const MgOpKind unary_kinds[] = {MG_OP_EXP,  MG_OP_SQUARE, MG_OP_SQRT,
                                        MG_OP_RSQRT, MG_OP_SILU,  MG_OP_GELU,
-                                       MG_OP_RELU};
+                                       MG_OP_RELU,  MG_OP_LOG,   MG_OP_TANH,
+                                       MG_OP_ERF};
 static const MgOpKind binary_kinds[] = {MG_OP_ADD, MG_OP_SUB, MG_OP_MUL,
                                         MG_OP_DIV};
 

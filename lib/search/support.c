@@ -147,7 +147,8 @@ void mg_sup_of_op(const Search *s, const MgOp *op, MgAbsId ca, MgAbsId cb,
     mg_sup_product(a, &x, out);
     return;
   case MG_OP_EXP: case MG_OP_SQRT: case MG_OP_RSQRT: case MG_OP_SILU:
-  case MG_OP_GELU: case MG_OP_RELU:
+  case MG_OP_GELU: case MG_OP_RELU: case MG_OP_LOG: case MG_OP_TANH:
+  case MG_OP_ERF:
     single(out, ca == MG_ABS_NONE ? -1 : slot_of(s, op->kind, ca));
     return;
   default: // scalars, sum, iterator, saver, concat

@@ -22,7 +22,8 @@
 bool mg_search_unary(MgOpKind kind) {
   switch (kind) {
   case MG_OP_EXP: case MG_OP_SQUARE: case MG_OP_SQRT: case MG_OP_RSQRT:
-  case MG_OP_SILU: case MG_OP_GELU: case MG_OP_RELU: case MG_OP_MUL_SCALAR:
+  case MG_OP_SILU: case MG_OP_GELU: case MG_OP_RELU: case MG_OP_LOG:
+  case MG_OP_TANH: case MG_OP_ERF: case MG_OP_MUL_SCALAR:
   case MG_OP_DIV_SCALAR:
     return true;
   default:
@@ -36,7 +37,7 @@ bool mg_search_counted(MgOpKind kind) {
 }
 
 bool mg_search_budgeted(MgOpKind kind) {
-  return kind == MG_OP_EXP || (kind >= MG_OP_SQRT && kind <= MG_OP_RELU);
+  return kind == MG_OP_EXP || (kind >= MG_OP_SQRT && kind <= MG_OP_ERF);
 }
 
 uint32_t mg_search_sm_count(const MgTarget *target) {

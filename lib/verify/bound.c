@@ -346,7 +346,7 @@ static MgStatus walk_graph(Walk *w, MgGraphId gid, const Deg *inputs,
       r = atom_of(a, t, kind);
       break;
     case MG_OP_SQRT: case MG_OP_RSQRT: case MG_OP_SILU: case MG_OP_GELU:
-    case MG_OP_RELU:
+    case MG_OP_RELU: case MG_OP_LOG: case MG_OP_TANH: case MG_OP_ERF:
       note_atom(w, a);
       r = atom_of(a, t, kind);
       break;

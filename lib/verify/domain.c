@@ -249,6 +249,9 @@ static MgStatus ff_unary(void *vctx, MgOpKind kind, double scalar,
   case MG_OP_SILU:
   case MG_OP_GELU:
   case MG_OP_RELU:
+  case MG_OP_LOG:
+  case MG_OP_TANH:
+  case MG_OP_ERF:
     for (size_t i = 0; i < n; ++i)
       out[i] = uninterpreted(ctx, kind, mg_ff_cell_p(a[i]));
     ctx->uf_calls += n;

@@ -1,15 +1,15 @@
 // linalg named element-wise ops (and linalg.elementwise) are read through
 // their bodies: div, negf, exp, reciprocal (1/x folds into the following mul
 // as a division), mul, square, rsqrt, sub, powf with a splat 2, max with a
-// zero splat (relu: cut by default, lifted with lift-relu=true), sqrt.
+// zero splat (relu: lifted by default, cut with lift-relu=false), sqrt.
 //
-// RUN: mirage-opt --mirage-lift %s | FileCheck %s
-// RUN: mirage-opt --mirage-lift=lift-relu=true %s | FileCheck %s --check-prefix=RELU
+// RUN: mirage-opt --mirage-lift=lift-relu=false %s | FileCheck %s
+// RUN: mirage-opt --mirage-lift %s | FileCheck %s --check-prefix=RELU
 // RUN: mirage-opt --mirage-lift --mirage-verify-ugraph %s > /dev/null
 // RUN: mirage-opt %s > %t.in
 // RUN: mirage-opt --mirage-lift --mirage-unlift %s > %t.rt
 // RUN: diff %t.in %t.rt
-// RUN: mirage-run --lift=lift-relu=true %s | FileCheck %s --check-prefix=NUM
+// RUN: mirage-run --lift %s | FileCheck %s --check-prefix=NUM
 
 func.func @named(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %e = tensor.empty() : tensor<4x8xf32>

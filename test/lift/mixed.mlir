@@ -1,20 +1,20 @@
-// Mixed modules: ops the μGraph cannot express (a clamp that is relu, which
-// cuts by default as a non-LAX op; a relu6 clamp; tosa.gather; scf.for) stay
-// exactly where they were, between calls to separate subprograms; the loop
-// body is lifted on its own. With lift-relu=true the relu clamp is lifted as
-// ug.relu and @clamp_split becomes one subprogram.
+// Mixed modules: ops the μGraph cannot express (a relu6 clamp; tosa.gather;
+// scf.for; and, with lift-relu=false, a clamp that is relu) stay exactly
+// where they were, between calls to separate subprograms; the loop body is
+// lifted on its own. By default the relu clamp is lifted as ug.relu and
+// @clamp_split becomes one subprogram.
 //
-// RUN: mirage-opt --mirage-lift %s | FileCheck %s
-// RUN: mirage-opt --mirage-lift=lift-relu=true %s | FileCheck %s --check-prefix=RELU
-// RUN: mirage-opt --mirage-lift --mirage-remarks %s 2>&1 >/dev/null | FileCheck %s --check-prefix=REM
-// RUN: mirage-opt --mirage-lift --mirage-verify-ugraph %s > /dev/null
+// RUN: mirage-opt --mirage-lift=lift-relu=false %s | FileCheck %s
+// RUN: mirage-opt --mirage-lift %s | FileCheck %s --check-prefix=RELU
+// RUN: mirage-opt --mirage-lift=lift-relu=false --mirage-remarks %s 2>&1 >/dev/null | FileCheck %s --check-prefix=REM
+// RUN: mirage-opt --mirage-lift=lift-relu=false --mirage-verify-ugraph %s > /dev/null
 // RUN: mirage-opt %s > %t.in
-// RUN: mirage-opt --mirage-lift --mirage-unlift %s > %t.rt
+// RUN: mirage-opt --mirage-lift=lift-relu=false --mirage-unlift %s > %t.rt
 // RUN: diff %t.in %t.rt
-// RUN: mirage-opt --mirage-lift=lift-relu=true --mirage-unlift %s > %t.rt2
+// RUN: mirage-opt --mirage-lift --mirage-unlift %s > %t.rt2
 // RUN: diff %t.in %t.rt2
+// RUN: mirage-run --lift=lift-relu=false %s | FileCheck %s --check-prefix=NUM
 // RUN: mirage-run --lift %s | FileCheck %s --check-prefix=NUM
-// RUN: mirage-run --lift=lift-relu=true %s | FileCheck %s --check-prefix=NUM
 
 func.func @clamp_split(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %a = tosa.add %x, %y : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
@@ -134,7 +134,7 @@ func.func @loop_split(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> tensor<4x8xf3
 
 // REM: {{.*}}:19:{{[0-9]+}}: remark: mirage-lift: '@clamp_split': lifted 2 subprograms (@clamp_split_lax0, @clamp_split_lax1); 1 tensor op left in place
 // REM: {{.*}}:20:{{[0-9]+}}: remark: mirage-lift: @clamp_split_lax0: 2 ops -> kernel graph of 2 μGraph ops, 2 inputs, 1 output
-// REM: {{.*}}:22:{{[0-9]+}}: remark: mirage-lift: 'tosa.clamp' is not lifted: relu is non-LAX and cuts subprograms by default (lift-relu=true lifts it)
+// REM: {{.*}}:22:{{[0-9]+}}: remark: mirage-lift: 'tosa.clamp' is not lifted: relu is not lifted with lift-relu=false
 // REM: {{.*}}:23:{{[0-9]+}}: remark: mirage-lift: @clamp_split_lax1: 2 ops -> kernel graph of 2 μGraph ops, 2 inputs, 1 output
 // REM: {{.*}}:28:{{[0-9]+}}: remark: mirage-lift: '@relu6_split': lifted 2 subprograms (@relu6_split_lax0, @relu6_split_lax1); 1 tensor op left in place
 // REM: {{.*}}:29:{{[0-9]+}}: remark: mirage-lift: @relu6_split_lax0: 1 op -> kernel graph of 1 μGraph op, 1 input, 1 output

@@ -12,7 +12,7 @@
 // RUN: mirage-opt --help | FileCheck %s --check-prefix=HELP
 // HELP: --mirage-lift
 // HELP-NEXT: max-ops=<int> {{.*}}(default: 16)
-// HELP-NEXT: lift-relu=<bool> {{.*}}(default: false)
+// HELP-NEXT: lift-relu=<bool> {{.*}}(default: true)
 // HELP-NEXT: remarks=<bool> {{.*}}(default: false)
 // HELP: --mirage-unlift
 //

@@ -132,6 +132,12 @@ static double node_value(const MgAbsNode *n, const double *v) {
     return 0.7 * a + 0.01;
   case MG_ABS_RELU:
     return a > 0 ? a : 0.0;
+  case MG_ABS_LOG:
+    return log(fabs(a) + 1.0);
+  case MG_ABS_TANH:
+    return tanh(a);
+  case MG_ABS_ERF:
+    return erf(a);
   case MG_ABS_SUM:
     return (double)n->param * a;
   case MG_ABS_CONCAT: // no scalar meaning (it depends on indices)

@@ -66,7 +66,7 @@ static Mutation mut(MutKind kind, uint32_t g, uint32_t op, int32_t slot,
 static bool is_binary(MgOpKind k) {
   return k == MG_OP_ADD || k == MG_OP_SUB || k == MG_OP_MUL || k == MG_OP_DIV;
 }
-static bool is_unary(MgOpKind k) { return k >= MG_OP_EXP && k <= MG_OP_RELU; }
+static bool is_unary(MgOpKind k) { return k >= MG_OP_EXP && k <= MG_OP_ERF; }
 static bool is_scalar(MgOpKind k) {
   return k == MG_OP_MUL_SCALAR || k == MG_OP_DIV_SCALAR;
 }
@@ -107,7 +107,7 @@ static void enumerate(const MgProgram *p, MutList *out) {
         push(out, mut(MUT_DROP, g, i, 1, 0));
       }
       if (is_unary(k)) {
-        for (int kk = MG_OP_EXP; kk <= MG_OP_RELU; ++kk)
+        for (int kk = MG_OP_EXP; kk <= MG_OP_ERF; ++kk)
           if (kk != (int)k)
             push(out, mut(MUT_KIND, g, i, 0, kk));
         push(out, mut(MUT_DROP, g, i, 0, 0));
@@ -451,6 +451,8 @@ static void test_mutation_all_real_mutants_rejected(void) {
               mg_sample_lora_fused(4, 8, 8, 2, 2), &t);
   mutate_pair("gated_mlp", mg_sample_gated_mlp(4, 8, 8),
               mg_sample_gated_mlp_fused(4, 8, 8, 2, 2), &t);
+  mutate_pair("math_mlp", mg_sample_math_mlp(4, 8, 8),
+              mg_sample_math_mlp_fused(4, 8, 8, 2, 2), &t);
   mutate_pair("ntrans", mg_sample_ntrans(4, 8),
               mg_sample_ntrans_fused(4, 8, 2), &t);
   mutate_pair("sum", mg_sample_sum_last(4, 8),

@@ -174,6 +174,20 @@ static bool unary_at(MgOpKind kind, double scalar, double x, double *v,
     *v = x > 0 ? x : 0;
     *d = x > 0 ? 1 : 0;
     return true;
+  case MG_OP_LOG:
+    *v = log(x);
+    *d = 1 / x;
+    return true;
+  case MG_OP_TANH:
+    *v = tanh(x);
+    *d = 1 - *v * *v;
+    *roundings = 2;
+    return true;
+  case MG_OP_ERF:
+    *v = erf(x);
+    *d = 2 / sqrt(3.14159265358979323846) * exp(-x * x);
+    *roundings = 2;
+    return true;
   case MG_OP_MUL_SCALAR:
     *v = x * scalar;
     *d = scalar;
@@ -196,7 +210,8 @@ static MgStatus e_unary(void *ctx, MgOpKind kind, double scalar,
     if (!unary_at(kind, scalar, x.v, &v, &d, &roundings))
       return MG_STATUS_UNSUPPORTED;
     if (ill(x) ||
-        ((kind == MG_OP_SQRT || kind == MG_OP_RSQRT) && near_zero(x))) {
+        ((kind == MG_OP_SQRT || kind == MG_OP_RSQRT || kind == MG_OP_LOG) &&
+         near_zero(x))) {
       st(out + i, 0, INFINITY);
       continue;
     }
