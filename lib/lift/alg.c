@@ -168,6 +168,59 @@ static bool scalar_fits(MgLiftBuilder *b, const MgLiftVal *tensor,
   return true;
 }
 
+// Re-roots `v`, a value read from a kernel input, on another input for the
+// same IR value whose μGraph tensor has rank `rank`, frame dim i landing on
+// dim want[i] (< 0: none): the IR shape with unit dims added or dropped,
+// non-unit dims in their order, so the call only reshapes (rewrite.c).
+// This is how a rank-1 bias meets a rank-3 activation, or a 2-D weight a
+// rank-3 matmul. False (no failure recorded) when `v` does not fit.
+static bool reroot_input(MgLiftBuilder *b, MgLiftVal *v, uint32_t rank,
+                         const int *want) {
+  const MgTensor *t = mg_lift_tensor(b, v->t);
+  if (rank > MG_MAX_DIMS || b->prog->graphs[0].ops[t->producer].kind !=
+                                MG_OP_INPUT)
+    return false;
+  uint32_t k = 0;
+  while (k < b->num_inputs && b->input_ids[k] != v->t)
+    ++k;
+  if (k == b->num_inputs)
+    return false;
+  int64_t dims[MG_MAX_DIMS];
+  int src_of[MG_MAX_DIMS];
+  for (uint32_t p = 0; p < rank; ++p)
+    dims[p] = 1, src_of[p] = -1;
+  bool covered[MG_MAX_DIMS] = {false};
+  for (uint32_t i = 0; i < v->rank; ++i) {
+    int q = v->map[i];
+    if (q < 0)
+      continue;
+    int p = want[i];
+    if (p < 0 || (uint32_t)p >= rank || src_of[p] >= 0)
+      return false;
+    dims[p] = t->dims[q];
+    src_of[p] = q;
+    covered[q] = true;
+  }
+  // Non-unit dims keep their order, and all of them are read.
+  int last = -1;
+  for (uint32_t p = 0; p < rank; ++p)
+    if (src_of[p] >= 0 && t->dims[src_of[p]] > 1) {
+      if (src_of[p] < last)
+        return false;
+      last = src_of[p];
+    }
+  for (uint32_t q = 0; q < t->rank; ++q)
+    if (t->dims[q] > 1 && !covered[q])
+      return false;
+  MgTensorId n = mg_lift_input_shaped(b, b->inputs[k], rank, dims);
+  if (n == MG_NO_ID)
+    return false;
+  v->t = n;
+  for (uint32_t i = 0; i < v->rank; ++i)
+    v->map[i] = (int8_t)(v->map[i] >= 0 ? want[i] : -1);
+  return true;
+}
+
 // Both operands as tensors, aligned position by position.
 static bool binary_tensor(MgLiftBuilder *b, MgOpKind kind, const MgLiftVal *x,
                           const MgLiftVal *y, uint8_t dtype, MgLiftVal *out) {
@@ -175,6 +228,18 @@ static bool binary_tensor(MgLiftBuilder *b, MgOpKind kind, const MgLiftVal *x,
   if (!mg_lift_materialize(b, &a) || !mg_lift_materialize(b, &c))
     return false;
   const MgTensor *ta = mg_lift_tensor(b, a.t), *tc = mg_lift_tensor(b, c.t);
+  if (ta->rank != tc->rank) {
+    // A lower-rank input takes the other operand's layout.
+    MgLiftVal *lo = ta->rank < tc->rank ? &a : &c;
+    const MgLiftVal *hi = lo == &a ? &c : &a;
+    int want[MG_LIFT_MAX_RANK];
+    for (uint32_t i = 0; i < lo->rank; ++i)
+      want[i] = hi->map[i];
+    if (reroot_input(b, lo, mg_lift_tensor(b, hi->t)->rank, want)) {
+      ta = mg_lift_tensor(b, a.t);
+      tc = mg_lift_tensor(b, c.t);
+    }
+  }
   if (ta->rank != tc->rank)
     return mg_lift_fail(b, layout_blame(b, &a, &c),
                         "operands have μGraph ranks %u and %u (the μGraph "
@@ -500,6 +565,26 @@ bool mg_lift_alg_contract(MgLiftBuilder *b, const MgLiftVal *x,
   if (!mg_lift_materialize(b, &a) || !mg_lift_materialize(b, &c))
     return false;
   const MgTensor *ta = mg_lift_tensor(b, a.t), *tc = mg_lift_tensor(b, c.t);
+  if (ta->rank != tc->rank && ta->rank >= 2 && tc->rank >= 2) {
+    // A lower-rank input operand gets the other's unit batch dims.
+    bool pad_a = ta->rank < tc->rank;
+    MgLiftVal *lo = pad_a ? &a : &c;
+    const MgLiftVal *hi = pad_a ? &c : &a;
+    uint32_t s = pad_a ? tc->rank : ta->rank;
+    int want[MG_LIFT_MAX_RANK];
+    for (uint32_t i = 0; i < lo->rank; ++i) {
+      switch ((MgLiftDimRole)roles[i]) {
+      case MG_LIFT_DIM_M: want[i] = pad_a ? (int)s - 2 : -1; break;
+      case MG_LIFT_DIM_N: want[i] = pad_a ? -1 : (int)s - 1; break;
+      case MG_LIFT_DIM_K: want[i] = pad_a ? (int)s - 1 : (int)s - 2; break;
+      default: want[i] = hi->map[i]; break;
+      }
+    }
+    if (reroot_input(b, lo, s, want)) {
+      ta = mg_lift_tensor(b, a.t);
+      tc = mg_lift_tensor(b, c.t);
+    }
+  }
   uint32_t s = ta->rank;
   if (s < 2 || tc->rank != s)
     return mg_lift_fail(b, layout_blame(b, &a, &c),

@@ -163,10 +163,12 @@ static bool order_inputs(MgLiftBlock *bs, MgLiftBuilder *b) {
   InputKey *keys = malloc((n + 1) * sizeof *keys);
   MlirValue *vals = malloc((n + 1) * sizeof *vals);
   MgTensorId *ids = malloc((n + 1) * sizeof *ids);
-  if (!keys || !vals || !ids) {
+  bool *reshaped = malloc((n + 1) * sizeof *reshaped);
+  if (!keys || !vals || !ids || !reshaped) {
     free(keys);
     free(vals);
     free(ids);
+    free(reshaped);
     return false;
   }
   for (uint32_t i = 0; i < n; ++i) {
@@ -189,13 +191,16 @@ static bool order_inputs(MgLiftBlock *bs, MgLiftBuilder *b) {
   for (uint32_t i = 0; i < n; ++i) {
     vals[i] = b->inputs[keys[i].pos];
     ids[i] = b->input_ids[keys[i].pos];
+    reshaped[i] = b->input_reshaped[keys[i].pos];
     g->ops[g->tensors[ids[i]].producer].attr = (int32_t)i;
   }
   memcpy(b->inputs, vals, n * sizeof *vals);
   memcpy(b->input_ids, ids, n * sizeof *ids);
+  memcpy(b->input_reshaped, reshaped, n * sizeof *reshaped);
   free(keys);
   free(vals);
   free(ids);
+  free(reshaped);
   return true;
 }
 

@@ -157,8 +157,10 @@ typedef struct MgLiftBuilder {
   MgPtrMap index; // MlirValue -> vals[]
   MgLiftVal *vals;
   uint32_t num_vals, cap_vals;
-  MlirValue *inputs; // in input order
+  MlirValue *inputs; // in input order; a value may appear twice (below)
   MgTensorId *input_ids;
+  bool *input_reshaped; // the input's μGraph shape differs from its IR type
+                        // by unit dims (the call reshapes, see rewrite.c)
   uint32_t num_inputs, cap_inputs;
   uint8_t *taint; // per tensor: derives from an exp result
   uint32_t cap_taint;
@@ -185,6 +187,10 @@ bool mg_lift_set(MgLiftBuilder *b, MlirValue v, const MgLiftVal *val);
 bool mg_lift_has(const MgLiftBuilder *b, MlirValue v);
 /// Graph input for IR value `v` (created once); MG_NO_ID + failure.
 MgTensorId mg_lift_input(MgLiftBuilder *b, MlirValue v);
+/// The input for `v` with μGraph shape `dims` (its IR shape with unit dims
+/// added or dropped, non-unit dims in order), created on first use.
+MgTensorId mg_lift_input_shaped(MgLiftBuilder *b, MlirValue v, uint32_t rank,
+                                const int64_t *dims);
 /// Turns `v` into a MG_LIFT_TENSOR, emitting what a symbolic value needs.
 bool mg_lift_materialize(MgLiftBuilder *b, MgLiftVal *v);
 /// A MG_LIFT_TENSOR for the whole of μGraph tensor `t` (exact view).

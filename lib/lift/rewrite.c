@@ -17,6 +17,14 @@
 // of a floating op is dropped for the original, which is the stayed op
 // -(s_i + 2), or (s_i = -1) the nearest identical op before the span.
 //
+// Boundary reshapes. An input whose μGraph tensor differs from its IR type
+// by unit dims (a rank-1 bias read as 1x1xD, a 2-D weight as 1xKxN: see
+// reroot_input in alg.c) enters the call through tensor.expand_shape /
+// collapse_shape ops inserted just before the call, and the reference
+// starts with the inverse reshapes; both carry the unit attribute
+// `ug.boundary`, which tells unlift to drop the pair. Both are views: no
+// data moves.
+//
 //===----------------------------------------------------------------------===//
 #include "lift_internal.h"
 
@@ -27,6 +35,140 @@
 
 static MlirStringRef str(const char *s) {
   return mlirStringRefCreateFromCString(s);
+}
+
+/// The type of kernel input `i`: its μGraph tensor's shape with the IR
+/// type's element type.
+static MlirType kernel_input_type(const MgLiftChunk *c, uint32_t i,
+                                  MlirType ir) {
+  const MgGraph *g = &c->prog->graphs[0];
+  for (uint32_t o = 0; o < g->num_ops; ++o) {
+    const MgOp *op = &g->ops[o];
+    if (op->kind != MG_OP_INPUT || op->attr != (int32_t)i)
+      continue;
+    const MgTensor *t = &g->tensors[op->outputs[0]];
+    return mlirRankedTensorTypeGet(t->rank, t->dims,
+                                   mlirShapedTypeGetElementType(ir),
+                                   mlirAttributeGetNull());
+  }
+  return ir;
+}
+
+/// Reassociation that folds the dims of `to` (rank m) into the dims of
+/// `from` (rank n >= m) they come from, matching each dim of `to` in order
+/// and unit dims of `from` to the group before (or the first); false when
+/// the shapes are not a unit-dim reshape of each other in that order.
+static bool fold_groups(const int64_t *from, intptr_t n, const int64_t *to,
+                        intptr_t m, int *group_of) {
+  intptr_t p = 0;
+  for (intptr_t j = 0; j < m; ++j) {
+    while (p < n && from[p] != to[j] && from[p] == 1)
+      group_of[p++] = j == 0 ? 0 : (int)j - 1;
+    if (p == n || from[p] != to[j])
+      return false;
+    group_of[p++] = (int)j;
+  }
+  for (; p < n; ++p) {
+    if (from[p] != 1)
+      return false;
+    group_of[p] = m ? (int)m - 1 : 0;
+  }
+  return m > 0;
+}
+
+static MlirAttribute reassociation(MlirContext ctx, const int *group_of,
+                                   intptr_t n, intptr_t m) {
+  MlirAttribute groups[MG_MAX_DIMS + 1], idx[MG_MAX_DIMS + 1];
+  MlirType i64 = mlirIntegerTypeGet(ctx, 64);
+  for (intptr_t j = 0; j < m; ++j) {
+    intptr_t k = 0;
+    for (intptr_t p = 0; p < n; ++p)
+      if (group_of[p] == j)
+        idx[k++] = mlirIntegerAttrGet(i64, p);
+    groups[j] = mlirArrayAttrGet(ctx, k, idx);
+  }
+  return mlirArrayAttrGet(ctx, m, groups);
+}
+
+/// One reshape op `v` -> `to` (expand or collapse), marked ug.boundary.
+static MlirOperation reshape_op(MlirValue v, MlirType to, MlirLocation loc) {
+  MlirContext ctx = mlirLocationGetContext(loc);
+  MlirType from = mlirValueGetType(v);
+  intptr_t n = mlirShapedTypeGetRank(from), m = mlirShapedTypeGetRank(to);
+  int64_t fd[MG_MAX_DIMS + 1], td[MG_MAX_DIMS + 1];
+  int group_of[MG_MAX_DIMS + 1];
+  if (n > MG_MAX_DIMS + 1 || m > MG_MAX_DIMS + 1)
+    return (MlirOperation){NULL};
+  for (intptr_t i = 0; i < n; ++i)
+    fd[i] = mlirShapedTypeGetDimSize(from, i);
+  for (intptr_t i = 0; i < m; ++i)
+    td[i] = mlirShapedTypeGetDimSize(to, i);
+  bool expand = m > n;
+  if (expand ? !fold_groups(td, m, fd, n, group_of)
+             : !fold_groups(fd, n, td, m, group_of))
+    return (MlirOperation){NULL};
+  MlirNamedAttribute attrs[3];
+  int na = 0;
+  attrs[na++] = mlirNamedAttributeGet(
+      mlirIdentifierGet(ctx, str("reassociation")),
+      reassociation(ctx, group_of, expand ? m : n, expand ? n : m));
+  if (expand)
+    attrs[na++] = mlirNamedAttributeGet(
+        mlirIdentifierGet(ctx, str("static_output_shape")),
+        mlirDenseI64ArrayGet(ctx, m, td));
+  attrs[na++] = mlirNamedAttributeGet(mlirIdentifierGet(ctx, str("ug.boundary")),
+                                      mlirUnitAttrGet(ctx));
+  MlirOperationState s = mlirOperationStateGet(
+      str(expand ? "tensor.expand_shape" : "tensor.collapse_shape"), loc);
+  mlirOperationStateAddOperands(&s, 1, &v);
+  mlirOperationStateAddResults(&s, 1, &to);
+  mlirOperationStateAddAttributes(&s, na, attrs);
+  return mlirOperationCreate(&s);
+}
+
+/// `v` reshaped to `to` by ops inserted before `at` in `block` (or appended
+/// when `at` is null): one expand or collapse, or a collapse to one dim and
+/// an expand when dims are both added and dropped. Null on failure.
+static MlirValue reshape_to(MlirBlock block, MlirOperation at, MlirValue v,
+                            MlirType to, MlirLocation loc) {
+  MlirType from = mlirValueGetType(v);
+  if (mlirTypeEqual(from, to))
+    return v;
+  MlirOperation steps[2] = {reshape_op(v, to, loc), {NULL}};
+  int n = 1;
+  if (mlirOperationIsNull(steps[0])) {
+    int64_t total = 1;
+    for (intptr_t i = 0; i < mlirShapedTypeGetRank(from); ++i)
+      total *= mlirShapedTypeGetDimSize(from, i);
+    MlirType flat = mlirRankedTensorTypeGet(
+        1, &total, mlirShapedTypeGetElementType(from), mlirAttributeGetNull());
+    steps[0] = mlirShapedTypeGetRank(from) == 1
+                   ? (MlirOperation){NULL}
+                   : reshape_op(v, flat, loc);
+    MlirValue mid =
+        mlirOperationIsNull(steps[0]) ? v : mlirOperationGetResult(steps[0], 0);
+    if (mlirShapedTypeGetRank(from) != 1 && mlirOperationIsNull(steps[0]))
+      return (MlirValue){NULL};
+    steps[1] = mlirShapedTypeGetRank(to) == 1 ? (MlirOperation){NULL}
+                                               : reshape_op(mid, to, loc);
+    if (mlirShapedTypeGetRank(to) != 1 && mlirOperationIsNull(steps[1])) {
+      if (!mlirOperationIsNull(steps[0]))
+        mlirOperationDestroy(steps[0]);
+      return (MlirValue){NULL};
+    }
+    n = 2;
+  }
+  MlirValue r = v;
+  for (int i = 0; i < n; ++i) {
+    if (mlirOperationIsNull(steps[i]))
+      continue;
+    if (mlirOperationIsNull(at))
+      mlirBlockAppendOwnedOperation(block, steps[i]);
+    else
+      mlirBlockInsertOwnedOperationBefore(block, at, steps[i]);
+    r = mlirOperationGetResult(steps[i], 0);
+  }
+  return r;
 }
 
 
@@ -93,14 +235,16 @@ static MlirOperation clone_mapped(MlirOperation src, MgPtrMap *map,
 
 static MlirOperation build_reference(MlirContext ctx, MgLiftChunk *c,
                                      const char *name, MlirLocation loc,
-                                     MlirType *in_types, MlirType *out_types) {
+                                     MlirType *in_types, MlirType *out_types,
+                                     uint32_t *num_boundary) {
   uint32_t cap = c->num_inputs;
   for (uint32_t i = 0; i < c->num_ref_ops; ++i)
     cap += (uint32_t)mlirOperationGetNumResults(c->ref_ops[i]);
   MlirValue *to = malloc((cap + 1) * sizeof *to);
   MlirValue *rets = malloc((c->num_outputs + 1) * sizeof *rets);
   MlirLocation *locs = malloc((c->num_inputs + 1) * sizeof *locs);
-  int64_t *slots = malloc((c->num_ref_ops + 1) * sizeof *slots);
+  int64_t *slots =
+      malloc((c->num_ref_ops + 2 * c->num_inputs + 1) * sizeof *slots);
   MgPtrMap map;
   mg_ptrmap_init(&map);
   MlirOperation ref = {NULL};
@@ -112,10 +256,24 @@ static MlirOperation build_reference(MlirContext ctx, MgLiftChunk *c,
     block = mlirBlockCreate(c->num_inputs, in_types, locs);
   }
   uint32_t num_to = 0;
+  *num_boundary = 0;
   for (uint32_t i = 0; ok && i < c->num_inputs; ++i) {
-    to[num_to] = mlirBlockGetArgument(block, i);
+    MlirValue arg = mlirBlockGetArgument(block, i);
+    MlirType ir = mlirValueGetType(c->inputs[i]);
+    MlirValue v = reshape_to(block, (MlirOperation){NULL}, arg, ir, loc);
+    ok = !mlirValueIsNull(v);
+    if (!ok)
+      break;
+    // A value read twice (as itself and reshaped) maps to the first.
+    if (mg_ptrmap_get(&map, c->inputs[i].ptr) != UINT32_MAX)
+      continue;
+    to[num_to] = v;
     ok = mg_ptrmap_put(&map, c->inputs[i].ptr, num_to++);
   }
+  for (MlirOperation op = ok ? mlirBlockGetFirstOperation(block)
+                            : (MlirOperation){NULL};
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
+    ++*num_boundary; // so far only the boundary reshapes
   for (uint32_t i = 0; ok && i < c->num_ref_ops; ++i) {
     MlirOperation op = clone_mapped(c->ref_ops[i], &map, to, &num_to);
     ok = !mlirOperationIsNull(op);
@@ -132,8 +290,12 @@ static MlirOperation build_reference(MlirContext ctx, MgLiftChunk *c,
     MlirOperationState rs = mlirOperationStateGet(str("func.return"), loc);
     mlirOperationStateAddOperands(&rs, c->num_outputs, rets);
     mlirBlockAppendOwnedOperation(block, mlirOperationCreate(&rs));
+    // Boundary reshapes go back just before the call (unlift drops them).
     slots[0] = c->num_stayed;
-    memcpy(slots + 1, c->slots, c->num_ref_ops * sizeof *slots);
+    for (uint32_t i = 0; i < *num_boundary; ++i)
+      slots[1 + i] = c->num_stayed;
+    memcpy(slots + 1 + *num_boundary, c->slots,
+           c->num_ref_ops * sizeof *slots);
     MlirNamedAttribute attrs[4] = {
         mlirNamedAttributeGet(mlirIdentifierGet(ctx, str("sym_name")),
                               mlirStringAttrGet(ctx, str(name))),
@@ -145,7 +307,8 @@ static MlirOperation build_reference(MlirContext ctx, MgLiftChunk *c,
                               mlirStringAttrGet(ctx, str("private"))),
         mlirNamedAttributeGet(
             mlirIdentifierGet(ctx, str("ug.unlift")),
-            mlirDenseI64ArrayGet(ctx, c->num_ref_ops + 1, slots)),
+            mlirDenseI64ArrayGet(ctx, c->num_ref_ops + 1 + *num_boundary,
+                                 slots)),
     };
     MlirRegion region = mlirRegionCreate();
     mlirRegionAppendOwnedBlock(region, block);
@@ -181,7 +344,7 @@ MgStatus mg_lift_rewrite_chunk(MlirOperation module, MlirOperation *after,
     return mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1, "out of memory");
   }
   for (uint32_t i = 0; i < c->num_inputs; ++i)
-    in_types[i] = mlirValueGetType(c->inputs[i]);
+    in_types[i] = kernel_input_type(c, i, mlirValueGetType(c->inputs[i]));
   for (uint32_t i = 0; i < c->num_outputs; ++i)
     out_types[i] = mlirValueGetType(c->outputs[i]);
   for (uint32_t i = 0; i < c->num_members; ++i)
@@ -191,8 +354,9 @@ MgStatus mg_lift_rewrite_chunk(MlirOperation module, MlirOperation *after,
                          : mlirLocationFusedGet(ctx, c->num_members, locs,
                                                 mlirAttributeGetNull());
   MgStatus status = MG_STATUS_OK;
-  MlirOperation ref =
-      build_reference(ctx, c, ref_name, loc, in_types, out_types);
+  uint32_t num_boundary = 0;
+  MlirOperation ref = build_reference(ctx, c, ref_name, loc, in_types,
+                                      out_types, &num_boundary);
   MlirOperation kernel = {NULL};
   if (mlirOperationIsNull(ref)) {
     status = mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
@@ -218,14 +382,36 @@ MgStatus mg_lift_rewrite_chunk(MlirOperation module, MlirOperation *after,
     MlirNamedAttribute callee =
         mlirNamedAttributeGet(mlirIdentifierGet(ctx, str("callee")),
                               mlirFlatSymbolRefAttrGet(ctx, str(name)));
+    // The call's operands: the inputs, reshaped where the kernel reads
+    // them with other unit dims (inserted after the last member, before
+    // the call, so every input is defined there).
+    MlirValue *operands = malloc((c->num_inputs + 1) * sizeof *operands);
+    MlirOperation last = c->members[c->num_members - 1];
+    MlirOperation next = mlirOperationGetNextInBlock(last);
+    bool reshaped = operands != NULL;
+    for (uint32_t i = 0; reshaped && i < c->num_inputs; ++i) {
+      operands[i] = mlirTypeEqual(mlirValueGetType(c->inputs[i]), in_types[i])
+                        ? c->inputs[i]
+                        : reshape_to(c->block, next, c->inputs[i],
+                                     in_types[i], loc);
+      reshaped = !mlirValueIsNull(operands[i]);
+    }
+    if (!reshaped) { // only out of memory: the reference made the inverse
+      free(operands);
+      operands = NULL;
+    }
     MlirOperationState cs = mlirOperationStateGet(str("func.call"), loc);
-    mlirOperationStateAddOperands(&cs, c->num_inputs, c->inputs);
+    mlirOperationStateAddOperands(&cs, c->num_inputs,
+                                  operands ? operands : c->inputs);
     mlirOperationStateAddResults(&cs, c->num_outputs, out_types);
     mlirOperationStateAddAttributes(&cs, 1, &callee);
     MlirOperation call = mlirOperationCreate(&cs);
+    free(operands);
     *call_out = call;
-    mlirBlockInsertOwnedOperationAfter(c->block, c->members[c->num_members - 1],
-                                       call);
+    if (mlirOperationIsNull(next))
+      mlirBlockAppendOwnedOperation(c->block, call);
+    else
+      mlirBlockInsertOwnedOperationBefore(c->block, next, call);
     for (uint32_t i = 0; i < c->num_outputs; ++i)
       mlirValueReplaceAllUsesOfWith(c->outputs[i],
                                     mlirOperationGetResult(call, i));

@@ -183,6 +183,34 @@ static bool map_results(MgPtrMap *map, MlirValue *to, uint32_t *num,
   return true;
 }
 
+static bool is_boundary(MlirOperation op) {
+  return !mlirOperationIsNull(op) &&
+         !mlirAttributeIsNull(mg_lift_attr(op, "ug.boundary"));
+}
+
+// The value of type `type` that the caller's boundary reshapes started
+// from on their way to `x` (rewrite.c), or null.
+static MlirValue boundary_source(MlirValue x, MlirType type) {
+  for (int depth = 0; depth < 4; ++depth) {
+    if (mlirTypeEqual(mlirValueGetType(x), type))
+      return x;
+    if (!mlirValueIsAOpResult(x) || !is_boundary(mlirOpResultGetOwner(x)))
+      break;
+    x = mlirOperationGetOperand(mlirOpResultGetOwner(x), 0);
+  }
+  return (MlirValue){NULL};
+}
+
+// Erases the caller's boundary reshapes feeding `x` that nothing reads.
+static void erase_unused_boundary(MlirValue x) {
+  while (mlirValueIsAOpResult(x) && is_boundary(mlirOpResultGetOwner(x)) &&
+         mlirOpOperandIsNull(mlirValueGetFirstUse(x))) {
+    MlirOperation op = mlirOpResultGetOwner(x);
+    x = mlirOperationGetOperand(op, 0);
+    mlirOperationDestroy(op);
+  }
+}
+
 static bool inline_call(MlirOperation call, MlirOperation ref) {
   MlirBlock block = mlirOperationGetBlock(call);
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(ref, 0));
@@ -229,6 +257,8 @@ static bool inline_call(MlirOperation call, MlirOperation ref) {
     for (MlirOperation op = mlirBlockGetFirstOperation(block);
          !mlirOperationIsNull(op) && !mlirOperationEqual(op, call);
          op = mlirOperationGetNextInBlock(op)) {
+      if (is_boundary(op)) // the call's own reshapes, dropped below
+        continue;
       if (seen >= j)
         memmove(before, before + 1, (size_t)(j - 1) * sizeof *before);
       before[seen >= j ? j - 1 : seen] = op;
@@ -261,6 +291,20 @@ static bool inline_call(MlirOperation call, MlirOperation ref) {
           break;
         }
     MlirOperation anchor = next < j ? before[next] : call;
+    if (is_boundary(op) && mlirOperationGetNumOperands(op) == 1) {
+      // The inverse of the call's reshape: read what the call reshaped.
+      uint32_t v = mg_ptrmap_get(&map, mlirOperationGetOperand(op, 0).ptr);
+      MlirValue src =
+          v == UINT32_MAX
+              ? (MlirValue){NULL}
+              : boundary_source(to[v], mlirValueGetType(
+                                           mlirOperationGetResult(op, 0)));
+      if (!mlirValueIsNull(src)) {
+        to[num] = src;
+        ok = mg_ptrmap_put(&map, mlirOperationGetResult(op, 0).ptr, num++);
+        continue;
+      }
+    }
     MlirOperation copy = mlirOperationClone(op);
     for (intptr_t i = 0; i < mlirOperationGetNumOperands(copy) && ok; ++i) {
       uint32_t v = mg_ptrmap_get(&map, mlirOperationGetOperand(copy, i).ptr);
@@ -305,8 +349,16 @@ static bool inline_call(MlirOperation call, MlirOperation ref) {
       mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(call, i), to[v]);
     }
   }
-  if (ok)
+  if (ok) {
+    intptr_t n = mlirOperationGetNumOperands(call);
+    MlirValue *operands = malloc(((size_t)n + 1) * sizeof *operands);
+    for (intptr_t i = 0; operands && i < n; ++i)
+      operands[i] = mlirOperationGetOperand(call, i);
     mlirOperationDestroy(call);
+    for (intptr_t i = 0; operands && i < n; ++i)
+      erase_unused_boundary(operands[i]);
+    free(operands);
+  }
   mg_ptrmap_free(&map);
   free(slot_buf);
   free(before);

@@ -27,6 +27,7 @@ void mg_lift_builder_free(MgLiftBuilder *b) {
   free(b->vals);
   free(b->inputs);
   free(b->input_ids);
+  free(b->input_reshaped);
   free(b->taint);
   memset(b, 0, sizeof *b);
 }
@@ -100,9 +101,21 @@ bool mg_lift_val_is_exact(const MgLiftBuilder *b, const MgLiftVal *v) {
 }
 
 MgTensorId mg_lift_input(MgLiftBuilder *b, MlirValue v) {
-  for (uint32_t i = 0; i < b->num_inputs; ++i)
-    if (mlirValueEqual(b->inputs[i], v))
+  return mg_lift_input_shaped(b, v, 0, NULL);
+}
+
+MgTensorId mg_lift_input_shaped(MgLiftBuilder *b, MlirValue v, uint32_t rank,
+                                const int64_t *dims) {
+  for (uint32_t i = 0; i < b->num_inputs; ++i) {
+    if (!mlirValueEqual(b->inputs[i], v))
+      continue;
+    const MgTensor *t = mg_lift_tensor(b, b->input_ids[i]);
+    bool same = !dims ? !b->input_reshaped[i]
+                      : t->rank == rank &&
+                            !memcmp(t->dims, dims, rank * sizeof *dims);
+    if (same)
       return b->input_ids[i];
+  }
   MgLiftType ty;
   const char *why = NULL;
   if (!mg_lift_read_type(mlirValueGetType(v), &ty, &why)) {
@@ -124,21 +137,26 @@ MgTensorId mg_lift_input(MgLiftBuilder *b, MlirValue v) {
     MgTensorId *ids = realloc(b->input_ids, cap * sizeof *ids);
     if (ids)
       b->input_ids = ids;
-    if (!in || !ids) {
+    bool *reshaped = realloc(b->input_reshaped, cap * sizeof *reshaped);
+    if (reshaped)
+      b->input_reshaped = reshaped;
+    if (!in || !ids || !reshaped) {
       mg_lift_fail(b, (MlirOperation){NULL}, "out of memory");
       return MG_NO_ID;
     }
     b->cap_inputs = cap;
   }
   MgDiag diag = {-1, -1, ""};
-  MgTensorId t = mg_graph_add_input(b->prog, 0, (MgDType)ty.dtype, ty.rank,
-                                    ty.dims, &diag);
+  MgTensorId t = mg_graph_add_input(b->prog, 0, (MgDType)ty.dtype,
+                                    dims ? rank : ty.rank,
+                                    dims ? dims : ty.dims, &diag);
   if (t == MG_NO_ID) {
     mg_lift_fail(b, (MlirOperation){NULL}, "μGraph input rejected: %s",
                  diag.message);
     return MG_NO_ID;
   }
   b->inputs[b->num_inputs] = v;
+  b->input_reshaped[b->num_inputs] = dims != NULL;
   b->input_ids[b->num_inputs++] = t;
   return t;
 }
@@ -439,6 +457,21 @@ bool mg_lift_view_transpose(MgLiftBuilder *b, const MgLiftVal *v,
 
 //===--- Dead ops ---------------------------------------------------------===//
 
+// True when input tensor `t` is unused and its IR value also enters as
+// another input (reshaped at the boundary): then it goes.
+static bool unused_twin(const MgLiftBuilder *b, MgTensorId t,
+                        const uint8_t *live) {
+  if (live[t])
+    return false;
+  uint32_t k = 0;
+  while (k < b->num_inputs && b->input_ids[k] != t)
+    ++k;
+  for (uint32_t i = 0; k < b->num_inputs && i < b->num_inputs; ++i)
+    if (i != k && mlirValueEqual(b->inputs[i], b->inputs[k]))
+      return true;
+  return false;
+}
+
 bool mg_lift_prune(MgLiftBuilder *b) {
   const MgGraph *g = &b->prog->graphs[0];
   uint8_t *live = calloc(g->num_tensors + 1, 1);
@@ -453,7 +486,7 @@ bool mg_lift_prune(MgLiftBuilder *b) {
   uint32_t dead = 0;
   for (uint32_t o = g->num_ops; o-- > 0;) {
     const MgOp *op = &g->ops[o];
-    bool used = op->kind == MG_OP_INPUT;
+    bool used = op->kind == MG_OP_INPUT && !unused_twin(b, op->outputs[0], live);
     for (uint32_t k = 0; k < op->num_outputs; ++k)
       used |= live[op->outputs[k]];
     if (!used) {
@@ -471,16 +504,40 @@ bool mg_lift_prune(MgLiftBuilder *b) {
     ok = mg_lift_fail(b, (MlirOperation){NULL}, "out of memory");
   MgDiag diag = {-1, -1, ""};
   uint32_t compute = 0;
-  // Every input stays, in its position (first, so positions are kept).
+  // Every input stays, in its order (first, so positions are kept), but
+  // an unused twin (a value read only through its reshaped input).
+  uint32_t kept = 0;
+  uint32_t *new_index = malloc((b->num_inputs + 1) * sizeof *new_index);
+  MgTensorId *new_ids = malloc((b->num_inputs + 1) * sizeof *new_ids);
+  if (!new_index || !new_ids)
+    ok = mg_lift_fail(b, (MlirOperation){NULL}, "out of memory");
+  for (uint32_t k = 0; ok && k < b->num_inputs; ++k)
+    new_index[k] = UINT32_MAX;
   for (uint32_t pos = 0; dead && ok && pos < g->num_inputs; ++pos)
     for (uint32_t o = 0; o < g->num_ops; ++o) {
       const MgOp *op = &g->ops[o];
       if (op->kind != MG_OP_INPUT || op->attr != (int32_t)pos)
         continue;
+      uint32_t k = 0;
+      while (k < b->num_inputs && b->input_ids[k] != op->outputs[0])
+        ++k;
+      if (!live[op->outputs[0]] && unused_twin(b, op->outputs[0], live))
+        continue;
       const MgTensor *t = &g->tensors[op->outputs[0]];
       map[op->outputs[0]] =
           mg_graph_add_input(q, 0, (MgDType)t->dtype, t->rank, t->dims, &diag);
-      ok = map[op->outputs[0]] != MG_NO_ID;
+      ok = map[op->outputs[0]] != MG_NO_ID && k < b->num_inputs;
+      if (ok) {
+        new_index[k] = kept++;
+        new_ids[k] = map[op->outputs[0]];
+      }
+    }
+  // Compact the input list (index k moves to new_index[k] <= k).
+  for (uint32_t k = 0; dead && ok && k < b->num_inputs; ++k)
+    if (new_index[k] != UINT32_MAX) {
+      b->inputs[new_index[k]] = b->inputs[k];
+      b->input_reshaped[new_index[k]] = b->input_reshaped[k];
+      b->input_ids[new_index[k]] = new_ids[k];
     }
   for (uint32_t o = 0; dead && ok && o < g->num_ops; ++o) {
     const MgOp *op = &g->ops[o];
@@ -505,11 +562,14 @@ bool mg_lift_prune(MgLiftBuilder *b) {
     mg_program_destroy(b->prog);
     b->prog = q;
     b->num_compute = compute;
+    b->num_inputs = kept;
   } else if (dead) {
     mg_program_destroy(q);
     if (!b->failed)
       mg_lift_fail(b, (MlirOperation){NULL}, "internal: %s", diag.message);
   }
+  free(new_index);
+  free(new_ids);
   free(live);
   free(map);
   return ok;

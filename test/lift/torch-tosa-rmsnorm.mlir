@@ -4,8 +4,9 @@
 // Checked: one kernel graph holds the statistics (f32), the weight scale,
 // the cast back to f16 and the matmul; the activation cast of the argument
 // starts the subprogram (a view), the epsilon splat enters as an input (the
-// μGraph has no add-scalar), and the 1-D weight reshape is cut because the
-// μGraph cannot broadcast rank 1 against rank 2: its result is an input.
+// μGraph has no add-scalar), and the 1-D weight's reshape to 1x64 is lifted:
+// the kernel reads the weight as a 1x64 input, which the call passes through
+// a tensor.expand_shape marked ug.boundary (a view; unlift drops it).
 // The f32 matmul result is stored as f16 directly (the cast is its only
 // reader). Round trip, validation and numbers as in every lift test.
 // RUN: mirage-opt --mirage-lift %s | FileCheck %s
@@ -48,19 +49,23 @@ func.func @forward(%arg0: tensor<2x64xf16>, %arg1: tensor<64xf16>, %arg2: tensor
 }
 
 // CHECK-LABEL: func.func @forward(
-// CHECK: call @forward_lax0(%arg0, %arg2, %4, %7) : (tensor<2x64xf16>, tensor<64x96xf16>, tensor<1x1xf32>, tensor<1x64xf16>) -> tensor<2x96xf16>
-// CHECK-LABEL: func.func private @forward_lax0(%arg0: tensor<2x64xf16>, %arg1: tensor<64x96xf16>, %arg2: tensor<1x1xf32>, %arg3: tensor<1x64xf16>) -> tensor<2x96xf16> attributes {ug.level = "kernel", ug.reference = @forward_lax0_ref} {
+// CHECK: %[[W:.*]] = tensor.expand_shape %arg1 {{\[\[}}0, 1]] output_shape [1, 64] {ug.boundary} : tensor<64xf16> into tensor<1x64xf16>
+// CHECK-NEXT: call @forward_lax0(%arg0, %[[W]], %arg2, %4) : (tensor<2x64xf16>, tensor<1x64xf16>, tensor<64x96xf16>, tensor<1x1xf32>) -> tensor<2x96xf16>
+// CHECK-LABEL: func.func private @forward_lax0(%arg0: tensor<2x64xf16>, %arg1: tensor<1x64xf16>, %arg2: tensor<64x96xf16>, %arg3: tensor<1x1xf32>) -> tensor<2x96xf16> attributes {ug.level = "kernel", ug.reference = @forward_lax0_ref} {
 // CHECK-NEXT: %0 = "ug.mul"(%arg0, %arg0) : (tensor<2x64xf16>, tensor<2x64xf16>) -> tensor<2x64xf32>
 // CHECK-NEXT: %1 = "ug.sum"(%0) {dim = 1 : i64} : (tensor<2x64xf32>) -> tensor<2x1xf32>
 // CHECK-NEXT: %2 = "ug.mul_scalar"(%1) {scalar = 1.562500e-02 : f64} : (tensor<2x1xf32>) -> tensor<2x1xf32>
-// CHECK-NEXT: %3 = "ug.add"(%2, %arg2) : (tensor<2x1xf32>, tensor<1x1xf32>) -> tensor<2x1xf32>
+// CHECK-NEXT: %3 = "ug.add"(%2, %arg3) : (tensor<2x1xf32>, tensor<1x1xf32>) -> tensor<2x1xf32>
 // CHECK-NEXT: %4 = "ug.rsqrt"(%3) : (tensor<2x1xf32>) -> tensor<2x1xf32>
 // CHECK-NEXT: %5 = "ug.mul"(%arg0, %4) : (tensor<2x64xf16>, tensor<2x1xf32>) -> tensor<2x64xf32>
-// CHECK-NEXT: %6 = "ug.mul"(%arg3, %5) : (tensor<1x64xf16>, tensor<2x64xf32>) -> tensor<2x64xf16>
-// CHECK-NEXT: %7 = "ug.matmul"(%6, %arg1) : (tensor<2x64xf16>, tensor<64x96xf16>) -> tensor<2x96xf16>
+// CHECK-NEXT: %6 = "ug.mul"(%arg1, %5) : (tensor<1x64xf16>, tensor<2x64xf32>) -> tensor<2x64xf16>
+// CHECK-NEXT: %7 = "ug.matmul"(%6, %arg2) : (tensor<2x64xf16>, tensor<64x96xf16>) -> tensor<2x96xf16>
 // CHECK-NEXT: return %7 : tensor<2x96xf16>
-// REM: {{.*}}:19:{{[0-9]+}}: remark: mirage-lift: '@forward': lifted 1 subprogram (@forward_lax0); 1 tensor op left in place
-// REM: {{.*}}:20:{{[0-9]+}}: remark: mirage-lift: @forward_lax0: 14 ops -> kernel graph of 8 μGraph ops, 4 inputs, 1 output
-// REM: {{.*}}:35:{{[0-9]+}}: remark: mirage-lift: 'tosa.reshape' is not lifted: operands have μGraph ranks 1 and 2 (the μGraph broadcasts only between equal ranks)
+// The reference reads the weight back through the inverse reshape.
+// CHECK-LABEL: func.func private @forward_lax0_ref(
+// CHECK-NEXT: %collapsed = tensor.collapse_shape %arg1 {{\[\[}}0, 1]] {ug.boundary} : tensor<1x64xf16> into tensor<64xf16>
+// REM: {{.*}}:20:{{[0-9]+}}: remark: mirage-lift: '@forward': lifted 1 subprogram (@forward_lax0); 0 tensor ops left in place
+// REM: {{.*}}:21:{{[0-9]+}}: remark: mirage-lift: @forward_lax0: 15 ops -> kernel graph of 8 μGraph ops, 4 inputs, 1 output
+// REM-NOT: is not lifted
 // NUM-NOT: ill-conditioned
 // NUM: ok
