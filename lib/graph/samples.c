@@ -280,8 +280,14 @@ MgProgram *mg_sample_gated_mlp(int64_t m, int64_t k, int64_t n) {
   return finish(&b);
 }
 
-MgProgram *mg_sample_gated_mlp_fused(int64_t m, int64_t k, int64_t n,
-                                     int32_t grid, int32_t forloop) {
+// What follows the two accumulators of an MLP kernel (graph g).
+typedef MgTensorId (*MlpPost)(Build *b, MgGraphId g, MgTensorId h1,
+                              MgTensorId h2);
+
+// One kernel: grid (grid,1,1) over n, for-loop over k, the accumulators
+// X·W1 and X·W2, then `post` after the loop.
+static MgProgram *mlp_fused(int64_t m, int64_t k, int64_t n, int32_t grid,
+                            int32_t forloop, MlpPost post) {
   if (!positive(m, k, n, 1) || grid <= 0 || forloop <= 0)
     return NULL;
   Build b = start();
@@ -295,10 +301,19 @@ MgProgram *mg_sample_gated_mlp_fused(int64_t m, int64_t k, int64_t n,
   MgTensorId w2t = iter(&b, g, w2, 1, PHI, PHI, 0);
   MgTensorId h1 = accum(&b, g, matmul(&b, g, xt, w1t), MG_ACCUM_SUM);
   MgTensorId h2 = accum(&b, g, matmul(&b, g, xt, w2t), MG_ACCUM_SUM);
-  MgTensorId o = binary(&b, g, MG_OP_MUL, unary(&b, g, MG_OP_SILU, h1), h2);
-  save(&b, g, o, 1, PHI, PHI);
+  save(&b, g, post(&b, g, h1, h2), 1, PHI, PHI);
   output(&b, 0, custom(&b, g, 3, ins, NULL));
   return finish(&b);
+}
+
+static MgTensorId gated_post(Build *b, MgGraphId g, MgTensorId h1,
+                             MgTensorId h2) {
+  return binary(b, g, MG_OP_MUL, unary(b, g, MG_OP_SILU, h1), h2);
+}
+
+MgProgram *mg_sample_gated_mlp_fused(int64_t m, int64_t k, int64_t n,
+                                     int32_t grid, int32_t forloop) {
+  return mlp_fused(m, k, n, grid, forloop, gated_post);
 }
 
 //===--- An MLP with log, tanh and erf ------------------------------------===//
@@ -325,22 +340,7 @@ MgProgram *mg_sample_math_mlp(int64_t m, int64_t k, int64_t n) {
 
 MgProgram *mg_sample_math_mlp_fused(int64_t m, int64_t k, int64_t n,
                                     int32_t grid, int32_t forloop) {
-  if (!positive(m, k, n, 1) || grid <= 0 || forloop <= 0)
-    return NULL;
-  Build b = start();
-  MgTensorId ins[3] = {input(&b, 0, 2, m, k, 0), input(&b, 0, 2, k, n, 0),
-                       input(&b, 0, 2, k, n, 0)};
-  MgGraphId g = block(&b, grid, 1, forloop);
-  MgTensorId x = input(&b, g, 2, m, k, 0), w1 = input(&b, g, 2, k, n, 0);
-  MgTensorId w2 = input(&b, g, 2, k, n, 0);
-  MgTensorId xt = iter(&b, g, x, PHI, PHI, PHI, 1);
-  MgTensorId w1t = iter(&b, g, w1, 1, PHI, PHI, 0);
-  MgTensorId w2t = iter(&b, g, w2, 1, PHI, PHI, 0);
-  MgTensorId h1 = accum(&b, g, matmul(&b, g, xt, w1t), MG_ACCUM_SUM);
-  MgTensorId h2 = accum(&b, g, matmul(&b, g, xt, w2t), MG_ACCUM_SUM);
-  save(&b, g, math_post(&b, g, h1, h2), 1, PHI, PHI);
-  output(&b, 0, custom(&b, g, 3, ins, NULL));
-  return finish(&b);
+  return mlp_fused(m, k, n, grid, forloop, math_post);
 }
 
 //===--- nTrans ------------------------------------------------------------===//
