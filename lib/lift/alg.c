@@ -176,15 +176,12 @@ static bool scalar_fits(MgLiftBuilder *b, const MgLiftVal *tensor,
 // rank-3 matmul. False (no failure recorded) when `v` does not fit.
 static bool reroot_input(MgLiftBuilder *b, MgLiftVal *v, uint32_t rank,
                          const int *want) {
-  const MgTensor *t = mg_lift_tensor(b, v->t);
-  if (rank > MG_MAX_DIMS || b->prog->graphs[0].ops[t->producer].kind !=
-                                MG_OP_INPUT)
-    return false;
-  uint32_t k = 0;
+  uint32_t k = 0; // which input `v` reads (none: a computed value)
   while (k < b->num_inputs && b->input_ids[k] != v->t)
     ++k;
-  if (k == b->num_inputs)
+  if (rank > MG_MAX_DIMS || k == b->num_inputs)
     return false;
+  const MgTensor *t = mg_lift_tensor(b, v->t);
   int64_t dims[MG_MAX_DIMS];
   int src_of[MG_MAX_DIMS];
   for (uint32_t p = 0; p < rank; ++p)

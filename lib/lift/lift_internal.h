@@ -199,7 +199,8 @@ void mg_lift_val_exact(const MgLiftBuilder *b, MgTensorId t, uint8_t dtype,
 /// True when `v` is a tensor whose map is the identity on equal shapes.
 bool mg_lift_val_is_exact(const MgLiftBuilder *b, const MgLiftVal *v);
 const MgTensor *mg_lift_tensor(const MgLiftBuilder *b, MgTensorId t);
-/// Drops ops whose results reach no output (inputs all stay, in order).
+/// Drops ops whose results reach no output. Inputs all stay, in order, but
+/// an unused twin of a reshaped input. Needs inputs in position order.
 bool mg_lift_prune(MgLiftBuilder *b);
 
 /// Emitters: add the op, set the result dtype (binary, matmul and sum only:

@@ -126,51 +126,48 @@ static MlirOperation reshape_op(MlirValue v, MlirType to, MlirLocation loc) {
   return mlirOperationCreate(&s);
 }
 
+static void insert_op(MlirBlock block, MlirOperation at, MlirOperation op) {
+  if (mlirOperationIsNull(at))
+    mlirBlockAppendOwnedOperation(block, op);
+  else
+    mlirBlockInsertOwnedOperationBefore(block, at, op);
+}
+
 /// `v` reshaped to `to` by ops inserted before `at` in `block` (or appended
-/// when `at` is null): one expand or collapse, or a collapse to one dim and
-/// an expand when dims are both added and dropped. Null on failure.
+/// when `at` is null): one expand or collapse where the unit dims allow it,
+/// else a collapse to the non-unit dims and an expand from them. Null on
+/// failure.
 static MlirValue reshape_to(MlirBlock block, MlirOperation at, MlirValue v,
                             MlirType to, MlirLocation loc) {
   MlirType from = mlirValueGetType(v);
   if (mlirTypeEqual(from, to))
     return v;
-  MlirOperation steps[2] = {reshape_op(v, to, loc), {NULL}};
-  int n = 1;
-  if (mlirOperationIsNull(steps[0])) {
-    int64_t total = 1;
+  MlirOperation op = reshape_op(v, to, loc);
+  if (mlirOperationIsNull(op)) {
+    int64_t dims[MG_MAX_DIMS + 1];
+    intptr_t n = 0;
     for (intptr_t i = 0; i < mlirShapedTypeGetRank(from); ++i)
-      total *= mlirShapedTypeGetDimSize(from, i);
-    MlirType flat = mlirRankedTensorTypeGet(
-        1, &total, mlirShapedTypeGetElementType(from), mlirAttributeGetNull());
-    steps[0] = mlirShapedTypeGetRank(from) == 1
-                   ? (MlirOperation){NULL}
-                   : reshape_op(v, flat, loc);
-    MlirValue mid =
-        mlirOperationIsNull(steps[0]) ? v : mlirOperationGetResult(steps[0], 0);
-    if (mlirShapedTypeGetRank(from) != 1 && mlirOperationIsNull(steps[0]))
+      if (mlirShapedTypeGetDimSize(from, i) != 1 && n < MG_MAX_DIMS + 1)
+        dims[n++] = mlirShapedTypeGetDimSize(from, i);
+    if (n == 0)
+      dims[n++] = 1;
+    MlirType core = mlirRankedTensorTypeGet(
+        n, dims, mlirShapedTypeGetElementType(from), mlirAttributeGetNull());
+    if (mlirTypeEqual(core, from) || mlirTypeEqual(core, to))
       return (MlirValue){NULL};
-    steps[1] = mlirShapedTypeGetRank(to) == 1 ? (MlirOperation){NULL}
-                                               : reshape_op(mid, to, loc);
-    if (mlirShapedTypeGetRank(to) != 1 && mlirOperationIsNull(steps[1])) {
-      if (!mlirOperationIsNull(steps[0]))
-        mlirOperationDestroy(steps[0]);
+    MlirOperation first = reshape_op(v, core, loc);
+    if (mlirOperationIsNull(first))
+      return (MlirValue){NULL};
+    op = reshape_op(mlirOperationGetResult(first, 0), to, loc);
+    if (mlirOperationIsNull(op)) {
+      mlirOperationDestroy(first);
       return (MlirValue){NULL};
     }
-    n = 2;
+    insert_op(block, at, first);
   }
-  MlirValue r = v;
-  for (int i = 0; i < n; ++i) {
-    if (mlirOperationIsNull(steps[i]))
-      continue;
-    if (mlirOperationIsNull(at))
-      mlirBlockAppendOwnedOperation(block, steps[i]);
-    else
-      mlirBlockInsertOwnedOperationBefore(block, at, steps[i]);
-    r = mlirOperationGetResult(steps[i], 0);
-  }
-  return r;
+  insert_op(block, at, op);
+  return mlirOperationGetResult(op, 0);
 }
-
 
 typedef struct Remap {
   MlirOperation root;

@@ -457,16 +457,13 @@ bool mg_lift_view_transpose(MgLiftBuilder *b, const MgLiftVal *v,
 
 //===--- Dead ops ---------------------------------------------------------===//
 
-// True when input tensor `t` is unused and its IR value also enters as
-// another input (reshaped at the boundary): then it goes.
-static bool unused_twin(const MgLiftBuilder *b, MgTensorId t,
+// True when input k is unused and its IR value also enters as another
+// input (reshaped at the boundary): then it goes.
+static bool unused_twin(const MgLiftBuilder *b, uint32_t k,
                         const uint8_t *live) {
-  if (live[t])
+  if (live[b->input_ids[k]])
     return false;
-  uint32_t k = 0;
-  while (k < b->num_inputs && b->input_ids[k] != t)
-    ++k;
-  for (uint32_t i = 0; k < b->num_inputs && i < b->num_inputs; ++i)
+  for (uint32_t i = 0; i < b->num_inputs; ++i)
     if (i != k && mlirValueEqual(b->inputs[i], b->inputs[k]))
       return true;
   return false;
@@ -486,7 +483,8 @@ bool mg_lift_prune(MgLiftBuilder *b) {
   uint32_t dead = 0;
   for (uint32_t o = g->num_ops; o-- > 0;) {
     const MgOp *op = &g->ops[o];
-    bool used = op->kind == MG_OP_INPUT && !unused_twin(b, op->outputs[0], live);
+    bool used =
+        op->kind == MG_OP_INPUT && !unused_twin(b, (uint32_t)op->attr, live);
     for (uint32_t k = 0; k < op->num_outputs; ++k)
       used |= live[op->outputs[k]];
     if (!used) {
@@ -504,41 +502,19 @@ bool mg_lift_prune(MgLiftBuilder *b) {
     ok = mg_lift_fail(b, (MlirOperation){NULL}, "out of memory");
   MgDiag diag = {-1, -1, ""};
   uint32_t compute = 0;
-  // Every input stays, in its order (first, so positions are kept), but
-  // an unused twin (a value read only through its reshaped input).
-  uint32_t kept = 0;
-  uint32_t *new_index = malloc((b->num_inputs + 1) * sizeof *new_index);
-  MgTensorId *new_ids = malloc((b->num_inputs + 1) * sizeof *new_ids);
-  if (!new_index || !new_ids)
-    ok = mg_lift_fail(b, (MlirOperation){NULL}, "out of memory");
-  for (uint32_t k = 0; ok && k < b->num_inputs; ++k)
-    new_index[k] = UINT32_MAX;
-  for (uint32_t pos = 0; dead && ok && pos < g->num_inputs; ++pos)
-    for (uint32_t o = 0; o < g->num_ops; ++o) {
-      const MgOp *op = &g->ops[o];
-      if (op->kind != MG_OP_INPUT || op->attr != (int32_t)pos)
-        continue;
-      uint32_t k = 0;
-      while (k < b->num_inputs && b->input_ids[k] != op->outputs[0])
-        ++k;
-      if (!live[op->outputs[0]] && unused_twin(b, op->outputs[0], live))
-        continue;
-      const MgTensor *t = &g->tensors[op->outputs[0]];
-      map[op->outputs[0]] =
-          mg_graph_add_input(q, 0, (MgDType)t->dtype, t->rank, t->dims, &diag);
-      ok = map[op->outputs[0]] != MG_NO_ID && k < b->num_inputs;
-      if (ok) {
-        new_index[k] = kept++;
-        new_ids[k] = map[op->outputs[0]];
-      }
+  // Every input stays, in its position (first, so positions are kept), but
+  // an unused twin. Input k is the one at position k (order_inputs).
+  for (uint32_t k = 0; dead && ok && k < b->num_inputs; ++k) {
+    MgTensorId t = b->input_ids[k];
+    if (unused_twin(b, k, live)) {
+      map[t] = MG_NO_ID; // dropped
+      continue;
     }
-  // Compact the input list (index k moves to new_index[k] <= k).
-  for (uint32_t k = 0; dead && ok && k < b->num_inputs; ++k)
-    if (new_index[k] != UINT32_MAX) {
-      b->inputs[new_index[k]] = b->inputs[k];
-      b->input_reshaped[new_index[k]] = b->input_reshaped[k];
-      b->input_ids[new_index[k]] = new_ids[k];
-    }
+    const MgTensor *x = &g->tensors[t];
+    map[t] =
+        mg_graph_add_input(q, 0, (MgDType)x->dtype, x->rank, x->dims, &diag);
+    ok = map[t] != MG_NO_ID;
+  }
   for (uint32_t o = 0; dead && ok && o < g->num_ops; ++o) {
     const MgOp *op = &g->ops[o];
     if (op->kind == MG_OP_INPUT || !live[op->outputs[0]])
@@ -559,17 +535,23 @@ bool mg_lift_prune(MgLiftBuilder *b) {
   for (uint32_t i = 0; dead && ok && i < g->num_outputs; ++i)
     ok = mg_graph_mark_output(q, 0, map[g->outputs[i]], &diag) == MG_STATUS_OK;
   if (dead && ok) {
+    // The input list follows (kept <= k: compaction in place).
+    uint32_t kept = 0;
+    for (uint32_t k = 0; k < b->num_inputs; ++k)
+      if (map[b->input_ids[k]] != MG_NO_ID) {
+        b->inputs[kept] = b->inputs[k];
+        b->input_reshaped[kept] = b->input_reshaped[k];
+        b->input_ids[kept++] = map[b->input_ids[k]];
+      }
+    b->num_inputs = kept;
     mg_program_destroy(b->prog);
     b->prog = q;
     b->num_compute = compute;
-    b->num_inputs = kept;
   } else if (dead) {
     mg_program_destroy(q);
     if (!b->failed)
       mg_lift_fail(b, (MlirOperation){NULL}, "internal: %s", diag.message);
   }
-  free(new_index);
-  free(new_ids);
   free(live);
   free(map);
   return ok;

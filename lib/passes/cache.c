@@ -116,8 +116,9 @@ static void entry_path(const char *dir, uint64_t key, char *buf, size_t size) {
   snprintf(buf, size, "%s/%016" PRIx64 ".mlir", dir, key);
 }
 
+/// Writes the entry for `key`, with a MAC when `secret` is not null.
 static MgStatus store(const char *dir, uint64_t key, const MgProgram *program,
-                      uint32_t parts, MgDiag *diag) {
+                      uint32_t parts, const uint8_t *secret, MgDiag *diag) {
   if (!make_dirs(dir))
     return mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
                        "cannot create cache directory '%s': %s", dir,
@@ -128,8 +129,7 @@ static MgStatus store(const char *dir, uint64_t key, const MgProgram *program,
   size_t len = strlen(text);
   char path[4096], mac[65] = "";
   entry_path(dir, key, path, sizeof path);
-  uint8_t secret[32];
-  if (cache_secret(dir, true, secret))
+  if (secret)
     entry_mac(secret, key, parts, text, len, mac);
   // Written in full or not at all: readers never see a partial entry.
   MgOutFile f;
@@ -154,13 +154,24 @@ static MlirLogicalResult swallow(MlirDiagnostic d, void *ud) {
   return mlirLogicalResultSuccess();
 }
 
+/// One lookup: where, with which options, and what it trusts.
+typedef struct Lookup {
+  MlirContext ctx;
+  const char *dir;
+  const MgSearchOptions *o;
+  bool stopped;     // looking under the keys of stopped searches
+  bool have_secret; // entries with this user's MAC need no verification
+  uint8_t secret[32];
+  bool verified;    // the verifier ran
+} Lookup;
+
 /// Reads the entry for `key`: NULL when absent (`*found` false) or
 /// unusable (`*found` true, `diag` says why); `*parts` from its header;
-/// `*authentic` when its MAC is right under this user's secret.
-static MgProgram *load(MlirContext ctx, const char *dir, uint64_t key,
-                       const MgTarget *target, bool *found, uint32_t *parts,
-                       bool *authentic, MgDiag *diag) {
+/// `*authentic` when its MAC is right under the lookup's secret.
+static MgProgram *load(const Lookup *l, uint64_t key, bool *found,
+                       uint32_t *parts, bool *authentic, MgDiag *diag) {
   *authentic = false;
+  const char *dir = l->dir;
   char path[4096];
   entry_path(dir, key, path, sizeof path);
   size_t len = 0;
@@ -189,18 +200,17 @@ static MgProgram *load(MlirContext ctx, const char *dir, uint64_t key,
     goto done;
   }
   const char *mac = strstr(text, " mac=");
-  uint8_t secret[32];
   char expect[65];
-  if (mac && mac < body && cache_secret(dir, false, secret)) {
-    entry_mac(secret, key, *parts, body, body_len, expect);
+  if (mac && mac < body && l->have_secret) {
+    entry_mac(l->secret, key, *parts, body, body_len, expect);
     *authentic = strncmp(mac + 5, expect, 64) == 0 && mac[5 + 64] == '\n';
   }
   // A damaged entry is not the user's error: swallow its parse diagnostics.
   MlirDiagnosticHandlerID quiet =
-      mlirContextAttachDiagnosticHandler(ctx, swallow, NULL, NULL);
+      mlirContextAttachDiagnosticHandler(l->ctx, swallow, NULL, NULL);
   MlirModule module =
-      mlirModuleCreateParse(ctx, mlirStringRefCreateFromCString(body));
-  mlirContextDetachDiagnosticHandler(ctx, quiet);
+      mlirModuleCreateParse(l->ctx, mlirStringRefCreateFromCString(body));
+  mlirContextDetachDiagnosticHandler(l->ctx, quiet);
   if (mlirModuleIsNull(module)) {
     mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
                 "cache entry '%s' does not parse", path);
@@ -219,7 +229,7 @@ static MgProgram *load(MlirContext ctx, const char *dir, uint64_t key,
   } else if (mg_bridge_import(mod, root, &program, &map, &loc, diag) ==
              MG_STATUS_OK) {
     mg_bridge_map_free(&map);
-    if (mg_program_validate(program, target, diag) != MG_STATUS_OK) {
+    if (mg_program_validate(program, l->o->target, diag) != MG_STATUS_OK) {
       mg_program_destroy(program);
       program = NULL;
     }
@@ -256,26 +266,26 @@ static uint64_t cache_key(const MgProgram *subject, const MgSearchOptions *o,
   return mg_hash_bytes(mg_program_hash(subject), text, strlen(text));
 }
 
-/// OK when `entry` may stand for `subject`: the same signature and
-/// equivalence shown by the finite-field verifier to `verify_error`.
-/// `authentic`: the entry carries this user's MAC, so this tool wrote it
-/// after verifying it for this very key; the signature is still checked.
-static MgStatus check(const MgProgram *subject, const MgProgram *entry,
-                      double verify_error, const MgSearchOptions *search,
-                      bool authentic, bool *verified, MgDiag *diag) {
+/// OK when `entry` may stand for `subject`: the same signature, and the
+/// entry `authentic` (it carries this user's MAC, so this tool wrote it
+/// after verifying it for this very key) or equivalence shown by the
+/// finite-field verifier to `verify_error` (then `l->verified`).
+static MgStatus check(Lookup *l, const MgProgram *subject,
+                      const MgProgram *entry, double verify_error,
+                      bool authentic, MgDiag *diag) {
   if (!mg_program_same_signature(subject, entry))
     return mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
                        "its inputs or outputs differ from the kernel graph's "
                        "(shapes or element types)");
   if (authentic)
     return MG_STATUS_OK;
-  *verified = true;
+  l->verified = true;
   MgVerifyOptions o = mg_verify_options_default();
   o.target_error = verify_error;
-  o.seed = search->seed;
+  o.seed = l->o->seed;
   // The search's threads and memory bound: the same verdict, sooner.
-  o.threads = mg_search_threads(search);
-  o.memory_limit = search->memory_limit;
+  o.threads = mg_search_threads(l->o);
+  o.memory_limit = l->o->memory_limit;
   MgVerifyResult r;
   MgDiag vd = {-1, -1, ""};
   MgStatus st = mg_verify_equivalent(subject, entry, &o, &r, &vd);
@@ -295,13 +305,9 @@ static MgStatus check(const MgProgram *subject, const MgProgram *entry,
 }
 
 /// The composition of the cached programs of `subject`'s `n` parts, each
-/// verified against its part; NULL with `*outcome` set otherwise.
-static MgProgram *fetch_parts(MlirContext ctx, const char *dir,
-                              const MgProgram *subject,
-                              const MgSearchOptions *o, bool stopped,
-                              bool trust_signed, uint32_t n,
-                              MgCacheOutcome *outcome, bool *verified,
-                              MgDiag *diag) {
+/// checked against its part; NULL with `*outcome` set otherwise.
+static MgProgram *fetch_parts(Lookup *l, const MgProgram *subject, uint32_t n,
+                              MgCacheOutcome *outcome, MgDiag *diag) {
   MgProgram *parts[MG_SEARCH_MAX_PARTS] = {NULL};
   MgProgram *programs[MG_SEARCH_MAX_PARTS] = {NULL};
   MgProgram *joined = NULL;
@@ -313,32 +319,30 @@ static MgProgram *fetch_parts(MlirContext ctx, const char *dir,
     goto done;
   }
   for (uint32_t k = 0; k < n; k++) {
-    uint64_t key = cache_key(parts[k], o, true, stopped);
+    uint64_t key = cache_key(parts[k], l->o, true, l->stopped);
     bool found = false, authentic = false;
     uint32_t nested = 0;
-    programs[k] =
-        load(ctx, dir, key, o->target, &found, &nested, &authentic, diag);
+    programs[k] = load(l, key, &found, &nested, &authentic, diag);
     if (!programs[k]) {
       if (!found)
         mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
                     "the entry of its part %u is missing", k);
       *outcome = found ? MG_CACHE_DAMAGED : MG_CACHE_REJECTED;
       if (found)
-        remove_entry(dir, key);
+        remove_entry(l->dir, key);
       goto done;
     }
     MgDiag why = {-1, -1, ""};
-    if (nested != 0 ||
-        check(parts[k], programs[k], o->verify_error / n, o,
-              trust_signed && authentic, verified, &why) != MG_STATUS_OK) {
+    if (nested != 0 || check(l, parts[k], programs[k], l->o->verify_error / n,
+                             authentic, &why) != MG_STATUS_OK) {
       mg_diag_set(diag, MG_STATUS_INVALID, -1, -1, "part %u: %s", k,
                   nested ? "a part cannot have parts" : why.message);
-      remove_entry(dir, key);
+      remove_entry(l->dir, key);
       goto done;
     }
   }
   joined = mg_search_cut_join(subject, (const MgProgram *const *)programs,
-                              n, o->target, diag);
+                              n, l->o->target, diag);
   if (joined)
     *outcome = MG_CACHE_HIT;
 done:
@@ -349,20 +353,16 @@ done:
   return joined;
 }
 
-static MgProgram *fetch(MlirContext ctx, const char *dir,
-                        const MgProgram *subject, const MgSearchOptions *o,
-                        bool stopped, bool trust_signed,
-                        MgCacheOutcome *outcome, bool *verified,
-                        MgDiag *diag) {
-  uint64_t key = cache_key(subject, o, false, stopped);
+static MgProgram *fetch(Lookup *l, const MgProgram *subject,
+                        MgCacheOutcome *outcome, MgDiag *diag) {
+  uint64_t key = cache_key(subject, l->o, false, l->stopped);
   bool found = false, authentic = false;
   uint32_t parts = 0;
-  MgProgram *entry =
-      load(ctx, dir, key, o->target, &found, &parts, &authentic, diag);
+  MgProgram *entry = load(l, key, &found, &parts, &authentic, diag);
   *outcome = !found ? MG_CACHE_MISS : entry ? MG_CACHE_HIT : MG_CACHE_DAMAGED;
   if (!entry) {
     if (found)
-      remove_entry(dir, key);
+      remove_entry(l->dir, key);
     return NULL;
   }
   MgProgram *result = NULL;
@@ -372,13 +372,11 @@ static MgProgram *fetch(MlirContext ctx, const char *dir,
     return NULL;
   }
   if (parts) {
-    // Verified part by part and composed here; the entry's own composed
+    // Checked part by part and composed here; the entry's own composed
     // program only had to parse.
-    result = fetch_parts(ctx, dir, subject, o, stopped, trust_signed, parts,
-                         outcome, verified, diag);
-  } else if (check(subject, entry, o->verify_error, o,
-                   trust_signed && authentic, verified,
-                   diag) == MG_STATUS_OK) {
+    result = fetch_parts(l, subject, parts, outcome, diag);
+  } else if (check(l, subject, entry, l->o->verify_error, authentic, diag) ==
+             MG_STATUS_OK) {
     result = entry;
     entry = NULL;
   } else {
@@ -386,7 +384,7 @@ static MgProgram *fetch(MlirContext ctx, const char *dir,
   }
   mg_program_destroy(entry);
   if (!result)
-    remove_entry(dir, key);
+    remove_entry(l->dir, key);
   return result;
 }
 
@@ -394,21 +392,23 @@ MgProgram *mg_cache_fetch(MlirContext ctx, const char *dir,
                           const MgProgram *subject, const MgSearchOptions *o,
                           bool trust_signed, MgCacheOutcome *outcome,
                           bool *stopped, bool *verified, MgDiag *diag) {
-  *stopped = false;
-  *verified = false;
-  MgProgram *p = fetch(ctx, dir, subject, o, false, trust_signed, outcome,
-                       verified, diag);
-  if (*outcome != MG_CACHE_MISS)
-    return p;
-  p = fetch(ctx, dir, subject, o, true, trust_signed, outcome, verified,
-            diag);
-  *stopped = *outcome != MG_CACHE_MISS;
+  Lookup l = {.ctx = ctx, .dir = dir, .o = o};
+  l.have_secret = trust_signed && cache_secret(dir, false, l.secret);
+  MgProgram *p = fetch(&l, subject, outcome, diag);
+  if (*outcome == MG_CACHE_MISS) {
+    l.stopped = true;
+    p = fetch(&l, subject, outcome, diag);
+  }
+  *stopped = l.stopped && *outcome != MG_CACHE_MISS;
+  *verified = l.verified;
   return p;
 }
 
 MgStatus mg_cache_put(const char *dir, const MgProgram *subject,
                       const MgSearchOptions *o, const MgSearchFound *found,
                       bool stopped, MgDiag *diag) {
+  uint8_t buf[32];
+  const uint8_t *secret = cache_secret(dir, true, buf) ? buf : NULL;
   MgProgram *parts[MG_SEARCH_MAX_PARTS] = {NULL};
   uint32_t n = 0;
   MgStatus st = MG_STATUS_OK;
@@ -421,19 +421,22 @@ MgStatus mg_cache_put(const char *dir, const MgProgram *subject,
                        "the result's parts do not match the cut");
     for (uint32_t k = 0; st == MG_STATUS_OK && k < n; k++)
       st = store(dir, cache_key(parts[k], o, true, stopped), found->parts[k],
-                 0, diag);
+                 0, secret, diag);
     for (uint32_t k = 0; k < n; k++)
       mg_program_destroy(parts[k]);
   }
   // The whole entry last: a reader that finds it finds its parts.
   if (st == MG_STATUS_OK)
     st = store(dir, cache_key(subject, o, false, stopped), found->program,
-               found->num_parts, diag);
+               found->num_parts, secret, diag);
   return st;
 }
 
 MgStatus mg_cache_put_kept(const char *dir, const MgProgram *subject,
                            const MgSearchOptions *o, bool stopped,
                            MgDiag *diag) {
-  return store(dir, cache_key(subject, o, false, stopped), subject, 0, diag);
+  uint8_t buf[32];
+  const uint8_t *secret = cache_secret(dir, true, buf) ? buf : NULL;
+  return store(dir, cache_key(subject, o, false, stopped), subject, 0, secret,
+               diag);
 }

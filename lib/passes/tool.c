@@ -114,6 +114,16 @@ static size_t resources_start(const char *text, size_t len) {
   return len;
 }
 
+// What the implicit module adds around the file's ops.
+static const char module_open[] = "module {", module_close[] = "\n}\n";
+#define OPEN_LEN (sizeof module_open - 1)
+#define CLOSE_LEN (sizeof module_close - 1)
+
+/// +1 for an opening bracket, -1 for a closing one, 0 otherwise.
+static int bracket_delta(char c) {
+  return (c == '(' || c == '[' || c == '{') - (c == ')' || c == ']' || c == '}');
+}
+
 static bool is_ident_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
          (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '$' ||
@@ -162,7 +172,7 @@ static size_t alias_end(const char *text, size_t end, size_t pos) {
       continue;
     }
     char c = text[pos];
-    depth += (c == '(' || c == '[' || c == '{') - (c == ')' || c == ']' || c == '}');
+    depth += bracket_delta(c);
     if (c == '\n' && depth <= 0 &&
         !(pos + 1 < end && (text[pos + 1] == ' ' || text[pos + 1] == '\t') &&
           pos + 2 < end && text[pos + 2] != '\n'))
@@ -190,11 +200,6 @@ static bool alias_used_in(const char *text, size_t from, size_t to,
   return false;
 }
 
-/// mlir-opt accepts alias definitions anywhere at the top level; inside the
-/// implicit module they are a syntax error. Each one after `at` (the module's
-/// opening) is moved, on one line, to just before the opening, and its text
-/// blanked in place with its newlines kept, so no other line moves. Appends
-/// the moved definitions to `hoisted` (each followed by a space).
 typedef struct {
   size_t wrapped, original, length; // a moved alias: where it is, was, its size
 } Hoisted;
@@ -202,12 +207,18 @@ typedef struct {
 /// How the wrapped text maps back to the file, for diagnostics.
 typedef struct {
   const char *text, *name, *wrapped_text;
-  size_t len, at, end, moved; // `moved`: bytes put before the opening
+  size_t len, wrapped_len, at, end;
+  size_t moved; // bytes of aliases put before the opening
   Hoisted *hoisted;
   size_t num_hoisted;
   bool reemitting;
 } Wrapping;
 
+/// mlir-opt accepts alias definitions anywhere at the top level; inside the
+/// implicit module they are a syntax error. Each one after `at` (the module's
+/// opening) is moved, on one line, to just before the opening, and its text
+/// blanked in place with its newlines kept, so no other line moves. Appends
+/// the moved definitions to `hoisted` (each followed by a space).
 static void hoist_aliases(char *text, size_t at, size_t end, char *hoisted,
                           size_t *hoisted_len, Wrapping *w) {
   int depth = 0;
@@ -236,14 +247,13 @@ static void hoist_aliases(char *text, size_t at, size_t end, char *hoisted,
       continue;
     }
     char c = text[pos++];
-    depth += (c == '(' || c == '[' || c == '{') - (c == ')' || c == ']' || c == '}');
+    depth += bracket_delta(c);
     line_start = c == '\n';
   }
 }
 
 /// The file offset of offset `pos` of the wrapped text.
 static size_t original_offset(const Wrapping *w, size_t pos) {
-  static const size_t open = sizeof "module {" - 1, close = 3;
   if (pos < w->at)
     return pos;
   for (size_t i = 0; i < w->num_hoisted; ++i) {
@@ -252,12 +262,12 @@ static size_t original_offset(const Wrapping *w, size_t pos) {
       return h->original + (pos - h->wrapped < h->length ? pos - h->wrapped
                                                           : h->length);
   }
-  if (pos < w->at + w->moved + open)
+  if (pos < w->at + w->moved + OPEN_LEN)
     return w->at;
-  pos -= w->moved + open;
+  pos -= w->moved + OPEN_LEN;
   if (pos < w->end)
     return pos;
-  return pos < w->end + close ? w->end : pos - close;
+  return pos < w->end + CLOSE_LEN ? w->end : pos - CLOSE_LEN;
 }
 
 /// Re-emits a parser error at the file's own line and column: the wrapping
@@ -273,9 +283,8 @@ static MlirLogicalResult remap_diagnostic(MlirDiagnostic diag, void *data) {
   if (line <= 0 || col <= 0)
     return mlirLogicalResultFailure();
   // Walk the wrapped text's lines to the offset, then the file's back.
-  size_t wrapped_len = w->len + w->moved + sizeof "module {" - 1 + 3;
   size_t pos = 0;
-  for (int l = 1; l < line && pos < wrapped_len; ++pos)
+  for (int l = 1; l < line && pos < w->wrapped_len; ++pos)
     l += w->wrapped_text[pos] == '\n';
   size_t orig = original_offset(w, pos + (size_t)(col - 1));
   if (orig > w->len)
@@ -299,12 +308,11 @@ static MlirLogicalResult remap_diagnostic(MlirDiagnostic diag, void *data) {
 /// keep the file's lines and columns (see hoist_aliases, remap_diagnostic).
 MlirOperation mg_tool_parse_module(MlirContext ctx, const char *text,
                                    size_t len, const char *name) {
-  static const char open[] = "module {", close[] = "\n}\n";
   size_t at = module_open_offset(text, len);
   size_t end = resources_start(text, len);
   if (end < at)
     end = at;
-  size_t total = 2 * len + sizeof open - 1 + sizeof close - 1;
+  size_t total = 2 * len + OPEN_LEN + CLOSE_LEN;
   char *wrapped = malloc(total + 1), *body = malloc(len + 1);
   Hoisted *hoisted = malloc(sizeof *hoisted * (len / 4 + 1));
   if (!wrapped || !body || !hoisted) {
@@ -320,13 +328,14 @@ MlirOperation mg_tool_parse_module(MlirContext ctx, const char *text,
   memcpy(wrapped + n, text, at), n += at;
   hoist_aliases(body, at, end, wrapped + n, &w.moved, &w);
   n += w.moved;
-  memcpy(wrapped + n, open, sizeof open - 1), n += sizeof open - 1;
+  memcpy(wrapped + n, module_open, OPEN_LEN), n += OPEN_LEN;
   memcpy(wrapped + n, body + at, end - at), n += end - at;
-  memcpy(wrapped + n, close, sizeof close - 1), n += sizeof close - 1;
+  memcpy(wrapped + n, module_close, CLOSE_LEN), n += CLOSE_LEN;
   memcpy(wrapped + n, text + end, len - end), n += len - end;
   wrapped[n] = 0;
   free(body);
   w.wrapped_text = wrapped;
+  w.wrapped_len = n;
   MlirDiagnosticHandlerID id =
       mlirContextAttachDiagnosticHandler(ctx, remap_diagnostic, &w, NULL);
   MlirOperation outer =

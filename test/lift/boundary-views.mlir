@@ -34,8 +34,8 @@
 // CHECK-LABEL: func.func private @scale_linalg_lax0(%arg0: tensor<2x4x16xf32>, %arg1: tensor<1x1x16xf32>)
 
 // REM-NOT: is not lifted
-// REM: module: 6 of 6 tensor ops lifted (100.0 %) into 2 subprograms
-// NUM-COUNT-2: : ok
+// REM: module: 7 of 7 tensor ops lifted (100.0 %) into 3 subprograms
+// NUM-COUNT-3: : ok
 // LOWER-NOT: mismatch
 // LOWER: ok
 // HOST-LABEL: func.func @dense_bias_tosa(
@@ -66,3 +66,25 @@ func.func @scale_linalg(%x: tensor<2x4x16xf32>, %g: tensor<16xf32>) -> tensor<2x
   } -> tensor<2x4x16xf32>
   return %r : tensor<2x4x16xf32>
 }
+
+// A 16x1 column of scales read as 1x1x16: no single expand or collapse
+// does it, so the call collapses to the non-unit dims and expands back.
+#col = affine_map<(d0, d1, d2) -> (d2, 0)>
+func.func @column_scale(%x: tensor<2x4x16xf32>, %g: tensor<16x1xf32>) -> tensor<2x4x16xf32> {
+  %e = tensor.empty() : tensor<2x4x16xf32>
+  %r = linalg.generic {indexing_maps = [#id, #col, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x, %g : tensor<2x4x16xf32>, tensor<16x1xf32>) outs(%e : tensor<2x4x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    %t = math.exp %m : f32
+    linalg.yield %t : f32
+  } -> tensor<2x4x16xf32>
+  return %r : tensor<2x4x16xf32>
+}
+// CHECK-LABEL: func.func @column_scale(
+// CHECK: %[[C:.*]] = tensor.collapse_shape %arg1 {{\[\[}}0, 1]] {ug.boundary} : tensor<16x1xf32> into tensor<16xf32>
+// CHECK-NEXT: %[[E:.*]] = tensor.expand_shape %[[C]] {{\[\[}}0, 1, 2]] output_shape [1, 1, 16] {ug.boundary} : tensor<16xf32> into tensor<1x1x16xf32>
+// CHECK-NEXT: call @column_scale_lax0(%arg0, %[[E]])
+// CHECK-LABEL: func.func private @column_scale_lax0_ref(
+// CHECK-NEXT: tensor.collapse_shape %arg1 {{\[\[}}0, 1, 2]] {ug.boundary} : tensor<1x1x16xf32> into tensor<16xf32>
+// CHECK-NEXT: tensor.expand_shape {{.*}} {{\[\[}}0, 1]] output_shape [16, 1] {ug.boundary} : tensor<16xf32> into tensor<16x1xf32>
