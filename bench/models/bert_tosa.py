@@ -93,13 +93,8 @@ def main():
     h = gelu_erf(w, dense(w, x1, "%wi", "%bi", S, D, F), [1, S, F])
     y = dense(w, h, "%wf", "%bf", S, F, D)
     out = layernorm(w, w.binary("add", x1, [1, S, D], y, [1, S, D]), "%g2", "%b2", S, D)
-    sig = ", ".join(f"{n}: {w.t(s)}" for n, s in args)
-    print(f"// BERT-style encoder layer, seq {S}, hidden {D}, {H} heads, ffn {F}, f32")
-    print("// (bench/models/bert_tosa.py)")
-    print(f"func.func @encoder({sig}) -> {w.t([1, S, D])} {{")
-    print("\n".join(w.lines))
-    print(f"  return {out} : {w.t([1, S, D])}")
-    print("}")
+    w.print_func(f"// BERT-style encoder layer, seq {S}, hidden {D}, {H} heads, ffn {F}, f32\n"
+                 "// (bench/models/bert_tosa.py)", "encoder", args, out, [1, S, D])
 
 
 if __name__ == "__main__":

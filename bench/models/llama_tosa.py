@@ -25,6 +25,15 @@ class Writer:
     def emit(self, text):
         self.lines.append("  " + text)
 
+    def print_func(self, header, name, args, result, shape):
+        """Prints the function: `args` are (name, shape) pairs."""
+        sig = ", ".join(f"{n}: {self.t(s)}" for n, s in args)
+        print(header)
+        print(f"func.func @{name}({sig}) -> {self.t(shape)} {{")
+        print("\n".join(self.lines))
+        print(f"  return {result} : {self.t(shape)}")
+        print("}")
+
     def t(self, shape, dt=None):
         return "tensor<" + "x".join(str(d) for d in shape) + "x" + (dt or self.dt) + ">"
 
@@ -195,13 +204,9 @@ def main():
     x = "%x"
     for p in params:
         x = layer(w, x, p, "%cos", "%sin", "%mask", S, D, H, F)
-    sig = ", ".join(f"{n}: {w.t(s)}" for n, s in args)
-    print(f"// Llama-style decoder, {a.layers} layers, seq {S}, hidden {D}, {H} heads, ffn {F}, {a.dtype}")
-    print(f"// (bench/models/llama_tosa.py)")
-    print(f"func.func @forward({sig}) -> {w.t([1, S, D])} {{")
-    print("\n".join(w.lines))
-    print(f"  return {x} : {w.t([1, S, D])}")
-    print("}")
+    w.print_func(f"// Llama-style decoder, {a.layers} layers, seq {S}, hidden {D}, {H} heads, "
+                 f"ffn {F}, {a.dtype}\n// (bench/models/llama_tosa.py)",
+                 "forward", args, x, [1, S, D])
 
 
 if __name__ == "__main__":
