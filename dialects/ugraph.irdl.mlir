@@ -133,6 +133,16 @@ irdl.dialect @ug {
     %out_out = irdl.base "!builtin.tensor"
     irdl.results(out: %out_out)
   }
+  // a function argument read through a transposed view (a layout, no copy):
+  // result dim d is argument dim perm[d]; the argument's only use; kernel and block level
+  irdl.operation @transpose {
+    %a0 = irdl.base "#builtin.dense_array"
+    irdl.attributes { "perm" = %a0 }
+    %in_source = irdl.base "!builtin.tensor"
+    irdl.operands(source: %in_source)
+    %out_out = irdl.base "!builtin.tensor"
+    irdl.results(out: %out_out)
+  }
   // graph-defined kernel: runs block graph `kernel`; kernel level
   irdl.operation @custom {
     %a0 = irdl.base "#builtin.symbol_ref"

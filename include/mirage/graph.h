@@ -110,6 +110,7 @@ typedef struct MgOp {
   int8_t imap[3];  // ITERATOR: grid axis x,y,z -> tensor dim or MG_MAP_NONE
   int8_t fmap;     // ITERATOR: for-loop -> tensor dim or MG_MAP_NONE
   int8_t omap[3];  // SAVER: grid axis -> output dim or MG_MAP_NONE
+  int8_t perm[MG_MAX_DIMS]; // INPUT: stored layout, see mg_graph_set_input_perm
   int32_t attr;    // INPUT: position; SUM/CONCAT: dim; CUSTOM/THREAD: graph
   double scalar;   // MUL_SCALAR / DIV_SCALAR
   MgTensorId inputs[MG_MAX_OP_INPUTS];
@@ -209,6 +210,34 @@ MG_API MgOp mg_op_blank(MgOpKind kind);
 MG_API MgTensorId mg_graph_add_input(MgProgram *program, MgGraphId graph,
                                      MgDType dtype, uint32_t rank,
                                      const int64_t *dims, MgDiag *diag);
+/// Declares that input tensor `t` arrives in memory as a transposed view:
+/// logical dim d is dim perm[d] of the stored array (tosa.transpose's
+/// convention: logical = transpose(stored, perm)). Only the layout changes,
+/// not the value: interpreters and verifiers read inputs in their logical
+/// shape; the call boundary, the lowering and the cost model read the
+/// stored one. Kernel graphs and the block graphs they call (whose input
+/// must then have the layout of the kernel tensor it receives). The
+/// identity is stored as all zeros, so equal layouts hash equal.
+MG_API MgStatus mg_graph_set_input_perm(MgProgram *p, MgGraphId g,
+                                        MgTensorId t, const int8_t *perm,
+                                        MgDiag *diag);
+/// The layout of INPUT op `op` with result rank `rank` into perm[0..rank):
+/// the identity when none was set. True when it is not the identity.
+MG_API bool mg_op_input_perm(const MgOp *op, uint32_t rank, int8_t *perm);
+/// The stored shape of a tensor: its dims permuted by its producer's
+/// layout when that is a permuted INPUT, else its own dims.
+MG_API void mg_graph_stored_dims(const MgGraph *g, MgTensorId t,
+                                 int64_t *dims);
+/// True when some input of the program has a layout.
+MG_API bool mg_program_has_layouts(const MgProgram *p);
+/// Forgets every input layout (the logical program stays).
+MG_API void mg_program_clear_layouts(MgProgram *p);
+/// Gives the root inputs of `dst` the layouts of `src`'s inputs at the
+/// same positions, and each block graph's inputs the layouts of the kernel
+/// tensors its custom op passes. Fails when a block graph is called with
+/// two different layouts.
+MG_API MgStatus mg_program_copy_layouts(MgProgram *dst, const MgProgram *src,
+                                        MgDiag *diag);
 /// Generic builder: `op` gives kind, inputs and attributes; outputs are
 /// created with inferred shapes and written back to `out_ids` (may be NULL).
 /// Returns the op id or MG_NO_ID.

@@ -221,12 +221,75 @@ static MgStatus import_callee(Importer *im, MlirOperation op, MgLevel want,
   return import_graph(im, callee, level, sub);
 }
 
+static bool is_op(MlirOperation op, const char *name) {
+  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
+  return n.length == strlen(name) && !memcmp(n.data, name, n.length);
+}
+
+/// The ug.transpose reading argument `arg`, or null when none does.
+static MlirOperation layout_view(MlirValue arg) {
+  for (MlirOpOperand u = mlirValueGetFirstUse(arg); !mlirOpOperandIsNull(u);
+       u = mlirOpOperandGetNextUse(u))
+    if (is_op(mlirOpOperandGetOwner(u), "ug.transpose"))
+      return mlirOpOperandGetOwner(u);
+  return (MlirOperation){NULL};
+}
+
+/// Checks the ug.transpose `view` of an argument of shape `dims` (rank
+/// `rank`): its only use, a permutation `perm`, a result of the permuted
+/// shape. `dims` becomes the logical (result) shape.
+static MgStatus read_layout(Importer *im, MlirOperation view, uint32_t rank,
+                            int64_t *dims, int8_t *perm) {
+  MlirLocation loc = mlirOperationGetLocation(view);
+  MlirValue arg = mlirOperationGetOperand(view, 0);
+  MlirOpOperand first = mlirValueGetFirstUse(arg);
+  if (!mlirOpOperandIsNull(mlirOpOperandGetNextUse(first)))
+    return fail(im, loc, MG_STATUS_INVALID, "%s",
+                "an argument read through 'ug.transpose' has no other use");
+  MlirAttribute a = attr(view, "perm");
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsADenseI64Array(a) ||
+      mlirDenseArrayGetNumElements(a) != (intptr_t)rank)
+    return fail(im, loc, MG_STATUS_INVALID, "%s",
+                "'ug.transpose' needs 'perm', one entry per dim");
+  int64_t stored[MG_MAX_DIMS];
+  memcpy(stored, dims, rank * sizeof *dims);
+  bool seen[MG_MAX_DIMS] = {false};
+  for (uint32_t d = 0; d < rank; ++d) {
+    int64_t p = mlirDenseI64ArrayGetElement(a, d);
+    if (p < 0 || p >= (int64_t)rank || seen[p])
+      return fail(im, loc, MG_STATUS_INVALID, "%s",
+                  "'ug.transpose' perm is not a permutation");
+    seen[p] = true;
+    perm[d] = (int8_t)p;
+    dims[d] = stored[p];
+  }
+  MlirType rt = mlirValueGetType(mlirOperationGetResult(view, 0));
+  bool ok = mlirTypeIsARankedTensor(rt) &&
+            mlirShapedTypeGetRank(rt) == (intptr_t)rank &&
+            mlirTypeEqual(mlirShapedTypeGetElementType(rt),
+                          mlirShapedTypeGetElementType(mlirValueGetType(arg)));
+  for (uint32_t d = 0; ok && d < rank; ++d)
+    ok = mlirShapedTypeGetDimSize(rt, d) == dims[d];
+  if (!ok)
+    return fail(im, loc, MG_STATUS_INVALID, "%s",
+                "'ug.transpose' result is not its argument permuted by perm");
+  return MG_STATUS_OK;
+}
+
 static MgStatus import_op(Importer *im, MgGraphId g, MlirOperation op,
                           MgPtrMap *values) {
   MlirLocation loc = mlirOperationGetLocation(op);
   MlirStringRef full = mlirIdentifierStr(mlirOperationGetName(op));
   char name[128];
   snprintf(name, sizeof name, "%.*s", (int)full.length, full.data);
+  if (is_op(op, "ug.transpose")) {
+    // Read with its argument (import_graph); anything else is not a view.
+    if (value_map_get(values, mlirOperationGetResult(op, 0)) != MG_NO_ID)
+      return MG_STATUS_OK;
+    return fail(im, loc, MG_STATUS_UNSUPPORTED, "%s",
+                "'ug.transpose' views only a function argument (a computed "
+                "value has no layout)");
+  }
   if (strncmp(name, "ug.", 3) != 0)
     return fail(im, loc, MG_STATUS_UNSUPPORTED,
                 "unexpected op '%s' in a μGraph function", name);
@@ -411,13 +474,28 @@ static MgStatus import_graph(Importer *im, MlirOperation func, MgLevel level,
       s = fail(im, floc, MG_STATUS_UNSUPPORTED, "argument type: %s", why);
       goto done;
     }
+    // An argument read through ug.transpose is an input with a layout;
+    // the logical value is the transpose's result.
+    MlirOperation view = layout_view(arg);
+    int8_t perm[MG_MAX_DIMS];
+    if (!mlirOperationIsNull(view)) {
+      s = read_layout(im, view, rank, dims, perm);
+      if (s != MG_STATUS_OK)
+        goto done;
+    }
     MgTensorId t = mg_graph_add_input(im->program, g, dt, rank, dims, im->diag);
+    if (t != MG_NO_ID && !mlirOperationIsNull(view) &&
+        mg_graph_set_input_perm(im->program, g, t, perm, im->diag) !=
+            MG_STATUS_OK)
+      t = MG_NO_ID;
     if (t == MG_NO_ID) {
       *im->error_loc = floc;
       s = MG_STATUS_INVALID;
       goto done;
     }
-    if (!value_map_put(&values, arg, t)) {
+    if (!value_map_put(&values, mlirOperationIsNull(view)
+                                    ? arg : mlirOperationGetResult(view, 0),
+                       t)) {
       s = fail(im, floc, MG_STATUS_NOMEM, "%s", "out of memory");
       goto done;
     }

@@ -97,6 +97,30 @@ static void put_op(MgText *t, const MgProgram *p, const MgGraph *g,
   mg_text_printf(t, "\n");
 }
 
+// An argument's stored type: its tensor's, permuted by its layout.
+static void put_stored_type(MgText *t, const MgGraph *g, MgTensorId id) {
+  MgTensor s = g->tensors[id];
+  mg_graph_stored_dims(g, id, s.dims);
+  put_type(t, &s);
+}
+
+// `%t<id> = ug.transpose %s<id>` for an input with a layout.
+static void put_layout(MgText *t, const MgGraph *g, const MgOp *op) {
+  int8_t perm[MG_MAX_DIMS];
+  const MgTensor *x = &g->tensors[op->outputs[0]];
+  if (op->kind != MG_OP_INPUT || !mg_op_input_perm(op, x->rank, perm))
+    return;
+  mg_text_printf(t, "    %%t%u = \"ug.transpose\"(%%s%u) {perm = array<i64",
+                 op->outputs[0], op->outputs[0]);
+  for (uint32_t d = 0; d < x->rank; ++d)
+    mg_text_printf(t, "%s %d", d ? "," : ":", perm[d]);
+  mg_text_printf(t, ">} : (");
+  put_stored_type(t, g, op->outputs[0]);
+  mg_text_printf(t, ") -> ");
+  put_type(t, x);
+  mg_text_printf(t, "\n");
+}
+
 static void put_graph(MgText *t, const MgProgram *p, uint32_t gi,
                       const char *root, const char *const *names) {
   const MgGraph *g = &p->graphs[gi];
@@ -108,8 +132,12 @@ static void put_graph(MgText *t, const MgProgram *p, uint32_t gi,
     for (uint32_t o = 0; o < g->num_ops; ++o) {
       const MgOp *op = &g->ops[o];
       if (op->kind == MG_OP_INPUT && (uint32_t)op->attr == pos) {
-        mg_text_printf(t, "%s%%t%u: ", pos ? ", " : "", op->outputs[0]);
-        put_type(t, &g->tensors[op->outputs[0]]);
+        int8_t perm[MG_MAX_DIMS];
+        const MgTensor *x = &g->tensors[op->outputs[0]];
+        bool view = mg_op_input_perm(op, x->rank, perm);
+        mg_text_printf(t, "%s%%%s%u: ", pos ? ", " : "", view ? "s" : "t",
+                       op->outputs[0]);
+        put_stored_type(t, g, op->outputs[0]);
       }
     }
   }
@@ -124,6 +152,8 @@ static void put_graph(MgText *t, const MgProgram *p, uint32_t gi,
            "ug.grid = array<i64: %d, %d, %d>, ",
         g->block_threads, g->forloop, g->grid[0], g->grid[1], g->grid[2]);
   mg_text_printf(t, "ug.level = \"%s\"} {\n", mg_level_name((MgLevel)g->level));
+  for (uint32_t o = 0; o < g->num_ops; ++o)
+    put_layout(t, g, &g->ops[o]);
   for (uint32_t o = 0; o < g->num_ops; ++o)
     if (g->ops[o].kind != MG_OP_INPUT)
       put_op(t, p, g, &g->ops[o], root, names);

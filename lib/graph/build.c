@@ -44,8 +44,11 @@ static MgOp canonical_op(const MgOp *op) {
   c.num_inputs = op->num_inputs;
   memcpy(c.inputs, op->inputs, op->num_inputs * sizeof(MgTensorId));
   switch ((MgOpKind)op->kind) {
-  case MG_OP_INPUT: case MG_OP_SUM: case MG_OP_CONCAT: case MG_OP_CUSTOM:
-  case MG_OP_THREAD:
+  case MG_OP_INPUT:
+    memcpy(c.perm, op->perm, sizeof c.perm);
+    c.attr = op->attr;
+    break;
+  case MG_OP_SUM: case MG_OP_CONCAT: case MG_OP_CUSTOM: case MG_OP_THREAD:
     c.attr = op->attr;
     break;
   case MG_OP_MUL_SCALAR: case MG_OP_DIV_SCALAR:
@@ -410,3 +413,4 @@ MgStatus mg_graph_set_dtype(MgProgram *p, MgGraphId g, MgTensorId t,
   tensor->dtype = (uint8_t)dtype;
   return MG_STATUS_OK;
 }
+

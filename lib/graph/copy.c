@@ -26,6 +26,11 @@ MgStatus mg_graph_append(MgProgram *dst, MgGraphId dg, const MgProgram *src,
                                                t0->rank, t0->dims, diag);
       if (map[op->outputs[0]] == MG_NO_ID)
         return MG_STATUS_INVALID;
+      int8_t perm[MG_MAX_DIMS];
+      if (mg_op_input_perm(op, t0->rank, perm) &&
+          mg_graph_set_input_perm(dst, dg, map[op->outputs[0]], perm, diag) !=
+              MG_STATUS_OK)
+        return MG_STATUS_INVALID;
       continue;
     }
     MgOp c = *op;

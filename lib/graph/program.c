@@ -185,8 +185,12 @@ static size_t op_key(const MgOp *op, uint64_t *key) {
   for (uint32_t i = 0; i < no; i++)
     key[n++] = op->outputs[i];
   switch (op->kind) {
-  case MG_OP_INPUT: case MG_OP_SUM: case MG_OP_CONCAT: case MG_OP_CUSTOM:
-  case MG_OP_THREAD:
+  case MG_OP_INPUT:
+    for (int d = 0; d < MG_MAX_DIMS; d++)
+      key[n++] = (uint64_t)(uint8_t)op->perm[d];
+    key[n++] = (uint64_t)(uint32_t)op->attr;
+    break;
+  case MG_OP_SUM: case MG_OP_CONCAT: case MG_OP_CUSTOM: case MG_OP_THREAD:
     key[n++] = (uint64_t)(uint32_t)op->attr;
     break;
   case MG_OP_MUL_SCALAR: case MG_OP_DIV_SCALAR: {
@@ -307,6 +311,17 @@ static bool same_type(const MgTensor *a, const MgTensor *b) {
   return a && b && a->dtype == b->dtype && mg_graph_same_shape(a, b);
 }
 
+// Same type and, for inputs, the same stored layout.
+static bool same_input(const MgGraph *ga, const MgTensor *a,
+                       const MgGraph *gb, const MgTensor *b) {
+  if (!same_type(a, b))
+    return false;
+  int8_t pa[MG_MAX_DIMS], pb[MG_MAX_DIMS];
+  mg_op_input_perm(&ga->ops[a->producer], a->rank, pa);
+  mg_op_input_perm(&gb->ops[b->producer], b->rank, pb);
+  return memcmp(pa, pb, a->rank) == 0;
+}
+
 bool mg_program_same_signature(const MgProgram *a, const MgProgram *b) {
   if (!a || !b || !a->num_graphs || !b->num_graphs)
     return false;
@@ -314,7 +329,8 @@ bool mg_program_same_signature(const MgProgram *a, const MgProgram *b) {
   if (ga->num_inputs != gb->num_inputs || ga->num_outputs != gb->num_outputs)
     return false;
   for (uint32_t i = 0; i < ga->num_inputs; ++i)
-    if (!same_type(mg_graph_input_tensor(ga, i), mg_graph_input_tensor(gb, i)))
+    if (!same_input(ga, mg_graph_input_tensor(ga, i), gb,
+                    mg_graph_input_tensor(gb, i)))
       return false;
   for (uint32_t k = 0; k < ga->num_outputs; ++k)
     if (!same_type(&ga->tensors[ga->outputs[k]], &gb->tensors[gb->outputs[k]]))

@@ -123,6 +123,29 @@ static MgStatus check_storage(const MgGraph *gr, MgGraphId g, MgDiag *diag) {
   return MG_STATUS_OK;
 }
 
+// An input layout is a permutation of the input's dims (or unset), and
+// thread-graph inputs (tiles) have none.
+static MgStatus check_layout(const MgGraph *gr, MgGraphId g, uint32_t i,
+                             uint32_t rank, MgDiag *diag) {
+  const MgOp *op = &gr->ops[i];
+  bool set = false, seen[MG_MAX_DIMS] = {false};
+  for (uint32_t d = 0; d < MG_MAX_DIMS; d++)
+    set |= op->perm[d] != 0;
+  if (!set)
+    return MG_STATUS_OK;
+  if (gr->level == MG_LEVEL_THREAD)
+    return BAD(diag, g, i, "a thread-graph input has no layout");
+  for (uint32_t d = 0; d < MG_MAX_DIMS; d++) {
+    int p = op->perm[d];
+    if (d >= rank ? p != 0 : p < 0 || (uint32_t)p >= rank || seen[p])
+      return BAD(diag, g, i, "input layout is not a permutation of 0..%u",
+                 rank - 1);
+    if (d < rank)
+      seen[p] = true;
+  }
+  return MG_STATUS_OK;
+}
+
 static MgStatus check_inputs(const MgGraph *gr, MgGraphId g, MgDiag *diag) {
   uint32_t count = 0;
   for (uint32_t i = 0; i < gr->num_ops; i++)
@@ -150,6 +173,8 @@ static MgStatus check_inputs(const MgGraph *gr, MgGraphId g, MgDiag *diag) {
       const MgTensor *t = &gr->tensors[op->outputs[0]];
       st = mg_graph_check_type(t->dtype, t->rank, t->dims, "input",
                                (int32_t)g, (int32_t)i, diag);
+      if (st == MG_STATUS_OK)
+        st = check_layout(gr, g, i, t->rank, diag);
     }
   }
   free(seen);

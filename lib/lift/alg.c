@@ -198,18 +198,34 @@ static bool reroot_input(MgLiftBuilder *b, MgLiftVal *v, uint32_t rank,
     src_of[p] = q;
     covered[q] = true;
   }
-  // Non-unit dims keep their order, and all of them are read.
-  int last = -1;
-  for (uint32_t p = 0; p < rank; ++p)
-    if (src_of[p] >= 0 && t->dims[src_of[p]] > 1) {
-      if (src_of[p] < last)
-        return false;
-      last = src_of[p];
-    }
+  // All non-unit dims are read. In another order than stored (x·Wᵀ reads
+  // nn.Linear's W), the input gets a layout: the positions of the non-unit
+  // dims, taken in order, hold them in stored order.
   for (uint32_t q = 0; q < t->rank; ++q)
     if (t->dims[q] > 1 && !covered[q])
       return false;
-  MgTensorId n = mg_lift_input_shaped(b, b->inputs[k], rank, dims);
+  int8_t perm[MG_MAX_DIMS];
+  uint32_t pos[MG_MAX_DIMS], n_pos = 0;
+  for (uint32_t p = 0; p < rank; ++p) {
+    perm[p] = (int8_t)p;
+    if (src_of[p] >= 0 && dims[p] > 1)
+      pos[n_pos++] = p;
+  }
+  bool moved = false;
+  for (uint32_t j = 0; j < n_pos; ++j) {
+    uint32_t logical = pos[j]; // the j-th non-unit dim in stored order
+    for (uint32_t i = 0; i < n_pos; ++i) {
+      uint32_t before = 0;
+      for (uint32_t h = 0; h < n_pos; ++h)
+        before += src_of[pos[h]] < src_of[pos[i]];
+      if (before == j)
+        logical = pos[i];
+    }
+    perm[logical] = (int8_t)pos[j];
+    moved |= logical != pos[j];
+  }
+  MgTensorId n = mg_lift_input_shaped(b, b->inputs[k], rank, dims,
+                                      moved ? perm : NULL);
   if (n == MG_NO_ID)
     return false;
   v->t = n;

@@ -187,10 +187,11 @@ bool mg_lift_set(MgLiftBuilder *b, MlirValue v, const MgLiftVal *val);
 bool mg_lift_has(const MgLiftBuilder *b, MlirValue v);
 /// Graph input for IR value `v` (created once); MG_NO_ID + failure.
 MgTensorId mg_lift_input(MgLiftBuilder *b, MlirValue v);
-/// The input for `v` with μGraph shape `dims` (its IR shape with unit dims
-/// added or dropped, non-unit dims in order), created on first use.
+/// The input for `v` with μGraph shape `dims`, created on first use: its
+/// IR shape with unit dims added or dropped (non-unit dims in order), then
+/// read through layout `perm` (NULL: none; see mg_graph_set_input_perm).
 MgTensorId mg_lift_input_shaped(MgLiftBuilder *b, MlirValue v, uint32_t rank,
-                                const int64_t *dims);
+                                const int64_t *dims, const int8_t *perm);
 /// Turns `v` into a MG_LIFT_TENSOR, emitting what a symbolic value needs.
 bool mg_lift_materialize(MgLiftBuilder *b, MgLiftVal *v);
 /// A MG_LIFT_TENSOR for the whole of μGraph tensor `t` (exact view).

@@ -37,8 +37,8 @@ static MlirStringRef str(const char *s) {
   return mlirStringRefCreateFromCString(s);
 }
 
-/// The type of kernel input `i`: its μGraph tensor's shape with the IR
-/// type's element type.
+/// The type of kernel input `i`: its μGraph tensor's stored shape (the
+/// layout undone) with the IR type's element type.
 static MlirType kernel_input_type(const MgLiftChunk *c, uint32_t i,
                                   MlirType ir) {
   const MgGraph *g = &c->prog->graphs[0];
@@ -47,7 +47,9 @@ static MlirType kernel_input_type(const MgLiftChunk *c, uint32_t i,
     if (op->kind != MG_OP_INPUT || op->attr != (int32_t)i)
       continue;
     const MgTensor *t = &g->tensors[op->outputs[0]];
-    return mlirRankedTensorTypeGet(t->rank, t->dims,
+    int64_t dims[MG_MAX_DIMS];
+    mg_graph_stored_dims(g, op->outputs[0], dims);
+    return mlirRankedTensorTypeGet(t->rank, dims,
                                    mlirShapedTypeGetElementType(ir),
                                    mlirAttributeGetNull());
   }

@@ -101,18 +101,22 @@ bool mg_lift_val_is_exact(const MgLiftBuilder *b, const MgLiftVal *v) {
 }
 
 MgTensorId mg_lift_input(MgLiftBuilder *b, MlirValue v) {
-  return mg_lift_input_shaped(b, v, 0, NULL);
+  return mg_lift_input_shaped(b, v, 0, NULL, NULL);
 }
 
 MgTensorId mg_lift_input_shaped(MgLiftBuilder *b, MlirValue v, uint32_t rank,
-                                const int64_t *dims) {
+                                const int64_t *dims, const int8_t *perm) {
   for (uint32_t i = 0; i < b->num_inputs; ++i) {
     if (!mlirValueEqual(b->inputs[i], v))
       continue;
     const MgTensor *t = mg_lift_tensor(b, b->input_ids[i]);
+    int8_t have[MG_MAX_DIMS];
+    bool moved = mg_op_input_perm(&b->prog->graphs[0].ops[t->producer],
+                                  t->rank, have);
     bool same = !dims ? !b->input_reshaped[i]
                       : t->rank == rank &&
-                            !memcmp(t->dims, dims, rank * sizeof *dims);
+                            !memcmp(t->dims, dims, rank * sizeof *dims) &&
+                            (perm ? !memcmp(have, perm, rank) : !moved);
     if (same)
       return b->input_ids[i];
   }
@@ -150,6 +154,9 @@ MgTensorId mg_lift_input_shaped(MgLiftBuilder *b, MlirValue v, uint32_t rank,
   MgTensorId t = mg_graph_add_input(b->prog, 0, (MgDType)ty.dtype,
                                     dims ? rank : ty.rank,
                                     dims ? dims : ty.dims, &diag);
+  if (t != MG_NO_ID && perm &&
+      mg_graph_set_input_perm(b->prog, 0, t, perm, &diag) != MG_STATUS_OK)
+    t = MG_NO_ID;
   if (t == MG_NO_ID) {
     mg_lift_fail(b, (MlirOperation){NULL}, "μGraph input rejected: %s",
                  diag.message);
@@ -458,7 +465,7 @@ bool mg_lift_view_transpose(MgLiftBuilder *b, const MgLiftVal *v,
 //===--- Dead ops ---------------------------------------------------------===//
 
 // True when input k is unused and its IR value also enters as another
-// input (reshaped at the boundary): then it goes.
+// input (reshaped or transposed at the boundary): then it goes.
 static bool unused_twin(const MgLiftBuilder *b, uint32_t k,
                         const uint8_t *live) {
   if (live[b->input_ids[k]])
@@ -513,6 +520,11 @@ bool mg_lift_prune(MgLiftBuilder *b) {
     const MgTensor *x = &g->tensors[t];
     map[t] =
         mg_graph_add_input(q, 0, (MgDType)x->dtype, x->rank, x->dims, &diag);
+    int8_t perm[MG_MAX_DIMS];
+    if (map[t] != MG_NO_ID && mg_op_input_perm(&g->ops[x->producer], x->rank,
+                                               perm) &&
+        mg_graph_set_input_perm(q, 0, map[t], perm, &diag) != MG_STATUS_OK)
+      map[t] = MG_NO_ID;
     ok = map[t] != MG_NO_ID;
   }
   for (uint32_t o = 0; dead && ok && o < g->num_ops; ++o) {

@@ -86,8 +86,7 @@ void mg_lower_cpu_program(Emit *e, const MgLowerOptions *o) {
       continue;
     MgTensorId t = op->outputs[0];
     snprintf(e->val[t], NAME_LEN, "%%in%d", op->attr);
-    mg_lower_memref_type(&root->tensors[t], (MgDType)root->tensors[t].dtype,
-                         NULL, e->type[t]);
+    mg_lower_stored_type(root, t, e->type[t]);
     mg_text_printf(&args, "%s%s: %s", n++ ? ", " : "", e->val[t], e->type[t]);
   }
   // Outputs are written in place; a tensor that is an input or an earlier
@@ -113,6 +112,9 @@ void mg_lower_cpu_program(Emit *e, const MgLowerOptions *o) {
                 o->c_interface ? " attributes {llvm.emit_c_interface}" : "");
   mg_text_free(&args);
   e->indent++;
+  for (MgTensorId t = 0; t < root->num_tensors; t++)
+    if (root->ops[root->tensors[t].producer].kind == MG_OP_INPUT)
+      mg_lower_layout_view(e, root, t, e->val[t], e->type[t]);
   bool *alloc_of = calloc(root->num_tensors + 1, sizeof *alloc_of);
   if (!alloc_of)
     e->error = "out of memory";

@@ -58,6 +58,57 @@ void mg_lower_memref_type(const MgTensor *t, MgDType dtype, const char *space,
            space ? ", " : "", space ? space : "");
 }
 
+bool mg_lower_has_layout(const MgGraph *g, MgTensorId t) {
+  int8_t perm[MG_MAX_DIMS];
+  return mg_op_input_perm(&g->ops[g->tensors[t].producer], g->tensors[t].rank,
+                          perm);
+}
+
+void mg_lower_stored_type(const MgGraph *g, MgTensorId t, char out[TYPE_LEN]) {
+  MgTensor s = g->tensors[t];
+  mg_graph_stored_dims(g, t, s.dims);
+  mg_lower_memref_type(&s, (MgDType)s.dtype, NULL, out);
+}
+
+void mg_lower_layout_view(Emit *e, const MgGraph *g, MgTensorId t, Name val,
+                          char type[TYPE_LEN]) {
+  const MgTensor *x = &g->tensors[t];
+  int8_t perm[MG_MAX_DIMS];
+  if (!mg_op_input_perm(&g->ops[x->producer], x->rank, perm))
+    return;
+  int64_t sdims[MG_MAX_DIMS], sstride[MG_MAX_DIMS], n = 1;
+  mg_graph_stored_dims(g, t, sdims);
+  for (uint32_t d = x->rank; d-- > 0;) {
+    sstride[d] = n;
+    n *= sdims[d];
+  }
+  char map[96], strides[96], view[TYPE_LEN];
+  size_t m = (size_t)snprintf(map, sizeof map, "(");
+  for (uint32_t d = 0; d < x->rank; d++)
+    m += (size_t)snprintf(map + m, sizeof map - m, "%sd%u", d ? ", " : "", d);
+  m += (size_t)snprintf(map + m, sizeof map - m, ") -> (");
+  size_t k = 0;
+  for (uint32_t d = 0; d < x->rank; d++) {
+    m += (size_t)snprintf(map + m, sizeof map - m, "%sd%d", d ? ", " : "",
+                          perm[d]);
+    k += (size_t)snprintf(strides + k, sizeof strides - k, "%s%lld",
+                          d ? ", " : "", (long long)sstride[perm[d]]);
+  }
+  snprintf(map + m, sizeof map - m, ")");
+  // memref<AxBxT> -> memref<BxAxT, strided<[1, B]>>: the logical shape
+  // over the stored array, nothing copied.
+  char logical[TYPE_LEN];
+  mg_lower_memref_type(x, (MgDType)x->dtype, NULL, logical);
+  snprintf(view, sizeof view, "%.*s, strided<[%s]>>",
+           (int)strlen(logical) - 1, logical, strides);
+  Name out;
+  mg_lower_fresh(e, out);
+  mg_lower_line(e, "%s = memref.transpose %s %s : %s to %s", out, val, map,
+                type, view);
+  snprintf(val, NAME_LEN, "%s", out);
+  snprintf(type, TYPE_LEN, "%s", view);
+}
+
 // A block-graph tensor kept in shared memory (not a kernel tensor).
 bool mg_lower_is_tile(const MgGraph *b, MgTensorId t) {
   MgOpKind k = (MgOpKind)b->ops[b->tensors[t].producer].kind;
@@ -101,6 +152,9 @@ int64_t mg_lower_vector_width(const MgGraph *b, MgTensorId tile,
   const MgTensor *x = &b->tensors[tile], *y = &b->tensors[dram];
   MgDType dt = mg_lower_kept_dtype(b, tile);
   if (dt != mg_lower_kept_dtype(b, dram) || x->rank != y->rank)
+    return 1;
+  // A transposed view is read element by element, in stored order.
+  if (mg_lower_has_layout(b, dram))
     return 1;
   int64_t v = MG_LOWER_VECTOR_BYTES / (int64_t)mg_dtype_bytes(dt);
   // Trailing unit dims (a 256x1 column of an Nx1 tensor) do not break

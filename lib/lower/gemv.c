@@ -39,8 +39,10 @@ static bool gemv_shape(const MgProgram *p, const MgOp *op, Gemv *g) {
     return false;
   const MgTensor *a = &r->tensors[op->inputs[0]], *b = &r->tensors[op->inputs[1]];
   const MgTensor *c = &r->tensors[op->outputs[0]];
-  if (a->rank < 2 || b->rank < 2 || a->dtype != b->dtype)
-    return false;
+  if (a->rank < 2 || b->rank < 2 || a->dtype != b->dtype ||
+      mg_lower_has_layout(r, op->inputs[0]) ||
+      mg_lower_has_layout(r, op->inputs[1]))
+    return false; // its vector loads need rows stored as read
   for (const MgTensor *t = a; t; t = t == a ? b : t == b ? c : NULL)
     for (uint32_t d = 0; d + 2 < t->rank; d++)
       if (t->dims[d] != 1)

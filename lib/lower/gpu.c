@@ -34,8 +34,7 @@ void mg_lower_gpu_kernel(Emit *e, const char *name, MgOpId opi) {
     MgTensorId t = k < op->num_inputs ? op->inputs[k]
                                       : op->outputs[k - op->num_inputs];
     snprintf(kval[t], NAME_LEN, "%%arg%u", n++);
-    mg_lower_memref_type(&root->tensors[t], (MgDType)root->tensors[t].dtype,
-                         NULL, ktype[t]);
+    mg_lower_stored_type(root, t, ktype[t]);
     // Kernel tensors are whole gpu.alloc buffers (256-byte aligned): saying
     // so makes the pointer parameters .align 16, so LLVM keeps 128-bit
     // vector accesses whole.
@@ -108,6 +107,7 @@ void mg_lower_gpu_kernel(Emit *e, const char *name, MgOpId opi) {
     mg_lower_line(e, "%s = memref.assume_alignment %s, 16 : %s", aligned,
                   kval[t], ktype[t]);
     snprintf(kval[t], NAME_LEN, "%s", aligned);
+    mg_lower_layout_view(e, root, t, kval[t], ktype[t]);
   }
   if (op->kind != MG_OP_CUSTOM) {
     // Whole tensors, every thread of the grid striding over the elements.

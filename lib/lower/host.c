@@ -39,6 +39,16 @@ void mg_lower_launch(const MgProgram *p, MgOpId op, int64_t grid[3],
   *threads = b->block_threads;
 }
 
+static void tensor_type(const MgTensor *t, char out[TYPE_LEN]);
+
+// The tensor type the caller passes for `t`: its stored shape.
+static void stored_tensor_type(const MgGraph *g, MgTensorId t,
+                               char out[TYPE_LEN]) {
+  MgTensor s = g->tensors[t];
+  mg_graph_stored_dims(g, t, s.dims);
+  tensor_type(&s, out);
+}
+
 static void tensor_type(const MgTensor *t, char out[TYPE_LEN]) {
   size_t n = (size_t)snprintf(out, TYPE_LEN, "tensor<");
   for (uint32_t d = 0; d < t->rank; d++)
@@ -51,7 +61,7 @@ static void tensor_type(const MgTensor *t, char out[TYPE_LEN]) {
 static void host_buffers(Emit *e, const MgGraph *root, Name tok) {
   for (MgTensorId t = 0; t < root->num_tensors; t++) {
     const MgTensor *x = &root->tensors[t];
-    mg_lower_memref_type(x, (MgDType)x->dtype, NULL, e->type[t]);
+    mg_lower_stored_type(root, t, e->type[t]);
     mg_lower_fresh(e, e->val[t]);
     Name next;
     mg_lower_fresh(e, next);
@@ -63,7 +73,7 @@ static void host_buffers(Emit *e, const MgGraph *root, Name tok) {
       continue;
     Name h;
     char tt[TYPE_LEN];
-    tensor_type(x, tt);
+    stored_tensor_type(root, t, tt);
     mg_lower_fresh(e, h);
     mg_lower_line(e, "%s = bufferization.to_buffer %%arg%d : %s to %s", h,
                   op->attr, tt, e->type[t]);
@@ -117,7 +127,7 @@ void mg_lower_host_program(Emit *e, const MgLowerOptions *o) {
   for (uint32_t i = 0; i < root->num_ops; i++)
     if (root->ops[i].kind == MG_OP_INPUT) {
       char tt[TYPE_LEN];
-      tensor_type(&root->tensors[root->ops[i].outputs[0]], tt);
+      stored_tensor_type(root, root->ops[i].outputs[0], tt);
       mg_text_printf(&sig, "%s%%arg%u: %s", n++ ? ", " : "", root->ops[i].attr,
                      tt);
     }

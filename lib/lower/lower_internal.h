@@ -106,6 +106,14 @@ bool mg_lower_register_values(const MgGraph *b, bool *reg);
 /// move whole vectors (same element type; the innermost dims of both are
 /// multiples of the vector, so every tile row starts 16-byte aligned in
 /// both), else 1.
+/// True when `t` is an input stored in another layout (a transposed view).
+bool mg_lower_has_layout(const MgGraph *g, MgTensorId t);
+/// The identity memref type of `t`'s stored shape (its layout undone).
+void mg_lower_stored_type(const MgGraph *g, MgTensorId t, char out[TYPE_LEN]);
+/// For an input with a layout: `val` of its stored type becomes a
+/// memref.transpose view of the logical shape (strided); else unchanged.
+void mg_lower_layout_view(Emit *e, const MgGraph *g, MgTensorId t, Name val,
+                          char type[TYPE_LEN]);
 int64_t mg_lower_vector_width(const MgGraph *b, MgTensorId tile,
                               MgTensorId dram);
 /// Dims of the copy between `tile` and `dram` once their common trailing

@@ -990,6 +990,22 @@ static void vector_elems_begin(Emit *e, const MgTensor *tile, uint32_t rank,
   snprintf(idx[last], NAME_LEN, "%s", first);
 }
 
+// Opens the loop over a tile of input `dram`, which has a layout, in the
+// stored order: consecutive threads read consecutive addresses (coalesced)
+// and write the shared tile with a stride instead.
+static void stored_elems_begin(Emit *e, MgTensorId dram, const MgTensor *tile,
+                               Index idx) {
+  int8_t perm[MG_MAX_DIMS];
+  mg_op_input_perm(&e->g->ops[tensor(e, dram)->producer], tile->rank, perm);
+  MgTensor st = *tile;
+  for (uint32_t d = 0; d < tile->rank; d++)
+    st.dims[perm[d]] = tile->dims[d];
+  Index sidx;
+  elems_begin(e, &st, sidx);
+  for (uint32_t d = 0; d < tile->rank; d++)
+    snprintf(idx[d], NAME_LEN, "%s", sidx[perm[d]]);
+}
+
 // Copies between a tile and its kernel tensor: the iterator reads the
 // kernel tensor, the saver writes it. Element types are equal: no f32.
 // Whole 16-byte vectors per thread where the layout allows (vector_width),
@@ -1009,6 +1025,8 @@ static void move_tile(Emit *e, const MgOp *op, bool saver) {
     copy_views(e, tile_id, dram_id, false, &v);
     rank = v.rank;
     vector_elems_begin(e, tile, rank, vw, idx);
+  } else if (!saver && mg_lower_has_layout(e->g, dram_id)) {
+    stored_elems_begin(e, dram_id, tile, idx);
   } else {
     elems_begin(e, tile, idx);
   }

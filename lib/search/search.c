@@ -317,8 +317,9 @@ static int cmp_reason(const void *pa, const void *pb) {
                 ((const MgSearchReason *)pb)->text);
 }
 
-MgStatus mg_search_run(const MgProgram *target, const MgSearchOptions *options,
-                       MgSearchResult *result, MgDiag *diag) {
+static MgStatus search_logical(const MgProgram *target,
+                               const MgSearchOptions *options,
+                               MgSearchResult *result, MgDiag *diag) {
   if (!result)
     return mg_diag_set(diag, MG_STATUS_INVALID, -1, -1, "no result slot");
   memset(result, 0, sizeof *result);
@@ -479,4 +480,44 @@ const MgProgram *mg_search_result_best(const MgSearchResult *result) {
       (uint32_t)result->best >= result->num_found)
     return NULL;
   return result->found[result->best].program;
+}
+
+// Input layouts do not change what a program computes, so the search runs
+// on the logical target and every program found gets the target's layouts.
+MgStatus mg_search_run(const MgProgram *target, const MgSearchOptions *options,
+                       MgSearchResult *result, MgDiag *diag) {
+  if (!target || !target->num_graphs || !mg_program_has_layouts(target))
+    return search_logical(target, options, result, diag);
+  MgProgram *logical = mg_program_clone(target);
+  if (!logical) {
+    if (result) {
+      memset(result, 0, sizeof *result);
+      result->best = -1;
+    }
+    return mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1, "out of memory");
+  }
+  mg_program_clear_layouts(logical);
+  MgStatus st = search_logical(logical, options, result, diag);
+  mg_program_destroy(logical);
+  // A program whose block graphs cannot take the layouts is dropped.
+  uint32_t kept = 0;
+  for (uint32_t i = 0; st == MG_STATUS_OK && i < result->num_found; i++) {
+    MgSearchFound *f = &result->found[i];
+    MgDiag d;
+    if (mg_program_copy_layouts(f->program, target, &d) != MG_STATUS_OK ||
+        mg_program_validate(f->program, options ? options->target : NULL,
+                            &d) != MG_STATUS_OK) {
+      mg_program_destroy(f->program);
+      for (uint32_t k = 0; k < f->num_parts; k++)
+        mg_program_destroy(f->parts[k]);
+      continue;
+    }
+    f->hash = mg_program_hash(f->program);
+    result->found[kept++] = *f;
+  }
+  if (st == MG_STATUS_OK) {
+    result->num_found = kept;
+    result->best = kept ? 0 : -1;
+  }
+  return st;
 }

@@ -269,7 +269,9 @@ MgStatus mg_run_error_sigma(const MgProgram *program,
   memset(out, 0, sizeof out);
   MgStatus status = MG_STATUS_OK;
   for (uint32_t i = 0; i < sig->num_inputs; ++i) {
-    if (!mg_buffer_alloc(&in[i], sig->inputs[i].rank, sig->inputs[i].dims)) {
+    // The logical shape: an input with a layout differs from the signature.
+    const MgTensor *t = mg_graph_input_tensor(&program->graphs[0], i);
+    if (!t || !mg_buffer_alloc(&in[i], t->rank, t->dims)) {
       status = mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1, "out of memory");
       break;
     }

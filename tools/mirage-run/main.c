@@ -364,6 +364,10 @@ static Outcome interpret_and_compare(const MgProgram *program,
   char err[512];
   MgDiag diag = {-1, -1, ""};
   const double *const *in = (const double *const *)b->in_values;
+  if (!mg_run_inputs_to_logical(program, b->in_values)) {
+    report_error(loc, label, "out of memory");
+    return OUTCOME_ERROR;
+  }
   if (mg_interp_run_f64(program, in, b->interp_out, &diag) != MG_STATUS_OK) {
     snprintf(err, sizeof err, "the interpreter failed: %s", diag.message);
     report_error(loc, label, err);

@@ -1,0 +1,143 @@
+//===- layout.c - Input layouts: inputs stored as transposed views --------===//
+//
+// A kernel input may arrive as a transposed view of the caller's array
+// (x·Wᵀ reads nn.Linear's weight W as stored). The layout is a property of
+// the INPUT op only: every op, interpreter and verifier sees the logical
+// tensor; the call boundary, the lowering and the cost model read the
+// stored one. A block graph's input takes the layout of the kernel tensor
+// its custom op passes, so the lowering of a block graph sees it locally.
+//
+//===----------------------------------------------------------------------===//
+#include "graph_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+bool mg_op_input_perm(const MgOp *op, uint32_t rank, int8_t *perm) {
+  bool set = false;
+  for (uint32_t d = 0; d < rank && d < MG_MAX_DIMS; d++)
+    set |= op->kind == MG_OP_INPUT && op->perm[d] != 0;
+  bool moved = false;
+  for (uint32_t d = 0; d < rank && d < MG_MAX_DIMS; d++) {
+    perm[d] = set ? op->perm[d] : (int8_t)d;
+    moved |= perm[d] != (int8_t)d;
+  }
+  return moved;
+}
+
+void mg_graph_stored_dims(const MgGraph *g, MgTensorId t, int64_t *dims) {
+  const MgTensor *x = &g->tensors[t];
+  int8_t perm[MG_MAX_DIMS];
+  if (!mg_op_input_perm(&g->ops[x->producer], x->rank, perm)) {
+    memcpy(dims, x->dims, x->rank * sizeof *dims);
+    return;
+  }
+  for (uint32_t d = 0; d < x->rank; d++)
+    dims[perm[d]] = x->dims[d];
+}
+
+MgStatus mg_graph_set_input_perm(MgProgram *p, MgGraphId g, MgTensorId t,
+                                 const int8_t *perm, MgDiag *diag) {
+  if (!p || g >= p->num_graphs)
+    return mg_diag_set(diag, MG_STATUS_INVALID, -1, -1, "no graph %u", g);
+  MgGraph *gr = &p->graphs[g];
+  if (t >= gr->num_tensors || gr->ops[gr->tensors[t].producer].kind !=
+                                  MG_OP_INPUT)
+    return mg_diag_set(diag, MG_STATUS_INVALID, (int32_t)g, -1,
+                       "only a graph input has a layout");
+  if (gr->level == MG_LEVEL_THREAD)
+    return mg_diag_set(diag, MG_STATUS_INVALID, (int32_t)g, -1,
+                       "thread-graph inputs are tiles: they have no layout");
+  MgOp *op = &gr->ops[gr->tensors[t].producer];
+  uint32_t rank = gr->tensors[t].rank;
+  bool seen[MG_MAX_DIMS] = {false}, moved = false;
+  for (uint32_t d = 0; d < rank; d++) {
+    if (perm[d] < 0 || (uint32_t)perm[d] >= rank || seen[perm[d]])
+      return mg_diag_set(diag, MG_STATUS_INVALID, (int32_t)g,
+                         (int32_t)gr->tensors[t].producer,
+                         "input layout is not a permutation of 0..%u",
+                         rank - 1);
+    seen[perm[d]] = true;
+    moved |= perm[d] != (int8_t)d;
+  }
+  memset(op->perm, 0, sizeof op->perm);
+  if (moved)
+    memcpy(op->perm, perm, rank);
+  return MG_STATUS_OK;
+}
+
+static bool any_layout(const MgGraph *gr) {
+  int8_t perm[MG_MAX_DIMS];
+  for (uint32_t i = 0; i < gr->num_ops; i++)
+    if (gr->ops[i].kind == MG_OP_INPUT &&
+        mg_op_input_perm(&gr->ops[i], gr->tensors[gr->ops[i].outputs[0]].rank,
+                         perm))
+      return true;
+  return false;
+}
+
+bool mg_program_has_layouts(const MgProgram *p) {
+  for (uint32_t g = 0; g < p->num_graphs; g++)
+    if (any_layout(&p->graphs[g]))
+      return true;
+  return false;
+}
+
+void mg_program_clear_layouts(MgProgram *p) {
+  for (uint32_t g = 0; g < p->num_graphs; g++)
+    for (uint32_t i = 0; i < p->graphs[g].num_ops; i++)
+      memset(p->graphs[g].ops[i].perm, 0, sizeof p->graphs[g].ops[i].perm);
+}
+
+MgStatus mg_program_copy_layouts(MgProgram *dst, const MgProgram *src,
+                                 MgDiag *diag) {
+  if (!dst->num_graphs || !src->num_graphs)
+    return mg_diag_set(diag, MG_STATUS_INVALID, -1, -1, "no root graph");
+  MgGraph *root = &dst->graphs[0];
+  const MgGraph *sroot = &src->graphs[0];
+  for (uint32_t i = 0; i < root->num_ops; i++) {
+    MgOp *op = &root->ops[i];
+    if (op->kind != MG_OP_INPUT)
+      continue;
+    const MgTensor *st = mg_graph_input_tensor(sroot, (uint32_t)op->attr);
+    if (!st || st->rank != root->tensors[op->outputs[0]].rank)
+      return mg_diag_set(diag, MG_STATUS_INVALID, 0, (int32_t)i,
+                         "input %d has no counterpart", op->attr);
+    memcpy(op->perm, sroot->ops[st->producer].perm, sizeof op->perm);
+  }
+  // Each block graph's inputs take the layouts of what its callers pass;
+  // a body called with two different layouts cannot be lowered once.
+  for (uint32_t g = 1; g < dst->num_graphs; g++)
+    if (dst->graphs[g].level == MG_LEVEL_BLOCK)
+      for (uint32_t i = 0; i < dst->graphs[g].num_ops; i++)
+        memset(dst->graphs[g].ops[i].perm, 0, sizeof dst->graphs[g].ops[i].perm);
+  bool *set = calloc(dst->num_graphs, sizeof *set);
+  if (!set)
+    return mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1, "out of memory");
+  MgStatus status = MG_STATUS_OK;
+  for (uint32_t i = 0; i < root->num_ops && status == MG_STATUS_OK; i++) {
+    const MgOp *op = &root->ops[i];
+    if (op->kind != MG_OP_CUSTOM)
+      continue;
+    MgGraph *body = &dst->graphs[op->attr];
+    for (uint32_t k = 0; k < body->num_ops; k++) {
+      MgOp *in = &body->ops[k];
+      if (in->kind != MG_OP_INPUT)
+        continue;
+      const MgOp *from = &root->ops[root->tensors[op->inputs[in->attr]].producer];
+      int8_t perm[MG_MAX_DIMS] = {0};
+      if (from->kind == MG_OP_INPUT)
+        memcpy(perm, from->perm, sizeof perm);
+      if (set[op->attr] && memcmp(perm, in->perm, sizeof perm)) {
+        status = mg_diag_set(diag, MG_STATUS_INVALID, 0, (int32_t)i,
+                             "block graph %d is called with two layouts",
+                             op->attr);
+        break;
+      }
+      memcpy(in->perm, perm, sizeof perm);
+    }
+    set[op->attr] = true;
+  }
+  free(set);
+  return status;
+}
