@@ -571,6 +571,29 @@ bool mg_lift_alg_reduce(MgLiftBuilder *b, const MgLiftVal *x,
   return true;
 }
 
+// A matmul operand read from an input in another order than (m,k) x (k,n)
+// (x·Wᵀ, linalg.matmul with a transposed map) is re-rooted on an input with
+// a layout. True when `v` changed; batch dims must already be in place.
+static bool read_in_layout(MgLiftBuilder *b, MgLiftVal *v,
+                           const uint8_t *roles, uint32_t s, bool lhs) {
+  int want[MG_LIFT_MAX_RANK];
+  bool wrong = false;
+  for (uint32_t i = 0; i < v->rank; ++i) {
+    switch ((MgLiftDimRole)roles[i]) {
+    case MG_LIFT_DIM_M: want[i] = lhs ? (int)s - 2 : -1; break;
+    case MG_LIFT_DIM_N: want[i] = lhs ? -1 : (int)s - 1; break;
+    case MG_LIFT_DIM_K: want[i] = lhs ? (int)s - 1 : (int)s - 2; break;
+    default:
+      if (v->map[i] >= (int)s - 2)
+        return false;
+      want[i] = v->map[i];
+      break;
+    }
+    wrong |= v->map[i] >= 0 && v->dims[i] > 1 && v->map[i] != want[i];
+  }
+  return wrong && reroot_input(b, v, s, want);
+}
+
 bool mg_lift_alg_contract(MgLiftBuilder *b, const MgLiftVal *x,
                           const MgLiftVal *y, const uint8_t *roles,
                           uint8_t dtype, MgLiftVal *out) {
@@ -604,6 +627,11 @@ bool mg_lift_alg_contract(MgLiftBuilder *b, const MgLiftVal *x,
                         "matmul operands have μGraph ranks %u and %u (equal "
                         "ranks >= 2 needed)",
                         ta->rank, tc->rank);
+  if (read_in_layout(b, &a, roles, s, true) |
+      read_in_layout(b, &c, roles, s, false)) {
+    ta = mg_lift_tensor(b, a.t);
+    tc = mg_lift_tensor(b, c.t);
+  }
   MgLiftVal r = a;
   for (uint32_t i = 0; i < a.rank; ++i) {
     int want_a = -2, want_c = -2; // -2: operand does not index this dim

@@ -118,6 +118,28 @@ static bool matmul(MgLiftBuilder *b, MlirOperation op, const MgLiftType *rt) {
   return mg_lift_set_result(b, op, &r);
 }
 
+// A narrowing cast that is the only reader of an op's wider result (the
+// f32 tosa.matmul result cast back to f16, as torch-mlir writes it): the
+// op stores the narrow type itself, so the element-wise ops after the cast
+// compute in the type the IR writes. One rounding instead of two (to f32,
+// then to f16): within the f16 rounding error either way.
+static void narrow_result(MgLiftBuilder *b, MlirOperation cast, MgLiftVal *r,
+                          uint8_t dtype) {
+  MlirValue src = mlirOperationGetOperand(cast, 0);
+  MlirOpOperand use = mlirValueGetFirstUse(src);
+  if (r->kind != MG_LIFT_TENSOR || !mlirValueIsAOpResult(src) ||
+      mlirOpOperandIsNull(use) ||
+      !mlirOpOperandIsNull(mlirOpOperandGetNextUse(use)) ||
+      mg_dtype_bytes((MgDType)dtype) >=
+          mg_dtype_bytes((MgDType)mg_lift_tensor(b, r->t)->dtype))
+    return;
+  const MgGraph *g = &b->prog->graphs[0];
+  if (g->ops[g->tensors[r->t].producer].kind == MG_OP_INPUT)
+    return;
+  MgDiag diag = {-1, -1, ""};
+  mg_graph_set_dtype(b->prog, 0, r->t, (MgDType)dtype, &diag);
+}
+
 static bool view(MgLiftBuilder *b, MlirOperation op, const MgLiftType *rt) {
   MgLiftVal x, r;
   if (!mg_lift_get(b, mg_lift_view_source(op), &x))
@@ -139,6 +161,8 @@ static bool view(MgLiftBuilder *b, MlirOperation op, const MgLiftType *rt) {
     r = x;
     if (r.kind == MG_LIFT_SCALAR)
       r.scalar = mg_lift_round(r.scalar, rt->dtype);
+    else
+      narrow_result(b, op, &r, rt->dtype);
   }
   r.dtype = rt->dtype;
   return mg_lift_set_result(b, op, &r);

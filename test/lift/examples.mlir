@@ -20,8 +20,11 @@
 // RMS-NEXT: "ug.matmul"
 // RMS-NOT: _lax1
 
-// MLP: call @forward_lax0(%arg0, %0, %{{[0-9]+}})
-// MLP: "ug.matmul"
+// nn.Linear's weights are read as stored, through layouts.
+// MLP: call @forward_lax0(%arg0, %arg1, %arg2)
+// MLP: "ug.transpose"(%arg1) {perm = array<i64: 1, 0>}
+// MLP-NEXT: "ug.transpose"(%arg2) {perm = array<i64: 1, 0>}
+// MLP-NEXT: "ug.matmul"
 // MLP-NEXT: "ug.silu"
 // MLP-NEXT: "ug.matmul"
 // MLP-NEXT: "ug.mul"

@@ -7,7 +7,7 @@
 // Checked: the keepdim reduction generic (output map with a constant 0),
 // linalg.reduce + tensor.expand_shape, broadcast generics, a scale by a
 // constant captured from the function body, and the K transpose of an
-// argument (cut, an input) all lift into one kernel graph.
+// argument (an input read through a layout) all lift into one kernel graph.
 // RUN: mirage-opt --mirage-lift %s | FileCheck %s
 // RUN: mirage-opt --mirage-lift --mirage-remarks %s 2>&1 >/dev/null | FileCheck %s --check-prefix=REM
 // RUN: mirage-opt --mirage-lift --mirage-verify-ugraph %s > /dev/null
@@ -76,22 +76,22 @@ func.func @forward(%arg0: tensor<2x4x8xf32>, %arg1: tensor<2x16x8xf32>, %arg2: t
 }
 
 // CHECK-LABEL: func.func @forward(
-// CHECK: call @forward_lax0(%arg0, %arg2, %transposed) : (tensor<2x4x8xf32>, tensor<2x16x8xf32>, tensor<2x8x16xf32>) -> tensor<2x4x8xf32>
-// CHECK-LABEL: func.func private @forward_lax0(%arg0: tensor<2x4x8xf32>, %arg1: tensor<2x16x8xf32>, %arg2: tensor<2x8x16xf32>) -> tensor<2x4x8xf32> attributes {ug.level = "kernel", ug.reference = @forward_lax0_ref} {
-// CHECK-NEXT: %0 = "ug.matmul"(%arg0, %arg2) : (tensor<2x4x8xf32>, tensor<2x8x16xf32>) -> tensor<2x4x16xf32>
-// CHECK-NEXT: %1 = "ug.mul_scalar"(%0) {scalar = 0.35355338454246521 : f64} : (tensor<2x4x16xf32>) -> tensor<2x4x16xf32>
-// CHECK-NEXT: %2 = "ug.exp"(%1) : (tensor<2x4x16xf32>) -> tensor<2x4x16xf32>
-// CHECK-NEXT: %3 = "ug.sum"(%2) {dim = 2 : i64} : (tensor<2x4x16xf32>) -> tensor<2x4x1xf32>
-// CHECK-NEXT: %4 = "ug.div"(%2, %3) : (tensor<2x4x16xf32>, tensor<2x4x1xf32>) -> tensor<2x4x16xf32>
-// CHECK-NEXT: %5 = "ug.square"(%arg1) : (tensor<2x16x8xf32>) -> tensor<2x16x8xf32>
-// CHECK-NEXT: %6 = "ug.sum"(%5) {dim = 2 : i64} : (tensor<2x16x8xf32>) -> tensor<2x16x1xf32>
-// CHECK-NEXT: %7 = "ug.div_scalar"(%6) {scalar = 8.000000e+00 : f64} : (tensor<2x16x1xf32>) -> tensor<2x16x1xf32>
-// CHECK-NEXT: %8 = "ug.rsqrt"(%7) : (tensor<2x16x1xf32>) -> tensor<2x16x1xf32>
-// CHECK-NEXT: %9 = "ug.mul"(%arg1, %8) : (tensor<2x16x8xf32>, tensor<2x16x1xf32>) -> tensor<2x16x8xf32>
-// CHECK-NEXT: %10 = "ug.matmul"(%4, %9) : (tensor<2x4x16xf32>, tensor<2x16x8xf32>) -> tensor<2x4x8xf32>
-// CHECK-NEXT: return %10 : tensor<2x4x8xf32>
-// REM: {{.*}}:19:{{[0-9]+}}: remark: mirage-lift: '@forward': lifted 1 subprogram (@forward_lax0); 1 tensor op left in place
-// REM: {{.*}}:24:{{[0-9]+}}: remark: mirage-lift: 'linalg.transpose' is not lifted: a matmul operand is transposed relative to the μGraph's (m,k) x (k,n) layout, and the μGraph has no transpose
-// REM: {{.*}}:27:{{[0-9]+}}: remark: mirage-lift: @forward_lax0: 10 ops -> kernel graph of 11 μGraph ops, 3 inputs, 1 output
+// CHECK: call @forward_lax0(%arg0, %arg1, %arg2) : (tensor<2x4x8xf32>, tensor<2x16x8xf32>, tensor<2x16x8xf32>) -> tensor<2x4x8xf32>
+// CHECK-LABEL: func.func private @forward_lax0(%arg0: tensor<2x4x8xf32>, %arg1: tensor<2x16x8xf32>, %arg2: tensor<2x16x8xf32>) -> tensor<2x4x8xf32> attributes {ug.level = "kernel", ug.reference = @forward_lax0_ref} {
+// CHECK-NEXT: %0 = "ug.transpose"(%arg1) {perm = array<i64: 0, 2, 1>} : (tensor<2x16x8xf32>) -> tensor<2x8x16xf32>
+// CHECK-NEXT: %1 = "ug.matmul"(%arg0, %0) : (tensor<2x4x8xf32>, tensor<2x8x16xf32>) -> tensor<2x4x16xf32>
+// CHECK-NEXT: %2 = "ug.mul_scalar"(%1) {scalar = 0.35355338454246521 : f64} : (tensor<2x4x16xf32>) -> tensor<2x4x16xf32>
+// CHECK-NEXT: %3 = "ug.exp"(%2) : (tensor<2x4x16xf32>) -> tensor<2x4x16xf32>
+// CHECK-NEXT: %4 = "ug.sum"(%3) {dim = 2 : i64} : (tensor<2x4x16xf32>) -> tensor<2x4x1xf32>
+// CHECK-NEXT: %5 = "ug.div"(%3, %4) : (tensor<2x4x16xf32>, tensor<2x4x1xf32>) -> tensor<2x4x16xf32>
+// CHECK-NEXT: %6 = "ug.square"(%arg2) : (tensor<2x16x8xf32>) -> tensor<2x16x8xf32>
+// CHECK-NEXT: %7 = "ug.sum"(%6) {dim = 2 : i64} : (tensor<2x16x8xf32>) -> tensor<2x16x1xf32>
+// CHECK-NEXT: %8 = "ug.div_scalar"(%7) {scalar = 8.000000e+00 : f64} : (tensor<2x16x1xf32>) -> tensor<2x16x1xf32>
+// CHECK-NEXT: %9 = "ug.rsqrt"(%8) : (tensor<2x16x1xf32>) -> tensor<2x16x1xf32>
+// CHECK-NEXT: %10 = "ug.mul"(%arg2, %9) : (tensor<2x16x8xf32>, tensor<2x16x1xf32>) -> tensor<2x16x8xf32>
+// CHECK-NEXT: %11 = "ug.matmul"(%5, %10) : (tensor<2x4x16xf32>, tensor<2x16x8xf32>) -> tensor<2x4x8xf32>
+// CHECK-NEXT: return %11 : tensor<2x4x8xf32>
+// REM: {{.*}}:19:{{[0-9]+}}: remark: mirage-lift: '@forward': lifted 1 subprogram (@forward_lax0); 0 tensor ops left in place
+// REM: {{.*}}:24:{{[0-9]+}}: remark: mirage-lift: @forward_lax0: 11 ops -> kernel graph of 11 μGraph ops, 3 inputs, 1 output
 // NUM-NOT: ill-conditioned
 // NUM: ok

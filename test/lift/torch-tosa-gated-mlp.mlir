@@ -5,8 +5,8 @@
 //
 // Checked: the reshapes to rank 3 around tosa.matmul become views, so the
 // whole program is the paper's 4-op kernel graph on rank-2 tensors; the
-// weight transposes are cut (the μGraph has no transpose) and their
-// results enter as inputs.
+// weights enter as stored, read through layouts (ug.transpose): no copy
+// and no cut.
 // RUN: mirage-opt --mirage-lift %s | FileCheck %s
 // RUN: mirage-opt --mirage-lift --mirage-remarks %s 2>&1 >/dev/null | FileCheck %s --check-prefix=REM
 // RUN: mirage-opt --mirage-lift --mirage-verify-ugraph %s > /dev/null
@@ -43,16 +43,16 @@ func.func @forward(%arg0: tensor<8x64xf32>, %arg1: tensor<96x64xf32>, %arg2: ten
 }
 
 // CHECK-LABEL: func.func @forward(
-// CHECK: call @forward_lax0(%arg0, %0, %6) : (tensor<8x64xf32>, tensor<64x96xf32>, tensor<64x96xf32>) -> tensor<8x96xf32>
-// CHECK-LABEL: func.func private @forward_lax0(%arg0: tensor<8x64xf32>, %arg1: tensor<64x96xf32>, %arg2: tensor<64x96xf32>) -> tensor<8x96xf32> attributes {ug.level = "kernel", ug.reference = @forward_lax0_ref} {
-// CHECK-NEXT: %0 = "ug.matmul"(%arg0, %arg1) : (tensor<8x64xf32>, tensor<64x96xf32>) -> tensor<8x96xf32>
-// CHECK-NEXT: %1 = "ug.silu"(%0) : (tensor<8x96xf32>) -> tensor<8x96xf32>
-// CHECK-NEXT: %2 = "ug.matmul"(%arg0, %arg2) : (tensor<8x64xf32>, tensor<64x96xf32>) -> tensor<8x96xf32>
-// CHECK-NEXT: %3 = "ug.mul"(%1, %2) : (tensor<8x96xf32>, tensor<8x96xf32>) -> tensor<8x96xf32>
-// CHECK-NEXT: return %3 : tensor<8x96xf32>
-// REM: {{.*}}:18:{{[0-9]+}}: remark: mirage-lift: '@forward': lifted 1 subprogram (@forward_lax0); 2 tensor ops left in place
-// REM: {{.*}}:19:{{[0-9]+}}: remark: mirage-lift: 'tosa.transpose' is not lifted: a matmul operand is transposed relative to the μGraph's (m,k) x (k,n) layout, and the μGraph has no transpose
-// REM: {{.*}}:21:{{[0-9]+}}: remark: mirage-lift: @forward_lax0: 11 ops -> kernel graph of 4 μGraph ops, 3 inputs, 1 output
-// REM: {{.*}}:31:{{[0-9]+}}: remark: mirage-lift: 'tosa.transpose' is not lifted: a matmul operand is transposed relative to the μGraph's (m,k) x (k,n) layout, and the μGraph has no transpose
+// CHECK: call @forward_lax0(%arg0, %arg1, %arg2) : (tensor<8x64xf32>, tensor<96x64xf32>, tensor<96x64xf32>) -> tensor<8x96xf32>
+// CHECK-LABEL: func.func private @forward_lax0(%arg0: tensor<8x64xf32>, %arg1: tensor<96x64xf32>, %arg2: tensor<96x64xf32>) -> tensor<8x96xf32> attributes {ug.level = "kernel", ug.reference = @forward_lax0_ref} {
+// CHECK-NEXT: %0 = "ug.transpose"(%arg1) {perm = array<i64: 1, 0>} : (tensor<96x64xf32>) -> tensor<64x96xf32>
+// CHECK-NEXT: %1 = "ug.transpose"(%arg2) {perm = array<i64: 1, 0>} : (tensor<96x64xf32>) -> tensor<64x96xf32>
+// CHECK-NEXT: %2 = "ug.matmul"(%arg0, %0) : (tensor<8x64xf32>, tensor<64x96xf32>) -> tensor<8x96xf32>
+// CHECK-NEXT: %3 = "ug.silu"(%2) : (tensor<8x96xf32>) -> tensor<8x96xf32>
+// CHECK-NEXT: %4 = "ug.matmul"(%arg0, %1) : (tensor<8x64xf32>, tensor<64x96xf32>) -> tensor<8x96xf32>
+// CHECK-NEXT: %5 = "ug.mul"(%3, %4) : (tensor<8x96xf32>, tensor<8x96xf32>) -> tensor<8x96xf32>
+// CHECK-NEXT: return %5 : tensor<8x96xf32>
+// REM: {{.*}}:18:{{[0-9]+}}: remark: mirage-lift: '@forward': lifted 1 subprogram (@forward_lax0); 0 tensor ops left in place
+// REM: {{.*}}:19:{{[0-9]+}}: remark: mirage-lift: @forward_lax0: 13 ops -> kernel graph of 4 μGraph ops, 3 inputs, 1 output
 // NUM-NOT: ill-conditioned
 // NUM: ok

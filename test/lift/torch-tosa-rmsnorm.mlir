@@ -57,8 +57,9 @@ func.func @forward(%arg0: tensor<2x64xf16>, %arg1: tensor<64xf16>, %arg2: tensor
 // CHECK-NEXT: %2 = "ug.mul_scalar"(%1) {scalar = 1.562500e-02 : f64} : (tensor<2x1xf32>) -> tensor<2x1xf32>
 // CHECK-NEXT: %3 = "ug.add"(%2, %arg3) : (tensor<2x1xf32>, tensor<1x1xf32>) -> tensor<2x1xf32>
 // CHECK-NEXT: %4 = "ug.rsqrt"(%3) : (tensor<2x1xf32>) -> tensor<2x1xf32>
-// CHECK-NEXT: %5 = "ug.mul"(%arg0, %4) : (tensor<2x64xf16>, tensor<2x1xf32>) -> tensor<2x64xf32>
-// CHECK-NEXT: %6 = "ug.mul"(%arg1, %5) : (tensor<1x64xf16>, tensor<2x64xf32>) -> tensor<2x64xf16>
+// The cast back to f16 is the product's only reader: the product stores f16.
+// CHECK-NEXT: %5 = "ug.mul"(%arg0, %4) : (tensor<2x64xf16>, tensor<2x1xf32>) -> tensor<2x64xf16>
+// CHECK-NEXT: %6 = "ug.mul"(%arg1, %5) : (tensor<1x64xf16>, tensor<2x64xf16>) -> tensor<2x64xf16>
 // CHECK-NEXT: %7 = "ug.matmul"(%6, %arg2) : (tensor<2x64xf16>, tensor<64x96xf16>) -> tensor<2x96xf16>
 // CHECK-NEXT: return %7 : tensor<2x96xf16>
 // The reference reads the weight back through the inverse reshape.
