@@ -68,6 +68,12 @@ MG_API const MgDomain *mg_interp_float_domain(void);
 MG_API MgCell mg_cell_from_double(double v);
 MG_API double mg_cell_to_double(MgCell c);
 
+/// Interpreters read inputs in their logical shape. An input with a layout
+/// (mg_graph_set_input_perm) arrives from a caller as stored: this rewrites
+/// each such `values[i]` in place from stored to logical order. False on
+/// no memory.
+MG_API bool mg_interp_stored_to_logical(const MgProgram *program,
+                                        double *const *values);
 /// Convenience: runs `program` in the float domain on double arrays.
 /// `outputs[i]` must hold as many doubles as graph output i has elements.
 MG_API MgStatus mg_interp_run_f64(const MgProgram *program,

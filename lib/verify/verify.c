@@ -74,10 +74,22 @@ static MgStatus check_signatures(const MgProgram *a, const MgProgram *b,
     return mg_diag_set(diag, MG_STATUS_INVALID, 0, -1,
                        "input counts differ: %u vs %u", ga->num_inputs,
                        gb->num_inputs);
-  for (uint32_t i = 0; i < ga->num_inputs; ++i)
-    if (!same_dims(mg_graph_input_tensor(ga, i), mg_graph_input_tensor(gb, i)))
+  for (uint32_t i = 0; i < ga->num_inputs; ++i) {
+    const MgTensor *x = mg_graph_input_tensor(ga, i);
+    const MgTensor *y = mg_graph_input_tensor(gb, i);
+    if (!same_dims(x, y))
       return mg_diag_set(diag, MG_STATUS_INVALID, 0, -1,
                          "shapes of input %u differ", i);
+    // Both read the same logical values below, so a program reading W
+    // where the other reads Wᵀ of the caller's array would pass: the
+    // layouts are part of the signature.
+    int8_t px[MG_MAX_DIMS], py[MG_MAX_DIMS];
+    mg_op_input_perm(&ga->ops[x->producer], x->rank, px);
+    mg_op_input_perm(&gb->ops[y->producer], y->rank, py);
+    if (memcmp(px, py, x->rank))
+      return mg_diag_set(diag, MG_STATUS_INVALID, 0, -1,
+                         "input %u is stored in different layouts", i);
+  }
   if (ga->num_outputs != gb->num_outputs)
     return mg_diag_set(diag, MG_STATUS_INVALID, 0, -1,
                        "output counts differ: %u vs %u", ga->num_outputs,

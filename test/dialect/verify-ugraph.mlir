@@ -245,3 +245,41 @@ func.func @dynamic_shape(%a: tensor<?xf32>) -> tensor<?xf32> attributes {ug.leve
   %0 = "ug.exp"(%a) : (tensor<?xf32>) -> tensor<?xf32>
   func.return %0 : tensor<?xf32>
 }
+
+// -----
+
+// An input read through a layout has no other use.
+// CHECK: verify-ugraph.mlir:[[@LINE+2]]:8: error: an argument read through 'ug.transpose' has no other use
+func.func @layout_and_plain_use(%a: tensor<4x8xf32>, %w: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {ug.level = "kernel"} {
+  %t = "ug.transpose"(%w) {perm = array<i64: 1, 0>} : (tensor<4x8xf32>) -> tensor<8x4xf32>
+  %0 = "ug.add"(%a, %w) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  func.return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+// CHECK: verify-ugraph.mlir:[[@LINE+2]]:8: error: 'ug.transpose' perm is not a permutation
+func.func @layout_not_a_permutation(%a: tensor<4x8xf32>, %w: tensor<8x4xf32>) -> tensor<4x4xf32> attributes {ug.level = "kernel"} {
+  %t = "ug.transpose"(%w) {perm = array<i64: 0, 0>} : (tensor<8x4xf32>) -> tensor<8x8xf32>
+  %0 = "ug.matmul"(%a, %t) : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x4xf32>
+  func.return %0 : tensor<4x4xf32>
+}
+
+// -----
+
+// CHECK: verify-ugraph.mlir:[[@LINE+2]]:8: error: 'ug.transpose' result is not its argument permuted by perm
+func.func @layout_wrong_result(%a: tensor<4x8xf32>, %w: tensor<4x8xf32>) -> tensor<4x4xf32> attributes {ug.level = "kernel"} {
+  %t = "ug.transpose"(%w) {perm = array<i64: 1, 0>} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %0 = "ug.matmul"(%a, %t) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x4xf32>
+  func.return %0 : tensor<4x4xf32>
+}
+
+// -----
+
+// A computed value has no layout.
+// CHECK: verify-ugraph.mlir:[[@LINE+3]]:8: error: 'ug.transpose' views only a function argument (a computed value has no layout)
+func.func @layout_of_computed_value(%a: tensor<4x8xf32>) -> tensor<8x4xf32> attributes {ug.level = "kernel"} {
+  %e = "ug.exp"(%a) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %t = "ug.transpose"(%e) {perm = array<i64: 1, 0>} : (tensor<4x8xf32>) -> tensor<8x4xf32>
+  func.return %t : tensor<8x4xf32>
+}

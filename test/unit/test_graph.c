@@ -1012,6 +1012,62 @@ static void test_graph_copy(void) {
   mg_program_destroy(src);
 }
 
+// Inputs with a layout (a transposed view of the caller's array): the
+// layout is part of identity and signature, must reach the block graph the
+// custom op calls, and is copied with the graph.
+static void test_graph_input_layouts(void) {
+  Rms r = build_rmsnorm();
+  MgDiag d;
+  MgProgram *plain = mg_program_clone(r.p);
+  MgTensorId W = 1;
+  const int8_t swap[2] = {1, 0}, same[2] = {0, 1}, bad[2] = {0, 0};
+  CHECK_EQ_INT(mg_graph_set_input_perm(r.p, r.k, W, same, &d), MG_STATUS_OK);
+  CHECK(mg_program_equal(r.p, plain)); // the identity is no layout
+  CHECK(mg_graph_set_input_perm(r.p, r.k, W, bad, &d) != MG_STATUS_OK);
+  CHECK_MSG(d, "input layout is not a permutation of 0..1");
+  CHECK(mg_graph_set_input_perm(r.p, r.k, r.Y, swap, &d) != MG_STATUS_OK);
+  CHECK_MSG(d, "only a graph input has a layout");
+  CHECK_EQ_INT(mg_graph_set_input_perm(r.p, r.k, W, swap, &d), MG_STATUS_OK);
+  int64_t stored[MG_MAX_DIMS];
+  mg_graph_stored_dims(&r.p->graphs[r.k], W, stored);
+  CHECK_EQ_INT(stored[0], 6144);
+  CHECK_EQ_INT(stored[1], 4096);
+  CHECK(has_dims2(r.p, r.k, W, 4096, 6144)); // the logical shape stays
+  CHECK(!mg_program_equal(r.p, plain));
+  CHECK(mg_program_hash(r.p) != mg_program_hash(plain));
+  CHECK(!mg_program_same_signature(r.p, plain));
+  CHECK(mg_program_has_layouts(r.p));
+  // The block graph still reads W as contiguous: rejected until it agrees.
+  CHECK(mg_program_validate(r.p, NULL, &d) != MG_STATUS_OK);
+  CHECK_MSG(d, "'custom' operand 1 is stored in another layout than graph 1's "
+               "input says");
+  CHECK_EQ_INT(mg_program_copy_layouts(r.p, r.p, &d), MG_STATUS_OK);
+  CHECK_EQ_INT(mg_program_validate(r.p, NULL, &d), MG_STATUS_OK);
+  int8_t perm[MG_MAX_DIMS];
+  const MgGraph *b = &r.p->graphs[r.b];
+  CHECK(mg_op_input_perm(&b->ops[b->tensors[1].producer], 2, perm));
+  CHECK(perm[0] == 1 && perm[1] == 0);
+  // A thread graph's inputs are tiles: no layout.
+  MgGraphId t = mg_program_add_graph(r.p, MG_LEVEL_THREAD);
+  MgTensorId ti = mg_graph_add_input(r.p, t, MG_DTYPE_F16, 2, dims2(2, 2), &d);
+  CHECK(mg_graph_set_input_perm(r.p, t, ti, swap, &d) != MG_STATUS_OK);
+  CHECK_MSG(d, "thread-graph inputs are tiles");
+  // Copies keep the layout; clearing gives the logical program back.
+  MgProgram *c = mg_program_create();
+  MgGraphId cg = mg_program_add_graph(c, MG_LEVEL_KERNEL);
+  MgTensorId map[64];
+  for (int i = 0; i < 64; i++)
+    map[i] = MG_NO_ID;
+  CHECK_EQ_INT(mg_graph_append(c, cg, r.p, r.k, map, &d), MG_STATUS_OK);
+  CHECK(mg_op_input_perm(&c->graphs[0].ops[c->graphs[0].tensors[map[W]].producer],
+                         2, perm));
+  mg_program_clear_layouts(r.p);
+  CHECK(!mg_program_has_layouts(r.p));
+  mg_program_destroy(c);
+  mg_program_destroy(plain);
+  mg_program_destroy(r.p);
+}
+
 int main(void) {
   RUN_TEST(test_graph_op_info_names);
   RUN_TEST(test_graph_op_info_properties);
@@ -1040,5 +1096,6 @@ int main(void) {
   RUN_TEST(test_graph_validate_catches);
   RUN_TEST(test_graph_validate_sm80_smem);
   RUN_TEST(test_graph_numel);
+  RUN_TEST(test_graph_input_layouts);
   return TEST_SUMMARY();
 }

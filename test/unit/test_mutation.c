@@ -3,7 +3,8 @@
 // Each benchmark sample comes as a pair (reference, equivalent form). Every
 // op of each program is mutated in every way the enumerator knows (kind,
 // operand order, wiring, maps, accumulator kind, reduction dim, scalar,
-// dropped op, launch shape); the mutant is rebuilt through the builders so
+// dropped op, launch shape, an input's layout: another transpose of the
+// caller's array, or none); the mutant is rebuilt through the builders so
 // its shapes are re-inferred, and kept only when it passes
 // mg_program_validate and keeps the pair's input/output shapes. A kept
 // mutant whose float outputs agree with its partner's within 1e-9 on random
@@ -31,6 +32,7 @@ typedef enum MutKind {
   MUT_DROP,    // op removed, its result replaced by operand `slot`
   MUT_GRID,    // block graph grid[slot] = value
   MUT_FORLOOP, // block graph for-loop range = value
+  MUT_LAYOUT,  // root input `op` (its position) read with layout #value
   MUT_COUNT
 } MutKind;
 
@@ -71,6 +73,20 @@ static bool is_scalar(MgOpKind k) {
   return k == MG_OP_MUL_SCALAR || k == MG_OP_DIV_SCALAR;
 }
 
+// Layouts the mutations try: the identity, the last two dims swapped, the
+// first two dims swapped (rank > 2).
+static const int8_t *layout(int l, uint32_t rank) {
+  static int8_t perm[MG_MAX_DIMS];
+  for (uint32_t d = 0; d < rank; ++d)
+    perm[d] = (int8_t)d;
+  uint32_t a = l == 1 ? rank - 2 : 0, b = a + 1;
+  if (l > 0) {
+    perm[a] = (int8_t)b;
+    perm[b] = (int8_t)a;
+  }
+  return perm;
+}
+
 static void enumerate(const MgProgram *p, MutList *out) {
   for (uint32_t g = 0; g < p->num_graphs; ++g) {
     const MgGraph *gr = &p->graphs[g];
@@ -89,8 +105,17 @@ static void enumerate(const MgProgram *p, MutList *out) {
     for (uint32_t i = 0; i < gr->num_ops; ++i) {
       const MgOp *op = &gr->ops[i];
       MgOpKind k = (MgOpKind)op->kind;
-      if (k == MG_OP_INPUT)
+      if (k == MG_OP_INPUT) {
+        // Every other layout of a root input of rank >= 2 (a mutant that
+        // changes the logical shape is dropped as reshaped).
+        int8_t perm[MG_MAX_DIMS];
+        uint32_t rank = gr->tensors[op->outputs[0]].rank;
+        mg_op_input_perm(op, rank, perm);
+        for (int l = 0; g == 0 && rank >= 2 && l < (rank > 2 ? 3 : 2); ++l)
+          if (memcmp(layout(l, rank), perm, rank) != 0)
+            push(out, mut(MUT_LAYOUT, g, (uint32_t)op->attr, 0, l));
         continue;
+      }
       // Wrong input wired: any earlier tensor in any operand slot.
       MgTensorId first_out = op->outputs[0];
       for (int32_t s = 0; s < op->num_inputs; ++s)
@@ -240,6 +265,25 @@ static MgProgram *rebuild(const MgProgram *src, const Mutation *mu) {
     for (uint32_t g = 0; ok && g < src->num_graphs; ++g)
       if (src->graphs[g].level == level)
         ok = rebuild_graph(p, src, g, mu);
+  // Layouts last: the root inputs' (one maybe mutated), then the block
+  // graphs' from what their custom ops pass.
+  const MgGraph *sr = &src->graphs[0];
+  for (uint32_t i = 0; ok && i < sr->num_ops; ++i) {
+    const MgOp *op = &sr->ops[i];
+    if (op->kind != MG_OP_INPUT)
+      continue;
+    uint32_t rank = sr->tensors[op->outputs[0]].rank;
+    int8_t perm[MG_MAX_DIMS];
+    mg_op_input_perm(op, rank, perm);
+    const int8_t *want = perm;
+    if (mu && mu->kind == MUT_LAYOUT && mu->op == (uint32_t)op->attr)
+      want = layout((int)mu->value, rank);
+    MgGraph *r = &p->graphs[0];
+    const MgTensor *t = mg_graph_input_tensor(r, (uint32_t)op->attr);
+    ok = t && mg_graph_set_input_perm(p, 0, r->ops[t->producer].outputs[0],
+                                      want, NULL) == MG_STATUS_OK;
+  }
+  ok = ok && mg_program_copy_layouts(p, p, NULL) == MG_STATUS_OK;
   if (!ok) {
     mg_program_destroy(p);
     return NULL;
@@ -268,7 +312,8 @@ static bool signature(const MgProgram *p, Signature *s) {
       const MgTensor *t = &g->tensors[g->ops[i].outputs[0]];
       uint32_t at = (uint32_t)g->ops[i].attr;
       s->in_rank[at] = t->rank;
-      memcpy(s->in_dims[at], t->dims, sizeof t->dims);
+      // The caller's array: a layout that changes it changes the signature.
+      mg_graph_stored_dims(g, g->ops[i].outputs[0], s->in_dims[at]);
       s->in_numel[at] = mg_tensor_numel(t);
     }
   for (uint32_t k = 0; k < g->num_outputs; ++k) {
@@ -317,8 +362,11 @@ static bool run_float(const MgProgram *p, const Signature *s, double *out) {
       res[k] = out + at;
       at += (size_t)s->out_numel[k];
     }
-    ok = ok && mg_interp_run_f64(p, (const double *const *)in,
-                                 (double *const *)res, NULL) == MG_STATUS_OK;
+    // The same caller arrays for every program: each reads them through
+    // its own layouts.
+    ok = ok && mg_interp_stored_to_logical(p, in) &&
+         mg_interp_run_f64(p, (const double *const *)in,
+                           (double *const *)res, NULL) == MG_STATUS_OK;
     for (uint32_t i = 0; i < s->num_inputs; ++i)
       free(in[i]);
     if (!ok)
@@ -440,6 +488,25 @@ static void mutate_pair(const char *name, MgProgram *ref, MgProgram *alt,
   mg_program_destroy(alt);
 }
 
+// `p` with root inputs `which` (a bit per position) read as transposed
+// views of the caller's arrays (last two dims swapped), as nn.Linear's
+// weights are; block graphs follow.
+static MgProgram *with_layouts(MgProgram *p, uint32_t which) {
+  MgGraph *r = &p->graphs[0];
+  for (uint32_t i = 0; i < r->num_ops; ++i) {
+    const MgOp *op = &r->ops[i];
+    if (op->kind != MG_OP_INPUT || !(which >> op->attr & 1))
+      continue;
+    uint32_t rank = r->tensors[op->outputs[0]].rank;
+    CHECK_EQ_INT(mg_graph_set_input_perm(p, 0, op->outputs[0],
+                                         layout(1, rank), NULL),
+                 MG_STATUS_OK);
+  }
+  CHECK_EQ_INT(mg_program_copy_layouts(p, p, NULL), MG_STATUS_OK);
+  CHECK_EQ_INT(mg_program_validate(p, NULL, NULL), MG_STATUS_OK);
+  return p;
+}
+
 static void test_mutation_all_real_mutants_rejected(void) {
   Tally t;
   memset(&t, 0, sizeof t);
@@ -457,6 +524,9 @@ static void test_mutation_all_real_mutants_rejected(void) {
               mg_sample_ntrans_fused(4, 8, 2), &t);
   mutate_pair("sum", mg_sample_sum_last(4, 8),
               mg_sample_sum_last_fused(4, 8, 2, 4), &t);
+  // nn.Linear's transposed weights: W1 and W2 are inputs 1 and 2.
+  mutate_pair("gated_mlp_wt", with_layouts(mg_sample_gated_mlp(4, 8, 8), 6),
+              with_layouts(mg_sample_gated_mlp_fused(4, 8, 8, 2, 2), 6), &t);
   mutate_pair("qknorm", mg_sample_qknorm(1, 4, 4, 8),
               mg_sample_qknorm(1, 4, 4, 8), &t);
   size_t rejected = t.not_equivalent + t.invalid_verdict + t.unknown;

@@ -364,7 +364,7 @@ static Outcome interpret_and_compare(const MgProgram *program,
   char err[512];
   MgDiag diag = {-1, -1, ""};
   const double *const *in = (const double *const *)b->in_values;
-  if (!mg_run_inputs_to_logical(program, b->in_values)) {
+  if (!mg_interp_stored_to_logical(program, b->in_values)) {
     report_error(loc, label, "out of memory");
     return OUTCOME_ERROR;
   }

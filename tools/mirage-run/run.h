@@ -79,11 +79,6 @@ void mg_run_store(MgDType dtype, void *storage, size_t i, double v);
 void mg_run_random_fill(uint64_t *state, MgDType dtype, double range,
                         double *values, void *storage, size_t n);
 
-/// Inputs with a layout (mg_graph_set_input_perm) arrive as stored; the
-/// interpreters read them logically. Rewrites each such values[i] in place
-/// from stored to logical order; false on no memory.
-bool mg_run_inputs_to_logical(const MgProgram *program, double **values);
-
 //===--- jit.c ------------------------------------------------------------===//
 
 /// Copies `func` (and the functions it calls, from `module`) into a fresh

@@ -10,7 +10,6 @@
 #include "run.h"
 
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "mirage/support.h"
@@ -89,39 +88,4 @@ void mg_run_random_fill(uint64_t *state, MgDType dtype, double range,
     mg_run_store(dtype, storage, i, v);
   }
   *state = rng.state;
-}
-
-bool mg_run_inputs_to_logical(const MgProgram *program, double **values) {
-  const MgGraph *g = &program->graphs[0];
-  for (uint32_t o = 0; o < g->num_ops; ++o) {
-    const MgOp *op = &g->ops[o];
-    const MgTensor *t = &g->tensors[op->outputs[0]];
-    int8_t perm[MG_MAX_DIMS];
-    if (op->kind != MG_OP_INPUT || !mg_op_input_perm(op, t->rank, perm))
-      continue;
-    int64_t sdims[MG_MAX_DIMS], sstride[MG_MAX_DIMS], stride[MG_MAX_DIMS];
-    mg_graph_stored_dims(g, op->outputs[0], sdims);
-    int64_t n = 1;
-    for (uint32_t d = t->rank; d-- > 0;) {
-      sstride[d] = n;
-      n *= sdims[d];
-    }
-    for (uint32_t d = 0; d < t->rank; ++d)
-      stride[d] = sstride[perm[d]]; // logical dim d walks stored dim perm[d]
-    double *stored = values[op->attr];
-    double *logical = malloc((size_t)(n ? n : 1) * sizeof *logical);
-    if (!logical)
-      return false;
-    for (int64_t i = 0; i < n; ++i) {
-      int64_t rest = i, at = 0;
-      for (uint32_t d = t->rank; d-- > 0;) {
-        at += (rest % t->dims[d]) * stride[d];
-        rest /= t->dims[d];
-      }
-      logical[i] = stored[at];
-    }
-    memcpy(stored, logical, (size_t)n * sizeof *logical);
-    free(logical);
-  }
-  return true;
 }
