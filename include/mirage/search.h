@@ -277,6 +277,7 @@ MG_API uint32_t mg_search_cut_parts(const MgProgram *target,
 /// Composes `programs` (one per part of mg_search_cut_parts, same order and
 /// signatures) into one program computing what `target` computes: when each
 /// is equivalent to its part, the composition is equivalent to the target.
+/// Parts have no input layouts; the composition gets the target's.
 /// NULL (with a message) when they do not fit the parts or the result is
 /// not valid for `gpu`.
 MG_API MgProgram *mg_search_cut_join(const MgProgram *target,

@@ -358,6 +358,8 @@ MgProgram *mg_search_cut_join(const MgProgram *target,
   }
   for (uint32_t k = 0; ok && k < g->num_outputs; k++)
     ok = mg_graph_mark_output(out, 0, outs[k], diag) == MG_STATUS_OK;
+  // Parts are logical programs: the target's input layouts come back here.
+  ok = ok && mg_program_copy_layouts(out, target, diag) == MG_STATUS_OK;
   ok = ok && mg_program_validate(out, gpu, diag) == MG_STATUS_OK;
   if (!ok) {
     mg_program_destroy(out);
