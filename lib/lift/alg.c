@@ -627,8 +627,10 @@ bool mg_lift_alg_contract(MgLiftBuilder *b, const MgLiftVal *x,
                         "matmul operands have μGraph ranks %u and %u (equal "
                         "ranks >= 2 needed)",
                         ta->rank, tc->rank);
-  if (read_in_layout(b, &a, roles, s, true) |
-      read_in_layout(b, &c, roles, s, false)) {
+  // Both operands, even when the first one changed.
+  bool moved_a = read_in_layout(b, &a, roles, s, true);
+  bool moved_c = read_in_layout(b, &c, roles, s, false);
+  if (moved_a || moved_c) {
     ta = mg_lift_tensor(b, a.t);
     tc = mg_lift_tensor(b, c.t);
   }
