@@ -224,6 +224,13 @@ MG_API MgStatus mg_graph_set_input_perm(MgProgram *p, MgGraphId g,
 /// The layout of INPUT op `op` with result rank `rank` into perm[0..rank):
 /// the identity when none was set. True when it is not the identity.
 MG_API bool mg_op_input_perm(const MgOp *op, uint32_t rank, int8_t *perm);
+/// mg_op_input_perm of the op producing `t` (a tensor of `g`).
+MG_API bool mg_graph_tensor_perm(const MgGraph *g, const MgTensor *t,
+                                 int8_t *perm);
+/// True when `a` (of `ga`) and `b` (of `gb`) are stored in the same layout
+/// (a computed tensor is stored as it is).
+MG_API bool mg_graph_same_layout(const MgGraph *ga, const MgTensor *a,
+                                 const MgGraph *gb, const MgTensor *b);
 /// The stored shape of a tensor: its dims permuted by its producer's
 /// layout when that is a permuted INPUT, else its own dims.
 MG_API void mg_graph_stored_dims(const MgGraph *g, MgTensorId t,

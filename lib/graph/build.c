@@ -413,4 +413,3 @@ MgStatus mg_graph_set_dtype(MgProgram *p, MgGraphId g, MgTensorId t,
   tensor->dtype = (uint8_t)dtype;
   return MG_STATUS_OK;
 }
-

@@ -65,6 +65,8 @@ const char *mg_graph_axis_name(int axis);
 
 /// Same rank and dims (dtype ignored).
 bool mg_graph_same_shape(const MgTensor *a, const MgTensor *b);
+/// True when perm[0..rank) is a permutation of 0..rank-1 (layout.c).
+bool mg_graph_is_permutation(const int8_t *perm, uint32_t rank);
 /// "f16[2,4096]" into buf, for messages.
 const char *mg_graph_format_type(const MgTensor *t, char *buf, size_t size);
 

@@ -15,8 +15,9 @@
 
 bool mg_op_input_perm(const MgOp *op, uint32_t rank, int8_t *perm) {
   bool set = false;
-  for (uint32_t d = 0; d < rank && d < MG_MAX_DIMS; d++)
-    set |= op->kind == MG_OP_INPUT && op->perm[d] != 0;
+  for (uint32_t d = 0; op->kind == MG_OP_INPUT && d < rank && d < MG_MAX_DIMS;
+       d++)
+    set |= op->perm[d] != 0;
   bool moved = false;
   for (uint32_t d = 0; d < rank && d < MG_MAX_DIMS; d++) {
     perm[d] = set ? op->perm[d] : (int8_t)d;
@@ -25,10 +26,33 @@ bool mg_op_input_perm(const MgOp *op, uint32_t rank, int8_t *perm) {
   return moved;
 }
 
+bool mg_graph_tensor_perm(const MgGraph *g, const MgTensor *t,
+                          int8_t *perm) {
+  return mg_op_input_perm(&g->ops[t->producer], t->rank, perm);
+}
+
+bool mg_graph_same_layout(const MgGraph *ga, const MgTensor *a,
+                          const MgGraph *gb, const MgTensor *b) {
+  int8_t pa[MG_MAX_DIMS], pb[MG_MAX_DIMS];
+  mg_graph_tensor_perm(ga, a, pa);
+  mg_graph_tensor_perm(gb, b, pb);
+  return a->rank == b->rank && memcmp(pa, pb, a->rank) == 0;
+}
+
+bool mg_graph_is_permutation(const int8_t *perm, uint32_t rank) {
+  bool seen[MG_MAX_DIMS] = {false};
+  for (uint32_t d = 0; d < rank; d++) {
+    if (perm[d] < 0 || (uint32_t)perm[d] >= rank || seen[perm[d]])
+      return false;
+    seen[perm[d]] = true;
+  }
+  return true;
+}
+
 void mg_graph_stored_dims(const MgGraph *g, MgTensorId t, int64_t *dims) {
   const MgTensor *x = &g->tensors[t];
   int8_t perm[MG_MAX_DIMS];
-  if (!mg_op_input_perm(&g->ops[x->producer], x->rank, perm)) {
+  if (!mg_graph_tensor_perm(g, x, perm)) {
     memcpy(dims, x->dims, x->rank * sizeof *dims);
     return;
   }
@@ -50,36 +74,25 @@ MgStatus mg_graph_set_input_perm(MgProgram *p, MgGraphId g, MgTensorId t,
                        "thread-graph inputs are tiles: they have no layout");
   MgOp *op = &gr->ops[gr->tensors[t].producer];
   uint32_t rank = gr->tensors[t].rank;
-  bool seen[MG_MAX_DIMS] = {false}, moved = false;
-  for (uint32_t d = 0; d < rank; d++) {
-    if (perm[d] < 0 || (uint32_t)perm[d] >= rank || seen[perm[d]])
-      return mg_diag_set(diag, MG_STATUS_INVALID, (int32_t)g,
-                         (int32_t)gr->tensors[t].producer,
-                         "input layout is not a permutation of 0..%u",
-                         rank - 1);
-    seen[perm[d]] = true;
+  if (!mg_graph_is_permutation(perm, rank))
+    return mg_diag_set(diag, MG_STATUS_INVALID, (int32_t)g,
+                       (int32_t)gr->tensors[t].producer,
+                       "input layout is not a permutation of 0..%u", rank - 1);
+  bool moved = false;
+  for (uint32_t d = 0; d < rank; d++)
     moved |= perm[d] != (int8_t)d;
-  }
   memset(op->perm, 0, sizeof op->perm);
   if (moved)
     memcpy(op->perm, perm, rank);
   return MG_STATUS_OK;
 }
 
-static bool any_layout(const MgGraph *gr) {
-  int8_t perm[MG_MAX_DIMS];
-  for (uint32_t i = 0; i < gr->num_ops; i++)
-    if (gr->ops[i].kind == MG_OP_INPUT &&
-        mg_op_input_perm(&gr->ops[i], gr->tensors[gr->ops[i].outputs[0]].rank,
-                         perm))
-      return true;
-  return false;
-}
-
 bool mg_program_has_layouts(const MgProgram *p) {
   for (uint32_t g = 0; g < p->num_graphs; g++)
-    if (any_layout(&p->graphs[g]))
-      return true;
+    for (uint32_t i = 0; i < p->graphs[g].num_ops; i++)
+      for (uint32_t d = 0; d < MG_MAX_DIMS; d++)
+        if (p->graphs[g].ops[i].perm[d] != 0)
+          return true;
   return false;
 }
 

@@ -314,12 +314,7 @@ static bool same_type(const MgTensor *a, const MgTensor *b) {
 // Same type and, for inputs, the same stored layout.
 static bool same_input(const MgGraph *ga, const MgTensor *a,
                        const MgGraph *gb, const MgTensor *b) {
-  if (!same_type(a, b))
-    return false;
-  int8_t pa[MG_MAX_DIMS], pb[MG_MAX_DIMS];
-  mg_op_input_perm(&ga->ops[a->producer], a->rank, pa);
-  mg_op_input_perm(&gb->ops[b->producer], b->rank, pb);
-  return memcmp(pa, pb, a->rank) == 0;
+  return same_type(a, b) && mg_graph_same_layout(ga, a, gb, b);
 }
 
 bool mg_program_same_signature(const MgProgram *a, const MgProgram *b) {

@@ -128,16 +128,6 @@ static const MgTensor *operand(const InferCtx *cx, uint32_t i) {
   return &cx->gr->tensors[cx->op->inputs[i]];
 }
 
-// A block graph's input has the layout of the kernel tensor it receives:
-// an input's own layout, the identity for a computed tensor.
-static bool same_layout(const InferCtx *cx, const MgOp *body_in,
-                        const MgTensor *got) {
-  int8_t want[MG_MAX_DIMS], have[MG_MAX_DIMS];
-  mg_op_input_perm(body_in, got->rank, want);
-  mg_op_input_perm(&cx->gr->ops[got->producer], got->rank, have);
-  return memcmp(want, have, got->rank) == 0;
-}
-
 static MgStatus infer_binary(const InferCtx *cx, MgTensor *out) {
   const MgTensor *a = operand(cx, 0), *b = operand(cx, 1);
   if (a->rank != b->rank)
@@ -345,7 +335,9 @@ static MgStatus infer_call(const InferCtx *cx, MgTensor *out,
                   cx->name, in->attr, mg_graph_format_type(got, a, sizeof a), sub,
                   mg_graph_format_type(want_t, b, sizeof b));
     }
-    if (op->kind == MG_OP_CUSTOM && !same_layout(cx, in, got))
+    // A block graph's input has the layout of the kernel tensor it gets.
+    if (op->kind == MG_OP_CUSTOM &&
+        !mg_graph_same_layout(sg, want_t, cx->gr, got))
       return FAIL(cx, "'%s' operand %d is stored in another layout than "
                   "graph %d's input says", cx->name, in->attr, sub);
     found++;

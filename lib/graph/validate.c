@@ -128,21 +128,18 @@ static MgStatus check_storage(const MgGraph *gr, MgGraphId g, MgDiag *diag) {
 static MgStatus check_layout(const MgGraph *gr, MgGraphId g, uint32_t i,
                              uint32_t rank, MgDiag *diag) {
   const MgOp *op = &gr->ops[i];
-  bool set = false, seen[MG_MAX_DIMS] = {false};
-  for (uint32_t d = 0; d < MG_MAX_DIMS; d++)
+  bool set = false, beyond = false; // entries past the rank must stay 0
+  for (uint32_t d = 0; d < MG_MAX_DIMS; d++) {
     set |= op->perm[d] != 0;
+    beyond |= d >= rank && op->perm[d] != 0;
+  }
   if (!set)
     return MG_STATUS_OK;
   if (gr->level == MG_LEVEL_THREAD)
     return BAD(diag, g, i, "a thread-graph input has no layout");
-  for (uint32_t d = 0; d < MG_MAX_DIMS; d++) {
-    int p = op->perm[d];
-    if (d >= rank ? p != 0 : p < 0 || (uint32_t)p >= rank || seen[p])
-      return BAD(diag, g, i, "input layout is not a permutation of 0..%u",
-                 rank - 1);
-    if (d < rank)
-      seen[p] = true;
-  }
+  if (beyond || !mg_graph_is_permutation(op->perm, rank))
+    return BAD(diag, g, i, "input layout is not a permutation of 0..%u",
+               rank - 1);
   return MG_STATUS_OK;
 }
 

@@ -59,57 +59,38 @@ static MgStatus f_binary(void *ctx, MgOpKind kind, const MgCell *a,
 }
 
 static double silu(double x) { return x / (1.0 + exp(-x)); }
-
 static double gelu(double x) { return 0.5 * x * (1.0 + erf(x / sqrt(2.0))); }
+static double square(double x) { return x * x; }
+static double rsqrt(double x) { return 1.0 / sqrt(x); }
+static double relu(double x) { return x > 0.0 ? x : 0.0; }
+
+// The real function of a unary op without a scalar; NULL for others.
+static double (*unary_fn(MgOpKind kind))(double) {
+  switch (kind) {
+  case MG_OP_EXP: return exp;
+  case MG_OP_SQUARE: return square;
+  case MG_OP_SQRT: return sqrt;
+  case MG_OP_RSQRT: return rsqrt;
+  case MG_OP_SILU: return silu;
+  case MG_OP_GELU: return gelu;
+  case MG_OP_RELU: return relu;
+  case MG_OP_LOG: return log;
+  case MG_OP_TANH: return tanh;
+  case MG_OP_ERF: return erf;
+  default: return NULL;
+  }
+}
 
 static MgStatus f_unary(void *ctx, MgOpKind kind, double scalar,
                         const MgCell *a, MgCell *out, size_t n) {
   (void)ctx;
+  double (*fn)(double) = unary_fn(kind);
+  if (fn) {
+    for (size_t i = 0; i < n; ++i)
+      st(out + i, fn(ld(a + i)));
+    return MG_STATUS_OK;
+  }
   switch (kind) {
-  case MG_OP_EXP:
-    for (size_t i = 0; i < n; ++i)
-      st(out + i, exp(ld(a + i)));
-    return MG_STATUS_OK;
-  case MG_OP_SQUARE:
-    for (size_t i = 0; i < n; ++i) {
-      double x = ld(a + i);
-      st(out + i, x * x);
-    }
-    return MG_STATUS_OK;
-  case MG_OP_SQRT:
-    for (size_t i = 0; i < n; ++i)
-      st(out + i, sqrt(ld(a + i)));
-    return MG_STATUS_OK;
-  case MG_OP_RSQRT:
-    for (size_t i = 0; i < n; ++i)
-      st(out + i, 1.0 / sqrt(ld(a + i)));
-    return MG_STATUS_OK;
-  case MG_OP_SILU:
-    for (size_t i = 0; i < n; ++i)
-      st(out + i, silu(ld(a + i)));
-    return MG_STATUS_OK;
-  case MG_OP_GELU:
-    for (size_t i = 0; i < n; ++i)
-      st(out + i, gelu(ld(a + i)));
-    return MG_STATUS_OK;
-  case MG_OP_RELU:
-    for (size_t i = 0; i < n; ++i) {
-      double x = ld(a + i);
-      st(out + i, x > 0.0 ? x : 0.0);
-    }
-    return MG_STATUS_OK;
-  case MG_OP_LOG:
-    for (size_t i = 0; i < n; ++i)
-      st(out + i, log(ld(a + i)));
-    return MG_STATUS_OK;
-  case MG_OP_TANH:
-    for (size_t i = 0; i < n; ++i)
-      st(out + i, tanh(ld(a + i)));
-    return MG_STATUS_OK;
-  case MG_OP_ERF:
-    for (size_t i = 0; i < n; ++i)
-      st(out + i, erf(ld(a + i)));
-    return MG_STATUS_OK;
   case MG_OP_MUL_SCALAR:
     for (size_t i = 0; i < n; ++i)
       st(out + i, ld(a + i) * scalar);

@@ -190,22 +190,18 @@ bool mg_lift_translate_tosa(MgLiftBuilder *b, MlirOperation op) {
     return binary(b, op, MG_LIFT_ALG_POW, &rt);
   if (mg_bridge_op_is(op, "tosa.maximum"))
     return binary(b, op, MG_LIFT_ALG_MAX, &rt);
-  if (mg_bridge_op_is(op, "tosa.exp"))
-    return unary(b, op, MG_LIFT_ALG_EXP, &rt);
-  if (mg_bridge_op_is(op, "tosa.log"))
-    return unary(b, op, MG_LIFT_ALG_LOG, &rt);
-  if (mg_bridge_op_is(op, "tosa.tanh"))
-    return unary(b, op, MG_LIFT_ALG_TANH, &rt);
-  if (mg_bridge_op_is(op, "tosa.erf"))
-    return unary(b, op, MG_LIFT_ALG_ERF, &rt);
-  if (mg_bridge_op_is(op, "tosa.rsqrt"))
-    return unary(b, op, MG_LIFT_ALG_RSQRT, &rt);
-  if (mg_bridge_op_is(op, "tosa.reciprocal"))
-    return unary(b, op, MG_LIFT_ALG_RECIP, &rt);
-  if (mg_bridge_op_is(op, "tosa.sigmoid"))
-    return unary(b, op, MG_LIFT_ALG_SIGMOID, &rt);
-  if (mg_bridge_op_is(op, "tosa.clamp"))
-    return unary(b, op, MG_LIFT_ALG_RELU, &rt);
+  static const struct {
+    const char *name;
+    MgLiftAlg alg;
+  } unaries[] = {
+      {"tosa.exp", MG_LIFT_ALG_EXP},       {"tosa.log", MG_LIFT_ALG_LOG},
+      {"tosa.tanh", MG_LIFT_ALG_TANH},     {"tosa.erf", MG_LIFT_ALG_ERF},
+      {"tosa.rsqrt", MG_LIFT_ALG_RSQRT},   {"tosa.reciprocal", MG_LIFT_ALG_RECIP},
+      {"tosa.sigmoid", MG_LIFT_ALG_SIGMOID}, {"tosa.clamp", MG_LIFT_ALG_RELU},
+  };
+  for (size_t i = 0; i < sizeof unaries / sizeof *unaries; ++i)
+    if (mg_bridge_op_is(op, unaries[i].name))
+      return unary(b, op, unaries[i].alg, &rt);
   if (mg_bridge_op_is(op, "tosa.negate"))
     return check_zero_points(b, op, 1) && unary(b, op, MG_LIFT_ALG_NEG, &rt);
   if (mg_bridge_op_is(op, "tosa.reduce_sum"))

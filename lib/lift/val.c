@@ -111,8 +111,7 @@ MgTensorId mg_lift_input_shaped(MgLiftBuilder *b, MlirValue v, uint32_t rank,
       continue;
     const MgTensor *t = mg_lift_tensor(b, b->input_ids[i]);
     int8_t have[MG_MAX_DIMS];
-    bool moved = mg_op_input_perm(&b->prog->graphs[0].ops[t->producer],
-                                  t->rank, have);
+    bool moved = mg_graph_tensor_perm(&b->prog->graphs[0], t, have);
     bool same = !dims ? !b->input_reshaped[i]
                       : t->rank == rank &&
                             !memcmp(t->dims, dims, rank * sizeof *dims) &&
@@ -521,8 +520,7 @@ bool mg_lift_prune(MgLiftBuilder *b) {
     map[t] =
         mg_graph_add_input(q, 0, (MgDType)x->dtype, x->rank, x->dims, &diag);
     int8_t perm[MG_MAX_DIMS];
-    if (map[t] != MG_NO_ID && mg_op_input_perm(&g->ops[x->producer], x->rank,
-                                               perm) &&
+    if (map[t] != MG_NO_ID && mg_graph_tensor_perm(g, x, perm) &&
         mg_graph_set_input_perm(q, 0, map[t], perm, &diag) != MG_STATUS_OK)
       map[t] = MG_NO_ID;
     ok = map[t] != MG_NO_ID;

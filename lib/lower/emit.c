@@ -60,8 +60,7 @@ void mg_lower_memref_type(const MgTensor *t, MgDType dtype, const char *space,
 
 bool mg_lower_has_layout(const MgGraph *g, MgTensorId t) {
   int8_t perm[MG_MAX_DIMS];
-  return mg_op_input_perm(&g->ops[g->tensors[t].producer], g->tensors[t].rank,
-                          perm);
+  return mg_graph_tensor_perm(g, &g->tensors[t], perm);
 }
 
 void mg_lower_stored_type(const MgGraph *g, MgTensorId t, char out[TYPE_LEN]) {
@@ -74,7 +73,7 @@ void mg_lower_layout_view(Emit *e, const MgGraph *g, MgTensorId t, Name val,
                           char type[TYPE_LEN]) {
   const MgTensor *x = &g->tensors[t];
   int8_t perm[MG_MAX_DIMS];
-  if (!mg_op_input_perm(&g->ops[x->producer], x->rank, perm))
+  if (!mg_graph_tensor_perm(g, x, perm))
     return;
   int64_t sdims[MG_MAX_DIMS], sstride[MG_MAX_DIMS], n = 1;
   mg_graph_stored_dims(g, t, sdims);

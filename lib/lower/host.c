@@ -39,7 +39,13 @@ void mg_lower_launch(const MgProgram *p, MgOpId op, int64_t grid[3],
   *threads = b->block_threads;
 }
 
-static void tensor_type(const MgTensor *t, char out[TYPE_LEN]);
+static void tensor_type(const MgTensor *t, char out[TYPE_LEN]) {
+  size_t n = (size_t)snprintf(out, TYPE_LEN, "tensor<");
+  for (uint32_t d = 0; d < t->rank; d++)
+    n += (size_t)snprintf(out + n, TYPE_LEN - n, "%lldx",
+                          (long long)t->dims[d]);
+  snprintf(out + n, TYPE_LEN - n, "%s>", mg_lower_elt((MgDType)t->dtype));
+}
 
 // The tensor type the caller passes for `t`: its stored shape.
 static void stored_tensor_type(const MgGraph *g, MgTensorId t,
@@ -47,14 +53,6 @@ static void stored_tensor_type(const MgGraph *g, MgTensorId t,
   MgTensor s = g->tensors[t];
   mg_graph_stored_dims(g, t, s.dims);
   tensor_type(&s, out);
-}
-
-static void tensor_type(const MgTensor *t, char out[TYPE_LEN]) {
-  size_t n = (size_t)snprintf(out, TYPE_LEN, "tensor<");
-  for (uint32_t d = 0; d < t->rank; d++)
-    n += (size_t)snprintf(out + n, TYPE_LEN - n, "%lldx",
-                          (long long)t->dims[d]);
-  snprintf(out + n, TYPE_LEN - n, "%s>", mg_lower_elt((MgDType)t->dtype));
 }
 
 // Device buffers for every root tensor, inputs copied in.

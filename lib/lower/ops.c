@@ -996,7 +996,7 @@ static void vector_elems_begin(Emit *e, const MgTensor *tile, uint32_t rank,
 static void stored_elems_begin(Emit *e, MgTensorId dram, const MgTensor *tile,
                                Index idx) {
   int8_t perm[MG_MAX_DIMS];
-  mg_op_input_perm(&e->g->ops[tensor(e, dram)->producer], tile->rank, perm);
+  mg_graph_tensor_perm(e->g, tensor(e, dram), perm);
   MgTensor st = *tile;
   for (uint32_t d = 0; d < tile->rank; d++)
     st.dims[perm[d]] = tile->dims[d];

@@ -83,10 +83,7 @@ static MgStatus check_signatures(const MgProgram *a, const MgProgram *b,
     // Both read the same logical values below, so a program reading W
     // where the other reads Wᵀ of the caller's array would pass: the
     // layouts are part of the signature.
-    int8_t px[MG_MAX_DIMS], py[MG_MAX_DIMS];
-    mg_op_input_perm(&ga->ops[x->producer], x->rank, px);
-    mg_op_input_perm(&gb->ops[y->producer], y->rank, py);
-    if (memcmp(px, py, x->rank))
+    if (!mg_graph_same_layout(ga, x, gb, y))
       return mg_diag_set(diag, MG_STATUS_INVALID, 0, -1,
                          "input %u is stored in different layouts", i);
   }
