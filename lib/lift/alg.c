@@ -211,18 +211,19 @@ static bool reroot_input(MgLiftBuilder *b, MgLiftVal *v, uint32_t rank,
     if (src_of[p] >= 0 && dims[p] > 1)
       pos[n_pos++] = p;
   }
+  // order[j]: the position of the j-th non-unit dim in stored order.
+  uint32_t order[MG_MAX_DIMS];
+  memcpy(order, pos, n_pos * sizeof *pos);
+  for (uint32_t j = 1; j < n_pos; ++j)
+    for (uint32_t i = j; i > 0 && src_of[order[i - 1]] > src_of[order[i]]; --i) {
+      uint32_t x = order[i];
+      order[i] = order[i - 1];
+      order[i - 1] = x;
+    }
   bool moved = false;
   for (uint32_t j = 0; j < n_pos; ++j) {
-    uint32_t logical = pos[j]; // the j-th non-unit dim in stored order
-    for (uint32_t i = 0; i < n_pos; ++i) {
-      uint32_t before = 0;
-      for (uint32_t h = 0; h < n_pos; ++h)
-        before += src_of[pos[h]] < src_of[pos[i]];
-      if (before == j)
-        logical = pos[i];
-    }
-    perm[logical] = (int8_t)pos[j];
-    moved |= logical != pos[j];
+    perm[order[j]] = (int8_t)pos[j];
+    moved |= order[j] != pos[j];
   }
   MgTensorId n = mg_lift_input_shaped(b, b->inputs[k], rank, dims,
                                       moved ? perm : NULL);
