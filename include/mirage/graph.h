@@ -82,8 +82,14 @@ typedef enum MgOpKind {
   MG_OP_ITERATOR,   // block level: input iterator (imap, fmap)
   MG_OP_ACCUM,      // block level: for-loop accumulator (acc)
   MG_OP_SAVER,      // block level: output saver (omap)
-  MG_OP_CONCAT,     // block level: concat along dim `attr`
+  MG_OP_CONCAT,     // concat along dim `attr` (block level; kernel level: a view op)
   MG_OP_THREAD,     // block level: fused element-wise chain, attr = thread graph
+  // Kernel-level view ops: they move elements, never compute on them. The
+  // search does not create them; it searches the parts between them
+  // (lib/search/views.c).
+  MG_OP_TRANSPOSE,  // result dim d is operand dim perm[d] (tosa.transpose)
+  MG_OP_RESHAPE,    // row-major reshape to `shape` (rank `attr`)
+  MG_OP_SLICE,      // along dim `attr`: shape[1] elements from index shape[0]
   MG_OP_COUNT
 } MgOpKind;
 
@@ -110,9 +116,11 @@ typedef struct MgOp {
   int8_t imap[3];  // ITERATOR: grid axis x,y,z -> tensor dim or MG_MAP_NONE
   int8_t fmap;     // ITERATOR: for-loop -> tensor dim or MG_MAP_NONE
   int8_t omap[3];  // SAVER: grid axis -> output dim or MG_MAP_NONE
-  int8_t perm[MG_MAX_DIMS]; // INPUT: stored layout, see mg_graph_set_input_perm
+  int8_t perm[MG_MAX_DIMS]; // INPUT: stored layout, see mg_graph_set_input_perm;
+                            // TRANSPOSE: the permutation
   int32_t attr;    // INPUT: position; SUM/CONCAT: dim; CUSTOM/THREAD: graph
   double scalar;   // MUL_SCALAR / DIV_SCALAR
+  int64_t shape[MG_MAX_DIMS]; // RESHAPE: result dims; SLICE: first, count
   MgTensorId inputs[MG_MAX_OP_INPUTS];
   MgTensorId outputs[MG_MAX_OP_OUTPUTS];
 } MgOp;
@@ -266,6 +274,21 @@ MG_API MgTensorId mg_graph_sum(MgProgram *p, MgGraphId g, MgTensorId a,
                                int32_t dim, MgDiag *diag);
 MG_API MgTensorId mg_graph_concat(MgProgram *p, MgGraphId g, MgTensorId a,
                                   MgTensorId b, int32_t dim, MgDiag *diag);
+/// Kernel-level views (see MgOpKind). Transpose: result dim d is dim
+/// perm[d] of `a`. Reshape: the row-major reinterpretation of `a` as
+/// `dims` (same element count). Slice: `count` elements of dim `dim` from
+/// index `first`.
+MG_API MgTensorId mg_graph_transpose(MgProgram *p, MgGraphId g, MgTensorId a,
+                                     const int8_t *perm, MgDiag *diag);
+MG_API MgTensorId mg_graph_reshape(MgProgram *p, MgGraphId g, MgTensorId a,
+                                   uint32_t rank, const int64_t *dims,
+                                   MgDiag *diag);
+MG_API MgTensorId mg_graph_slice(MgProgram *p, MgGraphId g, MgTensorId a,
+                                 int32_t dim, int64_t first, int64_t count,
+                                 MgDiag *diag);
+/// True for the kernel-level view ops (TRANSPOSE, RESHAPE, SLICE, and
+/// CONCAT at kernel level).
+MG_API bool mg_op_is_view(const MgOp *op, MgLevel level);
 /// imap[3] and fmap use tensor dims or MG_MAP_NONE.
 MG_API MgTensorId mg_graph_iterator(MgProgram *p, MgGraphId g, MgTensorId a,
                                     const int8_t imap[3], int8_t fmap,

@@ -51,6 +51,13 @@ static MgOp canonical_op(const MgOp *op) {
   case MG_OP_SUM: case MG_OP_CONCAT: case MG_OP_CUSTOM: case MG_OP_THREAD:
     c.attr = op->attr;
     break;
+  case MG_OP_TRANSPOSE:
+    memcpy(c.perm, op->perm, sizeof c.perm);
+    break;
+  case MG_OP_RESHAPE: case MG_OP_SLICE:
+    c.attr = op->attr;
+    memcpy(c.shape, op->shape, sizeof c.shape);
+    break;
   case MG_OP_MUL_SCALAR: case MG_OP_DIV_SCALAR:
     c.scalar = op->scalar;
     break;
@@ -254,6 +261,40 @@ MgTensorId mg_graph_concat(MgProgram *p, MgGraphId g, MgTensorId a,
   op.inputs[0] = a;
   op.inputs[1] = b;
   op.attr = dim;
+  return add_single(p, g, &op, diag);
+}
+
+MgTensorId mg_graph_transpose(MgProgram *p, MgGraphId g, MgTensorId a,
+                              const int8_t *perm, MgDiag *diag) {
+  MgOp op = mg_op_blank(MG_OP_TRANSPOSE);
+  op.num_inputs = 1;
+  op.inputs[0] = a;
+  if (p && g < p->num_graphs && a < p->graphs[g].num_tensors)
+    for (uint32_t d = 0; d < p->graphs[g].tensors[a].rank; d++)
+      op.perm[d] = perm[d];
+  return add_single(p, g, &op, diag);
+}
+
+MgTensorId mg_graph_reshape(MgProgram *p, MgGraphId g, MgTensorId a,
+                            uint32_t rank, const int64_t *dims, MgDiag *diag) {
+  MgOp op = mg_op_blank(MG_OP_RESHAPE);
+  op.num_inputs = 1;
+  op.inputs[0] = a;
+  op.attr = (int32_t)rank;
+  for (uint32_t d = 0; d < rank && d < MG_MAX_DIMS; d++)
+    op.shape[d] = dims[d];
+  return add_single(p, g, &op, diag);
+}
+
+MgTensorId mg_graph_slice(MgProgram *p, MgGraphId g, MgTensorId a,
+                          int32_t dim, int64_t first, int64_t count,
+                          MgDiag *diag) {
+  MgOp op = mg_op_blank(MG_OP_SLICE);
+  op.num_inputs = 1;
+  op.inputs[0] = a;
+  op.attr = dim;
+  op.shape[0] = first;
+  op.shape[1] = count;
   return add_single(p, g, &op, diag);
 }
 

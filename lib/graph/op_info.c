@@ -17,6 +17,7 @@ static const char *const op_names[] = {
     "relu",       "log",        "tanh", "erf",
     "mul_scalar", "div_scalar",     "sum",      "custom",
     "iterator",   "accum",      "saver",          "concat",   "thread",
+    "transpose",  "reshape",    "slice",
 };
 _Static_assert(sizeof op_names / sizeof op_names[0] == MG_OP_COUNT,
                "ORDER MG_OP: op_names out of sync with MgOpKind");
@@ -95,12 +96,25 @@ bool mg_op_kind_allowed_at(MgOpKind kind, MgLevel level) {
     return (unsigned)level < MG_LEVEL_COUNT;
   switch (level) {
   case MG_LEVEL_KERNEL:
-    return kind == MG_OP_MATMUL || kind == MG_OP_SUM || kind == MG_OP_CUSTOM;
+    return kind == MG_OP_MATMUL || kind == MG_OP_SUM || kind == MG_OP_CUSTOM ||
+           kind == MG_OP_CONCAT || kind == MG_OP_TRANSPOSE ||
+           kind == MG_OP_RESHAPE || kind == MG_OP_SLICE;
   case MG_LEVEL_BLOCK:
     return kind == MG_OP_MATMUL || kind == MG_OP_SUM ||
            kind == MG_OP_ITERATOR || kind == MG_OP_ACCUM ||
            kind == MG_OP_SAVER || kind == MG_OP_CONCAT || kind == MG_OP_THREAD;
   default: // thread graphs hold element-wise chains only
+    return false;
+  }
+}
+
+bool mg_op_is_view(const MgOp *op, MgLevel level) {
+  switch ((MgOpKind)op->kind) {
+  case MG_OP_TRANSPOSE: case MG_OP_RESHAPE: case MG_OP_SLICE:
+    return true;
+  case MG_OP_CONCAT:
+    return level == MG_LEVEL_KERNEL;
+  default:
     return false;
   }
 }

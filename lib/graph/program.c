@@ -193,6 +193,15 @@ static size_t op_key(const MgOp *op, uint64_t *key) {
   case MG_OP_SUM: case MG_OP_CONCAT: case MG_OP_CUSTOM: case MG_OP_THREAD:
     key[n++] = (uint64_t)(uint32_t)op->attr;
     break;
+  case MG_OP_TRANSPOSE:
+    for (int d = 0; d < MG_MAX_DIMS; d++)
+      key[n++] = (uint64_t)(uint8_t)op->perm[d];
+    break;
+  case MG_OP_RESHAPE: case MG_OP_SLICE:
+    key[n++] = (uint64_t)(uint32_t)op->attr;
+    for (int d = 0; d < MG_MAX_DIMS; d++)
+      key[n++] = (uint64_t)op->shape[d];
+    break;
   case MG_OP_MUL_SCALAR: case MG_OP_DIV_SCALAR: {
     uint64_t bits;
     memcpy(&bits, &op->scalar, sizeof bits);

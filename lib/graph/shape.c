@@ -215,6 +215,54 @@ static MgStatus infer_concat(const InferCtx *cx, MgTensor *out) {
   return MG_STATUS_OK;
 }
 
+static MgStatus infer_transpose(const InferCtx *cx, MgTensor *out) {
+  const MgTensor *a = operand(cx, 0);
+  if (!mg_graph_is_permutation(cx->op->perm, a->rank))
+    return FAIL(cx, "transpose perm is not a permutation of 0..%u",
+                a->rank ? a->rank - 1 : 0);
+  *out = *a;
+  for (uint32_t d = 0; d < a->rank; d++)
+    out->dims[d] = a->dims[cx->op->perm[d]];
+  return MG_STATUS_OK;
+}
+
+static MgStatus infer_reshape(const InferCtx *cx, MgTensor *out) {
+  const MgTensor *a = operand(cx, 0);
+  int32_t rank = cx->op->attr;
+  if (rank < 1 || rank > MG_MAX_DIMS)
+    return FAIL(cx, "reshape rank %d is out of range 1..%d", rank,
+                MG_MAX_DIMS);
+  *out = *a;
+  out->rank = (uint8_t)rank;
+  int64_t n = 1;
+  for (int32_t d = 0; d < MG_MAX_DIMS; d++) {
+    out->dims[d] = d < rank ? cx->op->shape[d] : 0;
+    if (d < rank && (out->dims[d] < 1 || out->dims[d] > (INT64_MAX / n)))
+      return FAIL(cx, "reshape dim %d is %lld", d, (long long)out->dims[d]);
+    if (d < rank)
+      n *= out->dims[d];
+  }
+  if (n != mg_tensor_numel(a))
+    return FAIL(cx, "reshape to %lld elements of a tensor of %lld", (long long)n,
+                (long long)mg_tensor_numel(a));
+  return MG_STATUS_OK;
+}
+
+static MgStatus infer_slice(const InferCtx *cx, MgTensor *out) {
+  const MgTensor *a = operand(cx, 0);
+  int32_t dim = cx->op->attr;
+  int64_t first = cx->op->shape[0], count = cx->op->shape[1];
+  if (dim < 0 || (uint32_t)dim >= a->rank)
+    return FAIL(cx, "slice dim %d is out of range for rank %u", dim, a->rank);
+  if (first < 0 || count < 1 || first > a->dims[dim] - count)
+    return FAIL(cx, "slice [%lld, %lld + %lld) is out of dim %d's 0..%lld",
+                (long long)first, (long long)first, (long long)count, dim,
+                (long long)a->dims[dim]);
+  *out = *a;
+  out->dims[dim] = count;
+  return MG_STATUS_OK;
+}
+
 static MgStatus infer_iterator(const InferCtx *cx, MgTensor *out) {
   const MgTensor *a = operand(cx, 0);
   const MgOp *op = cx->op;
@@ -441,6 +489,15 @@ MgStatus mg_graph_infer(const MgProgram *p, MgGraphId g, uint32_t op_index,
     break;
   case MG_OP_ITERATOR:
     st = infer_iterator(&cx, &out[0]);
+    break;
+  case MG_OP_TRANSPOSE:
+    st = infer_transpose(&cx, &out[0]);
+    break;
+  case MG_OP_RESHAPE:
+    st = infer_reshape(&cx, &out[0]);
+    break;
+  case MG_OP_SLICE:
+    st = infer_slice(&cx, &out[0]);
     break;
   case MG_OP_ACCUM:
     st = infer_accum(&cx, &out[0]);

@@ -186,7 +186,10 @@ static void test_graph_op_info_properties(void) {
   CHECK(mg_op_kind_allowed_at(MG_OP_CUSTOM, MG_LEVEL_KERNEL));
   CHECK(!mg_op_kind_allowed_at(MG_OP_CUSTOM, MG_LEVEL_BLOCK));
   CHECK(!mg_op_kind_allowed_at(MG_OP_ITERATOR, MG_LEVEL_KERNEL));
-  CHECK(!mg_op_kind_allowed_at(MG_OP_CONCAT, MG_LEVEL_KERNEL));
+  CHECK(mg_op_kind_allowed_at(MG_OP_CONCAT, MG_LEVEL_KERNEL));
+  CHECK(mg_op_kind_allowed_at(MG_OP_TRANSPOSE, MG_LEVEL_KERNEL));
+  CHECK(!mg_op_kind_allowed_at(MG_OP_TRANSPOSE, MG_LEVEL_BLOCK));
+  CHECK(!mg_op_kind_allowed_at(MG_OP_SLICE, MG_LEVEL_THREAD));
   CHECK(mg_op_kind_allowed_at(MG_OP_CONCAT, MG_LEVEL_BLOCK));
   CHECK(mg_op_kind_allowed_at(MG_OP_THREAD, MG_LEVEL_BLOCK));
   CHECK(mg_op_kind_allowed_at(MG_OP_SILU, MG_LEVEL_THREAD));
@@ -323,8 +326,6 @@ static void test_graph_unary_scalar_sum(void) {
   CHECK(mg_graph_sum(p, k, x, -1, &d) == MG_NO_ID);
   CHECK_MSG(d, "sum dim -1");
   // Block-level ops are not kernel ops.
-  CHECK(mg_graph_concat(p, k, x, x, 0, &d) == MG_NO_ID);
-  CHECK_MSG(d, "'concat' is not allowed in a kernel graph");
   const int8_t rep[3] = {NONE, NONE, NONE};
   CHECK(mg_graph_iterator(p, k, x, rep, NONE, &d) == MG_NO_ID);
   CHECK_MSG(d, "'iterator' is not allowed in a kernel graph");
@@ -1068,6 +1069,41 @@ static void test_graph_input_layouts(void) {
   mg_program_destroy(r.p);
 }
 
+// Kernel-level views: shapes, checks, identity under copy and hashing.
+static void test_graph_views(void) {
+  MgProgram *p = mg_program_create();
+  MgDiag d;
+  CHECK(mg_program_add_graph(p, MG_LEVEL_KERNEL) == 0);
+  int64_t dims[2] = {16, 4096}, heads[3] = {16, 32, 128};
+  MgTensorId x = mg_graph_add_input(p, 0, MG_DTYPE_F16, 2, dims, &d);
+  MgTensorId r = mg_graph_reshape(p, 0, x, 3, heads, &d);
+  int8_t perm[3] = {1, 0, 2};
+  MgTensorId t = mg_graph_transpose(p, 0, r, perm, &d);
+  MgTensorId s = mg_graph_slice(p, 0, t, 2, 64, 64, &d);
+  MgTensorId c = mg_graph_concat(p, 0, s, s, 2, &d);
+  CHECK(c != MG_NO_ID);
+  const MgTensor *tt = &p->graphs[0].tensors[t];
+  CHECK(tt->dims[0] == 32 && tt->dims[1] == 16 && tt->dims[2] == 128);
+  CHECK(p->graphs[0].tensors[s].dims[2] == 64);
+  CHECK(p->graphs[0].tensors[c].dims[2] == 128);
+  CHECK(mg_op_is_view(&p->graphs[0].ops[p->graphs[0].tensors[c].producer],
+                      MG_LEVEL_KERNEL));
+  CHECK(mg_graph_mark_output(p, 0, c, &d) == MG_STATUS_OK);
+  CHECK(mg_program_validate(p, NULL, &d) == MG_STATUS_OK);
+  MgProgram *q = mg_program_clone(p);
+  CHECK(q && mg_program_equal(p, q) && mg_program_hash(p) == mg_program_hash(q));
+  // Another slice start is another program.
+  p->graphs[0].ops[p->graphs[0].tensors[s].producer].shape[0] = 0;
+  CHECK(!mg_program_equal(p, q) && mg_program_hash(p) != mg_program_hash(q));
+  CHECK(mg_graph_slice(p, 0, t, 2, 100, 64, &d) == MG_NO_ID);
+  int64_t wrong[2] = {16, 4095};
+  CHECK(mg_graph_reshape(p, 0, x, 2, wrong, &d) == MG_NO_ID);
+  int8_t twice[3] = {0, 0, 1};
+  CHECK(mg_graph_transpose(p, 0, r, twice, &d) == MG_NO_ID);
+  mg_program_destroy(q);
+  mg_program_destroy(p);
+}
+
 int main(void) {
   RUN_TEST(test_graph_op_info_names);
   RUN_TEST(test_graph_op_info_properties);
@@ -1097,5 +1133,6 @@ int main(void) {
   RUN_TEST(test_graph_validate_sm80_smem);
   RUN_TEST(test_graph_numel);
   RUN_TEST(test_graph_input_layouts);
+  RUN_TEST(test_graph_views);
   return TEST_SUMMARY();
 }
