@@ -133,11 +133,31 @@ irdl.dialect @ug {
     %out_out = irdl.base "!builtin.tensor"
     irdl.results(out: %out_out)
   }
-  // a function argument read through a transposed view (a layout, no copy):
-  // result dim d is argument dim perm[d]; the argument's only use; kernel and block level
+  // result dim d is source dim perm[d]. On a function argument that is its only
+  // use: the argument's layout (read through a view, no copy; kernel and block
+  // level). On anything else: a kernel-level view op
+  // (see docs/dialect.md, View ops)
   irdl.operation @transpose {
     %a0 = irdl.base "#builtin.dense_array"
     irdl.attributes { "perm" = %a0 }
+    %in_source = irdl.base "!builtin.tensor"
+    irdl.operands(source: %in_source)
+    %out_out = irdl.base "!builtin.tensor"
+    irdl.results(out: %out_out)
+  }
+  // row-major reshape to the result type (same element count); kernel level
+  irdl.operation @reshape {
+    %in_source = irdl.base "!builtin.tensor"
+    irdl.operands(source: %in_source)
+    %out_out = irdl.base "!builtin.tensor"
+    irdl.results(out: %out_out)
+  }
+  // the elements offset .. offset + n - 1 of dim `dim`, n the result's extent
+  // there; kernel level
+  irdl.operation @slice {
+    %a0 = irdl.base "#builtin.integer"
+    %a1 = irdl.base "#builtin.integer"
+    irdl.attributes { "dim" = %a0, "offset" = %a1 }
     %in_source = irdl.base "!builtin.tensor"
     irdl.operands(source: %in_source)
     %out_out = irdl.base "!builtin.tensor"
@@ -193,7 +213,7 @@ irdl.dialect @ug {
     %out_out = irdl.base "!builtin.tensor"
     irdl.results(out: %out_out)
   }
-  // concatenation along `dim`; block level
+  // concatenation along `dim`; block level, and kernel level as a view op
   irdl.operation @concat {
     %a0 = irdl.base "#builtin.integer"
     irdl.attributes { "dim" = %a0 }

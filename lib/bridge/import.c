@@ -226,13 +226,49 @@ static bool is_op(MlirOperation op, const char *name) {
   return n.length == strlen(name) && !memcmp(n.data, name, n.length);
 }
 
-/// The ug.transpose reading argument `arg`, or null when none does.
-static MlirOperation layout_view(MlirValue arg) {
-  for (MlirOpOperand u = mlirValueGetFirstUse(arg); !mlirOpOperandIsNull(u);
+/// The ug.transpose reading argument `arg` as a layout, or null when none
+/// does. In a kernel graph that is the argument's only use; a transpose of
+/// an argument with other uses is a view op (MG_OP_TRANSPOSE). Block graphs
+/// have no view ops, so there every ug.transpose is a layout (and must be
+/// the only use, read_layout checks).
+static MlirOperation layout_view(MlirValue arg, MgLevel level) {
+  MlirOpOperand first = mlirValueGetFirstUse(arg);
+  if (level == MG_LEVEL_KERNEL &&
+      (mlirOpOperandIsNull(first) ||
+       !mlirOpOperandIsNull(mlirOpOperandGetNextUse(first))))
+    return (MlirOperation){NULL};
+  for (MlirOpOperand u = first; !mlirOpOperandIsNull(u);
        u = mlirOpOperandGetNextUse(u))
     if (is_op(mlirOpOperandGetOwner(u), "ug.transpose"))
       return mlirOpOperandGetOwner(u);
   return (MlirOperation){NULL};
+}
+
+/// Reads `perm` of a ug.transpose view op of rank `rank`.
+static bool read_perm(MlirOperation op, uint32_t rank, int8_t *perm) {
+  MlirAttribute a = attr(op, "perm");
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsADenseI64Array(a) ||
+      mlirDenseArrayGetNumElements(a) != (intptr_t)rank)
+    return false;
+  for (uint32_t d = 0; d < rank; ++d) {
+    int64_t v = mlirDenseI64ArrayGetElement(a, d);
+    if (v < 0 || v >= MG_MAX_DIMS)
+      return false;
+    perm[d] = (int8_t)v;
+  }
+  return true;
+}
+
+/// The shape of result 0 of `op` (rank 0 when it is not a μGraph type).
+static uint32_t result_dims(MlirOperation op, int64_t *dims) {
+  MgDType dt;
+  uint32_t rank = 0;
+  const char *why = NULL;
+  if (mlirOperationGetNumResults(op) < 1 ||
+      !read_type(mlirValueGetType(mlirOperationGetResult(op, 0)), &dt, &rank,
+                 dims, &why))
+    return 0;
+  return rank;
 }
 
 /// Checks the ug.transpose `view` of an argument of shape `dims` (rank
@@ -283,12 +319,14 @@ static MgStatus import_op(Importer *im, MgGraphId g, MlirOperation op,
   char name[128];
   snprintf(name, sizeof name, "%.*s", (int)full.length, full.data);
   if (is_op(op, "ug.transpose")) {
-    // Read with its argument (import_graph); anything else is not a view.
+    // A layout was read with its argument (import_graph); elsewhere it is
+    // a kernel-level view op, read below.
     if (value_map_get(values, mlirOperationGetResult(op, 0)) != MG_NO_ID)
       return MG_STATUS_OK;
-    return fail(im, loc, MG_STATUS_UNSUPPORTED, "%s",
-                "'ug.transpose' views only a function argument (a computed "
-                "value has no layout)");
+    if (im->program->graphs[g].level != MG_LEVEL_KERNEL)
+      return fail(im, loc, MG_STATUS_UNSUPPORTED, "%s",
+                  "'ug.transpose' in a block graph views only a function "
+                  "argument (a computed tile has no layout)");
   }
   if (strncmp(name, "ug.", 3) != 0)
     return fail(im, loc, MG_STATUS_UNSUPPORTED,
@@ -329,6 +367,32 @@ static MgStatus import_op(Importer *im, MgGraphId g, MlirOperation op,
                   "'%s' needs an integer 'dim' in [0, 4)", name);
     proto.attr = (int32_t)v;
     break;
+  case MG_OP_TRANSPOSE: {
+    const MgProgram *p = im->program;
+    uint32_t rank = p->graphs[g].tensors[proto.inputs[0]].rank;
+    if (!read_perm(op, rank, proto.perm))
+      return fail(im, loc, MG_STATUS_INVALID, "%s",
+                  "'ug.transpose' needs 'perm', one entry per dim");
+    break;
+  }
+  case MG_OP_RESHAPE:
+    // The result type is the new shape.
+    proto.attr = (int32_t)result_dims(op, proto.shape);
+    break;
+  case MG_OP_SLICE: {
+    int64_t dims[MG_MAX_DIMS], first;
+    uint32_t rank = result_dims(op, dims);
+    if (!read_int(op, "dim", &v) || v < 0 || v >= (int64_t)rank)
+      return fail(im, loc, MG_STATUS_INVALID, "%s",
+                  "'ug.slice' needs an integer 'dim' below the result's rank");
+    if (!read_int(op, "offset", &first))
+      return fail(im, loc, MG_STATUS_INVALID, "%s",
+                  "'ug.slice' needs an integer 'offset'");
+    proto.attr = (int32_t)v;
+    proto.shape[0] = first;
+    proto.shape[1] = dims[v]; // the count is the result's extent
+    break;
+  }
   case MG_OP_ITERATOR:
     if (!read_map(op, "imap", proto.imap))
       return fail(im, loc, MG_STATUS_INVALID, "%s",
@@ -476,7 +540,7 @@ static MgStatus import_graph(Importer *im, MlirOperation func, MgLevel level,
     }
     // An argument read through ug.transpose is an input with a layout;
     // the logical value is the transpose's result.
-    MlirOperation view = layout_view(arg);
+    MlirOperation view = layout_view(arg, level);
     int8_t perm[MG_MAX_DIMS];
     if (!mlirOperationIsNull(view)) {
       s = read_layout(im, view, rank, dims, perm);

@@ -53,6 +53,16 @@ static void put_op(MgText *t, const MgProgram *p, const MgGraph *g,
   case MG_OP_CONCAT:
     mg_text_printf(t, " {dim = %d : i64}", op->attr);
     break;
+  case MG_OP_TRANSPOSE:
+    mg_text_printf(t, " {perm = array<i64");
+    for (uint32_t d = 0; d < g->tensors[op->inputs[0]].rank; ++d)
+      mg_text_printf(t, "%s %d", d ? "," : ":", op->perm[d]);
+    mg_text_printf(t, ">}");
+    break;
+  case MG_OP_SLICE:
+    mg_text_printf(t, " {dim = %d : i64, offset = %lld : i64}", op->attr,
+                   (long long)op->shape[0]);
+    break;
   case MG_OP_CUSTOM:
   case MG_OP_THREAD:
     graph_name(sub, sizeof sub, p, root, names, (uint32_t)op->attr);

@@ -126,3 +126,22 @@ func.func @all_kernel_ops(%a: tensor<2x4x8xbf16>, %b: tensor<2x8x4xbf16>, %x: te
   %p = "ug.custom"(%x) {kernel = @partials_block, operandSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 0, 0, 0>} : (tensor<4x256xbf16>) -> tensor<4x4xbf16>
   func.return %14, %p : tensor<2x1x4xbf16>, tensor<4x4xbf16>
 }
+
+//===----------------------------------------------------------------------===//
+// Kernel level: view ops (head split, transpose, rotate-half's slices and
+// concat) between compute ops.
+//===----------------------------------------------------------------------===//
+// CHECK-LABEL: func.func @views
+// CHECK: "ug.reshape"(%{{.*}}) : (tensor<4x48xf16>) -> tensor<4x6x8xf16>
+// CHECK: "ug.transpose"(%{{.*}}) {perm = array<i64: 1, 0, 2>}
+// CHECK: "ug.slice"(%{{.*}}) {dim = 2 : i64, offset = 4 : i64} : (tensor<6x4x8xf16>) -> tensor<6x4x4xf16>
+// CHECK: "ug.concat"(%{{.*}}, %{{.*}}) {dim = 2 : i64} : (tensor<6x4x4xf16>, tensor<6x4x4xf16>) -> tensor<6x4x8xf16>
+func.func @views(%q: tensor<4x48xf16>) -> tensor<6x4x8xf16> attributes {ug.level = "kernel"} {
+  %e = "ug.exp"(%q) : (tensor<4x48xf16>) -> tensor<4x48xf16>
+  %r = "ug.reshape"(%e) : (tensor<4x48xf16>) -> tensor<4x6x8xf16>
+  %t = "ug.transpose"(%r) {perm = array<i64: 1, 0, 2>} : (tensor<4x6x8xf16>) -> tensor<6x4x8xf16>
+  %a = "ug.slice"(%t) {dim = 2 : i64, offset = 4 : i64} : (tensor<6x4x8xf16>) -> tensor<6x4x4xf16>
+  %b = "ug.slice"(%t) {dim = 2 : i64, offset = 0 : i64} : (tensor<6x4x8xf16>) -> tensor<6x4x4xf16>
+  %c = "ug.concat"(%a, %b) {dim = 2 : i64} : (tensor<6x4x4xf16>, tensor<6x4x4xf16>) -> tensor<6x4x8xf16>
+  func.return %c : tensor<6x4x8xf16>
+}

@@ -248,10 +248,11 @@ func.func @dynamic_shape(%a: tensor<?xf32>) -> tensor<?xf32> attributes {ug.leve
 
 // -----
 
-// An input read through a layout has no other use.
-// CHECK: verify-ugraph.mlir:[[@LINE+2]]:8: error: an argument read through 'ug.transpose' has no other use
-func.func @layout_and_plain_use(%a: tensor<4x8xf32>, %w: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {ug.level = "kernel"} {
-  %t = "ug.transpose"(%w) {perm = array<i64: 1, 0>} : (tensor<4x8xf32>) -> tensor<8x4xf32>
+// A transpose of an argument that has other uses is a view op (a copy),
+// not a layout; its result type is checked like any op's.
+// CHECK: verify-ugraph.mlir:[[@LINE+2]]:8: error: result type does not match the inferred type 'tensor<8x4xf32>'
+func.func @view_and_plain_use(%a: tensor<4x8xf32>, %w: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {ug.level = "kernel"} {
+  %t = "ug.transpose"(%w) {perm = array<i64: 1, 0>} : (tensor<4x8xf32>) -> tensor<4x8xf32>
   %0 = "ug.add"(%a, %w) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
   func.return %0 : tensor<4x8xf32>
 }
@@ -276,10 +277,36 @@ func.func @layout_wrong_result(%a: tensor<4x8xf32>, %w: tensor<4x8xf32>) -> tens
 
 // -----
 
-// A computed value has no layout.
-// CHECK: verify-ugraph.mlir:[[@LINE+3]]:8: error: 'ug.transpose' views only a function argument (a computed value has no layout)
-func.func @layout_of_computed_value(%a: tensor<4x8xf32>) -> tensor<8x4xf32> attributes {ug.level = "kernel"} {
+// A transpose of a computed value is a view op.
+// CHECK: verify-ugraph.mlir:[[@LINE+3]]:8: error: transpose perm is not a permutation of 0..1
+func.func @view_transpose_not_a_permutation(%a: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {ug.level = "kernel"} {
   %e = "ug.exp"(%a) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-  %t = "ug.transpose"(%e) {perm = array<i64: 1, 0>} : (tensor<4x8xf32>) -> tensor<8x4xf32>
-  func.return %t : tensor<8x4xf32>
+  %t = "ug.transpose"(%e) {perm = array<i64: 1, 1>} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  func.return %t : tensor<4x8xf32>
+}
+
+// -----
+
+// CHECK: verify-ugraph.mlir:[[@LINE+3]]:8: error: reshape to 30 elements of a tensor of 32
+func.func @view_reshape_count(%a: tensor<4x8xf32>) -> tensor<5x6xf32> attributes {ug.level = "kernel"} {
+  %e = "ug.exp"(%a) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %r = "ug.reshape"(%e) : (tensor<4x8xf32>) -> tensor<5x6xf32>
+  func.return %r : tensor<5x6xf32>
+}
+
+// -----
+
+// CHECK: verify-ugraph.mlir:[[@LINE+3]]:8: error: slice [6, 6 + 4) is out of dim 1's 0..8
+func.func @view_slice_out_of_range(%a: tensor<4x8xf32>) -> tensor<4x4xf32> attributes {ug.level = "kernel"} {
+  %e = "ug.exp"(%a) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %s = "ug.slice"(%e) {dim = 1 : i64, offset = 6 : i64} : (tensor<4x8xf32>) -> tensor<4x4xf32>
+  func.return %s : tensor<4x4xf32>
+}
+
+// -----
+
+// CHECK: verify-ugraph.mlir:[[@LINE+2]]:8: error: 'ug.slice' op attribute "offset" is expected but not provided
+func.func @view_slice_no_offset(%a: tensor<4x8xf32>) -> tensor<4x4xf32> attributes {ug.level = "kernel"} {
+  %s = "ug.slice"(%a) {dim = 1 : i64} : (tensor<4x8xf32>) -> tensor<4x4xf32>
+  func.return %s : tensor<4x4xf32>
 }
