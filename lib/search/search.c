@@ -486,6 +486,8 @@ const MgProgram *mg_search_result_best(const MgSearchResult *result) {
 // on the logical target and every program found gets the target's layouts.
 MgStatus mg_search_run(const MgProgram *target, const MgSearchOptions *options,
                        MgSearchResult *result, MgDiag *diag) {
+  if (target && target->num_graphs && result && mg_search_has_views(target))
+    return mg_search_views(target, options, result, diag);
   if (!target || !target->num_graphs || !mg_program_has_layouts(target))
     return search_logical(target, options, result, diag);
   MgProgram *logical = mg_program_clone(target);

@@ -243,6 +243,13 @@ void mg_worker_states(Worker *w, uint64_t n, bool kernel);
 bool mg_worker_stopped(Worker *w);
 /// Adds the counts of `src` to `dst`.
 void mg_stats_add(MgSearchStats *dst, const MgSearchStats *src);
+/// True when the root graph of `target` has view ops (views.c).
+bool mg_search_has_views(const MgProgram *target);
+/// mg_search_run for a target with view ops: the parts between them are
+/// searched separately and composed with the views (views.c).
+MgStatus mg_search_views(const MgProgram *target,
+                         const MgSearchOptions *options,
+                         MgSearchResult *result, MgDiag *diag);
 void mg_stats_add_reason(MgSearchStats *st, const char *text, uint64_t n);
 
 //===--- Prologue cuts (cut.c) --------------------------------------------===//

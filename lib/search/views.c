@@ -1,0 +1,435 @@
+//===- views.c - Searching the parts between view ops ---------------------===//
+//
+// View ops (transpose, reshape, slice, kernel-level concat) only move
+// elements; the search's kernel graphs are built from compute ops and
+// graph-defined kernels and never contain them. So a target with views is
+// split at them: each compute op gets a level, the number of view ops on
+// the longest path from the inputs to it; compute ops of one level joined
+// by direct edges form a part. Every edge between parts then goes up in
+// level, so parts in level order (views of level L before the parts of
+// level L) are a topological order. Each part is searched on its own, the
+// program found (or the part itself where nothing cheaper was verified)
+// takes its place, and the view ops stay as they are.
+//
+// Soundness: as for prologue cuts (cut.c), the composition computes what
+// the target computes when each part's program computes what its part
+// does; each part is verified to verify_error / parts, so the bounds sum
+// to at most verify_error.
+//
+//===----------------------------------------------------------------------===//
+#include "search_internal.h"
+
+#include "mirage/support.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct Split {
+  const MgGraph *g;
+  uint32_t *level; // per op: views on the longest path from the inputs
+  uint32_t *part;  // per compute op: its part; MG_NO_ID for inputs, views
+  uint32_t num_parts;
+  uint32_t *part_level; // per part
+} Split;
+
+static bool is_view(const MgGraph *g, const MgOp *op) {
+  return mg_op_is_view(op, (MgLevel)g->level);
+}
+
+static uint32_t find(uint32_t *parent, uint32_t x) {
+  while (parent[x] != x)
+    x = parent[x] = parent[parent[x]];
+  return x;
+}
+
+static void split_free(Split *s) {
+  free(s->level);
+  free(s->part);
+  free(s->part_level);
+}
+
+// Levels, then parts: union-find over direct edges between compute ops of
+// the same level.
+static bool split(Split *s, const MgGraph *g) {
+  memset(s, 0, sizeof *s);
+  s->g = g;
+  uint32_t n = g->num_ops ? g->num_ops : 1;
+  s->level = calloc(n, sizeof *s->level);
+  s->part = malloc(n * sizeof *s->part);
+  uint32_t *parent = malloc(n * sizeof *parent);
+  s->part_level = malloc(n * sizeof *s->part_level);
+  if (!s->level || !s->part || !parent || !s->part_level) {
+    free(parent);
+    split_free(s);
+    return false;
+  }
+  for (uint32_t i = 0; i < g->num_ops; i++) {
+    const MgOp *op = &g->ops[i];
+    uint32_t lv = 0;
+    for (uint32_t k = 0; k < op->num_inputs; k++) {
+      uint32_t l = s->level[g->tensors[op->inputs[k]].producer];
+      lv = l > lv ? l : lv;
+    }
+    s->level[i] = lv + (is_view(g, op) ? 1 : 0);
+    parent[i] = i;
+  }
+  for (uint32_t i = 0; i < g->num_ops; i++) {
+    const MgOp *op = &g->ops[i];
+    if (op->kind == MG_OP_INPUT || is_view(g, op))
+      continue;
+    for (uint32_t k = 0; k < op->num_inputs; k++) {
+      MgOpId j = g->tensors[op->inputs[k]].producer;
+      const MgOp *src = &g->ops[j];
+      if (src->kind != MG_OP_INPUT && !is_view(g, src) &&
+          s->level[j] == s->level[i])
+        parent[find(parent, j)] = find(parent, i);
+    }
+  }
+  // Parts numbered by first op, so the order is the target's.
+  for (uint32_t i = 0; i < g->num_ops; i++)
+    s->part[i] = MG_NO_ID;
+  for (uint32_t i = 0; i < g->num_ops; i++) {
+    const MgOp *op = &g->ops[i];
+    if (op->kind == MG_OP_INPUT || is_view(g, op))
+      continue;
+    uint32_t r = find(parent, i);
+    if (s->part[r] == MG_NO_ID) {
+      s->part_level[s->num_parts] = s->level[i];
+      s->part[r] = s->num_parts++;
+    }
+    s->part[i] = s->part[r];
+  }
+  free(parent);
+  return true;
+}
+
+static bool is_output(const MgGraph *g, MgTensorId t) {
+  for (uint32_t k = 0; k < g->num_outputs; k++)
+    if (g->outputs[k] == t)
+      return true;
+  return false;
+}
+
+// True when tensor `t` (made by part `p`) is read outside the part.
+static bool leaves(const Split *s, uint32_t p, MgTensorId t) {
+  const MgGraph *g = s->g;
+  if (is_output(g, t))
+    return true;
+  for (uint32_t i = 0; i < g->num_ops; i++) {
+    if (s->part[i] == p)
+      continue;
+    for (uint32_t k = 0; k < g->ops[i].num_inputs; k++)
+      if (g->ops[i].inputs[k] == t)
+        return true;
+  }
+  return false;
+}
+
+// The tensors part `p` reads from outside, in first-read order
+// (deduplicated), written to `in`; their count.
+static uint32_t part_inputs(const Split *s, uint32_t p, MgTensorId *in) {
+  const MgGraph *g = s->g;
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < g->num_ops; i++) {
+    if (s->part[i] != p)
+      continue;
+    for (uint32_t k = 0; k < g->ops[i].num_inputs; k++) {
+      MgTensorId t = g->ops[i].inputs[k];
+      if (s->part[g->tensors[t].producer] == p)
+        continue;
+      bool seen = false;
+      for (uint32_t j = 0; j < n && !seen; j++)
+        seen = in[j] == t;
+      if (!seen)
+        in[n++] = t;
+    }
+  }
+  return n;
+}
+
+// The part as a program of its own; `in` (its inputs) and `out` (the
+// target tensors it returns) are filled in order.
+static MgProgram *make_part(const Split *s, uint32_t p, MgTensorId *in,
+                            uint32_t *num_in, MgTensorId *out,
+                            uint32_t *num_out, MgDiag *diag) {
+  const MgGraph *g = s->g;
+  MgProgram *prog = mg_program_create();
+  MgTensorId *map = malloc((g->num_tensors + 1) * sizeof *map);
+  if (!prog || !map || mg_program_add_graph(prog, MG_LEVEL_KERNEL) == MG_NO_ID) {
+    free(map);
+    mg_program_destroy(prog);
+    mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1, "out of memory");
+    return NULL;
+  }
+  for (uint32_t t = 0; t < g->num_tensors; t++)
+    map[t] = MG_NO_ID;
+  MgStatus st = MG_STATUS_OK;
+  *num_in = part_inputs(s, p, in);
+  for (uint32_t k = 0; st == MG_STATUS_OK && k < *num_in; k++) {
+    const MgTensor *t = &g->tensors[in[k]];
+    map[in[k]] = mg_graph_add_input(prog, 0, (MgDType)t->dtype, t->rank,
+                                    t->dims, diag);
+    // A target input keeps its layout; the part's search handles it.
+    int8_t perm[MG_MAX_DIMS];
+    if (map[in[k]] == MG_NO_ID)
+      st = MG_STATUS_INVALID;
+    else if (mg_graph_tensor_perm(g, t, perm))
+      st = mg_graph_set_input_perm(prog, 0, map[in[k]], perm, diag);
+  }
+  *num_out = 0;
+  for (uint32_t i = 0; st == MG_STATUS_OK && i < g->num_ops; i++) {
+    const MgOp *op = &g->ops[i];
+    if (s->part[i] != p)
+      continue;
+    MgOp copy = *op;
+    for (uint32_t k = 0; k < op->num_inputs; k++)
+      copy.inputs[k] = map[op->inputs[k]];
+    MgTensorId made[MG_MAX_OP_OUTPUTS];
+    if (mg_graph_add_op(prog, 0, &copy, made, diag) == MG_NO_ID) {
+      st = MG_STATUS_INVALID;
+      break;
+    }
+    for (uint32_t k = 0; st == MG_STATUS_OK && k < op->num_outputs; k++) {
+      MgTensorId t = op->outputs[k];
+      map[t] = made[k];
+      if (prog->graphs[0].tensors[made[k]].dtype != g->tensors[t].dtype)
+        st = mg_graph_set_dtype(prog, 0, made[k],
+                                (MgDType)g->tensors[t].dtype, diag);
+      if (st == MG_STATUS_OK && leaves(s, p, t)) {
+        out[(*num_out)++] = t;
+        st = mg_graph_mark_output(prog, 0, made[k], diag);
+      }
+    }
+  }
+  free(map);
+  if (st != MG_STATUS_OK) {
+    mg_program_destroy(prog);
+    return NULL;
+  }
+  return prog;
+}
+
+// The part's program: the search's best when cheaper than the part, else
+// the part (ownership moves to the caller either way).
+static MgProgram *search_part(MgProgram *part, const MgSearchOptions *base,
+                              uint32_t parts, uint32_t left, double deadline,
+                              MgSearchStats *stats, MgVerifyResult *check,
+                              bool *improved) {
+  MgSearchOptions o = *base;
+  o.on_candidate = NULL; // it expects the target's signature
+  o.progress = NULL;
+  o.verify_error = base->verify_error / parts;
+  if (deadline > 0) {
+    o.time_budget_s = (deadline - mg_clock_now()) / left;
+    if (o.time_budget_s <= 0.01) {
+      stats->timed_out = true;
+      return part;
+    }
+  }
+  MgSearchResult r;
+  MgDiag d;
+  MgStatus st = mg_search_run(part, &o, &r, &d);
+  mg_stats_add(stats, &r.stats);
+  stats->enumerate_s += r.stats.enumerate_s;
+  stats->verify_s += r.stats.verify_s;
+  stats->evaluated += r.stats.evaluated;
+  stats->verified += r.stats.verified;
+  stats->tests_run += r.stats.tests_run;
+  stats->fingerprint_mismatches += r.stats.fingerprint_mismatches;
+  stats->cost_skips += r.stats.cost_skips;
+  stats->timed_out |= r.stats.timed_out;
+  stats->memory_limited |= r.stats.memory_limited;
+  stats->parts_memory_limited += r.stats.memory_limited;
+  if (r.stats.memory_high_water > stats->memory_high_water)
+    stats->memory_high_water = r.stats.memory_high_water;
+  if (r.stats.kernel_ops_searched > stats->kernel_ops_searched)
+    stats->kernel_ops_searched = r.stats.kernel_ops_searched;
+  const MgProgram *best = st == MG_STATUS_OK ? mg_search_result_best(&r)
+                                             : NULL;
+  MgProgram *chosen = part;
+  if (best) {
+    MgSearchCost a = mg_search_cost(best, base), b = mg_search_cost(part, base);
+    MgProgram *copy = mg_search_cost_compare(&a, &b) < 0
+                          ? mg_program_clone(best) : NULL;
+    if (copy) {
+      chosen = copy;
+      check->tests += r.found[r.best].check.tests;
+      check->error_bound += r.found[r.best].check.error_bound;
+      *improved = true;
+      mg_program_destroy(part);
+    }
+  }
+  mg_search_result_free(&r);
+  return chosen;
+}
+
+// Appends `prog` to graph 0 of `dst`, its inputs bound to `inputs`; its
+// outputs go to `outs`.
+static MgStatus append(MgProgram *dst, const MgProgram *prog,
+                       const MgTensorId *inputs, MgTensorId *outs,
+                       MgDiag *diag) {
+  const MgGraph *g = &prog->graphs[0];
+  MgTensorId *map = malloc((g->num_tensors + 1) * sizeof *map);
+  if (!map)
+    return mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1, "out of memory");
+  for (uint32_t t = 0; t < g->num_tensors; t++)
+    map[t] = MG_NO_ID;
+  for (uint32_t i = 0; i < g->num_ops; i++)
+    if (g->ops[i].kind == MG_OP_INPUT)
+      map[g->ops[i].outputs[0]] = inputs[g->ops[i].attr];
+  MgStatus st = mg_graph_append(dst, 0, prog, 0, map, diag);
+  for (uint32_t k = 0; st == MG_STATUS_OK && k < g->num_outputs; k++)
+    outs[k] = map[g->outputs[k]];
+  free(map);
+  return st;
+}
+
+bool mg_search_has_views(const MgProgram *target) {
+  const MgGraph *g = &target->graphs[0];
+  for (uint32_t i = 0; i < g->num_ops; i++)
+    if (is_view(g, &g->ops[i]))
+      return true;
+  return false;
+}
+
+// Builds the composition: target inputs (with their layouts), then by
+// level the view ops and the parts' programs.
+static MgProgram *compose(const Split *s, const MgProgram *target,
+                          MgProgram *const *programs, const MgTarget *gpu,
+                          MgDiag *diag) {
+  const MgGraph *g = s->g;
+  MgProgram *out = mg_program_create();
+  MgTensorId *map = malloc((g->num_tensors + 1) * sizeof *map);
+  MgTensorId *in = malloc((g->num_tensors + 1) * sizeof *in);
+  MgTensorId *bound = malloc((g->num_tensors + 1) * sizeof *bound);
+  MgTensorId *outs = malloc((g->num_tensors + 1) * sizeof *outs);
+  MgTensorId *tout = malloc((g->num_tensors + 1) * sizeof *tout);
+  bool ok = out && map && in && bound && outs && tout &&
+            mg_program_add_graph(out, MG_LEVEL_KERNEL) != MG_NO_ID;
+  uint32_t max_level = 0;
+  for (uint32_t i = 0; ok && i < g->num_ops; i++) {
+    const MgOp *op = &g->ops[i];
+    max_level = s->level[i] > max_level ? s->level[i] : max_level;
+    if (op->kind != MG_OP_INPUT)
+      continue;
+    const MgTensor *t = &g->tensors[op->outputs[0]];
+    map[op->outputs[0]] = mg_graph_add_input(out, 0, (MgDType)t->dtype,
+                                             t->rank, t->dims, diag);
+    ok = map[op->outputs[0]] != MG_NO_ID;
+  }
+  for (uint32_t lv = 0; ok && lv <= max_level; lv++) {
+    for (uint32_t i = 0; ok && i < g->num_ops; i++) {
+      const MgOp *op = &g->ops[i];
+      if (!is_view(g, op) || s->level[i] != lv)
+        continue;
+      MgOp copy = *op;
+      for (uint32_t k = 0; k < op->num_inputs; k++)
+        copy.inputs[k] = map[op->inputs[k]];
+      MgTensorId made[MG_MAX_OP_OUTPUTS];
+      ok = mg_graph_add_op(out, 0, &copy, made, diag) != MG_NO_ID;
+      for (uint32_t k = 0; ok && k < op->num_outputs; k++)
+        map[op->outputs[k]] = made[k];
+    }
+    for (uint32_t p = 0; ok && p < s->num_parts; p++) {
+      if (s->part_level[p] != lv)
+        continue;
+      uint32_t ni = part_inputs(s, p, in), no = 0;
+      for (uint32_t k = 0; k < ni; k++)
+        bound[k] = map[in[k]];
+      ok = append(out, programs[p], bound, outs, diag) == MG_STATUS_OK;
+      for (uint32_t i = 0; ok && i < g->num_ops; i++)
+        for (uint32_t k = 0; s->part[i] == p && k < g->ops[i].num_outputs; k++)
+          if (leaves(s, p, g->ops[i].outputs[k]))
+            tout[no++] = g->ops[i].outputs[k];
+      ok = ok && no == programs[p]->graphs[0].num_outputs;
+      for (uint32_t k = 0; ok && k < no; k++)
+        map[tout[k]] = outs[k];
+    }
+  }
+  for (uint32_t k = 0; ok && k < g->num_outputs; k++)
+    ok = mg_graph_mark_output(out, 0, map[g->outputs[k]], diag) ==
+         MG_STATUS_OK;
+  ok = ok && mg_program_copy_layouts(out, target, diag) == MG_STATUS_OK;
+  ok = ok && mg_program_validate(out, gpu, diag) == MG_STATUS_OK;
+  free(map);
+  free(in);
+  free(bound);
+  free(outs);
+  free(tout);
+  if (!ok) {
+    mg_program_destroy(out);
+    return NULL;
+  }
+  return out;
+}
+
+MgStatus mg_search_views(const MgProgram *target,
+                         const MgSearchOptions *options,
+                         MgSearchResult *result, MgDiag *diag) {
+  MgSearchOptions opt = options ? *options : mg_search_options_default();
+  memset(result, 0, sizeof *result);
+  result->best = -1;
+  if (mg_program_validate(target, opt.target, diag) != MG_STATUS_OK)
+    return MG_STATUS_INVALID;
+  double start = mg_clock_now();
+  double deadline = opt.time_budget_s > 0 ? start + opt.time_budget_s : 0;
+  Split s;
+  if (!split(&s, &target->graphs[0]))
+    return mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1, "out of memory");
+  MgProgram **programs = calloc(s.num_parts ? s.num_parts : 1,
+                                sizeof *programs);
+  MgTensorId *in = malloc((target->graphs[0].num_tensors + 1) * sizeof *in);
+  MgTensorId *out = malloc((target->graphs[0].num_tensors + 1) * sizeof *out);
+  MgVerifyResult check;
+  memset(&check, 0, sizeof check);
+  check.verdict = MG_VERDICT_EQUIVALENT;
+  check.index = -1;
+  MgSearchStats *stats = &result->stats;
+  bool improved = false;
+  MgStatus st = programs && in && out ? MG_STATUS_OK : MG_STATUS_NOMEM;
+  for (uint32_t p = 0; st == MG_STATUS_OK && p < s.num_parts; p++) {
+    uint32_t ni, no;
+    programs[p] = make_part(&s, p, in, &ni, out, &no, diag);
+    if (!programs[p]) {
+      st = MG_STATUS_NOMEM;
+      break;
+    }
+    // A part beyond the search's signature limits stays as it is.
+    if (ni <= 16 && no <= MG_MAX_OP_OUTPUTS)
+      programs[p] = search_part(programs[p], &opt, s.num_parts,
+                                s.num_parts - p, deadline, stats, &check,
+                                &improved);
+  }
+  stats->cut_parts = s.num_parts;
+  MgProgram *composed = NULL;
+  if (st == MG_STATUS_OK && improved) {
+    composed = compose(&s, target, programs, opt.target, diag);
+    st = composed ? MG_STATUS_OK : MG_STATUS_INVALID;
+  }
+  for (uint32_t p = 0; programs && p < s.num_parts; p++)
+    mg_program_destroy(programs[p]);
+  free(programs);
+  free(in);
+  free(out);
+  split_free(&s);
+  stats->elapsed_s = mg_clock_now() - start;
+  if (st == MG_STATUS_NOMEM)
+    return mg_diag_set(diag, st, -1, -1, "out of memory");
+  if (!composed)
+    return st; // nothing cheaper, or a composition that failed (diag says)
+  result->found = calloc(1, sizeof *result->found);
+  if (!result->found) {
+    mg_program_destroy(composed);
+    return mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1, "out of memory");
+  }
+  check.log2_bound = check.error_bound > 0 ? log2(check.error_bound)
+                                           : -INFINITY;
+  result->found[0].program = composed;
+  result->found[0].cost = mg_search_cost(composed, &opt);
+  result->found[0].hash = mg_program_hash(composed);
+  result->found[0].check = check;
+  result->num_found = 1;
+  result->best = 0;
+  return MG_STATUS_OK;
+}
