@@ -2,8 +2,8 @@
 //
 // Kernel and thread graphs are "flat": their ops run once, in the stored
 // (topological) order, over a table of one value per tensor. Kernel graphs
-// may launch graph-defined kernels (block.c); thread graphs only hold
-// element-wise ops. Before running a graph its ids, counts and ranks are
+// may launch graph-defined kernels (block.c) and hold view ops (views.c);
+// thread graphs only hold element-wise ops. Before running a graph its ids, counts and ranks are
 // checked, so no program, valid or not, can make the executor index out of
 // bounds; the root graph's values are freed right after their last reader to
 // keep peak memory near the live set at the paper's shapes.
@@ -159,6 +159,16 @@ MgStatus mg_interp_run_flat(MgExec *ex, MgGraphId gid, const MgBuffer *inputs,
       st = mg_interp_fail(ex, MG_STATUS_UNSUPPORTED,
                           "'%s' is only allowed in a block graph",
                           mg_op_kind_name((MgOpKind)op->kind));
+      break;
+    case MG_OP_TRANSPOSE:
+    case MG_OP_RESHAPE:
+    case MG_OP_SLICE:
+      if (g->level != MG_LEVEL_KERNEL)
+        st = mg_interp_fail(ex, MG_STATUS_UNSUPPORTED,
+                            "'%s' is only allowed in a kernel graph",
+                            mg_op_kind_name((MgOpKind)op->kind));
+      else
+        st = mg_interp_eval_view(ex, op, vals);
       break;
     default:
       st = mg_interp_eval_basic(ex, op, vals);

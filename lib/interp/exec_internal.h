@@ -105,6 +105,12 @@ MgStatus mg_interp_eval_basic(MgExec *ex, const MgOp *op, MgExecValue *vals);
 const MgBuffer *mg_interp_operand(MgExec *ex, const MgOp *op, uint32_t k,
                                   MgExecValue *vals);
 
+//===--- Kernel-level views (views.c) -------------------------------------===//
+
+/// Runs a TRANSPOSE, RESHAPE or SLICE op over the value table (cells are
+/// moved, never combined: no domain call).
+MgStatus mg_interp_eval_view(MgExec *ex, const MgOp *op, MgExecValue *vals);
+
 //===--- Graphs (exec.c, block.c) -----------------------------------------===//
 
 /// Checks ids, counts and ranks of graph `gid` so that running it cannot

@@ -294,6 +294,116 @@ static void test_interp_concat_in_block(void) {
   CHECK_VALUES(o2, 1, 2, 3, 4, 1, 4, 9, 16);
 }
 
+//===--- Kernel-level views ------------------------------------------------===//
+
+// X(2,3,4) = 0..23 in row-major order: X[i][j][k] = 12i + 4j + k.
+static const double IOTA24[] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11,
+                                12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23};
+
+#define TRANSPOSE(p, g, a, ...)                                                \
+  OK(mg_graph_transpose(p, g, a, (const int8_t[]){__VA_ARGS__}, &diag))
+#define RESHAPE(p, g, a, rank, ...)                                            \
+  OK(mg_graph_reshape(p, g, a, rank, (const int64_t[]){__VA_ARGS__}, &diag))
+#define SLICE(p, g, a, d, first, count)                                        \
+  OK(mg_graph_slice(p, g, a, d, first, count, &diag))
+
+static void test_interp_transpose(void) {
+  MgProgram *p = program();
+  MgTensorId x = IN3(p, 0, 2, 3, 4);
+  MgTensorId t = TRANSPOSE(p, 0, x, 2, 0, 1); // (4,2,3): T[k][i][j]
+  CHECK_EQ_INT(p->graphs[0].tensors[t].dims[0], 4);
+  CHECK_EQ_INT(p->graphs[0].tensors[t].dims[2], 3);
+  mark(p, 0, t);
+  mark(p, 0, TRANSPOSE(p, 0, x, 1, 0, 2)); // (3,2,4): U[j][i][k]
+  mark(p, 0, TRANSPOSE(p, 0, x, 0, 1, 2)); // the identity
+  double o1[24], o2[24], o3[24];
+  run(p, (const double *[]){IOTA24}, (double *[]){o1, o2, o3});
+  CHECK_VALUES(o1, 0, 4, 8, 12, 16, 20, 1, 5, 9, 13, 17, 21, //
+               2, 6, 10, 14, 18, 22, 3, 7, 11, 15, 19, 23);
+  CHECK_VALUES(o2, 0, 1, 2, 3, 12, 13, 14, 15, 4, 5, 6, 7, //
+               16, 17, 18, 19, 8, 9, 10, 11, 20, 21, 22, 23);
+  check_values(o3, IOTA24, 24, __LINE__);
+}
+
+static void test_interp_reshape(void) {
+  MgProgram *p = program();
+  MgTensorId x = IN3(p, 0, 2, 3, 4);
+  MgTensorId a = RESHAPE(p, 0, x, 2, 6, 4), b = RESHAPE(p, 0, x, 2, 4, 6);
+  CHECK_EQ_INT(p->graphs[0].tensors[b].rank, 2);
+  CHECK_EQ_INT(p->graphs[0].tensors[b].dims[1], 6);
+  mark(p, 0, a);
+  mark(p, 0, b);
+  // Positions follow the new shape: (4,6) transposed is not (6,4).
+  mark(p, 0, TRANSPOSE(p, 0, b, 1, 0));
+  // A reshape reads its operand in row-major order, transposed or not.
+  mark(p, 0, RESHAPE(p, 0, TRANSPOSE(p, 0, x, 2, 0, 1), 2, 4, 6));
+  double o[4][24];
+  run(p, (const double *[]){IOTA24}, (double *[]){o[0], o[1], o[2], o[3]});
+  check_values(o[0], IOTA24, 24, __LINE__);
+  check_values(o[1], IOTA24, 24, __LINE__);
+  CHECK_VALUES(o[2], 0, 6, 12, 18, 1, 7, 13, 19, 2, 8, 14, 20, //
+               3, 9, 15, 21, 4, 10, 16, 22, 5, 11, 17, 23);
+  CHECK_VALUES(o[3], 0, 4, 8, 12, 16, 20, 1, 5, 9, 13, 17, 21, //
+               2, 6, 10, 14, 18, 22, 3, 7, 11, 15, 19, 23);
+}
+
+static void test_interp_slice_each_dim(void) {
+  MgProgram *p = program();
+  MgTensorId x = IN3(p, 0, 2, 3, 4);
+  mark(p, 0, SLICE(p, 0, x, 0, 1, 1)); // (1,3,4)
+  mark(p, 0, SLICE(p, 0, x, 1, 1, 2)); // (2,2,4)
+  mark(p, 0, SLICE(p, 0, x, 2, 1, 2)); // (2,3,2)
+  mark(p, 0, SLICE(p, 0, x, 2, 0, 4)); // all of it
+  double o[4][24];
+  run(p, (const double *[]){IOTA24}, (double *[]){o[0], o[1], o[2], o[3]});
+  CHECK_VALUES(o[0], 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
+  CHECK_VALUES(o[1], 4, 5, 6, 7, 8, 9, 10, 11, 16, 17, 18, 19, 20, 21, 22,
+               23);
+  CHECK_VALUES(o[2], 1, 2, 5, 6, 9, 10, 13, 14, 17, 18, 21, 22);
+  check_values(o[3], IOTA24, 24, __LINE__);
+}
+
+static void test_interp_concat_in_kernel(void) {
+  MgProgram *p = program();
+  MgTensorId x = IN3(p, 0, 2, 3, 4);
+  // Rotate-half along the last dim, the RoPE shuffle: (x2, x1).
+  MgTensorId lo = SLICE(p, 0, x, 2, 0, 2), hi = SLICE(p, 0, x, 2, 2, 2);
+  mark(p, 0, OK(mg_graph_concat(p, 0, hi, lo, 2, &diag)));
+  // Three operands along dim 1 put the rows back in another order.
+  MgOp cat = mg_op_blank(MG_OP_CONCAT);
+  cat.num_inputs = 3;
+  cat.attr = 1;
+  cat.inputs[0] = SLICE(p, 0, x, 1, 2, 1);
+  cat.inputs[1] = SLICE(p, 0, x, 1, 0, 1);
+  cat.inputs[2] = SLICE(p, 0, x, 1, 1, 1);
+  MgTensorId out;
+  OK(mg_graph_add_op(p, 0, &cat, &out, &diag));
+  mark(p, 0, out);
+  // Along dim 0: x on top of its own second half.
+  mark(p, 0, OK(mg_graph_concat(p, 0, x, SLICE(p, 0, x, 0, 1, 1), 0, &diag)));
+  double o1[24], o2[24], o3[36];
+  run(p, (const double *[]){IOTA24}, (double *[]){o1, o2, o3});
+  CHECK_VALUES(o1, 2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, //
+               14, 15, 12, 13, 18, 19, 16, 17, 22, 23, 20, 21);
+  CHECK_VALUES(o2, 8, 9, 10, 11, 0, 1, 2, 3, 4, 5, 6, 7, //
+               20, 21, 22, 23, 12, 13, 14, 15, 16, 17, 18, 19);
+  check_values(o3, IOTA24, 24, __LINE__);
+  check_values(o3 + 24, IOTA24 + 12, 12, __LINE__);
+}
+
+static void test_interp_view_only_in_kernel_graph(void) {
+  // Views are kernel-level ops: the builders refuse them in a block graph.
+  MgProgram *p = program();
+  MgGraphId b = block(p, 1, 1, 1, 1);
+  MgTensorId bx = IN2(p, b, 2, 4);
+  MgTensorId t = ITER(p, b, bx, N, N, N, N);
+  CHECK(mg_graph_transpose(p, b, t, (const int8_t[]){1, 0}, NULL) ==
+        MG_NO_ID);
+  CHECK(mg_graph_slice(p, b, t, 1, 0, 2, NULL) == MG_NO_ID);
+  CHECK(mg_graph_reshape(p, b, t, 1, (const int64_t[]){8}, NULL) == MG_NO_ID);
+  mg_program_destroy(p);
+}
+
 /// Thread graph computing silu(a) * b on tiles of shape (r, c).
 static MgGraphId silu_mul_thread(MgProgram *p, int64_t r, int64_t c) {
   MgGraphId t = mg_program_add_graph(p, MG_LEVEL_THREAD);
@@ -806,6 +916,11 @@ int main(void) {
   RUN_TEST(test_interp_sum_each_dim);
   RUN_TEST(test_interp_sum_long_rows);
   RUN_TEST(test_interp_concat_in_block);
+  RUN_TEST(test_interp_transpose);
+  RUN_TEST(test_interp_reshape);
+  RUN_TEST(test_interp_slice_each_dim);
+  RUN_TEST(test_interp_concat_in_kernel);
+  RUN_TEST(test_interp_view_only_in_kernel_graph);
   RUN_TEST(test_interp_thread_op);
   RUN_TEST(test_interp_accum_kinds);
   RUN_TEST(test_interp_accum_with_single_iteration);
