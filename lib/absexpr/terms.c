@@ -16,6 +16,7 @@
 //   accum SUM_LAST   -> sum(F, sum(e, x))   e = the tile's last dim
 //   accum SUM_SQ_LAST-> sum(F, sum(e, mul(x, x)))
 //   concat(x, x)     -> x; concat(x, y) -> concat(x, y), an opaque symbol
+//   transpose, reshape, slice -> their operand (views, kernel level)
 //   custom, thread   -> the body, its inputs bound to the op's operands
 // sum(1, x) is x everywhere (F = 1, size-1 dims).
 //
@@ -202,7 +203,17 @@ static uint32_t eval_op(const Eval *e, const MgProgram *p, MgGraphId gid,
   case MG_OP_SAVER:
     r = a;
     break;
-  case MG_OP_CONCAT:
+  case MG_OP_TRANSPOSE:
+  case MG_OP_RESHAPE:
+  case MG_OP_SLICE:
+    // A term describes one element and forgets its position, and a sum's
+    // term records how many terms it adds (sum(n, x)), never which dim they
+    // came from: so an element of a view is an element of its operand, and
+    // a later sum over a moved, split or merged dim is still sum(n, x) for
+    // its own extent n (SUM_SPLIT relates a merged extent to its factors).
+    r = a;
+    break;
+  case MG_OP_CONCAT: // at either level
     // Abstract expressions forget which part of a tensor is which, so the
     // concat of two tiles of one expression is that expression; anything
     // else is an opaque symbol (never equal to a sum or product).

@@ -800,6 +800,48 @@ static void test_absexpr_concat(void) {
   mg_program_destroy(p);
 }
 
+// Views forget positions: transpose, reshape and slice give their operand's
+// term, and a sum over a dim a view made counts its own extent.
+static void test_absexpr_views(void) {
+  Prog r = prog(1, 4, 6);
+  MgProgram *p = r.p;
+  MgTensorId t = mg_graph_transpose(p, 0, r.in[0], (const int8_t[]){1, 0},
+                                    NULL);                          // (6,4)
+  MgTensorId v = mg_graph_reshape(p, 0, t, 3, (const int64_t[]){2, 3, 4},
+                                  NULL);                            // (2,3,4)
+  MgTensorId s3 = red(&r, v, 1);                                    // Σ3 X
+  MgTensorId flat = mg_graph_reshape(p, 0, r.in[0], 1,
+                                     (const int64_t[]){24}, NULL);
+  MgTensorId s24 = red(&r, flat, 0);                                // Σ24 X
+  MgTensorId lo = mg_graph_slice(p, 0, r.in[0], 1, 0, 3, NULL);
+  MgTensorId hi = mg_graph_slice(p, 0, r.in[0], 1, 3, 3, NULL);
+  MgTensorId swapped = mg_graph_concat(p, 0, hi, lo, 1, NULL);      // X
+  MgTensorId neg = mg_graph_scalar(p, 0, MG_OP_MUL_SCALAR, hi, -1.0, NULL);
+  MgTensorId rot = mg_graph_concat(p, 0, neg, lo, 1, NULL);
+  CHECK(t != MG_NO_ID && v != MG_NO_ID && flat != MG_NO_ID &&
+        swapped != MG_NO_ID && rot != MG_NO_ID);
+  MgTensorId outs[] = {t, s3, s24, swapped, rot};
+  for (int i = 0; i < 5; ++i)
+    CHECK_EQ_INT(mg_graph_mark_output(p, 0, outs[i], NULL), MG_STATUS_OK);
+  MgAbsGraph *g = create(p, MG_ABS_RULES_ALL);
+  MgAbsId x = in(g, 0);
+  CHECK(x != NONE);
+  CHECK_EQ_INT(mg_absexpr_output(g, 0), x);
+  CHECK_EQ_INT(mg_absexpr_output(g, 1), sm(g, 3, x));
+  CHECK_EQ_INT(mg_absexpr_output(g, 2), sm(g, 24, x));
+  // The merged extent is the product of the factors (SUM_SPLIT).
+  CHECK_EQ_INT(mg_absexpr_output(g, 2), sm(g, 4, sm(g, 6, x)));
+  CHECK_EQ_INT(mg_absexpr_output(g, 3), x);
+  // Rotate-half: -X beside X is an opaque concat, not X.
+  MgAbsId rot_term = mg_absexpr_lookup(g, MG_ABS_CONCAT, 0,
+                                       mul(g, x, cst(g, -1.0)), x);
+  CHECK(rot_term != NONE);
+  CHECK_EQ_INT(mg_absexpr_output(g, 4), rot_term);
+  CHECK(rot_term != x);
+  mg_absexpr_destroy(g);
+  mg_program_destroy(p);
+}
+
 // LoRA in one matmul over concatenated operands (the Mirage paper's form):
 // O = [X, X·A] · [W; B], grid over n, F = 1.
 static MgProgram *lora_concat(int64_t m, int64_t k, int64_t n, int64_t r,
@@ -1090,6 +1132,7 @@ int main(void) {
   RUN_TEST(test_absexpr_wrong_terms_rejected);
   RUN_TEST(test_absexpr_wrong_programs_rejected);
   RUN_TEST(test_absexpr_concat);
+  RUN_TEST(test_absexpr_views);
   RUN_TEST(test_absexpr_lora_concat);
   RUN_TEST(test_absexpr_threads_share_a_graph);
   RUN_TEST(test_absexpr_sound_on_benchmarks);
