@@ -4,6 +4,13 @@
 // under every block and for-loop iteration that computes it. Counts
 // saturate at MG_DEG_CAP instead of wrapping, so the bound only grows.
 //
+// The per-dim facts, exactly: with A(x) the atoms of element x, vary[d]
+// bounds |A(x') \ A(x)| and den_vary bit d clear says x and x' have the same
+// denominator, for any two elements x, x' whose indices differ in dim d
+// only. Every rule keeps this reading (a sum over d of n elements then has
+// at most atoms + (n-1)·vary[d] atoms), and view ops re-index it
+// (view_facts).
+//
 // Sums are where the rules must be careful (docs/verification.md):
 // Σ_j a_j / d_j over an index j along which the denominators change has a
 // denominator of degree n·d in general, but when the denominator does not
@@ -96,6 +103,60 @@ static void align(const Deg *x, const MgTensor *t, uint32_t rank,
     if (x->den_vary & (1u << d))
       *den_vary |= (uint8_t)(1u << o);
   }
+}
+
+// Suffix products of a shape: stride[d] = Π dims[d+1..rank), stride[rank]
+// = Π dims, so dim d's digit of a row-major flat index lies in
+// [stride[d+1], stride[d]).
+static void suffix_products(const MgTensor *t, uint64_t *stride) {
+  stride[t->rank] = 1;
+  for (uint32_t d = t->rank; d-- > 0;)
+    stride[d] = stride[d + 1] * (uint64_t)t->dims[d];
+}
+
+// Per-dim facts of a view's result `t` of operand `ta` (Deg `a`) into `r`.
+// Transpose: a step along result dim d is a step along operand dim perm[d].
+// Slice: two elements of the result are two elements of the operand that
+// differ in the same dims. Reshape: a step along result dim d (digits in
+// [S[d+1], S[d]) of the flat index) leaves operand dim e's index alone when
+// T[e] divides S[d+1] (e's digits are below d's, and the flat index mod
+// S[d+1] is kept) or S[d] divides T[e+1] (above, and the flat index / S[d]
+// is kept); every other operand dim may change, so by the triangle
+// inequality for set differences the step changes at most the sum of their
+// vary (not the max: merging dims (i, j), (i, n-1) -> (i+1, 0) steps along
+// both) and the denominator only if one of theirs may change.
+static void view_facts(const MgOp *op, const Deg *a, const MgTensor *ta,
+                       const MgTensor *t, Deg *r) {
+  uint64_t vary[MG_MAX_DIMS] = {0};
+  uint8_t den_vary = 0;
+  switch ((MgOpKind)op->kind) {
+  case MG_OP_TRANSPOSE:
+    for (uint32_t d = 0; d < t->rank && d < MG_MAX_DIMS; ++d) {
+      uint32_t from = (uint32_t)op->perm[d];
+      vary[d] = a->vary[from];
+      den_vary |= (uint8_t)(((a->den_vary >> from) & 1u) << d);
+    }
+    break;
+  case MG_OP_RESHAPE: {
+    uint64_t S[MG_MAX_DIMS + 1], T[MG_MAX_DIMS + 1];
+    suffix_products(t, S);
+    suffix_products(ta, T);
+    for (uint32_t d = 0; d < t->rank; ++d)
+      for (uint32_t e = 0; e < ta->rank; ++e) {
+        bool kept = ta->dims[e] <= 1 || S[d + 1] % T[e] == 0 ||
+                    T[e + 1] % S[d] == 0;
+        if (kept)
+          continue;
+        vary[d] = sat_add(vary[d], a->vary[e]);
+        den_vary |= (uint8_t)(((a->den_vary >> e) & 1u) << d);
+      }
+    break;
+  }
+  default: // MG_OP_SLICE
+    return;
+  }
+  memcpy(r->vary, vary, sizeof vary);
+  r->den_vary = den_vary;
 }
 
 // Σ over `extent` values along a dim where `vk` atoms and (when `den_k`) the
@@ -390,6 +451,10 @@ static MgStatus walk_graph(Walk *w, MgGraphId gid, const Deg *inputs,
       }
       break;
     }
+    case MG_OP_TRANSPOSE: case MG_OP_RESHAPE: case MG_OP_SLICE:
+      r = *a; // the same elements, re-indexed
+      view_facts(op, a, ta, t, &r);
+      break;
     case MG_OP_ITERATOR:
       r = *a; // a tile of the tensor: same dims, cut
       break;

@@ -491,6 +491,220 @@ static void test_verify_reports_first_difference(void) {
   mg_program_destroy(c);
 }
 
+//===--- Kernel-level views -------------------------------------------------===//
+
+// A kernel graph with `n` f16 inputs of one shape.
+static MgProgram *inputs_of(uint32_t n, uint32_t rank, const int64_t *dims,
+                            MgTensorId *ids) {
+  MgProgram *p = mg_program_create();
+  mg_program_add_graph(p, MG_LEVEL_KERNEL);
+  for (uint32_t i = 0; i < n; ++i)
+    ids[i] = mg_graph_add_input(p, 0, MG_DTYPE_F16, rank, dims, NULL);
+  return p;
+}
+
+static MgTensorId tr(MgProgram *p, MgTensorId a, int8_t p0, int8_t p1,
+                     int8_t p2) {
+  const int8_t perm[3] = {p0, p1, p2};
+  MgTensorId t = mg_graph_transpose(p, 0, a, perm, NULL);
+  CHECK(t != MG_NO_ID);
+  return t;
+}
+
+static MgTensorId rs(MgProgram *p, MgTensorId a, uint32_t rank, int64_t d0,
+                     int64_t d1, int64_t d2) {
+  const int64_t dims[3] = {d0, d1, d2};
+  MgTensorId t = mg_graph_reshape(p, 0, a, rank, dims, NULL);
+  CHECK(t != MG_NO_ID);
+  return t;
+}
+
+static MgTensorId cut(MgProgram *p, MgTensorId a, int32_t dim, int64_t first,
+                      int64_t count) {
+  MgTensorId t = mg_graph_slice(p, 0, a, dim, first, count, NULL);
+  CHECK(t != MG_NO_ID);
+  return t;
+}
+
+// Output `x_view + y` (so every input reaches the output).
+static MgProgram *plus_y(MgProgram *p, MgTensorId xv, MgTensorId y) {
+  mg_graph_mark_output(p, 0, mg_graph_binary(p, 0, MG_OP_ADD, xv, y, NULL),
+                       NULL);
+  CHECK_EQ_INT(mg_program_validate(p, NULL, NULL), MG_STATUS_OK);
+  return p;
+}
+
+static void expect_rejected(MgProgram *a, MgProgram *b, const char *what) {
+  MgStatus st;
+  MgDiag diag;
+  memset(&diag, 0, sizeof diag);
+  MgVerifyResult r = verify(a, b, &st, &diag);
+  if (st != MG_STATUS_OK || r.verdict != MG_VERDICT_NOT_EQUIVALENT)
+    fprintf(stderr, "%s: status %d verdict %d message '%s'\n", what, st,
+            r.verdict, diag.message);
+  CHECK_EQ_INT(st, MG_STATUS_OK);
+  CHECK_EQ_INT(r.verdict, MG_VERDICT_NOT_EQUIVALENT);
+  mg_program_destroy(a);
+  mg_program_destroy(b);
+}
+
+static MgProgram *cube_plus_y(int8_t p0, int8_t p1, int8_t p2, int8_t q0,
+                              int8_t q1, int8_t q2) {
+  const int64_t dims[3] = {3, 3, 3};
+  MgTensorId in[2];
+  MgProgram *p = inputs_of(2, 3, dims, in);
+  return plus_y(p, tr(p, tr(p, in[0], p0, p1, p2), q0, q1, q2), in[1]);
+}
+
+static void test_verify_views_transpose(void) {
+  const int64_t dims[3] = {3, 3, 3};
+  MgTensorId in[2];
+  MgProgram *x = inputs_of(2, 3, dims, in);
+  plus_y(x, in[0], in[1]);
+  // Two 3-cycles that undo each other, and a swap applied twice.
+  expect_equivalent(cube_plus_y(1, 2, 0, 2, 0, 1), mg_program_clone(x),
+                    "transpose cycle");
+  expect_equivalent(cube_plus_y(1, 0, 2, 1, 0, 2), mg_program_clone(x),
+                    "transpose swap twice");
+  // The same cycle twice is the inverse cycle, not the identity.
+  expect_rejected(cube_plus_y(1, 2, 0, 1, 2, 0), mg_program_clone(x),
+                  "cycle twice");
+  expect_rejected(cube_plus_y(1, 0, 2, 0, 2, 1), mg_program_clone(x),
+                  "two different swaps");
+  mg_program_destroy(x);
+  // A view transpose is the custom kernel whose saver swaps the grid axes.
+  MgTensorId a, b;
+  MgProgram *c = two_inputs(3, 3, &a, &b);
+  mg_graph_mark_output(c, 0, mg_graph_binary(c, 0, MG_OP_MUL, a,
+                       transpose(c, b, 3), NULL), NULL);
+  MgProgram *v = two_inputs(3, 3, &a, &b);
+  mg_graph_mark_output(v, 0, mg_graph_binary(v, 0, MG_OP_MUL, a,
+                       mg_graph_transpose(v, 0, b, (const int8_t[]){1, 0},
+                                          NULL), NULL), NULL);
+  expect_equivalent(c, v, "view vs kernel transpose");
+}
+
+// x(2,6) rebuilt from two slices along dim 1: [0, cut) and [from, 6).
+static MgProgram *halves(int64_t cut_at, int64_t from, bool swap) {
+  const int64_t dims[2] = {2, 6};
+  MgTensorId in[2];
+  MgProgram *p = inputs_of(2, 2, dims, in);
+  MgTensorId lo = cut(p, in[0], 1, 0, cut_at);
+  MgTensorId hi = cut(p, in[0], 1, from, 6 - cut_at);
+  MgTensorId cat = swap ? mg_graph_concat(p, 0, hi, lo, 1, NULL)
+                        : mg_graph_concat(p, 0, lo, hi, 1, NULL);
+  CHECK(cat != MG_NO_ID);
+  return plus_y(p, cat, in[1]);
+}
+
+static void test_verify_views_slice_concat(void) {
+  const int64_t dims[2] = {2, 6};
+  MgTensorId in[2];
+  MgProgram *x = inputs_of(2, 2, dims, in);
+  plus_y(x, in[0], in[1]);
+  expect_equivalent(halves(2, 2, false), mg_program_clone(x), "2 + 4");
+  expect_equivalent(halves(3, 3, false), mg_program_clone(x), "3 + 3");
+  expect_rejected(halves(2, 1, false), mg_program_clone(x), "offset 1");
+  expect_rejected(halves(3, 3, true), mg_program_clone(x), "swapped halves");
+  // The first difference of the wrong offset is where the second slice
+  // starts: element (0, 2).
+  MgProgram *a = halves(2, 1, false);
+  MgStatus st;
+  MgVerifyResult r = verify(a, x, &st, NULL);
+  CHECK_EQ_INT(r.verdict, MG_VERDICT_NOT_EQUIVALENT);
+  CHECK_EQ_INT(r.index, 2);
+  mg_program_destroy(a);
+  mg_program_destroy(x);
+}
+
+// x(4,6) reshaped to (r0, 24/r0), transposed, read back as (4,6).
+static MgProgram *shuffle(int64_t r0) {
+  const int64_t dims[2] = {4, 6};
+  MgTensorId in[2];
+  MgProgram *p = inputs_of(2, 2, dims, in);
+  MgTensorId t = mg_graph_transpose(p, 0, rs(p, in[0], 2, r0, 24 / r0, 0),
+                                    (const int8_t[]){1, 0}, NULL);
+  return plus_y(p, rs(p, t, 2, 4, 6, 0), in[1]);
+}
+
+static void test_verify_views_reshape(void) {
+  const int64_t dims[2] = {4, 6};
+  MgTensorId in[2];
+  MgProgram *x = inputs_of(2, 2, dims, in);
+  plus_y(x, in[0], in[1]);
+  MgProgram *a = inputs_of(2, 2, dims, in);
+  plus_y(a, rs(a, rs(a, in[0], 2, 2, 12, 0), 2, 4, 6, 0), in[1]);
+  expect_equivalent(a, mg_program_clone(x), "reshape there and back");
+  // (2,12)ᵀ flattened is (2,2,6) with its first dim moved last.
+  MgProgram *b = inputs_of(2, 2, dims, in);
+  plus_y(b, rs(b, tr(b, rs(b, in[0], 3, 2, 2, 6), 1, 2, 0), 2, 4, 6, 0),
+         in[1]);
+  expect_equivalent(shuffle(2), b, "transpose of a reshape");
+  expect_rejected(shuffle(2), shuffle(3), "another factorisation");
+  expect_rejected(shuffle(2), mg_program_clone(x), "shuffled vs x");
+  mg_program_destroy(x);
+}
+
+// exp(x)·y with x(rows,1) broadcast along the columns of y(rows,8): one
+// atom per element that changes along dim 0 only.
+static MgProgram *row_atoms(int64_t rows, MgTensorId *e) {
+  MgProgram *p = mg_program_create();
+  mg_program_add_graph(p, MG_LEVEL_KERNEL);
+  const int64_t dx[2] = {rows, 1}, dy[2] = {rows, 8};
+  MgTensorId x = mg_graph_add_input(p, 0, MG_DTYPE_F16, 2, dx, NULL);
+  MgTensorId y = mg_graph_add_input(p, 0, MG_DTYPE_F16, 2, dy, NULL);
+  *e = mg_graph_binary(p, 0, MG_OP_MUL,
+                       mg_graph_unary(p, 0, MG_OP_EXP, x, NULL), y, NULL);
+  return p;
+}
+
+static MgProgram *out(MgProgram *p, MgTensorId t) {
+  CHECK(t != MG_NO_ID);
+  mg_graph_mark_output(p, 0, t, NULL);
+  CHECK_EQ_INT(mg_program_validate(p, NULL, NULL), MG_STATUS_OK);
+  return p;
+}
+
+static void test_verify_bound_views(void) {
+  // The bound counts the atoms a sum gathers; a view must carry which dims
+  // they change along. Σ over the rows of exp(x)·y gathers 4 atoms, read
+  // directly or through a transpose (where the rows are dim 1) or a split
+  // of the rows into (2,2) (where they are dims 0 and 1).
+  MgTensorId e;
+  MgProgram *direct = row_atoms(4, &e);
+  out(direct, mg_graph_sum(direct, 0, e, 0, NULL));
+  MgProgram *viaT = row_atoms(4, &e);
+  out(viaT, mg_graph_sum(viaT, 0, tr(viaT, e, 1, 0, 0), 1, NULL));
+  MgProgram *viaR = row_atoms(4, &e);
+  MgTensorId split = rs(viaR, e, 3, 2, 2, 8);
+  out(viaR, mg_graph_sum(viaR, 0, mg_graph_sum(viaR, 0, split, 0, NULL), 1,
+                         NULL));
+  // Degree 2 + 2, atoms 4 + 4, argument degree 1 (x), nothing nested:
+  // the witness has min(4, 8) atoms.
+  double p = MG_FF_P, q = MG_FF_Q;
+  double want = 4 / p + 4 / q + 4.0 * 8 * 2 / q;
+  CHECK_NEAR(mg_verify_test_bound(direct, direct), want, 1e-22);
+  CHECK_NEAR(mg_verify_test_bound(viaT, viaT), want, 1e-22);
+  CHECK_NEAR(mg_verify_test_bound(viaR, viaR), want, 1e-22);
+  // A merge into one dim of 32 can only be over-counted, never under.
+  MgProgram *merged = row_atoms(4, &e);
+  out(merged, mg_graph_sum(merged, 0, rs(merged, e, 1, 32, 0, 0), 0, NULL));
+  CHECK(mg_verify_test_bound(merged, merged) >= want);
+  // A slice of 2 rows gathers 2 atoms, as a program with 2 rows does.
+  MgProgram *two = row_atoms(2, &e);
+  out(two, mg_graph_sum(two, 0, e, 0, NULL));
+  MgProgram *sliced = row_atoms(4, &e);
+  out(sliced, mg_graph_sum(sliced, 0, cut(sliced, e, 0, 1, 2), 0, NULL));
+  CHECK_NEAR(mg_verify_test_bound(sliced, sliced),
+             mg_verify_test_bound(two, two), 1e-22);
+  mg_program_destroy(direct);
+  mg_program_destroy(viaT);
+  mg_program_destroy(viaR);
+  mg_program_destroy(merged);
+  mg_program_destroy(two);
+  mg_program_destroy(sliced);
+}
+
 static void test_verify_zero_divisor_redraws(void) {
   // x / (y - y): every draw divides by zero. The verifier must neither
   // accept nor reject: it redraws up to max_tests and answers UNKNOWN.
@@ -712,6 +926,10 @@ int main(void) {
   RUN_TEST(test_verify_thread_graph_epilogue);
   RUN_TEST(test_verify_determinism);
   RUN_TEST(test_verify_reports_first_difference);
+  RUN_TEST(test_verify_views_transpose);
+  RUN_TEST(test_verify_views_slice_concat);
+  RUN_TEST(test_verify_views_reshape);
+  RUN_TEST(test_verify_bound_views);
   RUN_TEST(test_verify_zero_divisor_redraws);
   RUN_TEST(test_verify_rejects_exp_of_exp);
   RUN_TEST(test_verify_rejects_nan_scalar);
