@@ -235,49 +235,77 @@ static bool reroot_input(MgLiftBuilder *b, MgLiftVal *v, uint32_t rank,
   return true;
 }
 
-// Both operands as tensors, aligned position by position.
-static bool binary_tensor(MgLiftBuilder *b, MgOpKind kind, const MgLiftVal *x,
-                          const MgLiftVal *y, uint8_t dtype, MgLiftVal *out) {
-  MgLiftVal a = *x, c = *y;
-  if (!mg_lift_materialize(b, &a) || !mg_lift_materialize(b, &c))
-    return false;
-  const MgTensor *ta = mg_lift_tensor(b, a.t), *tc = mg_lift_tensor(b, c.t);
-  if (ta->rank != tc->rank) {
-    // A lower-rank input takes the other operand's layout.
-    MgLiftVal *lo = ta->rank < tc->rank ? &a : &c;
-    const MgLiftVal *hi = lo == &a ? &c : &a;
-    int want[MG_LIFT_MAX_RANK];
-    for (uint32_t i = 0; i < lo->rank; ++i)
-      want[i] = hi->map[i];
-    if (reroot_input(b, lo, mg_lift_tensor(b, hi->t)->rank, want)) {
-      ta = mg_lift_tensor(b, a.t);
-      tc = mg_lift_tensor(b, c.t);
-    }
-  }
+// Why `a` and `c` cannot meet position by position (NULL: they can); the
+// result's map goes to `r`.
+static const char *misaligned(MgLiftBuilder *b, const MgLiftVal *a,
+                              const MgLiftVal *c, MgLiftVal *r) {
+  const MgTensor *ta = mg_lift_tensor(b, a->t), *tc = mg_lift_tensor(b, c->t);
   if (ta->rank != tc->rank)
-    return mg_lift_fail(b, layout_blame(b, &a, &c),
-                        "operands have μGraph ranks %u and %u (the μGraph "
-                        "broadcasts only between equal ranks)",
-                        ta->rank, tc->rank);
-  MgLiftVal r = a;
+    return "operands have different μGraph ranks (the μGraph broadcasts "
+           "only between equal ranks)";
+  *r = *a;
   bool taken[MG_MAX_DIMS] = {false};
-  for (uint32_t i = 0; i < a.rank; ++i) {
-    int pa = a.map[i], pc = c.map[i];
+  for (uint32_t i = 0; i < a->rank; ++i) {
+    int pa = a->map[i], pc = c->map[i];
     if (pa >= 0 && pc >= 0 && pa != pc)
-      return mg_lift_fail(b, layout_blame(b, &a, &c),
-                          "operands are laid out differently (a transposed or "
-                          "reshaped view meets another layout)");
+      return "operands are laid out differently (a transposed or reshaped "
+             "view meets another layout)";
     int p = pa >= 0 ? pa : pc;
-    r.map[i] = (int8_t)p;
+    r->map[i] = (int8_t)p;
     if (p < 0)
       continue;
     if ((pa < 0 && ta->dims[p] != 1) || (pc < 0 && tc->dims[p] != 1) ||
         taken[p])
-      return mg_lift_fail(b, layout_blame(b, &a, &c),
-                          "the broadcast does not line up with the μGraph "
-                          "tensors' dims");
+      return "the broadcast does not line up with the μGraph tensors' dims";
     taken[p] = true;
   }
+  return NULL;
+}
+
+static bool is_input(MgLiftBuilder *b, MgTensorId t) {
+  const MgGraph *g = &b->prog->graphs[0];
+  return g->ops[g->tensors[t].producer].kind == MG_OP_INPUT;
+}
+
+// A lower-rank input takes the other operand's layout.
+static void reroot_lower(MgLiftBuilder *b, MgLiftVal *a, MgLiftVal *c) {
+  const MgTensor *ta = mg_lift_tensor(b, a->t), *tc = mg_lift_tensor(b, c->t);
+  if (ta->rank == tc->rank)
+    return;
+  MgLiftVal *lo = ta->rank < tc->rank ? a : c;
+  const MgLiftVal *hi = lo == a ? c : a;
+  int want[MG_LIFT_MAX_RANK];
+  for (uint32_t i = 0; i < lo->rank; ++i)
+    want[i] = hi->map[i];
+  reroot_input(b, lo, mg_lift_tensor(b, hi->t)->rank, want);
+}
+
+// Both operands as tensors, aligned position by position. Where their
+// layouts differ, computed operands are realised in their frame (view ops,
+// see mg_lift_realize), then inputs.
+static bool binary_tensor(MgLiftBuilder *b, MgOpKind kind, const MgLiftVal *x,
+                          const MgLiftVal *y, uint8_t dtype, MgLiftVal *out) {
+  MgLiftVal a = *x, c = *y, r;
+  if (!mg_lift_materialize(b, &a) || !mg_lift_materialize(b, &c))
+    return false;
+  reroot_lower(b, &a, &c);
+  const char *why = misaligned(b, &a, &c, &r);
+  for (int pass = 0; why && pass < 2; ++pass) {
+    MgLiftVal a2 = a, c2 = c;
+    bool inputs = pass == 1;
+    if (is_input(b, a2.t) == inputs && !mg_lift_val_is_exact(b, &a2) &&
+        !mg_lift_realize(b, &a2))
+      return false;
+    if (is_input(b, c2.t) == inputs && !mg_lift_val_is_exact(b, &c2) &&
+        !mg_lift_realize(b, &c2))
+      return false;
+    reroot_lower(b, &a2, &c2);
+    if (!misaligned(b, &a2, &c2, &r)) {
+      a = a2, c = c2, why = NULL;
+    }
+  }
+  if (why)
+    return mg_lift_fail(b, layout_blame(b, &a, &c), "%s", why);
   return tensor_result(b, &r, mg_lift_emit_binary(b, kind, a.t, c.t, dtype),
                        dtype, out);
 }
@@ -572,9 +600,49 @@ bool mg_lift_alg_reduce(MgLiftBuilder *b, const MgLiftVal *x,
   return true;
 }
 
+// A computed matmul operand in another order than (m,k) x (k,n) (Kᵀ of a
+// computed K): a transpose view op puts frame dim i at tensor dim want[i].
+static bool transpose_to(MgLiftBuilder *b, MgLiftVal *v, uint32_t s,
+                         const int *want) {
+  const MgTensor *x = mg_lift_tensor(b, v->t);
+  if (x->rank != s || s > MG_MAX_DIMS)
+    return false;
+  int8_t perm[MG_MAX_DIMS], inv[MG_MAX_DIMS];
+  bool used[MG_MAX_DIMS] = {false}, set[MG_MAX_DIMS] = {false};
+  for (uint32_t i = 0; i < v->rank; ++i) {
+    if (v->dims[i] <= 1 || v->map[i] < 0)
+      continue;
+    if (want[i] < 0 || (uint32_t)want[i] >= s || set[want[i]])
+      return false;
+    perm[want[i]] = v->map[i];
+    set[want[i]] = used[v->map[i]] = true;
+  }
+  for (uint32_t p = 0, d = 0; p < s; ++p) {
+    if (set[p])
+      continue;
+    while (d < s && used[d])
+      ++d;
+    if (d == s)
+      return false;
+    perm[p] = (int8_t)d;
+    used[d] = true;
+  }
+  MgTensorId t = mg_lift_emit_transpose(b, v->t, perm);
+  if (t == MG_NO_ID)
+    return false;
+  for (uint32_t p = 0; p < s; ++p)
+    inv[perm[p]] = (int8_t)p;
+  for (uint32_t i = 0; i < v->rank; ++i)
+    if (v->map[i] >= 0)
+      v->map[i] = inv[v->map[i]];
+  v->t = t;
+  return true;
+}
+
 // A matmul operand read from an input in another order than (m,k) x (k,n)
 // (x·Wᵀ, linalg.matmul with a transposed map) is re-rooted on an input with
-// a layout. True when `v` changed; batch dims must already be in place.
+// a layout; a computed one gets a transpose view op. True when `v`
+// changed; batch dims must already be in place.
 static bool read_in_layout(MgLiftBuilder *b, MgLiftVal *v,
                            const uint8_t *roles, uint32_t s, bool lhs) {
   int want[MG_LIFT_MAX_RANK];
@@ -592,7 +660,7 @@ static bool read_in_layout(MgLiftBuilder *b, MgLiftVal *v,
     }
     wrong |= v->map[i] >= 0 && v->dims[i] > 1 && v->map[i] != want[i];
   }
-  return wrong && reroot_input(b, v, s, want);
+  return wrong && (reroot_input(b, v, s, want) || transpose_to(b, v, s, want));
 }
 
 bool mg_lift_alg_contract(MgLiftBuilder *b, const MgLiftVal *x,

@@ -232,15 +232,10 @@ int mg_lift_block_finalize(MgLiftBlock *bs, uint32_t from, uint32_t to,
       MgLiftVal val = b->vals[vi];
       MgLiftType ty;
       b->current = op;
-      if (!mg_lift_materialize(b, &val)) {
+      // A result that leaves as a view of a μGraph tensor is written in
+      // the layout its users read (transpose/reshape view ops).
+      if (!mg_lift_realize(b, &val)) {
         mg_lift_block_cut(bs, b->blame, bs->members[k], b->why);
-        rc = MG_LIFT_RUN_RETRY;
-      } else if (!mg_lift_val_is_exact(b, &val)) {
-        snprintf(why, sizeof why,
-                 "its result would leave the kernel graph "
-                 "as a reshaped or transposed view of a μGraph tensor (the "
-                 "μGraph has no reshape)");
-        mg_lift_block_cut(bs, val.origin, bs->members[k], why);
         rc = MG_LIFT_RUN_RETRY;
       } else if (mg_lift_result_type(op, i, &ty)) {
         MgTensorId t = val.t;

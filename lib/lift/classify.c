@@ -29,7 +29,8 @@ static const char *const linalg_compute[] = {
 static const char *const views[] = {
     "tosa.reshape",          "tosa.transpose",   "tosa.cast",
     "tosa.identity",         "linalg.transpose", "tensor.expand_shape",
-    "tensor.collapse_shape", "linalg.copy"};
+    "tensor.collapse_shape", "linalg.copy",      "tosa.slice",
+    "tosa.concat",           "tensor.extract_slice"};
 
 static bool in_list(MlirOperation op, const char *const *list, size_t n) {
   for (size_t i = 0; i < n; ++i)
@@ -44,7 +45,9 @@ static intptr_t data_operands(MlirOperation op) {
   intptr_t n = mlirOperationGetNumOperands(op);
   if (mg_bridge_op_is(op, "tosa.mul") || mg_bridge_op_is(op, "tosa.matmul"))
     return n < 2 ? n : 2;
-  if (mg_bridge_op_is(op, "tosa.negate") || mg_bridge_op_is(op, "tosa.reshape"))
+  if (mg_bridge_op_is(op, "tosa.negate") || mg_bridge_op_is(op, "tosa.reshape") ||
+      mg_bridge_op_is(op, "tosa.slice") ||
+      mg_bridge_op_is(op, "tensor.extract_slice"))
     return n < 1 ? n : 1;
   return n;
 }

@@ -228,7 +228,20 @@ bool mg_lift_frame_in(MgLiftBuilder *b, const MgLiftVal *v, uint32_t rank,
 /// frame dim must be read.
 bool mg_lift_frame_out(MgLiftBuilder *b, const MgLiftVal *v, uint32_t rank,
                        const int64_t *odims, const int8_t *psi, MgLiftVal *out);
-/// Reshape to `dims` (only unit dims may appear or disappear).
+/// A transpose view op (not counted as compute).
+MgTensorId mg_lift_emit_transpose(MgLiftBuilder *b, MgTensorId a,
+                                  const int8_t *perm);
+/// Makes `v` an exact tensor of its frame (mg_lift_val_is_exact): a
+/// transpose and/or reshape view op when its tensor is laid out otherwise.
+bool mg_lift_realize(MgLiftBuilder *b, MgLiftVal *v);
+/// `count` elements of frame dim `dim` from `first` (a slice view op).
+bool mg_lift_view_slice(MgLiftBuilder *b, const MgLiftVal *v, uint32_t dim,
+                        int64_t first, int64_t count, MgLiftVal *out);
+/// `x` and `y` (same frame but along `dim`) concatenated along `dim`.
+bool mg_lift_view_concat(MgLiftBuilder *b, const MgLiftVal *x,
+                         const MgLiftVal *y, uint32_t dim, MgLiftVal *out);
+/// Reshape to `dims`: free when only unit dims appear or disappear, else
+/// the value realised in its frame and a reshape view op.
 bool mg_lift_view_reshape(MgLiftBuilder *b, const MgLiftVal *v, uint32_t rank,
                           const int64_t *dims, MgLiftVal *out);
 /// out dim i = v dim perm[i].

@@ -168,6 +168,55 @@ static bool view(MgLiftBuilder *b, MlirOperation op, const MgLiftType *rt) {
   return mg_lift_set_result(b, op, &r);
 }
 
+// The values of a !tosa.shape operand defined by tosa.const_shape.
+static bool const_shape(MlirValue v, uint32_t rank, int64_t *out) {
+  MlirOperation def = mg_lift_def_op(v);
+  if (mlirOperationIsNull(def) || !mg_bridge_op_is(def, "tosa.const_shape"))
+    return false;
+  MlirAttribute a = mg_lift_attr(def, "values");
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsADenseElements(a) ||
+      mlirElementsAttrGetNumElements(a) != (int64_t)rank)
+    return false;
+  for (uint32_t d = 0; d < rank; ++d)
+    out[d] = mlirDenseElementsAttrGetIndexValue(a, d);
+  return true;
+}
+
+// tosa.slice with constant start: one slice view op per sliced dim.
+static bool slice(MgLiftBuilder *b, MlirOperation op, const MgLiftType *rt) {
+  MgLiftVal x;
+  int64_t start[MG_LIFT_MAX_RANK];
+  if (!mg_lift_get(b, mlirOperationGetOperand(op, 0), &x))
+    return false;
+  if (mlirOperationGetNumOperands(op) < 2 || x.rank != rt->rank ||
+      !const_shape(mlirOperationGetOperand(op, 1), x.rank, start))
+    return mg_lift_fail(b, op, "tosa.slice needs a constant start");
+  for (uint32_t d = 0; d < x.rank; ++d)
+    if (rt->dims[d] != x.dims[d] &&
+        !mg_lift_view_slice(b, &x, d, start[d], rt->dims[d], &x))
+      return false;
+  x.dtype = rt->dtype;
+  return mg_lift_set_result(b, op, &x);
+}
+
+static bool concat(MgLiftBuilder *b, MlirOperation op, const MgLiftType *rt) {
+  MlirAttribute a = mg_lift_attr(op, "axis");
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsAInteger(a))
+    return mg_lift_fail(b, op, "tosa.concat needs an integer 'axis'");
+  int64_t axis = mlirIntegerAttrGetValueInt(a);
+  MgLiftVal r;
+  if (!mg_lift_get(b, mlirOperationGetOperand(op, 0), &r))
+    return false;
+  for (intptr_t i = 1; i < mlirOperationGetNumOperands(op); ++i) {
+    MgLiftVal y;
+    if (!mg_lift_get(b, mlirOperationGetOperand(op, i), &y) ||
+        !mg_lift_view_concat(b, &r, &y, (uint32_t)axis, &r))
+      return false;
+  }
+  r.dtype = rt->dtype;
+  return mg_lift_set_result(b, op, &r);
+}
+
 bool mg_lift_translate_tosa(MgLiftBuilder *b, MlirOperation op) {
   MgLiftType rt;
   if (!mg_lift_result_type(op, 0, &rt))
@@ -176,6 +225,10 @@ bool mg_lift_translate_tosa(MgLiftBuilder *b, MlirOperation op) {
       mg_bridge_op_is(op, "tosa.transpose") || mg_bridge_op_is(op, "tosa.cast") ||
       mg_bridge_op_is(op, "tosa.identity"))
     return view(b, op, &rt);
+  if (mg_bridge_op_is(op, "tosa.slice"))
+    return slice(b, op, &rt);
+  if (mg_bridge_op_is(op, "tosa.concat"))
+    return concat(b, op, &rt);
   if (mg_bridge_op_is(op, "tosa.add"))
     return binary(b, op, MG_LIFT_ALG_ADD, &rt);
   if (mg_bridge_op_is(op, "tosa.sub"))

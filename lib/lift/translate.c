@@ -25,7 +25,9 @@ static bool is_view_op(MlirOperation op) {
          mg_bridge_op_is(op, "linalg.transpose") ||
          mg_bridge_op_is(op, "linalg.copy") ||
          mg_bridge_op_is(op, "tensor.expand_shape") ||
-         mg_bridge_op_is(op, "tensor.collapse_shape");
+         mg_bridge_op_is(op, "tensor.collapse_shape") ||
+         mg_bridge_op_is(op, "tosa.slice") || mg_bridge_op_is(op, "tosa.concat") ||
+         mg_bridge_op_is(op, "tensor.extract_slice");
 }
 
 // Exactness of a stored value's layout, whatever its kind.
@@ -73,12 +75,49 @@ static bool translate_reshape(MgLiftBuilder *b, MlirOperation op) {
   return mg_lift_set_result(b, op, &r);
 }
 
+// tensor.extract_slice with static offsets, sizes and unit strides; a
+// rank-reducing one drops unit dims afterwards (free).
+static bool translate_extract_slice(MgLiftBuilder *b, MlirOperation op) {
+  MgLiftVal x;
+  MgLiftType rt;
+  if (!mg_lift_result_type(op, 0, &rt))
+    return mg_lift_fail(b, op, "unsupported result type");
+  if (!mg_lift_get(b, mlirOperationGetOperand(op, 0), &x))
+    return false;
+  if (mlirOperationGetNumOperands(op) != 1)
+    return mg_lift_fail(b, op, "a slice with dynamic offsets or sizes");
+  MlirAttribute off = mg_lift_attr(op, "static_offsets"),
+                size = mg_lift_attr(op, "static_sizes"),
+                stride = mg_lift_attr(op, "static_strides");
+  if (mlirAttributeIsNull(off) || mlirAttributeIsNull(size) ||
+      mlirAttributeIsNull(stride) || !mlirAttributeIsADenseI64Array(off) ||
+      !mlirAttributeIsADenseI64Array(size) ||
+      !mlirAttributeIsADenseI64Array(stride) ||
+      mlirDenseArrayGetNumElements(off) != x.rank)
+    return mg_lift_fail(b, op, "a slice without static offsets and sizes");
+  for (uint32_t d = 0; d < x.rank; ++d) {
+    int64_t o = mlirDenseI64ArrayGetElement(off, d),
+            n = mlirDenseI64ArrayGetElement(size, d);
+    if (mlirDenseI64ArrayGetElement(stride, d) != 1)
+      return mg_lift_fail(b, op, "a strided slice (only unit strides lift)");
+    if (n != x.dims[d] && !mg_lift_view_slice(b, &x, d, o, n, &x))
+      return false;
+  }
+  MgLiftVal r;
+  if (!mg_lift_view_reshape(b, &x, rt.rank, rt.dims, &r))
+    return false;
+  r.dtype = rt.dtype;
+  return mg_lift_set_result(b, op, &r);
+}
+
 bool mg_lift_translate(MgLiftBuilder *b, MlirOperation op) {
   b->current = op;
   bool ok;
   if (mg_bridge_op_is(op, "tensor.expand_shape") ||
       mg_bridge_op_is(op, "tensor.collapse_shape"))
     ok = translate_reshape(b, op);
+  else if (mg_bridge_op_is(op, "tensor.extract_slice"))
+    ok = translate_extract_slice(b, op);
   else if (mg_lift_op_has_prefix(op, "tosa."))
     ok = mg_lift_translate_tosa(b, op);
   else if (mg_lift_op_has_prefix(op, "linalg."))

@@ -419,6 +419,133 @@ bool mg_lift_frame_out(MgLiftBuilder *b, const MgLiftVal *v, uint32_t rank,
   return true;
 }
 
+// A view op's result: not compute (a subprogram of views only computes
+// nothing), same taint as its operand.
+static MgTensorId finish_view(MgLiftBuilder *b, MgTensorId a, MgTensorId r,
+                              const MgDiag *diag) {
+  bool t = tainted(b, a);
+  r = finish(b, r, KEEP_DTYPE, t, diag);
+  if (r != MG_NO_ID)
+    b->num_compute--;
+  return r;
+}
+
+MgTensorId mg_lift_emit_transpose(MgLiftBuilder *b, MgTensorId a,
+                                  const int8_t *perm) {
+  MgDiag diag = {-1, -1, ""};
+  MgTensorId r = mg_graph_transpose(b->prog, 0, a, perm, &diag);
+  return finish_view(b, a, r, &diag);
+}
+
+bool mg_lift_realize(MgLiftBuilder *b, MgLiftVal *v) {
+  if (!mg_lift_materialize(b, v))
+    return false;
+  if (mg_lift_val_is_exact(b, v))
+    return true;
+  if (v->rank > MG_MAX_DIMS)
+    return mg_lift_fail(b, v->origin,
+                        "a view of rank %u would have to be materialised "
+                        "(the μGraph's rank limit is %d)", v->rank,
+                        MG_MAX_DIMS);
+  MgTensorId t = v->t;
+  const MgTensor *x = mg_lift_tensor(b, t);
+  // The tensor's dims in the frame's order. Of equal ranks, its unit dims
+  // fill the frame's unit positions (then no reshape follows); else they
+  // go last.
+  int8_t perm[MG_MAX_DIMS];
+  uint32_t n = 0;
+  if (x->rank == v->rank) {
+    for (uint32_t f = 0, u = 0; f < v->rank; ++f, ++n) {
+      if (v->dims[f] > 1) {
+        perm[f] = v->map[f];
+        continue;
+      }
+      while (u < x->rank && x->dims[u] != 1)
+        ++u;
+      perm[f] = (int8_t)u++;
+    }
+  } else {
+    for (uint32_t f = 0; f < v->rank; ++f)
+      if (v->dims[f] > 1)
+        perm[n++] = v->map[f];
+    for (uint32_t d = 0; d < x->rank && n < MG_MAX_DIMS; ++d)
+      if (x->dims[d] == 1)
+        perm[n++] = (int8_t)d;
+  }
+  bool identity = n == x->rank;
+  for (uint32_t d = 0; identity && d < n; ++d)
+    identity = perm[d] == (int8_t)d;
+  MgDiag diag = {-1, -1, ""};
+  if (!identity) {
+    if ((t = mg_lift_emit_transpose(b, t, perm)) == MG_NO_ID)
+      return false;
+    x = mg_lift_tensor(b, t);
+  }
+  bool same = x->rank == v->rank;
+  for (uint32_t d = 0; same && d < v->rank; ++d)
+    same = x->dims[d] == v->dims[d];
+  if (!same) {
+    MgTensorId r = mg_graph_reshape(b->prog, 0, t, v->rank, v->dims, &diag);
+    if ((t = finish_view(b, t, r, &diag)) == MG_NO_ID)
+      return false;
+  }
+  v->t = t;
+  for (uint32_t f = 0; f < v->rank; ++f)
+    v->map[f] = v->dims[f] > 1 ? (int8_t)f : -1;
+  v->viewed = false;
+  return true;
+}
+
+bool mg_lift_view_slice(MgLiftBuilder *b, const MgLiftVal *v, uint32_t dim,
+                        int64_t first, int64_t count, MgLiftVal *out) {
+  MgLiftVal r = *v;
+  if (r.kind == MG_LIFT_SCALAR && dim < r.rank) { // a splat stays one
+    r.dims[dim] = count;
+    r.ir = (MlirValue){NULL};
+    *out = r;
+    return true;
+  }
+  if (!mg_lift_materialize(b, &r))
+    return false;
+  if (dim >= r.rank || first < 0 || count < 1 || first + count > r.dims[dim])
+    return mg_lift_fail(b, (MlirOperation){NULL}, "slice out of range");
+  if (count == r.dims[dim]) {
+    *out = r;
+    return true;
+  }
+  MgDiag diag = {-1, -1, ""};
+  MgTensorId t = mg_graph_slice(b->prog, 0, r.t, r.map[dim], first, count,
+                                &diag);
+  if ((t = finish_view(b, r.t, t, &diag)) == MG_NO_ID)
+    return false;
+  r.t = t;
+  r.dims[dim] = count;
+  if (count == 1)
+    r.map[dim] = -1; // a unit dim walks nothing (the tensor keeps it)
+  *out = r;
+  return true;
+}
+
+bool mg_lift_view_concat(MgLiftBuilder *b, const MgLiftVal *x,
+                         const MgLiftVal *y, uint32_t dim, MgLiftVal *out) {
+  MgLiftVal a = *x, c = *y;
+  if (!mg_lift_realize(b, &a) || !mg_lift_realize(b, &c))
+    return false;
+  if (dim >= a.rank)
+    return mg_lift_fail(b, (MlirOperation){NULL}, "concat axis out of range");
+  if (mg_lift_tensor(b, a.t)->dtype != mg_lift_tensor(b, c.t)->dtype)
+    return mg_lift_fail(b, (MlirOperation){NULL},
+                        "concat operands have different element types");
+  MgDiag diag = {-1, -1, ""};
+  MgTensorId t = mg_graph_concat(b->prog, 0, a.t, c.t, (int32_t)dim, &diag);
+  if ((t = finish_view(b, a.t, t, &diag)) == MG_NO_ID)
+    return false;
+  if (tainted(b, c.t))
+    b->taint[t] = 1;
+  mg_lift_val_exact(b, t, a.dtype, a.origin, out);
+  return true;
+}
+
 bool mg_lift_view_reshape(MgLiftBuilder *b, const MgLiftVal *v, uint32_t rank,
                           const int64_t *dims, MgLiftVal *out) {
   uint32_t src[MG_LIFT_MAX_RANK], ns = 0, dst[MG_LIFT_MAX_RANK], nd = 0;
@@ -431,10 +558,48 @@ bool mg_lift_view_reshape(MgLiftBuilder *b, const MgLiftVal *v, uint32_t rank,
   bool same = ns == nd;
   for (uint32_t i = 0; same && i < ns; ++i)
     same = v->dims[src[i]] == dims[dst[i]];
+  if (!same && v->kind != MG_LIFT_SCALAR) {
+    // Dims merge or split: the value in its own frame's layout, then a
+    // row-major reshape of its non-unit dims (unit dims stay free).
+    MgLiftVal x = *v;
+    if (!mg_lift_realize(b, &x))
+      return false;
+    // The IR shape when it fits (then the result is exact), else its
+    // non-unit dims.
+    int64_t nd_dims[MG_MAX_DIMS];
+    uint32_t r_rank = 0;
+    bool whole = rank <= MG_MAX_DIMS;
+    for (uint32_t d = 0; d < rank; ++d)
+      if (whole || dims[d] > 1) {
+        if (r_rank == MG_MAX_DIMS)
+          return mg_lift_fail(b, (MlirOperation){NULL},
+                              "the reshape has more than %d dims larger than "
+                              "1 (the μGraph's rank limit)", MG_MAX_DIMS);
+        nd_dims[r_rank++] = dims[d];
+      }
+    if (r_rank == 0)
+      nd_dims[r_rank++] = 1;
+    MgDiag diag = {-1, -1, ""};
+    MgTensorId t = mg_graph_reshape(b->prog, 0, x.t, r_rank, nd_dims, &diag);
+    if ((t = finish_view(b, x.t, t, &diag)) == MG_NO_ID)
+      return false;
+    MgLiftVal r = x;
+    r.t = t;
+    r.rank = (uint8_t)rank;
+    memcpy(r.dims, dims, rank * sizeof *dims);
+    clear_map(&r);
+    for (uint32_t d = 0, k = 0; d < rank; ++d) {
+      if (dims[d] > 1)
+        r.map[d] = (int8_t)k;
+      k += whole || dims[d] > 1;
+    }
+    r.viewed = !whole;
+    *out = r;
+    return true;
+  }
   if (!same)
     return mg_lift_fail(b, (MlirOperation){NULL},
-                        "the reshape merges or splits dims; only unit dims may "
-                        "be added or dropped (the μGraph has no reshape)");
+                        "the reshape merges or splits dims of a splat");
   MgLiftVal r = *v;
   r.rank = (uint8_t)rank;
   memcpy(r.dims, dims, rank * sizeof *dims);
