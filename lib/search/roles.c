@@ -137,7 +137,21 @@ bool mg_roles_of_op(const uint8_t *reduced, const MgOp *op, const MgTensor *a,
     }
     return ok || !check;
   }
-  default: // unary, scalar, iterator: roles pass through
+  case MG_OP_TRANSPOSE: // result dim d is operand dim perm[d]
+    for (uint32_t d = 0; d < rank; d++)
+      out[d] = op->perm[d] >= 0 && (uint32_t)op->perm[d] < rank
+                   ? ra[op->perm[d]] : ROLE_NONE;
+    return true;
+  case MG_OP_RESHAPE: case MG_OP_SLICE:
+    // The search builds no views (views.c splits targets at them), so no
+    // candidate should hold one: its changed dims get no role.
+    for (int32_t d = 0; d < MG_MAX_DIMS; d++)
+      if (op->kind == MG_OP_RESHAPE)
+        out[d] = d < op->attr ? ROLE_NONE : ROLE_ONE;
+      else if (d == op->attr)
+        out[d] = ROLE_NONE;
+    return !check;
+  default: // unary, scalar, iterator, concat: roles pass through
     return true;
   }
 }

@@ -88,7 +88,29 @@ static void uf_union(Uf *u, uint32_t a, uint32_t b) {
 
 #define SLOT(t, d) ((t) * MG_MAX_DIMS + (d))
 
-// Unifies dims of graph 0 of the target as its ops relate them.
+static void suffix_products(const MgTensor *t, int64_t *stride) {
+  stride[t->rank] = 1;
+  for (uint32_t d = t->rank; d-- > 0;)
+    stride[d] = stride[d + 1] * t->dims[d];
+}
+
+// A reshape keeps a dim only where a result dim and an operand dim own the
+// same digits of the row-major flat index (same extent, same stride): the
+// dims a head split leaves alone. Split or merged dims get roles of their
+// own: a part of a dim does not index what the whole does.
+static void unify_reshape(Uf *u, MgTensorId a, const MgTensor *ta,
+                          MgTensorId o, const MgTensor *to) {
+  int64_t S[MG_MAX_DIMS + 1], T[MG_MAX_DIMS + 1];
+  suffix_products(to, S);
+  suffix_products(ta, T);
+  for (uint32_t d = 0; d < to->rank; d++)
+    for (uint32_t e = 0; e < ta->rank; e++)
+      if (S[d] == T[e] && S[d + 1] == T[e + 1])
+        uf_union(u, SLOT(a, e), SLOT(o, d));
+}
+
+// Unifies dims of graph 0 of the target as its ops relate them. Only true
+// equalities: two dims share a role when they index the same thing.
 static void unify_op(Uf *u, const MgGraph *g, const MgOp *op) {
   if (op->num_outputs != 1 || op->num_inputs < 1)
     return;
@@ -112,7 +134,22 @@ static void unify_op(Uf *u, const MgGraph *g, const MgOp *op) {
       if ((int32_t)d != op->attr)
         uf_union(u, SLOT(a, d), SLOT(o, d));
     return;
-  case MG_OP_CUSTOM: case MG_OP_CONCAT:
+  case MG_OP_TRANSPOSE: // result dim d is operand dim perm[d]
+    for (uint32_t d = 0; d < to->rank; d++)
+      uf_union(u, SLOT(a, (uint32_t)op->perm[d]), SLOT(o, d));
+    return;
+  case MG_OP_RESHAPE:
+    unify_reshape(u, a, ta, o, to);
+    return;
+  case MG_OP_SLICE: case MG_OP_CONCAT:
+    // The cut or joined dim indexes a part or a union of what the operand
+    // dims index: a role of its own. The other dims are the operands'.
+    for (uint32_t i = 0; i < op->num_inputs; i++)
+      for (uint32_t d = 0; d < to->rank; d++)
+        if ((int32_t)d != op->attr)
+          uf_union(u, SLOT(op->inputs[i], d), SLOT(o, d));
+    return;
+  case MG_OP_CUSTOM:
     return; // results get roles of their own
   default: // element-wise: every non-broadcast dim meets the result's
     for (uint32_t i = 0; i < op->num_inputs; i++) {

@@ -197,6 +197,93 @@ static void test_search_term_matches_absexpr(void) {
   CHECK(compared >= 38); // every compute op of the six fused forms
 }
 
+//===--- Dimension roles through views ------------------------------------===//
+
+// Roles of input `pos`'s dims after analysing `t` (no abstract classes).
+static void input_roles(MgProgram *t, MgRole roles[][MG_MAX_DIMS],
+                        uint32_t n) {
+  CHECK_EQ_INT(mg_program_validate(t, NULL, NULL), MG_STATUS_OK);
+  Search *s = calloc(1, sizeof *s);
+  CHECK(s != NULL);
+  s->target = t;
+  s->opt = mg_search_options_default();
+  MgDiag diag;
+  CHECK_EQ_INT(mg_search_analyze(s, &diag), MG_STATUS_OK);
+  for (uint32_t i = 0; i < n; i++)
+    memcpy(roles[i], s->in_info[i].role, sizeof roles[i]);
+  free(s);
+  mg_program_destroy(t);
+}
+
+static MgProgram *kernel_with(uint32_t n, const int64_t (*dims)[3],
+                              const uint32_t *rank, MgTensorId *in) {
+  MgProgram *p = mg_program_create();
+  mg_program_add_graph(p, MG_LEVEL_KERNEL);
+  for (uint32_t i = 0; i < n; i++)
+    in[i] = mg_graph_add_input(p, 0, MG_DTYPE_F16, rank[i], dims[i], NULL);
+  return p;
+}
+
+static void finish(MgProgram *p, MgTensorId t) {
+  CHECK(t != MG_NO_ID);
+  mg_graph_mark_output(p, 0, t, NULL);
+}
+
+static void test_search_roles_through_views(void) {
+  MgRole r[3][MG_MAX_DIMS];
+  MgTensorId in[3];
+  const uint32_t two[3] = {2, 2, 2}, three_two[2] = {3, 3};
+  // x + yᵀ on square shapes: x's rows are y's columns, and not y's rows
+  // (same extent, another index).
+  const int64_t sq[2][3] = {{4, 4}, {4, 4}};
+  MgProgram *p = kernel_with(2, sq, two, in);
+  finish(p, mg_graph_binary(p, 0, MG_OP_ADD, in[0],
+                            mg_graph_transpose(p, 0, in[1],
+                                               (const int8_t[]){1, 0}, NULL),
+                            NULL));
+  input_roles(p, r, 2);
+  CHECK_EQ_INT(r[0][0], r[1][1]);
+  CHECK_EQ_INT(r[0][1], r[1][0]);
+  CHECK(r[0][0] != r[0][1]);
+  // (4,2,2) read as (2,2,4): dim 1 has extent 2 on both sides but another
+  // stride, so it is not the same index.
+  const int64_t rsh[2][3] = {{4, 2, 2}, {2, 2, 4}};
+  p = kernel_with(2, rsh, three_two, in);
+  finish(p, mg_graph_binary(p, 0, MG_OP_ADD,
+                            mg_graph_reshape(p, 0, in[0], 3,
+                                             (const int64_t[]){2, 2, 4}, NULL),
+                            in[1], NULL));
+  input_roles(p, r, 2);
+  for (int d = 0; d < 3; d++)
+    for (int e = 0; e < 3; e++)
+      CHECK(r[0][d] != r[1][e]);
+  // A head split (6,4) -> (2,3,4) keeps the last dim.
+  const int64_t split[2][3] = {{6, 4}, {2, 3, 4}};
+  const uint32_t ranks[2] = {2, 3};
+  p = kernel_with(2, split, ranks, in);
+  finish(p, mg_graph_binary(p, 0, MG_OP_ADD,
+                            mg_graph_reshape(p, 0, in[0], 3,
+                                             (const int64_t[]){2, 3, 4}, NULL),
+                            in[1], NULL));
+  input_roles(p, r, 2);
+  CHECK_EQ_INT(r[0][1], r[1][2]);
+  CHECK(r[0][0] != r[1][0] && r[0][0] != r[1][1]);
+  // concat(x, y) along dim 1 plus w, and a slice of w's columns plus z:
+  // rows are shared, the joined and cut dims are not.
+  const int64_t cat[3][3] = {{4, 3}, {4, 3}, {4, 6}};
+  p = kernel_with(3, cat, two, in);
+  MgTensorId xy = mg_graph_concat(p, 0, in[0], in[1], 1, NULL);
+  MgTensorId sum = mg_graph_binary(p, 0, MG_OP_ADD, xy, in[2], NULL);
+  MgTensorId part = mg_graph_slice(p, 0, sum, 1, 3, 3, NULL);
+  finish(p, mg_graph_binary(p, 0, MG_OP_MUL, part, in[0], NULL));
+  input_roles(p, r, 3);
+  CHECK_EQ_INT(r[0][0], r[1][0]);
+  CHECK_EQ_INT(r[0][0], r[2][0]);
+  CHECK(r[0][1] != r[2][1] && r[1][1] != r[2][1]);
+  // The slice's columns met x's in the product: only that is claimed.
+  CHECK(r[0][1] != r[1][1]);
+}
+
 int main(void) {
   RUN_TEST(test_search_options_defaults);
   RUN_TEST(test_search_rejects_bad_input);
@@ -204,5 +291,6 @@ int main(void) {
   RUN_TEST(test_search_without_custom_kernels);
   RUN_TEST(test_search_reports_nothing_found);
   RUN_TEST(test_search_term_matches_absexpr);
+  RUN_TEST(test_search_roles_through_views);
   return TEST_SUMMARY();
 }
