@@ -50,6 +50,13 @@ static uint64_t merkle_op(const MgProgram *p, const MgGraph *gr,
   case MG_OP_INPUT: case MG_OP_SUM: case MG_OP_CONCAT:
     h = mg_hash_u64(h, (uint32_t)op->attr);
     break;
+  case MG_OP_TRANSPOSE:
+    h = mg_hash_bytes(h, op->perm, sizeof op->perm);
+    break;
+  case MG_OP_RESHAPE: case MG_OP_SLICE:
+    h = mg_hash_u64(h, (uint32_t)op->attr);
+    h = mg_hash_bytes(h, op->shape, sizeof op->shape);
+    break;
   default:
     break;
   }

@@ -83,6 +83,9 @@ static void analyze(const MgProgram *p, MgGraphId gid, const double *in_len,
     case MG_OP_ITERATOR:
     case MG_OP_SAVER:
     case MG_OP_CONCAT:
+    case MG_OP_TRANSPOSE:
+    case MG_OP_RESHAPE:
+    case MG_OP_SLICE:
       break; // data movement: no rounding
     default:
       r = m + 1; // element-wise: one rounding
