@@ -317,6 +317,11 @@ static MgProgram *compose(const Split *s, const MgProgram *target,
     map[op->outputs[0]] = mg_graph_add_input(out, 0, (MgDType)t->dtype,
                                              t->rank, t->dims, diag);
     ok = map[op->outputs[0]] != MG_NO_ID;
+    // Layouts first: the parts' custom ops are checked against them.
+    int8_t perm[MG_MAX_DIMS];
+    if (ok && mg_op_input_perm(op, t->rank, perm))
+      ok = mg_graph_set_input_perm(out, 0, map[op->outputs[0]], perm, diag) ==
+           MG_STATUS_OK;
   }
   for (uint32_t lv = 0; ok && lv <= max_level; lv++) {
     for (uint32_t i = 0; ok && i < g->num_ops; i++) {
