@@ -4,7 +4,9 @@
 // op of each program is mutated in every way the enumerator knows (kind,
 // operand order, wiring, maps, accumulator kind, reduction dim, scalar,
 // dropped op, launch shape, an input's layout: another transpose of the
-// caller's array, or none); the mutant is rebuilt through the builders so
+// caller's array, or none; for view ops two entries of a permutation
+// swapped, a slice moved by one, concat operands in another order, a
+// reshape to another factorisation); the mutant is rebuilt through the builders so
 // its shapes are re-inferred, and kept only when it passes
 // mg_program_validate and keeps the pair's input/output shapes. A kept
 // mutant whose float outputs agree with its partner's within 1e-9 on random
@@ -33,6 +35,10 @@ typedef enum MutKind {
   MUT_GRID,    // block graph grid[slot] = value
   MUT_FORLOOP, // block graph for-loop range = value
   MUT_LAYOUT,  // root input `op` (its position) read with layout #value
+  MUT_PERM,    // transpose perm[slot] and perm[value] exchanged
+  MUT_SLICE,   // slice starts at index `value`
+  MUT_ORDER,   // concat operands rotated by `value`
+  MUT_RESHAPE, // reshape to `dims` of rank `value`
   MUT_COUNT
 } MutKind;
 
@@ -42,6 +48,7 @@ typedef struct Mutation {
   int32_t slot;
   int64_t value;
   double scalar;
+  int64_t dims[MG_MAX_DIMS]; // MUT_RESHAPE
 } Mutation;
 
 typedef struct MutList {
@@ -61,7 +68,7 @@ static void push(MutList *l, Mutation m) {
 
 static Mutation mut(MutKind kind, uint32_t g, uint32_t op, int32_t slot,
                     int64_t value) {
-  Mutation m = {kind, g, op, slot, value, 0.0};
+  Mutation m = {kind, g, op, slot, value, 0.0, {0}};
   return m;
 }
 
@@ -85,6 +92,61 @@ static const int8_t *layout(int l, uint32_t rank) {
     perm[b] = (int8_t)a;
   }
   return perm;
+}
+
+// Other shapes of rank `rank` with `rest` elements (ordered factorisations
+// without unit dims; the caller keeps 8): a reshape that may still fit the
+// ops after it but groups the elements otherwise.
+static void other_shapes(MutList *out, Mutation *m, uint32_t d, uint32_t rank,
+                         int64_t rest, const int64_t *dims) {
+  if (d + 1 == rank) {
+    m->dims[d] = rest;
+    if (memcmp(m->dims, dims, sizeof(int64_t) * rank) != 0)
+      push(out, *m);
+    return;
+  }
+  for (int64_t x = 2; x < rest; ++x)
+    if (rest % x == 0) {
+      m->dims[d] = x;
+      other_shapes(out, m, d + 1, rank, rest / x, dims);
+    }
+}
+
+static void enumerate_view(const MgGraph *gr, uint32_t g, uint32_t i,
+                           MutList *out) {
+  const MgOp *op = &gr->ops[i];
+  const MgTensor *in = &gr->tensors[op->inputs[0]];
+  switch ((MgOpKind)op->kind) {
+  case MG_OP_TRANSPOSE:
+    for (uint32_t a = 0; a < in->rank; ++a)
+      for (uint32_t b = a + 1; b < in->rank; ++b)
+        push(out, mut(MUT_PERM, g, i, (int32_t)a, b));
+    break;
+  case MG_OP_SLICE:
+    for (int64_t delta = -1; delta <= 1; delta += 2) {
+      int64_t first = op->shape[0] + delta;
+      if (first >= 0 && first + op->shape[1] <= in->dims[op->attr])
+        push(out, mut(MUT_SLICE, g, i, 0, first));
+    }
+    for (int32_t d = 0; d < (int32_t)in->rank; ++d)
+      if (d != op->attr)
+        push(out, mut(MUT_ATTR, g, i, 0, d));
+    break;
+  case MG_OP_RESHAPE: {
+    Mutation m = mut(MUT_RESHAPE, g, i, 0, op->attr);
+    size_t before = out->n;
+    other_shapes(out, &m, 0, (uint32_t)op->attr, mg_tensor_numel(in),
+                 op->shape);
+    if (out->n > before + 8)
+      out->n = before + 8;
+    break;
+  }
+  default: // kernel-level concat
+    for (int64_t k = 1; k < op->num_inputs; ++k)
+      push(out, mut(MUT_ORDER, g, i, 0, k));
+    return;
+  }
+  push(out, mut(MUT_DROP, g, i, 0, 0));
 }
 
 static void enumerate(const MgProgram *p, MutList *out) {
@@ -122,6 +184,11 @@ static void enumerate(const MgProgram *p, MutList *out) {
         for (MgTensorId t = 0; t < first_out; ++t)
           if (t != op->inputs[s])
             push(out, mut(MUT_REWIRE, g, i, s, t));
+      if (mg_op_is_view(op, (MgLevel)gr->level)) {
+        enumerate_view(gr, g, i, out);
+        if (k != MG_OP_CONCAT)
+          continue;
+      }
       if (is_binary(k) || k == MG_OP_MATMUL)
         push(out, mut(MUT_SWAP, g, i, 0, 0));
       if (is_binary(k)) {
@@ -207,6 +274,22 @@ static bool rebuild_graph(MgProgram *p, const MgProgram *src, MgGraphId g,
       case MUT_ACC: op.acc = (uint8_t)mu->value; break;
       case MUT_ATTR: op.attr = (int32_t)mu->value; break;
       case MUT_SCALAR: op.scalar = mu->scalar; break;
+      case MUT_PERM: {
+        int8_t t = op.perm[mu->slot];
+        op.perm[mu->slot] = op.perm[mu->value];
+        op.perm[mu->value] = t;
+        break;
+      }
+      case MUT_SLICE: op.shape[0] = mu->value; break;
+      case MUT_ORDER:
+        for (uint32_t j = 0; j < op.num_inputs; ++j)
+          op.inputs[j] =
+              gr->ops[i].inputs[(j + (uint32_t)mu->value) % op.num_inputs];
+        break;
+      case MUT_RESHAPE:
+        op.attr = (int32_t)mu->value;
+        memcpy(op.shape, mu->dims, sizeof op.shape);
+        break;
       case MUT_DROP:
         map[op.outputs[0]] = map[op.inputs[mu->slot]];
         continue;
@@ -403,6 +486,7 @@ static bool agree(const double *a, const double *b, size_t n) {
 typedef struct Tally {
   size_t candidates, unbuildable, invalid, reshaped, float_failed;
   size_t equivalent, equivalent_accepted, real, not_equivalent, invalid_verdict, unknown, accepted;
+  size_t real_of[MUT_COUNT]; // real mutants per mutation kind
 } Tally;
 
 // Mutates every op of `subject` and compares each real mutant with
@@ -450,6 +534,7 @@ static void mutate_against(const char *name, const MgProgram *subject,
         t->equivalent_accepted++;
     } else {
       t->real++;
+      t->real_of[list.items[i].kind]++;
       MgVerifyResult r;
       MgDiag diag;
       memset(&diag, 0, sizeof diag);
@@ -507,6 +592,110 @@ static MgProgram *with_layouts(MgProgram *p, uint32_t which) {
   return p;
 }
 
+//===--- A program with views: RoPE's rotate-half ---------------------------===//
+//
+// x(S,H,D) = (4,4,4), cos and sin (S,1,D) broadcast over the heads:
+// y = x·cos + rotate_half(x)·sin, rotate_half(x) = (-x[..., D/2:], x[..., :D/2]),
+// returned as (D, S·H). Every extent is 4 so that a wrong permutation or
+// slice dim keeps the shapes and only the verifier can tell. The reference
+// rotates (S,H,D) and regroups through a (16,4) reshape and its transpose;
+// the other form transposes x, cos and sin to (H,S,D) first, negates
+// before slicing, adds in the other order and leaves through one 3-d
+// transpose.
+
+static MgTensorId v_ok(MgTensorId t) {
+  CHECK(t != MG_NO_ID);
+  return t;
+}
+
+static MgTensorId v_tr(MgProgram *p, MgTensorId a, int8_t p0, int8_t p1,
+                       int8_t p2) {
+  return v_ok(mg_graph_transpose(p, 0, a, (const int8_t[]){p0, p1, p2},
+                                 NULL));
+}
+
+static MgTensorId v_rs(MgProgram *p, MgTensorId a, int64_t d0, int64_t d1) {
+  return v_ok(mg_graph_reshape(p, 0, a, 2, (const int64_t[]){d0, d1}, NULL));
+}
+
+static MgTensorId v_bin(MgProgram *p, MgOpKind k, MgTensorId a,
+                        MgTensorId b) {
+  return v_ok(mg_graph_binary(p, 0, k, a, b, NULL));
+}
+
+static MgTensorId v_half(MgProgram *p, MgTensorId a, bool high) {
+  return v_ok(mg_graph_slice(p, 0, a, 2, high ? 2 : 0, 2, NULL));
+}
+
+static MgProgram *rope_inputs(MgTensorId *x, MgTensorId *c, MgTensorId *s) {
+  MgProgram *p = mg_program_create();
+  mg_program_add_graph(p, MG_LEVEL_KERNEL);
+  const int64_t dx[3] = {4, 4, 4}, dc[3] = {4, 1, 4};
+  *x = mg_graph_add_input(p, 0, MG_DTYPE_F32, 3, dx, NULL);
+  *c = mg_graph_add_input(p, 0, MG_DTYPE_F32, 3, dc, NULL);
+  *s = mg_graph_add_input(p, 0, MG_DTYPE_F32, 3, dc, NULL);
+  return p;
+}
+
+static MgProgram *rope_reference(void) {
+  MgTensorId x, c, s;
+  MgProgram *p = rope_inputs(&x, &c, &s);
+  MgTensorId neg = v_ok(mg_graph_scalar(p, 0, MG_OP_MUL_SCALAR,
+                                        v_half(p, x, true), -1.0, NULL));
+  MgTensorId rot = v_ok(mg_graph_concat(p, 0, neg, v_half(p, x, false), 2,
+                                        NULL));
+  MgTensorId y = v_bin(p, MG_OP_ADD, v_bin(p, MG_OP_MUL, x, c),
+                       v_bin(p, MG_OP_MUL, rot, s));
+  MgTensorId ft = v_ok(mg_graph_transpose(p, 0, v_rs(p, y, 16, 4),
+                                          (const int8_t[]){1, 0}, NULL));
+  mg_graph_mark_output(p, 0, v_rs(p, ft, 4, 16), NULL);
+  CHECK_EQ_INT(mg_program_validate(p, NULL, NULL), MG_STATUS_OK);
+  return p;
+}
+
+static MgProgram *rope_heads_first(void) {
+  MgTensorId x, c, s;
+  MgProgram *p = rope_inputs(&x, &c, &s);
+  MgTensorId xt = v_tr(p, x, 1, 0, 2), ct = v_tr(p, c, 1, 0, 2);
+  MgTensorId st = v_tr(p, s, 1, 0, 2);
+  MgTensorId nx = v_ok(mg_graph_scalar(p, 0, MG_OP_MUL_SCALAR, xt, -1.0,
+                                       NULL));
+  MgTensorId rot = v_ok(mg_graph_concat(p, 0, v_half(p, nx, true),
+                                        v_half(p, xt, false), 2, NULL));
+  MgTensorId yt = v_bin(p, MG_OP_ADD, v_bin(p, MG_OP_MUL, rot, st),
+                        v_bin(p, MG_OP_MUL, xt, ct));
+  mg_graph_mark_output(p, 0, v_rs(p, v_tr(p, yt, 2, 1, 0), 4, 16), NULL);
+  CHECK_EQ_INT(mg_program_validate(p, NULL, NULL), MG_STATUS_OK);
+  return p;
+}
+
+static void test_mutation_view_mutants_rejected(void) {
+  Tally t;
+  memset(&t, 0, sizeof t);
+  mutate_pair("rope", rope_reference(), rope_heads_first(), &t);
+  size_t rejected = t.not_equivalent + t.invalid_verdict + t.unknown;
+  printf("view mutants: %zu generated, %zu rejected (perm %zu, slice %zu, "
+         "concat order %zu, reshape %zu, other kinds %zu)\n",
+         t.real, rejected, t.real_of[MUT_PERM], t.real_of[MUT_SLICE],
+         t.real_of[MUT_ORDER], t.real_of[MUT_RESHAPE],
+         t.real - t.real_of[MUT_PERM] - t.real_of[MUT_SLICE] -
+             t.real_of[MUT_ORDER] - t.real_of[MUT_RESHAPE]);
+  printf("  candidates %zu: %zu unbuildable, %zu invalid, %zu reshaped, "
+         "%zu equivalent in floats (%zu of them accepted); %zu accepted\n",
+         t.candidates, t.unbuildable, t.invalid, t.reshaped, t.equivalent,
+         t.equivalent_accepted, t.accepted);
+  CHECK_EQ_INT(t.accepted, 0);
+  CHECK_EQ_INT(rejected, t.real);
+  CHECK_EQ_INT(t.float_failed, 0);
+  CHECK_EQ_INT(t.equivalent_accepted, t.equivalent);
+  // Every kind of view mutation produced mutants that only the verifier
+  // could reject (the shapes still fit).
+  CHECK(t.real_of[MUT_PERM] >= 6);
+  CHECK(t.real_of[MUT_SLICE] >= 4);
+  CHECK(t.real_of[MUT_ORDER] >= 2);
+  CHECK(t.real_of[MUT_RESHAPE] >= 2);
+}
+
 static void test_mutation_all_real_mutants_rejected(void) {
   Tally t;
   memset(&t, 0, sizeof t);
@@ -547,5 +736,6 @@ static void test_mutation_all_real_mutants_rejected(void) {
 
 int main(void) {
   RUN_TEST(test_mutation_all_real_mutants_rejected);
+  RUN_TEST(test_mutation_view_mutants_rejected);
   return TEST_SUMMARY();
 }
