@@ -644,7 +644,8 @@ static bool transpose_to(MgLiftBuilder *b, MgLiftVal *v, uint32_t s,
 // a layout; a computed one gets a transpose view op. True when `v`
 // changed; batch dims must already be in place.
 static bool read_in_layout(MgLiftBuilder *b, MgLiftVal *v,
-                           const uint8_t *roles, uint32_t s, bool lhs) {
+                           const uint8_t *roles, uint32_t s, bool lhs,
+                           const int8_t *canon_batch) {
   int want[MG_LIFT_MAX_RANK];
   bool wrong = false;
   for (uint32_t i = 0; i < v->rank; ++i) {
@@ -653,6 +654,12 @@ static bool read_in_layout(MgLiftBuilder *b, MgLiftVal *v,
     case MG_LIFT_DIM_N: want[i] = lhs ? -1 : (int)s - 1; break;
     case MG_LIFT_DIM_K: want[i] = lhs ? (int)s - 1 : (int)s - 2; break;
     default:
+      // Batch dims stay where they are, or (the operands disagree) go
+      // where `canon_batch` says.
+      if (canon_batch) {
+        want[i] = v->dims[i] > 1 ? canon_batch[i] : -1;
+        break;
+      }
       if (v->map[i] >= (int)s - 2)
         return false;
       want[i] = v->map[i];
@@ -696,9 +703,32 @@ bool mg_lift_alg_contract(MgLiftBuilder *b, const MgLiftVal *x,
                         "matmul operands have μGraph ranks %u and %u (equal "
                         "ranks >= 2 needed)",
                         ta->rank, tc->rank);
-  // Both operands, even when the first one changed.
-  bool moved_a = read_in_layout(b, &a, roles, s, true);
-  bool moved_c = read_in_layout(b, &c, roles, s, false);
+  // Both operands, even when the first one changed. Batch dims the
+  // operands lay out differently go first, in frame order, in both.
+  // They take the batch layout of an operand that has its batch dims
+  // before (m,k) / (k,n) (fewest copies), else frame order.
+  bool canon = false, a_ok = true, c_ok = true;
+  int8_t batch_pos[MG_LIFT_MAX_RANK];
+  int nb = 0;
+  for (uint32_t i = 0; i < a.rank; ++i) {
+    batch_pos[i] = -1;
+    if (roles[i] != MG_LIFT_DIM_BATCH || a.dims[i] <= 1)
+      continue;
+    canon |= a.map[i] != c.map[i];
+    a_ok &= a.map[i] >= 0 && a.map[i] < (int)s - 2;
+    c_ok &= c.map[i] >= 0 && c.map[i] < (int)s - 2;
+    batch_pos[i] = (int8_t)(a_ok ? a.map[i] : c_ok ? c.map[i] : nb);
+    nb++;
+  }
+  canon |= !a_ok || !c_ok;
+  if (canon && !a_ok)
+    for (uint32_t i = 0, k = 0; i < a.rank; ++i)
+      if (batch_pos[i] >= 0)
+        batch_pos[i] = (int8_t)(c_ok ? c.map[i] : (int)k++);
+  bool moved_a = read_in_layout(b, &a, roles, s, true,
+                                canon ? batch_pos : NULL);
+  bool moved_c = read_in_layout(b, &c, roles, s, false,
+                                canon ? batch_pos : NULL);
   if (moved_a || moved_c) {
     ta = mg_lift_tensor(b, a.t);
     tc = mg_lift_tensor(b, c.t);

@@ -342,8 +342,14 @@ static bool execute(MlirModule jm, const char *cpu, const MgRunSignature *sig,
     return false;
   }
   mlirRegisterAllLLVMTranslations(mlirModuleGetContext(jm));
+#ifdef MIRAGE_C_RUNNER_UTILS
+  MlirStringRef libs[] = {mlirStringRefCreateFromCString(MIRAGE_C_RUNNER_UTILS)};
+  MlirExecutionEngine engine = mlirExecutionEngineCreate(jm, 2, 1, libs,
+                                                         false, false);
+#else
   MlirExecutionEngine engine = mlirExecutionEngineCreate(jm, 2, 0, NULL,
                                                          false, false);
+#endif
   if (mlirExecutionEngineIsNull(engine)) {
     snprintf(err, err_size, "the ExecutionEngine could not compile the "
                             "lowered module");
