@@ -105,9 +105,9 @@ static void align(const Deg *x, const MgTensor *t, uint32_t rank,
   }
 }
 
-// Suffix products of a shape: stride[d] = Π dims[d+1..rank), stride[rank]
-// = Π dims, so dim d's digit of a row-major flat index lies in
-// [stride[d+1], stride[d]).
+// Suffix products of a shape: stride[d] = Π dims[d..rank) (stride[rank] =
+// 1, stride[0] the element count), so dim d's digit of a row-major flat
+// index lies in [stride[d+1], stride[d]).
 static void suffix_products(const MgTensor *t, uint64_t *stride) {
   stride[t->rank] = 1;
   for (uint32_t d = t->rank; d-- > 0;)
