@@ -3,7 +3,9 @@
 // `func.func @<name>(inputs..., outputs...)` on memrefs: predefined ops
 // over whole tensors, graph-defined kernels as loops over the grid (z, y,
 // x) with tiles in buffers allocated per kernel; outputs are written in
-// place (an output that is an input or an earlier output is copied).
+// place (an output that is an input or an earlier output is copied). A
+// free reshape's result is a view of its operand's buffer; when it is an
+// output (a buffer of its own) the view is copied into it.
 // mirage-run JIT-compiles it to check the lowering against the
 // interpreter.
 //
@@ -72,6 +74,19 @@ static void cpu_custom(Emit *e, const MgOp *op, Name *kval,
   mg_lower_free_tables(&inner);
 }
 
+// A free reshape whose result is an output has the output's buffer: the
+// view of its operand (complete by now) is copied into it.
+static void free_view_into_output(Emit *e, const MgOp *op) {
+  const MgGraph *root = e->g;
+  MgTensorId a = op->inputs[0], t = op->outputs[0];
+  Name view;
+  char type[TYPE_LEN];
+  mg_lower_reshape_view(e, &root->tensors[a], &root->tensors[t], e->val[a],
+                        e->type[a], view, type);
+  mg_lower_line(e, "memref.copy %s, %s : %s to %s", view, e->val[t], type,
+                e->type[t]);
+}
+
 void mg_lower_cpu_program(Emit *e, const MgLowerOptions *o) {
   const MgGraph *root = &e->p->graphs[0];
   if (!mg_lower_alloc_tables(e, root)) {
@@ -115,12 +130,22 @@ void mg_lower_cpu_program(Emit *e, const MgLowerOptions *o) {
   for (MgTensorId t = 0; t < root->num_tensors; t++)
     if (root->ops[root->tensors[t].producer].kind == MG_OP_INPUT)
       mg_lower_layout_view(e, root, t, e->val[t], e->type[t]);
-  bool *alloc_of = calloc(root->num_tensors + 1, sizeof *alloc_of);
+  // Per tensor: allocated here (freed at the end), or a view of another.
+  bool *alloc_of = calloc(2 * (root->num_tensors + 1), sizeof *alloc_of);
+  bool *view_of = alloc_of ? alloc_of + root->num_tensors + 1 : NULL;
   if (!alloc_of)
     e->error = "out of memory";
   for (MgTensorId t = 0; alloc_of && t < root->num_tensors; t++) {
     if (e->val[t][0])
       continue;
+    MgOpId made = root->tensors[t].producer;
+    if (mg_lower_is_free_view(e->p, made)) { // operands precede results
+      MgTensorId a = root->ops[made].inputs[0];
+      mg_lower_reshape_view(e, &root->tensors[a], &root->tensors[t], e->val[a],
+                            e->type[a], e->val[t], e->type[t]);
+      view_of[t] = true;
+      continue;
+    }
     mg_lower_memref_type(&root->tensors[t], (MgDType)root->tensors[t].dtype,
                          NULL, e->type[t]);
     mg_lower_fresh(e, e->val[t]);
@@ -136,7 +161,11 @@ void mg_lower_cpu_program(Emit *e, const MgLowerOptions *o) {
     if (op->kind == MG_OP_INPUT)
       continue;
     int64_t blocks, threads;
-    if (op->kind == MG_OP_CUSTOM)
+    if (mg_lower_is_free_view(e->p, i)) {
+      if (!view_of[op->outputs[0]])
+        free_view_into_output(e, op);
+    }
+    else if (op->kind == MG_OP_CUSTOM)
       cpu_custom(e, op, e->val, e->type);
     else if (mg_lower_is_gemv(e->p, i, &blocks, &threads))
       mg_lower_gemv(e, op, NULL); // the GPU kernel's split, in turn

@@ -311,7 +311,7 @@ MgStatus mg_lower_emit(const MgProgram *program, const MgLowerOptions *o,
     e.indent++;
     const MgGraph *root = &program->graphs[0];
     for (MgOpId i = 0; i < root->num_ops && !e.error; i++)
-      if (root->ops[i].kind != MG_OP_INPUT)
+      if (mg_lower_is_kernel(program, i))
         mg_lower_gpu_kernel(&e, o->name, i);
     e.indent--;
     mg_lower_line(&e, "}");

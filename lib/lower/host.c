@@ -2,9 +2,10 @@
 //
 // The kernel graph's function, same name and tensor signature, as one
 // chain of asynchronous GPU ops (the form upstream's gpu-to-llvm lowers to
-// runtime calls on one stream): device buffers for every kernel tensor,
-// inputs copied in, one launch per kernel op (grid, threads, dynamic
-// shared memory), outputs copied back, buffers freed, then a wait.
+// runtime calls on one stream): device buffers for every kernel tensor
+// (a free reshape's result is a view of its operand's), inputs copied in,
+// one launch per kernel op (grid, threads, dynamic shared memory), outputs
+// copied back, buffers freed, then a wait.
 //
 //===----------------------------------------------------------------------===//
 #include "lower_internal.h"
@@ -16,6 +17,8 @@
 int64_t mg_lower_predefined_blocks(const MgProgram *program, MgOpId op) {
   const MgOp *o = &program->graphs[0].ops[op];
   int64_t n = mg_tensor_numel(&program->graphs[0].tensors[o->outputs[0]]);
+  if (mg_op_is_view(o, MG_LEVEL_KERNEL)) // a thread per vector it moves
+    n /= mg_lower_view_vector_width(&program->graphs[0], o);
   int64_t blocks = (n + MG_LOWER_PREDEFINED_THREADS - 1) /
                    MG_LOWER_PREDEFINED_THREADS;
   return blocks < 1 ? 1 : blocks > 65535 ? 65535 : blocks;
@@ -55,10 +58,23 @@ static void stored_tensor_type(const MgGraph *g, MgTensorId t,
   tensor_type(&s, out);
 }
 
-// Device buffers for every root tensor, inputs copied in.
+// A free reshape's result (no buffer of its own: a view of its operand's).
+static bool is_view_of_buffer(const Emit *e, const MgGraph *root,
+                              MgTensorId t) {
+  return mg_lower_is_free_view(e->p, root->tensors[t].producer);
+}
+
+// Device buffers for every root tensor, inputs copied in; a free reshape
+// views its operand's buffer (made earlier: operands precede results).
 static void host_buffers(Emit *e, const MgGraph *root, Name tok) {
   for (MgTensorId t = 0; t < root->num_tensors; t++) {
     const MgTensor *x = &root->tensors[t];
+    if (is_view_of_buffer(e, root, t)) {
+      MgTensorId a = root->ops[x->producer].inputs[0];
+      mg_lower_reshape_view(e, &root->tensors[a], x, e->val[a], e->type[a],
+                            e->val[t], e->type[t]);
+      continue;
+    }
     mg_lower_stored_type(root, t, e->type[t]);
     mg_lower_fresh(e, e->val[t]);
     Name next;
@@ -142,7 +158,7 @@ void mg_lower_host_program(Emit *e, const MgLowerOptions *o) {
   mg_lower_line(e, "%s = gpu.wait async", tok);
   host_buffers(e, root, tok);
   for (MgOpId i = 0; i < root->num_ops; i++)
-    if (root->ops[i].kind != MG_OP_INPUT)
+    if (mg_lower_is_kernel(e->p, i))
       host_launch(e, o, i, tok);
   MgText rets = {0};
   Name host[64];
@@ -155,7 +171,10 @@ void mg_lower_host_program(Emit *e, const MgLowerOptions *o) {
                   host[k], e->val[t], e->type[t], e->type[t]);
     snprintf(tok, NAME_LEN, "%s", next);
   }
+  // After the last kernel and the copies out: every view is dead by then.
   for (MgTensorId t = 0; t < root->num_tensors; t++) {
+    if (is_view_of_buffer(e, root, t))
+      continue; // freed with the buffer it views
     mg_lower_fresh(e, next);
     mg_lower_line(e, "%s = gpu.dealloc async [%s] %s : %s", next, tok,
                   e->val[t], e->type[t]);

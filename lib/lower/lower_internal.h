@@ -20,6 +20,8 @@
 #define TYPE_LEN 128
 
 typedef char Name[NAME_LEN];
+/// One index name per dim of a tensor.
+typedef Name Index[MG_MAX_DIMS];
 
 typedef struct Emit {
   MgText *t;
@@ -154,6 +156,56 @@ int64_t mg_lower_coop_threads(const MgGraph *b);
 void mg_lower_gpu_kernel(Emit *e, const char *name, MgOpId op);
 void mg_lower_cpu_program(Emit *e, const MgLowerOptions *o);
 void mg_lower_host_program(Emit *e, const MgLowerOptions *o);
+
+//===--- Element loops (ops.c) --------------------------------------------===//
+
+/// Opens the element loop over `t` (threads stride over its elements,
+/// e->lo / e->step / e->step_value; the CPU form runs the threads in
+/// turn); idx gets one index per dim. Closed by mg_lower_elems_end.
+void mg_lower_elems_begin(Emit *e, const MgTensor *t, Index idx);
+void mg_lower_elems_end(Emit *e);
+/// The same over the 16-byte vectors of `tile`'s first `rank` dims (the
+/// last one divided by `vw`); idx[rank - 1] is the vector's first element.
+void mg_lower_vector_elems_begin(Emit *e, const MgTensor *tile,
+                                 uint32_t rank, int64_t vw, Index idx);
+/// Delinearizes `lin` over dims [0, end) of `t` (row-major) into idx.
+void mg_lower_delinearize(Emit *e, const MgTensor *t, uint32_t end,
+                          const char *lin, Index idx);
+/// "%a, %b, %c": the index list of a load or store.
+void mg_lower_index_list(Name *idx, uint32_t rank, char *out, size_t size);
+/// Loads element `at` of tensor `id` of e->g as f32 into `out`.
+void mg_lower_load_at(Emit *e, MgTensorId id, Name *at, Name out);
+/// Stores the f32 `v` at `idx` of tensor `id`, truncated to its type.
+void mg_lower_store(Emit *e, MgTensorId id, Index idx, const char *v);
+
+//===--- Kernel-level view ops (views.c) ----------------------------------===//
+
+/// Root op `op` is a reshape lowered as a view of its operand's buffer (no
+/// kernel): same element type, operand stored contiguously (not an input
+/// with a layout).
+bool mg_lower_is_free_view(const MgProgram *p, MgOpId op);
+/// `val` of type `type`, a contiguous buffer of `from`'s shape, viewed as
+/// `to`'s shape (same element count): memref.collapse_shape to one dim,
+/// then memref.expand_shape; into `out` and `out_type`.
+void mg_lower_reshape_view(Emit *e, const MgTensor *from, const MgTensor *to,
+                           const char *val, const char *type, Name out,
+                           char out_type[TYPE_LEN]);
+/// Elements per thread and access of view op `op`'s copy kernel: one
+/// 16-byte vector where every vector is contiguous and 16-byte aligned in
+/// both the operands and the result, else 1.
+int64_t mg_lower_view_vector_width(const MgGraph *g, const MgOp *op);
+/// The index maps of the view ops, result element -> operand element:
+/// pure index arithmetic, shared by the copy kernels and anything that
+/// reads through a view. TRANSPOSE, SLICE, RESHAPE: operand 0's index of
+/// result element `idx`.
+void mg_lower_view_source(Emit *e, const MgOp *op, Index idx, Index at);
+/// CONCAT (any level): operand `k`'s index of result element `idx`, which
+/// lies in operand k's part.
+void mg_lower_concat_source(Emit *e, const MgOp *op, uint32_t k, Index idx,
+                            Index at);
+/// A kernel-level view op as its copy kernel's body (one element loop per
+/// operand part; threads stride over the result in row-major order).
+void mg_lower_view(Emit *e, const MgOp *op);
 
 //===--- Op bodies (ops.c) ------------------------------------------------===//
 

@@ -5,7 +5,9 @@
 // row-major. Operands broadcast size-1 dims right-aligned, as lib/interp
 // does. Arithmetic is f32: loads extend, stores truncate to the tensor's
 // element type. Reductions (matmul's k, SUM's dim, the last dim of the
-// SUM_LAST accumulators) run sequentially per result element.
+// SUM_LAST accumulators) run sequentially per result element. Kernel-level
+// view ops are views.c's; the element loops and loads and stores here are
+// shared with it (lower_internal.h).
 //
 //===----------------------------------------------------------------------===//
 #include "lower_internal.h"
@@ -14,15 +16,13 @@
 #include <stdio.h>
 #include <string.h>
 
-typedef Name Index[MG_MAX_DIMS];
-
 static const MgTensor *tensor(Emit *e, MgTensorId id) {
   return &e->g->tensors[id];
 }
 
 // Delinearizes `lin` over dims [0, end) of `t` (row-major) into idx.
-static void delinearize(Emit *e, const MgTensor *t, uint32_t end,
-                        const char *lin, Index idx) {
+void mg_lower_delinearize(Emit *e, const MgTensor *t, uint32_t end,
+                          const char *lin, Index idx) {
   Name rest;
   snprintf(rest, sizeof rest, "%s", lin);
   for (uint32_t d = end; d-- > 0;) {
@@ -82,7 +82,7 @@ static void elems_begin_threads(Emit *e, const MgTensor *t, Index idx) {
     e->elem_loops = outer > 1 ? 2 : 1;
     snprintf(idx[last], NAME_LEN, "%s", j);
     if (outer > 1)
-      delinearize(e, t, (uint32_t)last, o, idx);
+      mg_lower_delinearize(e, t, (uint32_t)last, o, idx);
     else
       for (int d = 0; d < last; d++)
         mg_lower_index(e, 0, idx[d]);
@@ -101,7 +101,7 @@ static void elems_begin_threads(Emit *e, const MgTensor *t, Index idx) {
     e->indent++;
     e->elem_loops = 1;
     snprintf(idx[last], NAME_LEN, "%s", j);
-    delinearize(e, t, (uint32_t)last, o, idx);
+    mg_lower_delinearize(e, t, (uint32_t)last, o, idx);
     return;
   }
   if (last >= 0 && step > 0 && outer > 1) {
@@ -126,7 +126,7 @@ static void elems_begin_threads(Emit *e, const MgTensor *t, Index idx) {
     e->carry_inner = inner;
     e->carry_step = step;
     snprintf(idx[last], NAME_LEN, "%s", e->carry_j);
-    delinearize(e, t, (uint32_t)last, e->carry_o, idx);
+    mg_lower_delinearize(e, t, (uint32_t)last, e->carry_o, idx);
     return;
   }
   Name n, lin;
@@ -136,13 +136,13 @@ static void elems_begin_threads(Emit *e, const MgTensor *t, Index idx) {
                 e->step);
   e->indent++;
   e->elem_loops = 1;
-  delinearize(e, t, t->rank, lin, idx);
+  mg_lower_delinearize(e, t, t->rank, lin, idx);
 }
 
 // The CPU form runs the GPU's threads one after the other (the elements
 // of one loop are independent), with the GPU's index arithmetic, so the
 // JIT checks that arithmetic too.
-static void elems_begin(Emit *e, const MgTensor *t, Index idx) {
+void mg_lower_elems_begin(Emit *e, const MgTensor *t, Index idx) {
   if (e->mode != MG_LOWER_CPU || e->step_value <= 1) {
     elems_begin_threads(e, t, idx);
     return;
@@ -166,7 +166,7 @@ static void elems_begin(Emit *e, const MgTensor *t, Index idx) {
   e->elem_loops++;
 }
 
-static void elems_end(Emit *e) {
+void mg_lower_elems_end(Emit *e) {
   if (e->carry_inner) {
     // The next position: j + step mod inner, o + step div inner + wrap.
     Name dj, dout, j1, o1, n, wrap, jw, ow, one, j2, o2;
@@ -196,7 +196,8 @@ static void elems_end(Emit *e) {
 }
 
 // "%a, %b, %c": the index list of a load or store.
-static void index_list(Name *idx, uint32_t rank, char *out, size_t size) {
+void mg_lower_index_list(Name *idx, uint32_t rank, char *out,
+                         size_t size) {
   size_t n = 0;
   out[0] = '\0';
   for (uint32_t d = 0; d < rank; d++)
@@ -218,10 +219,10 @@ static void broadcast(Emit *e, const MgTensor *a, Index idx, uint32_t rank,
 }
 
 // Loads element `at` of tensor `id` as f32 into `out`.
-static void load_at(Emit *e, MgTensorId id, Name *at, Name out) {
+void mg_lower_load_at(Emit *e, MgTensorId id, Name *at, Name out) {
   const MgTensor *t = tensor(e, id);
   char list[MG_MAX_DIMS * (NAME_LEN + 2)];
-  index_list(at, t->rank, list, sizeof list);
+  mg_lower_index_list(at, t->rank, list, sizeof list);
   Name raw;
   mg_lower_fresh(e, raw);
   mg_lower_line(e, "%s = memref.load %s[%s] : %s", raw, e->val[id], list,
@@ -241,10 +242,10 @@ static void load(Emit *e, MgTensorId id, Index idx, uint32_t rank,
                  Name out) {
   Index at;
   broadcast(e, tensor(e, id), idx, rank, at);
-  load_at(e, id, at, out);
+  mg_lower_load_at(e, id, at, out);
 }
 
-static void store(Emit *e, MgTensorId id, Index idx, const char *v) {
+void mg_lower_store(Emit *e, MgTensorId id, Index idx, const char *v) {
   const MgTensor *t = tensor(e, id);
   Name x;
   snprintf(x, sizeof x, "%s", v);
@@ -255,7 +256,7 @@ static void store(Emit *e, MgTensorId id, Index idx, const char *v) {
                   mg_lower_elt(dt));
   }
   char list[MG_MAX_DIMS * (NAME_LEN + 2)];
-  index_list(idx, t->rank, list, sizeof list);
+  mg_lower_index_list(idx, t->rank, list, sizeof list);
   mg_lower_line(e, "memref.store %s, %s[%s] : %s", x, e->val[id], list,
                 e->type[id]);
 }
@@ -357,14 +358,16 @@ static bool scalar(Emit *e, MgOpKind kind, double s, const char *a,
 static void elementwise(Emit *e, const MgOp *op) {
   const MgTensor *out = tensor(e, op->outputs[0]);
   Index idx;
-  elems_begin(e, out, idx);
+  mg_lower_elems_begin(e, out, idx);
   Name a, b = "", r;
   load(e, op->inputs[0], idx, out->rank, a);
   if (op->num_inputs > 1)
     load(e, op->inputs[1], idx, out->rank, b);
-  scalar(e, (MgOpKind)op->kind, op->scalar, a, b, r);
-  store(e, op->outputs[0], idx, r);
-  elems_end(e);
+  if (!scalar(e, (MgOpKind)op->kind, op->scalar, a, b, r))
+    e->error = "an op kind the lowering does not know";
+  else
+    mg_lower_store(e, op->outputs[0], idx, r);
+  mg_lower_elems_end(e);
 }
 
 // Opens `scf.for %k = 0 to n iter_args(%acc = 0) -> (f32)`; the caller
@@ -462,7 +465,7 @@ static void coop_begin(Emit *e, const MgTensor *t, int64_t m, Index idx,
     // The groups one after the other, each with the GPU's element split.
     int64_t step_value = e->step_value;
     e->step_value = e->coop_threads / c->group;
-    elems_begin(e, t, idx);
+    mg_lower_elems_begin(e, t, idx);
     e->step_value = step_value;
     return;
   }
@@ -484,7 +487,7 @@ static void coop_begin(Emit *e, const MgTensor *t, int64_t m, Index idx,
   snprintf(e->lo, NAME_LEN, "%s", c->gid);
   snprintf(e->step, NAME_LEN, "%s", ngroups);
   e->step_value = e->coop_threads / c->group;
-  elems_begin(e, t, idx);
+  mg_lower_elems_begin(e, t, idx);
   snprintf(e->lo, NAME_LEN, "%s", lo);
   snprintf(e->step, NAME_LEN, "%s", step);
   e->step_value = step_value;
@@ -642,7 +645,7 @@ static void coop_end(Emit *e) {
     e->indent--;
     mg_lower_line(e, "}");
   }
-  elems_end(e);
+  mg_lower_elems_end(e);
 }
 
 // Terms of the three reductions.
@@ -659,7 +662,7 @@ static void row_term(Emit *e, const void *ctx, const char *k, Name out) {
   memcpy(at, r->at, sizeof at);
   snprintf(at[r->dim], NAME_LEN, "%s", k);
   Name x;
-  load_at(e, r->in, at, x);
+  mg_lower_load_at(e, r->in, at, x);
   if (r->square)
     binary(e, "arith.mulf", x, x, out);
   else
@@ -680,8 +683,8 @@ static void dot_term(Emit *e, const void *ctx, const char *k, Name out) {
   snprintf(ia[a->rank - 1], NAME_LEN, "%s", k);
   snprintf(ib[b->rank - 2], NAME_LEN, "%s", k);
   Name x, y;
-  load_at(e, d->a, ia, x);
-  load_at(e, d->b, ib, y);
+  mg_lower_load_at(e, d->a, ia, x);
+  mg_lower_load_at(e, d->b, ib, y);
   binary(e, "arith.mulf", x, y, out);
 }
 
@@ -722,7 +725,7 @@ static void chain_at(Emit *e, const MgOp *const *ops, uint32_t n,
       scalar(e, (MgOpKind)op->kind, op->scalar, in[0], in[1], regs[c]);
     }
     if (keep[c])
-      store(e, op->outputs[0], idx, regs[c]);
+      mg_lower_store(e, op->outputs[0], idx, regs[c]);
   }
 }
 
@@ -741,7 +744,7 @@ static void matmul_into(Emit *e, const MgOp *op, const void *dest,
   if (m)
     coop_begin(e, out, m, idx, &c);
   else
-    elems_begin(e, out, idx);
+    mg_lower_elems_begin(e, out, idx);
   dot_indices(e, op, idx, ia, ib);
   DotTerm d = {op->inputs[0], op->inputs[1], ia, ib};
   Name sum;
@@ -757,20 +760,20 @@ static void matmul_into(Emit *e, const MgOp *op, const void *dest,
   binary(e, "arith.addf", acc, x, s);
   close_sum(e, s);
   finish(e, dest, idx, sum);
-  elems_end(e);
+  mg_lower_elems_end(e);
 }
 
 static void store_result(Emit *e, const void *ctx, Index idx, const char *v) {
   const MgOp *op = ctx;
-  store(e, op->outputs[0], idx, v);
+  mg_lower_store(e, op->outputs[0], idx, v);
 }
 
 static void add_to_accum(Emit *e, const void *ctx, Index idx, const char *v) {
   const MgOp *op = ctx;
   Name old, r;
-  load_at(e, op->outputs[0], idx, old);
+  mg_lower_load_at(e, op->outputs[0], idx, old);
   binary(e, "arith.addf", old, v, r);
-  store(e, op->outputs[0], idx, r);
+  mg_lower_store(e, op->outputs[0], idx, r);
 }
 
 static void matmul(Emit *e, const MgOp *op) {
@@ -833,10 +836,10 @@ static void reduce_op(Emit *e, const MgOp *op, uint32_t dim, bool square,
     coop_end(e);
     return;
   }
-  elems_begin(e, out, idx);
+  mg_lower_elems_begin(e, out, idx);
   reduce(e, in, idx, dim, square, r);
   finish(e, op, idx, r);
-  elems_end(e);
+  mg_lower_elems_end(e);
 }
 
 static void sum(Emit *e, const MgOp *op) {
@@ -845,11 +848,11 @@ static void sum(Emit *e, const MgOp *op) {
 
 void mg_lower_accum_init(Emit *e, const MgOp *op) {
   Index idx;
-  elems_begin(e, tensor(e, op->outputs[0]), idx);
+  mg_lower_elems_begin(e, tensor(e, op->outputs[0]), idx);
   Name zero;
   f32_const(e, 0.0, zero);
-  store(e, op->outputs[0], idx, zero);
-  elems_end(e);
+  mg_lower_store(e, op->outputs[0], idx, zero);
+  mg_lower_elems_end(e);
 }
 
 static void accum(Emit *e, const MgOp *op) {
@@ -860,11 +863,11 @@ static void accum(Emit *e, const MgOp *op) {
     return;
   }
   Index idx;
-  elems_begin(e, out, idx);
+  mg_lower_elems_begin(e, out, idx);
   Name add;
   load(e, op->inputs[0], idx, out->rank, add);
   add_to_accum(e, op, idx, add);
-  elems_end(e);
+  mg_lower_elems_end(e);
 }
 
 // acc (has: already a sum) += index * factor.
@@ -977,13 +980,13 @@ static void copy_views(Emit *e, MgTensorId tile_id, MgTensorId dram_id,
 
 // Opens the loop over the tile's vectors (its first `rank` dims); idx gets
 // element indices (the innermost one the vector's first element).
-static void vector_elems_begin(Emit *e, const MgTensor *tile, uint32_t rank,
-                               int64_t vw, Index idx) {
+void mg_lower_vector_elems_begin(Emit *e, const MgTensor *tile,
+                                 uint32_t rank, int64_t vw, Index idx) {
   MgTensor vt = *tile;
   vt.rank = (uint8_t)rank;
   uint32_t last = rank - 1;
   vt.dims[last] /= vw;
-  elems_begin(e, &vt, idx);
+  mg_lower_elems_begin(e, &vt, idx);
   Name w, first;
   mg_lower_index(e, vw, w);
   mg_lower_index_op(e, "arith.muli", idx[last], w, first);
@@ -1001,7 +1004,7 @@ static void stored_elems_begin(Emit *e, MgTensorId dram, const MgTensor *tile,
   for (uint32_t d = 0; d < tile->rank; d++)
     st.dims[perm[d]] = tile->dims[d];
   Index sidx;
-  elems_begin(e, &st, sidx);
+  mg_lower_elems_begin(e, &st, sidx);
   for (uint32_t d = 0; d < tile->rank; d++)
     snprintf(idx[d], NAME_LEN, "%s", sidx[perm[d]]);
 }
@@ -1024,19 +1027,19 @@ static void move_tile(Emit *e, const MgOp *op, bool saver) {
   if (vw > 1) {
     copy_views(e, tile_id, dram_id, false, &v);
     rank = v.rank;
-    vector_elems_begin(e, tile, rank, vw, idx);
+    mg_lower_vector_elems_begin(e, tile, rank, vw, idx);
   } else if (!saver && mg_lower_has_layout(e->g, dram_id)) {
     stored_elems_begin(e, dram_id, tile, idx);
   } else {
-    elems_begin(e, tile, idx);
+    mg_lower_elems_begin(e, tile, idx);
   }
   offset_positions(e, idx, off, has, rank, at);
   MgTensorId from = saver ? tile_id : dram_id, to = saver ? dram_id : tile_id;
   Name *from_at = saver ? idx : at, *to_at = saver ? at : idx;
   if (vw > 1) {
     char lf[MG_MAX_DIMS * (NAME_LEN + 2)], lt[MG_MAX_DIMS * (NAME_LEN + 2)];
-    index_list(from_at, rank, lf, sizeof lf);
-    index_list(to_at, rank, lt, sizeof lt);
+    mg_lower_index_list(from_at, rank, lf, sizeof lf);
+    mg_lower_index_list(to_at, rank, lt, sizeof lt);
     char vec[32];
     snprintf(vec, sizeof vec, "vector<%lldx%s>", (long long)vw,
              mg_lower_elt((MgDType)e->dtype[from]));
@@ -1050,8 +1053,8 @@ static void move_tile(Emit *e, const MgOp *op, bool saver) {
     mg_lower_line(e, "vector.store %s, %s[%s] : %s, %s", x, tv, lt, tt, vec);
   } else if (e->dtype[from] == e->dtype[to]) {
     char lf[MG_MAX_DIMS * (NAME_LEN + 2)], lt[MG_MAX_DIMS * (NAME_LEN + 2)];
-    index_list(from_at, tile->rank, lf, sizeof lf);
-    index_list(to_at, tile->rank, lt, sizeof lt);
+    mg_lower_index_list(from_at, tile->rank, lf, sizeof lf);
+    mg_lower_index_list(to_at, tile->rank, lt, sizeof lt);
     Name v;
     mg_lower_fresh(e, v);
     mg_lower_line(e, "%s = memref.load %s[%s] : %s", v, e->val[from], lf,
@@ -1060,10 +1063,10 @@ static void move_tile(Emit *e, const MgOp *op, bool saver) {
                   e->type[to]);
   } else { // an f32 accumulator tile saved to a narrower tensor
     Name v;
-    load_at(e, from, from_at, v);
-    store(e, to, to_at, v);
+    mg_lower_load_at(e, from, from_at, v);
+    mg_lower_store(e, to, to_at, v);
   }
-  elems_end(e);
+  mg_lower_elems_end(e);
 }
 
 void mg_lower_prefetch(Emit *e, const MgOp *op, const char *iter,
@@ -1085,11 +1088,11 @@ void mg_lower_prefetch(Emit *e, const MgOp *op, const char *iter,
   Index idx, at;
   bool barrier = e->barrier;
   e->barrier = false; // nothing to wait for until the copies are waited on
-  vector_elems_begin(e, tile, rank, vw, idx);
+  mg_lower_vector_elems_begin(e, tile, rank, vw, idx);
   offset_positions(e, idx, off, has, rank, at);
   char src[MG_MAX_DIMS * (NAME_LEN + 2)], dst[MG_MAX_DIMS * (NAME_LEN + 2)];
-  index_list(at, rank, src, sizeof src);
-  index_list(idx, rank, dst, sizeof dst);
+  mg_lower_index_list(at, rank, src, sizeof src);
+  mg_lower_index_list(idx, rank, dst, sizeof dst);
   if (e->mode == MG_LOWER_CPU) {
     char vec[32];
     snprintf(vec, sizeof vec, "vector<%lldx%s>", (long long)vw,
@@ -1108,7 +1111,7 @@ void mg_lower_prefetch(Emit *e, const MgOp *op, const char *iter,
                      "{bypassL1} : %s to %s", tok, v.dram, src, v.tile,
                   stage, dst, (long long)vw, v.dram_type, v.tile_type);
   }
-  elems_end(e);
+  mg_lower_elems_end(e);
   e->barrier = barrier;
 }
 
@@ -1117,7 +1120,7 @@ static void concat(Emit *e, const MgOp *op) {
   const MgTensor *a = tensor(e, op->inputs[0]);
   uint32_t d = (uint32_t)op->attr;
   Index idx;
-  elems_begin(e, out, idx);
+  mg_lower_elems_begin(e, out, idx);
   Name split, cond, v;
   mg_lower_index(e, a->dims[d], split);
   mg_lower_fresh(e, cond);
@@ -1127,21 +1130,19 @@ static void concat(Emit *e, const MgOp *op) {
   mg_lower_line(e, "%s = scf.if %s -> (f32) {", v, cond);
   e->indent++;
   Name x;
-  load_at(e, op->inputs[0], idx, x);
+  mg_lower_load_at(e, op->inputs[0], idx, x);
   mg_lower_line(e, "scf.yield %s : f32", x);
   e->indent--;
   mg_lower_line(e, "} else {");
   e->indent++;
   Index at;
-  memcpy(at, idx, sizeof at);
-  mg_lower_fresh(e, at[d]);
-  mg_lower_line(e, "%s = arith.subi %s, %s : index", at[d], idx[d], split);
-  load_at(e, op->inputs[1], at, x);
+  mg_lower_concat_source(e, op, 1, idx, at);
+  mg_lower_load_at(e, op->inputs[1], at, x);
   mg_lower_line(e, "scf.yield %s : f32", x);
   e->indent--;
   mg_lower_line(e, "}");
-  store(e, op->outputs[0], idx, v);
-  elems_end(e);
+  mg_lower_store(e, op->outputs[0], idx, v);
+  mg_lower_elems_end(e);
 }
 
 // A thread graph evaluated per element in registers: its inputs are the
@@ -1153,7 +1154,7 @@ static void thread_loop(Emit *e, const MgOp *op, uint32_t first,
   const MgGraph *tg = &e->p->graphs[op->attr];
   const MgTensor *out = tensor(e, op->outputs[first]);
   Index idx;
-  elems_begin(e, out, idx);
+  mg_lower_elems_begin(e, out, idx);
   Name vals[64];
   for (uint32_t i = 0; i < tg->num_ops; i++) {
     const MgOp *t = &tg->ops[i];
@@ -1167,8 +1168,8 @@ static void thread_loop(Emit *e, const MgOp *op, uint32_t first,
       e->error = "a thread graph op that is not element-wise";
   }
   for (uint32_t k = first; k <= last; k++)
-    store(e, op->outputs[k], idx, vals[tg->outputs[k]]);
-  elems_end(e);
+    mg_lower_store(e, op->outputs[k], idx, vals[tg->outputs[k]]);
+  mg_lower_elems_end(e);
 }
 
 static bool same_shape(const MgTensor *a, const MgTensor *b) {
@@ -1200,9 +1201,9 @@ void mg_lower_chain(Emit *e, const MgOp *const *ops, uint32_t n,
                     const bool *keep) {
   const MgTensor *out = tensor(e, ops[0]->outputs[0]);
   Index idx;
-  elems_begin(e, out, idx);
+  mg_lower_elems_begin(e, out, idx);
   chain_at(e, ops, n, keep, idx, out->rank, NULL);
-  elems_end(e);
+  mg_lower_elems_end(e);
 }
 
 void mg_lower_op(Emit *e, const MgOp *op) {
@@ -1212,7 +1213,15 @@ void mg_lower_op(Emit *e, const MgOp *op) {
   case MG_OP_ACCUM: accum(e, op); return;
   case MG_OP_ITERATOR: move_tile(e, op, false); return;
   case MG_OP_SAVER: move_tile(e, op, true); return;
-  case MG_OP_CONCAT: concat(e, op); return;
+  case MG_OP_CONCAT: // a view op at kernel level (views.c)
+    if (e->g->level == MG_LEVEL_KERNEL)
+      mg_lower_view(e, op);
+    else
+      concat(e, op);
+    return;
+  case MG_OP_TRANSPOSE: case MG_OP_RESHAPE: case MG_OP_SLICE:
+    mg_lower_view(e, op);
+    return;
   case MG_OP_THREAD: thread(e, op); return;
   case MG_OP_INPUT: return;
   case MG_OP_CUSTOM: case MG_OP_COUNT:

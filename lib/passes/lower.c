@@ -145,13 +145,14 @@ static bool lower_named(MlirOperation module, MlirOperation func, Run *run,
   uint32_t kernels = 0;
   int64_t smem = 0;
   for (MgOpId i = 0; i < p->graphs[0].num_ops; i++)
-    if (p->graphs[0].ops[i].kind != MG_OP_INPUT) {
+    if (mg_lower_is_kernel(p, i)) {
       kernels++;
       int64_t b = mg_lower_tile_bytes(p, i);
       smem = b > smem ? b : smem;
     }
   mg_text_printf(&text, "module attributes {gpu.container_module} {\n");
-  // A kernel graph that only passes inputs through needs no GPU module.
+  // A kernel graph that only passes inputs through (or views of them)
+  // needs no GPU module.
   MgStatus st = kernels ? mg_lower_emit(p, &gpu, &text, &diag)
                         : MG_STATUS_OK;
   if (st == MG_STATUS_OK)

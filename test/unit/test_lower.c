@@ -9,6 +9,7 @@
 #include "mirage/samples.h"
 #include "test.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static int count(const char *text, const char *what) {
@@ -140,6 +141,169 @@ static void test_lower_errors(void) {
   mg_program_destroy(p);
 }
 
+//===--- Kernel-level view ops ---------------------------------------------===//
+
+// Y = X·W (24x16), R = reshape(Y) to 4x6x2x8 (head split), T = R with dims
+// 1 and 2 swapped: the reshape is a view of Y's buffer, the transpose one
+// copy kernel moving 16-byte vectors (its innermost dim stays in place).
+static MgProgram *head_split(MgTensorId *r, MgTensorId *t) {
+  MgDiag d;
+  MgProgram *p = mg_program_create();
+  mg_program_add_graph(p, MG_LEVEL_KERNEL);
+  int64_t xd[2] = {24, 8}, wd[2] = {8, 16}, rd[4] = {4, 6, 2, 8};
+  MgTensorId x = mg_graph_add_input(p, 0, MG_DTYPE_F16, 2, xd, &d);
+  MgTensorId w = mg_graph_add_input(p, 0, MG_DTYPE_F16, 2, wd, &d);
+  MgTensorId y = mg_graph_matmul(p, 0, x, w, &d);
+  *r = mg_graph_reshape(p, 0, y, 4, rd, &d);
+  int8_t perm[4] = {0, 2, 1, 3};
+  *t = mg_graph_transpose(p, 0, *r, perm, &d);
+  CHECK(*t != MG_NO_ID);
+  CHECK_EQ_INT(mg_graph_mark_output(p, 0, *t, &d), MG_STATUS_OK);
+  return p;
+}
+
+static void test_lower_views_gpu(void) {
+  MgTensorId r, t;
+  MgProgram *p = head_split(&r, &t);
+  const MgGraph *g = &p->graphs[0];
+  MgOpId reshape = g->tensors[r].producer, transpose = g->tensors[t].producer;
+  CHECK(!mg_lower_is_kernel(p, reshape));
+  CHECK(mg_lower_is_kernel(p, transpose));
+  CHECK(!mg_lower_is_kernel(p, 0)); // an input
+  MgText text = {0};
+  MgDiag d;
+  MgLowerOptions gpu = {MG_LOWER_GPU, "hs_gpu", NULL, false};
+  MgLowerOptions host = {MG_LOWER_HOST, "hs", "hs_gpu", false};
+  CHECK_EQ_INT(mg_lower_emit(p, &gpu, &text, &d), MG_STATUS_OK);
+  // The matmul and the transpose; nothing for the reshape.
+  CHECK_EQ_INT(count(text.data, " kernel attributes {"), 2);
+  char name[32];
+  snprintf(name, sizeof name, "@\"hs_gpu_k%u\"", reshape);
+  CHECK(strstr(text.data, name) == NULL);
+  snprintf(name, sizeof name, "@\"hs_gpu_k%u\"", transpose);
+  CHECK(strstr(text.data, name) != NULL);
+  // 384 elements, 48 vectors of 8 halves: one block, every thread one
+  // vector, read at the transposed position and stored in result order.
+  const char *k = strstr(text.data, name);
+  CHECK(k && strstr(k, "known_grid_size = array<i32: 1, 1, 1>"));
+  CHECK_EQ_INT(count(k, "vector.load"), 1);
+  CHECK_EQ_INT(count(k, "{alignment = 16 : i64} : memref<4x6x2x8xf16>, "
+                        "vector<8xf16>"), 1);
+  CHECK_EQ_INT(count(k, "{alignment = 16 : i64} : memref<4x2x6x8xf16>, "
+                        "vector<8xf16>"), 1);
+  CHECK_EQ_INT(count(k, "memref.load"), 0);
+  size_t gpu_len = text.len;
+  CHECK_EQ_INT(mg_lower_emit(p, &host, &text, &d), MG_STATUS_OK);
+  const char *h = text.data + gpu_len;
+  CHECK_EQ_INT(count(h, "gpu.launch_func async"), 2);
+  // X, W, Y, T have buffers; R is Y's, collapsed and expanded.
+  CHECK_EQ_INT(count(h, "gpu.alloc async"), 4);
+  CHECK_EQ_INT(count(h, "gpu.dealloc async"), 4);
+  CHECK_EQ_INT(count(h, "memref.collapse_shape"), 1);
+  CHECK(strstr(h, "memref.expand_shape") &&
+        strstr(h, "output_shape [4, 6, 2, 8] : memref<384xf16> into "
+                  "memref<4x6x2x8xf16>"));
+  mg_text_free(&text);
+  mg_program_destroy(p);
+}
+
+// Slices and kernel-level concats of odd sizes copy element by element;
+// along the outer dim of rows of whole vectors they move vectors. A
+// reshape of an input with a layout (strided) and one that changes the
+// element type are copies too.
+static void test_lower_views_copies(void) {
+  MgDiag d;
+  MgProgram *p = mg_program_create();
+  mg_program_add_graph(p, MG_LEVEL_KERNEL);
+  int64_t xd[2] = {3, 10}, yd[2] = {3, 6}, ad[2] = {2, 8}, bd[2] = {3, 8};
+  MgTensorId x = mg_graph_add_input(p, 0, MG_DTYPE_F32, 2, xd, &d);
+  MgTensorId y = mg_graph_add_input(p, 0, MG_DTYPE_F32, 2, yd, &d);
+  MgTensorId a = mg_graph_add_input(p, 0, MG_DTYPE_F16, 2, ad, &d);
+  MgTensorId b = mg_graph_add_input(p, 0, MG_DTYPE_F16, 2, bd, &d);
+  int64_t wd[2] = {8, 5}; // stored 5x8: read as its transpose
+  MgTensorId w = mg_graph_add_input(p, 0, MG_DTYPE_BF16, 2, wd, &d);
+  int8_t swap[2] = {1, 0};
+  CHECK_EQ_INT(mg_graph_set_input_perm(p, 0, w, swap, &d), MG_STATUS_OK);
+  MgTensorId s = mg_graph_slice(p, 0, x, 1, 3, 5, &d);    // 3x5 f32
+  MgTensorId c1 = mg_graph_concat(p, 0, x, y, 1, &d);     // 3x16 f32
+  MgTensorId c0 = mg_graph_concat(p, 0, a, b, 0, &d);     // 5x8 f16
+  int64_t flat[1] = {40};
+  MgTensorId rw = mg_graph_reshape(p, 0, w, 1, flat, &d); // strided: copy
+  int64_t rd[2] = {5, 8};
+  MgTensorId rc = mg_graph_reshape(p, 0, c0, 2, rd, &d);  // same shape
+  MgTensorId cast = mg_graph_reshape(p, 0, c0, 1, flat, &d);
+  CHECK_EQ_INT(mg_graph_set_dtype(p, 0, cast, MG_DTYPE_F32, &d),
+               MG_STATUS_OK);
+  MgTensorId outs[6] = {s, c1, c0, rw, rc, cast};
+  for (int i = 0; i < 6; i++) {
+    CHECK(outs[i] != MG_NO_ID);
+    CHECK_EQ_INT(mg_graph_mark_output(p, 0, outs[i], &d), MG_STATUS_OK);
+  }
+  const MgGraph *g = &p->graphs[0];
+  CHECK(mg_lower_is_kernel(p, g->tensors[rw].producer));
+  CHECK(!mg_lower_is_kernel(p, g->tensors[rc].producer));
+  CHECK(mg_lower_is_kernel(p, g->tensors[cast].producer));
+  MgText text = {0};
+  MgLowerOptions gpu = {MG_LOWER_GPU, "v_gpu", NULL, false};
+  CHECK_EQ_INT(mg_lower_emit(p, &gpu, &text, &d), MG_STATUS_OK);
+  CHECK_EQ_INT(count(text.data, " kernel attributes {"), 5);
+  // Only the f16 concat along dim 0 moves vectors: one loop per operand.
+  CHECK_EQ_INT(count(text.data, "vector.load"), 2);
+  CHECK_EQ_INT(count(text.data, "vector<8xf16>"), 4);
+  // The f32 concat along its last dim (10 + 6: not whole vectors of 4)
+  // has two element loops, no branch per element.
+  CHECK_EQ_INT(count(text.data, "scf.if"), 0);
+  // The transposed input is read through its strided view.
+  CHECK_EQ_INT(count(text.data, "memref.transpose"), 1);
+  CHECK(strstr(text.data, "arith.extf") != NULL); // the f16 -> f32 copy
+  mg_text_free(&text);
+  // The CPU form: the same-shape reshape is the concat's own buffer, and
+  // as an output (a buffer of its own) it is copied there; every buffer
+  // the function allocates is freed.
+  MgLowerOptions cpu = {MG_LOWER_CPU, "v", NULL, false};
+  CHECK_EQ_INT(mg_lower_emit(p, &cpu, &text, &d), MG_STATUS_OK);
+  CHECK_EQ_INT(count(text.data, "memref.copy"), 1);
+  CHECK_EQ_INT(count(text.data, "memref.alloc()"),
+               count(text.data, "memref.dealloc"));
+  mg_text_free(&text);
+  mg_program_destroy(p);
+}
+
+// A program of free reshapes only: no GPU kernel, the host copies the
+// input in, views it and copies the view out; on the CPU the view is
+// copied into the output.
+static void test_lower_views_only(void) {
+  MgDiag d;
+  MgProgram *p = mg_program_create();
+  mg_program_add_graph(p, MG_LEVEL_KERNEL);
+  int64_t xd[3] = {2, 3, 4}, rd[2] = {6, 4};
+  MgTensorId x = mg_graph_add_input(p, 0, MG_DTYPE_BF16, 3, xd, &d);
+  MgTensorId r = mg_graph_reshape(p, 0, x, 2, rd, &d);
+  CHECK_EQ_INT(mg_graph_mark_output(p, 0, r, &d), MG_STATUS_OK);
+  CHECK(!mg_lower_is_kernel(p, 1));
+  MgText text = {0};
+  MgLowerOptions gpu = {MG_LOWER_GPU, "r_gpu", NULL, false};
+  MgLowerOptions host = {MG_LOWER_HOST, "r", "r_gpu", false};
+  MgLowerOptions cpu = {MG_LOWER_CPU, "r", NULL, false};
+  CHECK_EQ_INT(mg_lower_emit(p, &gpu, &text, &d), MG_STATUS_OK);
+  CHECK_EQ_INT(count(text.data, "gpu.func"), 0);
+  size_t len = text.len;
+  CHECK_EQ_INT(mg_lower_emit(p, &host, &text, &d), MG_STATUS_OK);
+  const char *h = text.data + len;
+  CHECK_EQ_INT(count(h, "gpu.launch_func"), 0);
+  CHECK_EQ_INT(count(h, "gpu.alloc async"), 1);
+  CHECK_EQ_INT(count(h, "gpu.dealloc async"), 1);
+  CHECK(strstr(h, "memref.collapse_shape %") != NULL);
+  CHECK_EQ_INT(count(h, "gpu.memcpy async"), 2);
+  len = text.len;
+  CHECK_EQ_INT(mg_lower_emit(p, &cpu, &text, &d), MG_STATUS_OK);
+  const char *c = text.data + len;
+  CHECK(strstr(c, "memref.copy %") != NULL);
+  CHECK_EQ_INT(count(c, "memref.alloc"), 0);
+  mg_text_free(&text);
+  mg_program_destroy(p);
+}
+
 // MgText grows past its first chunk and keeps everything.
 static void test_text(void) {
   MgText t = {0};
@@ -158,6 +322,9 @@ int main(void) {
   RUN_TEST(test_lower_smem);
   RUN_TEST(test_lower_cpu);
   RUN_TEST(test_lower_errors);
+  RUN_TEST(test_lower_views_gpu);
+  RUN_TEST(test_lower_views_copies);
+  RUN_TEST(test_lower_views_only);
   RUN_TEST(test_text);
   return TEST_SUMMARY();
 }
