@@ -1,12 +1,15 @@
-//===- cost_internal.h - Sustained fractions of the GPUs' peaks -----------===//
+//===- cost_internal.h - Sustained fractions; the view ops' traffic ------===//
 //
 // Tuned kernels reach about these fractions of the data-sheet peaks; the
 // lower bound (program.c) must use the same DRAM figure as the estimate
-// (kernel.c) so that it never exceeds one. See docs/cost.md.
+// (kernel.c) so that it never exceeds one. See docs/cost.md. views.c
+// counts what the view ops' copy kernels move.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MIRAGE_LIB_COST_INTERNAL_H
 #define MIRAGE_LIB_COST_INTERNAL_H
+
+#include "mirage/cost.h"
 
 #define MG_COST_DRAM_EFF 0.85
 #define MG_COST_L2_EFF 0.7
@@ -14,5 +17,14 @@
 #define MG_COST_TENSOR_EFF 0.7
 #define MG_COST_SIMT_EFF 0.8
 #define MG_COST_SFU_EFF 0.8
+
+/// A kernel-level reshape that lib/lower makes a view of its operand's
+/// buffer (same element type, operand not an input with a layout): no
+/// kernel, no cost (mg_lower_is_kernel says the same).
+bool mg_cost_is_free_view(const MgGraph *g, const MgOp *op);
+/// The traffic of kernel-level view op `op`'s copy kernel into `c`
+/// (views.c): sectors read and written, utilization 1.
+void mg_cost_view(const MgProgram *p, const MgOp *op, const MgGpu *gpu,
+                  MgKernelCost *c);
 
 #endif // MIRAGE_LIB_COST_INTERNAL_H

@@ -12,6 +12,8 @@
 //   SIMT    one lane op per element of element-wise ops and reductions;
 //   SFU     one special-function evaluation per element of exp, sqrt,
 //           rsqrt, silu, gelu.
+// View ops (views.c) are copy kernels counted in the sectors they move; a
+// free reshape is no kernel.
 // Utilization is wave quantization at SM granularity: a grid of B blocks on
 // S SMs keeps B / (S * ceil(B / S)) of the SM time busy. Predefined ops
 // stand for tuned library kernels: their own grid, utilization 1.
@@ -81,7 +83,8 @@ static void add_work(const MgProgram *p, const MgGraph *g, const MgOp *op,
   }
   case MG_OP_CONCAT: case MG_OP_INPUT: case MG_OP_ITERATOR:
   case MG_OP_SAVER: case MG_OP_CUSTOM: case MG_OP_COUNT:
-    return;
+  case MG_OP_TRANSPOSE: case MG_OP_RESHAPE: case MG_OP_SLICE:
+    return; // data movement only
   default:
     if (is_sfu(kind))
       c->sfu_ops += times * numel(out);
@@ -200,6 +203,10 @@ bool mg_cost_kernel(const MgProgram *program, MgOpId op, const MgGpu *gpu,
       memset(out, 0, sizeof *out);
       return false;
     }
+  } else if (mg_op_is_view(o, MG_LEVEL_KERNEL)) {
+    if (mg_cost_is_free_view(&program->graphs[0], o))
+      return false; // a view of its operand's buffer: no kernel
+    mg_cost_view(program, o, gpu, out);
   } else {
     predefined(program, o, out);
   }

@@ -7,9 +7,11 @@
 // rate), since body_s >= the DRAM time (utilization <= 1). Across the
 // kernels of a program computing the target's outputs, DRAM traffic covers
 // at least each input the target reads once (an iterator's tiles cover its
-// whole tensor) and each distinct output that is not an input once. This
-// assumes every input the target reads matters to its outputs, which holds
-// for the lifted programs.
+// whole tensor; a slice reads its part, so an input read only by slices
+// counts its largest slice) and each distinct output buffer that is not an
+// input once (a free reshape is a view of its operand's buffer: nothing
+// read or written). This assumes every input the target reads matters to
+// its outputs, which holds for the lifted programs.
 //
 //===----------------------------------------------------------------------===//
 #include "mirage/cost.h"
@@ -28,6 +30,14 @@ double mg_cost_program(const MgProgram *program, const MgGpu *gpu) {
   return total;
 }
 
+// The tensor whose buffer `t` lives in: through free reshapes (views of
+// their operand's buffer, no kernel) back to the first real one.
+static MgTensorId buffer_of(const MgGraph *g, MgTensorId t) {
+  while (mg_cost_is_free_view(g, &g->ops[g->tensors[t].producer]))
+    t = g->ops[g->tensors[t].producer].inputs[0];
+  return t;
+}
+
 double mg_cost_lower_bound(const MgProgram *target, uint32_t kernels,
                            const MgGpu *gpu) {
   if (!gpu)
@@ -39,20 +49,33 @@ double mg_cost_lower_bound(const MgProgram *target, uint32_t kernels,
       const MgOp *op = &g->ops[i];
       if (op->kind != MG_OP_INPUT)
         continue;
-      bool read = false;
-      for (uint32_t j = i + 1; j < g->num_ops && !read; j++)
-        for (uint32_t k = 0; k < g->ops[j].num_inputs && !read; k++)
-          read = g->ops[j].inputs[k] == op->outputs[0];
-      if (read)
-        bytes += (double)mg_tensor_bytes(&g->tensors[op->outputs[0]]);
+      // Read by a kernel, directly or through free reshapes (which read
+      // nothing themselves): the whole input, except by slices alone,
+      // which read their part.
+      double whole = (double)mg_tensor_bytes(&g->tensors[op->outputs[0]]);
+      double read = 0;
+      for (uint32_t j = i + 1; j < g->num_ops && read < whole; j++) {
+        const MgOp *r = &g->ops[j];
+        for (uint32_t k = 0; k < r->num_inputs; k++) {
+          if (mg_cost_is_free_view(g, r) ||
+              buffer_of(g, r->inputs[k]) != op->outputs[0])
+            continue;
+          const MgTensor *res = &g->tensors[r->outputs[0]];
+          double part =
+              r->kind == MG_OP_SLICE ? (double)mg_tensor_bytes(res) : whole;
+          read = part > read ? part : read;
+        }
+      }
+      bytes += read;
     }
-    // Outputs a kernel must write: each distinct one once, none that is
-    // an input (a program may return it untouched).
+    // Outputs a kernel must write: each distinct buffer once, none that is
+    // an input (a program may return it untouched, or a free reshape of
+    // it).
     for (uint32_t k = 0; k < g->num_outputs; k++) {
-      MgTensorId t = g->outputs[k];
+      MgTensorId t = buffer_of(g, g->outputs[k]);
       bool again = g->ops[g->tensors[t].producer].kind == MG_OP_INPUT;
       for (uint32_t j = 0; j < k && !again; j++)
-        again = g->outputs[j] == t;
+        again = buffer_of(g, g->outputs[j]) == t;
       if (!again)
         bytes += (double)mg_tensor_bytes(&g->tensors[t]);
     }

@@ -50,9 +50,11 @@ static bool cost_one(MlirOperation module, MlirOperation func, void *ud) {
   if (!p)
     return false;
   const MgGraph *g = &p->graphs[0];
-  uint32_t kernels = 0;
-  for (uint32_t i = 0; i < g->num_ops; i++)
-    kernels += g->ops[i].kind != MG_OP_INPUT;
+  uint32_t kernels = 0; // inputs and free reshapes are none
+  for (uint32_t i = 0; i < g->num_ops; i++) {
+    MgKernelCost c;
+    kernels += mg_cost_kernel(p, i, gpu, &c);
+  }
   mg_pass_remark(mlirOperationGetLocation(func),
                  "mirage-cost: '@%s' on %s (%s): %u kernel(s), estimated "
                  "%.2f us", map.graph_names[0], gpu->target, gpu->model,

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "mirage/cost.h"
+#include "mirage/lower.h"
 #include "mirage/samples.h"
 #include "test.h"
 
@@ -436,6 +437,125 @@ static void test_cost_lower_bound_samples(void) {
   }
 }
 
+//===--- Kernel-level view ops (views.c) -----------------------------------===//
+
+// Kernel graph: input X of `dt` and `rank` dims, nothing else yet.
+static MgProgram *view_program(MgDType dt, uint32_t rank, const int64_t *dims,
+                               MgTensorId *x) {
+  MgDiag d;
+  MgProgram *p = mg_program_create();
+  mg_program_add_graph(p, MG_LEVEL_KERNEL);
+  *x = mg_graph_add_input(p, 0, dt, rank, dims, &d);
+  CHECK(*x != MG_NO_ID);
+  return p;
+}
+
+// A reshape of a contiguous tensor is a view: no kernel, no cost; the
+// same reshape of a transposed input is a copy kernel. The lowering agrees
+// on which is which.
+static void test_cost_free_reshape(void) {
+  MgDiag d;
+  MgTensorId x;
+  MgProgram *p = view_program(MG_DTYPE_F16, 2, dims2(64, 128), &x);
+  int64_t flat[1] = {8192};
+  MgTensorId r = mg_graph_reshape(p, 0, x, 1, flat, &d);
+  CHECK_EQ_INT(mg_graph_mark_output(p, 0, r, &d), MG_STATUS_OK);
+  MgKernelCost c;
+  CHECK(!mg_cost_kernel(p, 1, NULL, &c));
+  CHECK_NEAR(c.time_s, 0, 0);
+  CHECK_NEAR(mg_cost_program(p, NULL), 0, 0);
+  CHECK(!mg_lower_is_kernel(p, 1));
+  // The output is the input's buffer: nothing to read or write.
+  CHECK_NEAR(mg_cost_lower_bound(p, 0, NULL), 0, 0);
+  int8_t swap[2] = {1, 0};
+  CHECK_EQ_INT(mg_graph_set_input_perm(p, 0, x, swap, &d), MG_STATUS_OK);
+  CHECK(mg_cost_kernel(p, 1, NULL, &c));
+  CHECK(mg_lower_is_kernel(p, 1));
+  // X stored 128x64 read in logical order: stride 64 halves = 128 B, a
+  // sector per element (8192 x 32 B); written contiguously (16384 B).
+  CHECK_NEAR(c.l2_bytes, 8192 * 32.0 + 16384, 0);
+  CHECK_NEAR(c.dram_bytes, 16384 + 16384, 0); // X fits in L2: once
+  mg_program_destroy(p);
+}
+
+// Transposes: moving the innermost dim reads a sector per element (L2
+// traffic 16x the data for f16), keeping it reads whole rows.
+static void test_cost_transpose(void) {
+  MgDiag d;
+  MgTensorId x;
+  MgProgram *p = view_program(MG_DTYPE_F16, 2, dims2(64, 128), &x);
+  int8_t swap[2] = {1, 0};
+  MgTensorId t = mg_graph_transpose(p, 0, x, swap, &d);
+  CHECK_EQ_INT(mg_graph_mark_output(p, 0, t, &d), MG_STATUS_OK);
+  MgKernelCost c;
+  CHECK(mg_cost_kernel(p, 1, NULL, &c));
+  // Reads: 8192 elements 128 x 2 = 256 B apart, 32 B each = 262144; the
+  // 16384 B of X reach DRAM once. Writes 16384 B in order.
+  CHECK_NEAR(c.l2_bytes, 262144 + 16384, 0);
+  CHECK_NEAR(c.dram_bytes, 16384 + 16384, 0);
+  CHECK_NEAR(c.simt_ops + c.sfu_ops + c.tensor_flops + c.smem_bytes, 0, 0);
+  CHECK_NEAR(c.utilization, 1, 0);
+  CHECK_EQ_INT(c.bound, MG_COST_BOUND_L2); // 5.7e-8 s vs DRAM 1.2e-8
+  CHECK_REL(c.time_s, 2e-6 + 278528 / R_L2);
+  CHECK(c.time_s > 2e-6);
+  CHECK_REL(mg_cost_program(p, NULL), c.time_s);
+  CHECK(mg_cost_lower_bound(p, 1, NULL) <= mg_cost_program(p, NULL));
+  mg_program_destroy(p);
+  // Head split (2,16,4,64) -> (2,4,16,64) in f16: rows of 64 halves
+  // (128 B, 4 sectors, aligned) in both: 16384 B each way.
+  int64_t hd[4] = {2, 16, 4, 64};
+  p = view_program(MG_DTYPE_F16, 4, hd, &x);
+  int8_t heads[4] = {0, 2, 1, 3};
+  t = mg_graph_transpose(p, 0, x, heads, &d);
+  CHECK_EQ_INT(mg_graph_mark_output(p, 0, t, &d), MG_STATUS_OK);
+  CHECK(mg_cost_kernel(p, 1, NULL, &c));
+  CHECK_NEAR(c.l2_bytes, 32768, 0);
+  CHECK_NEAR(c.dram_bytes, 32768, 0);
+  CHECK_EQ_INT(c.bound, MG_COST_BOUND_DRAM);
+  CHECK_REL(c.time_s, 2e-6 + 32768 / R_DRAM);
+  // The bound: X read once, the result written once, one launch.
+  CHECK_REL(mg_cost_lower_bound(p, 1, NULL), c.time_s);
+  mg_program_destroy(p);
+}
+
+// Slices read their part in sectors: a run that starts off a sector
+// boundary costs one more. Concat writes each operand's part.
+static void test_cost_slice_concat(void) {
+  MgDiag d;
+  MgTensorId x;
+  MgProgram *p = view_program(MG_DTYPE_F16, 2, dims2(4, 64), &x);
+  // Columns [8, 32) of each 128-byte row: 48 B at byte 16, 3 sectors.
+  MgTensorId s = mg_graph_slice(p, 0, x, 1, 8, 24, &d);
+  CHECK_EQ_INT(mg_graph_mark_output(p, 0, s, &d), MG_STATUS_OK);
+  MgKernelCost c;
+  CHECK(mg_cost_kernel(p, 1, NULL, &c));
+  CHECK_NEAR(c.l2_bytes, 4 * 96 + 192, 0); // result 4x24x2 = 192 B
+  CHECK_NEAR(c.dram_bytes, 4 * 96 + 192, 0);
+  // Only the slice's 192 B of X need reading, and 192 B writing.
+  CHECK_REL(mg_cost_lower_bound(p, 1, NULL), 2e-6 + 384 / R_DRAM);
+  CHECK(mg_cost_lower_bound(p, 1, NULL) <= mg_cost_program(p, NULL));
+  mg_program_destroy(p);
+  // Columns [32, 64): 64 B at byte 64 of each row, 2 aligned sectors.
+  p = view_program(MG_DTYPE_F16, 2, dims2(4, 64), &x);
+  s = mg_graph_slice(p, 0, x, 1, 32, 32, &d);
+  CHECK(mg_cost_kernel(p, 1, NULL, &c));
+  CHECK_NEAR(c.l2_bytes, 4 * 64 + 256, 0);
+  mg_program_destroy(p);
+  // Concat of 4x16 and 4x8 halves along dim 1: reads 128 + 64 B; the
+  // parts' rows in the 48-byte rows of the result are 32 and 16 B runs
+  // off sector boundaries (the row stride is not a multiple of 32): 2
+  // sectors each, 4 rows each: 256 + 256 B.
+  p = view_program(MG_DTYPE_F16, 2, dims2(4, 16), &x);
+  MgTensorId y = mg_graph_add_input(p, 0, MG_DTYPE_F16, 2, dims2(4, 8), &d);
+  MgTensorId cc = mg_graph_concat(p, 0, x, y, 1, &d);
+  CHECK_EQ_INT(mg_graph_mark_output(p, 0, cc, &d), MG_STATUS_OK);
+  CHECK(mg_cost_kernel(p, 2, NULL, &c));
+  CHECK_NEAR(c.l2_bytes, 128 + 64 + 256 + 256, 0);
+  CHECK_NEAR(c.dram_bytes, 128 + 64 + 256 + 256, 0);
+  CHECK(mg_cost_lower_bound(p, 1, NULL) <= mg_cost_program(p, NULL));
+  mg_program_destroy(p);
+}
+
 int main(void) {
   RUN_TEST(test_cost_gpu_and_names);
   RUN_TEST(test_cost_predefined_matmul_f16);
@@ -447,5 +567,8 @@ int main(void) {
   RUN_TEST(test_cost_program_sum);
   RUN_TEST(test_cost_lower_bound_formula);
   RUN_TEST(test_cost_lower_bound_samples);
+  RUN_TEST(test_cost_free_reshape);
+  RUN_TEST(test_cost_transpose);
+  RUN_TEST(test_cost_slice_concat);
   return TEST_SUMMARY();
 }
