@@ -1,0 +1,149 @@
+// Kernel-level view ops (lib/lower/views.c): a reshape of a contiguous
+// buffer is a view (no kernel), transpose, slice and concat are copy
+// kernels. Each kernel graph is checked against its TOSA reference
+// (written as torch-mlir emits it) by the interpreter, and its CPU
+// lowering against the interpreter.
+// RUN: mirage-run %s | FileCheck %s --check-prefix=INTERP
+// RUN: mirage-run --lower %s | FileCheck %s --check-prefix=LOWER
+// RUN: mirage-opt --mirage-lower="ptx=false" %s | FileCheck %s --check-prefix=GPU
+
+// INTERP-DAG: @rope_scores: 1 output, 147 elements, max abs error {{.*}}: ok
+// INTERP-DAG: @bf16_odd: 4 outputs, {{.*}}: ok
+// INTERP-DAG: @layout_reshape: 1 output, 60 elements, max abs error 0 {{.*}}: ok
+// LOWER-DAG: @rope_scores: 1 output, 147 elements, max abs error {{.*}}: ok
+// LOWER-DAG: @bf16_odd: 4 outputs, {{.*}}: ok
+// LOWER-DAG: @layout_reshape: 1 output, 60 elements, max abs error 0 {{.*}}: ok
+
+// One kernel per op but the free reshapes (op 3, 9, 10, 12 of
+// @rope_scores); the copies of whole vectors say their alignment.
+// GPU-LABEL: gpu.module @rope_scores_gpu
+// GPU: gpu.func @rope_scores_gpu_k2(
+// GPU-NOT: gpu.func @rope_scores_gpu_k3(
+// GPU: gpu.func @rope_scores_gpu_k4(
+// GPU: vector.load {{.*}} {alignment = 16 : i64} : memref<1x7x3x16xf16>, vector<8xf16>
+// GPU: vector.store {{.*}} {alignment = 16 : i64} : memref<1x3x7x16xf16>, vector<8xf16>
+// GPU: gpu.func @rope_scores_gpu_k5(
+// GPU: vector.load {{.*}} : memref<1x3x7x16xf16>, vector<8xf16>
+// GPU: gpu.func @rope_scores_gpu_k6(
+// GPU: vector.load {{.*}} : memref<1x3x7x16xf16>, vector<8xf16>
+// The concat: one loop per operand, no branch per element.
+// GPU: gpu.func @rope_scores_gpu_k7(
+// GPU-NOT: scf.if
+// GPU: vector.store {{.*}} : memref<1x3x7x16xf16>, vector<8xf16>
+// GPU-NOT: scf.if
+// GPU: vector.store {{.*}} : memref<1x3x7x16xf16>, vector<8xf16>
+// Kᵀ moves the innermost dim: element by element, stores in result order.
+// GPU: gpu.func @rope_scores_gpu_k8(
+// GPU-NOT: vector.load
+// GPU: memref.load {{.*}} : memref<1x3x7x16xf16>
+// GPU-NEXT: memref.store {{.*}} : memref<1x3x16x7xf16>
+// GPU: gpu.func @rope_scores_gpu_k11(
+// GPU-NOT: gpu.func
+// GPU-LABEL: func.func @rope_scores(
+// GPU-COUNT-4: memref.expand_shape
+// GPU-COUNT-7: gpu.launch_func
+// GPU-NOT: gpu.launch_func
+// GPU: gpu.memcpy async [%{{.*}}] %{{.*}}, %expand_shape{{.*}} : memref<1x3x7x7xf16>
+// GPU-COUNT-9: gpu.dealloc
+// GPU-NOT: gpu.dealloc
+// GPU-LABEL: gpu.module @bf16_odd_gpu
+// GPU-NOT: vector.load
+// GPU-LABEL: func.func @bf16_odd(
+// GPU: memref.expand_shape {{.*}} output_shape [45, 6] : memref<270xbf16> into memref<45x6xbf16>
+// GPU-COUNT-3: gpu.launch_func
+// GPU-LABEL: gpu.module @layout_reshape_gpu
+// GPU: memref.transpose
+// GPU-LABEL: func.func @layout_reshape(
+// GPU-NOT: memref.expand_shape
+// GPU: gpu.launch_func
+// GPU-NOT: memref.expand_shape
+// GPU: return
+
+//===----------------------------------------------------------------------===//
+// Attention's head split and RoPE's rotate-half in f16: projection,
+// reshape (free), transpose of the heads (16-byte vectors: the innermost
+// dim stays), two halves sliced and concatenated in the other order
+// (vectors: 8 halves each), Kᵀ (the innermost dim moves: element by
+// element), and the scores through rank-3 reshapes (free) as torch-mlir
+// writes them.
+//===----------------------------------------------------------------------===//
+
+func.func @rope_scores(%x: tensor<1x7x48xf16>, %w: tensor<1x48x48xf16>) -> tensor<1x3x7x7xf16> attributes {ug.level = "kernel", ug.reference = @rope_scores_ref} {
+  %q = "ug.matmul"(%x, %w) : (tensor<1x7x48xf16>, tensor<1x48x48xf16>) -> tensor<1x7x48xf16>
+  %h = "ug.reshape"(%q) : (tensor<1x7x48xf16>) -> tensor<1x7x3x16xf16>
+  %t = "ug.transpose"(%h) {perm = array<i64: 0, 2, 1, 3>} : (tensor<1x7x3x16xf16>) -> tensor<1x3x7x16xf16>
+  %a = "ug.slice"(%t) {dim = 3 : i64, offset = 0 : i64} : (tensor<1x3x7x16xf16>) -> tensor<1x3x7x8xf16>
+  %b = "ug.slice"(%t) {dim = 3 : i64, offset = 8 : i64} : (tensor<1x3x7x16xf16>) -> tensor<1x3x7x8xf16>
+  %r = "ug.concat"(%b, %a) {dim = 3 : i64} : (tensor<1x3x7x8xf16>, tensor<1x3x7x8xf16>) -> tensor<1x3x7x16xf16>
+  %kt = "ug.transpose"(%t) {perm = array<i64: 0, 1, 3, 2>} : (tensor<1x3x7x16xf16>) -> tensor<1x3x16x7xf16>
+  %r3 = "ug.reshape"(%r) : (tensor<1x3x7x16xf16>) -> tensor<3x7x16xf16>
+  %k3 = "ug.reshape"(%kt) : (tensor<1x3x16x7xf16>) -> tensor<3x16x7xf16>
+  %s3 = "ug.matmul"(%r3, %k3) : (tensor<3x7x16xf16>, tensor<3x16x7xf16>) -> tensor<3x7x7xf16>
+  %s = "ug.reshape"(%s3) : (tensor<3x7x7xf16>) -> tensor<1x3x7x7xf16>
+  func.return %s : tensor<1x3x7x7xf16>
+}
+func.func private @rope_scores_ref(%x: tensor<1x7x48xf16>, %w: tensor<1x48x48xf16>) -> tensor<1x3x7x7xf16> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf16>}> : () -> tensor<1xf16>
+  %q = tosa.matmul %x, %w, %zp, %zp : (tensor<1x7x48xf16>, tensor<1x48x48xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<1x7x48xf16>
+  %s0 = tosa.const_shape {values = dense<[1, 7, 3, 16]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %h = tosa.reshape %q, %s0 : (tensor<1x7x48xf16>, !tosa.shape<4>) -> tensor<1x7x3x16xf16>
+  %t = tosa.transpose %h {perms = array<i32: 0, 2, 1, 3>} : (tensor<1x7x3x16xf16>) -> tensor<1x3x7x16xf16>
+  %st0 = tosa.const_shape {values = dense<[0, 0, 0, 0]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %sz = tosa.const_shape {values = dense<[1, 3, 7, 8]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %a = tosa.slice %t, %st0, %sz : (tensor<1x3x7x16xf16>, !tosa.shape<4>, !tosa.shape<4>) -> tensor<1x3x7x8xf16>
+  %st8 = tosa.const_shape {values = dense<[0, 0, 0, 8]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %b = tosa.slice %t, %st8, %sz : (tensor<1x3x7x16xf16>, !tosa.shape<4>, !tosa.shape<4>) -> tensor<1x3x7x8xf16>
+  %r = tosa.concat %b, %a {axis = 3 : i32} : (tensor<1x3x7x8xf16>, tensor<1x3x7x8xf16>) -> tensor<1x3x7x16xf16>
+  %kt = tosa.transpose %t {perms = array<i32: 0, 1, 3, 2>} : (tensor<1x3x7x16xf16>) -> tensor<1x3x16x7xf16>
+  %s1 = tosa.const_shape {values = dense<[3, 7, 16]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %r3 = tosa.reshape %r, %s1 : (tensor<1x3x7x16xf16>, !tosa.shape<3>) -> tensor<3x7x16xf16>
+  %s2 = tosa.const_shape {values = dense<[3, 16, 7]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %k3 = tosa.reshape %kt, %s2 : (tensor<1x3x16x7xf16>, !tosa.shape<3>) -> tensor<3x16x7xf16>
+  %m = tosa.matmul %r3, %k3, %zp, %zp : (tensor<3x7x16xf16>, tensor<3x16x7xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<3x7x7xf16>
+  %s3 = tosa.const_shape {values = dense<[1, 3, 7, 7]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %s = tosa.reshape %m, %s3 : (tensor<3x7x7xf16>, !tosa.shape<4>) -> tensor<1x3x7x7xf16>
+  return %s : tensor<1x3x7x7xf16>
+}
+
+//===----------------------------------------------------------------------===//
+// bf16, no dim a multiple of 8: a transpose moving every dim, a slice in
+// the middle dim, a concat along the outer dim (element by element), and
+// the input's free reshape returned (the host copies the view out; the
+// CPU form copies it into its output).
+//===----------------------------------------------------------------------===//
+
+func.func @bf16_odd(%x: tensor<5x9x6xbf16>, %y: tensor<3x9x6xbf16>) -> (tensor<6x5x9xbf16>, tensor<5x4x6xbf16>, tensor<8x9x6xbf16>, tensor<45x6xbf16>) attributes {ug.level = "kernel", ug.reference = @bf16_odd_ref} {
+  %t = "ug.transpose"(%x) {perm = array<i64: 2, 0, 1>} : (tensor<5x9x6xbf16>) -> tensor<6x5x9xbf16>
+  %s = "ug.slice"(%x) {dim = 1 : i64, offset = 2 : i64} : (tensor<5x9x6xbf16>) -> tensor<5x4x6xbf16>
+  %c = "ug.concat"(%x, %y) {dim = 0 : i64} : (tensor<5x9x6xbf16>, tensor<3x9x6xbf16>) -> tensor<8x9x6xbf16>
+  %r = "ug.reshape"(%x) : (tensor<5x9x6xbf16>) -> tensor<45x6xbf16>
+  func.return %t, %s, %c, %r : tensor<6x5x9xbf16>, tensor<5x4x6xbf16>, tensor<8x9x6xbf16>, tensor<45x6xbf16>
+}
+func.func private @bf16_odd_ref(%x: tensor<5x9x6xbf16>, %y: tensor<3x9x6xbf16>) -> (tensor<6x5x9xbf16>, tensor<5x4x6xbf16>, tensor<8x9x6xbf16>, tensor<45x6xbf16>) {
+  %t = tosa.transpose %x {perms = array<i32: 2, 0, 1>} : (tensor<5x9x6xbf16>) -> tensor<6x5x9xbf16>
+  %st = tosa.const_shape {values = dense<[0, 2, 0]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %sz = tosa.const_shape {values = dense<[5, 4, 6]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %s = tosa.slice %x, %st, %sz : (tensor<5x9x6xbf16>, !tosa.shape<3>, !tosa.shape<3>) -> tensor<5x4x6xbf16>
+  %c = tosa.concat %x, %y {axis = 0 : i32} : (tensor<5x9x6xbf16>, tensor<3x9x6xbf16>) -> tensor<8x9x6xbf16>
+  %sh = tosa.const_shape {values = dense<[45, 6]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %r = tosa.reshape %x, %sh : (tensor<5x9x6xbf16>, !tosa.shape<2>) -> tensor<45x6xbf16>
+  return %t, %s, %c, %r : tensor<6x5x9xbf16>, tensor<5x4x6xbf16>, tensor<8x9x6xbf16>, tensor<45x6xbf16>
+}
+
+//===----------------------------------------------------------------------===//
+// A reshape of an input read through a layout (stored transposed) is no
+// view of its buffer: a copy kernel reads the stored array through the
+// strided view.
+//===----------------------------------------------------------------------===//
+
+func.func @layout_reshape(%w: tensor<6x10xf16>) -> tensor<4x15xf16> attributes {ug.level = "kernel", ug.reference = @layout_reshape_ref} {
+  %wt = "ug.transpose"(%w) {perm = array<i64: 1, 0>} : (tensor<6x10xf16>) -> tensor<10x6xf16>
+  %r = "ug.reshape"(%wt) : (tensor<10x6xf16>) -> tensor<4x15xf16>
+  func.return %r : tensor<4x15xf16>
+}
+func.func private @layout_reshape_ref(%w: tensor<6x10xf16>) -> tensor<4x15xf16> {
+  %wt = tosa.transpose %w {perms = array<i32: 1, 0>} : (tensor<6x10xf16>) -> tensor<10x6xf16>
+  %sh = tosa.const_shape {values = dense<[4, 15]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %r = tosa.reshape %wt, %sh : (tensor<10x6xf16>, !tosa.shape<2>) -> tensor<4x15xf16>
+  return %r : tensor<4x15xf16>
+}
