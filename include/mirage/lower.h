@@ -4,8 +4,9 @@
 // math; gpu for the GPU) as text, op for op as lib/interp runs it, so the
 // same semantics hold on both targets:
 //  - GPU: one `gpu.func ... kernel` per graph-defined kernel (and per
-//    predefined kernel op and view op but a free reshape, which is a
-//    memref view of its operand) in a `gpu.module`: one workgroup per block,
+//    predefined kernel op and view op but a free view, which is a
+//    memref view of its operand's buffer) in a `gpu.module`: one workgroup
+//    per block,
 //    block_threads threads sharing every op's elements in a strided loop,
 //    tiles in shared memory, a barrier after every op. Upstream
 //    passes take it to NVVM and PTX (docs/lower.md).
@@ -53,8 +54,9 @@ typedef struct MgLowerOptions {
 MG_API void mg_lower_launch(const MgProgram *p, MgOpId op, int64_t grid[3],
                             int64_t *threads);
 /// True when root op `op` becomes a GPU kernel of its own: any op but an
-/// input and a free reshape (a reshape of a contiguous buffer in its own
-/// element type, lowered as a memref view of that buffer).
+/// input and a free view (a reshape of a contiguous buffer in its own
+/// element type, or a transpose or slice that is one, lowered as a memref
+/// view of that buffer).
 MG_API bool mg_lower_is_kernel(const MgProgram *p, MgOpId op);
 /// Threads per block of a predefined op's kernel (a grid-stride loop over
 /// its result's elements, or a view op's vectors) and the grid it is

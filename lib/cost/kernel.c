@@ -13,7 +13,7 @@
 //   SFU     one special-function evaluation per element of exp, sqrt,
 //           rsqrt, silu, gelu.
 // View ops (views.c) are copy kernels counted in the sectors they move; a
-// free reshape is no kernel.
+// free view is no kernel.
 // Utilization is wave quantization at SM granularity: a grid of B blocks on
 // S SMs keeps B / (S * ceil(B / S)) of the SM time busy. Predefined ops
 // stand for tuned library kernels: their own grid, utilization 1.

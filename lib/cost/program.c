@@ -9,7 +9,7 @@
 // at least each input the target reads once (an iterator's tiles cover its
 // whole tensor; a slice reads its part, so an input read only by slices
 // counts its largest slice) and each distinct output buffer that is not an
-// input once (a free reshape is a view of its operand's buffer: nothing
+// input once (a free view is a view of its operand's buffer: nothing
 // read or written). This assumes every input the target reads matters to
 // its outputs, which holds for the lifted programs.
 //
@@ -30,7 +30,7 @@ double mg_cost_program(const MgProgram *program, const MgGpu *gpu) {
   return total;
 }
 
-// The tensor whose buffer `t` lives in: through free reshapes (views of
+// The tensor whose buffer `t` lives in: through free views (views of
 // their operand's buffer, no kernel) back to the first real one.
 static MgTensorId buffer_of(const MgGraph *g, MgTensorId t) {
   while (mg_cost_is_free_view(g, &g->ops[g->tensors[t].producer]))
@@ -49,7 +49,7 @@ double mg_cost_lower_bound(const MgProgram *target, uint32_t kernels,
       const MgOp *op = &g->ops[i];
       if (op->kind != MG_OP_INPUT)
         continue;
-      // Read by a kernel, directly or through free reshapes (which read
+      // Read by a kernel, directly or through free views (which read
       // nothing themselves): the whole input, except by slices alone,
       // which read their part.
       double whole = (double)mg_tensor_bytes(&g->tensors[op->outputs[0]]);
@@ -69,7 +69,7 @@ double mg_cost_lower_bound(const MgProgram *target, uint32_t kernels,
       bytes += read;
     }
     // Outputs a kernel must write: each distinct buffer once, none that is
-    // an input (a program may return it untouched, or a free reshape of
+    // an input (a program may return it untouched, or a free view of
     // it).
     for (uint32_t k = 0; k < g->num_outputs; k++) {
       MgTensorId t = buffer_of(g, g->outputs[k]);

@@ -3,8 +3,9 @@
 // Kernel-level view ops (transpose, reshape, slice, concat) compute
 // nothing; lib/lower makes each a copy kernel whose threads walk the
 // result in row-major order (stores contiguous) and read the operand
-// element the view maps it to, except a free reshape: one of a contiguous
-// buffer keeping its element type is a view of that buffer, no kernel.
+// element the view maps it to, except a free view: a reshape of a
+// contiguous buffer keeping its element type (or a transpose or slice
+// that is one) is a view of that buffer, no kernel.
 //
 // A copy kernel's traffic is counted in the 32-byte sectors its accesses
 // touch, walked in the kernel's order: a run of elements contiguous in
@@ -92,9 +93,35 @@ static Access access_of(const MgTensor *shape, const int64_t *stride,
   return a;
 }
 
+// The result lists the operand's elements in their row-major order (a
+// reshape; a transpose moving only unit dims; a slice of a whole dim).
+static bool keeps_order(const MgGraph *g, const MgOp *op) {
+  const MgTensor *a = &g->tensors[op->inputs[0]];
+  const MgTensor *r = &g->tensors[op->outputs[0]];
+  switch ((MgOpKind)op->kind) {
+  case MG_OP_RESHAPE:
+    return true;
+  case MG_OP_TRANSPOSE: {
+    int prev = -1;
+    for (uint32_t d = 0; d < r->rank; d++) {
+      if (r->dims[d] == 1)
+        continue;
+      if (op->perm[d] < prev)
+        return false;
+      prev = op->perm[d];
+    }
+    return true;
+  }
+  case MG_OP_SLICE:
+    return r->dims[op->attr] == a->dims[op->attr];
+  default:
+    return false;
+  }
+}
+
 bool mg_cost_is_free_view(const MgGraph *g, const MgOp *op) {
   int8_t perm[MG_MAX_DIMS];
-  if (op->kind != MG_OP_RESHAPE)
+  if (!mg_op_is_view(op, (MgLevel)g->level) || !keeps_order(g, op))
     return false;
   const MgTensor *a = &g->tensors[op->inputs[0]];
   return a->dtype == g->tensors[op->outputs[0]].dtype &&

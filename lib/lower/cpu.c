@@ -4,7 +4,7 @@
 // over whole tensors, graph-defined kernels as loops over the grid (z, y,
 // x) with tiles in buffers allocated per kernel; outputs are written in
 // place (an output that is an input or an earlier output is copied). A
-// free reshape's result is a view of its operand's buffer; when it is an
+// free view's result is a view of its operand's buffer; when it is an
 // output (a buffer of its own) the view is copied into it.
 // mirage-run JIT-compiles it to check the lowering against the
 // interpreter.
@@ -74,7 +74,7 @@ static void cpu_custom(Emit *e, const MgOp *op, Name *kval,
   mg_lower_free_tables(&inner);
 }
 
-// A free reshape whose result is an output has the output's buffer: the
+// A free view whose result is an output has the output's buffer: the
 // view of its operand (complete by now) is copied into it.
 static void free_view_into_output(Emit *e, const MgOp *op) {
   const MgGraph *root = e->g;

@@ -7,7 +7,7 @@
 // memory above the static limit (mg_lower_smem_bytes gives the size to
 // launch with). A predefined op is a kernel over whole tensors striding
 // over every thread of the grid, and so is a view op's copy (views.c; a
-// free reshape has no kernel).
+// free view has no kernel).
 //
 //===----------------------------------------------------------------------===//
 #include "lower_internal.h"

@@ -3,7 +3,7 @@
 // The kernel graph's function, same name and tensor signature, as one
 // chain of asynchronous GPU ops (the form upstream's gpu-to-llvm lowers to
 // runtime calls on one stream): device buffers for every kernel tensor
-// (a free reshape's result is a view of its operand's), inputs copied in,
+// (a free view's result is a view of its operand's), inputs copied in,
 // one launch per kernel op (grid, threads, dynamic shared memory), outputs
 // copied back, buffers freed, then a wait.
 //
@@ -58,13 +58,13 @@ static void stored_tensor_type(const MgGraph *g, MgTensorId t,
   tensor_type(&s, out);
 }
 
-// A free reshape's result (no buffer of its own: a view of its operand's).
+// A free view's result (no buffer of its own: a view of its operand's).
 static bool is_view_of_buffer(const Emit *e, const MgGraph *root,
                               MgTensorId t) {
   return mg_lower_is_free_view(e->p, root->tensors[t].producer);
 }
 
-// Device buffers for every root tensor, inputs copied in; a free reshape
+// Device buffers for every root tensor, inputs copied in; a free view
 // views its operand's buffer (made earlier: operands precede results).
 static void host_buffers(Emit *e, const MgGraph *root, Name tok) {
   for (MgTensorId t = 0; t < root->num_tensors; t++) {

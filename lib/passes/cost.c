@@ -50,7 +50,7 @@ static bool cost_one(MlirOperation module, MlirOperation func, void *ud) {
   if (!p)
     return false;
   const MgGraph *g = &p->graphs[0];
-  uint32_t kernels = 0; // inputs and free reshapes are none
+  uint32_t kernels = 0; // inputs and free views are none
   for (uint32_t i = 0; i < g->num_ops; i++) {
     MgKernelCost c;
     kernels += mg_cost_kernel(p, i, gpu, &c);

@@ -9,6 +9,7 @@
 // RUN: %ptxas -arch=sm_90 %t.sm90/rope_scores_gpu.ptx -o %t.sm90/rope.cubin
 // RUN: %ptxas -arch=sm_90 %t.sm90/bf16_odd_gpu.ptx -o %t.sm90/bf16.cubin
 // RUN: %ptxas -arch=sm_90 %t.sm90/layout_reshape_gpu.ptx -o %t.sm90/layout.cubin
+// RUN: %ptxas -arch=sm_90 %t.sm90/single_head_gpu.ptx -o %t.sm90/single.cubin
 // RUN: FileCheck %s < %t.sm90/rope_scores_gpu.ptx
 // RUN: FileCheck %s --check-prefix=ODD < %t.sm90/bf16_odd_gpu.ptx
 // RUN: mirage-opt --mirage-lower="target=sm_80" %S/views.mlir -o %t.sm80.mlir
@@ -16,12 +17,14 @@
 // RUN: %ptxas -arch=sm_80 %t.sm80/rope_scores_gpu.ptx -o %t.sm80/rope.cubin
 // RUN: %ptxas -arch=sm_80 %t.sm80/bf16_odd_gpu.ptx -o %t.sm80/bf16.cubin
 // RUN: %ptxas -arch=sm_80 %t.sm80/layout_reshape_gpu.ptx -o %t.sm80/layout.cubin
+// RUN: %ptxas -arch=sm_80 %t.sm80/single_head_gpu.ptx -o %t.sm80/single.cubin
 // RUN: FileCheck %s < %t.sm80/rope_scores_gpu.ptx
 // RUN: FileCheck %s --check-prefix=ODD < %t.sm80/bf16_odd_gpu.ptx
 
 // FILES: rope_scores_gpu.ptx
 // FILES: bf16_odd_gpu.ptx
 // FILES: layout_reshape_gpu.ptx
+// FILES: single_head_gpu.ptx
 
 // No kernel for the free reshapes (ops 3, 9, 10, 12).
 // CHECK-NOT: .entry rope_scores_gpu_k3(

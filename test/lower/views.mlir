@@ -10,9 +10,11 @@
 // INTERP-DAG: @rope_scores: 1 output, 147 elements, max abs error {{.*}}: ok
 // INTERP-DAG: @bf16_odd: 4 outputs, {{.*}}: ok
 // INTERP-DAG: @layout_reshape: 1 output, 60 elements, max abs error 0 {{.*}}: ok
+// INTERP-DAG: @single_head: 1 output, 49 elements, max abs error {{.*}}: ok
 // LOWER-DAG: @rope_scores: 1 output, 147 elements, max abs error {{.*}}: ok
 // LOWER-DAG: @bf16_odd: 4 outputs, {{.*}}: ok
 // LOWER-DAG: @layout_reshape: 1 output, 60 elements, max abs error 0 {{.*}}: ok
+// LOWER-DAG: @single_head: 1 output, 49 elements, max abs error {{.*}}: ok
 
 // One kernel per op but the free reshapes (op 3, 9, 10, 12 of
 // @rope_scores); the copies of whole vectors say their alignment.
@@ -58,6 +60,14 @@
 // GPU: gpu.launch_func
 // GPU-NOT: memref.expand_shape
 // GPU: return
+// A single head's transpose only moves a unit dim: a view, like the
+// reshapes; Kᵀ and the scores are the two kernels.
+// GPU-LABEL: gpu.module @single_head_gpu
+// GPU-COUNT-2: gpu.func
+// GPU-NOT: gpu.func
+// GPU-LABEL: func.func @single_head(
+// GPU-COUNT-2: gpu.launch_func
+// GPU-NOT: gpu.launch_func
 
 //===----------------------------------------------------------------------===//
 // Attention's head split and RoPE's rotate-half in f16: projection,
@@ -146,4 +156,32 @@ func.func private @layout_reshape_ref(%w: tensor<6x10xf16>) -> tensor<4x15xf16> 
   %sh = tosa.const_shape {values = dense<[4, 15]> : tensor<2xindex>} : () -> !tosa.shape<2>
   %r = tosa.reshape %wt, %sh : (tensor<10x6xf16>, !tosa.shape<2>) -> tensor<4x15xf16>
   return %r : tensor<4x15xf16>
+}
+
+//===----------------------------------------------------------------------===//
+// One key head (multi-query attention): (1, 7, 1, 16) -> (1, 1, 7, 16) moves
+// only the unit dim, so it is a reshape: a view of K's buffer.
+//===----------------------------------------------------------------------===//
+
+func.func @single_head(%k: tensor<1x7x1x16xf16>, %q: tensor<1x1x7x16xf16>) -> tensor<1x1x7x7xf16> attributes {ug.level = "kernel", ug.reference = @single_head_ref} {
+  %kh = "ug.transpose"(%k) {perm = array<i64: 0, 2, 1, 3>} : (tensor<1x7x1x16xf16>) -> tensor<1x1x7x16xf16>
+  %kt = "ug.transpose"(%kh) {perm = array<i64: 0, 1, 3, 2>} : (tensor<1x1x7x16xf16>) -> tensor<1x1x16x7xf16>
+  %q3 = "ug.reshape"(%q) : (tensor<1x1x7x16xf16>) -> tensor<1x7x16xf16>
+  %k3 = "ug.reshape"(%kt) : (tensor<1x1x16x7xf16>) -> tensor<1x16x7xf16>
+  %s3 = "ug.matmul"(%q3, %k3) : (tensor<1x7x16xf16>, tensor<1x16x7xf16>) -> tensor<1x7x7xf16>
+  %s = "ug.reshape"(%s3) : (tensor<1x7x7xf16>) -> tensor<1x1x7x7xf16>
+  func.return %s : tensor<1x1x7x7xf16>
+}
+func.func private @single_head_ref(%k: tensor<1x7x1x16xf16>, %q: tensor<1x1x7x16xf16>) -> tensor<1x1x7x7xf16> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf16>}> : () -> tensor<1xf16>
+  %kh = tosa.transpose %k {perms = array<i32: 0, 2, 1, 3>} : (tensor<1x7x1x16xf16>) -> tensor<1x1x7x16xf16>
+  %kt = tosa.transpose %kh {perms = array<i32: 0, 1, 3, 2>} : (tensor<1x1x7x16xf16>) -> tensor<1x1x16x7xf16>
+  %s1 = tosa.const_shape {values = dense<[1, 7, 16]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %q3 = tosa.reshape %q, %s1 : (tensor<1x1x7x16xf16>, !tosa.shape<3>) -> tensor<1x7x16xf16>
+  %s2 = tosa.const_shape {values = dense<[1, 16, 7]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %k3 = tosa.reshape %kt, %s2 : (tensor<1x1x16x7xf16>, !tosa.shape<3>) -> tensor<1x16x7xf16>
+  %m = tosa.matmul %q3, %k3, %zp, %zp : (tensor<1x7x16xf16>, tensor<1x16x7xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<1x7x7xf16>
+  %s3 = tosa.const_shape {values = dense<[1, 1, 7, 7]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %s = tosa.reshape %m, %s3 : (tensor<1x7x7xf16>, !tosa.shape<4>) -> tensor<1x1x7x7xf16>
+  return %s : tensor<1x1x7x7xf16>
 }

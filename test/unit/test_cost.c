@@ -556,6 +556,40 @@ static void test_cost_slice_concat(void) {
   mg_program_destroy(p);
 }
 
+// The model and the lowering agree on which view ops are kernels.
+static void test_cost_views_match_lowering(void) {
+  MgDiag d;
+  int64_t kd[4] = {2, 7, 1, 16};
+  MgTensorId k;
+  MgProgram *p = view_program(MG_DTYPE_F16, 4, kd, &k);
+  MgTensorId w = mg_graph_add_input(p, 0, MG_DTYPE_F16, 2, dims2(16, 7), &d);
+  int8_t swap[2] = {1, 0};
+  CHECK_EQ_INT(mg_graph_set_input_perm(p, 0, w, swap, &d), MG_STATUS_OK);
+  int8_t heads[4] = {0, 2, 1, 3}, moved[4] = {0, 2, 3, 1};
+  int64_t flat[2] = {14, 16}, wflat[1] = {112};
+  MgTensorId kt = mg_graph_transpose(p, 0, k, heads, &d);
+  mg_graph_slice(p, 0, kt, 2, 0, 7, &d);       // whole dim: a view
+  mg_graph_slice(p, 0, kt, 2, 1, 6, &d);       // a copy
+  mg_graph_transpose(p, 0, k, moved, &d);      // a copy
+  mg_graph_reshape(p, 0, k, 2, flat, &d);      // a view
+  mg_graph_reshape(p, 0, w, 1, wflat, &d);     // transposed input: a copy
+  mg_graph_concat(p, 0, kt, kt, 2, &d);        // a copy
+  MgTensorId c = mg_graph_reshape(p, 0, k, 2, flat, &d);
+  CHECK_EQ_INT(mg_graph_set_dtype(p, 0, c, MG_DTYPE_F32, &d), MG_STATUS_OK);
+  const MgGraph *g = &p->graphs[0];
+  CHECK_EQ_INT(g->num_ops, 10);
+  int kernels = 0;
+  for (MgOpId i = 0; i < g->num_ops; i++) {
+    MgKernelCost cost;
+    bool costed = mg_cost_kernel(p, i, NULL, &cost);
+    CHECK_EQ_INT(costed, mg_lower_is_kernel(p, i));
+    CHECK(!costed || cost.time_s > 2e-6);
+    kernels += costed;
+  }
+  CHECK_EQ_INT(kernels, 5);
+  mg_program_destroy(p);
+}
+
 int main(void) {
   RUN_TEST(test_cost_gpu_and_names);
   RUN_TEST(test_cost_predefined_matmul_f16);
@@ -570,5 +604,6 @@ int main(void) {
   RUN_TEST(test_cost_free_reshape);
   RUN_TEST(test_cost_transpose);
   RUN_TEST(test_cost_slice_concat);
+  RUN_TEST(test_cost_views_match_lowering);
   return TEST_SUMMARY();
 }

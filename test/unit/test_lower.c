@@ -269,9 +269,10 @@ static void test_lower_views_copies(void) {
   mg_program_destroy(p);
 }
 
-// A program of free reshapes only: no GPU kernel, the host copies the
+// A program of free views only: no GPU kernel, the host copies the
 // input in, views it and copies the view out; on the CPU the view is
-// copied into the output.
+// copied into the output. A transpose moving only unit dims and a slice
+// of a whole dim are reshapes too.
 static void test_lower_views_only(void) {
   MgDiag d;
   MgProgram *p = mg_program_create();
@@ -281,6 +282,21 @@ static void test_lower_views_only(void) {
   MgTensorId r = mg_graph_reshape(p, 0, x, 2, rd, &d);
   CHECK_EQ_INT(mg_graph_mark_output(p, 0, r, &d), MG_STATUS_OK);
   CHECK(!mg_lower_is_kernel(p, 1));
+  MgProgram *q = mg_program_create();
+  mg_program_add_graph(q, MG_LEVEL_KERNEL);
+  int64_t kd[4] = {2, 7, 1, 16};
+  MgTensorId k = mg_graph_add_input(q, 0, MG_DTYPE_F16, 4, kd, &d);
+  int8_t heads[4] = {0, 2, 1, 3}, moved[4] = {0, 2, 3, 1};
+  MgTensorId kt = mg_graph_transpose(q, 0, k, heads, &d); // 2x1x7x16
+  MgTensorId all = mg_graph_slice(q, 0, kt, 2, 0, 7, &d);
+  MgTensorId km = mg_graph_transpose(q, 0, k, moved, &d); // 2x1x16x7
+  MgTensorId part = mg_graph_slice(q, 0, kt, 2, 0, 6, &d);
+  CHECK(all != MG_NO_ID && km != MG_NO_ID && part != MG_NO_ID);
+  CHECK(!mg_lower_is_kernel(q, q->graphs[0].tensors[kt].producer));
+  CHECK(!mg_lower_is_kernel(q, q->graphs[0].tensors[all].producer));
+  CHECK(mg_lower_is_kernel(q, q->graphs[0].tensors[km].producer));
+  CHECK(mg_lower_is_kernel(q, q->graphs[0].tensors[part].producer));
+  mg_program_destroy(q);
   MgText text = {0};
   MgLowerOptions gpu = {MG_LOWER_GPU, "r_gpu", NULL, false};
   MgLowerOptions host = {MG_LOWER_HOST, "r", "r_gpu", false};
