@@ -130,6 +130,47 @@ static void host_launch(Emit *e, const MgLowerOptions *o, MgOpId i,
   mg_text_free(&args);
 }
 
+// An output that is an input with a layout comes back as stored; the
+// caller gets its logical value: `buf` (type `type`, stored) is copied on
+// the host into a new logical buffer through its memref.transpose view,
+// freed, and replaced by it.
+static void logical_copy(Emit *e, const MgGraph *root, MgTensorId t,
+                         Name buf, char type[TYPE_LEN]) {
+  const MgTensor *x = &root->tensors[t];
+  Name view, out, zero, one;
+  char view_type[TYPE_LEN], out_type[TYPE_LEN];
+  memcpy(view, buf, NAME_LEN);
+  snprintf(view_type, TYPE_LEN, "%s", type);
+  mg_lower_layout_view(e, root, t, view, view_type);
+  mg_lower_memref_type(x, (MgDType)x->dtype, NULL, out_type);
+  mg_lower_fresh(e, out);
+  mg_lower_line(e, "%s = memref.alloc() : %s", out, out_type);
+  mg_lower_index(e, 0, zero);
+  mg_lower_index(e, 1, one);
+  Index idx;
+  for (uint32_t d = 0; d < x->rank; d++) {
+    Name hi;
+    mg_lower_index(e, x->dims[d], hi);
+    mg_lower_fresh(e, idx[d]);
+    mg_lower_line(e, "scf.for %s = %s to %s step %s {", idx[d], zero, hi,
+                  one);
+    e->indent++;
+  }
+  char list[MG_MAX_DIMS * (NAME_LEN + 2)];
+  mg_lower_index_list(idx, x->rank, list, sizeof list);
+  Name v;
+  mg_lower_fresh(e, v);
+  mg_lower_line(e, "%s = memref.load %s[%s] : %s", v, view, list, view_type);
+  mg_lower_line(e, "memref.store %s, %s[%s] : %s", v, out, list, out_type);
+  for (uint32_t d = 0; d < x->rank; d++) {
+    e->indent--;
+    mg_lower_line(e, "}");
+  }
+  mg_lower_line(e, "memref.dealloc %s : %s", buf, type);
+  snprintf(buf, NAME_LEN, "%s", out);
+  snprintf(type, TYPE_LEN, "%s", out_type);
+}
+
 void mg_lower_host_program(Emit *e, const MgLowerOptions *o) {
   const MgGraph *root = &e->p->graphs[0];
   if (!mg_lower_alloc_tables(e, root)) {
@@ -183,12 +224,15 @@ void mg_lower_host_program(Emit *e, const MgLowerOptions *o) {
   mg_lower_line(e, "gpu.wait [%s]", tok);
   for (uint32_t k = 0; k < root->num_outputs && k < 64; k++) {
     MgTensorId t = root->outputs[k];
-    char tt[TYPE_LEN];
+    char tt[TYPE_LEN], mt[TYPE_LEN];
     tensor_type(&root->tensors[t], tt);
+    snprintf(mt, TYPE_LEN, "%s", e->type[t]);
+    if (mg_lower_has_layout(root, t))
+      logical_copy(e, root, t, host[k], mt);
     Name r;
     mg_lower_fresh(e, r);
     mg_lower_line(e, "%s = bufferization.to_tensor %s restrict writable : "
-                     "%s to %s", r, host[k], e->type[t], tt);
+                     "%s to %s", r, host[k], mt, tt);
     mg_text_printf(&rets, "%s%s", k ? ", " : "", r);
   }
   mg_lower_line(e, "return %s : %s", rets.data ? rets.data : "",

@@ -11,10 +11,12 @@
 // INTERP-DAG: @bf16_odd: 4 outputs, {{.*}}: ok
 // INTERP-DAG: @layout_reshape: 1 output, 60 elements, max abs error 0 {{.*}}: ok
 // INTERP-DAG: @single_head: 1 output, 49 elements, max abs error {{.*}}: ok
+// INTERP-DAG: @layout_out: 2 outputs, 84 elements, max abs error {{.*}}: ok
 // LOWER-DAG: @rope_scores: 1 output, 147 elements, max abs error {{.*}}: ok
 // LOWER-DAG: @bf16_odd: 4 outputs, {{.*}}: ok
 // LOWER-DAG: @layout_reshape: 1 output, 60 elements, max abs error 0 {{.*}}: ok
 // LOWER-DAG: @single_head: 1 output, 49 elements, max abs error {{.*}}: ok
+// LOWER-DAG: @layout_out: 2 outputs, 84 elements, max abs error {{.*}}: ok
 
 // One kernel per op but the free reshapes (op 3, 9, 10, 12 of
 // @rope_scores); the copies of whole vectors say their alignment.
@@ -68,6 +70,15 @@
 // GPU-LABEL: func.func @single_head(
 // GPU-COUNT-2: gpu.launch_func
 // GPU-NOT: gpu.launch_func
+// An input read through a layout and returned as it is: the device
+// copy comes back stored and is transposed on the host for the caller.
+// GPU-LABEL: func.func @layout_out(
+// GPU: gpu.wait [
+// GPU: %[[T:.*]] = memref.transpose %[[H:.*]] (d0, d1) -> (d1, d0) : memref<6x10xf16> to memref<10x6xf16, strided<[1, 10]>>
+// GPU: %[[L:.*]] = memref.alloc() : memref<10x6xf16>
+// GPU: memref.load %[[T]]
+// GPU: memref.dealloc %[[H]] : memref<6x10xf16>
+// GPU: bufferization.to_tensor %[[L]] restrict writable : memref<10x6xf16> to tensor<10x6xf16>
 
 //===----------------------------------------------------------------------===//
 // Attention's head split and RoPE's rotate-half in f16: projection,
@@ -184,4 +195,26 @@ func.func private @single_head_ref(%k: tensor<1x7x1x16xf16>, %q: tensor<1x1x7x16
   %s3 = tosa.const_shape {values = dense<[1, 1, 7, 7]> : tensor<4xindex>} : () -> !tosa.shape<4>
   %s = tosa.reshape %m, %s3 : (tensor<1x7x7xf16>, !tosa.shape<4>) -> tensor<1x1x7x7xf16>
   return %s : tensor<1x1x7x7xf16>
+}
+
+//===----------------------------------------------------------------------===//
+// An input read through a layout (nn.Linear's Wᵀ) that is also an output.
+//===----------------------------------------------------------------------===//
+
+func.func @layout_out(%w: tensor<6x10xf16>, %x: tensor<4x10xf16>) -> (tensor<10x6xf16>, tensor<4x6xf16>) attributes {ug.level = "kernel", ug.reference = @layout_out_ref} {
+  %wt = "ug.transpose"(%w) {perm = array<i64: 1, 0>} : (tensor<6x10xf16>) -> tensor<10x6xf16>
+  %y = "ug.matmul"(%x, %wt) : (tensor<4x10xf16>, tensor<10x6xf16>) -> tensor<4x6xf16>
+  func.return %wt, %y : tensor<10x6xf16>, tensor<4x6xf16>
+}
+func.func private @layout_out_ref(%w: tensor<6x10xf16>, %x: tensor<4x10xf16>) -> (tensor<10x6xf16>, tensor<4x6xf16>) {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf16>}> : () -> tensor<1xf16>
+  %wt = tosa.transpose %w {perms = array<i32: 1, 0>} : (tensor<6x10xf16>) -> tensor<10x6xf16>
+  %s1 = tosa.const_shape {values = dense<[1, 4, 10]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %x3 = tosa.reshape %x, %s1 : (tensor<4x10xf16>, !tosa.shape<3>) -> tensor<1x4x10xf16>
+  %s2 = tosa.const_shape {values = dense<[1, 10, 6]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %w3 = tosa.reshape %wt, %s2 : (tensor<10x6xf16>, !tosa.shape<3>) -> tensor<1x10x6xf16>
+  %m = tosa.matmul %x3, %w3, %zp, %zp : (tensor<1x4x10xf16>, tensor<1x10x6xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<1x4x6xf16>
+  %s3 = tosa.const_shape {values = dense<[4, 6]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %y = tosa.reshape %m, %s3 : (tensor<1x4x6xf16>, !tosa.shape<2>) -> tensor<4x6xf16>
+  return %wt, %y : tensor<10x6xf16>, tensor<4x6xf16>
 }
