@@ -289,6 +289,12 @@ MG_API MgTensorId mg_graph_slice(MgProgram *p, MgGraphId g, MgTensorId a,
 /// True for the kernel-level view ops (TRANSPOSE, RESHAPE, SLICE, and
 /// CONCAT at kernel level).
 MG_API bool mg_op_is_view(const MgOp *op, MgLevel level);
+/// True for a view op whose result lists its operand's elements in their
+/// row-major order (a reshape; a transpose moving only unit dims; a slice
+/// of a whole dim) of the same element type, read from a tensor stored as
+/// it is (no input layout): a reinterpretation of the same buffer, which
+/// the lowering emits without a kernel and the cost model charges nothing.
+MG_API bool mg_graph_view_is_free(const MgGraph *g, const MgOp *op);
 /// imap[3] and fmap use tensor dims or MG_MAP_NONE.
 MG_API MgTensorId mg_graph_iterator(MgProgram *p, MgGraphId g, MgTensorId a,
                                     const int8_t imap[3], int8_t fmap,

@@ -18,12 +18,6 @@
 #define MG_COST_SIMT_EFF 0.8
 #define MG_COST_SFU_EFF 0.8
 
-/// A kernel-level view op that lib/lower makes a view of its operand's
-/// buffer (it keeps the row-major order: a reshape, a transpose moving
-/// only unit dims, a slice of a whole dim; same element type; operand not
-/// an input with a layout): no kernel, no cost (mg_lower_is_kernel says
-/// the same).
-bool mg_cost_is_free_view(const MgGraph *g, const MgOp *op);
 /// The traffic of kernel-level view op `op`'s copy kernel into `c`
 /// (views.c): sectors read and written, utilization 1.
 void mg_cost_view(const MgProgram *p, const MgOp *op, const MgGpu *gpu,

@@ -204,7 +204,7 @@ bool mg_cost_kernel(const MgProgram *program, MgOpId op, const MgGpu *gpu,
       return false;
     }
   } else if (mg_op_is_view(o, MG_LEVEL_KERNEL)) {
-    if (mg_cost_is_free_view(&program->graphs[0], o))
+    if (mg_graph_view_is_free(&program->graphs[0], o))
       return false; // a view of its operand's buffer: no kernel
     mg_cost_view(program, o, gpu, out);
   } else {

@@ -33,7 +33,7 @@ double mg_cost_program(const MgProgram *program, const MgGpu *gpu) {
 // The tensor whose buffer `t` lives in: through free views (views of
 // their operand's buffer, no kernel) back to the first real one.
 static MgTensorId buffer_of(const MgGraph *g, MgTensorId t) {
-  while (mg_cost_is_free_view(g, &g->ops[g->tensors[t].producer]))
+  while (mg_graph_view_is_free(g, &g->ops[g->tensors[t].producer]))
     t = g->ops[g->tensors[t].producer].inputs[0];
   return t;
 }
@@ -57,7 +57,7 @@ double mg_cost_lower_bound(const MgProgram *target, uint32_t kernels,
       for (uint32_t j = i + 1; j < g->num_ops && read < whole; j++) {
         const MgOp *r = &g->ops[j];
         for (uint32_t k = 0; k < r->num_inputs; k++) {
-          if (mg_cost_is_free_view(g, r) ||
+          if (mg_graph_view_is_free(g, r) ||
               buffer_of(g, r->inputs[k]) != op->outputs[0])
             continue;
           const MgTensor *res = &g->tensors[r->outputs[0]];

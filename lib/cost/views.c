@@ -93,41 +93,6 @@ static Access access_of(const MgTensor *shape, const int64_t *stride,
   return a;
 }
 
-// The result lists the operand's elements in their row-major order (a
-// reshape; a transpose moving only unit dims; a slice of a whole dim).
-static bool keeps_order(const MgGraph *g, const MgOp *op) {
-  const MgTensor *a = &g->tensors[op->inputs[0]];
-  const MgTensor *r = &g->tensors[op->outputs[0]];
-  switch ((MgOpKind)op->kind) {
-  case MG_OP_RESHAPE:
-    return true;
-  case MG_OP_TRANSPOSE: {
-    int prev = -1;
-    for (uint32_t d = 0; d < r->rank; d++) {
-      if (r->dims[d] == 1)
-        continue;
-      if (op->perm[d] < prev)
-        return false;
-      prev = op->perm[d];
-    }
-    return true;
-  }
-  case MG_OP_SLICE:
-    return r->dims[op->attr] == a->dims[op->attr];
-  default:
-    return false;
-  }
-}
-
-bool mg_cost_is_free_view(const MgGraph *g, const MgOp *op) {
-  int8_t perm[MG_MAX_DIMS];
-  if (!mg_op_is_view(op, (MgLevel)g->level) || !keeps_order(g, op))
-    return false;
-  const MgTensor *a = &g->tensors[op->inputs[0]];
-  return a->dtype == g->tensors[op->outputs[0]].dtype &&
-         !mg_graph_tensor_perm(g, a, perm);
-}
-
 // Adds one operand's reads: L2 every sector, DRAM as the file comment says.
 static void add_read(const MgGraph *g, MgTensorId t, const Access *a,
                      const MgGpu *gpu, MgKernelCost *c) {

@@ -154,3 +154,39 @@ MgStatus mg_program_copy_layouts(MgProgram *dst, const MgProgram *src,
   free(set);
   return status;
 }
+
+// The result lists the operand's elements in their row-major order.
+static bool keeps_order(const MgGraph *g, const MgOp *op) {
+  const MgTensor *a = &g->tensors[op->inputs[0]];
+  const MgTensor *r = &g->tensors[op->outputs[0]];
+  switch ((MgOpKind)op->kind) {
+  case MG_OP_RESHAPE:
+    return true;
+  case MG_OP_TRANSPOSE: {
+    int prev = -1;
+    for (uint32_t d = 0; d < r->rank; d++) {
+      if (r->dims[d] == 1)
+        continue;
+      if (op->perm[d] < prev)
+        return false;
+      prev = op->perm[d];
+    }
+    return true;
+  }
+  case MG_OP_SLICE:
+    return r->dims[op->attr] == a->dims[op->attr];
+  default:
+    return false;
+  }
+}
+
+bool mg_graph_view_is_free(const MgGraph *g, const MgOp *op) {
+  int8_t perm[MG_MAX_DIMS];
+  if (!mg_op_is_view(op, (MgLevel)g->level) || !keeps_order(g, op))
+    return false;
+  // A transposed input is strided (no reshape of it is a view), and a new
+  // element type needs a conversion: both are copies.
+  const MgTensor *a = &g->tensors[op->inputs[0]];
+  return a->dtype == g->tensors[op->outputs[0]].dtype &&
+         !mg_graph_tensor_perm(g, a, perm);
+}

@@ -26,42 +26,8 @@ static const MgTensor *tensor(Emit *e, MgTensorId id) {
   return &e->g->tensors[id];
 }
 
-// The result lists the operand's elements in their row-major order, so it
-// is a reshape of it: a reshape, a transpose that moves only unit dims (a
-// single head's (B, S, 1, D) -> (B, 1, S, D)), a slice of a whole dim.
-static bool keeps_order(const MgGraph *g, const MgOp *op) {
-  const MgTensor *a = &g->tensors[op->inputs[0]];
-  const MgTensor *r = &g->tensors[op->outputs[0]];
-  switch ((MgOpKind)op->kind) {
-  case MG_OP_RESHAPE:
-    return true;
-  case MG_OP_TRANSPOSE: {
-    int prev = -1;
-    for (uint32_t d = 0; d < r->rank; d++) {
-      if (r->dims[d] == 1)
-        continue;
-      if (op->perm[d] < prev)
-        return false;
-      prev = op->perm[d];
-    }
-    return true;
-  }
-  case MG_OP_SLICE:
-    return r->dims[op->attr] == a->dims[op->attr];
-  default:
-    return false;
-  }
-}
-
 bool mg_lower_is_free_view(const MgProgram *p, MgOpId op) {
-  const MgGraph *g = &p->graphs[0];
-  const MgOp *o = &g->ops[op];
-  if (!mg_op_is_view(o, MG_LEVEL_KERNEL) || !keeps_order(g, o))
-    return false;
-  // A transposed input is strided (no collapse of it is a view), and a
-  // new element type needs a conversion: both are copies.
-  return g->tensors[o->inputs[0]].dtype == g->tensors[o->outputs[0]].dtype &&
-         !mg_lower_has_layout(g, o->inputs[0]);
+  return mg_graph_view_is_free(&p->graphs[0], &p->graphs[0].ops[op]);
 }
 
 bool mg_lower_is_kernel(const MgProgram *p, MgOpId op) {

@@ -185,11 +185,9 @@ static MgProgram *make_part(const Cuts *c, uint8_t part, MgDiag *diag) {
   return p;
 }
 
-// Appends `prog` (a part's program) to graph 0 of `dst`, binding its inputs
-// in order to `inputs`; its outputs are written to `outs`.
-static MgStatus append_part(MgProgram *dst, const MgProgram *prog,
-                            const MgTensorId *inputs, MgTensorId *outs,
-                            MgDiag *diag) {
+MgStatus mg_search_append_part(MgProgram *dst, const MgProgram *prog,
+                               const MgTensorId *inputs, MgTensorId *outs,
+                               MgDiag *diag) {
   const MgGraph *g = &prog->graphs[0];
   MgTensorId *map = malloc((g->num_tensors + 1) * sizeof *map);
   if (!map)
@@ -254,22 +252,12 @@ static MgProgram *search_part(Search *s, MgProgram *part, uint32_t parts,
   }
   MgSearchResult r;
   MgStatus status = mg_search_run(part, &o, &r, diag);
-  mg_stats_add(st, &r.stats);
-  st->enumerate_s += r.stats.enumerate_s;
-  st->verify_s += r.stats.verify_s;
-  st->evaluated += r.stats.evaluated;
-  st->verified += r.stats.verified;
-  st->tests_run += r.stats.tests_run;
-  st->fingerprint_mismatches += r.stats.fingerprint_mismatches;
-  st->cost_skips += r.stats.cost_skips;
+  mg_search_add_part_stats(st, &r.stats);
   uint64_t peak = held + r.stats.memory_high_water,
            high = atomic_load(&s->memory_high);
   while (peak > high &&
          !atomic_compare_exchange_weak(&s->memory_high, &high, peak))
     ;
-  st->timed_out |= r.stats.timed_out;
-  st->memory_limited |= r.stats.memory_limited;
-  st->parts_memory_limited += r.stats.memory_limited;
   const MgProgram *best = status == MG_STATUS_OK ? mg_search_result_best(&r)
                                                  : NULL;
   MgProgram *chosen = part;
@@ -288,6 +276,20 @@ static MgProgram *search_part(Search *s, MgProgram *part, uint32_t parts,
   }
   mg_search_result_free(&r);
   return chosen;
+}
+
+void mg_search_add_part_stats(MgSearchStats *st, const MgSearchStats *part) {
+  mg_stats_add(st, part);
+  st->enumerate_s += part->enumerate_s;
+  st->verify_s += part->verify_s;
+  st->evaluated += part->evaluated;
+  st->verified += part->verified;
+  st->tests_run += part->tests_run;
+  st->fingerprint_mismatches += part->fingerprint_mismatches;
+  st->cost_skips += part->cost_skips;
+  st->timed_out |= part->timed_out;
+  st->memory_limited |= part->memory_limited;
+  st->parts_memory_limited += part->memory_limited;
 }
 
 uint32_t mg_search_cut_parts(const MgProgram *target,
@@ -347,14 +349,15 @@ MgProgram *mg_search_cut_join(const MgProgram *target,
   // Prologues first (parts 1..n), then the rest (part 0).
   for (uint8_t k = 1; ok && k <= c.n; k++) {
     part_inputs(&c, k, root, cut, inputs);
-    ok = append_part(out, programs[k], inputs, &cut[k - 1], diag) ==
-         MG_STATUS_OK;
+    ok = mg_search_append_part(out, programs[k], inputs, &cut[k - 1],
+                               diag) == MG_STATUS_OK;
   }
   MgTensorId outs[MG_MAX_OP_OUTPUTS * 4];
   if (ok) {
     part_inputs(&c, 0, root, cut, inputs);
     ok = programs[0]->graphs[0].num_outputs == g->num_outputs &&
-         append_part(out, programs[0], inputs, outs, diag) == MG_STATUS_OK;
+         mg_search_append_part(out, programs[0], inputs, outs, diag) ==
+             MG_STATUS_OK;
   }
   for (uint32_t k = 0; ok && k < g->num_outputs; k++)
     ok = mg_graph_mark_output(out, 0, outs[k], diag) == MG_STATUS_OK;

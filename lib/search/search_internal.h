@@ -243,6 +243,13 @@ void mg_worker_states(Worker *w, uint64_t n, bool kernel);
 bool mg_worker_stopped(Worker *w);
 /// Adds the counts of `src` to `dst`.
 void mg_stats_add(MgSearchStats *dst, const MgSearchStats *src);
+/// Appends `prog` (a part's program) to graph 0 of `dst`, binding its
+/// inputs in order to `inputs`; its outputs are written to `outs` (cut.c).
+MgStatus mg_search_append_part(MgProgram *dst, const MgProgram *prog,
+                               const MgTensorId *inputs, MgTensorId *outs,
+                               MgDiag *diag);
+/// Adds a part search's statistics to the whole search's (cut.c).
+void mg_search_add_part_stats(MgSearchStats *st, const MgSearchStats *part);
 /// True when the root graph of `target` has view ops (views.c).
 bool mg_search_has_views(const MgProgram *target);
 /// mg_search_run for a target with view ops: the parts between them are

@@ -230,17 +230,7 @@ static MgProgram *search_part(MgProgram *part, const MgSearchOptions *base,
   MgSearchResult r;
   MgDiag d;
   MgStatus st = mg_search_run(part, &o, &r, &d);
-  mg_stats_add(stats, &r.stats);
-  stats->enumerate_s += r.stats.enumerate_s;
-  stats->verify_s += r.stats.verify_s;
-  stats->evaluated += r.stats.evaluated;
-  stats->verified += r.stats.verified;
-  stats->tests_run += r.stats.tests_run;
-  stats->fingerprint_mismatches += r.stats.fingerprint_mismatches;
-  stats->cost_skips += r.stats.cost_skips;
-  stats->timed_out |= r.stats.timed_out;
-  stats->memory_limited |= r.stats.memory_limited;
-  stats->parts_memory_limited += r.stats.memory_limited;
+  mg_search_add_part_stats(stats, &r.stats);
   if (r.stats.memory_high_water > stats->memory_high_water)
     stats->memory_high_water = r.stats.memory_high_water;
   if (r.stats.kernel_ops_searched > stats->kernel_ops_searched)
@@ -262,27 +252,6 @@ static MgProgram *search_part(MgProgram *part, const MgSearchOptions *base,
   }
   mg_search_result_free(&r);
   return chosen;
-}
-
-// Appends `prog` to graph 0 of `dst`, its inputs bound to `inputs`; its
-// outputs go to `outs`.
-static MgStatus append(MgProgram *dst, const MgProgram *prog,
-                       const MgTensorId *inputs, MgTensorId *outs,
-                       MgDiag *diag) {
-  const MgGraph *g = &prog->graphs[0];
-  MgTensorId *map = malloc((g->num_tensors + 1) * sizeof *map);
-  if (!map)
-    return mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1, "out of memory");
-  for (uint32_t t = 0; t < g->num_tensors; t++)
-    map[t] = MG_NO_ID;
-  for (uint32_t i = 0; i < g->num_ops; i++)
-    if (g->ops[i].kind == MG_OP_INPUT)
-      map[g->ops[i].outputs[0]] = inputs[g->ops[i].attr];
-  MgStatus st = mg_graph_append(dst, 0, prog, 0, map, diag);
-  for (uint32_t k = 0; st == MG_STATUS_OK && k < g->num_outputs; k++)
-    outs[k] = map[g->outputs[k]];
-  free(map);
-  return st;
 }
 
 bool mg_search_has_views(const MgProgram *target) {
@@ -342,7 +311,8 @@ static MgProgram *compose(const Split *s, const MgProgram *target,
       uint32_t ni = part_inputs(s, p, in), no = 0;
       for (uint32_t k = 0; k < ni; k++)
         bound[k] = map[in[k]];
-      ok = append(out, programs[p], bound, outs, diag) == MG_STATUS_OK;
+      ok = mg_search_append_part(out, programs[p], bound, outs, diag) ==
+           MG_STATUS_OK;
       for (uint32_t i = 0; ok && i < g->num_ops; i++)
         for (uint32_t k = 0; s->part[i] == p && k < g->ops[i].num_outputs; k++)
           if (leaves(s, p, g->ops[i].outputs[k]))

@@ -556,7 +556,8 @@ static void test_cost_slice_concat(void) {
   mg_program_destroy(p);
 }
 
-// The model and the lowering agree on which view ops are kernels.
+// Which view ops are kernels: one rule (mg_graph_view_is_free), read by the
+// model and the lowering alike; each case below is checked through both.
 static void test_cost_views_match_lowering(void) {
   MgDiag d;
   int64_t kd[4] = {2, 7, 1, 16};
