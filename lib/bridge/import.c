@@ -244,7 +244,9 @@ static MlirOperation layout_view(MlirValue arg, MgLevel level) {
   return (MlirOperation){NULL};
 }
 
-/// Reads `perm` of a ug.transpose view op of rank `rank`.
+/// Reads `perm` of a ug.transpose of rank `rank`: false when it is not an
+/// i64 array of `rank` entries; an entry out of 0..MG_MAX_DIMS-1 reads -1
+/// (the callers' permutation checks reject it).
 static bool read_perm(MlirOperation op, uint32_t rank, int8_t *perm) {
   MlirAttribute a = attr(op, "perm");
   if (mlirAttributeIsNull(a) || !mlirAttributeIsADenseI64Array(a) ||
@@ -252,9 +254,7 @@ static bool read_perm(MlirOperation op, uint32_t rank, int8_t *perm) {
     return false;
   for (uint32_t d = 0; d < rank; ++d) {
     int64_t v = mlirDenseI64ArrayGetElement(a, d);
-    if (v < 0 || v >= MG_MAX_DIMS)
-      return false;
-    perm[d] = (int8_t)v;
+    perm[d] = (int8_t)(v < 0 || v >= MG_MAX_DIMS ? -1 : v);
   }
   return true;
 }
@@ -282,22 +282,18 @@ static MgStatus read_layout(Importer *im, MlirOperation view, uint32_t rank,
   if (!mlirOpOperandIsNull(mlirOpOperandGetNextUse(first)))
     return fail(im, loc, MG_STATUS_INVALID, "%s",
                 "an argument read through 'ug.transpose' has no other use");
-  MlirAttribute a = attr(view, "perm");
-  if (mlirAttributeIsNull(a) || !mlirAttributeIsADenseI64Array(a) ||
-      mlirDenseArrayGetNumElements(a) != (intptr_t)rank)
+  if (!read_perm(view, rank, perm))
     return fail(im, loc, MG_STATUS_INVALID, "%s",
                 "'ug.transpose' needs 'perm', one entry per dim");
   int64_t stored[MG_MAX_DIMS];
   memcpy(stored, dims, rank * sizeof *dims);
   bool seen[MG_MAX_DIMS] = {false};
   for (uint32_t d = 0; d < rank; ++d) {
-    int64_t p = mlirDenseI64ArrayGetElement(a, d);
-    if (p < 0 || p >= (int64_t)rank || seen[p])
+    if (perm[d] < 0 || perm[d] >= (int8_t)rank || seen[perm[d]])
       return fail(im, loc, MG_STATUS_INVALID, "%s",
                   "'ug.transpose' perm is not a permutation");
-    seen[p] = true;
-    perm[d] = (int8_t)p;
-    dims[d] = stored[p];
+    seen[perm[d]] = true;
+    dims[d] = stored[perm[d]];
   }
   MlirType rt = mlirValueGetType(mlirOperationGetResult(view, 0));
   bool ok = mlirTypeIsARankedTensor(rt) &&

@@ -233,11 +233,12 @@ static bool tainted(MgLiftBuilder *b, MgTensorId t) {
   return t < b->cap_taint && b->taint[t];
 }
 
-// Bookkeeping shared by all emitters: result dtype, taint, op count.
-// The dialect lets only binary ops, matmul and sum change the element type
-// (unary and scalar ops keep their operand's): KEEP_DTYPE says so.
+// Bookkeeping shared by all emitters: result dtype and taint (finish and
+// finish_view add the op count). The dialect lets only binary ops, matmul
+// and sum change the element type (unary and scalar ops keep their
+// operand's): KEEP_DTYPE says so.
 #define KEEP_DTYPE 0xff
-static MgTensorId finish(MgLiftBuilder *b, MgTensorId r, uint8_t dtype,
+static MgTensorId record(MgLiftBuilder *b, MgTensorId r, uint8_t dtype,
                          bool taint, const MgDiag *diag) {
   if (r == MG_NO_ID) {
     mg_lift_fail(b, (MlirOperation){NULL}, "the μGraph rejected the op: %s",
@@ -253,7 +254,14 @@ static MgTensorId finish(MgLiftBuilder *b, MgTensorId r, uint8_t dtype,
   if (!grow_taint(b))
     return MG_NO_ID;
   b->taint[r] = taint;
-  b->num_compute++;
+  return r;
+}
+
+// A compute op's result: counted toward max-ops and the remarks.
+static MgTensorId finish(MgLiftBuilder *b, MgTensorId r, uint8_t dtype,
+                         bool taint, const MgDiag *diag) {
+  r = record(b, r, dtype, taint, diag);
+  b->num_compute += r != MG_NO_ID;
   return r;
 }
 
@@ -423,11 +431,7 @@ bool mg_lift_frame_out(MgLiftBuilder *b, const MgLiftVal *v, uint32_t rank,
 // nothing), same taint as its operand.
 static MgTensorId finish_view(MgLiftBuilder *b, MgTensorId a, MgTensorId r,
                               const MgDiag *diag) {
-  bool t = tainted(b, a);
-  r = finish(b, r, KEEP_DTYPE, t, diag);
-  if (r != MG_NO_ID)
-    b->num_compute--;
-  return r;
+  return record(b, r, KEEP_DTYPE, tainted(b, a), diag);
 }
 
 MgTensorId mg_lift_emit_transpose(MgLiftBuilder *b, MgTensorId a,

@@ -139,7 +139,8 @@ void mg_lower_cpu_program(Emit *e, const MgLowerOptions *o) {
     if (e->val[t][0])
       continue;
     MgOpId made = root->tensors[t].producer;
-    if (mg_lower_is_free_view(e->p, made)) { // operands precede results
+    // Operands precede results.
+    if (mg_graph_view_is_free(root, &root->ops[made])) {
       MgTensorId a = root->ops[made].inputs[0];
       mg_lower_reshape_view(e, &root->tensors[a], &root->tensors[t], e->val[a],
                             e->type[a], e->val[t], e->type[t]);
@@ -161,11 +162,10 @@ void mg_lower_cpu_program(Emit *e, const MgLowerOptions *o) {
     if (op->kind == MG_OP_INPUT)
       continue;
     int64_t blocks, threads;
-    if (mg_lower_is_free_view(e->p, i)) {
+    if (mg_graph_view_is_free(root, op)) {
       if (!view_of[op->outputs[0]])
         free_view_into_output(e, op);
-    }
-    else if (op->kind == MG_OP_CUSTOM)
+    } else if (op->kind == MG_OP_CUSTOM)
       cpu_custom(e, op, e->val, e->type);
     else if (mg_lower_is_gemv(e->p, i, &blocks, &threads))
       mg_lower_gemv(e, op, NULL); // the GPU kernel's split, in turn

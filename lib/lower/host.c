@@ -59,9 +59,8 @@ static void stored_tensor_type(const MgGraph *g, MgTensorId t,
 }
 
 // A free view's result (no buffer of its own: a view of its operand's).
-static bool is_view_of_buffer(const Emit *e, const MgGraph *root,
-                              MgTensorId t) {
-  return mg_lower_is_free_view(e->p, root->tensors[t].producer);
+static bool is_view_of_buffer(const MgGraph *root, MgTensorId t) {
+  return mg_graph_view_is_free(root, &root->ops[root->tensors[t].producer]);
 }
 
 // Device buffers for every root tensor, inputs copied in; a free view
@@ -69,7 +68,7 @@ static bool is_view_of_buffer(const Emit *e, const MgGraph *root,
 static void host_buffers(Emit *e, const MgGraph *root, Name tok) {
   for (MgTensorId t = 0; t < root->num_tensors; t++) {
     const MgTensor *x = &root->tensors[t];
-    if (is_view_of_buffer(e, root, t)) {
+    if (is_view_of_buffer(root, t)) {
       MgTensorId a = root->ops[x->producer].inputs[0];
       mg_lower_reshape_view(e, &root->tensors[a], x, e->val[a], e->type[a],
                             e->val[t], e->type[t]);
@@ -214,7 +213,7 @@ void mg_lower_host_program(Emit *e, const MgLowerOptions *o) {
   }
   // After the last kernel and the copies out: every view is dead by then.
   for (MgTensorId t = 0; t < root->num_tensors; t++) {
-    if (is_view_of_buffer(e, root, t))
+    if (is_view_of_buffer(root, t))
       continue; // freed with the buffer it views
     mg_lower_fresh(e, next);
     mg_lower_line(e, "%s = gpu.dealloc async [%s] %s : %s", next, tok,

@@ -180,11 +180,6 @@ void mg_lower_store(Emit *e, MgTensorId id, Index idx, const char *v);
 
 //===--- Kernel-level view ops (views.c) ----------------------------------===//
 
-/// Root op `op` is a view op lowered as a view of its operand's buffer (no
-/// kernel): it keeps the elements' row-major order (a reshape; a transpose
-/// moving only unit dims; a slice of a whole dim), its element type, and
-/// its operand is stored contiguously (not an input with a layout).
-bool mg_lower_is_free_view(const MgProgram *p, MgOpId op);
 /// `val` of type `type`, a contiguous buffer of `from`'s shape, viewed as
 /// `to`'s shape (same element count): memref.collapse_shape to one dim,
 /// then memref.expand_shape; into `out` and `out_type`.

@@ -26,15 +26,11 @@ static const MgTensor *tensor(Emit *e, MgTensorId id) {
   return &e->g->tensors[id];
 }
 
-bool mg_lower_is_free_view(const MgProgram *p, MgOpId op) {
-  return mg_graph_view_is_free(&p->graphs[0], &p->graphs[0].ops[op]);
-}
-
 bool mg_lower_is_kernel(const MgProgram *p, MgOpId op) {
   if (!p || p->num_graphs == 0 || op >= p->graphs[0].num_ops)
     return false;
   return p->graphs[0].ops[op].kind != MG_OP_INPUT &&
-         !mg_lower_is_free_view(p, op);
+         !mg_graph_view_is_free(&p->graphs[0], &p->graphs[0].ops[op]);
 }
 
 // "[[0, 1, ..., rank - 1]]": one reassociation group of every dim.

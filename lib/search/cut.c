@@ -258,24 +258,28 @@ static MgProgram *search_part(Search *s, MgProgram *part, uint32_t parts,
   while (peak > high &&
          !atomic_compare_exchange_weak(&s->memory_high, &high, peak))
     ;
-  const MgProgram *best = status == MG_STATUS_OK ? mg_search_result_best(&r)
-                                                 : NULL;
-  MgProgram *chosen = part;
-  if (best) {
-    MgSearchCost a = mg_search_cost(best, &s->opt);
-    MgSearchCost b = mg_search_cost(part, &s->opt);
-    if (mg_search_cost_compare(&a, &b) < 0) {
-      MgProgram *copy = mg_program_clone(best);
-      if (copy) {
-        chosen = copy;
-        check->tests += r.found[r.best].check.tests;
-        check->error_bound += r.found[r.best].check.error_bound;
-        mg_program_destroy(part);
-      }
-    }
-  }
+  MgProgram *chosen = mg_search_part_choice(part, status, &r, &s->opt, check);
   mg_search_result_free(&r);
   return chosen;
+}
+
+MgProgram *mg_search_part_choice(MgProgram *part, MgStatus status,
+                                 const MgSearchResult *r,
+                                 const MgSearchOptions *opt,
+                                 MgVerifyResult *check) {
+  const MgProgram *best = status == MG_STATUS_OK ? mg_search_result_best(r)
+                                                 : NULL;
+  if (!best)
+    return part;
+  MgSearchCost a = mg_search_cost(best, opt), b = mg_search_cost(part, opt);
+  MgProgram *copy = mg_search_cost_compare(&a, &b) < 0 ? mg_program_clone(best)
+                                                       : NULL;
+  if (!copy)
+    return part;
+  check->tests += r->found[r->best].check.tests;
+  check->error_bound += r->found[r->best].check.error_bound;
+  mg_program_destroy(part);
+  return copy;
 }
 
 void mg_search_add_part_stats(MgSearchStats *st, const MgSearchStats *part) {

@@ -248,6 +248,14 @@ void mg_stats_add(MgSearchStats *dst, const MgSearchStats *src);
 MgStatus mg_search_append_part(MgProgram *dst, const MgProgram *prog,
                                const MgTensorId *inputs, MgTensorId *outs,
                                MgDiag *diag);
+/// The program for a part whose search gave `status` and `r`: a copy of
+/// the best one when it is cheaper than `part` under `opt` (then `part` is
+/// destroyed and the best one's tests and bound are added to `check`),
+/// else `part` itself (cut.c).
+MgProgram *mg_search_part_choice(MgProgram *part, MgStatus status,
+                                 const MgSearchResult *r,
+                                 const MgSearchOptions *opt,
+                                 MgVerifyResult *check);
 /// Adds a part search's statistics to the whole search's (cut.c).
 void mg_search_add_part_stats(MgSearchStats *st, const MgSearchStats *part);
 /// True when the root graph of `target` has view ops (views.c).

@@ -31,6 +31,7 @@ typedef struct Split {
   uint32_t *part;  // per compute op: its part; MG_NO_ID for inputs, views
   uint32_t num_parts;
   uint32_t *part_level; // per part
+  bool *escapes;   // per tensor: a graph output, or read outside its part
 } Split;
 
 static bool is_view(const MgGraph *g, const MgOp *op) {
@@ -47,6 +48,7 @@ static void split_free(Split *s) {
   free(s->level);
   free(s->part);
   free(s->part_level);
+  free(s->escapes);
 }
 
 // Levels, then parts: union-find over direct edges between compute ops of
@@ -59,7 +61,8 @@ static bool split(Split *s, const MgGraph *g) {
   s->part = malloc(n * sizeof *s->part);
   uint32_t *parent = malloc(n * sizeof *parent);
   s->part_level = malloc(n * sizeof *s->part_level);
-  if (!s->level || !s->part || !parent || !s->part_level) {
+  s->escapes = calloc(g->num_tensors + 1, sizeof *s->escapes);
+  if (!s->level || !s->part || !parent || !s->part_level || !s->escapes) {
     free(parent);
     split_free(s);
     return false;
@@ -101,29 +104,27 @@ static bool split(Split *s, const MgGraph *g) {
     s->part[i] = s->part[r];
   }
   free(parent);
+  for (uint32_t k = 0; k < g->num_outputs; k++)
+    s->escapes[g->outputs[k]] = true;
+  for (uint32_t i = 0; i < g->num_ops; i++)
+    for (uint32_t k = 0; k < g->ops[i].num_inputs; k++) {
+      MgTensorId t = g->ops[i].inputs[k];
+      if (s->part[g->tensors[t].producer] != s->part[i])
+        s->escapes[t] = true;
+    }
   return true;
 }
 
-static bool is_output(const MgGraph *g, MgTensorId t) {
-  for (uint32_t k = 0; k < g->num_outputs; k++)
-    if (g->outputs[k] == t)
-      return true;
-  return false;
-}
-
-// True when tensor `t` (made by part `p`) is read outside the part.
-static bool leaves(const Split *s, uint32_t p, MgTensorId t) {
+// The tensors part `p` returns (read outside it), in op order, written to
+// `out`; their count.
+static uint32_t part_outputs(const Split *s, uint32_t p, MgTensorId *out) {
   const MgGraph *g = s->g;
-  if (is_output(g, t))
-    return true;
-  for (uint32_t i = 0; i < g->num_ops; i++) {
-    if (s->part[i] == p)
-      continue;
-    for (uint32_t k = 0; k < g->ops[i].num_inputs; k++)
-      if (g->ops[i].inputs[k] == t)
-        return true;
-  }
-  return false;
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < g->num_ops; i++)
+    for (uint32_t k = 0; s->part[i] == p && k < g->ops[i].num_outputs; k++)
+      if (s->escapes[g->ops[i].outputs[k]])
+        out[n++] = g->ops[i].outputs[k];
+  return n;
 }
 
 // The tensors part `p` reads from outside, in first-read order
@@ -177,7 +178,6 @@ static MgProgram *make_part(const Split *s, uint32_t p, MgTensorId *in,
     else if (mg_graph_tensor_perm(g, t, perm))
       st = mg_graph_set_input_perm(prog, 0, map[in[k]], perm, diag);
   }
-  *num_out = 0;
   for (uint32_t i = 0; st == MG_STATUS_OK && i < g->num_ops; i++) {
     const MgOp *op = &g->ops[i];
     if (s->part[i] != p)
@@ -196,12 +196,11 @@ static MgProgram *make_part(const Split *s, uint32_t p, MgTensorId *in,
       if (prog->graphs[0].tensors[made[k]].dtype != g->tensors[t].dtype)
         st = mg_graph_set_dtype(prog, 0, made[k],
                                 (MgDType)g->tensors[t].dtype, diag);
-      if (st == MG_STATUS_OK && leaves(s, p, t)) {
-        out[(*num_out)++] = t;
-        st = mg_graph_mark_output(prog, 0, made[k], diag);
-      }
     }
   }
+  *num_out = part_outputs(s, p, out);
+  for (uint32_t k = 0; st == MG_STATUS_OK && k < *num_out; k++)
+    st = mg_graph_mark_output(prog, 0, map[out[k]], diag);
   free(map);
   if (st != MG_STATUS_OK) {
     mg_program_destroy(prog);
@@ -235,21 +234,8 @@ static MgProgram *search_part(MgProgram *part, const MgSearchOptions *base,
     stats->memory_high_water = r.stats.memory_high_water;
   if (r.stats.kernel_ops_searched > stats->kernel_ops_searched)
     stats->kernel_ops_searched = r.stats.kernel_ops_searched;
-  const MgProgram *best = st == MG_STATUS_OK ? mg_search_result_best(&r)
-                                             : NULL;
-  MgProgram *chosen = part;
-  if (best) {
-    MgSearchCost a = mg_search_cost(best, base), b = mg_search_cost(part, base);
-    MgProgram *copy = mg_search_cost_compare(&a, &b) < 0
-                          ? mg_program_clone(best) : NULL;
-    if (copy) {
-      chosen = copy;
-      check->tests += r.found[r.best].check.tests;
-      check->error_bound += r.found[r.best].check.error_bound;
-      *improved = true;
-      mg_program_destroy(part);
-    }
-  }
+  MgProgram *chosen = mg_search_part_choice(part, st, &r, base, check);
+  *improved |= chosen != part;
   mg_search_result_free(&r);
   return chosen;
 }
@@ -264,17 +250,15 @@ bool mg_search_has_views(const MgProgram *target) {
 
 // Builds the composition: target inputs (with their layouts), then by
 // level the view ops and the parts' programs.
-static MgProgram *compose(const Split *s, const MgProgram *target,
-                          MgProgram *const *programs, const MgTarget *gpu,
-                          MgDiag *diag) {
+static MgProgram *compose(const Split *s, MgProgram *const *programs,
+                          const MgTarget *gpu, MgDiag *diag) {
   const MgGraph *g = s->g;
   MgProgram *out = mg_program_create();
   MgTensorId *map = malloc((g->num_tensors + 1) * sizeof *map);
   MgTensorId *in = malloc((g->num_tensors + 1) * sizeof *in);
   MgTensorId *bound = malloc((g->num_tensors + 1) * sizeof *bound);
   MgTensorId *outs = malloc((g->num_tensors + 1) * sizeof *outs);
-  MgTensorId *tout = malloc((g->num_tensors + 1) * sizeof *tout);
-  bool ok = out && map && in && bound && outs && tout &&
+  bool ok = out && map && in && bound && outs &&
             mg_program_add_graph(out, MG_LEVEL_KERNEL) != MG_NO_ID;
   uint32_t max_level = 0;
   for (uint32_t i = 0; ok && i < g->num_ops; i++) {
@@ -308,30 +292,25 @@ static MgProgram *compose(const Split *s, const MgProgram *target,
     for (uint32_t p = 0; ok && p < s->num_parts; p++) {
       if (s->part_level[p] != lv)
         continue;
-      uint32_t ni = part_inputs(s, p, in), no = 0;
+      uint32_t ni = part_inputs(s, p, in);
       for (uint32_t k = 0; k < ni; k++)
         bound[k] = map[in[k]];
       ok = mg_search_append_part(out, programs[p], bound, outs, diag) ==
            MG_STATUS_OK;
-      for (uint32_t i = 0; ok && i < g->num_ops; i++)
-        for (uint32_t k = 0; s->part[i] == p && k < g->ops[i].num_outputs; k++)
-          if (leaves(s, p, g->ops[i].outputs[k]))
-            tout[no++] = g->ops[i].outputs[k];
+      uint32_t no = part_outputs(s, p, in); // `in` is free again
       ok = ok && no == programs[p]->graphs[0].num_outputs;
       for (uint32_t k = 0; ok && k < no; k++)
-        map[tout[k]] = outs[k];
+        map[in[k]] = outs[k];
     }
   }
   for (uint32_t k = 0; ok && k < g->num_outputs; k++)
     ok = mg_graph_mark_output(out, 0, map[g->outputs[k]], diag) ==
          MG_STATUS_OK;
-  ok = ok && mg_program_copy_layouts(out, target, diag) == MG_STATUS_OK;
   ok = ok && mg_program_validate(out, gpu, diag) == MG_STATUS_OK;
   free(map);
   free(in);
   free(bound);
   free(outs);
-  free(tout);
   if (!ok) {
     mg_program_destroy(out);
     return NULL;
@@ -379,7 +358,7 @@ MgStatus mg_search_views(const MgProgram *target,
   stats->cut_parts = s.num_parts;
   MgProgram *composed = NULL;
   if (st == MG_STATUS_OK && improved) {
-    composed = compose(&s, target, programs, opt.target, diag);
+    composed = compose(&s, programs, opt.target, diag);
     st = composed ? MG_STATUS_OK : MG_STATUS_INVALID;
   }
   for (uint32_t p = 0; programs && p < s.num_parts; p++)
