@@ -124,6 +124,23 @@ irdl.dialect @ug {
     irdl.operands(input: %in_input)
     irdl.results(out: %in_input)
   }
+  // element-wise maximum, broadcasting size-1 dims
+  irdl.operation @maximum {
+    %in_lhs = irdl.base "!builtin.tensor"
+    %in_rhs = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %in_lhs, rhs: %in_rhs)
+    %out_out = irdl.base "!builtin.tensor"
+    irdl.results(out: %out_out)
+  }
+  // max over `dim`, kept with size 1; kernel and block level
+  irdl.operation @reduce_max {
+    %a0 = irdl.base "#builtin.integer"
+    irdl.attributes { "dim" = %a0 }
+    %in_input = irdl.base "!builtin.tensor"
+    irdl.operands(input: %in_input)
+    %out_out = irdl.base "!builtin.tensor"
+    irdl.results(out: %out_out)
+  }
   // sum over `dim`, kept with size 1; kernel and block level
   irdl.operation @sum {
     %a0 = irdl.base "#builtin.integer"
@@ -195,12 +212,15 @@ irdl.dialect @ug {
     %out_tile = irdl.base "!builtin.tensor"
     irdl.results(tile: %out_tile)
   }
-  // for-loop accumulator, kind "sum" | "sum_last" | "sum_sq_last"; block level
+  // for-loop accumulator, kind "sum" | "sum_last" | "sum_sq_last" | "max" |
+  // "online"; block level. "online" takes the tile's max as a second operand
+  // (docs/dialect.md, Online softmax)
   irdl.operation @accum {
     %a0 = irdl.base "#builtin.string"
     irdl.attributes { "kind" = %a0 }
     %in_input = irdl.base "!builtin.tensor"
-    irdl.operands(input: %in_input)
+    %in_max = irdl.base "!builtin.tensor"
+    irdl.operands(input: %in_input, max: optional %in_max)
     %out_out = irdl.base "!builtin.tensor"
     irdl.results(out: %out_out)
   }

@@ -90,6 +90,10 @@ typedef enum MgOpKind {
   MG_OP_TRANSPOSE,  // result dim d is operand dim perm[d] (tosa.transpose)
   MG_OP_RESHAPE,    // row-major reshape to `shape` (rank `attr`)
   MG_OP_SLICE,      // along dim `attr`: shape[1] elements from index shape[0]
+  // Max (issue 12): outside LAX; the verifier models it as the maximum under
+  // a random total order of the field (docs/verification.md).
+  MG_OP_MAX,        // element-wise maximum, broadcasting like ADD
+  MG_OP_REDUCE_MAX, // max over dim `attr`, kept with size 1
   MG_OP_COUNT
 } MgOpKind;
 
@@ -98,6 +102,11 @@ typedef enum MgAccumKind {
   MG_ACCUM_SUM,        // Σ_i tile_i
   MG_ACCUM_SUM_LAST,   // Σ_i Σ_last tile_i  (last dim becomes 1)
   MG_ACCUM_SUM_SQ_LAST,// Σ_i Σ_last tile_i²  (for rms; last dim becomes 1)
+  MG_ACCUM_MAX,        // max_i tile_i (element-wise running max)
+  // Online softmax (FlashAttention-2): operands (x_i, m_i), m_i broadcasting
+  // to x_i; yields Σ_i x_i·exp(m_i − M) with M = max_i m_i, kept as a
+  // running sum rescaled by exp(M_old − M_new) whenever the max grows.
+  MG_ACCUM_ONLINE,
   MG_ACCUM_COUNT
 } MgAccumKind;
 
@@ -261,7 +270,7 @@ MG_API MgOpId mg_graph_add_op(MgProgram *program, MgGraphId graph,
                               MgDiag *diag);
 MG_API MgTensorId mg_graph_matmul(MgProgram *p, MgGraphId g, MgTensorId a,
                                   MgTensorId b, MgDiag *diag);
-/// ADD, SUB, MUL, DIV.
+/// ADD, SUB, MUL, DIV, MAX.
 MG_API MgTensorId mg_graph_binary(MgProgram *p, MgGraphId g, MgOpKind kind,
                                   MgTensorId a, MgTensorId b, MgDiag *diag);
 /// EXP, SQUARE, SQRT, RSQRT, SILU, GELU, RELU.
@@ -272,6 +281,9 @@ MG_API MgTensorId mg_graph_scalar(MgProgram *p, MgGraphId g, MgOpKind kind,
                                   MgTensorId a, double scalar, MgDiag *diag);
 MG_API MgTensorId mg_graph_sum(MgProgram *p, MgGraphId g, MgTensorId a,
                                int32_t dim, MgDiag *diag);
+/// SUM or REDUCE_MAX over `dim`, kept with size 1.
+MG_API MgTensorId mg_graph_reduce(MgProgram *p, MgGraphId g, MgOpKind kind,
+                                  MgTensorId a, int32_t dim, MgDiag *diag);
 MG_API MgTensorId mg_graph_concat(MgProgram *p, MgGraphId g, MgTensorId a,
                                   MgTensorId b, int32_t dim, MgDiag *diag);
 /// Kernel-level views (see MgOpKind). Transpose: result dim d is dim
@@ -301,6 +313,10 @@ MG_API MgTensorId mg_graph_iterator(MgProgram *p, MgGraphId g, MgTensorId a,
                                     MgDiag *diag);
 MG_API MgTensorId mg_graph_accum(MgProgram *p, MgGraphId g, MgTensorId a,
                                  MgAccumKind acc, MgDiag *diag);
+/// The online softmax accumulator (MG_ACCUM_ONLINE) of tile `x` and its max.
+MG_API MgTensorId mg_graph_accum_online(MgProgram *p, MgGraphId g,
+                                        MgTensorId x, MgTensorId max,
+                                        MgDiag *diag);
 MG_API MgTensorId mg_graph_saver(MgProgram *p, MgGraphId g, MgTensorId a,
                                  const int8_t omap[3], MgDiag *diag);
 /// Graph-defined kernel running block graph `sub` on `inputs`; its outputs

@@ -357,6 +357,7 @@ static MgStatus import_op(Importer *im, MgGraphId g, MlirOperation op,
     break;
   }
   case MG_OP_SUM:
+  case MG_OP_REDUCE_MAX:
   case MG_OP_CONCAT:
     if (!read_int(op, "dim", &v) || v < 0 || v >= MG_MAX_DIMS)
       return fail(im, loc, MG_STATUS_INVALID,
@@ -409,7 +410,8 @@ static MgStatus import_op(Importer *im, MgGraphId g, MlirOperation op,
                              : MG_ACCUM_COUNT;
     if (acc == MG_ACCUM_COUNT)
       return fail(im, loc, MG_STATUS_INVALID, "%s",
-                  "'kind' must be \"sum\", \"sum_last\" or \"sum_sq_last\"");
+                  "'kind' must be \"sum\", \"sum_last\", \"sum_sq_last\", "
+                  "\"max\" or \"online\"");
     proto.acc = (uint8_t)acc;
     break;
   }

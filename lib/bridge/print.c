@@ -50,6 +50,7 @@ static void put_op(MgText *t, const MgProgram *p, const MgGraph *g,
     mg_text_printf(t, " {scalar = %.17e : f64}", op->scalar);
     break;
   case MG_OP_SUM:
+  case MG_OP_REDUCE_MAX:
   case MG_OP_CONCAT:
     mg_text_printf(t, " {dim = %d : i64}", op->attr);
     break;

@@ -48,7 +48,8 @@ static MgOp canonical_op(const MgOp *op) {
     memcpy(c.perm, op->perm, sizeof c.perm);
     c.attr = op->attr;
     break;
-  case MG_OP_SUM: case MG_OP_CONCAT: case MG_OP_CUSTOM: case MG_OP_THREAD:
+  case MG_OP_SUM: case MG_OP_REDUCE_MAX: case MG_OP_CONCAT: case MG_OP_CUSTOM:
+  case MG_OP_THREAD:
     c.attr = op->attr;
     break;
   case MG_OP_TRANSPOSE:
@@ -203,7 +204,8 @@ static MgTensorId wrong_kind(MgProgram *p, MgGraphId g, MgOpKind kind,
 
 MgTensorId mg_graph_binary(MgProgram *p, MgGraphId g, MgOpKind kind,
                            MgTensorId a, MgTensorId b, MgDiag *diag) {
-  static const MgOpKind ok[] = {MG_OP_ADD, MG_OP_SUB, MG_OP_MUL, MG_OP_DIV};
+  static const MgOpKind ok[] = {MG_OP_ADD, MG_OP_SUB, MG_OP_MUL, MG_OP_DIV,
+                                MG_OP_MAX};
   if (check_graph(p, g, diag) != MG_STATUS_OK)
     return MG_NO_ID;
   if (!kind_in(kind, ok, sizeof ok / sizeof ok[0]))
@@ -247,7 +249,17 @@ MgTensorId mg_graph_scalar(MgProgram *p, MgGraphId g, MgOpKind kind,
 
 MgTensorId mg_graph_sum(MgProgram *p, MgGraphId g, MgTensorId a, int32_t dim,
                         MgDiag *diag) {
-  MgOp op = mg_op_blank(MG_OP_SUM);
+  return mg_graph_reduce(p, g, MG_OP_SUM, a, dim, diag);
+}
+
+MgTensorId mg_graph_reduce(MgProgram *p, MgGraphId g, MgOpKind kind,
+                           MgTensorId a, int32_t dim, MgDiag *diag) {
+  if (kind != MG_OP_SUM && kind != MG_OP_REDUCE_MAX) {
+    if (check_graph(p, g, diag) != MG_STATUS_OK)
+      return MG_NO_ID;
+    return wrong_kind(p, g, kind, "reduction", diag);
+  }
+  MgOp op = mg_op_blank(kind);
   op.num_inputs = 1;
   op.inputs[0] = a;
   op.attr = dim;
@@ -315,6 +327,16 @@ MgTensorId mg_graph_accum(MgProgram *p, MgGraphId g, MgTensorId a,
   op.num_inputs = 1;
   op.inputs[0] = a;
   op.acc = (uint8_t)((unsigned)acc < 256 ? acc : 255);
+  return add_single(p, g, &op, diag);
+}
+
+MgTensorId mg_graph_accum_online(MgProgram *p, MgGraphId g, MgTensorId x,
+                                 MgTensorId max, MgDiag *diag) {
+  MgOp op = mg_op_blank(MG_OP_ACCUM);
+  op.num_inputs = 2;
+  op.inputs[0] = x;
+  op.inputs[1] = max;
+  op.acc = MG_ACCUM_ONLINE;
   return add_single(p, g, &op, diag);
 }
 

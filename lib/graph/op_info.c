@@ -18,11 +18,13 @@ static const char *const op_names[] = {
     "mul_scalar", "div_scalar",     "sum",      "custom",
     "iterator",   "accum",      "saver",          "concat",   "thread",
     "transpose",  "reshape",    "slice",
+    "maximum",    "reduce_max",
 };
 _Static_assert(sizeof op_names / sizeof op_names[0] == MG_OP_COUNT,
                "ORDER MG_OP: op_names out of sync with MgOpKind");
 
-static const char *const accum_names[] = {"sum", "sum_last", "sum_sq_last"};
+static const char *const accum_names[] = {"sum", "sum_last", "sum_sq_last",
+                                          "max", "online"};
 _Static_assert(sizeof accum_names / sizeof accum_names[0] == MG_ACCUM_COUNT,
                "accum_names out of sync with MgAccumKind");
 
@@ -67,7 +69,7 @@ MgOpKind mg_op_kind_from_name(const char *name, size_t len) {
 bool mg_op_kind_is_elementwise(MgOpKind kind) {
   switch (kind) {
   case MG_OP_ADD: case MG_OP_SUB: case MG_OP_MUL: case MG_OP_DIV:
-  case MG_OP_EXP: case MG_OP_SQUARE: case MG_OP_SQRT: case MG_OP_RSQRT:
+  case MG_OP_MAX: case MG_OP_EXP: case MG_OP_SQUARE: case MG_OP_SQRT: case MG_OP_RSQRT:
   case MG_OP_SILU: case MG_OP_GELU: case MG_OP_RELU:
   case MG_OP_LOG: case MG_OP_TANH: case MG_OP_ERF:
   case MG_OP_MUL_SCALAR: case MG_OP_DIV_SCALAR:
@@ -81,6 +83,7 @@ bool mg_op_kind_is_lax(MgOpKind kind) {
   switch (kind) {
   case MG_OP_SQRT: case MG_OP_RSQRT: case MG_OP_SILU: case MG_OP_GELU:
   case MG_OP_RELU: case MG_OP_LOG: case MG_OP_TANH: case MG_OP_ERF:
+  case MG_OP_MAX: case MG_OP_REDUCE_MAX:
     return false;
   default:
     // Structural ops (input, iterator, saver, custom, thread) move or group
@@ -96,12 +99,13 @@ bool mg_op_kind_allowed_at(MgOpKind kind, MgLevel level) {
     return (unsigned)level < MG_LEVEL_COUNT;
   switch (level) {
   case MG_LEVEL_KERNEL:
-    return kind == MG_OP_MATMUL || kind == MG_OP_SUM || kind == MG_OP_CUSTOM ||
+    return kind == MG_OP_MATMUL || kind == MG_OP_SUM ||
+           kind == MG_OP_REDUCE_MAX || kind == MG_OP_CUSTOM ||
            kind == MG_OP_CONCAT || kind == MG_OP_TRANSPOSE ||
            kind == MG_OP_RESHAPE || kind == MG_OP_SLICE;
   case MG_LEVEL_BLOCK:
     return kind == MG_OP_MATMUL || kind == MG_OP_SUM ||
-           kind == MG_OP_ITERATOR || kind == MG_OP_ACCUM ||
+           kind == MG_OP_REDUCE_MAX || kind == MG_OP_ITERATOR || kind == MG_OP_ACCUM ||
            kind == MG_OP_SAVER || kind == MG_OP_CONCAT || kind == MG_OP_THREAD;
   default: // thread graphs hold element-wise chains only
     return false;

@@ -190,7 +190,8 @@ static size_t op_key(const MgOp *op, uint64_t *key) {
       key[n++] = (uint64_t)(uint8_t)op->perm[d];
     key[n++] = (uint64_t)(uint32_t)op->attr;
     break;
-  case MG_OP_SUM: case MG_OP_CONCAT: case MG_OP_CUSTOM: case MG_OP_THREAD:
+  case MG_OP_SUM: case MG_OP_REDUCE_MAX: case MG_OP_CONCAT: case MG_OP_CUSTOM:
+  case MG_OP_THREAD:
     key[n++] = (uint64_t)(uint32_t)op->attr;
     break;
   case MG_OP_TRANSPOSE:

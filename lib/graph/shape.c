@@ -97,7 +97,7 @@ static void arity(MgOpKind kind, uint32_t *lo, uint32_t *hi) {
     *lo = *hi = 0;
     return;
   case MG_OP_MATMUL: case MG_OP_ADD: case MG_OP_SUB: case MG_OP_MUL:
-  case MG_OP_DIV:
+  case MG_OP_DIV: case MG_OP_MAX:
     *lo = *hi = 2;
     return;
   case MG_OP_CONCAT:
@@ -185,7 +185,8 @@ static MgStatus infer_sum(const InferCtx *cx, MgTensor *out) {
   const MgTensor *a = operand(cx, 0);
   int32_t dim = cx->op->attr;
   if (dim < 0 || (uint32_t)dim >= a->rank)
-    return FAIL(cx, "sum dim %d is out of range for rank %u", dim, a->rank);
+    return FAIL(cx, "%s dim %d is out of range for rank %u", cx->name, dim,
+                a->rank);
   *out = *a;
   out->dims[dim] = 1;
   return MG_STATUS_OK;
@@ -311,6 +312,17 @@ static MgStatus infer_accum(const InferCtx *cx, MgTensor *out) {
   *out = *operand(cx, 0);
   if (acc == MG_ACCUM_SUM_LAST || acc == MG_ACCUM_SUM_SQ_LAST)
     out->dims[out->rank - 1] = 1;
+  if (acc == MG_ACCUM_ONLINE) { // the max must broadcast to the tile
+    const MgTensor *m = operand(cx, 1);
+    if (m->rank != out->rank)
+      return FAIL(cx, "online accumulator: the max has rank %u but the tile "
+                  "has rank %u", m->rank, out->rank);
+    for (uint32_t d = 0; d < m->rank; d++)
+      if (m->dims[d] != 1 && m->dims[d] != out->dims[d])
+        return FAIL(cx, "online accumulator: max dim %u is %lld but the tile's "
+                    "is %lld (expected it or 1)", d, (long long)m->dims[d],
+                    (long long)out->dims[d]);
+  }
   return MG_STATUS_OK;
 }
 
@@ -461,6 +473,8 @@ MgStatus mg_graph_infer(const MgProgram *p, MgGraphId g, uint32_t op_index,
                     ? mg_level_name((MgLevel)gr->level) : "?");
   uint32_t lo, hi;
   arity((MgOpKind)op->kind, &lo, &hi);
+  if (op->kind == MG_OP_ACCUM && op->acc == MG_ACCUM_ONLINE)
+    lo = hi = 2; // the tile and its max
   if (op->num_inputs < lo || op->num_inputs > hi)
     return lo == hi ? FAIL(&cx, "'%s' takes %u operands but got %u", cx.name,
                            lo, op->num_inputs)
@@ -476,12 +490,13 @@ MgStatus mg_graph_infer(const MgProgram *p, MgGraphId g, uint32_t op_index,
     st = infer_matmul(&cx, &out[0]);
     break;
   case MG_OP_ADD: case MG_OP_SUB: case MG_OP_MUL: case MG_OP_DIV:
+  case MG_OP_MAX:
     st = infer_binary(&cx, &out[0]);
     break;
   case MG_OP_MUL_SCALAR: case MG_OP_DIV_SCALAR:
     st = infer_scalar(&cx, &out[0]);
     break;
-  case MG_OP_SUM:
+  case MG_OP_SUM: case MG_OP_REDUCE_MAX:
     st = infer_sum(&cx, &out[0]);
     break;
   case MG_OP_CONCAT:

@@ -39,6 +39,7 @@ typedef struct BlockRun {
   MgExecValue *vals;    // one per block-graph tensor
   uint8_t *phase;       // one per op
   bool *pending;        // ACCUM: zero before its next step
+  MgExecValue *runmax;  // ONLINE ACCUM: the running max, one per op
   MgExecValue **frames; // THREAD: the thread graph's value table
   int64_t block[3];     // current block index
 } BlockRun;
@@ -138,6 +139,17 @@ static MgStatus run_accum(BlockRun *r, MgOpId o, const MgOp *op,
   memcpy(dims, x->dims, sizeof dims);
   const MgCell *src = x->data;
   MgStatus st;
+  MgExecValue *acc = &r->vals[op->outputs[0]];
+  bool first = r->pending[o];
+  r->pending[o] = false;
+  if (op->acc == MG_ACCUM_MAX)
+    return mg_interp_accum_max(ex, acc, x, first);
+  if (op->acc == MG_ACCUM_ONLINE) {
+    const MgBuffer *m = mg_interp_operand(ex, op, 1, r->vals);
+    return m ? mg_interp_accum_online(ex, acc, &r->runmax[o], x, m, count,
+                                      first)
+             : MG_STATUS_INVALID;
+  }
   if (op->acc == MG_ACCUM_SUM_LAST || op->acc == MG_ACCUM_SUM_SQ_LAST) {
     if (x->rank == 0)
       return mg_interp_fail(ex, MG_STATUS_INVALID,
@@ -165,12 +177,10 @@ static MgStatus run_accum(BlockRun *r, MgOpId o, const MgOp *op,
     return mg_interp_fail(ex, MG_STATUS_INVALID, "unknown accumulator %u",
                           op->acc);
   }
-  MgExecValue *acc = &r->vals[op->outputs[0]];
-  if (r->pending[o]) {
+  if (first) {
     if ((st = mg_interp_value_shape(ex, acc, x->rank, dims)) != MG_STATUS_OK)
       return st;
     mg_interp_fill(acc->buf.data, ex->dom->zero, n);
-    r->pending[o] = false;
   } else if (acc->buf.rank != x->rank ||
              memcmp(acc->buf.dims, dims, x->rank * sizeof(int64_t)) != 0) {
     return mg_interp_fail(ex, MG_STATUS_INVALID,
@@ -390,8 +400,9 @@ MgStatus mg_interp_run_custom(MgExec *ex, MgGraphId gid, MgOpId oid,
   r.phase = calloc(no, 1);
   r.pending = calloc(no, sizeof *r.pending);
   r.frames = calloc(no, sizeof *r.frames);
+  r.runmax = calloc(no, sizeof *r.runmax);
   bool *flags = calloc(2 * nt, sizeof *flags);
-  if (!r.vals || !r.phase || !r.pending || !r.frames || !flags) {
+  if (!r.vals || !r.phase || !r.pending || !r.frames || !r.runmax || !flags) {
     st = mg_interp_fail(ex, MG_STATUS_NOMEM, "out of memory");
     goto done;
   }
@@ -418,6 +429,9 @@ done:
   free(r.phase);
   free(r.pending);
   free(r.frames);
+  for (uint32_t o = 0; r.runmax && o < g->num_ops; ++o)
+    mg_interp_value_release(&r.runmax[o]);
+  free(r.runmax);
   free(flags);
   return st;
 }

@@ -26,6 +26,9 @@ typedef enum MgExecScratch {
   MG_EXEC_SCRATCH_PERM, // reduction transpose
   MG_EXEC_SCRATCH_SQ,   // squared tile of a SUM_SQ_LAST accumulator
   MG_EXEC_SCRATCH_RED,  // reduced tile of a SUM_LAST accumulator
+  MG_EXEC_SCRATCH_MAX,  // ONLINE accumulator: the new running max
+  MG_EXEC_SCRATCH_SCALE,// ONLINE accumulator: exp of a max difference
+  MG_EXEC_SCRATCH_TERM, // ONLINE accumulator: the rescaled tile
   MG_EXEC_SCRATCH_COUNT
 } MgExecScratch;
 
@@ -99,6 +102,17 @@ void mg_interp_broadcast(const MgCell *src, uint32_t srank,
 /// dst(outer, inner) = Σ_j src(outer, j, inner), j < n.
 MgStatus mg_interp_reduce(MgExec *ex, const MgCell *src, size_t outer,
                           size_t n, size_t inner, MgCell *dst);
+/// The same with max (the domain's MG_OP_MAX) for Σ; n >= 1.
+MgStatus mg_interp_reduce_max(MgExec *ex, const MgCell *src, size_t outer,
+                              size_t n, size_t inner, MgCell *dst);
+/// MG_ACCUM_MAX step: acc = x on the first step of a block, else max(acc, x).
+MgStatus mg_interp_accum_max(MgExec *ex, MgExecValue *acc, const MgBuffer *x,
+                             bool first);
+/// MG_ACCUM_ONLINE: `count` steps of tile x with max m (broadcasting to x),
+/// the running max kept in `runmax` (online.c).
+MgStatus mg_interp_accum_online(MgExec *ex, MgExecValue *acc,
+                                MgExecValue *runmax, const MgBuffer *x,
+                                const MgBuffer *m, int64_t count, bool first);
 /// Runs a matmul, element-wise, SUM or CONCAT op over the value table.
 MgStatus mg_interp_eval_basic(MgExec *ex, const MgOp *op, MgExecValue *vals);
 /// Input `k` of `op`, or NULL (after a diagnostic) when it was never computed.

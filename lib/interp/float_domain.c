@@ -53,6 +53,12 @@ static MgStatus f_binary(void *ctx, MgOpKind kind, const MgCell *a,
     for (size_t i = 0; i < n; ++i)
       st(out + i, ld(a + i) / ld(b + i));
     return MG_STATUS_OK;
+  case MG_OP_MAX: // NaN wins, as in tosa.maximum and torch.maximum
+    for (size_t i = 0; i < n; ++i) {
+      double x = ld(a + i), y = ld(b + i);
+      st(out + i, x > y || isnan(x) ? x : y);
+    }
+    return MG_STATUS_OK;
   default:
     return MG_STATUS_UNSUPPORTED;
   }

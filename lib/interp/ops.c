@@ -85,6 +85,21 @@ MgStatus mg_interp_reduce(MgExec *ex, const MgCell *src, size_t outer,
   return st == MG_STATUS_OK ? st : mg_interp_domain_fail(ex, st, "add_into");
 }
 
+MgStatus mg_interp_reduce_max(MgExec *ex, const MgCell *src, size_t outer,
+                              size_t n, size_t inner, MgCell *dst) {
+  if (n == 0)
+    return mg_interp_fail(ex, MG_STATUS_INVALID, "max over an empty dim");
+  MgStatus st = MG_STATUS_OK;
+  for (size_t o = 0; o < outer && st == MG_STATUS_OK; ++o) {
+    MgCell *d = dst + o * inner;
+    memcpy(d, src + o * n * inner, inner * sizeof(MgCell));
+    for (size_t j = 1; j < n && st == MG_STATUS_OK; ++j)
+      st = ex->dom->binary(ex->dctx, MG_OP_MAX, d, src + (o * n + j) * inner,
+                           d, inner);
+  }
+  return st == MG_STATUS_OK ? st : mg_interp_domain_fail(ex, st, "max");
+}
+
 static MgStatus eval_binary(MgExec *ex, const MgOp *op, MgExecValue *vals) {
   const MgBuffer *a = mg_interp_operand(ex, op, 0, vals);
   const MgBuffer *b = a ? mg_interp_operand(ex, op, 1, vals) : NULL;
@@ -223,6 +238,9 @@ static MgStatus eval_sum(MgExec *ex, const MgOp *op, MgExecValue *vals) {
   MgStatus st = mg_interp_value_shape(ex, out, a->rank, dims);
   if (st != MG_STATUS_OK)
     return st;
+  if (op->kind == MG_OP_REDUCE_MAX)
+    return mg_interp_reduce_max(ex, a->data, outer, (size_t)a->dims[d], inner,
+                                out->buf.data);
   return mg_interp_reduce(ex, a->data, outer, (size_t)a->dims[d], inner,
                           out->buf.data);
 }
@@ -282,6 +300,7 @@ MgStatus mg_interp_eval_basic(MgExec *ex, const MgOp *op, MgExecValue *vals) {
   case MG_OP_SUB:
   case MG_OP_MUL:
   case MG_OP_DIV:
+  case MG_OP_MAX:
     return eval_binary(ex, op, vals);
   case MG_OP_EXP:
   case MG_OP_SQUARE:
@@ -297,6 +316,7 @@ MgStatus mg_interp_eval_basic(MgExec *ex, const MgOp *op, MgExecValue *vals) {
   case MG_OP_DIV_SCALAR:
     return eval_unary(ex, op, vals);
   case MG_OP_SUM:
+  case MG_OP_REDUCE_MAX:
     return eval_sum(ex, op, vals);
   case MG_OP_CONCAT:
     return eval_concat(ex, op, vals);

@@ -320,6 +320,47 @@ static void note_division(Walk *w, const Deg *divisor, const MgTensor *out,
   w->out->zero_mass += per * (double)mg_tensor_numel(out) * runs;
 }
 
+// A max picks one of its arguments, so under a fixed order of the values
+// (one argmax pattern) it has the degrees of its arguments; which one it
+// picks changes from element to element, so every per-dim fact is lost.
+static void selection(Deg *x) {
+  for (uint32_t d = 0; d < MG_MAX_DIMS; ++d)
+    x->vary[d] = x->atoms;
+  x->den_vary = x->den > 0 ? 0xFF : 0;
+  x->pure = false;
+}
+
+// Max over `n` values (a dim or the for-loop): any of their atoms.
+static void max_over(Deg *x, uint64_t n, uint64_t vk) {
+  if (n > 1)
+    x->atoms = sat_add(x->atoms - vk, sat_mul(n, vk));
+  selection(x);
+}
+
+static void note_atom(Walk *w, const Deg *arg);
+
+// MG_ACCUM_ONLINE over F steps, as the field runs it: step i adds
+// x_i·exp(m_i − M_i) and rescales the sum so far by exp(M_{i−1} − M_i),
+// so each term carries at most F + 1 exp atoms of arguments m − m', then
+// the F terms are summed.
+static Deg online(Walk *w, const Deg *x, const Deg *m, uint64_t forloop) {
+  Deg arg = *m;
+  selection(&arg);
+  arg.num = sat_add(m->num, m->den);
+  arg.den = sat_mul(m->den, 2);
+  arg.atoms = sat_mul(m->atoms, sat_mul(forloop, 2));
+  note_atom(w, &arg);
+  Deg r = *x;
+  uint64_t factors = sat_add(forloop, 1);
+  r.num = sat_add(r.num, factors);
+  r.atoms = sat_add(r.atoms, sat_mul(factors, sat_add(arg.atoms, 1)));
+  r.pos |= kind_bit(MG_OP_EXP);
+  r.qbot = true;
+  selection(&r);
+  loop_sum(&r, forloop);
+  return r;
+}
+
 static void note_atom(Walk *w, const Deg *arg) {
   w->out->arg_degree = max_u64(w->out->arg_degree, sat_add(arg->num, arg->den));
   w->out->arg_atoms = max_u64(w->out->arg_atoms, arg->atoms);
@@ -392,6 +433,21 @@ static MgStatus walk_graph(Walk *w, MgGraphId gid, const Deg *inputs,
     case MG_OP_MATMUL:
       r = matmul(a, ta, b, tb, t);
       break;
+    case MG_OP_MAX: {
+      // The element-wise facts of a + b over-approximate either operand's.
+      r = binary(MG_OP_ADD, a, ta, b, tb, t, w->laurent);
+      r.num = max_u64(a->num, b->num);
+      r.den = max_u64(a->den, b->den);
+      selection(&r);
+      break;
+    }
+    case MG_OP_REDUCE_MAX: {
+      r = *a;
+      uint32_t d = (uint32_t)op->attr;
+      if (d < ta->rank)
+        max_over(&r, (uint64_t)ta->dims[d], r.vary[d]);
+      break;
+    }
     case MG_OP_ADD: case MG_OP_SUB: case MG_OP_MUL: case MG_OP_DIV:
       r = binary(kind, a, ta, b, tb, t, w->laurent);
       if (kind == MG_OP_DIV)
@@ -459,6 +515,16 @@ static MgStatus walk_graph(Walk *w, MgGraphId gid, const Deg *inputs,
       r = *a; // a tile of the tensor: same dims, cut
       break;
     case MG_OP_ACCUM:
+      if (op->acc == MG_ACCUM_MAX) {
+        r = *a;
+        r.atoms = sat_mul(r.atoms, (uint64_t)gr->forloop);
+        selection(&r);
+        break;
+      }
+      if (op->acc == MG_ACCUM_ONLINE) {
+        r = online(w, a, b, (uint64_t)gr->forloop);
+        break;
+      }
       r = *a;
       r.pure = false;
       if (op->acc == MG_ACCUM_SUM_SQ_LAST)

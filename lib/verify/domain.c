@@ -159,6 +159,28 @@ static MgStatus ff_divide(MgFfContext *ctx, const MgCell *a, const MgCell *b,
   return MG_STATUS_OK;
 }
 
+// Max is the maximum under a random total order of Z_p, drawn per test:
+// the rank of x is a keyed mix of x_p (ties, only between equal ranks,
+// broken by x_p). It is associative, commutative and idempotent and picks
+// one of its arguments, like the real max, and knows nothing else about
+// the reals (docs/verification.md, Max). Like the uninterpreted functions it
+// reads only x_p; on equal x_p the live q component wins, so y and
+// y + 0·exp(z) give the same result.
+static MgStatus ff_max(const MgFfContext *ctx, const MgCell *a,
+                       const MgCell *b, MgCell *out, size_t n) {
+  uint64_t k = mg_ff_mix(ctx->key ^ 0x4d41584f52444552ull); // "MAXORDER"
+  for (size_t i = 0; i < n; ++i) {
+    uint32_t ap = mg_ff_cell_p(a[i]), bp = mg_ff_cell_p(b[i]);
+    if (ap == bp) {
+      out[i] = mg_ff_cell_q_live(a[i]) ? a[i] : b[i];
+      continue;
+    }
+    uint64_t ra = mg_ff_mix(k ^ ap), rb = mg_ff_mix(k ^ bp);
+    out[i] = ra > rb || (ra == rb && ap > bp) ? a[i] : b[i];
+  }
+  return MG_STATUS_OK;
+}
+
 static MgStatus ff_binary(void *vctx, MgOpKind kind, const MgCell *a,
                           const MgCell *b, MgCell *out, size_t n) {
   MgFfContext *ctx = vctx;
@@ -167,6 +189,8 @@ static MgStatus ff_binary(void *vctx, MgOpKind kind, const MgCell *a,
     return fail(ctx, MG_FF_FAULT_DEADLINE);
   if (kind == MG_OP_DIV)
     return ff_divide(ctx, a, b, out, n);
+  if (kind == MG_OP_MAX)
+    return ff_max(ctx, a, b, out, n);
   for (size_t i = 0; i < n; ++i) {
     uint32_t ap = mg_ff_cell_p(a[i]), aq = mg_ff_cell_q(a[i]);
     uint32_t bp = mg_ff_cell_p(b[i]), bq = mg_ff_cell_q(b[i]);

@@ -446,7 +446,7 @@ static void test_graph_accum_rules(void) {
   CHECK(mg_graph_accum(s.p, s.b, post, MG_ACCUM_SUM, &d) == MG_NO_ID);
   CHECK_MSG(d, "already post-loop");
   CHECK(mg_graph_accum(s.p, s.b, t, MG_ACCUM_COUNT, &d) == MG_NO_ID);
-  CHECK_MSG(d, "unknown accumulator kind 3");
+  CHECK_MSG(d, "unknown accumulator kind 5");
   mg_program_destroy(s.p);
 
   s = block(1, 1, 1); // with F = 1 an accumulator is still allowed
