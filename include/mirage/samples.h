@@ -46,6 +46,30 @@ MG_API MgProgram *mg_sample_attention_split_kv(int64_t b, int64_t s,
                                                int64_t d, int64_t l,
                                                int32_t chunks,
                                                int32_t forloop);
+/// Stable softmax over the last dim of X(m,n): E = exp(X − max_last X),
+/// Y = E / sum_last(E); and the same in one custom kernel, grid (grid,1,1)
+/// over the rows.
+MG_API MgProgram *mg_sample_stable_softmax(int64_t m, int64_t n);
+MG_API MgProgram *mg_sample_stable_softmax_fused(int64_t m, int64_t n,
+                                                 int32_t grid);
+/// Stable attention, inputs as mg_sample_attention: S = Q·K,
+/// E = exp(S − max_last S), O = (E / sum_last(E)) · V.
+MG_API MgProgram *mg_sample_stable_attention(int64_t b, int64_t s, int64_t d,
+                                             int64_t l);
+/// FlashAttention-2: one custom kernel, grid (row_blocks, b, 1), looping
+/// `forloop` times over the KV length with online accumulators
+/// (MG_ACCUM_ONLINE) keyed by each tile's row max.
+MG_API MgProgram *mg_sample_stable_attention_flash(int64_t b, int64_t s,
+                                                   int64_t d, int64_t l,
+                                                   int32_t row_blocks,
+                                                   int32_t forloop);
+/// Flash-decoding: as mg_sample_attention_split_kv, kernel 1 also writes
+/// each chunk's max (MG_ACCUM_MAX) and its partials are rescaled to it;
+/// kernel 2 merges the chunks with online accumulators.
+MG_API MgProgram *mg_sample_stable_attention_split_kv(int64_t b, int64_t s,
+                                                      int64_t d, int64_t l,
+                                                      int32_t chunks,
+                                                      int32_t forloop);
 /// QKNorm attention: as mg_sample_attention with Q <- Q / rms(Q) and
 /// V <- V / rms(V), rms over the last dim (rms(x) = sqrt(sum_last(x²)/d)).
 MG_API MgProgram *mg_sample_qknorm(int64_t b, int64_t s, int64_t d,

@@ -1,0 +1,132 @@
+//===- samples_build.h - Helpers the sample programs are written with ----===//
+//
+// A Build threads the program and a sticky "ok" flag through the helpers:
+// after the first rejected op every helper returns MG_NO_ID and the sample
+// returns NULL. Shared by samples.c and samples_stable.c (not exported).
+//
+//===----------------------------------------------------------------------===//
+#ifndef MIRAGE_GRAPH_SAMPLES_BUILD_H
+#define MIRAGE_GRAPH_SAMPLES_BUILD_H
+
+#include "mirage/samples.h"
+
+#include <stddef.h>
+
+#define PHI MG_MAP_NONE
+
+typedef struct Build {
+  MgProgram *p;
+  bool ok;
+} Build;
+
+static inline MgTensorId check(Build *b, MgTensorId t) {
+  if (t == MG_NO_ID)
+    b->ok = false;
+  return t;
+}
+
+static inline Build start(void) {
+  Build b;
+  b.p = mg_program_create();
+  b.ok = b.p != NULL && mg_program_add_graph(b.p, MG_LEVEL_KERNEL) == 0;
+  return b;
+}
+
+static inline MgProgram *finish(Build *b) {
+  if (b->ok)
+    return b->p;
+  mg_program_destroy(b->p);
+  return NULL;
+}
+
+static inline bool positive(int64_t a, int64_t b, int64_t c, int64_t d) {
+  return a > 0 && b > 0 && c > 0 && d > 0;
+}
+
+static inline MgTensorId input(Build *b, MgGraphId g, uint32_t rank, int64_t d0,
+                        int64_t d1, int64_t d2) {
+  if (!b->ok)
+    return MG_NO_ID;
+  int64_t dims[3] = {d0, d1, d2};
+  return check(b, mg_graph_add_input(b->p, g, MG_DTYPE_F16, rank, dims, NULL));
+}
+
+static inline MgTensorId matmul(Build *b, MgGraphId g, MgTensorId x, MgTensorId y) {
+  return b->ok ? check(b, mg_graph_matmul(b->p, g, x, y, NULL)) : MG_NO_ID;
+}
+
+static inline MgTensorId binary(Build *b, MgGraphId g, MgOpKind kind, MgTensorId x,
+                         MgTensorId y) {
+  return b->ok ? check(b, mg_graph_binary(b->p, g, kind, x, y, NULL))
+               : MG_NO_ID;
+}
+
+static inline MgTensorId unary(Build *b, MgGraphId g, MgOpKind kind, MgTensorId x) {
+  return b->ok ? check(b, mg_graph_unary(b->p, g, kind, x, NULL)) : MG_NO_ID;
+}
+
+static inline MgTensorId scalar(Build *b, MgGraphId g, MgOpKind kind, MgTensorId x,
+                         double s) {
+  return b->ok ? check(b, mg_graph_scalar(b->p, g, kind, x, s, NULL))
+               : MG_NO_ID;
+}
+
+static inline MgTensorId sum(Build *b, MgGraphId g, MgTensorId x, int32_t dim) {
+  return b->ok ? check(b, mg_graph_sum(b->p, g, x, dim, NULL)) : MG_NO_ID;
+}
+
+static inline MgTensorId iter(Build *b, MgGraphId g, MgTensorId x, int8_t ix,
+                       int8_t iy, int8_t iz, int8_t fmap) {
+  int8_t imap[3] = {ix, iy, iz};
+  return b->ok ? check(b, mg_graph_iterator(b->p, g, x, imap, fmap, NULL))
+               : MG_NO_ID;
+}
+
+static inline MgTensorId accum(Build *b, MgGraphId g, MgTensorId x, MgAccumKind k) {
+  return b->ok ? check(b, mg_graph_accum(b->p, g, x, k, NULL)) : MG_NO_ID;
+}
+
+static inline MgTensorId save(Build *b, MgGraphId g, MgTensorId x, int8_t ox,
+                       int8_t oy, int8_t oz) {
+  int8_t omap[3] = {ox, oy, oz};
+  if (!b->ok)
+    return MG_NO_ID;
+  MgTensorId t = check(b, mg_graph_saver(b->p, g, x, omap, NULL));
+  if (b->ok && mg_graph_mark_output(b->p, g, t, NULL) != MG_STATUS_OK)
+    b->ok = false;
+  return t;
+}
+
+static inline void output(Build *b, MgGraphId g, MgTensorId t) {
+  if (b->ok && mg_graph_mark_output(b->p, g, t, NULL) != MG_STATUS_OK)
+    b->ok = false;
+}
+
+static inline MgGraphId block(Build *b, int32_t gx, int32_t gy, int32_t forloop) {
+  if (!b->ok)
+    return MG_NO_ID;
+  MgGraphId g = mg_program_add_graph(b->p, MG_LEVEL_BLOCK);
+  int32_t grid[3] = {gx, gy, 1};
+  if (g == MG_NO_ID ||
+      mg_graph_set_launch(b->p, g, grid, 128, forloop, NULL) != MG_STATUS_OK)
+    b->ok = false;
+  return g;
+}
+
+// Runs block graph `sub` as a kernel op; returns its first output and
+// writes all of them to outs (may be NULL).
+static inline MgTensorId custom(Build *b, MgGraphId sub, uint32_t n,
+                         const MgTensorId *ins, MgTensorId *outs) {
+  MgTensorId local[MG_MAX_OP_OUTPUTS];
+  if (!outs)
+    outs = local;
+  if (!b->ok)
+    return MG_NO_ID;
+  if (mg_graph_custom(b->p, 0, sub, n, ins, outs, NULL) == MG_NO_ID) {
+    b->ok = false;
+    return MG_NO_ID;
+  }
+  return outs[0];
+}
+
+#endif // MIRAGE_GRAPH_SAMPLES_BUILD_H

@@ -1,0 +1,138 @@
+//===- samples_stable.c - Numerically stable softmax and attention -------===//
+//
+// The programs frontends emit (the row max subtracted before exp) and the
+// fused forms the search should find for them: FlashAttention-2 (one
+// kernel, online accumulators over the KV for-loop) and flash-decoding
+// (split-KV: each chunk returns its rescaled partials and its max; a second
+// kernel merges them with the same online accumulator).
+//
+//===----------------------------------------------------------------------===//
+#include "samples_build.h"
+
+static MgTensorId row_max(Build *b, MgGraphId g, MgTensorId x, int32_t dim) {
+  return b->ok ? check(b, mg_graph_reduce(b->p, g, MG_OP_REDUCE_MAX, x, dim,
+                                          NULL))
+               : MG_NO_ID;
+}
+
+static MgTensorId online(Build *b, MgGraphId g, MgTensorId x, MgTensorId m) {
+  return b->ok ? check(b, mg_graph_accum_online(b->p, g, x, m, NULL))
+               : MG_NO_ID;
+}
+
+// exp(x − max_dim x): every element in (0, 1].
+static MgTensorId stable_exp(Build *b, MgGraphId g, MgTensorId x,
+                             MgTensorId m) {
+  return unary(b, g, MG_OP_EXP, binary(b, g, MG_OP_SUB, x, m));
+}
+
+MgProgram *mg_sample_stable_softmax(int64_t m, int64_t n) {
+  if (!positive(m, n, 1, 1))
+    return NULL;
+  Build b = start();
+  MgTensorId x = input(&b, 0, 2, m, n, 0);
+  MgTensorId e = stable_exp(&b, 0, x, row_max(&b, 0, x, 1));
+  output(&b, 0, binary(&b, 0, MG_OP_DIV, e, sum(&b, 0, e, 1)));
+  return finish(&b);
+}
+
+MgProgram *mg_sample_stable_softmax_fused(int64_t m, int64_t n,
+                                          int32_t grid) {
+  if (!positive(m, n, grid, 1))
+    return NULL;
+  Build b = start();
+  MgTensorId in = input(&b, 0, 2, m, n, 0);
+  MgGraphId g = block(&b, grid, 1, 1);
+  MgTensorId xt = iter(&b, g, input(&b, g, 2, m, n, 0), 0, PHI, PHI, PHI);
+  MgTensorId e = stable_exp(&b, g, xt, row_max(&b, g, xt, 1));
+  save(&b, g, binary(&b, g, MG_OP_DIV, e, sum(&b, g, e, 1)), 0, PHI, PHI);
+  output(&b, 0, custom(&b, g, 1, &in, NULL));
+  return finish(&b);
+}
+
+MgProgram *mg_sample_stable_attention(int64_t bs, int64_t s, int64_t d,
+                                      int64_t l) {
+  if (!positive(bs, s, d, l))
+    return NULL;
+  Build b = start();
+  MgTensorId q = input(&b, 0, 3, bs, s, d), k = input(&b, 0, 3, bs, d, l);
+  MgTensorId v = input(&b, 0, 3, bs, l, d);
+  MgTensorId sc = matmul(&b, 0, q, k);
+  MgTensorId e = stable_exp(&b, 0, sc, row_max(&b, 0, sc, 2));
+  MgTensorId p = binary(&b, 0, MG_OP_DIV, e, sum(&b, 0, e, 2));
+  output(&b, 0, matmul(&b, 0, p, v));
+  return finish(&b);
+}
+
+// One for-loop step of FlashAttention-2 in block graph g on tiles qt, kt,
+// vt: the tile's own max m, P = exp(S − m), and the two online sums of
+// P·V and of P's rows, rescaled to the running max. Writes the max to *m.
+static void flash_step(Build *b, MgGraphId g, MgTensorId qt, MgTensorId kt,
+                       MgTensorId vt, MgTensorId *num, MgTensorId *den,
+                       MgTensorId *m) {
+  MgTensorId sc = matmul(b, g, qt, kt);
+  *m = row_max(b, g, sc, 2);
+  MgTensorId p = stable_exp(b, g, sc, *m);
+  *num = online(b, g, matmul(b, g, p, vt), *m);
+  *den = online(b, g, sum(b, g, p, 2), *m);
+}
+
+MgProgram *mg_sample_stable_attention_flash(int64_t bs, int64_t s, int64_t d,
+                                            int64_t l, int32_t row_blocks,
+                                            int32_t forloop) {
+  if (!positive(bs, s, d, l) || row_blocks <= 0 || forloop <= 0 ||
+      bs > INT32_MAX)
+    return NULL;
+  Build b = start();
+  MgTensorId ins[3] = {input(&b, 0, 3, bs, s, d), input(&b, 0, 3, bs, d, l),
+                       input(&b, 0, 3, bs, l, d)};
+  // Block (x, y): query rows x of batch y, looping over the KV length.
+  MgGraphId g = block(&b, row_blocks, (int32_t)bs, forloop);
+  MgTensorId q = input(&b, g, 3, bs, s, d), k = input(&b, g, 3, bs, d, l);
+  MgTensorId v = input(&b, g, 3, bs, l, d);
+  MgTensorId num, den, m;
+  flash_step(&b, g, iter(&b, g, q, 1, 0, PHI, PHI),
+             iter(&b, g, k, PHI, 0, PHI, 2), iter(&b, g, v, PHI, 0, PHI, 1),
+             &num, &den, &m);
+  save(&b, g, binary(&b, g, MG_OP_DIV, num, den), 1, 0, PHI);
+  output(&b, 0, custom(&b, g, 3, ins, NULL));
+  return finish(&b);
+}
+
+MgProgram *mg_sample_stable_attention_split_kv(int64_t bs, int64_t s,
+                                               int64_t d, int64_t l,
+                                               int32_t chunks,
+                                               int32_t forloop) {
+  if (!positive(bs, s, d, l) || chunks <= 0 || forloop <= 0 ||
+      bs > INT32_MAX)
+    return NULL;
+  Build b = start();
+  MgTensorId ins[3] = {input(&b, 0, 3, bs, s, d), input(&b, 0, 3, bs, d, l),
+                       input(&b, 0, 3, bs, l, d)};
+  // Kernel 1: block (x, y) takes KV chunk x of batch y and writes its
+  // rescaled partials and its max side by side along dim 1.
+  MgGraphId g1 = block(&b, chunks, (int32_t)bs, forloop);
+  MgTensorId q = input(&b, g1, 3, bs, s, d), k = input(&b, g1, 3, bs, d, l);
+  MgTensorId v = input(&b, g1, 3, bs, l, d);
+  MgTensorId num, den, m;
+  flash_step(&b, g1, iter(&b, g1, q, PHI, 0, PHI, PHI),
+             iter(&b, g1, k, 2, 0, PHI, 2), iter(&b, g1, v, 1, 0, PHI, 1),
+             &num, &den, &m);
+  save(&b, g1, num, 1, 0, PHI);
+  save(&b, g1, den, 1, 0, PHI);
+  save(&b, g1, accum(&b, g1, m, MG_ACCUM_MAX), 1, 0, PHI);
+  MgTensorId part[3];
+  custom(&b, g1, 3, ins, part);
+  // Kernel 2: batch y merges its chunks over the for-loop with the same
+  // online sums, keyed by each chunk's max, then divides.
+  MgGraphId g2 = block(&b, (int32_t)bs, 1, chunks);
+  MgTensorId pn = input(&b, g2, 3, bs, chunks * s, d);
+  MgTensorId ps = input(&b, g2, 3, bs, chunks * s, 1);
+  MgTensorId pm = input(&b, g2, 3, bs, chunks * s, 1);
+  MgTensorId mt = iter(&b, g2, pm, 0, PHI, PHI, 1);
+  MgTensorId n2 = online(&b, g2, iter(&b, g2, pn, 0, PHI, PHI, 1), mt);
+  MgTensorId s2 = online(&b, g2, iter(&b, g2, ps, 0, PHI, PHI, 1), mt);
+  save(&b, g2, binary(&b, g2, MG_OP_DIV, n2, s2), 0, PHI, PHI);
+  output(&b, 0, custom(&b, g2, 3, part, NULL));
+  return finish(&b);
+}
