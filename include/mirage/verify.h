@@ -64,6 +64,27 @@ MG_API double mg_verify_test_bound(const MgProgram *a, const MgProgram *b);
 MG_API MgStatus mg_verify_fingerprint(const MgProgram *program,
                                       uint64_t *fingerprint, MgDiag *diag);
 
+/// Numerical stability of exp (docs/verification.md, Stability). The field
+/// test cannot see it: exp(x)/Σexp(x) and exp(x − m)/Σexp(x − m) are equal
+/// polynomials. An exp is *guarded* when its argument is proven ≤ 0 by an
+/// abstract domain of upper bounds: x − m where m is a max of x over the
+/// dims m is broadcast along (reduce_max, element-wise maximum with such a
+/// max), scaled by non-negative constants or added to other such values;
+/// the online accumulator's own rescales are guarded by construction.
+typedef struct MgStability {
+  uint32_t exps;      // exp ops in all graphs
+  uint32_t unguarded; // ... whose argument is not proven <= 0
+  int32_t graph, op;  // the first unguarded exp, -1 when none
+} MgStability;
+
+MG_API MgStatus mg_verify_stability(const MgProgram *program,
+                                    MgStability *out, MgDiag *diag);
+/// True when `candidate` keeps `original`'s guards: if every exp of the
+/// original is guarded, every exp of the candidate must be. An original
+/// with an unguarded exp is unstable already and constrains nothing.
+MG_API bool mg_verify_keeps_stability(const MgStability *original,
+                                      const MgStability *candidate);
+
 #ifdef __cplusplus
 }
 #endif

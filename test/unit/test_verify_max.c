@@ -239,7 +239,108 @@ static void test_max_stable_forms_stay_finite(void) {
   CHECK(worst < 1e-12);
 }
 
+static MgStability stability(MgProgram *p) {
+  MgStability st;
+  memset(&st, 0, sizeof st);
+  CHECK(p != NULL);
+  if (p)
+    CHECK_EQ_INT(mg_verify_stability(p, &st, NULL), MG_STATUS_OK);
+  mg_program_destroy(p);
+  return st;
+}
+
+// exp(f(S)) / Σ exp(f(S)) over the rows of S (4,8), f chosen by `form`.
+enum { GUARD_MAX, GUARD_SUBSET, GUARD_SCALED, GUARD_NEG_SCALE, GUARD_MASK,
+       GUARD_MAXIMUM, GUARD_NONE };
+static MgProgram *softmax_form(int form) {
+  MgProgram *p = mg_program_create();
+  mg_program_add_graph(p, MG_LEVEL_KERNEL);
+  int64_t dims[2] = {4, 8};
+  MgTensorId s = mg_graph_add_input(p, 0, MG_DTYPE_F16, 2, dims, NULL);
+  MgTensorId mask = mg_graph_add_input(p, 0, MG_DTYPE_F16, 2, dims, NULL);
+  MgTensorId x = s, m;
+  switch (form) {
+  case GUARD_SUBSET: // the max of half the row
+    m = mg_graph_reduce(p, 0, MG_OP_REDUCE_MAX,
+                        mg_graph_slice(p, 0, s, 1, 0, 4, NULL), 1, NULL);
+    break;
+  case GUARD_MASK: // the max of the masked logits
+    x = mg_graph_binary(p, 0, MG_OP_ADD, s, mask, NULL);
+    m = mg_graph_reduce(p, 0, MG_OP_REDUCE_MAX, x, 1, NULL);
+    break;
+  case GUARD_MAXIMUM: // max(rowmax(S), rowmax(mask)) still bounds S
+    m = mg_graph_binary(
+        p, 0, MG_OP_MAX, mg_graph_reduce(p, 0, MG_OP_REDUCE_MAX, s, 1, NULL),
+        mg_graph_reduce(p, 0, MG_OP_REDUCE_MAX, mask, 1, NULL), NULL);
+    break;
+  default:
+    m = mg_graph_reduce(p, 0, MG_OP_REDUCE_MAX, s, 1, NULL);
+    break;
+  }
+  MgTensorId arg = form == GUARD_NONE ? x
+                                      : mg_graph_binary(p, 0, MG_OP_SUB, x, m,
+                                                        NULL);
+  if (form == GUARD_SCALED || form == GUARD_NEG_SCALE)
+    arg = mg_graph_scalar(p, 0, MG_OP_MUL_SCALAR, arg,
+                          form == GUARD_SCALED ? 0.125 : -0.125, NULL);
+  MgTensorId e = mg_graph_unary(p, 0, MG_OP_EXP, arg, NULL);
+  mg_graph_mark_output(p, 0, mg_graph_binary(p, 0, MG_OP_DIV, e,
+                                             mg_graph_sum(p, 0, e, 1, NULL),
+                                             NULL), NULL);
+  CHECK_EQ_INT(mg_program_validate(p, NULL, NULL), MG_STATUS_OK);
+  return p;
+}
+
+static void test_max_stability_domain(void) {
+  MgStability st = stability(mg_sample_stable_attention(2, 4, 8, 16));
+  CHECK_EQ_INT(st.exps, 1);
+  CHECK_EQ_INT(st.unguarded, 0);
+  CHECK_EQ_INT(st.op, -1);
+  st = stability(mg_sample_attention(2, 4, 8, 16));
+  CHECK_EQ_INT(st.exps, 1);
+  CHECK_EQ_INT(st.unguarded, 1);
+  CHECK_EQ_INT(st.graph, 0);
+  CHECK(st.op > 0);
+  // The fused forms: the max inside the block graph, the online rescales.
+  CHECK_EQ_INT(stability(mg_sample_stable_attention_flash(2, 4, 8, 16, 2, 4))
+                   .unguarded, 0);
+  st = stability(mg_sample_stable_attention_split_kv(2, 4, 8, 16, 2, 2));
+  CHECK_EQ_INT(st.exps, 1);
+  CHECK_EQ_INT(st.unguarded, 0);
+  CHECK_EQ_INT(stability(mg_sample_stable_softmax_fused(6, 10, 3)).unguarded,
+               0);
+  CHECK_EQ_INT(stability(softmax_form(GUARD_MAX)).unguarded, 0);
+  CHECK_EQ_INT(stability(softmax_form(GUARD_SCALED)).unguarded, 0);
+  CHECK_EQ_INT(stability(softmax_form(GUARD_MASK)).unguarded, 0);
+  CHECK_EQ_INT(stability(softmax_form(GUARD_MAXIMUM)).unguarded, 0);
+  // A max over the wrong set, a negative scale, no max at all.
+  CHECK_EQ_INT(stability(softmax_form(GUARD_SUBSET)).unguarded, 1);
+  CHECK_EQ_INT(stability(softmax_form(GUARD_NEG_SCALE)).unguarded, 1);
+  CHECK_EQ_INT(stability(softmax_form(GUARD_NONE)).unguarded, 1);
+  MgStability stable = {1, 0, -1, -1}, unstable = {1, 1, 0, 3};
+  CHECK(mg_verify_keeps_stability(&stable, &stable));
+  CHECK(!mg_verify_keeps_stability(&stable, &unstable));
+  CHECK(mg_verify_keeps_stability(&unstable, &unstable));
+}
+
+// The unstable form of a stable program is algebraically equal (the field
+// test accepts it) and only the stability check tells them apart; a max
+// over the wrong set is equal too and rejected the same way.
+static void test_max_unstable_form_equal_but_rejected(void) {
+  expect(softmax_form(GUARD_MAX), softmax_form(GUARD_NONE),
+         MG_VERDICT_EQUIVALENT, "unstable softmax");
+  expect(softmax_form(GUARD_MAX), softmax_form(GUARD_SUBSET),
+         MG_VERDICT_EQUIVALENT, "max over half the row");
+  MgStability orig = stability(softmax_form(GUARD_MAX));
+  MgStability bad = stability(softmax_form(GUARD_NONE));
+  MgStability half = stability(softmax_form(GUARD_SUBSET));
+  CHECK(!mg_verify_keeps_stability(&orig, &bad));
+  CHECK(!mg_verify_keeps_stability(&orig, &half));
+}
+
 int main(void) {
+  RUN_TEST(test_max_stability_domain);
+  RUN_TEST(test_max_unstable_form_equal_but_rejected);
   RUN_TEST(test_max_domain_lattice);
   RUN_TEST(test_max_stable_attention_forms);
   RUN_TEST(test_max_reduce_split);
