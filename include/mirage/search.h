@@ -206,6 +206,10 @@ typedef struct MgSearchStats {
   uint64_t weak_bound;        // ... of which not tested: the bound needs
                               // more than max_tests tests
   uint64_t tests_run;         // candidate runs in the finite field
+  uint64_t unstable;          // not kept: an exp the target guards by a
+                              // max subtraction is unguarded in them
+  uint64_t unstable_equal;    // ... of which verified equal (only the
+                              // first is tested, to say so)
   uint32_t kernel_ops_searched; // largest kernel-graph size searched
   uint32_t cut_parts;         // parts searched separately (prologue cuts;
                               // their counts are included above), 0: none

@@ -80,10 +80,11 @@ static void print_stats(const char *func, const MgSearchStats *st) {
     fprintf(stderr, " %s %llu", mg_search_rule_name((MgSearchRule)r),
             (unsigned long long)st->pruned[r]);
   fprintf(stderr, "; fingerprint mismatches %llu, verifier rejections %llu, "
-          "not tested (no cheaper than the best) %llu; kernel-graph sizes "
-          "searched %u%s; parts searched separately %u\n",
+          "unstable %llu, not tested (no cheaper than the best) %llu; "
+          "kernel-graph sizes searched %u%s; parts searched separately %u\n",
           (unsigned long long)st->fingerprint_mismatches,
           (unsigned long long)st->verifier_rejected,
+          (unsigned long long)st->unstable,
           (unsigned long long)st->cost_skips, st->kernel_ops_searched,
           st->cost_bound_stop ? " (then the cost bound stopped it)" : "",
           st->cut_parts);
@@ -320,6 +321,16 @@ static bool search_one(MlirOperation module, MlirOperation func, void *ud) {
       if (put != MG_STATUS_OK && run->remarks)
         mg_pass_remark(loc, "mirage-search: result not cached: %s",
                        diag.message);
+      if (result.stats.unstable && run->remarks)
+        mg_pass_remark(loc, "mirage-search: '@%s': %llu candidate(s) "
+                            "rejected as numerically unstable: an exp the "
+                            "original guards by subtracting a max takes an "
+                            "unbounded argument in them (the first one "
+                            "tested %s)",
+                       name, (unsigned long long)result.stats.unstable,
+                       result.stats.unstable_equal
+                           ? "was verified equal to the original"
+                           : "was not verified equal");
       if (result.stats.parts_memory_limited && run->remarks)
         mg_pass_remark(loc, "mirage-search: '@%s': %u of %u parts stopped "
                             "by the memory bound (raise memory-limit to "

@@ -95,7 +95,8 @@ static double op_work(const MgGraph *g, const MgOp *op) {
     const MgTensor *a = &g->tensors[op->inputs[0]];
     return (double)mg_tensor_numel(out) * (double)a->dims[a->rank - 1];
   }
-  if (op->kind == MG_OP_SUM || op->kind == MG_OP_ACCUM)
+  if (op->kind == MG_OP_SUM || op->kind == MG_OP_REDUCE_MAX ||
+      op->kind == MG_OP_ACCUM)
     return (double)mg_tensor_numel(&g->tensors[op->inputs[0]]);
   return (double)mg_tensor_numel(out);
 }

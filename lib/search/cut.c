@@ -90,7 +90,7 @@ static bool find_cuts(Cuts *c, const MgGraph *g) {
   for (uint32_t i = 0; i < g->num_ops; i++) {
     const MgOp *op = &g->ops[i];
     uint32_t deps = 0;
-    bool red = op->kind == MG_OP_SUM;
+    bool red = op->kind == MG_OP_SUM || op->kind == MG_OP_REDUCE_MAX;
     if (op->kind == MG_OP_INPUT)
       deps = 1u << op->attr;
     for (uint32_t k = 0; k < op->num_inputs; k++) {
@@ -289,6 +289,8 @@ void mg_search_add_part_stats(MgSearchStats *st, const MgSearchStats *part) {
   st->evaluated += part->evaluated;
   st->verified += part->verified;
   st->tests_run += part->tests_run;
+  st->unstable += part->unstable;
+  st->unstable_equal += part->unstable_equal;
   st->fingerprint_mismatches += part->fingerprint_mismatches;
   st->cost_skips += part->cost_skips;
   st->timed_out |= part->timed_out;

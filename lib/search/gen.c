@@ -18,9 +18,12 @@ static const MgOpKind unary_kinds[] = {MG_OP_EXP,  MG_OP_SQUARE, MG_OP_SQRT,
                                        MG_OP_RELU,  MG_OP_LOG,   MG_OP_TANH,
                                        MG_OP_ERF};
 static const MgOpKind binary_kinds[] = {MG_OP_ADD, MG_OP_SUB, MG_OP_MUL,
-                                        MG_OP_DIV};
+                                        MG_OP_DIV, MG_OP_MAX};
+static const MgOpKind reductions[] = {MG_OP_SUM, MG_OP_REDUCE_MAX};
 
-static bool commutative(MgOpKind k) { return k == MG_OP_ADD || k == MG_OP_MUL; }
+static bool commutative(MgOpKind k) {
+  return k == MG_OP_ADD || k == MG_OP_MUL || k == MG_OP_MAX;
+}
 
 bool mg_gen_ops(const Vocab *v, bool block, uint32_t m, uint32_t first,
                 uint32_t rank_m, GenFn fn, void *ctx) {
@@ -42,18 +45,34 @@ bool mg_gen_ops(const Vocab *v, bool block, uint32_t m, uint32_t first,
     if (!fn(ctx, &op, i))
       return false;
   }
-  if (v->kind[MG_OP_SUM])
-    for (uint32_t d = 0; d < rank_m; d++) {
-      op = mg_op_blank(MG_OP_SUM);
-      op.num_inputs = 1;
-      op.inputs[0] = m;
-      op.attr = (int32_t)d;
-      if (!fn(ctx, &op, d))
-        return false;
-    }
+  for (size_t r = 0; r < sizeof reductions / sizeof reductions[0]; r++)
+    if (v->kind[reductions[r]])
+      for (uint32_t d = 0; d < rank_m; d++) {
+        op = mg_op_blank(reductions[r]);
+        op.num_inputs = 1;
+        op.inputs[0] = m;
+        op.attr = (int32_t)d;
+        if (!fn(ctx, &op, d))
+          return false;
+      }
+  // The online accumulator pairs a tile with its max: either operand may
+  // be the newest.
+  if (block && v->accum[MG_ACCUM_ONLINE])
+    for (uint32_t j = first; j <= m; j++)
+      for (int order = 0; order < 2; order++) {
+        if (order == 1 && j == m)
+          break;
+        op = mg_op_blank(MG_OP_ACCUM);
+        op.num_inputs = 2;
+        op.inputs[0] = order == 0 ? j : m;
+        op.inputs[1] = order == 0 ? m : j;
+        op.acc = MG_ACCUM_ONLINE;
+        if (!fn(ctx, &op, MG_ACCUM_ONLINE))
+          return false;
+      }
   if (block)
     for (uint32_t a = 0; a < MG_ACCUM_COUNT; a++) {
-      if (!v->accum[a])
+      if (!v->accum[a] || a == MG_ACCUM_ONLINE)
         continue;
       op = mg_op_blank(MG_OP_ACCUM);
       op.num_inputs = 1;

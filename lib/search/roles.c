@@ -82,6 +82,7 @@ bool mg_roles_of_op(const uint8_t *reduced, const MgOp *op, const MgTensor *a,
     out[d] = d < rank ? ra[d] : ROLE_ONE;
   switch ((MgOpKind)op->kind) {
   case MG_OP_ADD: case MG_OP_SUB: case MG_OP_MUL: case MG_OP_DIV:
+  case MG_OP_MAX:
     if (!b || b->rank != rank)
       return !check;
     for (uint32_t d = 0; d < rank; d++) {
@@ -110,7 +111,7 @@ bool mg_roles_of_op(const uint8_t *reduced, const MgOp *op, const MgTensor *a,
     out[rank - 1] = rb[rank - 1];
     return ok || !check;
   }
-  case MG_OP_SUM: {
+  case MG_OP_SUM: case MG_OP_REDUCE_MAX: {
     int32_t d = op->attr;
     if (d < 0 || (uint32_t)d >= rank)
       return !check;

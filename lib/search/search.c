@@ -235,10 +235,25 @@ static bool evaluate(Search *s, Worker *workers, uint32_t nw, Collector *c,
       st->sibling_skips++;
       continue;
     }
+    // Stability is part of equivalence: a candidate that drops a max
+    // subtraction the target has is algebraically equal (the field test
+    // would accept it) but overflows. The first one is still tested, so
+    // that the statistics can say it was equal and rejected for this.
+    MgStability cs;
+    bool unstable =
+        mg_verify_stability(c->items[i].program, &cs, NULL) == MG_STATUS_OK &&
+        !mg_verify_keeps_stability(&s->stability, &cs);
+    if (unstable && st->unstable++ > 0)
+      continue;
     MgVerifyResult r;
     Verdict v = check(s, workers, nw, c->items[i].program, &r);
     if (v == VERDICT_STOPPED)
       break; // the budget ran out here
+    if (unstable) {
+      st->tests_run += r.tests + r.redraws;
+      st->unstable_equal += v == VERDICT_VERIFIED;
+      continue;
+    }
     st->evaluated++;
     st->tests_run += r.tests + r.redraws;
     atomic_fetch_add(&s->live_evaluated, 1);
@@ -365,7 +380,9 @@ static MgStatus search_logical(const MgProgram *target,
       stats->absexpr_saturated = mg_absexpr_stats(s->abs).saturated;
   }
   stats->absexpr_used = s->abs != NULL;
-  st = mg_search_analyze(s, diag);
+  st = mg_verify_stability(target, &s->stability, diag);
+  if (st == MG_STATUS_OK)
+    st = mg_search_analyze(s, diag);
   if (st == MG_STATUS_OK)
     st = mg_check_create(s, diag);
   if (st != MG_STATUS_OK)

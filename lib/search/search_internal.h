@@ -21,6 +21,7 @@
 #define MIRAGE_LIB_SEARCH_INTERNAL_H
 
 #include "mirage/search.h"
+#include "mirage/verify.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -297,6 +298,7 @@ struct Search {
   MgSearchOptions opt;
   const MgTarget *gpu;
   MgAbsGraph *abs;            // NULL: no abstract-expression pruning
+  MgStability stability;      // the target's exp guards (verify.h)
   Vocab vocab;
   uint32_t min_blocks;        // resolved
   double max_work;            // max_work_ratio x the target's work

@@ -130,7 +130,7 @@ void mg_sup_of_op(const Search *s, const MgOp *op, MgAbsId ca, MgAbsId cb,
   case MG_OP_MATMUL: case MG_OP_MUL:
     mg_sup_product(a, b, out);
     return;
-  case MG_OP_ADD: case MG_OP_SUB:
+  case MG_OP_ADD: case MG_OP_SUB: case MG_OP_MAX:
     mg_sup_union(a, b, out);
     return;
   case MG_OP_SQUARE:
@@ -224,7 +224,10 @@ bool mg_search_op_reductions_ok(const Search *s, const MgOp *op,
     return mg_search_reduction_ok(s, ra[a->rank - 1], &sum);
   case MG_OP_ACCUM: {
     mg_sup_of_op(s, op, MG_ABS_NONE, MG_ABS_NONE, sa, sb, &sum);
-    bool last = op->acc != MG_ACCUM_SUM;
+    if (op->acc == MG_ACCUM_MAX)
+      return true; // not a sum
+    bool last = op->acc == MG_ACCUM_SUM_LAST ||
+                op->acc == MG_ACCUM_SUM_SQ_LAST;
     if (last && a->rank && ra[a->rank - 1] != ROLE_ONE &&
         !mg_search_reduction_ok(s, ra[a->rank - 1], &sum))
       return false;

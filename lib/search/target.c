@@ -129,7 +129,7 @@ static void unify_op(Uf *u, const MgGraph *g, const MgOp *op) {
     uf_union(u, SLOT(b, r - 1), SLOT(o, r - 1));
     return;
   }
-  case MG_OP_SUM:
+  case MG_OP_SUM: case MG_OP_REDUCE_MAX:
     for (uint32_t d = 0; d < ta->rank; d++)
       if ((int32_t)d != op->attr)
         uf_union(u, SLOT(a, d), SLOT(o, d));
@@ -225,7 +225,7 @@ static void build_vocab(const MgProgram *t, Vocab *v) {
       if (k == MG_OP_MUL_SCALAR || k == MG_OP_DIV_SCALAR)
         add_scalar(v, op);
       else if (mg_op_kind_is_elementwise(k) || k == MG_OP_MATMUL ||
-               k == MG_OP_SUM)
+               k == MG_OP_SUM || k == MG_OP_REDUCE_MAX)
         v->kind[k] = true;
       if (k == MG_OP_ACCUM && op->acc < MG_ACCUM_COUNT)
         v->accum[op->acc] = true;
@@ -239,6 +239,12 @@ static void build_vocab(const MgProgram *t, Vocab *v) {
     v->accum[MG_ACCUM_SUM_LAST] = true;
   if (v->kind[MG_OP_SUM] && v->kind[MG_OP_SQUARE])
     v->accum[MG_ACCUM_SUM_SQ_LAST] = true;
+  // A row max over the loop needs a running max; a stable softmax's sums
+  // over the loop need the online rescale (FlashAttention-2, split-KV).
+  if (v->kind[MG_OP_REDUCE_MAX])
+    v->accum[MG_ACCUM_MAX] = true;
+  if (v->kind[MG_OP_REDUCE_MAX] && v->kind[MG_OP_EXP])
+    v->accum[MG_ACCUM_ONLINE] = true;
 }
 
 //===--- Analysis ---------------------------------------------------------===//
@@ -334,7 +340,10 @@ static MgStatus find_reductions(Search *s, const MgGraph *g,
     MgAbsId cb = cls && op->num_inputs > 1 ? cls[op->inputs[1]] : MG_ABS_NONE;
     Support summand;
     MgRole r = ROLE_ONE;
-    if (op->kind == MG_OP_SUM && op->attr >= 0) {
+    if ((op->kind == MG_OP_SUM || op->kind == MG_OP_REDUCE_MAX) &&
+        op->attr >= 0) {
+      // A max reduces its role like a sum (roles.c); its summand rule is
+      // checked only for sums (support.c), so recording it is harmless.
       r = roles[SLOT(op->inputs[0], (uint32_t)op->attr)];
       summand = *sa;
     } else if (op->kind == MG_OP_MATMUL) {
