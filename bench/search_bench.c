@@ -30,6 +30,12 @@ static MgProgram *qknorm(void) { return mg_sample_qknorm(2, 256, 64, 4096); }
 static MgProgram *lora(void) { return mg_sample_lora(16, 256, 4096, 16); }
 static MgProgram *gated_mlp(void) { return mg_sample_gated_mlp(8, 4096, 4096); }
 static MgProgram *ntrans(void) { return mg_sample_ntrans(8, 4096); }
+static MgProgram *stable_gqa(void) {
+  return mg_sample_stable_attention(2, 256, 64, 4096);
+}
+static MgProgram *stable_qknorm(void) {
+  return mg_sample_stable_qknorm(2, 256, 64, 4096);
+}
 
 static const Bench benches[] = {
     {"rmsnorm", "1 kernel", rmsnorm, 0},
@@ -40,6 +46,8 @@ static const Bench benches[] = {
     {"lora", "1 kernel", lora, 0},
     {"gated_mlp", "1 kernel (or 1 + mul)", gated_mlp, 0},
     {"ntrans", "1 kernel", ntrans, 0},
+    {"stable-gqa", "<= 2 kernels (flash or split-KV)", stable_gqa, 0},
+    {"stable-qknorm", "<= 4 kernels", stable_qknorm, 0},
 };
 #define NUM_BENCHES (sizeof benches / sizeof benches[0])
 

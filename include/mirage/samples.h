@@ -56,6 +56,9 @@ MG_API MgProgram *mg_sample_stable_softmax_fused(int64_t m, int64_t n,
 /// E = exp(S − max_last S), O = (E / sum_last(E)) · V.
 MG_API MgProgram *mg_sample_stable_attention(int64_t b, int64_t s, int64_t d,
                                              int64_t l);
+/// QKNorm (mg_sample_qknorm) with the stable softmax.
+MG_API MgProgram *mg_sample_stable_qknorm(int64_t b, int64_t s, int64_t d,
+                                          int64_t l);
 /// FlashAttention-2: one custom kernel, grid (row_blocks, b, 1), looping
 /// `forloop` times over the KV length with online accumulators
 /// (MG_ACCUM_ONLINE) keyed by each tile's row max.

@@ -7,15 +7,6 @@
 //===----------------------------------------------------------------------===//
 #include "samples_build.h"
 
-// x / sqrt(sum_last(x²) / n) over the last dim (of size n) of a rank-r x.
-static MgTensorId rmsnorm(Build *b, MgGraphId g, MgTensorId x, uint32_t rank,
-                          int64_t n) {
-  MgTensorId s = sum(b, g, unary(b, g, MG_OP_SQUARE, x), (int32_t)rank - 1);
-  MgTensorId r = unary(b, g, MG_OP_SQRT,
-                       scalar(b, g, MG_OP_DIV_SCALAR, s, (double)n));
-  return binary(b, g, MG_OP_DIV, x, r);
-}
-
 //===--- RMSNorm + matmul --------------------------------------------------===//
 
 MgProgram *mg_sample_rmsnorm_matmul(int64_t m, int64_t k, int64_t n) {

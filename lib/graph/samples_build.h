@@ -129,4 +129,13 @@ static inline MgTensorId custom(Build *b, MgGraphId sub, uint32_t n,
   return outs[0];
 }
 
+// x / sqrt(sum_last(x²) / n) over the last dim (of size n) of a rank-r x.
+static inline MgTensorId rmsnorm(Build *b, MgGraphId g, MgTensorId x, uint32_t rank,
+                          int64_t n) {
+  MgTensorId s = sum(b, g, unary(b, g, MG_OP_SQUARE, x), (int32_t)rank - 1);
+  MgTensorId r = unary(b, g, MG_OP_SQRT,
+                       scalar(b, g, MG_OP_DIV_SCALAR, s, (double)n));
+  return binary(b, g, MG_OP_DIV, x, r);
+}
+
 #endif // MIRAGE_GRAPH_SAMPLES_BUILD_H

@@ -50,6 +50,15 @@ MgProgram *mg_sample_stable_softmax_fused(int64_t m, int64_t n,
   return finish(&b);
 }
 
+// (exp(S − max S) / sum_last(exp(S − max S))) · v, S = q·k, in graph 0.
+static MgTensorId stable_attention(Build *b, MgTensorId q, MgTensorId k,
+                                   MgTensorId v) {
+  MgTensorId sc = matmul(b, 0, q, k);
+  MgTensorId e = stable_exp(b, 0, sc, row_max(b, 0, sc, 2));
+  MgTensorId p = binary(b, 0, MG_OP_DIV, e, sum(b, 0, e, 2));
+  return matmul(b, 0, p, v);
+}
+
 MgProgram *mg_sample_stable_attention(int64_t bs, int64_t s, int64_t d,
                                       int64_t l) {
   if (!positive(bs, s, d, l))
@@ -57,10 +66,19 @@ MgProgram *mg_sample_stable_attention(int64_t bs, int64_t s, int64_t d,
   Build b = start();
   MgTensorId q = input(&b, 0, 3, bs, s, d), k = input(&b, 0, 3, bs, d, l);
   MgTensorId v = input(&b, 0, 3, bs, l, d);
-  MgTensorId sc = matmul(&b, 0, q, k);
-  MgTensorId e = stable_exp(&b, 0, sc, row_max(&b, 0, sc, 2));
-  MgTensorId p = binary(&b, 0, MG_OP_DIV, e, sum(&b, 0, e, 2));
-  output(&b, 0, matmul(&b, 0, p, v));
+  output(&b, 0, stable_attention(&b, q, k, v));
+  return finish(&b);
+}
+
+MgProgram *mg_sample_stable_qknorm(int64_t bs, int64_t s, int64_t d,
+                                   int64_t l) {
+  if (!positive(bs, s, d, l))
+    return NULL;
+  Build b = start();
+  MgTensorId q = input(&b, 0, 3, bs, s, d), k = input(&b, 0, 3, bs, d, l);
+  MgTensorId v = input(&b, 0, 3, bs, l, d);
+  output(&b, 0, stable_attention(&b, rmsnorm(&b, 0, q, 3, d), k,
+                                 rmsnorm(&b, 0, v, 3, d)));
   return finish(&b);
 }
 
