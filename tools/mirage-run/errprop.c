@@ -36,7 +36,11 @@
 // plenty for a sensitivity). An argument of sqrt/rsqrt or a divisor within
 // MG_RUN_SINGULAR_SIGMAS deviations of zero makes the result
 // ill-conditioned: its deviation becomes +inf, propagates as such, and the
-// element is not compared (rounding alone can flip its sign).
+// element is not compared (rounding alone can flip its sign). A value beyond
+// the float cell's range (exp of a large argument) has no estimate either,
+// but is marked apart, with a NaN deviation that wins over +inf: such an
+// element must still be compared, or an overflow would pass as
+// ill-conditioned.
 //
 //===----------------------------------------------------------------------===//
 #include "run.h"
@@ -48,7 +52,7 @@
 
 typedef struct Cell {
   float v; // value
-  float s; // deviation of its error; +inf: ill-conditioned
+  float s; // deviation of its error; +inf: ill-conditioned; NaN: out of range
 } Cell;
 
 _Static_assert(sizeof(Cell) == sizeof(MgCell), "the pair must fill a cell");
@@ -66,12 +70,25 @@ static Cell ld(const MgCell *c) {
 
 static void st(MgCell *c, double v, double s) {
   Cell cell = {(float)v, (float)s};
-  if (!(s <= 3.0e38)) // NaN, inf, too large: ill-conditioned
+  if (fabs(v) > 3.0e38) // inf included, NaN not (a domain error)
+    cell = (Cell){0, NAN};
+  else if (!(s <= 3.0e38)) // NaN, inf, too large: ill-conditioned
     cell = (Cell){0, INFINITY};
   memcpy(c, &cell, sizeof cell);
 }
 
-static bool ill(Cell x) { return isinf(x.s); }
+/// Ill-conditioned or out of range: no estimate.
+static bool ill(Cell x) { return !isfinite(x.s); }
+
+/// The deviation of a result with an ill operand: out of range wins.
+static float ill_of(Cell x, Cell y) {
+  return isnan(x.s) || isnan(y.s) ? NAN : INFINITY;
+}
+
+static void st_ill(MgCell *c, float s) {
+  Cell cell = {0, s};
+  memcpy(c, &cell, sizeof cell);
+}
 
 /// Near zero within the error band: rounding alone can change the sign.
 static bool near_zero(Cell x) {
@@ -97,7 +114,7 @@ static MgStatus e_binary(void *ctx, MgOpKind kind, const MgCell *a,
   for (size_t i = 0; i < n; ++i) {
     Cell x = ld(a + i), y = ld(b + i);
     if (ill(x) || ill(y)) {
-      st(out + i, 0, INFINITY);
+      st_ill(out + i, ill_of(x, y));
       continue;
     }
     double xv = x.v, yv = y.v, v, carried;
@@ -209,9 +226,12 @@ static MgStatus e_unary(void *ctx, MgOpKind kind, double scalar,
     double v, d, roundings;
     if (!unary_at(kind, scalar, x.v, &v, &d, &roundings))
       return MG_STATUS_UNSUPPORTED;
-    if (ill(x) ||
-        ((kind == MG_OP_SQRT || kind == MG_OP_RSQRT || kind == MG_OP_LOG) &&
-         near_zero(x))) {
+    if (ill(x)) {
+      st_ill(out + i, x.s);
+      continue;
+    }
+    if ((kind == MG_OP_SQRT || kind == MG_OP_RSQRT || kind == MG_OP_LOG) &&
+        near_zero(x)) {
       st(out + i, 0, INFINITY);
       continue;
     }
@@ -229,10 +249,14 @@ static MgStatus e_add_into(void *ctx, MgCell *acc, const MgCell *x,
   const ErrProp *e = ctx;
   for (size_t i = 0; i < n; ++i) {
     Cell s = ld(acc + i), t = ld(x + i);
+    if (ill(s) || ill(t)) {
+      st_ill(acc + i, ill_of(s, t));
+      continue;
+    }
     double v = (double)s.v + t.v, own = e->unit * v;
     st(acc + i, v, join(e, sqrt((double)s.s * s.s + own * own), t.s));
   }
-  return MG_STATUS_OK; // an infinite deviation stays infinite
+  return MG_STATUS_OK;
 }
 
 /// Sequential accumulation over k, as the JIT's loops do: every product and
@@ -243,8 +267,11 @@ static MgStatus e_matmul(void *ctx, const MgCell *a, const MgCell *b,
   for (int64_t i = 0; i < m; ++i)
     for (int64_t j = 0; j < n; ++j) {
       double acc = 0, carried = 0, own2 = 0;
+      Cell mark = {0, 0}; // its deviation: that of an ill operand, if any
       for (int64_t q = 0; q < k; ++q) {
         Cell x = ld(a + i * k + q), y = ld(b + q * n + j);
+        if (ill(x) || ill(y))
+          mark.s = isnan(mark.s) ? NAN : ill_of(x, y);
         double prod = (double)x.v * y.v;
         acc += prod;
         carried = join(e, carried,
@@ -252,7 +279,10 @@ static MgStatus e_matmul(void *ctx, const MgCell *a, const MgCell *b,
                             fabs((double)x.v) * y.s));
         own2 += e->unit * e->unit * (prod * prod + acc * acc);
       }
-      st(c + i * n + j, acc, sqrt(carried * carried + own2));
+      if (ill(mark))
+        st_ill(c + i * n + j, mark.s);
+      else
+        st(c + i * n + j, acc, sqrt(carried * carried + own2));
     }
   return MG_STATUS_OK;
 }

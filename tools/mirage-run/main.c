@@ -6,7 +6,8 @@
 // on the CPU through the MLIR ExecutionEngine and the kernel graph in the
 // float interpreter on the same random inputs, and compares every output
 // element. One line per pair on stdout; exit 0 when all agree, 1 on any
-// mismatch or error (errors go to stderr).
+// mismatch or error (errors go to stderr), else 2 when a reference
+// overflowed (inf/NaN on finite inputs: nothing to agree with).
 //
 //===----------------------------------------------------------------------===//
 #include <errno.h>
@@ -41,8 +42,23 @@ typedef struct Options {
   const char *jit_cpu; // "host" or "baseline"
 } Options;
 
-/// Outcome of checking one pair.
-typedef enum Outcome { OUTCOME_OK, OUTCOME_MISMATCH, OUTCOME_ERROR } Outcome;
+/// Outcome of checking one pair, from best to worst. OVERFLOW: the
+/// reference itself gave inf/NaN on finite inputs, so the pair cannot agree.
+typedef enum Outcome {
+  OUTCOME_OK,
+  OUTCOME_OVERFLOW,
+  OUTCOME_MISMATCH,
+  OUTCOME_ERROR
+} Outcome;
+
+/// Which side of a comparison is the original program. Default mode: the
+/// JIT runs the reference, the interpreter the μGraph; --lower: the
+/// interpreter is the reference, the JIT runs the lowered code.
+typedef struct Sides {
+  bool jit_is_reference;
+  MgDType narrowest;     // the JIT reference's smallest-range type
+  const char *candidate; // "the μGraph side", "the lowered code"
+} Sides;
 
 static void usage(FILE *out) {
   fprintf(out,
@@ -53,7 +69,8 @@ static void usage(FILE *out) {
           "runs in the\nfloat interpreter; @R (TOSA/linalg/arith/tensor) is "
           "JIT-compiled through the\nMLIR ExecutionEngine; both get the same "
           "random inputs and every output element\nis compared. Prints one "
-          "line per kernel graph; exits 1 on any mismatch or error.\n\n"
+          "line per kernel graph; exits 1 on any mismatch or error, else 2 when "
+          "a\nreference overflows (inf/NaN on finite inputs), else 0.\n\n"
           "OPTIONS:\n"
           "  --seed=<N>          - seed of the random inputs (default 1)\n"
           "  --range=<X>         - inputs are uniform in [-X, X] (default 1)\n"
@@ -276,16 +293,47 @@ static double denorm_min(MgDType dtype) {
   }
 }
 
+/// Per output, elements that are inf/NaN once stored in the output type:
+/// on the reference side, and on the candidate side where the reference's
+/// are finite.
+typedef struct NonFinite {
+  int64_t reference[MG_RUN_MAX_VALUES], candidate[MG_RUN_MAX_VALUES];
+} NonFinite;
+
+/// Appends "N of M elements of output k" for each output with a count.
+static void append_counts(char *buf, size_t size, const MgRunSignature *sig,
+                          const int64_t *counts) {
+  size_t len = strlen(buf);
+  for (uint32_t k = 0; k < sig->num_outputs && len < size; ++k)
+    if (counts[k])
+      len += (size_t)snprintf(buf + len, size - len, "%s%ld of %ld elements "
+                              "of output %u", len ? ", " : "", (long)counts[k],
+                              (long)mg_run_numel(&sig->outputs[k]), k);
+}
+
+static bool inputs_finite(const MgRunSignature *sig, const Buffers *b) {
+  for (uint32_t k = 0; k < sig->num_inputs; ++k)
+    for (int64_t i = 0; i < mg_run_numel(&sig->inputs[k]); ++i)
+      if (!isfinite(b->in_values[k][i]))
+        return false;
+  return true;
+}
+
 /// Compares every element. The tolerance of element i of output k is
 /// --tolerance, or else the largest of the output's analytic bound and the
 /// element's two error estimates times their number of deviations;
 /// ill-conditioned elements (infinite estimate) are counted, not compared.
+/// A reference that is inf/NaN on finite inputs makes the pair an overflow
+/// rather than a mismatch: the program has no finite answer to agree with.
 static Outcome compare(const char *label, const MgRunSignature *sig,
                        const Buffers *b, const double *lengths, double u,
-                       const Options *o) {
+                       const Sides *sides, const Options *o) {
   double max_err = -1, max_err_tol = 0;
   int64_t total = 0, skipped = 0;
-  bool fixed = o->tolerance >= 0;
+  bool fixed = o->tolerance >= 0, finite_in = inputs_finite(sig, b);
+  NonFinite nf = {{0}, {0}};
+  char first[400] = ""; // the first mismatch, if any
+  bool overflow = false;
   for (uint32_t k = 0; k < sig->num_outputs; ++k) {
     int64_t n = mg_run_numel(&sig->outputs[k]);
     MgDType dtype = sig->outputs[k].dtype;
@@ -297,7 +345,10 @@ static Outcome compare(const char *label, const MgRunSignature *sig,
     for (int64_t i = 0; i < n; ++i) {
       double est = fmax(MG_RUN_SIGMAS * b->sigma[k][i],
                         MG_RUN_LINEAR_SIGMAS * b->sigma_lin[k][i]);
-      if (!fixed && !(est < INFINITY)) {
+      // +inf: ill-conditioned (or a domain error, rsqrt of a negative).
+      // NaN: beyond the estimate's range, compared so that overflows show.
+      bool ill = est == INFINITY;
+      if (!fixed && ill) {
         ++skipped;
         continue;
       }
@@ -307,12 +358,22 @@ static Outcome compare(const char *label, const MgRunSignature *sig,
                          : fmax(fmax(base, est), denorm_min(dtype));
       double jit = mg_run_load(dtype, b->jit_out[k], (size_t)i);
       double ref = b->interp_out[k][i];
+      // Rounded to the output type: the f64 interpreter's values beyond
+      // its range are what a real run would store as inf.
+      double r = mg_run_round(dtype, sides->jit_is_reference ? jit : ref);
+      double c = mg_run_round(dtype, sides->jit_is_reference ? ref : jit);
+      if (finite_in && !ill && !isfinite(r))
+        nf.reference[k]++, overflow = true;
+      else if (isfinite(r) && !isfinite(c))
+        nf.candidate[k]++;
       double err = element_error(jit, ref);
       if (!(err <= tol)) {
-        printf("%s: MISMATCH at output %u element %ld: jit %.9g vs "
-               "interpreter %.9g (abs error %.3g, tolerance %.3g)\n",
-               label, k, (long)i, jit, ref, err, tol);
-        return OUTCOME_MISMATCH;
+        if (!first[0])
+          snprintf(first, sizeof first,
+                   "MISMATCH at output %u element %ld: jit %.9g vs "
+                   "interpreter %.9g (abs error %.3g, tolerance %.3g)",
+                   k, (long)i, jit, ref, err, tol);
+        continue;
       }
       if (err > max_err) {
         max_err = err;
@@ -320,6 +381,35 @@ static Outcome compare(const char *label, const MgRunSignature *sig,
       }
     }
     total += n;
+  }
+  char counts[300] = "";
+  if (overflow) {
+    // The JIT computes in its types, any may have overflowed; the f64
+    // interpreter overflows only in the type of an output.
+    uint32_t k = 0;
+    while (!nf.reference[k])
+      ++k;
+    MgDType type = sides->jit_is_reference ? sides->narrowest
+                                           : sig->outputs[k].dtype;
+    append_counts(counts, sizeof counts, sig, nf.reference);
+    printf("%s: OVERFLOW: the original program overflows %s at --range=%g "
+           "(%s are inf/NaN)\n",
+           label, mg_dtype_name(type), o->range, counts);
+    return OUTCOME_OVERFLOW;
+  }
+  if (first[0]) {
+    char why[400] = "";
+    uint32_t k = 0;
+    while (k < sig->num_outputs && !nf.candidate[k])
+      ++k;
+    if (k < sig->num_outputs) {
+      append_counts(counts, sizeof counts, sig, nf.candidate);
+      snprintf(why, sizeof why, "; %s overflows %s (%s are inf/NaN, the "
+               "reference's are finite)", sides->candidate,
+               mg_dtype_name(sig->outputs[k].dtype), counts);
+    }
+    printf("%s: %s%s\n", label, first, why);
+    return OUTCOME_MISMATCH;
   }
   char skipped_text[64] = "";
   if (skipped)
@@ -359,8 +449,9 @@ static MgProgram *import_kernel(MlirOperation module, MlirOperation kernel,
 /// are reported at `loc`.
 static Outcome interpret_and_compare(const MgProgram *program,
                                      const MgRunSignature *sig, Buffers *b,
-                                     double u, MlirLocation loc,
-                                     const char *label, const Options *o) {
+                                     double u, const Sides *sides,
+                                     MlirLocation loc, const char *label,
+                                     const Options *o) {
   char err[512];
   MgDiag diag = {-1, -1, ""};
   const double *const *in = (const double *const *)b->in_values;
@@ -383,7 +474,7 @@ static Outcome interpret_and_compare(const MgProgram *program,
   }
   double lengths[MG_RUN_MAX_VALUES];
   mg_run_error_lengths(program, lengths);
-  return compare(label, sig, b, lengths, u, o);
+  return compare(label, sig, b, lengths, u, sides, o);
 }
 
 /// Runs `ref` (JIT) and `kernel` (interpreter) and compares them.
@@ -421,9 +512,12 @@ static Outcome check_pair(MlirOperation module, MlirOperation ref,
   else if (!mg_run_jit(module, ref, o->jit_cpu, &sig, b.in_storage, b.jit_out, err,
                        sizeof err))
     report_error(mlirOperationGetLocation(ref), label, err);
-  else
+  else {
+    Sides sides = {true, mg_run_func_narrowest(ref), "the μGraph side"};
     outcome = interpret_and_compare(program, &sig, &b,
-                                    mg_run_func_roundoff(ref), kloc, label, o);
+                                    mg_run_func_roundoff(ref), &sides, kloc,
+                                    label, o);
+  }
   buffers_free(&b);
   mg_program_destroy(program);
   return outcome;
@@ -442,6 +536,7 @@ static Outcome compare_lowered(MlirContext ctx, const MgProgram *program,
     for (uint32_t t = 0; t < program->graphs[g].num_tensors; t++)
       u = fmax(u, mg_run_unit_roundoff(
                       (MgDType)program->graphs[g].tensors[t].dtype));
+  Sides sides = {false, MG_DTYPE_F32, "the lowered code"};
   Outcome outcome = OUTCOME_ERROR;
   Buffers b = {0};
   if (!buffers_alloc(&b, sig, o))
@@ -450,7 +545,8 @@ static Outcome compare_lowered(MlirContext ctx, const MgProgram *program,
                                err, sizeof err))
     report_error(loc, label, err);
   else
-    outcome = interpret_and_compare(program, sig, &b, u, loc, label, o);
+    outcome = interpret_and_compare(program, sig, &b, u, &sides, loc, label,
+                                    o);
   buffers_free(&b);
   return outcome;
 }
@@ -511,18 +607,22 @@ static Outcome check_candidates(MlirContext ctx, const MgProgram *program,
   mg_search_result_free(&r);
   Options quiet = *o;
   quiet.quiet = true;
-  uint32_t ok = 0;
+  uint32_t ok = 0, overflows = 0;
   for (uint32_t i = 0; i < c.n; i++) {
     char name[300];
     snprintf(name, sizeof name, "%s candidate %u", label, i);
     Outcome out = compare_lowered(ctx, c.items[i], sig, loc, name, &quiet);
     ok += out == OUTCOME_OK;
+    overflows += out == OUTCOME_OVERFLOW;
     if (out > worst)
       worst = out;
     mg_program_destroy(c.items[i]);
   }
   printf("%s: %u search candidate(s) lowered, %u agree with the "
-         "interpreter\n", label, c.n, ok);
+         "interpreter", label, c.n, ok);
+  if (overflows)
+    printf(", %u overflow", overflows);
+  printf("\n");
   free(c.items);
   free(c.hashes);
   return worst;
@@ -664,6 +764,12 @@ static bool run_lift(MlirOperation module, const char *options) {
   return ok;
 }
 
+/// 0: every pair agrees; 2: some reference overflows and nothing worse
+/// happened; 1: a mismatch or an error.
+static int exit_status(Outcome worst) {
+  return worst == OUTCOME_OK ? 0 : worst == OUTCOME_OVERFLOW ? 2 : 1;
+}
+
 int main(int argc, char **argv) {
   Options o = {0};
   int rc = parse_args(argc, argv, &o);
@@ -696,7 +802,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "mirage-run: could not parse '%s'\n", o.input);
   } else {
     if (o.compare) {
-      status = run_compare(mod, &o) == OUTCOME_OK ? 0 : 1;
+      status = exit_status(run_compare(mod, &o));
     } else if (!o.lift || run_lift(mod, o.lift_options)) {
       int pairs = 0;
       Outcome r = run_lifted(mod, &o, &pairs);
@@ -708,7 +814,7 @@ int main(int argc, char **argv) {
                                   "\"kernel\" and ug.reference)\n",
                 o.input);
       else
-        status = r == OUTCOME_OK ? 0 : 1;
+        status = exit_status(r);
     }
     mlirOperationDestroy(mod);
   }

@@ -57,6 +57,9 @@ void mg_run_type_str(const MgRunTensorType *t, char *buf, size_t size);
 /// The largest unit roundoff among the float element types of every value
 /// (results and block arguments) in `func`: the precision the JIT computes in.
 double mg_run_func_roundoff(MlirOperation func);
+/// The float element type with the smallest range among the same values
+/// (f16 < bf16 < f32): the type an overflow of `func` most likely exceeded.
+MgDType mg_run_func_narrowest(MlirOperation func);
 
 //===--- values.c ---------------------------------------------------------===//
 
@@ -64,6 +67,8 @@ double mg_run_func_roundoff(MlirOperation func);
 double mg_run_round(MgDType dtype, double x);
 /// Unit roundoff 2^-p of `dtype` (p = significand bits).
 double mg_run_unit_roundoff(MgDType dtype);
+/// The largest finite value of `dtype` (65504 for f16).
+double mg_run_max_finite(MgDType dtype);
 /// IEEE binary16 and bfloat16 bit patterns of `v` rounded to nearest-even
 /// (mg_run_round is their value), and back.
 uint16_t mg_run_f16_bits(double v);

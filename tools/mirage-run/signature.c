@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "run.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -148,16 +149,24 @@ void mg_run_type_str(const MgRunTensorType *t, char *buf, size_t size) {
     snprintf(buf + len, size - len, "%s>", mg_dtype_name(t->dtype));
 }
 
-typedef struct Roundoff {
-  double u;
-} Roundoff;
+typedef struct Types {
+  double u;        // largest unit roundoff
+  double max;      // smallest largest finite value
+  MgDType narrow;  // the type with that range
+} Types;
 
-static void note_type(Roundoff *r, MlirType type) {
+static void note_type(Types *r, MlirType type) {
   if (mlirTypeIsAShaped(type))
     type = mlirShapedTypeGetElementType(type);
   MgDType dtype;
-  if (dtype_of(type, &dtype) && mg_run_unit_roundoff(dtype) > r->u)
+  if (!dtype_of(type, &dtype))
+    return;
+  if (mg_run_unit_roundoff(dtype) > r->u)
     r->u = mg_run_unit_roundoff(dtype);
+  if (mg_run_max_finite(dtype) < r->max) {
+    r->max = mg_run_max_finite(dtype);
+    r->narrow = dtype;
+  }
 }
 
 static MlirWalkResult note_results(MlirOperation op, void *ud) {
@@ -166,8 +175,9 @@ static MlirWalkResult note_results(MlirOperation op, void *ud) {
   return MlirWalkResultAdvance;
 }
 
-double mg_run_func_roundoff(MlirOperation func) {
-  Roundoff r = {0};
+// The float element types of every value of `func`, its signature included.
+static Types func_types(MlirOperation func) {
+  Types r = {0, INFINITY, MG_DTYPE_F32};
   MlirAttribute attr = mlirOperationGetAttributeByName(
       func, mlirStringRefCreateFromCString("function_type"));
   if (!mlirAttributeIsNull(attr) && mlirAttributeIsAType(attr)) {
@@ -178,5 +188,14 @@ double mg_run_func_roundoff(MlirOperation func) {
       note_type(&r, mlirFunctionTypeGetResult(type, i));
   }
   mlirOperationWalk(func, note_results, &r, MlirWalkPreOrder);
+  return r;
+}
+
+double mg_run_func_roundoff(MlirOperation func) {
+  Types r = func_types(func);
   return r.u > 0 ? r.u : mg_run_unit_roundoff(MG_DTYPE_F32);
+}
+
+MgDType mg_run_func_narrowest(MlirOperation func) {
+  return func_types(func).narrow;
 }

@@ -43,6 +43,17 @@ double mg_run_unit_roundoff(MgDType dtype) {
   return ldexp(1.0, -precision(dtype));
 }
 
+double mg_run_max_finite(MgDType dtype) {
+  switch (dtype) {
+  case MG_DTYPE_F16:
+    return 65504.0;
+  case MG_DTYPE_BF16:
+    return ldexp(255.0, 120); // 0x7f7f
+  default:
+    return ldexp(16777215.0, 104); // FLT_MAX
+  }
+}
+
 // The encodings are lib/support's soft-float conversions, the same ones the
 // JIT's helpers use.
 uint16_t mg_run_f16_bits(double v) {
