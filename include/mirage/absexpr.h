@@ -7,7 +7,12 @@
 // The search keeps a candidate op only if its expression is a subexpression
 // of a target output's expression modulo the axioms of docs/absexpr.md
 // (commutativity/associativity of + and ·, distributivity, division rules,
-// sums over sums/products/quotients, sum(j·k, x) = sum(j, sum(k, x))).
+// sums over sums/products/quotients, sum(j·k, x) = sum(j, sum(k, x)),
+// and the same two for max(n, x)). Expressions are taken modulo which max
+// is subtracted (the "shift erasure": x - max(...) is shift(x) for every
+// max, and rescale factors exp(m - M) are 1), so a numerically stable
+// softmax, its FlashAttention and its split-KV forms share their terms;
+// docs/absexpr.md says why this is a sound pruning abstraction.
 //
 // The target's output expressions are put into an e-graph that is saturated
 // once (bounded by MgAbsOptions); afterwards a candidate check is a hash
@@ -48,6 +53,11 @@ typedef enum MgAbsOp {
   MG_ABS_SUM,   // param: number of summed terms n >= 1; child a
   MG_ABS_CONCAT,// concat of two different expressions: an uninterpreted
                 // symbol (the concat of x with x is x itself)
+  MG_ABS_MAX,   // param: number of maxed terms n >= 1; child a (max(1, a) = a)
+  MG_ABS_MAXIMUM,// element-wise max of two different expressions a, b
+                 // (commutative; maximum(x, x) is x)
+  MG_ABS_SHIFT, // a minus some max of it: what x - max(x) erases to (which
+                // max is forgotten; softmax does not depend on it)
   MG_ABS_COUNT
 } MgAbsOp;
 
@@ -79,7 +89,8 @@ MG_API MgAbsStats mg_absexpr_stats(const MgAbsGraph *graph);
 
 /// The class of the term op(param; a, b) if the e-graph has it, else
 /// MG_ABS_NONE (also when a child is MG_ABS_NONE). Unused children are
-/// MG_ABS_NONE. sum(1, a) is a. Read-only, thread-safe, no allocation.
+/// MG_ABS_NONE. sum(1, a) and max(1, a) are a, maximum(a, a) is a.
+/// Read-only, thread-safe, no allocation.
 MG_API MgAbsId mg_absexpr_lookup(const MgAbsGraph *graph, MgAbsOp op,
                                  int64_t param, MgAbsId a, MgAbsId b);
 /// True when `id` is a subexpression of some target output.
@@ -89,8 +100,9 @@ MG_API MgAbsId mg_absexpr_output(const MgAbsGraph *graph, uint32_t index);
 
 /// The class an op would get before it is built (lookup only): for
 /// single-output ops without a body (matmul, element-wise, scalar, sum,
-/// accum). `in0` is the type of its first operand, `a`/`b` its operands'
-/// classes, `forloop` the block graph's F. MG_ABS_NONE for other kinds.
+/// reduce_max, accum). `in0` is the type of its first operand, `a`/`b` its
+/// operands' classes (the online accumulator's max is `b`), `forloop` the
+/// block graph's F. MG_ABS_NONE for other kinds.
 MG_API MgAbsId mg_absexpr_of_proto(const MgAbsGraph *graph, const MgOp *op,
                                    const MgTensor *in0, MgAbsId a, MgAbsId b,
                                    int32_t forloop);

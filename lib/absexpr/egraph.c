@@ -25,6 +25,7 @@ static uint32_t op_arity(uint8_t op) {
   case MG_ABS_MUL:
   case MG_ABS_DIV:
   case MG_ABS_CONCAT:
+  case MG_ABS_MAXIMUM:
     return 2;
   default:
     return 1;
@@ -52,6 +53,7 @@ MgAbsGraph *mg_abs_graph_new(const MgAbsOptions *options) {
     return NULL;
   g->options = *options;
   g->rules = MG_ABS_RULES_ALL;
+  g->zero = g->one = MG_ABS_NONE;
   g->table_mask = 1023;
   g->table = calloc(1024, sizeof *g->table);
   if (!g->table) {
@@ -71,6 +73,7 @@ void mg_absexpr_destroy(MgAbsGraph *g) {
   free(g->class_nodes);
   free(g->reach);
   free(g->outputs);
+  free(g->roots);
   free(g->div_sets);
   free(g->divisors);
   free(g->dirty);
@@ -193,10 +196,10 @@ MgAbsId mg_abs_add(MgAbsGraph *g, MgAbsOp op, int64_t param, MgAbsId a,
   uint32_t arity = op_arity((uint8_t)op);
   if ((arity >= 1 && a == MG_ABS_NONE) || (arity >= 2 && b == MG_ABS_NONE))
     return MG_ABS_NONE;
-  if (op == MG_ABS_SUM) {
+  if (op == MG_ABS_SUM || op == MG_ABS_MAX) {
     if (param < 1)
       return MG_ABS_NONE;
-    if (param == 1) // sum(1, x) = x, always: a one-term sum never blocks
+    if (param == 1) // sum(1, x) = max(1, x) = x, always: never blocks
       return mg_abs_find(g, a);
   }
   a = arity >= 1 ? mg_abs_find(g, a) : MG_ABS_NONE;
@@ -235,6 +238,28 @@ MgAbsId mg_abs_add(MgAbsGraph *g, MgAbsOp op, int64_t param, MgAbsId a,
   g->parent[id] = id;
   table_put(g, id);
   return id;
+}
+
+bool mg_abs_add_root(MgAbsGraph *g, MgAbsId c) {
+  if (c == MG_ABS_NONE)
+    return true;
+  for (uint32_t i = 0; i < g->num_roots; ++i) // few: one per erased shift
+    if (g->roots[i] == c)
+      return true;
+  if (g->num_roots == g->cap_roots) {
+    uint32_t cap = g->cap_roots ? 2 * g->cap_roots : 8;
+    MgAbsId *r = cap > g->cap_roots
+                     ? realloc(g->roots, (size_t)cap * sizeof *r)
+                     : NULL;
+    if (!r) {
+      g->nomem = true;
+      return false;
+    }
+    g->roots = r;
+    g->cap_roots = cap;
+  }
+  g->roots[g->num_roots++] = c;
+  return true;
 }
 
 MgAbsId mg_abs_lookup_node(const MgAbsGraph *g, MgAbsOp op, int64_t param,
@@ -327,6 +352,14 @@ bool mg_abs_finalize(MgAbsGraph *g) {
   for (uint32_t i = 0; i < g->num_outputs; ++i)
     if (g->outputs[i] != MG_ABS_NONE)
       g->outputs[i] = g->parent[g->outputs[i]];
+  const double zero = 0.0, one = 1.0; // constants are keyed by their bits
+  int64_t bits[2];
+  memcpy(&bits[0], &zero, sizeof bits[0]);
+  memcpy(&bits[1], &one, sizeof bits[1]);
+  g->zero = mg_abs_lookup_node(g, MG_ABS_CONST, bits[0], MG_ABS_NONE,
+                               MG_ABS_NONE);
+  g->one = mg_abs_lookup_node(g, MG_ABS_CONST, bits[1], MG_ABS_NONE,
+                              MG_ABS_NONE);
   free(g->reach);
   g->reach = calloc((size_t)g->num_nodes + 1, 1);
   uint32_t *stack = malloc(((size_t)g->num_nodes + 1) * sizeof *stack);
@@ -335,12 +368,16 @@ bool mg_abs_finalize(MgAbsGraph *g) {
     g->nomem = true;
     return false;
   }
-  // Depth-first over classes: a class is reachable when an output is it or
-  // some node of a reachable class has it as a child.
+  // Depth-first over classes: a class is reachable when an output or an
+  // extra root is it, or some node of a reachable class has it as a child.
   uint32_t top = 0;
-  for (uint32_t i = 0; i < g->num_outputs; ++i) {
-    MgAbsId c = g->outputs[i];
-    if (c != MG_ABS_NONE && !g->reach[c]) {
+  for (uint32_t i = 0; i < g->num_outputs + g->num_roots; ++i) {
+    MgAbsId c = i < g->num_outputs ? g->outputs[i]
+                                   : g->roots[i - g->num_outputs];
+    if (c == MG_ABS_NONE)
+      continue;
+    c = g->parent[c];
+    if (!g->reach[c]) {
       g->reach[c] = 1;
       stack[top++] = c;
     }

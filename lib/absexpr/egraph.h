@@ -17,10 +17,18 @@
 // mg_abs_add then canonicalizes its arguments and may create a duplicate
 // that the next rebuild folds into its twin.
 //
+// Max and shift classes: no rule and no construction identity ever equates
+// a max node (MAX, MAXIMUM) or a SHIFT node with a node of another kind, so
+// every class holds only max nodes, only SHIFT nodes, or neither. Its kind
+// is the kind of the node whose index is the class id, which
+// mg_abs_class_op reads in O(1), on the target's e-graph while it is built
+// and on the frozen graph alike (the shift erasure of terms.c relies on
+// both answering the same).
+//
 // After mg_abs_finalize the graph is frozen: the union-find is fully
 // compressed (find is one read) and `reach` marks the classes reachable
-// downward from the outputs. Frozen graphs are only read, so any number of
-// threads may share one.
+// downward from the outputs and the extra `roots`. Frozen graphs are only
+// read, so any number of threads may share one.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MIRAGE_ABSEXPR_EGRAPH_H
@@ -28,8 +36,9 @@
 
 #include "mirage/absexpr.h"
 
-/// Sum lengths above this are not created by merging nested sums (their
-/// divisor lists would be costly and such sums never come from real shapes).
+/// Sum (and max) lengths above this are not created by merging nested sums
+/// (their divisor lists would be costly and such sums never come from real
+/// shapes).
 #define MG_ABS_MAX_SUM ((int64_t)1 << 40)
 
 /// The rewrite rules of rules.c, one bit each in MgAbsGraph.rules (tests turn
@@ -50,6 +59,9 @@ typedef enum MgAbsRule {
   MG_ABS_RULE_SUM_SUM,    // Σm Σn a = Σn Σm a
   MG_ABS_RULE_SUM_SPLIT,  // Σ(j·k) a = Σj Σk a
   MG_ABS_RULE_CONCAT_MATMUL, // Σn(a·c) + Σm(b·d) -> Σ(n+m)(a‖b · c‖d)
+  MG_ABS_RULE_MAX_MAX,       // max(m, max(n, a)) = max(n, max(m, a))
+  MG_ABS_RULE_MAX_SPLIT,     // max(j·k, a) = max(j, max(k, a))
+  MG_ABS_RULE_MAXIMUM_COMM,  // maximum(a, b) = maximum(b, a)
   MG_ABS_RULE_COUNT
 } MgAbsRule;
 
@@ -88,9 +100,16 @@ struct MgAbsGraph {
   uint32_t csr_nodes;    // num_nodes when the CSR was built
 
   uint8_t *reach; // frozen graphs: class id -> reachable from an output
+  MgAbsId zero, one; // frozen graphs: classes of the constants 0 and 1
+                     // (MG_ABS_NONE when absent), for the erasure's maps
 
   MgAbsId *outputs;
   uint32_t num_outputs;
+  // Classes the shift erasure dropped from the target's terms (the max it
+  // subtracted, the constants 0 and 1 of rescale factors): reachable like
+  // the outputs, since they are subterms of the target as written.
+  MgAbsId *roots;
+  uint32_t num_roots, cap_roots;
   uint32_t num_target_nodes; // nodes [0, this) spell the target as written
 
   MgAbsDivisors *div_sets;
@@ -138,11 +157,32 @@ static inline MgAbsId mg_abs_find_frozen(const MgAbsGraph *g, MgAbsId id) {
   return id;
 }
 
-/// Class of op(param; a, b), adding the node when absent. sum(1, a) is a.
+/// Class of op(param; a, b), adding the node when absent. sum(1, a) and
+/// max(1, a) are a. (maximum(a, a) is added as a node: returning a would
+/// put a max node's class equal to a's, see "Max and shift classes".)
 /// Returns MG_ABS_NONE when a child is MG_ABS_NONE, when the node limit is
 /// reached (sets `full`) or on no memory (sets `nomem`).
 MgAbsId mg_abs_add(MgAbsGraph *g, MgAbsOp op, int64_t param, MgAbsId a,
                    MgAbsId b);
+
+/// The op of the node whose index is class `c`'s id (MG_ABS_COUNT for
+/// none): for max and SHIFT nodes, the kind of every node of the class (see
+/// "Max and shift classes" above). Does not write, so frozen graphs'
+/// readers may call it.
+static inline MgAbsOp mg_abs_class_op(const MgAbsGraph *g, MgAbsId c) {
+  if (c == MG_ABS_NONE || c >= g->num_nodes)
+    return MG_ABS_COUNT;
+  return (MgAbsOp)g->nodes[mg_abs_find_frozen(g, c)].op;
+}
+
+/// True when class `c` holds max nodes (MAX, MAXIMUM).
+static inline bool mg_abs_class_is_max(const MgAbsGraph *g, MgAbsId c) {
+  MgAbsOp op = mg_abs_class_op(g, c);
+  return op == MG_ABS_MAX || op == MG_ABS_MAXIMUM;
+}
+
+/// Adds class `c` to the extra roots of `reach`; false on no memory.
+bool mg_abs_add_root(MgAbsGraph *g, MgAbsId c);
 
 /// Records that class `c` changed (while saturating; see `dirty`).
 void mg_abs_touch(MgAbsGraph *g, MgAbsId c);

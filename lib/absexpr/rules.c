@@ -34,7 +34,13 @@
 //   SUM_SPLIT   Σ(j·k) a = Σj Σk a        for every divisor pair (j,k)
 //   CONCAT_MATMUL  Σn(a·c) + Σm(b·d) -> Σ(n+m)(concat(a,b)·concat(c,d)),
 //               for sums of two matmuls as the target writes them
-//   Σ1 a = a is not a rule: mg_abs_add never makes a one-term sum.
+//   MAX_MAX     max(m, max(n, a)) = max(n, max(m, a))
+//   MAX_SPLIT   max(j·k, a) = max(j, max(k, a))   as SUM_SPLIT
+//   MAXIMUM_COMM maximum(a, b) = maximum(b, a)
+//   Σ1 a = a and max(1, a) = a are not rules: mg_abs_add never makes a
+//   one-term sum or max.
+// No rule relates a max or a shift to anything else (max and shift nodes
+// stay in classes of their own kind; egraph.h relies on it).
 //
 // A round stops early when mg_abs_add refuses a node (max_nodes); the
 // e-graph is then sound but incomplete, and stats.saturated says so.
@@ -268,6 +274,31 @@ static void rules_sum(MgAbsGraph *g, MgAbsId c, int64_t n, MgAbsId a,
     mg_abs_merge(g, c, sum(g, div[i], sum(g, n / div[i], a)));
 }
 
+// The mirror of rules_sum's nesting and splitting for max(n, a): a max of
+// maxes over a split range is the max over the whole range.
+static MgAbsId max_of(MgAbsGraph *g, int64_t n, MgAbsId a) {
+  return mg_abs_add(g, MG_ABS_MAX, n, a, MG_ABS_NONE);
+}
+
+static void rules_max(MgAbsGraph *g, MgAbsId c, int64_t n, MgAbsId a,
+                      bool fresh) {
+  for (uint32_t k = first_of(g, a); k < end_of(g, a); ++k) {
+    MgAbsNode m = node_at(g, k);
+    if (m.op != MG_ABS_MAX)
+      continue;
+    if (on(g, MG_ABS_RULE_MAX_MAX)) // max(n, max(k, x)) -> max(k, max(n, x))
+      mg_abs_merge(g, c, max_of(g, m.param, max_of(g, n, m.a)));
+    if (on(g, MG_ABS_RULE_MAX_SPLIT) && m.param <= MG_ABS_MAX_SUM / n)
+      mg_abs_merge(g, c, max_of(g, n * m.param, m.a)); // -> max(n·k, x)
+  }
+  if (!fresh || !on(g, MG_ABS_RULE_MAX_SPLIT))
+    return;
+  uint32_t count;
+  const int64_t *div = mg_abs_divisors(g, n, &count);
+  for (uint32_t i = 0; i < count; ++i) // max(n, a) -> max(j, max(n/j, a))
+    mg_abs_merge(g, c, max_of(g, div[i], max_of(g, n / div[i], a)));
+}
+
 // `fresh`: the node is new since the last round, so rules that read only
 // the node itself (commutativity, splitting) run; the others run whenever
 // the node is fresh or a child class is dirty.
@@ -294,6 +325,13 @@ static void apply_rules(MgAbsGraph *g, uint32_t i, bool fresh) {
     break;
   case MG_ABS_SUM:
     rules_sum(g, n.cls, n.param, n.a, fresh);
+    break;
+  case MG_ABS_MAX:
+    rules_max(g, n.cls, n.param, n.a, fresh);
+    break;
+  case MG_ABS_MAXIMUM: // reads the node alone
+    if (fresh && on(g, MG_ABS_RULE_MAXIMUM_COMM))
+      mg_abs_merge(g, n.cls, mg_abs_add(g, MG_ABS_MAXIMUM, 0, n.b, n.a));
     break;
   default:
     break;

@@ -6,19 +6,47 @@
 //   input i          -> input(i)           (kernel level)
 //   matmul, k        -> sum(k, mul(a, b))   k = a's last dim
 //   add, mul, div    -> add, mul, div
-//   sub a-b          -> add(a, mul(const -1, b))
+//   sub a-b          -> add(a, mul(const -1, b))   (but see the erasure)
 //   square x         -> mul(x, x)
 //   exp .. relu      -> their symbol
 //   mul/div_scalar s -> mul(a, const s) / div(a, const s)
 //   sum over dim d   -> sum(n, a)           n = a's dim d
+//   max a, b         -> maximum(a, b)
+//   reduce_max dim d -> max(n, a)           n = a's dim d
 //   iterator, saver  -> their operand       (a tile of X is X)
 //   accum SUM        -> sum(F, x)
 //   accum SUM_LAST   -> sum(F, sum(e, x))   e = the tile's last dim
 //   accum SUM_SQ_LAST-> sum(F, sum(e, mul(x, x)))
+//   accum MAX        -> max(F, x)
+//   accum ONLINE x,m -> sum(F, x)           (m a max; see the erasure)
 //   concat(x, x)     -> x; concat(x, y) -> concat(x, y), an opaque symbol
 //   transpose, reshape, slice -> their operand (views, kernel level)
 //   custom, thread   -> the body, its inputs bound to the op's operands
-// sum(1, x) is x everywhere (F = 1, size-1 dims).
+// sum(1, x) and max(1, x) are x everywhere (F = 1, size-1 dims).
+//
+// Shift erasure (docs/absexpr.md): terms forget which max is subtracted:
+// x - m is shift(x) whatever max m is, so FlashAttention's tile maxes, the
+// row max and split-KV's chunk maxes give one term, and the rescale factors
+// between them are 1. (shift(x) is not x: an op computing x - m must not
+// look like a copy of x, which the search drops as a duplicate, and the
+// unstable exp(x) is no subexpression of the stable exp(shift(x)).) A class
+// is a max when it holds a MAX or MAXIMUM node (mg_abs_class_is_max). The
+// term builders below map
+//   sub(a, m), m a max, a not  -> shift(a)   (which max is forgotten;
+//                                             shift(shift(a)) is shift(a))
+//   sub(m, m'), both maxes     -> const 0    (a rescale exponent)
+//   sub(x, x)                  -> const 0
+//   exp(const 0)               -> const 1
+//   mul(x, const 1), mul(const 1, x), div(x, const 1) -> x, and
+//   mul_scalar 1 / div_scalar 1 -> their operand
+//   maximum(x, x)              -> x
+//   accum ONLINE (x, m)        -> Σ_F x·exp(m - M), M = max(F, m), built
+//                                 with the same maps: sum(F, x) when m is
+//                                 a max, sum(F, x·exp(shift(m))) when not,
+//                                 x at F = 1
+// and, while building the target, keep the classes they drop reachable
+// (the max subtracted, the running max M, the constants 0 and 1 of the
+// rescale factors), since they are subterms of the target as written.
 //
 //===----------------------------------------------------------------------===//
 #include "egraph.h"
@@ -58,6 +86,131 @@ static MgAbsId sum(const Eval *e, int64_t n, MgAbsId a) {
 
 static MgAbsId constant(const Eval *e, double v) {
   return term(e, MG_ABS_CONST, const_bits(v), MG_ABS_NONE, MG_ABS_NONE);
+}
+
+//===--- The shift erasure's term builders (see the file comment) ---------===//
+
+static const MgAbsGraph *graph_of(const Eval *e) {
+  return e->insert ? e->g : e->cg;
+}
+
+static MgAbsId canon(const Eval *e, MgAbsId c) {
+  const MgAbsGraph *g = graph_of(e);
+  return g && c < g->num_nodes ? mg_abs_find_frozen(g, c) : MG_ABS_NONE;
+}
+
+// Whether `c` is the class of the constant 0 or 1 (without inserting it;
+// a frozen graph has both classes cached).
+static bool is_const(const Eval *e, MgAbsId c, bool one) {
+  if (c == MG_ABS_NONE || !graph_of(e))
+    return false;
+  MgAbsId k = !e->insert ? (one ? e->cg->one : e->cg->zero)
+                         : mg_abs_lookup_node(e->g, MG_ABS_CONST,
+                                              const_bits(one ? 1.0 : 0.0),
+                                              MG_ABS_NONE, MG_ABS_NONE);
+  return k != MG_ABS_NONE && canon(e, c) == k;
+}
+
+static bool is_max(const Eval *e, MgAbsId c) {
+  const MgAbsGraph *g = graph_of(e);
+  return g && mg_abs_class_is_max(g, c);
+}
+
+static bool is_shift(const Eval *e, MgAbsId c) {
+  const MgAbsGraph *g = graph_of(e);
+  return g && mg_abs_class_op(g, c) == MG_ABS_SHIFT;
+}
+
+// Target only: class `c`, dropped from a term by the erasure, stays
+// reachable (candidates computing it are kept).
+static void keep(const Eval *e, MgAbsId c) {
+  if (e->insert)
+    mg_abs_add_root(e->g, c);
+}
+
+// Target only: a shift by max `m` was erased. Keeps m, and the constants a
+// rescale factor exp(m' - m) erases to (0, and exp(0) = 1), so that
+// candidates combining partial results under different maxes survive.
+static void erased_shift(const Eval *e, MgAbsId m) {
+  if (!e->insert)
+    return;
+  keep(e, m);
+  keep(e, constant(e, 0.0));
+  keep(e, constant(e, 1.0));
+}
+
+static MgAbsId mul(const Eval *e, MgAbsId a, MgAbsId b) {
+  if (is_const(e, b, true)) { // x·1 = x
+    keep(e, b);
+    return a;
+  }
+  if (is_const(e, a, true)) {
+    keep(e, a);
+    return b;
+  }
+  return bin(e, MG_ABS_MUL, a, b);
+}
+
+static MgAbsId quot(const Eval *e, MgAbsId a, MgAbsId b) {
+  if (is_const(e, b, true)) { // x/1 = x
+    keep(e, b);
+    return a;
+  }
+  return bin(e, MG_ABS_DIV, a, b);
+}
+
+static MgAbsId expo(const Eval *e, MgAbsId a) {
+  if (is_const(e, a, false)) { // exp(0) = 1
+    keep(e, a);
+    return constant(e, 1.0);
+  }
+  return term(e, MG_ABS_EXP, 0, a, MG_ABS_NONE);
+}
+
+// shift(a): a minus some max (a shift of a shift is one shift).
+static MgAbsId shifted(const Eval *e, MgAbsId a) {
+  return is_shift(e, a) ? canon(e, a)
+                        : term(e, MG_ABS_SHIFT, 0, a, MG_ABS_NONE);
+}
+
+static MgAbsId sub(const Eval *e, MgAbsId a, MgAbsId b) {
+  a = canon(e, a);
+  b = canon(e, b);
+  if (a == MG_ABS_NONE || b == MG_ABS_NONE)
+    return MG_ABS_NONE;
+  bool ma = is_max(e, a), mb = is_max(e, b);
+  if (a == b || (ma && mb)) { // x - x; m - m', the exponent of a rescale
+    keep(e, a);
+    keep(e, b);
+    return constant(e, 0.0);
+  }
+  if (mb) { // x - m: which max is forgotten
+    erased_shift(e, b);
+    return shifted(e, a);
+  }
+  return bin(e, MG_ABS_ADD, a, bin(e, MG_ABS_MUL, constant(e, -1.0), b));
+}
+
+static MgAbsId maximum(const Eval *e, MgAbsId a, MgAbsId b) {
+  a = canon(e, a);
+  b = canon(e, b);
+  return a != MG_ABS_NONE && a == b ? a : bin(e, MG_ABS_MAXIMUM, a, b);
+}
+
+// Σ_i x_i·exp(m_i - M) over F iterations, M = max_i m_i = max(F, m),
+// erased as sub, exp and mul above erase it.
+static MgAbsId online(const Eval *e, MgAbsId x, MgAbsId m, int32_t forloop) {
+  if (x == MG_ABS_NONE || m == MG_ABS_NONE)
+    return MG_ABS_NONE;
+  erased_shift(e, m);
+  if (forloop <= 1) // M = m: exp(m - m) = 1
+    return x;
+  if (e->insert) // the running max M: a candidate may compute it
+    keep(e, term(e, MG_ABS_MAX, forloop, m, MG_ABS_NONE));
+  // m - M is 0 when m is a max too (then exp(0)·x = x), shift(m) when it
+  // is not (tiles one element wide: m is the element itself).
+  return sum(e, forloop,
+             is_max(e, m) ? x : mul(e, x, expo(e, shifted(e, m))));
 }
 
 static MgAbsOp unary_symbol(MgOpKind kind) {
@@ -139,18 +292,21 @@ static MgAbsId eval_local(const Eval *e, const MgOp *op, const MgTensor *in0,
                           MgAbsId a, MgAbsId b, int32_t forloop) {
   switch ((MgOpKind)op->kind) {
   case MG_OP_MATMUL:
-    return sum(e, last_dim(in0), bin(e, MG_ABS_MUL, a, b));
+    return sum(e, last_dim(in0), mul(e, a, b));
   case MG_OP_ADD:
     return bin(e, MG_ABS_ADD, a, b);
   case MG_OP_SUB:
-    return bin(e, MG_ABS_ADD, a, bin(e, MG_ABS_MUL, constant(e, -1.0), b));
+    return sub(e, a, b);
   case MG_OP_MUL:
-    return bin(e, MG_ABS_MUL, a, b);
+    return mul(e, a, b);
   case MG_OP_DIV:
-    return bin(e, MG_ABS_DIV, a, b);
+    return quot(e, a, b);
   case MG_OP_SQUARE:
-    return bin(e, MG_ABS_MUL, a, a);
+    return mul(e, a, a);
+  case MG_OP_MAX:
+    return maximum(e, a, b);
   case MG_OP_EXP:
+    return expo(e, a);
   case MG_OP_SQRT:
   case MG_OP_RSQRT:
   case MG_OP_SILU:
@@ -160,20 +316,26 @@ static MgAbsId eval_local(const Eval *e, const MgOp *op, const MgTensor *in0,
   case MG_OP_TANH:
   case MG_OP_ERF:
     return term(e, unary_symbol((MgOpKind)op->kind), 0, a, MG_ABS_NONE);
-  case MG_OP_MUL_SCALAR:
-    return bin(e, MG_ABS_MUL, a, constant(e, op->scalar));
+  case MG_OP_MUL_SCALAR: // x·1 is x (and needs no constant 1 to exist)
+    return op->scalar == 1.0 ? a : mul(e, a, constant(e, op->scalar));
   case MG_OP_DIV_SCALAR:
-    return bin(e, MG_ABS_DIV, a, constant(e, op->scalar));
+    return op->scalar == 1.0 ? a : quot(e, a, constant(e, op->scalar));
   case MG_OP_SUM:
-    return sum(e, op->attr >= 0 && op->attr < in0->rank ? in0->dims[op->attr]
-                                                         : 0,
-               a);
+  case MG_OP_REDUCE_MAX:
+    return term(e, op->kind == MG_OP_SUM ? MG_ABS_SUM : MG_ABS_MAX,
+                op->attr >= 0 && op->attr < in0->rank ? in0->dims[op->attr]
+                                                       : 0,
+                a, MG_ABS_NONE);
   case MG_OP_ACCUM: {
     MgAbsId inner = a;
+    if (op->acc == MG_ACCUM_MAX)
+      return term(e, MG_ABS_MAX, forloop, a, MG_ABS_NONE);
+    if (op->acc == MG_ACCUM_ONLINE)
+      return online(e, a, b, forloop);
     if (op->acc == MG_ACCUM_SUM_LAST)
       inner = sum(e, last_dim(in0), a);
     else if (op->acc == MG_ACCUM_SUM_SQ_LAST)
-      inner = sum(e, last_dim(in0), bin(e, MG_ABS_MUL, a, a));
+      inner = sum(e, last_dim(in0), mul(e, a, a));
     return sum(e, forloop, inner);
   }
   default:
@@ -313,7 +475,7 @@ MgAbsId mg_absexpr_lookup(const MgAbsGraph *graph, MgAbsOp op, int64_t param,
   // ORDER MG_ABS: arities as in egraph.c's op_arity.
   bool leaf = op == MG_ABS_INPUT || op == MG_ABS_CONST;
   bool binary = op == MG_ABS_ADD || op == MG_ABS_MUL || op == MG_ABS_DIV ||
-                op == MG_ABS_CONCAT;
+                op == MG_ABS_CONCAT || op == MG_ABS_MAXIMUM;
   if (leaf) {
     a = b = MG_ABS_NONE;
   } else {
@@ -322,16 +484,19 @@ MgAbsId mg_absexpr_lookup(const MgAbsGraph *graph, MgAbsOp op, int64_t param,
     a = graph->parent[a]; // frozen: the union-find is fully compressed
     b = binary ? graph->parent[b] : MG_ABS_NONE;
   }
-  if (op == MG_ABS_SUM) {
+  if (op == MG_ABS_SUM || op == MG_ABS_MAX) {
     if (param < 1)
       return MG_ABS_NONE;
     if (param == 1)
       return a;
   }
+  if (op == MG_ABS_MAXIMUM && a == b)
+    return a;
   if (op == MG_ABS_CONST && param == INT64_MIN) // the bits of -0.0
     param = 0;
   MgAbsId r = mg_abs_lookup_node(graph, op, param, a, b);
-  if (r == MG_ABS_NONE && (op == MG_ABS_ADD || op == MG_ABS_MUL) && a != b)
+  if (r == MG_ABS_NONE && a != b &&
+      (op == MG_ABS_ADD || op == MG_ABS_MUL || op == MG_ABS_MAXIMUM))
     r = mg_abs_lookup_node(graph, op, param, b, a); // saturation may stop early
   return r;
 }

@@ -84,6 +84,12 @@ static MgAbsId sm(const MgAbsGraph *g, int64_t n, MgAbsId a) {
 static MgAbsId fn(const MgAbsGraph *g, MgAbsOp op, MgAbsId a) {
   return mg_absexpr_lookup(g, op, 0, a, NONE);
 }
+static MgAbsId mx(const MgAbsGraph *g, int64_t n, MgAbsId a) {
+  return mg_absexpr_lookup(g, MG_ABS_MAX, n, a, NONE);
+}
+static MgAbsId shf(const MgAbsGraph *g, MgAbsId a) {
+  return mg_absexpr_lookup(g, MG_ABS_SHIFT, 0, a, NONE);
+}
 static MgAbsId cst(const MgAbsGraph *g, double v) {
   int64_t bits;
   memcpy(&bits, &v, sizeof bits);
@@ -142,6 +148,12 @@ static double node_value(const MgAbsNode *n, const double *v) {
     return (double)n->param * a;
   case MG_ABS_CONCAT: // no scalar meaning (it depends on indices)
     return NAN;
+  case MG_ABS_MAX: // the max of n copies of one scalar
+    return a;
+  case MG_ABS_MAXIMUM:
+    return fmax(a, b);
+  case MG_ABS_SHIFT: // some function: no rule looks inside it
+    return a - 0.75;
   case MG_ABS_COUNT:
     break;
   }
@@ -939,6 +951,403 @@ static void test_absexpr_threads_share_a_graph(void) {
   mg_program_destroy(cand);
 }
 
+//===--- Max ops and the shift erasure -------------------------------------===//
+
+static MgTensorId rmax(Prog *r, MgTensorId a, int32_t dim) {
+  MgTensorId t = mg_graph_reduce(r->p, 0, MG_OP_REDUCE_MAX, a, dim, NULL);
+  CHECK(t != MG_NO_ID);
+  return t;
+}
+
+// max over 12 = max over 3 of max over 4, both ways (A is (4,12) or (3,4)).
+static MgProgram *t_max12(void) {
+  Prog r = prog(1, 4, 12);
+  return done(&r, rmax(&r, r.in[0], 1));
+}
+static MgProgram *t_max3_max4(void) {
+  Prog r = prog(1, 3, 4);
+  return done(&r, rmax(&r, rmax(&r, r.in[0], 1), 0));
+}
+static MgAbsId q_max12(const MgAbsGraph *g) { return mx(g, 12, in(g, 0)); }
+static MgAbsId q_max3_max4(const MgAbsGraph *g) {
+  return mx(g, 3, mx(g, 4, in(g, 0)));
+}
+static MgAbsId q_max4_max3(const MgAbsGraph *g) {
+  return mx(g, 4, mx(g, 3, in(g, 0)));
+}
+// maximum(A, B) + maximum(B, A): one class only through commutativity.
+static MgProgram *t_maximum_both(void) {
+  Prog r = prog(2, 4, 4);
+  return done(&r, bin(&r, MG_OP_ADD, bin(&r, MG_OP_MAX, r.in[0], r.in[1]),
+                      bin(&r, MG_OP_MAX, r.in[1], r.in[0])));
+}
+static MgAbsId q_maximum_twice(const MgAbsGraph *g) {
+  MgAbsId m = mg_absexpr_lookup(g, MG_ABS_MAXIMUM, 0, in(g, 0), in(g, 1));
+  return add(g, m, m);
+}
+
+// (e) The max rules, each shown to do the work by switching it off.
+static void test_absexpr_max_rules(void) {
+  AXIOM(t_max12, q_max3_max4, MG_ABS_RULE_MAX_SPLIT);
+  AXIOM(t_max3_max4, q_max12, MG_ABS_RULE_MAX_SPLIT);
+  // Like Σ: merging then splitting also swaps, so only both off lose it.
+  CHECK(finds(t_max3_max4, q_max4_max3,
+              MG_ABS_RULES_ALL & ~(1u << MG_ABS_RULE_MAX_MAX)));
+  check_axiom(t_max3_max4, q_max4_max3, MG_ABS_RULE_MAX_MAX,
+              MG_ABS_RULE_MAX_SPLIT, __LINE__);
+  AXIOM(t_maximum_both, q_maximum_twice, MG_ABS_RULE_MAXIMUM_COMM);
+  // max(1, x) = x; a max of no terms is no term; max is not a sum.
+  MgProgram *p = t_max12();
+  MgAbsGraph *g = create(p, MG_ABS_RULES_ALL);
+  MgAbsId a = in(g, 0);
+  CHECK_EQ_INT(mx(g, 1, a), a);
+  CHECK_EQ_INT(mx(g, 0, a), NONE);
+  CHECK_EQ_INT(mx(g, 5, a), NONE);
+  CHECK_EQ_INT(sm(g, 12, a), NONE);
+  CHECK_EQ_INT(mg_absexpr_lookup(g, MG_ABS_MAXIMUM, 0, a, a), a);
+  mg_absexpr_destroy(g);
+  mg_program_destroy(p);
+  // maximum(x, x) is x for the ops too; maximum(A, B) = maximum(B, A).
+  Prog r = prog(2, 4, 4);
+  p = done(&r, bin(&r, MG_OP_MAX, bin(&r, MG_OP_MAX, r.in[0], r.in[0]),
+                   r.in[1]));
+  g = create(p, MG_ABS_RULES_ALL);
+  CHECK_EQ_INT(mg_absexpr_lookup(g, MG_ABS_MAXIMUM, 0, in(g, 1), in(g, 0)),
+               mg_absexpr_output(g, 0));
+  CHECK_EQ_INT(unsound_nodes(g), 0);
+  mg_absexpr_destroy(g);
+  mg_program_destroy(p);
+}
+
+// Attention over Q(bs,s,d), K(bs,d,l), V(bs,l,d): S = Q·K,
+// O = (exp(S') / Σ exp(S')) · V with S' = S − max_last S when `stable`,
+// S' = S when not (the form frontends write, and the plain one).
+static MgProgram *attention_target(int64_t bs, int64_t s, int64_t d,
+                                   int64_t l, bool stable) {
+  MgProgram *p = mg_program_create();
+  mg_program_add_graph(p, MG_LEVEL_KERNEL);
+  int64_t dq[3] = {bs, s, d}, dk[3] = {bs, d, l}, dv[3] = {bs, l, d};
+  MgTensorId q = mg_graph_add_input(p, 0, MG_DTYPE_F16, 3, dq, NULL);
+  MgTensorId k = mg_graph_add_input(p, 0, MG_DTYPE_F16, 3, dk, NULL);
+  MgTensorId v = mg_graph_add_input(p, 0, MG_DTYPE_F16, 3, dv, NULL);
+  MgTensorId sc = mg_graph_matmul(p, 0, q, k, NULL);
+  if (stable)
+    sc = mg_graph_binary(p, 0, MG_OP_SUB, sc,
+                         mg_graph_reduce(p, 0, MG_OP_REDUCE_MAX, sc, 2, NULL),
+                         NULL);
+  MgTensorId e = mg_graph_unary(p, 0, MG_OP_EXP, sc, NULL);
+  MgTensorId pr = mg_graph_binary(p, 0, MG_OP_DIV, e,
+                                  mg_graph_sum(p, 0, e, 2, NULL), NULL);
+  mg_graph_mark_output(p, 0, mg_graph_matmul(p, 0, pr, v, NULL), NULL);
+  CHECK_EQ_INT(mg_program_validate(p, NULL, NULL), MG_STATUS_OK);
+  return p;
+}
+
+// One FlashAttention-2 step in block graph b: the tile's max m_i, P_i =
+// exp(S_i − m_i), and the online sums of P_i·V_i and of P_i's rows.
+static void flash_step(MgProgram *p, MgGraphId b, MgTensorId qt,
+                       MgTensorId kt, MgTensorId vt, MgTensorId *num,
+                       MgTensorId *den, MgTensorId *m) {
+  MgTensorId sc = mg_graph_matmul(p, b, qt, kt, NULL);
+  *m = mg_graph_reduce(p, b, MG_OP_REDUCE_MAX, sc, 2, NULL);
+  MgTensorId pe = mg_graph_unary(
+      p, b, MG_OP_EXP, mg_graph_binary(p, b, MG_OP_SUB, sc, *m, NULL), NULL);
+  *num = mg_graph_accum_online(p, b, mg_graph_matmul(p, b, pe, vt, NULL), *m,
+                               NULL);
+  *den = mg_graph_accum_online(p, b, mg_graph_sum(p, b, pe, 2, NULL), *m,
+                               NULL);
+}
+
+// Kernel with block graph b (grid gx × bs, for-loop f) on the three
+// attention inputs; returns b (its inputs are tensors 0, 1, 2).
+static MgGraphId attention_block(MgProgram *p, int64_t bs, int64_t s,
+                                 int64_t d, int64_t l, int32_t gx,
+                                 int32_t f) {
+  MgGraphId b = mg_program_add_graph(p, MG_LEVEL_BLOCK);
+  const int32_t launch[3] = {gx, (int32_t)bs, 1};
+  CHECK_EQ_INT(mg_graph_set_launch(p, b, launch, 128, f, NULL), MG_STATUS_OK);
+  int64_t dq[3] = {bs, s, d}, dk[3] = {bs, d, l}, dv[3] = {bs, l, d};
+  mg_graph_add_input(p, b, MG_DTYPE_F16, 3, dq, NULL);
+  mg_graph_add_input(p, b, MG_DTYPE_F16, 3, dk, NULL);
+  mg_graph_add_input(p, b, MG_DTYPE_F16, 3, dv, NULL);
+  return b;
+}
+
+static void attention_kernel_inputs(MgProgram *p, int64_t bs, int64_t s,
+                                    int64_t d, int64_t l, MgTensorId *kin) {
+  int64_t dq[3] = {bs, s, d}, dk[3] = {bs, d, l}, dv[3] = {bs, l, d};
+  kin[0] = mg_graph_add_input(p, 0, MG_DTYPE_F16, 3, dq, NULL);
+  kin[1] = mg_graph_add_input(p, 0, MG_DTYPE_F16, 3, dk, NULL);
+  kin[2] = mg_graph_add_input(p, 0, MG_DTYPE_F16, 3, dv, NULL);
+}
+
+// FlashAttention-2 in one kernel: block (x, y) takes query rows x of batch
+// y and loops f times over the KV length; O = A / B after the loop.
+static MgProgram *flash_attention(int64_t bs, int64_t s, int64_t d,
+                                  int64_t l, int32_t rows, int32_t f) {
+  MgProgram *p = mg_program_create();
+  mg_program_add_graph(p, MG_LEVEL_KERNEL);
+  MgGraphId b = attention_block(p, bs, s, d, l, rows, f);
+  const int8_t iq[3] = {1, 0, PHI}, ikv[3] = {PHI, 0, PHI};
+  MgTensorId num, den, m;
+  flash_step(p, b, mg_graph_iterator(p, b, 0, iq, PHI, NULL),
+             mg_graph_iterator(p, b, 1, ikv, 2, NULL),
+             mg_graph_iterator(p, b, 2, ikv, 1, NULL), &num, &den, &m);
+  mg_graph_mark_output(
+      p, b,
+      mg_graph_saver(p, b, mg_graph_binary(p, b, MG_OP_DIV, num, den, NULL),
+                     iq, NULL),
+      NULL);
+  MgTensorId kin[3], y;
+  attention_kernel_inputs(p, bs, s, d, l, kin);
+  CHECK(mg_graph_custom(p, 0, b, 3, kin, &y, NULL) != MG_NO_ID);
+  mg_graph_mark_output(p, 0, y, NULL);
+  CHECK_EQ_INT(mg_program_validate(p, NULL, NULL), MG_STATUS_OK);
+  return p;
+}
+
+// Split-KV: kernel 1, block (x, y) on KV chunk x of batch y, saves the
+// chunk's A_b, B_b (rescaled to its max) and its max M_b side by side along
+// dim 1; then, at kernel level, M = max_b M_b, w = exp(M_b − M),
+// O = Σ_b A_b·w / Σ_b B_b·w.
+static MgProgram *split_kv_attention(int64_t bs, int64_t s, int64_t d,
+                                     int64_t l, int32_t chunks, int32_t f) {
+  MgProgram *p = mg_program_create();
+  mg_program_add_graph(p, MG_LEVEL_KERNEL);
+  MgGraphId b = attention_block(p, bs, s, d, l, chunks, f);
+  const int8_t iq[3] = {PHI, 0, PHI}, ik[3] = {2, 0, PHI},
+               iv[3] = {1, 0, PHI}, o[3] = {1, 0, PHI};
+  MgTensorId num, den, m;
+  flash_step(p, b, mg_graph_iterator(p, b, 0, iq, PHI, NULL),
+             mg_graph_iterator(p, b, 1, ik, 2, NULL),
+             mg_graph_iterator(p, b, 2, iv, 1, NULL), &num, &den, &m);
+  MgTensorId saved[3] = {num, den, mg_graph_accum(p, b, m, MG_ACCUM_MAX, NULL)};
+  for (int i = 0; i < 3; ++i)
+    mg_graph_mark_output(p, b, mg_graph_saver(p, b, saved[i], o, NULL), NULL);
+  MgTensorId kin[3], part[3];
+  attention_kernel_inputs(p, bs, s, d, l, kin);
+  CHECK(mg_graph_custom(p, 0, b, 3, kin, part, NULL) != MG_NO_ID);
+  MgTensorId split[3];
+  for (int i = 0; i < 3; ++i) // (bs, chunks·s, e) -> (bs, chunks, s, e)
+    split[i] = mg_graph_reshape(
+        p, 0, part[i], 4,
+        (const int64_t[]){bs, chunks, s, i == 0 ? d : 1}, NULL);
+  MgTensorId mall = mg_graph_reduce(p, 0, MG_OP_REDUCE_MAX, split[2], 1, NULL);
+  MgTensorId w = mg_graph_unary(
+      p, 0, MG_OP_EXP,
+      mg_graph_binary(p, 0, MG_OP_SUB, split[2], mall, NULL), NULL);
+  MgTensorId n2 = mg_graph_sum(
+      p, 0, mg_graph_binary(p, 0, MG_OP_MUL, split[0], w, NULL), 1, NULL);
+  MgTensorId d2 = mg_graph_sum(
+      p, 0, mg_graph_binary(p, 0, MG_OP_MUL, split[1], w, NULL), 1, NULL);
+  MgTensorId out = mg_graph_reshape(
+      p, 0, mg_graph_binary(p, 0, MG_OP_DIV, n2, d2, NULL), 3,
+      (const int64_t[]){bs, s, d}, NULL);
+  CHECK(out != MG_NO_ID);
+  mg_graph_mark_output(p, 0, out, NULL);
+  CHECK_EQ_INT(mg_program_validate(p, NULL, NULL), MG_STATUS_OK);
+  return p;
+}
+
+// S = Σd(Q·K) over inputs Q, K of graph g.
+static MgAbsId scores(const MgAbsGraph *g, int64_t d) {
+  return sm(g, d, mul(g, in(g, 0), in(g, 1)));
+}
+
+// (a) FlashAttention-2's terms are subexpressions of the stable target and
+// its output is the target's output class; (b) so is split-KV's.
+static void test_absexpr_flash_forms(void) {
+  int64_t bs = 2, s = 8, d = 16, l = 64;
+  MgProgram *p = attention_target(bs, s, d, l, true);
+  MgAbsGraph *g = create(p, MG_ABS_RULES_ALL);
+  CHECK(mg_absexpr_stats(g).saturated);
+  CHECK_EQ_INT(unsound_nodes(g), 0);
+  MgAbsId sc = scores(g, d), v = in(g, 2);
+  MgAbsId e = fn(g, MG_ABS_EXP, shf(g, sc)); // exp(S − m) for every max m
+  // F iterations over tiles of t = l/F keys.
+  const int64_t f = 4, t = l / f;
+  MgAbsId mi = mx(g, t, sc);                              // m_i
+  MgAbsId a = sm(g, f, sm(g, t, mul(g, e, v)));           // online(P_i·V_i)
+  MgAbsId bb = sm(g, f, sm(g, t, e));                     // online(ΣP_i)
+  CHECK(mg_absexpr_is_subexpr(g, mi));
+  CHECK(mg_absexpr_is_subexpr(g, e)); // P_i = exp(S_i − m_i)
+  CHECK(mg_absexpr_is_subexpr(g, a) && mg_absexpr_is_subexpr(g, bb));
+  CHECK_EQ_INT(dv(g, a, bb), mg_absexpr_output(g, 0));
+  // The running max and the split's maxes: max(F, m_i) = max over l.
+  CHECK_EQ_INT(mx(g, f, mi), mx(g, l, sc));
+  CHECK(mg_absexpr_is_subexpr(g, mx(g, 2, mx(g, f / 2, mi))));
+  // Rescale factors exp(M_b − M) erase to 1, their exponents to 0.
+  CHECK(mg_absexpr_is_subexpr(g, cst(g, 0.0)));
+  CHECK(mg_absexpr_is_subexpr(g, cst(g, 1.0)));
+  mg_absexpr_destroy(g);
+  mg_program_destroy(p);
+  // Whole programs: every op kept, output in the target's class. F = l
+  // has one-key tiles: m_i = max(1, S_i) = S_i, P_i = exp(0) = 1, and the
+  // online sums are Σ_l V·exp(shift(S)) and Σ_l exp(shift(S)).
+  const int32_t loops[5] = {1, 2, 4, 8, (int32_t)l};
+  for (int i = 0; i < 5; ++i) {
+    ACCEPTED(attention_target(bs, s, d, l, true),
+             flash_attention(bs, s, d, l, 4, loops[i]));
+    ACCEPTED(attention_target(bs, s, d, l, true),
+             split_kv_attention(bs, s, d, l, 4, loops[i] > 8 ? 2 : loops[i]));
+    ACCEPTED(attention_target(bs, s, d, l, true),
+             split_kv_attention(bs, s, d, l, loops[i] > 8 ? 16 : loops[i], 2));
+  }
+  ACCEPTED(attention_target(1, 4, 6, 36, true),
+           split_kv_attention(1, 4, 6, 36, 3, 4));
+  // A fused target keeps its own ops and is found from the kernel form.
+  ACCEPTED(flash_attention(bs, s, d, l, 4, 4),
+           flash_attention(bs, s, d, l, 4, 4));
+  ACCEPTED(split_kv_attention(bs, s, d, l, 4, 2),
+           split_kv_attention(bs, s, d, l, 4, 2));
+  ACCEPTED(flash_attention(bs, s, d, l, 4, 4),
+           attention_target(bs, s, d, l, true));
+  ACCEPTED(attention_target(bs, 256, 64, 4096, true),
+           split_kv_attention(bs, 256, 64, 4096, 16, 4));
+  // The samples' forms (split-KV merging with online accumulators).
+  ACCEPTED(mg_sample_stable_attention(bs, s, d, l),
+           mg_sample_stable_attention_flash(bs, s, d, l, 4, 8));
+  ACCEPTED(mg_sample_stable_attention(bs, s, d, l),
+           mg_sample_stable_attention_split_kv(bs, s, d, l, 4, 2));
+  ACCEPTED(mg_sample_stable_attention(bs, 256, 64, 4096),
+           mg_sample_stable_attention_flash(bs, 256, 64, 4096, 4, 64));
+  ACCEPTED(mg_sample_stable_softmax(4, 32),
+           mg_sample_stable_softmax_fused(4, 32, 2));
+}
+
+// Stable softmax over the last dim of X(m, n), or the plain one.
+static MgProgram *softmax_target(int64_t m, int64_t n, bool stable,
+                                 int64_t max_over) {
+  Prog r = prog(1, m, n);
+  MgTensorId x = r.in[0];
+  if (stable) {
+    MgTensorId part = max_over == n ? x
+                                    : mg_graph_slice(r.p, 0, x, 1, 0,
+                                                     max_over, NULL);
+    x = bin(&r, MG_OP_SUB, x, rmax(&r, part, 1));
+  }
+  MgTensorId e = un(&r, MG_OP_EXP, x);
+  return done(&r, bin(&r, MG_OP_DIV, e, red(&r, e, 1)));
+}
+
+// (c) The stable target's term is exp(shift(X)) / Σ exp(shift(X)), and the
+// plain program is pruned at its exp (and what follows): it is the form
+// the stability check would reject. (f) A subtrahend that is no max is not
+// erased.
+static void test_absexpr_shift_erasure(void) {
+  CHECK_EQ_INT(rejected_ops(attention_target(2, 8, 16, 64, true),
+                            attention_target(2, 8, 16, 64, false), NULL),
+               4); // exp, sum, div, matmul
+  CHECK_EQ_INT(rejected_ops(softmax_target(4, 32, true, 32),
+                            softmax_target(4, 32, false, 32), NULL),
+               3);
+  MgProgram *p = softmax_target(4, 32, true, 32);
+  MgAbsGraph *g = create(p, MG_ABS_RULES_ALL);
+  MgAbsId x = in(g, 0), e = fn(g, MG_ABS_EXP, shf(g, x));
+  CHECK_EQ_INT(dv(g, e, sm(g, 32, e)), mg_absexpr_output(g, 0));
+  CHECK_EQ_INT(fn(g, MG_ABS_EXP, x), NONE);
+  CHECK(mg_absexpr_is_subexpr(g, mx(g, 32, x))); // the max itself is kept
+  CHECK_EQ_INT(unsound_nodes(g), 0);
+  mg_absexpr_destroy(g);
+  mg_program_destroy(p);
+  // A shift of a shift is one shift: (X − m) − m' is shift(X).
+  Prog q = prog(1, 4, 8);
+  MgTensorId m = rmax(&q, q.in[0], 1);
+  p = done(&q, bin(&q, MG_OP_SUB, bin(&q, MG_OP_SUB, q.in[0], m), m));
+  g = create(p, MG_ABS_RULES_ALL);
+  CHECK(shf(g, in(g, 0)) != NONE);
+  CHECK_EQ_INT(shf(g, in(g, 0)), mg_absexpr_output(g, 0));
+  mg_absexpr_destroy(g);
+  mg_program_destroy(p);
+  // The plain target has no max, and nothing the erasure keeps.
+  p = softmax_target(4, 32, false, 32);
+  g = create(p, MG_ABS_RULES_ALL);
+  CHECK_EQ_INT(mx(g, 32, in(g, 0)), NONE);
+  CHECK_EQ_INT(cst(g, 0.0), NONE);
+  CHECK_EQ_INT(cst(g, 1.0), NONE);
+  mg_absexpr_destroy(g);
+  mg_program_destroy(p);
+  // (f) exp(X − ΣY) and max(X) − Y keep their subtraction.
+  Prog r = prog(2, 4, 8);
+  MgTensorId s1 = bin(&r, MG_OP_SUB, r.in[0], red(&r, r.in[1], 1));
+  MgTensorId s2 = bin(&r, MG_OP_SUB, rmax(&r, r.in[0], 1), r.in[1]);
+  p = done(&r, bin(&r, MG_OP_ADD, un(&r, MG_OP_EXP, s1), s2));
+  g = create(p, MG_ABS_RULES_ALL);
+  MgAbsId a = in(g, 0), b = in(g, 1), neg = cst(g, -1.0);
+  MgAbsId t1 = fn(g, MG_ABS_EXP, add(g, a, mul(g, neg, sm(g, 8, b))));
+  MgAbsId t2 = add(g, mx(g, 8, a), mul(g, neg, b));
+  CHECK(t1 != NONE && t2 != NONE);
+  CHECK_EQ_INT(add(g, t1, t2), mg_absexpr_output(g, 0));
+  CHECK_EQ_INT(fn(g, MG_ABS_EXP, a), NONE);
+  CHECK_EQ_INT(cst(g, 0.0), NONE);
+  mg_absexpr_destroy(g);
+  mg_program_destroy(p);
+}
+
+// (d) An output that is a max keeps its max(n, x) term: a max over a subset
+// is a subexpression (through the split) but never the output's class. A
+// subset max used as a softmax shift is erased like the full one: only the
+// stability check tells them apart.
+static void test_absexpr_subset_max(void) {
+  Prog r = prog(1, 4, 8);
+  MgProgram *target = done(&r, rmax(&r, r.in[0], 1));
+  MgAbsGraph *g = create(target, MG_ABS_RULES_ALL);
+  MgAbsId x = in(g, 0);
+  CHECK_EQ_INT(mx(g, 8, x), mg_absexpr_output(g, 0));
+  CHECK(mg_absexpr_is_subexpr(g, mx(g, 4, x)));
+  CHECK(mx(g, 4, x) != mg_absexpr_output(g, 0));
+  CHECK_EQ_INT(mx(g, 2, mx(g, 4, x)), mg_absexpr_output(g, 0));
+  mg_absexpr_destroy(g);
+  // As programs: the max over the first half is kept op by op, but its
+  // output is not the target's (-1).
+  r = prog(1, 4, 8);
+  MgProgram *half = done(
+      &r, rmax(&r, mg_graph_slice(r.p, 0, r.in[0], 1, 0, 4, NULL), 1));
+  CHECK_EQ_INT(rejected_ops(mg_program_clone(target), half, NULL), -1);
+  r = prog(1, 4, 8);
+  MgProgram *two_step = done(
+      &r, rmax(&r, rmax(&r, mg_graph_reshape(r.p, 0, r.in[0], 3,
+                                             (const int64_t[]){4, 2, 4}, NULL),
+                        2),
+               1));
+  ACCEPTED(target, two_step);
+  ACCEPTED(softmax_target(4, 32, true, 32), softmax_target(4, 32, true, 16));
+}
+
+// 1 for max nodes, 2 for shift nodes, 0 for the others.
+static int kind_of(MgAbsOp op) {
+  if (op == MG_ABS_MAX || op == MG_ABS_MAXIMUM)
+    return 1;
+  return op == MG_ABS_SHIFT ? 2 : 0;
+}
+
+// Max and shift classes hold nodes of their kind only (the O(1) query of
+// the erasure relies on it), and semi-naive rounds still build the naive
+// e-graph.
+static void test_absexpr_max_classes(void) {
+  MgProgram *ps[3] = {attention_target(2, 8, 16, 64, true),
+                      split_kv_attention(2, 8, 16, 64, 4, 2), t_max3_max4()};
+  for (int i = 0; i < 3; ++i) {
+    MgAbsGraph *g = create(ps[i], MG_ABS_RULES_ALL);
+    int mixed = 0, maxes = 0;
+    for (uint32_t k = 0; k < g->num_nodes; ++k) {
+      const MgAbsNode *n = &g->nodes[k];
+      maxes += kind_of((MgAbsOp)n->op) == 1;
+      mixed += n->alive && kind_of((MgAbsOp)n->op) !=
+                               kind_of(mg_abs_class_op(g, n->cls));
+    }
+    CHECK(maxes > 0);
+    CHECK_EQ_INT(mixed, 0);
+    CHECK_EQ_INT(unsound_nodes(g), 0);
+    MgAbsGraph *h = create(ps[i], MG_ABS_RULES_ALL | MG_ABS_NAIVE);
+    CHECK_EQ_INT(g->num_nodes, h->num_nodes);
+    CHECK_EQ_INT(mg_absexpr_stats(g).classes, mg_absexpr_stats(h).classes);
+    mg_absexpr_destroy(g);
+    mg_absexpr_destroy(h);
+    mg_program_destroy(ps[i]);
+  }
+}
+
 //===--- Soundness, determinism, statistics, bounds --------------------------===//
 
 static void test_absexpr_sound_on_benchmarks(void) {
@@ -1135,6 +1544,11 @@ int main(void) {
   RUN_TEST(test_absexpr_views);
   RUN_TEST(test_absexpr_lora_concat);
   RUN_TEST(test_absexpr_threads_share_a_graph);
+  RUN_TEST(test_absexpr_max_rules);
+  RUN_TEST(test_absexpr_flash_forms);
+  RUN_TEST(test_absexpr_shift_erasure);
+  RUN_TEST(test_absexpr_subset_max);
+  RUN_TEST(test_absexpr_max_classes);
   RUN_TEST(test_absexpr_sound_on_benchmarks);
   RUN_TEST(test_absexpr_deterministic);
   RUN_TEST(test_absexpr_semi_naive_matches_naive);
