@@ -9,9 +9,12 @@
 //   SMEM    block ops read their operands from and write their result to
 //           shared memory; iterators fill tiles, savers drain them;
 //   TENSOR  matmul flops (f32 operands at half rate, as TF32);
-//   SIMT    one lane op per element of element-wise ops and reductions;
+//   SIMT    one lane op per element of element-wise ops and reductions
+//           (an add for sums, a compare for maxima);
 //   SFU     one special-function evaluation per element of exp, sqrt,
 //           rsqrt, silu, gelu.
+// The online-softmax accumulator costs what the lowering emits for it
+// (online_work below).
 // View ops (views.c) are copy kernels counted in the sectors they move; a
 // free view is no kernel.
 // Utilization is wave quantization at SM granularity: a grid of B blocks on
@@ -61,8 +64,8 @@ static void add_work(const MgProgram *p, const MgGraph *g, const MgOp *op,
     c->tensor_flops += times * flops * (in->dtype == MG_DTYPE_F32 ? 2 : 1);
     return;
   }
-  case MG_OP_SUM: case MG_OP_ACCUM:
-    c->simt_ops += times * numel(in);
+  case MG_OP_SUM: case MG_OP_REDUCE_MAX: case MG_OP_ACCUM:
+    c->simt_ops += times * numel(in); // one add or compare per term
     return;
   case MG_OP_THREAD: {
     // A fused chain in registers: per element of the result, one
@@ -92,6 +95,31 @@ static void add_work(const MgProgram *p, const MgGraph *g, const MgOp *op,
       c->simt_ops += times * numel(out);
     return;
   }
+}
+
+// The online accumulator (x, m) over a block graph's `blocks` blocks, as
+// lib/lower/online.c emits it: the first iteration copies x and m (no
+// arithmetic, the max stored); each later one computes, per element of m,
+// the new max, two differences and two exps (max, 2 sub: 3 lane ops; 2
+// SFU), and per element of x the rescaled sum acc·a + x·b (mul, FMA: 2
+// lane ops). Shared memory: x and m read and the tile written every
+// iteration, as other ops; the running max read and written per element
+// of m, and when x is larger than m the two factors written per element of
+// m and read per element of x.
+static void online_work(const MgGraph *b, const MgOp *op, double blocks,
+                        MgKernelCost *c) {
+  const MgTensor *x = &b->tensors[op->inputs[0]];
+  const MgTensor *m = &b->tensors[op->inputs[1]];
+  double steps = blocks * (b->forloop > 1 ? b->forloop - 1 : 0);
+  double nx = numel(x), nm = numel(m), f32 = sizeof(float);
+  c->simt_ops += steps * (3 * nm + 2 * nx);
+  c->sfu_ops += steps * 2 * nm;
+  double all = blocks * (b->forloop > 1 ? b->forloop : 1);
+  c->smem_bytes += all * (bytes(x) + bytes(m) +
+                          bytes(&b->tensors[op->outputs[0]]));
+  c->smem_bytes += (blocks + steps * 2) * f32 * nm; // the running max
+  if (nx != nm)
+    c->smem_bytes += steps * 2 * f32 * (nm + nx); // the factors
 }
 
 static void predefined(const MgProgram *p, const MgOp *op, MgKernelCost *c) {
@@ -145,6 +173,11 @@ static bool custom(const MgProgram *p, const MgGraph *b, const MgGpu *gpu,
       break;
     }
     default:
+      if (op->kind == MG_OP_ACCUM && op->acc == MG_ACCUM_ONLINE &&
+          op->num_inputs == 2) {
+        online_work(b, op, blocks, c);
+        break;
+      }
       for (uint32_t k = 0; k < op->num_inputs; k++)
         c->smem_bytes += times * bytes(&b->tensors[op->inputs[k]]);
       for (uint32_t k = 0; k < op->num_outputs; k++)

@@ -46,6 +46,14 @@ static void cpu_custom(Emit *e, const MgOp *op, Name *kval,
     snprintf(inner.stage_buf[t], NAME_LEN, "%s", inner.val[t]);
     snprintf(inner.stage_type[t], TYPE_LEN, "%s", inner.type[t]);
   }
+  for (MgTensorId t = 0; t < b->num_tensors; t++) {
+    if (!mg_lower_aux_bytes(b, t))
+      continue;
+    mg_lower_aux_type(b, t, NULL, inner.aux_type[t]);
+    mg_lower_fresh(&inner, inner.aux_buf[t]);
+    mg_lower_line(&inner, "%s = memref.alloc() : %s", inner.aux_buf[t],
+                  inner.aux_type[t]);
+  }
   Name lo, one;
   mg_lower_index(&inner, 0, lo);
   mg_lower_index(&inner, 1, one);
@@ -67,6 +75,10 @@ static void cpu_custom(Emit *e, const MgOp *op, Name *kval,
     if (mg_lower_is_tile(b, t) && !reg[t])
       mg_lower_line(&inner, "memref.dealloc %s : %s", inner.stage_buf[t],
                     inner.stage_type[t]);
+  for (MgTensorId t = 0; t < b->num_tensors; t++)
+    if (inner.aux_buf[t][0])
+      mg_lower_line(&inner, "memref.dealloc %s : %s", inner.aux_buf[t],
+                    inner.aux_type[t]);
   if (inner.error)
     e->error = inner.error;
   free(reg);

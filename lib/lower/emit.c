@@ -183,9 +183,11 @@ bool mg_lower_pipelined(const MgGraph *b) {
     free(reg);
     return false;
   }
-  for (MgTensorId t = 0; t < b->num_tensors; t++)
+  for (MgTensorId t = 0; t < b->num_tensors; t++) {
     if (mg_lower_is_tile(b, t) && !reg[t])
       bytes += one_tile_bytes(b, t);
+    bytes += mg_lower_aux_bytes(b, t);
+  }
   free(reg);
   // Only while the tiles stay static: the second stage must not change the
   // launch (dynamic shared memory) or push a kernel over the target.
@@ -217,9 +219,11 @@ int64_t mg_lower_tile_bytes(const MgProgram *program, MgOpId op) {
   if (reg && !mg_lower_register_values(b, reg))
     memset(reg, 0, (b->num_tensors + 1) * sizeof *reg); // count them all
   int64_t bytes = 0;
-  for (MgTensorId t = 0; t < b->num_tensors; t++)
+  for (MgTensorId t = 0; t < b->num_tensors; t++) {
     if (mg_lower_is_tile(b, t) && !(reg && reg[t]))
       bytes += mg_lower_tile_bytes_of(b, t);
+    bytes += mg_lower_aux_bytes(b, t); // online accumulators' running max
+  }
   free(reg);
   return bytes;
 }
@@ -238,7 +242,10 @@ bool mg_lower_alloc_tables(Emit *e, const MgGraph *g) {
   e->dtype = calloc(g->num_tensors + 1, sizeof *e->dtype);
   e->stage_buf = calloc(g->num_tensors + 1, sizeof *e->stage_buf);
   e->stage_type = calloc(g->num_tensors + 1, sizeof *e->stage_type);
-  if (!e->val || !e->type || !e->dtype || !e->stage_buf || !e->stage_type)
+  e->aux_buf = calloc(g->num_tensors + 1, sizeof *e->aux_buf);
+  e->aux_type = calloc(g->num_tensors + 1, sizeof *e->aux_type);
+  if (!e->val || !e->type || !e->dtype || !e->stage_buf || !e->stage_type ||
+      !e->aux_buf || !e->aux_type)
     return false;
   for (MgTensorId t = 0; t < g->num_tensors; t++)
     e->dtype[t] = (uint8_t)mg_lower_kept_dtype(g, t);
@@ -251,6 +258,10 @@ void mg_lower_free_tables(Emit *e) {
   free(e->dtype);
   free(e->stage_buf);
   free(e->stage_type);
+  free(e->aux_buf);
+  free(e->aux_type);
+  e->aux_buf = NULL;
+  e->aux_type = NULL;
   e->stage_buf = NULL;
   e->stage_type = NULL;
   e->val = NULL;

@@ -75,6 +75,14 @@ void mg_lower_gpu_kernel(Emit *e, const char *name, MgOpId opi) {
       mg_text_printf(&wg, "%s%%wg%u : %s {llvm.align = 16 : i64}",
                      wg.len ? ", " : "", t, type);
     }
+    for (MgTensorId t = 0; t < b->num_tensors; t++) {
+      if (!mg_lower_aux_bytes(b, t))
+        continue;
+      char type[TYPE_LEN];
+      mg_lower_aux_type(b, t, MG_LOWER_WORKGROUP, type);
+      mg_text_printf(&wg, "%s%%aux%u : %s {llvm.align = 16 : i64}",
+                     wg.len ? ", " : "", t, type);
+    }
   }
   // One f32 per warp for reductions that span several warps (ops.c).
   int64_t coop = op->kind == MG_OP_CUSTOM
@@ -186,6 +194,23 @@ void mg_lower_gpu_kernel(Emit *e, const char *name, MgOpId opi) {
                       e->val[t], smem, off, MG_LOWER_WORKGROUP, e->type[t]);
         snprintf(e->stage_buf[t], NAME_LEN, "%s", e->val[t]);
         offset += mg_lower_tile_bytes_of(b, t);
+      }
+      for (MgTensorId t = 0; t < b->num_tensors; t++) {
+        int64_t aux = mg_lower_aux_bytes(b, t);
+        if (!aux)
+          continue;
+        mg_lower_aux_type(b, t, MG_LOWER_WORKGROUP, e->aux_type[t]);
+        if (!dynamic) {
+          snprintf(e->aux_buf[t], NAME_LEN, "%%aux%u", t);
+          continue;
+        }
+        Name off;
+        mg_lower_index(e, offset, off);
+        mg_lower_fresh(e, e->aux_buf[t]);
+        mg_lower_line(e, "%s = memref.view %s[%s][] : memref<?xi8, %s> to %s",
+                      e->aux_buf[t], smem, off, MG_LOWER_WORKGROUP,
+                      e->aux_type[t]);
+        offset += aux;
       }
       mg_lower_block_body(e, in_loop, reg);
     }

@@ -46,6 +46,9 @@ typedef struct Emit {
   // Staged tiles (schedule.c): per tensor the two-stage buffer and type.
   Name *stage_buf;
   char (*stage_type)[TYPE_LEN];
+  // Per online accumulator's result: its running-max state (online.c).
+  Name *aux_buf;
+  char (*aux_type)[TYPE_LEN];
   bool barrier;          // GPU: a barrier after each element loop
   // Block graphs: block index per grid axis and the for-loop iteration.
   Name block[3], iter;
@@ -175,6 +178,15 @@ void mg_lower_delinearize(Emit *e, const MgTensor *t, uint32_t end,
 void mg_lower_index_list(Name *idx, uint32_t rank, char *out, size_t size);
 /// Loads element `at` of tensor `id` of e->g as f32 into `out`.
 void mg_lower_load_at(Emit *e, MgTensorId id, Name *at, Name out);
+/// Loads operand `id` at element `idx` of a result of rank `rank`,
+/// broadcasting its size-1 dims (right-aligned).
+void mg_lower_load(Emit *e, MgTensorId id, Index idx, uint32_t rank,
+                   Name out);
+/// `out = op a, b : f32` (adds, subtracts, multiplies may contract).
+void mg_lower_binary(Emit *e, const char *op, const char *a, const char *b,
+                     Name out);
+/// `out = op a : f32`.
+void mg_lower_unary(Emit *e, const char *op, const char *a, Name out);
 /// Stores the f32 `v` at `idx` of tensor `id`, truncated to its type.
 void mg_lower_store(Emit *e, MgTensorId id, Index idx, const char *v);
 
@@ -219,6 +231,17 @@ void mg_lower_accum_init(Emit *e, const MgOp *op);
 /// stored only when keep[c].
 void mg_lower_matmul_chain(Emit *e, const MgOp *const *ops, uint32_t n,
                            const bool *keep);
+//===--- The max and online accumulators (online.c) -----------------------===//
+
+/// Bytes (16-byte aligned) of the state an online accumulator whose result
+/// is `t` keeps beside its tile (0 for any other tensor).
+int64_t mg_lower_aux_bytes(const MgGraph *b, MgTensorId t);
+/// Its memref type (memref<4 x m's dims x f32>) in `space`.
+void mg_lower_aux_type(const MgGraph *b, MgTensorId t, const char *space,
+                       char out[TYPE_LEN]);
+/// One iteration's update of a MAX or ONLINE accumulator.
+void mg_lower_accum_online(Emit *e, const MgOp *op);
+
 /// Warps per result element op `op` reduces with (ops.c: > 1 uses the
 /// shared scratch), 0 when it is not reduced cooperatively.
 int64_t mg_lower_reduction_warps(Emit *e, const MgOp *op);

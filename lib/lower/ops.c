@@ -4,10 +4,11 @@
 // in order) by a strided scf.for over the linear index, delinearized
 // row-major. Operands broadcast size-1 dims right-aligned, as lib/interp
 // does. Arithmetic is f32: loads extend, stores truncate to the tensor's
-// element type. Reductions (matmul's k, SUM's dim, the last dim of the
-// SUM_LAST accumulators) run sequentially per result element. Kernel-level
-// view ops are views.c's; the element loops and loads and stores here are
-// shared with it (lower_internal.h).
+// element type. Reductions (matmul's k, SUM's and REDUCE_MAX's dim, the
+// last dim of the SUM_LAST accumulators) run sequentially per result
+// element, or cooperatively (below). The max and online accumulators are
+// online.c's, kernel-level view ops views.c's; the element loops and loads
+// and stores here are shared with them (lower_internal.h).
 //
 //===----------------------------------------------------------------------===//
 #include "lower_internal.h"
@@ -245,6 +246,11 @@ static void load(Emit *e, MgTensorId id, Index idx, uint32_t rank,
   mg_lower_load_at(e, id, at, out);
 }
 
+void mg_lower_load(Emit *e, MgTensorId id, Index idx, uint32_t rank,
+                   Name out) {
+  load(e, id, idx, rank, out);
+}
+
 void mg_lower_store(Emit *e, MgTensorId id, Index idx, const char *v) {
   const MgTensor *t = tensor(e, id);
   Name x;
@@ -290,11 +296,12 @@ static void scalar_op(Emit *e, const char *op, const char *x, double s,
 }
 
 // Adds, subtracts and multiplies may contract into FMAs (one rounding
-// fewer, never a reassociation); divisions stay exact IEEE.
+// fewer, never a reassociation); divisions stay exact IEEE, maxima exact.
 static void binary(Emit *e, const char *op, const char *a, const char *b,
                    Name out) {
   mg_lower_fresh(e, out);
-  bool contract = strcmp(op, "arith.divf") != 0;
+  bool contract = strcmp(op, "arith.divf") != 0 &&
+                  strcmp(op, "arith.maximumf") != 0;
   mg_lower_line(e, "%s = %s %s, %s%s : f32", out, op, a, b,
                 contract ? " fastmath<contract>" : "");
 }
@@ -302,6 +309,35 @@ static void binary(Emit *e, const char *op, const char *a, const char *b,
 static void unary(Emit *e, const char *op, const char *a, Name out) {
   mg_lower_fresh(e, out);
   mg_lower_line(e, "%s = %s %s : f32", out, op, a);
+}
+
+void mg_lower_binary(Emit *e, const char *op, const char *a, const char *b,
+                     Name out) {
+  binary(e, op, a, b, out);
+}
+
+void mg_lower_unary(Emit *e, const char *op, const char *a, Name out) {
+  unary(e, op, a, out);
+}
+
+// How a reduction combines its terms. Sums start from 0 and add; maxima
+// start from -inf and take arith.maximumf: maximumf(-inf, x) = x for every
+// x, NaN included, so this is the interpreter's start from the first term.
+// maximumf is associative, so the lanes' order only matters for sums.
+typedef enum Combine { COMBINE_ADD, COMBINE_MAX } Combine;
+
+static void combine(Emit *e, Combine how, const char *a, const char *b,
+                    Name out) {
+  binary(e, how == COMBINE_MAX ? "arith.maximumf" : "arith.addf", a, b, out);
+}
+
+static void combine_init(Emit *e, Combine how, Name out) {
+  if (how == COMBINE_ADD) {
+    f32_const(e, 0.0, out);
+    return;
+  }
+  mg_lower_fresh(e, out); // -inf ("%e" would print "-inf")
+  mg_lower_line(e, "%s = arith.constant 0xFF800000 : f32", out);
 }
 
 // One element of an element-wise op on f32 values `a` (and `b`).
@@ -313,6 +349,10 @@ static bool scalar(Emit *e, MgOpKind kind, double s, const char *a,
   case MG_OP_SUB: binary(e, "arith.subf", a, b, out); return true;
   case MG_OP_MUL: binary(e, "arith.mulf", a, b, out); return true;
   case MG_OP_DIV: binary(e, "arith.divf", a, b, out); return true;
+  // NaN-propagating (llvm.maximum: max.NaN.f32 from sm_80), as lib/interp's
+  // `x > y || isnan(x) ? x : y`; they differ only in max(-0, +0), which
+  // maximumf makes +0 and the interpreter the second operand.
+  case MG_OP_MAX: binary(e, "arith.maximumf", a, b, out); return true;
   case MG_OP_EXP: unary(e, "math.exp", a, out); return true;
   case MG_OP_SQUARE: binary(e, "arith.mulf", a, a, out); return true;
   case MG_OP_SQRT: unary(e, "math.sqrt", a, out); return true;
@@ -370,11 +410,13 @@ static void elementwise(Emit *e, const MgOp *op) {
   mg_lower_elems_end(e);
 }
 
-// Opens `scf.for %k = 0 to n iter_args(%acc = 0) -> (f32)`; the caller
-// yields the new sum and closes it with close_sum, which names the result.
-static void open_sum(Emit *e, int64_t n, Name k, Name acc, Name result) {
+// Opens `scf.for %k = 0 to n iter_args(%acc = init) -> (f32)` (init: 0
+// or -inf); the caller yields the new value and closes it with close_sum,
+// which names the result.
+static void open_sum(Emit *e, Combine how, int64_t n, Name k, Name acc,
+                     Name result) {
   Name zero, upper, one;
-  f32_const(e, 0.0, zero);
+  combine_init(e, how, zero);
   mg_lower_index(e, n, upper);
   mg_lower_index(e, 1, one);
   Name lo;
@@ -406,13 +448,15 @@ static void close_sum(Emit *e, const char *next) {
 // warp count, so every warp runs the element loop exactly once and the
 // barrier inside it is uniform. The CPU form makes the same choices and
 // runs the same additions in the same order, its lanes a loop over a buffer,
-// so `mirage-run --lower` checks this arithmetic too.
+// so `mirage-run --lower` checks this arithmetic too. REDUCE_MAX takes
+// the same path with maxima for the additions (Combine).
 
 /// One term of a reduction at index `k` (f32 into `out`).
 typedef void (*TermFn)(Emit *e, const void *ctx, const char *k, Name out);
 
 typedef struct Coop {
   int64_t m, group;  // warps per element; threads per element (32·m)
+  Combine how;       // sums or maxima
   Name gid, glane, lane, warp, buf;
 } Coop;
 
@@ -436,9 +480,10 @@ int64_t mg_lower_reduction_warps(Emit *e, const MgOp *op) {
   int64_t n;
   if (op->kind == MG_OP_MATMUL)
     n = in->dims[in->rank - 1];
-  else if (op->kind == MG_OP_SUM)
+  else if (op->kind == MG_OP_SUM || op->kind == MG_OP_REDUCE_MAX)
     n = in->dims[op->attr];
-  else if (op->kind == MG_OP_ACCUM && op->acc != MG_ACCUM_SUM)
+  else if (op->kind == MG_OP_ACCUM && (op->acc == MG_ACCUM_SUM_LAST ||
+                                       op->acc == MG_ACCUM_SUM_SQ_LAST))
     n = in->dims[in->rank - 1];
   else
     return 0;
@@ -451,9 +496,10 @@ static void i32_const(Emit *e, int64_t v, Name out) {
 }
 
 // Opens the element loop over `t` with one group of threads per element.
-static void coop_begin(Emit *e, const MgTensor *t, int64_t m, Index idx,
-                       Coop *c) {
+static void coop_begin(Emit *e, const MgTensor *t, int64_t m, Combine how,
+                       Index idx, Coop *c) {
   c->m = m;
+  c->how = how;
   c->group = 32 * m;
   Name g;
   mg_lower_index(e, c->group, g);
@@ -493,11 +539,12 @@ static void coop_begin(Emit *e, const MgTensor *t, int64_t m, Index idx,
   e->step_value = step_value;
 }
 
-// Σ_{k<n} term(k) over `first`, `first` + G, ... in order (one lane).
-static void lane_sum(Emit *e, int64_t n, const char *first, int64_t stride,
-                     TermFn term, const void *ctx, Name out) {
+// Σ_{k<n} term(k) (or the max) over `first`, `first` + G, ... in order
+// (one lane).
+static void lane_sum(Emit *e, Combine how, int64_t n, const char *first,
+                     int64_t stride, TermFn term, const void *ctx, Name out) {
   Name zero, upper, step, k, acc, x, s;
-  f32_const(e, 0.0, zero);
+  combine_init(e, how, zero);
   mg_lower_index(e, n, upper);
   mg_lower_index(e, stride, step);
   mg_lower_fresh(e, out);
@@ -507,13 +554,13 @@ static void lane_sum(Emit *e, int64_t n, const char *first, int64_t stride,
                    "-> (f32) {", out, k, first, upper, step, acc, zero);
   e->indent++;
   term(e, ctx, k, x);
-  binary(e, "arith.addf", acc, x, s);
+  combine(e, how, acc, x, s);
   mg_lower_line(e, "scf.yield %s : f32", s);
   e->indent--;
   mg_lower_line(e, "}");
 }
 
-// buf[w·32 + l] += buf[w·32 + l + o] for l < o, o = 16 .. 1: the butterfly
+// buf[w·32 + l] ⊕= buf[w·32 + l + o] for l < o, o = 16 .. 1: the butterfly
 // as lane 0's value sees it (CPU form).
 static void cpu_butterfly(Emit *e, const Coop *c) {
   Name zero, one;
@@ -538,7 +585,7 @@ static void cpu_butterfly(Emit *e, const Coop *c) {
       mg_lower_fresh(e, b);
       mg_lower_line(e, "%s = memref.load %s[%s] : memref<%lldxf32>", b, c->buf,
                     j, (long long)c->group);
-      binary(e, "arith.addf", a, b, r);
+      combine(e, c->how, a, b, r);
       mg_lower_line(e, "memref.store %s, %s[%s] : memref<%lldxf32>", r,
                     c->buf, i, (long long)c->group);
       e->indent--;
@@ -546,9 +593,10 @@ static void cpu_butterfly(Emit *e, const Coop *c) {
     }
 }
 
-// out = v_0 + v_1 + ... in order, v_w loaded from `mem` at index
+// out = v_0 ⊕ v_1 ⊕ ... in order, v_w loaded from `mem` at index
 // `base` + w·`stride` (`base` NULL: 0).
-static void sum_in_order(Emit *e, const char *mem, const char *type,
+static void sum_in_order(Emit *e, Combine how, const char *mem,
+                         const char *type,
                          const char *base, int64_t count, int64_t stride,
                          Name out) {
   for (int64_t w = 0; w < count; w++) {
@@ -566,7 +614,7 @@ static void sum_in_order(Emit *e, const char *mem, const char *type,
       snprintf(out, NAME_LEN, "%s", v);
     } else {
       Name sum;
-      binary(e, "arith.addf", out, v, sum);
+      combine(e, how, out, v, sum);
       snprintf(out, NAME_LEN, "%s", sum);
     }
   }
@@ -587,16 +635,16 @@ static void coop_reduce(Emit *e, const Coop *c, int64_t n, TermFn term,
     mg_lower_fresh(e, l);
     mg_lower_line(e, "scf.for %s = %s to %s step %s {", l, zero, g, one);
     e->indent++;
-    lane_sum(e, n, l, c->group, term, ctx, p);
+    lane_sum(e, c->how, n, l, c->group, term, ctx, p);
     mg_lower_line(e, "memref.store %s, %s[%s] : %s", p, c->buf, l, buf_type);
     e->indent--;
     mg_lower_line(e, "}");
     cpu_butterfly(e, c);
-    sum_in_order(e, c->buf, buf_type, NULL, c->m, 32, out);
+    sum_in_order(e, c->how, c->buf, buf_type, NULL, c->m, 32, out);
     return;
   }
   Name p, width, zero;
-  lane_sum(e, n, c->glane, c->group, term, ctx, p);
+  lane_sum(e, c->how, n, c->glane, c->group, term, ctx, p);
   i32_const(e, 32, width);
   for (int64_t o = 16; o >= 1; o /= 2) {
     Name off, sh, valid, s;
@@ -605,7 +653,7 @@ static void coop_reduce(Emit *e, const Coop *c, int64_t n, TermFn term,
     mg_lower_fresh(e, valid);
     mg_lower_line(e, "%s, %s = gpu.shuffle xor %s, %s, %s : f32", sh, valid,
                   p, off, width);
-    binary(e, "arith.addf", p, sh, s);
+    combine(e, c->how, p, sh, s); // shuffles move bits: NaN travels
     snprintf(p, NAME_LEN, "%s", s);
   }
   mg_lower_index(e, 0, zero);
@@ -637,7 +685,7 @@ static void coop_reduce(Emit *e, const Coop *c, int64_t n, TermFn term,
   mg_lower_index(e, c->m, mm);
   mg_lower_fresh(e, base);
   mg_lower_line(e, "%s = arith.muli %s, %s : index", base, c->gid, mm);
-  sum_in_order(e, e->scratch, red_type, base, c->m, 1, out);
+  sum_in_order(e, c->how, e->scratch, red_type, base, c->m, 1, out);
 }
 
 static void coop_end(Emit *e) {
@@ -742,7 +790,7 @@ static void matmul_into(Emit *e, const MgOp *op, const void *dest,
   int64_t m = coop_warps(e, mg_tensor_numel(out), n);
   Coop c;
   if (m)
-    coop_begin(e, out, m, idx, &c);
+    coop_begin(e, out, m, COMBINE_ADD, idx, &c);
   else
     mg_lower_elems_begin(e, out, idx);
   dot_indices(e, op, idx, ia, ib);
@@ -755,7 +803,7 @@ static void matmul_into(Emit *e, const MgOp *op, const void *dest,
     return;
   }
   Name k, acc, x, s;
-  open_sum(e, n, k, acc, sum);
+  open_sum(e, COMBINE_ADD, n, k, acc, sum);
   dot_term(e, &d, k, x);
   binary(e, "arith.addf", acc, x, s);
   close_sum(e, s);
@@ -802,25 +850,24 @@ void mg_lower_matmul_chain(Emit *e, const MgOp *const *ops, uint32_t n,
   matmul_into(e, ops[0], &c, run_chain);
 }
 
-// Σ over dim `dim` of `in` at result element `idx` (result dim = 1), each
-// term squared when `square`: sequential in one thread.
-static void reduce(Emit *e, MgTensorId in, Index idx, uint32_t dim,
-                   bool square, Name out) {
+// Σ (or max) over dim `dim` of `in` at result element `idx` (result dim
+// = 1), each term squared when `square`: sequential in one thread.
+static void reduce(Emit *e, Combine how, MgTensorId in, Index idx,
+                   uint32_t dim, bool square, Name out) {
   const MgTensor *t = tensor(e, in);
   Name k, acc, x, s;
-  open_sum(e, t->dims[dim], k, acc, out);
+  open_sum(e, how, t->dims[dim], k, acc, out);
   RowTerm r = {in, idx, dim, square};
   row_term(e, &r, k, x);
-  binary(e, "arith.addf", acc, x, s);
+  combine(e, how, acc, x, s);
   close_sum(e, s);
 }
 
 // A reduction op over its result `out`: for each element, `finish` gets
-// the sum of `in` along `dim` (squared terms when `square`), cooperatively
-// where coop_warps says so.
-
+// the sum (or max) of `in` along `dim` (squared terms when `square`),
+// cooperatively where coop_warps says so.
 static void reduce_op(Emit *e, const MgOp *op, uint32_t dim, bool square,
-                      FinishFn finish) {
+                      Combine how, FinishFn finish) {
   const MgTensor *out = tensor(e, op->outputs[0]);
   MgTensorId in = op->inputs[0];
   int64_t n = tensor(e, in)->dims[dim];
@@ -829,7 +876,7 @@ static void reduce_op(Emit *e, const MgOp *op, uint32_t dim, bool square,
   Name r;
   if (m) {
     Coop c;
-    coop_begin(e, out, m, idx, &c);
+    coop_begin(e, out, m, how, idx, &c);
     RowTerm t = {in, idx, dim, square};
     coop_reduce(e, &c, n, row_term, &t, r);
     finish(e, op, idx, r);
@@ -837,29 +884,37 @@ static void reduce_op(Emit *e, const MgOp *op, uint32_t dim, bool square,
     return;
   }
   mg_lower_elems_begin(e, out, idx);
-  reduce(e, in, idx, dim, square, r);
+  reduce(e, how, in, idx, dim, square, r);
   finish(e, op, idx, r);
   mg_lower_elems_end(e);
 }
 
 static void sum(Emit *e, const MgOp *op) {
-  reduce_op(e, op, (uint32_t)op->attr, false, store_result);
+  reduce_op(e, op, (uint32_t)op->attr, false,
+            op->kind == MG_OP_REDUCE_MAX ? COMBINE_MAX : COMBINE_ADD,
+            store_result);
 }
 
 void mg_lower_accum_init(Emit *e, const MgOp *op) {
+  if (op->acc == MG_ACCUM_ONLINE)
+    return; // its first iteration sets it (online.c)
   Index idx;
   mg_lower_elems_begin(e, tensor(e, op->outputs[0]), idx);
-  Name zero;
-  f32_const(e, 0.0, zero);
-  mg_lower_store(e, op->outputs[0], idx, zero);
+  Name init; // the running max starts at -inf: max(-inf, x) = x
+  combine_init(e, op->acc == MG_ACCUM_MAX ? COMBINE_MAX : COMBINE_ADD, init);
+  mg_lower_store(e, op->outputs[0], idx, init);
   mg_lower_elems_end(e);
 }
 
 static void accum(Emit *e, const MgOp *op) {
   const MgTensor *out = tensor(e, op->outputs[0]);
+  if (op->acc == MG_ACCUM_MAX || op->acc == MG_ACCUM_ONLINE) {
+    mg_lower_accum_online(e, op);
+    return;
+  }
   if (op->acc != MG_ACCUM_SUM) {
     reduce_op(e, op, out->rank - 1, op->acc == MG_ACCUM_SUM_SQ_LAST,
-              add_to_accum);
+              COMBINE_ADD, add_to_accum);
     return;
   }
   Index idx;
@@ -1209,7 +1264,7 @@ void mg_lower_chain(Emit *e, const MgOp *const *ops, uint32_t n,
 void mg_lower_op(Emit *e, const MgOp *op) {
   switch ((MgOpKind)op->kind) {
   case MG_OP_MATMUL: matmul(e, op); return;
-  case MG_OP_SUM: sum(e, op); return;
+  case MG_OP_SUM: case MG_OP_REDUCE_MAX: sum(e, op); return;
   case MG_OP_ACCUM: accum(e, op); return;
   case MG_OP_ITERATOR: move_tile(e, op, false); return;
   case MG_OP_SAVER: move_tile(e, op, true); return;

@@ -139,6 +139,11 @@ static MgStatus e_binary(void *ctx, MgOpKind kind, const MgCell *a,
       v = xv / yv;
       carried = join(e, x.s / fabs(yv), fabs(v) * y.s / fabs(yv));
       break;
+    case MG_OP_MAX: // exact: the result is one of the operands; near a tie
+                    // either may win, so it carries the larger deviation
+      v = xv > yv || isnan(xv) ? xv : yv;
+      st(out + i, v, x.s > y.s ? x.s : y.s);
+      continue;
     default:
       return MG_STATUS_UNSUPPORTED;
     }

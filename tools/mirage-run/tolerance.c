@@ -64,11 +64,18 @@ static void analyze(const MgProgram *p, MgGraphId gid, const double *in_len,
       // A plain sum continues the reduction its input ends with (a matmul
       // tile of k_t terms summed over F iterations is one reduction of
       // F·k_t terms in the reference): at least m·F, at least m + F.
+      // The online sum also rounds two rescales per step; a max rounds
+      // nothing.
       r = op->acc == MG_ACCUM_SUM ? fmax(m * f, m + f)
+          : op->acc == MG_ACCUM_ONLINE ? fmax(m * f, m + f) + 2
+          : op->acc == MG_ACCUM_MAX ? m
           : op->acc == MG_ACCUM_SUM_LAST ? m + f * last
                                          : m + f * last + 1;
       break;
     }
+    case MG_OP_MAX:
+    case MG_OP_REDUCE_MAX:
+      break; // picks an operand: no rounding
     case MG_OP_CUSTOM:
     case MG_OP_THREAD: {
       double sub_in[MG_MAX_OP_INPUTS], sub_out[MG_MAX_OP_OUTPUTS];
