@@ -10,6 +10,7 @@
 //   pow(x, 2), x * x                   -> square(x)
 //   pow(x, 0.5), pow(x, -0.5)          -> sqrt(x), rsqrt(x)
 //   max(x, 0)                          -> relu(x)
+//   max(x, y), max over a dim          -> ug.maximum, ug.reduce_max
 // and a symbolic value nobody consumes that way is reported (and cut).
 //
 //===----------------------------------------------------------------------===//
@@ -455,13 +456,23 @@ bool mg_lift_alg_binary(MgLiftBuilder *b, MgLiftAlg op, const MgLiftVal *x,
       return mg_lift_alg_unary(b, MG_LIFT_ALG_RECIP, y, dtype, out);
     return binary_tensor(b, MG_OP_DIV, x, y, dtype, out);
   case MG_LIFT_ALG_MAX:
+    // max(x, 0) is relu (behind lift-relu); max(x, -inf) is x, NaN
+    // included; anything else is ug.maximum.
     if (is_const(y, 0.0) && is_tensorish(x))
       return relu(b, x, dtype, out);
     if (is_const(x, 0.0) && is_tensorish(y))
       return relu(b, y, dtype, out);
-    return mg_lift_fail(b, (MlirOperation){NULL},
-                        "maximum lifts only as relu (maximum with a zero "
-                        "constant)");
+    if (is_const(y, -INFINITY) && x->kind == MG_LIFT_TENSOR) {
+      *out = *x;
+      out->dtype = dtype;
+      return true;
+    }
+    if (is_const(x, -INFINITY) && y->kind == MG_LIFT_TENSOR) {
+      *out = *y;
+      out->dtype = dtype;
+      return true;
+    }
+    return binary_tensor(b, MG_OP_MAX, x, y, dtype, out);
   case MG_LIFT_ALG_POW:
     return pow_of(b, x, y, dtype, out);
   default:
@@ -557,13 +568,15 @@ bool mg_lift_alg_unary(MgLiftBuilder *b, MgLiftAlg op, const MgLiftVal *x,
   }
 }
 
-bool mg_lift_alg_reduce(MgLiftBuilder *b, const MgLiftVal *x,
+// Sum (SUM) or maximum (REDUCE_MAX) of `x` over the flagged frame dims.
+static bool reduce_dims(MgLiftBuilder *b, MgOpKind kind, const MgLiftVal *x,
                         const bool *reduce, uint8_t dtype, MgLiftVal *out) {
   MgLiftVal a = *x;
-  if (a.kind == MG_LIFT_SCALAR) { // Σ over n copies of c
+  bool sum = kind == MG_OP_SUM;
+  if (a.kind == MG_LIFT_SCALAR) { // Σ over n copies of c is n·c; max is c
     double n = 1;
     for (uint32_t i = 0; i < a.rank; ++i)
-      if (reduce[i])
+      if (reduce[i] && sum)
         n *= (double)a.dims[i];
     make_scalar(&a, a.scalar * n, dtype, out);
     return true;
@@ -575,11 +588,12 @@ bool mg_lift_alg_reduce(MgLiftBuilder *b, const MgLiftVal *x,
   for (uint32_t i = 0; i < a.rank; ++i) {
     if (!reduce[i] || a.dims[i] == 1)
       continue;
-    if (a.map[i] < 0) { // the value does not vary along i: Σ = n · value
-      factor *= (double)a.dims[i];
+    if (a.map[i] < 0) { // constant along i: Σ = n · value, max = value
+      if (sum)
+        factor *= (double)a.dims[i];
       continue;
     }
-    MgTensorId t = mg_lift_emit_sum(b, a.t, a.map[i], dtype);
+    MgTensorId t = mg_lift_emit_reduce(b, kind, a.t, a.map[i], dtype);
     if (t == MG_NO_ID)
       return false;
     a.t = t;
@@ -598,6 +612,17 @@ bool mg_lift_alg_reduce(MgLiftBuilder *b, const MgLiftVal *x,
     a.origin = b->current;
   *out = a;
   return true;
+}
+
+bool mg_lift_alg_reduce(MgLiftBuilder *b, const MgLiftVal *x,
+                        const bool *reduce, uint8_t dtype, MgLiftVal *out) {
+  return reduce_dims(b, MG_OP_SUM, x, reduce, dtype, out);
+}
+
+bool mg_lift_alg_reduce_max(MgLiftBuilder *b, const MgLiftVal *x,
+                            const bool *reduce, uint8_t dtype,
+                            MgLiftVal *out) {
+  return reduce_dims(b, MG_OP_REDUCE_MAX, x, reduce, dtype, out);
 }
 
 // A computed matmul operand in another order than (m,k) x (k,n) (Kᵀ of a

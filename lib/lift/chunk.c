@@ -127,8 +127,9 @@ static int by_key(const void *a, const void *b) {
 
 // An output must be its own tensor (not an input, not another output) of
 // the IR value's element type. A copy is mul_scalar 1.0, which keeps types;
-// the type itself can only change at a binary op, matmul or sum, so the
-// producer's storage type is set when nothing else in the graph reads it.
+// the type itself can only change at a binary op, matmul or reduction, so
+// the producer's storage type is set when nothing else in the graph reads
+// it.
 static bool retype_output(MgLiftBuilder *b, MgTensorId *t, uint8_t dtype) {
   const MgGraph *g = &b->prog->graphs[0];
   const MgOp *producer = &g->ops[g->tensors[*t].producer];
@@ -140,7 +141,8 @@ static bool retype_output(MgLiftBuilder *b, MgTensorId *t, uint8_t dtype) {
       return false;
     MgOpKind k = (MgOpKind)producer->kind;
     if (k != MG_OP_ADD && k != MG_OP_SUB && k != MG_OP_MUL && k != MG_OP_DIV &&
-        k != MG_OP_MATMUL && k != MG_OP_SUM)
+        k != MG_OP_MAX && k != MG_OP_MATMUL && k != MG_OP_SUM &&
+        k != MG_OP_REDUCE_MAX)
       return false;
     for (uint32_t o = 0; o < g->num_ops; ++o)
       for (uint32_t i = 0; i < g->ops[o].num_inputs; ++i)

@@ -9,15 +9,14 @@
 //===----------------------------------------------------------------------===//
 #include "lift_internal.h"
 
-#include <float.h>
-#include <math.h>
 #include <string.h>
 
 static const char *const tosa_compute[] = {
     "tosa.add",    "tosa.sub",        "tosa.mul",        "tosa.pow",
     "tosa.exp",    "tosa.rsqrt",      "tosa.reciprocal", "tosa.sigmoid",
     "tosa.negate", "tosa.reduce_sum", "tosa.matmul",     "tosa.maximum",
-    "tosa.clamp",  "tosa.log",        "tosa.tanh",       "tosa.erf"};
+    "tosa.clamp",  "tosa.log",        "tosa.tanh",       "tosa.erf",
+    "tosa.reduce_max", "tosa.select"};
 static const char *const linalg_compute[] = {
     "linalg.generic",     "linalg.matmul", "linalg.batch_matmul",
     "linalg.elementwise", "linalg.reduce", "linalg.add",
@@ -59,7 +58,8 @@ static bool check_types(MlirOperation op, char *why, size_t size) {
   MgLiftType t;
   intptr_t n = data_operands(op);
   bool linalg = mg_lift_op_has_prefix(op, "linalg.");
-  for (intptr_t i = 0; i < n; ++i) {
+  // tosa.select's i1 mask is read apart (only a constant one lifts).
+  for (intptr_t i = mg_bridge_op_is(op, "tosa.select"); i < n; ++i) {
     MlirType type = mlirValueGetType(mlirOperationGetOperand(op, i));
     uint8_t dt;
     if (linalg && !mlirTypeIsAShaped(type) && mg_lift_float_dtype(type, &dt))
@@ -89,9 +89,7 @@ static double type_max(MlirOperation op) {
   MlirType t = mlirValueGetType(mlirOperationGetResult(op, 0));
   if (mlirTypeIsAShaped(t))
     mg_lift_float_dtype(mlirShapedTypeGetElementType(t), &dt);
-  return dt == MG_DTYPE_F16    ? 65504.0
-         : dt == MG_DTYPE_BF16 ? ldexp(255.0, 120)
-                               : FLT_MAX;
+  return mg_lift_max_finite(dt);
 }
 
 static MgLiftClass classify_clamp(MlirOperation op, const MgLiftOptions *opts,
@@ -147,13 +145,8 @@ MgLiftClass mg_lift_classify(MlirOperation op, const MgLiftOptions *opts,
     return MG_LIFT_CLASS_PURE;
   if (mg_bridge_op_is(op, "tosa.clamp"))
     return classify_clamp(op, opts, why, size);
-  if ((mg_bridge_op_is(op, "tosa.maximum") || mg_bridge_op_is(op, "linalg.max")) &&
-      !opts->lift_relu) {
-    snprintf(why, size,
-             "maximum is lifted only as relu, and relu is not lifted "
-             "with lift-relu=false");
-    return MG_LIFT_CLASS_PURE;
-  }
+  // A maximum is ug.maximum, or relu when one side is 0: the translation
+  // decides (and cuts the relu with lift-relu=false).
   return view ? MG_LIFT_CLASS_VIEW : MG_LIFT_CLASS_COMPUTE;
 }
 

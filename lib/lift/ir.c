@@ -106,6 +106,12 @@ double mg_lift_round(double v, uint8_t dtype) {
   }
 }
 
+double mg_lift_max_finite(uint8_t dtype) {
+  return dtype == MG_DTYPE_F16    ? 65504.0
+         : dtype == MG_DTYPE_BF16 ? ldexp(255.0, 120)
+                                  : FLT_MAX;
+}
+
 MlirOperation mg_lift_def_op(MlirValue v) {
   if (mlirValueIsAOpResult(v))
     return mlirOpResultGetOwner(v);

@@ -8,8 +8,9 @@
 //    symbolic value such as sigmoid(x) that only a consumer can express),
 //    and the algebra that emits μGraph ops for them;
 //  - tosa.c, linalg.c, translate.c: one translation per upstream op;
-//  - partition.c, chunk.c, rewrite.c, unlift.c, module.c: which ops form
-//    which subprogram, and the IR surgery.
+//  - partition.c, chunk.c, rewrite.c, unlift.c, mask.c, module.c: which ops
+//    form which subprogram, and the IR surgery (mask.c: a select on a
+//    constant mask lifted as an addition).
 //
 // Views. A μGraph has no reshape or transpose, so an IR value maps to a
 // μGraph tensor `t` plus, for each dim of a "frame" (the IR value's own dims
@@ -58,6 +59,8 @@ bool mg_lift_read_type(MlirType type, MgLiftType *out, const char **why);
 bool mg_lift_float_dtype(MlirType type, uint8_t *dtype);
 /// `v` rounded to the precision of `dtype` (nearest even).
 double mg_lift_round(double v, uint8_t dtype);
+/// The largest finite value of `dtype` (65504 for f16).
+double mg_lift_max_finite(uint8_t dtype);
 /// Defining op of `v`, or a null op for block arguments.
 MlirOperation mg_lift_def_op(MlirValue v);
 /// Side-effect free ops of tosa/tensor/arith/math/linalg on tensors.
@@ -215,6 +218,9 @@ MgTensorId mg_lift_emit_scalar(MgLiftBuilder *b, MgOpKind kind, MgTensorId a,
                                double s, uint8_t dtype);
 MgTensorId mg_lift_emit_sum(MgLiftBuilder *b, MgTensorId a, int32_t dim,
                             uint8_t dtype);
+/// SUM or REDUCE_MAX over `dim` (kept with size 1).
+MgTensorId mg_lift_emit_reduce(MgLiftBuilder *b, MgOpKind kind, MgTensorId a,
+                               int32_t dim, uint8_t dtype);
 MgTensorId mg_lift_emit_matmul(MgLiftBuilder *b, MgTensorId a, MgTensorId c,
                                uint8_t dtype);
 
@@ -257,6 +263,9 @@ bool mg_lift_alg_unary(MgLiftBuilder *b, MgLiftAlg op, const MgLiftVal *x,
 /// Sums `x` over the frame dims flagged in `reduce`.
 bool mg_lift_alg_reduce(MgLiftBuilder *b, const MgLiftVal *x,
                         const bool *reduce, uint8_t dtype, MgLiftVal *out);
+/// The maximum of `x` over the frame dims flagged in `reduce`.
+bool mg_lift_alg_reduce_max(MgLiftBuilder *b, const MgLiftVal *x,
+                            const bool *reduce, uint8_t dtype, MgLiftVal *out);
 /// Matmul of `x` and `y` over a frame whose dims have roles `roles`.
 bool mg_lift_alg_contract(MgLiftBuilder *b, const MgLiftVal *x,
                           const MgLiftVal *y, const uint8_t *roles,
@@ -331,6 +340,29 @@ void mg_lift_plan_note(MgLiftPlan *plan, MlirOperation op, const char *fmt, ...)
 MgStatus mg_lift_rewrite_chunk(MlirOperation module, MlirOperation *after,
                                const char *name, MgLiftChunk *chunk,
                                MlirOperation *call, MgDiag *diag);
+
+//===--- mask.c: tosa.select on a constant mask as an addition -----------===//
+
+/// A finite select fill at or below this is a mask's "large negative"
+/// (-1e4, -65504, -1e9, finfo.min): x + fill stands for fill.
+#define MG_LIFT_MASK_FILL (-1.0e4)
+
+/// Operand index (1 or 2) of the splat fill of a tosa.select whose mask is
+/// a constant i1 tensor, or -1 when the select is not of that form.
+int mg_lift_select_fill(MlirOperation sel);
+/// The select whose additive mask is input `i` of `c`, or null.
+MlirOperation mg_lift_select_input(const MgLiftChunk *c, uint32_t i);
+/// Inserts before `at` (appends when null) the ops computing the additive
+/// mask of `sel` as a value of `type`; null on failure.
+MlirValue mg_lift_mask_make(MlirBlock block, MlirOperation at,
+                            MlirOperation sel, MlirType type,
+                            MlirLocation loc);
+/// The reference's stand-in for `sel`: tosa.add %x, %a marked ug.boundary.
+MlirOperation mg_lift_mask_add(MlirOperation sel, MlirValue x, MlirValue a);
+/// Unlift: the select that `add` (a stand-in, operands mapped to `x` and
+/// `a`) stands for, or null when it is not one (not inserted anywhere).
+MlirOperation mg_lift_mask_restore(MlirOperation add, MlirValue x,
+                                   MlirValue a);
 
 /// Walks the ops nested in `op`'s regions and sets operands found in `map`
 /// (keys: MlirValue.ptr, vals: index into `to`) to the mapped value. False

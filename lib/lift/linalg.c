@@ -3,16 +3,19 @@
 // Every linalg op here is read the same way: indexing maps give each
 // operand's place in the iteration space (the frame), the body (named ops
 // carry one too) says what is computed per point, and the dims missing from
-// the output map are reduced. Three shapes lift:
+// the output map are reduced. Four shapes lift:
 //  - element-wise: the body's yield, an arith/math expression of the inputs
 //    (and maybe the output's old value);
 //  - additive reduction: yield = addf(E, acc) with E an element-wise
 //    expression of the inputs; E is summed over the reduced dims;
+//  - max reduction: yield = maximumf/maxnumf(E, acc), the stable softmax's
+//    row max; a -inf or lowest-finite start is absorbed;
 //  - contraction: yield = addf(acc, mulf(a, b)) with a, b two inputs whose
 //    maps put one reduced dim k in both: a (batched) matmul. A transposed
 //    operand lifts only if its image is itself a transposed view.
-// The accumulator's initial value must be a zero constant (absorbed) or a
-// real tensor (added); tensor.empty there would be undefined and is refused.
+// The accumulator's initial value must be a neutral constant (absorbed) or
+// a real tensor (combined); tensor.empty there would be undefined and is
+// refused.
 // Reductions drop the reduced dims from the IR type: the image keeps ug.sum's
 // size-1 dims, as a view, so the value can feed later ops; it can leave the
 // kernel graph only after a tensor.expand_shape restores the unit dim (as
@@ -413,17 +416,46 @@ static MlirValue strip_casts(const Structured *s, MlirValue v) {
   return v;
 }
 
-// yield = addf(E, acc) or addf(acc, E): writes E.
-static bool additive(const Structured *s, MlirValue y, MlirValue *expr) {
-  MlirOperation add = mg_lift_def_op(y);
-  if (mlirOperationIsNull(add) || !mg_bridge_op_is(add, "arith.addf"))
+// yield = <combine>(E, acc) or <combine>(acc, E) with `combine` one of
+// the NULL-terminated names: writes E.
+static bool accumulates(const Structured *s, MlirValue y,
+                        const char *const *combine, MlirValue *expr) {
+  MlirOperation op = mg_lift_def_op(y);
+  if (mlirOperationIsNull(op) || mlirOperationGetNumOperands(op) != 2 ||
+      !mlirBlockEqual(mlirOperationGetBlock(op), s->body))
+    return false;
+  bool named = false;
+  for (const char *const *c = combine; *c && !named; ++c)
+    named = mg_bridge_op_is(op, *c);
+  if (!named)
     return false;
   for (int i = 0; i < 2; ++i)
-    if (arg_index(s, mlirOperationGetOperand(add, i)) == (int)s->nin) {
-      *expr = mlirOperationGetOperand(add, 1 - i);
+    if (arg_index(s, mlirOperationGetOperand(op, i)) == (int)s->nin) {
+      *expr = mlirOperationGetOperand(op, 1 - i);
       return true;
     }
   return false;
+}
+
+// yield = addf(E, acc) or addf(acc, E): writes E.
+static bool additive(const Structured *s, MlirValue y, MlirValue *expr) {
+  static const char *const add[] = {"arith.addf", NULL};
+  return accumulates(s, y, add, expr);
+}
+
+// yield = maximumf / maxnumf (E, acc): a max reduction. maxnumf ignores
+// NaN where ug.reduce_max propagates it: they differ only on NaN inputs.
+static bool maximal(const Structured *s, MlirValue y, MlirValue *expr) {
+  static const char *const max[] = {"arith.maximumf", "arith.maxnumf", NULL};
+  return accumulates(s, y, max, expr);
+}
+
+// A max accumulator's start that changes no maximum: -inf, or (torch's
+// max.dim, some importers) the lowest finite value, which differs from
+// -inf only when a whole reduced row is -inf.
+static bool absorbs_max(MlirValue init, uint8_t dtype) {
+  double z;
+  return mg_lift_get_scalar(init, &z) && z <= -mg_lift_max_finite(dtype);
 }
 
 // E = mulf(a, b) with a, b two distinct inputs (through casts): the input
@@ -498,18 +530,26 @@ static bool structured(MgLiftBuilder *b, MlirOperation op) {
     int ia, ib;
     MlirValue init = mlirOperationGetOperand(op, s.nin);
     double z;
-    if (!additive(&s, y, &expr))
-      ok = mg_lift_fail(b, op,
-                        "the reduction is not a sum (only additive "
-                        "reductions lift; the μGraph has only sum)");
-    else if (contraction(&s, expr, &ia, &ib))
-      ok = contract(b, &s, ia, ib, &r);
-    else {
-      MgLiftVal x;
+    bool max = false, absorbed = false;
+    MgLiftVal x;
+    if (additive(&s, y, &expr)) {
+      absorbed = mg_lift_get_scalar(init, &z) && z == 0.0;
+      if (contraction(&s, expr, &ia, &ib))
+        ok = contract(b, &s, ia, ib, &r);
+      else
+        ok = eval(&e, expr, &x) &&
+             mg_lift_alg_reduce(b, &x, s.reduced, s.out_dtype, &r);
+    } else if (maximal(&s, y, &expr)) {
+      max = true;
+      absorbed = absorbs_max(init, s.out_dtype);
       ok = eval(&e, expr, &x) &&
-           mg_lift_alg_reduce(b, &x, s.reduced, s.out_dtype, &r);
+           mg_lift_alg_reduce_max(b, &x, s.reduced, s.out_dtype, &r);
+    } else {
+      ok = mg_lift_fail(b, op,
+                        "the reduction is neither a sum nor a maximum (the "
+                        "μGraph reduces with sum and reduce_max only)");
     }
-    if (ok && !(mg_lift_get_scalar(init, &z) && z == 0.0)) {
+    if (ok && !absorbed) { // the accumulator's start takes part
       MgLiftVal acc;
       if (mg_lift_is_empty(init))
         ok = mg_lift_fail(b, op,
@@ -517,7 +557,8 @@ static bool structured(MgLiftBuilder *b, MlirOperation op) {
                           "(undefined values)");
       else
         ok = operand_in_frame(b, &s, s.nin, &acc) &&
-             mg_lift_alg_binary(b, MG_LIFT_ALG_ADD, &acc, &r, s.out_dtype, &r);
+             mg_lift_alg_binary(b, max ? MG_LIFT_ALG_MAX : MG_LIFT_ALG_ADD,
+                                &acc, &r, s.out_dtype, &r);
     }
   }
   ok = ok &&

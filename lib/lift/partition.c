@@ -230,6 +230,40 @@ static int build(MgLiftBlock *bs, MgLiftBuilder *b, uint32_t from, uint32_t to,
   return MG_LIFT_RUN_OK;
 }
 
+static bool changes_type(MlirOperation op) {
+  if (mlirOperationGetNumOperands(op) < 1 || mlirOperationGetNumResults(op) < 1)
+    return false;
+  MlirType a = mlirValueGetType(mlirOperationGetOperand(op, 0)),
+           r = mlirValueGetType(mlirOperationGetResult(op, 0));
+  return mlirTypeIsAShaped(a) && mlirTypeIsAShaped(r) &&
+         !mlirTypeEqual(mlirShapedTypeGetElementType(a),
+                        mlirShapedTypeGetElementType(r));
+}
+
+// A cast (an op that emitted nothing and changes the element type) read
+// after a max-ops boundary would leave the chunk in a type its μGraph
+// tensor may not be able to take (chunk.c, retype_output), and be cut:
+// the boundary moves before the first such cast, which then opens the
+// next chunk with its readers (an RMSNorm's f32 view of the residual).
+static uint32_t before_read_cast(const MgLiftBlock *bs, uint32_t start,
+                                 uint32_t stop) {
+  uint32_t last = bs->members[stop - 1], before = bs->counts[start];
+  for (uint32_t k = start + 1; k < stop; before += bs->counts[k++]) {
+    MlirOperation op = bs->ops[bs->members[k]].op;
+    if (bs->counts[k] != 0 || before == 0 || !changes_type(op))
+      continue; // (the chunk before the cast must compute something)
+    for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, 0));
+         !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u)) {
+      MlirOperation anc =
+          mg_lift_ancestor_in(mlirOpOperandGetOwner(u), bs->block);
+      int32_t p = mlirOperationIsNull(anc) ? -1 : mg_lift_block_pos(bs, anc);
+      if (p < 0 || (uint32_t)p > last)
+        return k;
+    }
+  }
+  return stop;
+}
+
 static int chunk_segment(MgLiftBlock *bs, uint32_t from, uint32_t to,
                          char *carry_note) {
   uint32_t start = from;
@@ -243,6 +277,7 @@ static int chunk_segment(MgLiftBlock *bs, uint32_t from, uint32_t to,
       // consumers that come after the boundary.
       while (stop - 1 > start && bs->counts[stop - 1] == 0)
         --stop;
+      stop = before_read_cast(bs, start, stop);
       mg_lift_builder_free(&b);
       uint32_t again;
       char unused[MG_LIFT_WHY_SIZE];

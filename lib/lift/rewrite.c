@@ -23,7 +23,9 @@
 // collapse_shape ops inserted just before the call, and the reference
 // starts with the inverse reshapes; both carry the unit attribute
 // `ug.boundary`, which tells unlift to drop the pair. Both are views: no
-// data moves.
+// data moves. A select on a constant mask lifted as an addition gets its
+// additive mask the same way (boundary ops before the call, a boundary
+// tosa.add in the reference: mask.c).
 //
 //===----------------------------------------------------------------------===//
 #include "lift_internal.h"
@@ -232,6 +234,31 @@ static MlirOperation clone_mapped(MlirOperation src, MgPtrMap *map,
   return c;
 }
 
+// A select lifted as x + A (mask.c) becomes `tosa.add x, A` in the
+// reference, A its block argument; null for every other op.
+static MlirOperation mask_stand_in(const MgLiftChunk *c, MlirBlock block,
+                                   MlirOperation src, MgPtrMap *map,
+                                   MlirValue *to, uint32_t *num_to) {
+  int fill = mg_lift_select_fill(src);
+  for (uint32_t i = 0; fill > 0 && i < c->num_inputs; ++i) {
+    if (!mlirOperationEqual(mg_lift_select_input(c, i), src))
+      continue;
+    MlirValue x = mlirOperationGetOperand(src, 3 - fill);
+    uint32_t k = mg_ptrmap_get(map, x.ptr);
+    if (k == UINT32_MAX)
+      return (MlirOperation){NULL};
+    MlirOperation add =
+        mg_lift_mask_add(src, to[k], mlirBlockGetArgument(block, i));
+    to[*num_to] = mlirOperationGetResult(add, 0);
+    if (!mg_ptrmap_put(map, mlirOperationGetResult(src, 0).ptr, (*num_to)++)) {
+      mlirOperationDestroy(add);
+      return (MlirOperation){NULL};
+    }
+    return add;
+  }
+  return (MlirOperation){NULL};
+}
+
 static MlirOperation build_reference(MlirContext ctx, MgLiftChunk *c,
                                      const char *name, MlirLocation loc,
                                      MlirType *in_types, MlirType *out_types,
@@ -259,6 +286,8 @@ static MlirOperation build_reference(MlirContext ctx, MgLiftChunk *c,
   for (uint32_t i = 0; ok && i < c->num_inputs; ++i) {
     MlirValue arg = mlirBlockGetArgument(block, i);
     MlirType ir = mlirValueGetType(c->inputs[i]);
+    if (!mlirOperationIsNull(mg_lift_select_input(c, i)))
+      continue; // an additive mask: read by the select's stand-in only
     MlirValue v = reshape_to(block, (MlirOperation){NULL}, arg, ir, loc);
     ok = !mlirValueIsNull(v);
     if (!ok)
@@ -274,7 +303,10 @@ static MlirOperation build_reference(MlirContext ctx, MgLiftChunk *c,
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
     ++*num_boundary; // so far only the boundary reshapes
   for (uint32_t i = 0; ok && i < c->num_ref_ops; ++i) {
-    MlirOperation op = clone_mapped(c->ref_ops[i], &map, to, &num_to);
+    MlirOperation op = mask_stand_in(c, block, c->ref_ops[i], &map, to,
+                                     &num_to);
+    if (mlirOperationIsNull(op))
+      op = clone_mapped(c->ref_ops[i], &map, to, &num_to);
     ok = !mlirOperationIsNull(op);
     if (ok)
       mlirBlockAppendOwnedOperation(block, op);
@@ -389,10 +421,13 @@ MgStatus mg_lift_rewrite_chunk(MlirOperation module, MlirOperation *after,
     MlirOperation next = mlirOperationGetNextInBlock(last);
     bool reshaped = operands != NULL;
     for (uint32_t i = 0; reshaped && i < c->num_inputs; ++i) {
-      operands[i] = mlirTypeEqual(mlirValueGetType(c->inputs[i]), in_types[i])
-                        ? c->inputs[i]
-                        : reshape_to(c->block, next, c->inputs[i],
-                                     in_types[i], loc);
+      MlirOperation sel = mg_lift_select_input(c, i);
+      operands[i] =
+          !mlirOperationIsNull(sel)
+              ? mg_lift_mask_make(c->block, next, sel, in_types[i], loc)
+          : mlirTypeEqual(mlirValueGetType(c->inputs[i]), in_types[i])
+              ? c->inputs[i]
+              : reshape_to(c->block, next, c->inputs[i], in_types[i], loc);
       reshaped = !mlirValueIsNull(operands[i]);
     }
     if (!reshaped) { // only out of memory: the reference made the inverse

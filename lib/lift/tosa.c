@@ -5,7 +5,8 @@
 // operands' images are exact. Operand forms of MLIR 22: tosa.mul carries an
 // i8 `shift` (zero for floats), tosa.matmul and tosa.negate carry zero-point
 // operands (zero for floats), tosa.reshape takes a !tosa.shape operand,
-// tosa.reduce_sum keeps the reduced dim with size 1 (as ug.sum does).
+// tosa.reduce_sum and reduce_max keep the reduced dim with size 1 (as ug.sum
+// and ug.reduce_max do).
 //
 //===----------------------------------------------------------------------===//
 #include "lift_internal.h"
@@ -76,8 +77,11 @@ static bool unary(MgLiftBuilder *b, MlirOperation op, MgLiftAlg alg,
   return mg_lift_set_result(b, op, &r);
 }
 
-static bool reduce_sum(MgLiftBuilder *b, MlirOperation op,
-                       const MgLiftType *rt) {
+// tosa.reduce_sum / reduce_max: the reduced dim stays with size 1, as in
+// ug.sum / ug.reduce_max. reduce_max's nan_mode = "IGNORE" differs from
+// ug.reduce_max (NaN wins) only where the input holds NaN (docs/lift.md).
+static bool reduce(MgLiftBuilder *b, MlirOperation op, const MgLiftType *rt,
+                   bool max) {
   MlirAttribute a = mg_lift_attr(op, "axis");
   if (mlirAttributeIsNull(a) || !mlirAttributeIsAInteger(a))
     return mg_lift_fail(b, op, "missing 'axis'");
@@ -87,12 +91,65 @@ static bool reduce_sum(MgLiftBuilder *b, MlirOperation op,
     return false;
   if (axis < 0 || axis >= x.rank)
     return mg_lift_fail(b, op, "axis %lld out of range", (long long)axis);
-  bool reduce[MG_LIFT_MAX_RANK] = {false};
-  reduce[axis] = true;
+  bool dims[MG_LIFT_MAX_RANK] = {false};
+  dims[axis] = true;
   int8_t psi[MG_LIFT_MAX_RANK];
   identity_phi(psi, rt->rank);
-  if (!mg_lift_alg_reduce(b, &x, reduce, rt->dtype, &s) ||
+  if (!(max ? mg_lift_alg_reduce_max(b, &x, dims, rt->dtype, &s)
+            : mg_lift_alg_reduce(b, &x, dims, rt->dtype, &s)) ||
       !mg_lift_frame_out(b, &s, rt->rank, rt->dims, psi, &r))
+    return false;
+  return mg_lift_set_result(b, op, &r);
+}
+
+// tosa.select on a constant i1 mask with a splat fill: x + A, A the
+// additive mask (0 where x is kept, the fill elsewhere), a kernel input
+// keyed by the select's result (mask.c). Exact for a -inf fill; a finite
+// fill must be a large negative (x + fill for fill: docs/lift.md).
+static bool select_mask(MgLiftBuilder *b, MlirOperation op,
+                        const MgLiftType *rt) {
+  int fill = mg_lift_select_fill(op);
+  double f = 0;
+  if (fill < 0 ||
+      !mg_lift_get_scalar(mlirOperationGetOperand(op, fill), &f))
+    return mg_lift_fail(b, op,
+                        "tosa.select lifts only on a constant i1 mask with a "
+                        "splat constant on one side");
+  if (!(f <= MG_LIFT_MASK_FILL)) // -inf included
+    return mg_lift_fail(b, op,
+                        "a masked select lifts only with a -inf or large "
+                        "negative fill (got %g)",
+                        f);
+  MgLiftType ft;
+  const char *why;
+  MlirValue mask = mlirOperationGetOperand(op, 0);
+  if (!mg_lift_read_type(mlirValueGetType(mlirOperationGetOperand(op, fill)),
+                         &ft, &why) ||
+      !mlirTypeIsARankedTensor(mlirValueGetType(mask)) ||
+      !mlirShapedTypeHasStaticShape(mlirValueGetType(mask)) ||
+      mlirShapedTypeGetRank(mlirValueGetType(mask)) != rt->rank ||
+      ft.rank != rt->rank || rt->rank > MG_MAX_DIMS)
+    return mg_lift_fail(b, op,
+                        "the mask is not a static tensor of the result's "
+                        "rank (at most %d)",
+                        MG_MAX_DIMS);
+  int64_t dims[MG_MAX_DIMS]; // A's: the mask's and the fill's, broadcast
+  for (uint32_t d = 0; d < rt->rank; ++d) {
+    int64_t m = mlirShapedTypeGetDimSize(mlirValueGetType(mask), d);
+    dims[d] = m > ft.dims[d] ? m : ft.dims[d];
+  }
+  MgTensorId t =
+      mg_lift_input_shaped(b, mlirOperationGetResult(op, 0), rt->rank, dims,
+                           NULL);
+  if (t == MG_NO_ID)
+    return false;
+  MgLiftVal a, fa, x, r;
+  int8_t phi[MG_LIFT_MAX_RANK];
+  identity_phi(phi, rt->rank);
+  mg_lift_val_exact(b, t, rt->dtype, op, &a);
+  if (!mg_lift_frame_in(b, &a, rt->rank, rt->dims, phi, &fa) ||
+      !operand_in(b, op, 3 - fill, rt, &x) ||
+      !mg_lift_alg_binary(b, MG_LIFT_ALG_ADD, &x, &fa, rt->dtype, &r))
     return false;
   return mg_lift_set_result(b, op, &r);
 }
@@ -258,8 +315,12 @@ bool mg_lift_translate_tosa(MgLiftBuilder *b, MlirOperation op) {
   if (mg_bridge_op_is(op, "tosa.negate"))
     return check_zero_points(b, op, 1) && unary(b, op, MG_LIFT_ALG_NEG, &rt);
   if (mg_bridge_op_is(op, "tosa.reduce_sum"))
-    return reduce_sum(b, op, &rt);
+    return reduce(b, op, &rt, false);
+  if (mg_bridge_op_is(op, "tosa.reduce_max"))
+    return reduce(b, op, &rt, true);
   if (mg_bridge_op_is(op, "tosa.matmul"))
     return matmul(b, op, &rt);
+  if (mg_bridge_op_is(op, "tosa.select"))
+    return select_mask(b, op, &rt);
   return mg_lift_fail(b, op, "no translation for this TOSA op");
 }

@@ -201,14 +201,21 @@ static MlirValue boundary_source(MlirValue x, MlirType type) {
   return (MlirValue){NULL};
 }
 
-// Erases the caller's boundary reshapes feeding `x` that nothing reads.
-static void erase_unused_boundary(MlirValue x) {
-  while (mlirValueIsAOpResult(x) && is_boundary(mlirOpResultGetOwner(x)) &&
-         mlirOpOperandIsNull(mlirValueGetFirstUse(x))) {
-    MlirOperation op = mlirOpResultGetOwner(x);
-    x = mlirOperationGetOperand(op, 0);
-    mlirOperationDestroy(op);
-  }
+// Erases the caller's boundary ops feeding `x` that nothing reads: the
+// reshapes, the additive mask and its zero splat (mask.c).
+static void erase_unused_boundary(MlirValue x, int depth) {
+  if (depth > 8 || !mlirValueIsAOpResult(x) ||
+      !is_boundary(mlirOpResultGetOwner(x)) ||
+      !mlirOpOperandIsNull(mlirValueGetFirstUse(x)))
+    return;
+  MlirOperation op = mlirOpResultGetOwner(x);
+  MlirValue operands[3];
+  intptr_t n = mlirOperationGetNumOperands(op);
+  for (intptr_t i = 0; i < n && i < 3; ++i)
+    operands[i] = mlirOperationGetOperand(op, i);
+  mlirOperationDestroy(op);
+  for (intptr_t i = 0; i < n && i < 3; ++i)
+    erase_unused_boundary(operands[i], depth + 1);
 }
 
 static bool inline_call(MlirOperation call, MlirOperation ref) {
@@ -313,6 +320,16 @@ static bool inline_call(MlirOperation call, MlirOperation ref) {
       else
         ok = false;
     }
+    if (ok && mlirOperationGetNumOperands(copy) == 2) {
+      // The stand-in of a masked select: the select again (mask.c).
+      MlirOperation sel =
+          mg_lift_mask_restore(copy, mlirOperationGetOperand(copy, 0),
+                               mlirOperationGetOperand(copy, 1));
+      if (!mlirOperationIsNull(sel)) {
+        mlirOperationDestroy(copy);
+        copy = sel;
+      }
+    }
     ok = ok && mg_lift_remap_nested(copy, &map, to);
     if (!ok) {
       mlirOperationDestroy(copy);
@@ -356,7 +373,7 @@ static bool inline_call(MlirOperation call, MlirOperation ref) {
       operands[i] = mlirOperationGetOperand(call, i);
     mlirOperationDestroy(call);
     for (intptr_t i = 0; operands && i < n; ++i)
-      erase_unused_boundary(operands[i]);
+      erase_unused_boundary(operands[i], 0);
     free(operands);
   }
   mg_ptrmap_free(&map);

@@ -294,8 +294,15 @@ MgTensorId mg_lift_emit_scalar(MgLiftBuilder *b, MgOpKind kind, MgTensorId a,
 
 MgTensorId mg_lift_emit_sum(MgLiftBuilder *b, MgTensorId a, int32_t dim,
                             uint8_t dtype) {
+  return mg_lift_emit_reduce(b, MG_OP_SUM, a, dim, dtype);
+}
+
+// A max is one of its operands: it keeps their taint (an exp of a max of
+// exp results reads an exp result).
+MgTensorId mg_lift_emit_reduce(MgLiftBuilder *b, MgOpKind kind, MgTensorId a,
+                               int32_t dim, uint8_t dtype) {
   MgDiag diag = {-1, -1, ""};
-  MgTensorId r = mg_graph_sum(b->prog, 0, a, dim, &diag);
+  MgTensorId r = mg_graph_reduce(b->prog, 0, kind, a, dim, &diag);
   return finish(b, r, dtype, tainted(b, a), &diag);
 }
 

@@ -4,8 +4,8 @@
 // concat, Kᵀ by a transpose of the computed K, softmax, P·V, heads merged by
 // transpose + reshape, the output projection. The views become ug view ops
 // (reshape, transpose, slice, concat), so the block lifts as one
-// subprogram, f16 and bf16. The stable softmax (reduce_max) is still cut at
-// the max (the μGraph has no max yet), into two subprograms.
+// subprogram, f16 and bf16. The stable softmax's reduce_max lifts as
+// ug.reduce_max: the stable variant is one subprogram too.
 // RUN: mirage-opt --mirage-lift="max-ops=40" --mirage-remarks %s 2>&1 >/dev/null | FileCheck %s --check-prefix=REM
 // RUN: mirage-opt --mirage-lift="max-ops=40" %s | FileCheck %s
 // RUN: mirage-opt --mirage-lift="max-ops=40" %s > %t.mlir
@@ -17,9 +17,8 @@
 //
 // REM: '@attention_f16': lifted 1 subprogram (@attention_f16_lax0); 0 tensor ops left in place
 // REM: '@attention_bf16': lifted 1 subprogram (@attention_bf16_lax0); 0 tensor ops left in place
-// REM: '@attention_stable': lifted 2 subprograms (@attention_stable_lax0, @attention_stable_lax1); 1 tensor op left in place
-// REM: 'tosa.reduce_max' is not lifted: the μGraph has no counterpart of 'tosa.reduce_max'
-// REM: module: 166 of 167 tensor ops lifted (99.4 %) into 4 subprograms
+// REM: '@attention_stable': lifted 1 subprogram (@attention_stable_lax0); 0 tensor ops left in place
+// REM: module: 167 of 167 tensor ops lifted (100.0 %) into 3 subprograms
 //
 // CHECK-LABEL: func.func private @attention_f16_lax0(
 // Head split of the Q projection, rotate-half, Kᵀ, head merge.
@@ -30,11 +29,17 @@
 // CHECK-NEXT: "ug.matmul"({{.*}}) : (tensor<1x2x8x16xf16>, tensor<1x2x16x8xf16>) -> tensor<1x2x8x8xf16>
 // CHECK: "ug.transpose"({{.*}}) {perm = array<i64: 0, 2, 1, 3>} : (tensor<1x2x8x16xf16>) -> tensor<1x8x2x16xf16>
 // CHECK-NEXT: "ug.reshape"({{.*}}) : (tensor<1x8x2x16xf16>) -> tensor<1x8x32xf16>
+// The stable softmax, with its max, inside the one subprogram.
+// CHECK-LABEL: func.func private @attention_stable_lax0(
+// CHECK: %[[S:[0-9]+]] = "ug.add"({{.*}}) : (tensor<1x2x8x8xf16>, tensor<1x1x8x8xf16>) -> tensor<1x2x8x8xf16>
+// CHECK-NEXT: %[[M:[0-9]+]] = "ug.reduce_max"(%[[S]]) {dim = 3 : i64} : (tensor<1x2x8x8xf16>) -> tensor<1x2x8x1xf16>
+// CHECK-NEXT: %[[D:[0-9]+]] = "ug.sub"(%[[S]], %[[M]]) : (tensor<1x2x8x8xf16>, tensor<1x2x8x1xf16>) -> tensor<1x2x8x8xf16>
+// CHECK-NEXT: "ug.exp"(%[[D]])
+// CHECK-NOT: func.func private @attention_stable_lax1(
 //
 // VAL: @attention_f16_lax0: 1 output, 256 elements, max abs error {{.*}}: ok
 // VAL-NEXT: @attention_bf16_lax0: 1 output, 256 elements, max abs error {{.*}}: ok
-// VAL-NEXT: @attention_stable_lax0: 2 outputs, 384 elements, max abs error {{.*}}: ok
-// VAL-NEXT: @attention_stable_lax1: 1 output, 256 elements, max abs error {{.*}}: ok
+// VAL-NEXT: @attention_stable_lax0: 1 output, 256 elements, max abs error {{.*}}: ok
 // VAL-NOT: MISMATCH
 // VAL-NOT: ill-conditioned
 

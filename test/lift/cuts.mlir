@@ -1,11 +1,11 @@
 // Ops that are recognised but cannot be lifted where they stand are cut,
-// with the reason, and the rest around them still lifts: a max reduction,
-// pow with exponent 3, a sigmoid or reciprocal no product consumes, a
-// broadcast to a larger shape, a matmul accumulating into tensor.empty, exp of
-// exp within one op. Also what lifts: a matmul reading a transposed argument
-// (an input with a layout), a transpose cancelled by a transposed matmul
-// operand, a matmul accumulating into a tensor (ug.add), a dropped-dim
-// reduction returned as is and a merging reshape (ug.reshape view ops).
+// with the reason, and the rest around them still lifts: pow with exponent
+// 3, a sigmoid or reciprocal no product consumes, a broadcast to a larger
+// shape, a matmul accumulating into tensor.empty, exp of exp within one op.
+// Also what lifts: max reductions (ug.reduce_max; ug.maximum with a real
+// accumulator), a matmul reading a transposed argument (a layout), a transpose
+// cancelled by a transposed matmul operand, a matmul accumulating into a
+// tensor, a dropped-dim reduction returned as is, a merging reshape.
 //
 // RUN: mirage-opt --mirage-lift %s | FileCheck %s
 // RUN: mirage-opt --mirage-lift --mirage-remarks %s 2>&1 >/dev/null | FileCheck %s --check-prefix=REM
@@ -130,10 +130,11 @@ func.func @exp_of_exp_in_one_op(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
 }
 
 // CHECK-LABEL: func.func @reduce_max(
-// CHECK: call @reduce_max_lax0(%0) : (tensor<4x1xf32>) -> tensor<4x1xf32>
-// CHECK-LABEL: func.func private @reduce_max_lax0(%arg0: tensor<4x1xf32>) -> tensor<4x1xf32> attributes {ug.level = "kernel", ug.reference = @reduce_max_lax0_ref} {
-// CHECK-NEXT: %0 = "ug.exp"(%arg0) : (tensor<4x1xf32>) -> tensor<4x1xf32>
-// CHECK-NEXT: return %0 : tensor<4x1xf32>
+// CHECK: call @reduce_max_lax0(%arg0) : (tensor<4x8xf32>) -> tensor<4x1xf32>
+// CHECK-LABEL: func.func private @reduce_max_lax0(%arg0: tensor<4x8xf32>) -> tensor<4x1xf32> attributes {ug.level = "kernel", ug.reference = @reduce_max_lax0_ref} {
+// CHECK-NEXT: %0 = "ug.reduce_max"(%arg0) {dim = 1 : i64} : (tensor<4x8xf32>) -> tensor<4x1xf32>
+// CHECK-NEXT: %1 = "ug.exp"(%0) : (tensor<4x1xf32>) -> tensor<4x1xf32>
+// CHECK-NEXT: return %1 : tensor<4x1xf32>
 // CHECK-LABEL: func.func @pow3(
 // CHECK: call @pow3_lax0(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
 // CHECK-LABEL: func.func private @pow3_lax0(%arg0: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {ug.level = "kernel", ug.reference = @pow3_lax0_ref} {
@@ -181,6 +182,12 @@ func.func @exp_of_exp_in_one_op(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
 // CHECK-NEXT: return %1 : tensor<8xf32>
 // CHECK-LABEL: func.func @broadcast_up(
 // CHECK-LABEL: func.func @max_reduction(
+// CHECK: call @max_reduction_lax0(%arg0, %expanded) : (tensor<4x8xf32>, tensor<4x1xf32>) -> tensor<4xf32>
+// CHECK-LABEL: func.func private @max_reduction_lax0(%arg0: tensor<4x8xf32>, %arg1: tensor<4x1xf32>) -> tensor<4xf32> attributes {ug.level = "kernel", ug.reference = @max_reduction_lax0_ref} {
+// CHECK-NEXT: %0 = "ug.reduce_max"(%arg0) {dim = 1 : i64} : (tensor<4x8xf32>) -> tensor<4x1xf32>
+// CHECK-NEXT: %1 = "ug.maximum"(%arg1, %0) : (tensor<4x1xf32>, tensor<4x1xf32>) -> tensor<4x1xf32>
+// CHECK-NEXT: %2 = "ug.reshape"(%1) : (tensor<4x1xf32>) -> tensor<4xf32>
+// CHECK-NEXT: return %2 : tensor<4xf32>
 // CHECK-LABEL: func.func @empty_accumulator(
 // CHECK-LABEL: func.func @accumulate_into(
 // CHECK: call @accumulate_into_lax0(%arg0, %arg1, %arg2) : (tensor<2x8xf32>, tensor<8x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
@@ -190,9 +197,8 @@ func.func @exp_of_exp_in_one_op(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
 // CHECK-NEXT: return %1 : tensor<2x4xf32>
 // CHECK-LABEL: func.func @exp_of_exp_in_one_op(
 
-// REM: {{.*}}:18:{{[0-9]+}}: remark: mirage-lift: '@reduce_max': lifted 1 subprogram (@reduce_max_lax0); 1 tensor op left in place
-// REM: {{.*}}:19:{{[0-9]+}}: remark: mirage-lift: 'tosa.reduce_max' is not lifted: the μGraph has no counterpart of 'tosa.reduce_max'
-// REM: {{.*}}:20:{{[0-9]+}}: remark: mirage-lift: @reduce_max_lax0: 1 op -> kernel graph of 1 μGraph op, 1 input, 1 output
+// REM: {{.*}}:18:{{[0-9]+}}: remark: mirage-lift: '@reduce_max': lifted 1 subprogram (@reduce_max_lax0); 0 tensor ops left in place
+// REM: {{.*}}:19:{{[0-9]+}}: remark: mirage-lift: @reduce_max_lax0: 2 ops -> kernel graph of 2 μGraph ops, 1 input, 1 output
 // REM: {{.*}}:24:{{[0-9]+}}: remark: mirage-lift: '@pow3': lifted 1 subprogram (@pow3_lax0); 1 tensor op left in place
 // REM: {{.*}}:25:{{[0-9]+}}: remark: mirage-lift: @pow3_lax0: 1 op -> kernel graph of 1 μGraph op, 1 input, 1 output
 // REM: {{.*}}:27:{{[0-9]+}}: remark: mirage-lift: 'tosa.pow' is not lifted: pow lifts only with exponent 2, 0.5 or -0.5 (got 3)
@@ -213,8 +219,8 @@ func.func @exp_of_exp_in_one_op(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
 // REM: {{.*}}:83:{{[0-9]+}}: remark: mirage-lift: @merging_reshape_lax1: 2 ops -> kernel graph of 1 μGraph op, 1 input, 1 output; it starts here because an exp here reads an exp result of the previous subprogram
 // REM: {{.*}}:88:{{[0-9]+}}: remark: mirage-lift: '@broadcast_up': nothing lifted; 1 tensor op left in place
 // REM: {{.*}}:90:{{[0-9]+}}: remark: mirage-lift: 'linalg.generic' is not lifted: the result is broadcast along dim 1; the μGraph cannot broadcast to a larger shape
-// REM: {{.*}}:99:{{[0-9]+}}: remark: mirage-lift: '@max_reduction': nothing lifted; 1 tensor op left in place
-// REM: {{.*}}:100:{{[0-9]+}}: remark: mirage-lift: 'linalg.generic' is not lifted: the reduction is not a sum (only additive reductions lift; the μGraph has only sum)
+// REM: {{.*}}:99:{{[0-9]+}}: remark: mirage-lift: '@max_reduction': lifted 1 subprogram (@max_reduction_lax0); 0 tensor ops left in place
+// REM: {{.*}}:100:{{[0-9]+}}: remark: mirage-lift: @max_reduction_lax0: 1 op -> kernel graph of 3 μGraph ops, 2 inputs, 1 output
 // REM: {{.*}}:109:{{[0-9]+}}: remark: mirage-lift: '@empty_accumulator': nothing lifted; 1 tensor op left in place
 // REM: {{.*}}:111:{{[0-9]+}}: remark: mirage-lift: 'linalg.matmul' is not lifted: the accumulator starts from tensor.empty (undefined values)
 // REM: {{.*}}:115:{{[0-9]+}}: remark: mirage-lift: '@accumulate_into': lifted 1 subprogram (@accumulate_into_lax0); 0 tensor ops left in place

@@ -1,0 +1,150 @@
+//===- mask.c - Constant masks written as tosa.select ---------------------===//
+//
+// Causal and padding masks reach attention as `tosa.select %mask, %x, %fill`
+// (ONNX Where, torch masked_fill) with a constant i1 mask and a splat fill
+// (-inf or a large negative). The μGraph has no select, but with a constant
+// mask the select is an addition:
+//   select(mask, x, fill) = x + A,  A = select(mask, 0, fill)
+// (fill on the true side: A = select(mask, fill, 0)). x + (-inf) = -inf
+// keeps -inf exact; a product x·m + fill·(1 - m) would not (-inf·0 = NaN).
+//
+// A is a new constant, so it becomes a kernel graph input like any other
+// constant tensor, keyed by the select's own result (inputs are values, and
+// A has none until rewriting):
+//  - the caller computes A just before the call, as a tosa.select of the
+//    mask, a zero splat and the fill, both new ops marked ug.boundary;
+//  - the reference computes `tosa.add %x, %A {ug.boundary}` in place of the
+//    select, so that it is the function of its arguments the kernel graph
+//    is (tools/mirage-run feeds both the same A);
+//  - unlift rebuilds the select from that add and the caller's boundary
+//    select (mask and fill), then erases A and the zero splat.
+//
+//===----------------------------------------------------------------------===//
+#include "lift_internal.h"
+
+static MlirStringRef str(const char *s) {
+  return mlirStringRefCreateFromCString(s);
+}
+
+static bool is_i1_tensor(MlirValue v) {
+  MlirType t = mlirValueGetType(v);
+  return mlirTypeIsARankedTensor(t) &&
+         mlirTypeIsAInteger(mlirShapedTypeGetElementType(t)) &&
+         mlirIntegerTypeGetWidth(mlirShapedTypeGetElementType(t)) == 1;
+}
+
+int mg_lift_select_fill(MlirOperation sel) {
+  if (!mg_bridge_op_is(sel, "tosa.select") ||
+      mlirOperationGetNumOperands(sel) != 3)
+    return -1;
+  MlirValue mask = mlirOperationGetOperand(sel, 0);
+  MlirOperation def = mg_lift_def_op(mask);
+  if (!is_i1_tensor(mask) || mlirOperationIsNull(def) ||
+      !mg_lift_is_floating(def))
+    return -1;
+  double s;
+  if (mg_lift_get_scalar(mlirOperationGetOperand(sel, 2), &s))
+    return 2;
+  if (mg_lift_get_scalar(mlirOperationGetOperand(sel, 1), &s))
+    return 1;
+  return -1;
+}
+
+MlirOperation mg_lift_select_input(const MgLiftChunk *c, uint32_t i) {
+  MlirValue v = c->inputs[i];
+  if (!mlirValueIsAOpResult(v))
+    return (MlirOperation){NULL};
+  MlirOperation def = mlirOpResultGetOwner(v);
+  for (uint32_t k = 0; k < c->num_members; ++k)
+    if (mlirOperationEqual(c->members[k], def))
+      return mg_bridge_op_is(def, "tosa.select") ? def : (MlirOperation){NULL};
+  return (MlirOperation){NULL};
+}
+
+static MlirOperation boundary_op(MlirOperationState *s) {
+  MlirContext ctx = mlirLocationGetContext(s->location);
+  MlirNamedAttribute mark = mlirNamedAttributeGet(
+      mlirIdentifierGet(ctx, str("ug.boundary")), mlirUnitAttrGet(ctx));
+  mlirOperationStateAddAttributes(s, 1, &mark);
+  return mlirOperationCreate(s);
+}
+
+MlirValue mg_lift_mask_make(MlirBlock block, MlirOperation at,
+                            MlirOperation sel, MlirType type,
+                            MlirLocation loc) {
+  int fill = mg_lift_select_fill(sel);
+  intptr_t rank = mlirShapedTypeGetRank(type);
+  if (fill < 0 || rank > MG_LIFT_MAX_RANK)
+    return (MlirValue){NULL};
+  MlirContext ctx = mlirLocationGetContext(loc);
+  MlirType elem = mlirShapedTypeGetElementType(type);
+  int64_t ones[MG_LIFT_MAX_RANK];
+  for (intptr_t d = 0; d < rank; ++d)
+    ones[d] = 1;
+  MlirType zt = mlirRankedTensorTypeGet(rank, ones, elem,
+                                        mlirAttributeGetNull());
+  MlirAttribute zeros = mlirDenseElementsAttrSplatGet(
+      zt, mlirFloatAttrDoubleGet(ctx, elem, 0.0));
+  MlirNamedAttribute values =
+      mlirNamedAttributeGet(mlirIdentifierGet(ctx, str("values")), zeros);
+  MlirOperationState cs = mlirOperationStateGet(str("tosa.const"), loc);
+  mlirOperationStateAddAttributes(&cs, 1, &values);
+  mlirOperationStateAddResults(&cs, 1, &zt);
+  MlirOperation zero = boundary_op(&cs);
+  MlirValue operands[3] = {mlirOperationGetOperand(sel, 0),
+                           mlirOperationGetResult(zero, 0),
+                           mlirOperationGetOperand(sel, fill)};
+  if (fill == 1) { // the fill where the mask holds
+    operands[1] = operands[2];
+    operands[2] = mlirOperationGetResult(zero, 0);
+  }
+  MlirOperationState ss = mlirOperationStateGet(str("tosa.select"), loc);
+  mlirOperationStateAddOperands(&ss, 3, operands);
+  mlirOperationStateAddResults(&ss, 1, &type);
+  MlirOperation a = boundary_op(&ss);
+  if (mlirOperationIsNull(at)) {
+    mlirBlockAppendOwnedOperation(block, zero);
+    mlirBlockAppendOwnedOperation(block, a);
+  } else {
+    mlirBlockInsertOwnedOperationBefore(block, at, zero);
+    mlirBlockInsertOwnedOperationBefore(block, at, a);
+  }
+  return mlirOperationGetResult(a, 0);
+}
+
+MlirOperation mg_lift_mask_add(MlirOperation sel, MlirValue x, MlirValue a) {
+  MlirValue operands[2] = {x, a};
+  MlirType type = mlirValueGetType(mlirOperationGetResult(sel, 0));
+  MlirOperationState s =
+      mlirOperationStateGet(str("tosa.add"), mlirOperationGetLocation(sel));
+  mlirOperationStateAddOperands(&s, 2, operands);
+  mlirOperationStateAddResults(&s, 1, &type);
+  return boundary_op(&s);
+}
+
+static bool is_boundary(MlirOperation op) {
+  return !mlirOperationIsNull(op) &&
+         !mlirAttributeIsNull(mg_lift_attr(op, "ug.boundary"));
+}
+
+MlirOperation mg_lift_mask_restore(MlirOperation add, MlirValue x,
+                                   MlirValue a) {
+  if (!is_boundary(add) || !mg_bridge_op_is(add, "tosa.add") ||
+      !mlirValueIsAOpResult(a))
+    return (MlirOperation){NULL};
+  MlirOperation def = mlirOpResultGetOwner(a);
+  if (!is_boundary(def) || !mg_bridge_op_is(def, "tosa.select"))
+    return (MlirOperation){NULL};
+  // The zero splat is the boundary operand; the fill is the other one.
+  MlirValue on_true = mlirOperationGetOperand(def, 1),
+            on_false = mlirOperationGetOperand(def, 2);
+  bool fill_true = !is_boundary(mg_lift_def_op(on_true));
+  MlirValue operands[3] = {mlirOperationGetOperand(def, 0),
+                           fill_true ? on_true : x, fill_true ? x : on_false};
+  MlirType type = mlirValueGetType(mlirOperationGetResult(add, 0));
+  MlirOperationState s =
+      mlirOperationStateGet(str("tosa.select"), mlirOperationGetLocation(add));
+  mlirOperationStateAddOperands(&s, 3, operands);
+  mlirOperationStateAddResults(&s, 1, &type);
+  return mlirOperationCreate(&s);
+}
