@@ -51,8 +51,9 @@ MgProgram *mg_sample_attention(int64_t bs, int64_t s, int64_t d, int64_t l) {
   if (!positive(bs, s, d, l))
     return NULL;
   Build b = start();
-  MgTensorId q = input(&b, 0, 3, bs, s, d), k = input(&b, 0, 3, bs, d, l);
-  MgTensorId v = input(&b, 0, 3, bs, l, d);
+  MgTensorId qkv[3];
+  attention_inputs(&b, 0, bs, s, d, l, qkv);
+  MgTensorId q = qkv[0], k = qkv[1], v = qkv[2];
   output(&b, 0, attention(&b, q, k, v));
   return finish(&b);
 }
@@ -64,12 +65,13 @@ MgProgram *mg_sample_attention_split_kv(int64_t bs, int64_t s, int64_t d,
       bs > INT32_MAX)
     return NULL;
   Build b = start();
-  MgTensorId ins[3] = {input(&b, 0, 3, bs, s, d), input(&b, 0, 3, bs, d, l),
-                       input(&b, 0, 3, bs, l, d)};
+  MgTensorId ins[3];
+  attention_inputs(&b, 0, bs, s, d, l, ins);
   // Kernel 1: block (x, y) takes KV chunk x of batch y.
   MgGraphId g1 = block(&b, chunks, (int32_t)bs, forloop);
-  MgTensorId q = input(&b, g1, 3, bs, s, d), k = input(&b, g1, 3, bs, d, l);
-  MgTensorId v = input(&b, g1, 3, bs, l, d);
+  MgTensorId qkv[3];
+  attention_inputs(&b, g1, bs, s, d, l, qkv);
+  MgTensorId q = qkv[0], k = qkv[1], v = qkv[2];
   MgTensorId qt = iter(&b, g1, q, PHI, 0, PHI, PHI);
   MgTensorId kt = iter(&b, g1, k, 2, 0, PHI, 2);
   MgTensorId vt = iter(&b, g1, v, 1, 0, PHI, 1);
@@ -96,8 +98,9 @@ MgProgram *mg_sample_qknorm(int64_t bs, int64_t s, int64_t d, int64_t l) {
   if (!positive(bs, s, d, l))
     return NULL;
   Build b = start();
-  MgTensorId q = input(&b, 0, 3, bs, s, d), k = input(&b, 0, 3, bs, d, l);
-  MgTensorId v = input(&b, 0, 3, bs, l, d);
+  MgTensorId qkv[3];
+  attention_inputs(&b, 0, bs, s, d, l, qkv);
+  MgTensorId q = qkv[0], k = qkv[1], v = qkv[2];
   output(&b, 0, attention(&b, rmsnorm(&b, 0, q, 3, d), k,
                           rmsnorm(&b, 0, v, 3, d)));
   return finish(&b);

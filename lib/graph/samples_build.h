@@ -138,4 +138,13 @@ static inline MgTensorId rmsnorm(Build *b, MgGraphId g, MgTensorId x, uint32_t r
   return binary(b, g, MG_OP_DIV, x, r);
 }
 
+// Attention inputs Q(b,s,d), K(b,d,l), V(b,l,d) of graph g, into qkv[3].
+static inline void attention_inputs(Build *b, MgGraphId g, int64_t bs,
+                                    int64_t s, int64_t d, int64_t l,
+                                    MgTensorId *qkv) {
+  qkv[0] = input(b, g, 3, bs, s, d);
+  qkv[1] = input(b, g, 3, bs, d, l);
+  qkv[2] = input(b, g, 3, bs, l, d);
+}
+
 #endif // MIRAGE_GRAPH_SAMPLES_BUILD_H

@@ -64,8 +64,9 @@ MgProgram *mg_sample_stable_attention(int64_t bs, int64_t s, int64_t d,
   if (!positive(bs, s, d, l))
     return NULL;
   Build b = start();
-  MgTensorId q = input(&b, 0, 3, bs, s, d), k = input(&b, 0, 3, bs, d, l);
-  MgTensorId v = input(&b, 0, 3, bs, l, d);
+  MgTensorId qkv[3];
+  attention_inputs(&b, 0, bs, s, d, l, qkv);
+  MgTensorId q = qkv[0], k = qkv[1], v = qkv[2];
   output(&b, 0, stable_attention(&b, q, k, v));
   return finish(&b);
 }
@@ -75,8 +76,9 @@ MgProgram *mg_sample_stable_qknorm(int64_t bs, int64_t s, int64_t d,
   if (!positive(bs, s, d, l))
     return NULL;
   Build b = start();
-  MgTensorId q = input(&b, 0, 3, bs, s, d), k = input(&b, 0, 3, bs, d, l);
-  MgTensorId v = input(&b, 0, 3, bs, l, d);
+  MgTensorId qkv[3];
+  attention_inputs(&b, 0, bs, s, d, l, qkv);
+  MgTensorId q = qkv[0], k = qkv[1], v = qkv[2];
   output(&b, 0, stable_attention(&b, rmsnorm(&b, 0, q, 3, d), k,
                                  rmsnorm(&b, 0, v, 3, d)));
   return finish(&b);
@@ -102,12 +104,13 @@ MgProgram *mg_sample_stable_attention_flash(int64_t bs, int64_t s, int64_t d,
       bs > INT32_MAX)
     return NULL;
   Build b = start();
-  MgTensorId ins[3] = {input(&b, 0, 3, bs, s, d), input(&b, 0, 3, bs, d, l),
-                       input(&b, 0, 3, bs, l, d)};
+  MgTensorId ins[3];
+  attention_inputs(&b, 0, bs, s, d, l, ins);
   // Block (x, y): query rows x of batch y, looping over the KV length.
   MgGraphId g = block(&b, row_blocks, (int32_t)bs, forloop);
-  MgTensorId q = input(&b, g, 3, bs, s, d), k = input(&b, g, 3, bs, d, l);
-  MgTensorId v = input(&b, g, 3, bs, l, d);
+  MgTensorId qkv[3];
+  attention_inputs(&b, g, bs, s, d, l, qkv);
+  MgTensorId q = qkv[0], k = qkv[1], v = qkv[2];
   MgTensorId num, den, m;
   flash_step(&b, g, iter(&b, g, q, 1, 0, PHI, PHI),
              iter(&b, g, k, PHI, 0, PHI, 2), iter(&b, g, v, PHI, 0, PHI, 1),
@@ -125,13 +128,14 @@ MgProgram *mg_sample_stable_attention_split_kv(int64_t bs, int64_t s,
       bs > INT32_MAX)
     return NULL;
   Build b = start();
-  MgTensorId ins[3] = {input(&b, 0, 3, bs, s, d), input(&b, 0, 3, bs, d, l),
-                       input(&b, 0, 3, bs, l, d)};
+  MgTensorId ins[3];
+  attention_inputs(&b, 0, bs, s, d, l, ins);
   // Kernel 1: block (x, y) takes KV chunk x of batch y and writes its
   // rescaled partials and its max side by side along dim 1.
   MgGraphId g1 = block(&b, chunks, (int32_t)bs, forloop);
-  MgTensorId q = input(&b, g1, 3, bs, s, d), k = input(&b, g1, 3, bs, d, l);
-  MgTensorId v = input(&b, g1, 3, bs, l, d);
+  MgTensorId qkv[3];
+  attention_inputs(&b, g1, bs, s, d, l, qkv);
+  MgTensorId q = qkv[0], k = qkv[1], v = qkv[2];
   MgTensorId num, den, m;
   flash_step(&b, g1, iter(&b, g1, q, PHI, 0, PHI, PHI),
              iter(&b, g1, k, 2, 0, PHI, 2), iter(&b, g1, v, 1, 0, PHI, 1),
