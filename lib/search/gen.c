@@ -25,6 +25,22 @@ static bool commutative(MgOpKind k) {
   return k == MG_OP_ADD || k == MG_OP_MUL || k == MG_OP_MAX;
 }
 
+// `op` on operands (j, m), then (m, j) unless j == m or `once` (a
+// commutative kind): every two-operand op is appended this way.
+static bool both_orders(MgOp op, uint32_t j, uint32_t m, bool once,
+                        uint32_t attr, GenFn fn, void *ctx) {
+  op.num_inputs = 2;
+  for (int order = 0; order < 2; order++) {
+    if (order == 1 && (j == m || once))
+      break;
+    op.inputs[0] = order == 0 ? j : m;
+    op.inputs[1] = order == 0 ? m : j;
+    if (!fn(ctx, &op, attr))
+      return false;
+  }
+  return true;
+}
+
 bool mg_gen_ops(const Vocab *v, bool block, uint32_t m, uint32_t first,
                 uint32_t rank_m, GenFn fn, void *ctx) {
   MgOp op;
@@ -57,19 +73,13 @@ bool mg_gen_ops(const Vocab *v, bool block, uint32_t m, uint32_t first,
       }
   // The online accumulator pairs a tile with its max: either operand may
   // be the newest.
-  if (block && v->accum[MG_ACCUM_ONLINE])
+  if (block && v->accum[MG_ACCUM_ONLINE]) {
+    op = mg_op_blank(MG_OP_ACCUM);
+    op.acc = MG_ACCUM_ONLINE;
     for (uint32_t j = first; j <= m; j++)
-      for (int order = 0; order < 2; order++) {
-        if (order == 1 && j == m)
-          break;
-        op = mg_op_blank(MG_OP_ACCUM);
-        op.num_inputs = 2;
-        op.inputs[0] = order == 0 ? j : m;
-        op.inputs[1] = order == 0 ? m : j;
-        op.acc = MG_ACCUM_ONLINE;
-        if (!fn(ctx, &op, MG_ACCUM_ONLINE))
-          return false;
-      }
+      if (!both_orders(op, j, m, false, MG_ACCUM_ONLINE, fn, ctx))
+        return false;
+  }
   if (block)
     for (uint32_t a = 0; a < MG_ACCUM_COUNT; a++) {
       if (!v->accum[a] || a == MG_ACCUM_ONLINE)
@@ -85,30 +95,13 @@ bool mg_gen_ops(const Vocab *v, bool block, uint32_t m, uint32_t first,
     for (size_t i = 0; i < sizeof binary_kinds / sizeof binary_kinds[0];
          i++) {
       MgOpKind k = binary_kinds[i];
-      if (!v->kind[k])
-        continue;
-      for (int order = 0; order < 2; order++) {
-        if (order == 1 && (j == m || commutative(k)))
-          break;
-        op = mg_op_blank(k);
-        op.num_inputs = 2;
-        op.inputs[0] = order == 0 ? j : m;
-        op.inputs[1] = order == 0 ? m : j;
-        if (!fn(ctx, &op, 0))
-          return false;
-      }
+      if (v->kind[k] &&
+          !both_orders(mg_op_blank(k), j, m, commutative(k), 0, fn, ctx))
+        return false;
     }
-    if (v->kind[MG_OP_MATMUL])
-      for (int order = 0; order < 2; order++) {
-        if (order == 1 && j == m)
-          break;
-        op = mg_op_blank(MG_OP_MATMUL);
-        op.num_inputs = 2;
-        op.inputs[0] = order == 0 ? j : m;
-        op.inputs[1] = order == 0 ? m : j;
-        if (!fn(ctx, &op, 0))
-          return false;
-      }
+    if (v->kind[MG_OP_MATMUL] &&
+        !both_orders(mg_op_blank(MG_OP_MATMUL), j, m, false, 0, fn, ctx))
+      return false;
   }
   return true;
 }

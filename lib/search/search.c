@@ -239,8 +239,10 @@ static bool evaluate(Search *s, Worker *workers, uint32_t nw, Collector *c,
     // subtraction the target has is algebraically equal (the field test
     // would accept it) but overflows. The first one is still tested, so
     // that the statistics can say it was equal and rejected for this.
+    // Only a target whose exps are all guarded constrains candidates.
     MgStability cs;
     bool unstable =
+        s->stability.exps && !s->stability.unguarded &&
         mg_verify_stability(c->items[i].program, &cs, NULL) == MG_STATUS_OK &&
         !mg_verify_keeps_stability(&s->stability, &cs);
     if (unstable && st->unstable++ > 0)

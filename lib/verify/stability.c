@@ -55,6 +55,13 @@ static void add_fact(Bound *b, MgTensorId src, uint8_t mask) {
     b->f[b->n++] = (Fact){src, mask};
 }
 
+// r inherits x's facts, with `reduced` added to their masks: what x
+// dominates, anything >= x dominates too.
+static void inherit(Bound *r, const Bound *x, uint8_t reduced) {
+  for (uint8_t k = 0; k < x->n; ++k)
+    add_fact(r, x->f[k].src, (uint8_t)(x->f[k].mask | reduced));
+}
+
 // True when M (shape tm, facts bm) dominates X (tensor x of shape tx) and
 // is broadcast against it only along dims it reduced.
 static bool dominates(const Bound *bm, const MgTensor *tm, MgTensorId x,
@@ -167,17 +174,14 @@ static MgStatus walk(Walk *w, MgGraphId gid, const Bound *in, bool *out,
     case MG_OP_REDUCE_MAX: {
       uint8_t d = (uint8_t)(1u << op->attr);
       add_fact(&r, op->inputs[0], d);
-      for (uint8_t k = 0; k < a->n; ++k)
-        add_fact(&r, a->f[k].src, (uint8_t)(a->f[k].mask | d));
+      inherit(&r, a, d);
       r.nonpos = a->nonpos;
       break;
     }
     case MG_OP_MAX:
       for (uint32_t j = 0; j < 2; ++j) {
-        const Bound *x = j ? c : a;
         add_fact(&r, op->inputs[j], 0);
-        for (uint8_t k = 0; k < x->n; ++k)
-          add_fact(&r, x->f[k].src, x->f[k].mask);
+        inherit(&r, j ? c : a, 0);
       }
       r.nonpos = a->nonpos && c->nonpos;
       break;
