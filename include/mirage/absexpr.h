@@ -95,6 +95,9 @@ MG_API MgAbsId mg_absexpr_lookup(const MgAbsGraph *graph, MgAbsOp op,
                                  int64_t param, MgAbsId a, MgAbsId b);
 /// True when `id` is a subexpression of some target output.
 MG_API bool mg_absexpr_is_subexpr(const MgAbsGraph *graph, MgAbsId id);
+/// True when class `id` holds a max (a reduce_max, running max or
+/// element-wise maximum): what `sub` treats as "some max" (shift erasure).
+MG_API bool mg_absexpr_is_max(const MgAbsGraph *graph, MgAbsId id);
 /// The class of target output `index` (for final checks).
 MG_API MgAbsId mg_absexpr_output(const MgAbsGraph *graph, uint32_t index);
 

@@ -48,6 +48,10 @@ typedef enum MgSearchRule {
   MG_SEARCH_RULE_WORK,       // redundant work: more than max_work_ratio
                              // times the target's
   MG_SEARCH_RULE_OUTPUT,     // complete, but output expressions differ
+  MG_SEARCH_RULE_SHIFT,      // targets whose exps are all guarded: it
+                             // subtracts a max not known to bound its
+                             // operand, or sums values shifted by different
+                             // maxes without rescaling them
   MG_SEARCH_RULE_COUNT
 } MgSearchRule;
 

@@ -505,6 +505,10 @@ bool mg_absexpr_is_subexpr(const MgAbsGraph *graph, MgAbsId id) {
   return graph && id < graph->num_nodes && graph->reach[graph->parent[id]];
 }
 
+bool mg_absexpr_is_max(const MgAbsGraph *graph, MgAbsId id) {
+  return graph && mg_abs_class_is_max(graph, id);
+}
+
 MgAbsId mg_absexpr_output(const MgAbsGraph *graph, uint32_t index) {
   return graph && index < graph->num_outputs ? graph->outputs[index]
                                              : MG_ABS_NONE;

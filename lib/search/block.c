@@ -241,6 +241,23 @@ static bool duplicate(const Run *r, MgTensorId t) {
   return false;
 }
 
+// Shift rule (target.c): a − m with m a max must subtract a max of a
+// itself, or a max an earlier kernel computed (an input tile: the second
+// pass of a two-pass softmax). Never x − y of one class (a zero: the
+// target subtracts only maxes of the operand, which never erase to 0).
+static bool shift_ok(const Run *r, MgTensorId a, MgTensorId m) {
+  const Search *s = r->s;
+  if (!s->shift_rule)
+    return true;
+  if (r->cls[a] == r->cls[m])
+    return false;
+  if (!mg_absexpr_is_max(s->abs, r->cls[m]))
+    return true;
+  if (r->ti[m].tile)
+    return !mg_absexpr_is_max(s->abs, r->cls[a]);
+  return mg_search_bounds_by_max(graph(r), a, m);
+}
+
 static bool try_op(void *ctx, MgOp *op, uint64_t attr) {
   Run *r = ctx;
   Worker *w = r->w;
@@ -282,6 +299,10 @@ static bool try_op(void *ctx, MgOp *op, uint64_t attr) {
   if (!mg_search_op_reductions_ok(s, op, &g->tensors[a], r->ti[a].role,
                                   &r->ti[a].sup, sb, r->sk->loop)) {
     mg_worker_prune(w, MG_SEARCH_RULE_REDUCE, NULL);
+    return true;
+  }
+  if (kind == MG_OP_SUB && !shift_ok(r, a, b)) {
+    mg_worker_prune(w, MG_SEARCH_RULE_SHIFT, NULL);
     return true;
   }
   // Loop placement, as the builder checks it, but before building.

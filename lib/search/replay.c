@@ -323,6 +323,8 @@ static uint64_t finish(Mat *m) {
     }
   if (!outputs_match(s, p)) {
     mg_worker_prune(w, MG_SEARCH_RULE_OUTPUT, NULL);
+  } else if (s->shift_rule && mg_search_mixes_maxes(p)) {
+    mg_worker_prune(w, MG_SEARCH_RULE_SHIFT, NULL);
   } else if (mg_program_validate(p, s->gpu, NULL) != MG_STATUS_OK) {
     mg_worker_prune(w, MG_SEARCH_RULE_LAUNCH, NULL);
   } else if (mg_search_work(p) > s->max_work) {

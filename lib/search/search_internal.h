@@ -299,6 +299,8 @@ struct Search {
   const MgTarget *gpu;
   MgAbsGraph *abs;            // NULL: no abstract-expression pruning
   MgStability stability;      // the target's exp guards (verify.h)
+  bool shift_rule;            // candidates subtract only maxes of the
+                              // operand itself (target.c)
   Vocab vocab;
   uint32_t min_blocks;        // resolved
   double max_work;            // max_work_ratio x the target's work
@@ -486,6 +488,13 @@ bool mg_search_budgeted(MgOpKind kind);
 
 /// The target's SM count by name (for min_blocks = 0).
 uint32_t mg_search_sm_count(const MgTarget *target);
+/// True when `p` sums values scaled by different exp(−max) without
+/// rescaling them (rescale.c): such a candidate differs from a target that
+/// subtracts each row's own max, although abstract expressions agree.
+bool mg_search_mixes_maxes(const MgProgram *p);
+/// True when tensor `m` of `g` is a max of `a` itself: reduce_max(a) over
+/// some dim, or maximum(a, x). Then a − m ≤ 0.
+bool mg_search_bounds_by_max(const MgGraph *g, MgTensorId a, MgTensorId m);
 /// Builds the vocabulary, input roles and exact goal of the target.
 MgStatus mg_search_analyze(Search *s, MgDiag *diag);
 

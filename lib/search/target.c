@@ -380,6 +380,33 @@ static MgStatus find_reductions(Search *s, const MgGraph *g,
   return MG_STATUS_OK;
 }
 
+bool mg_search_bounds_by_max(const MgGraph *g, MgTensorId a, MgTensorId m) {
+  const MgOp *op = &g->ops[g->tensors[m].producer];
+  if (op->kind == MG_OP_REDUCE_MAX)
+    return op->inputs[0] == a;
+  if (op->kind == MG_OP_MAX)
+    return op->inputs[0] == a || op->inputs[1] == a;
+  return false;
+}
+
+// The shift rule (block.c) holds candidates to what a stable target does:
+// every exp guarded, every max it subtracts a max of the operand itself.
+// Without it, sub(m, m') of any two maxes erases to the constant 0 (the
+// exponent of a rescale factor), and a block graph with several maxes
+// makes millions of such zeros.
+static bool shift_rule_applies(const Search *s, const MgGraph *g,
+                               const MgAbsId *cls) {
+  if (!s->abs || !s->stability.exps || s->stability.unguarded)
+    return false;
+  for (uint32_t i = 0; i < g->num_ops; i++) {
+    const MgOp *op = &g->ops[i];
+    if (op->kind == MG_OP_SUB && mg_absexpr_is_max(s->abs, cls[op->inputs[1]]) &&
+        !mg_search_bounds_by_max(g, op->inputs[0], op->inputs[1]))
+      return false;
+  }
+  return true;
+}
+
 MgStatus mg_search_analyze(Search *s, MgDiag *diag) {
   const MgProgram *t = s->target;
   const MgGraph *g = &t->graphs[0];
@@ -454,6 +481,7 @@ MgStatus mg_search_analyze(Search *s, MgDiag *diag) {
     if (!seen && s->num_cut_classes < 256)
       s->cut_classes[s->num_cut_classes++] = cls[id];
   }
+  s->shift_rule = cls && shift_rule_applies(s, g, cls);
   if (st == MG_STATUS_OK) {
     if (cls)
       find_anchors(s, g, cls);
