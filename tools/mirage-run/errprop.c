@@ -124,6 +124,14 @@ static MgStatus e_binary(void *ctx, MgOpKind kind, const MgCell *a,
       carried = join(e, x.s, y.s);
       break;
     case MG_OP_SUB:
+      // x − x is exactly 0. Equal cells (value and deviation) are one
+      // value: a max selects one of its operands, and the online
+      // accumulator's rescale exp(M − max(M, m)) is exp(0) = 1 whenever
+      // the running max stays; its error is not carried twice per step.
+      if (xv == yv && x.s == y.s) {
+        st(out + i, 0, 0);
+        continue;
+      }
       v = xv - yv;
       carried = join(e, x.s, y.s);
       break;
