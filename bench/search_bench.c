@@ -33,6 +33,9 @@ static MgProgram *ntrans(void) { return mg_sample_ntrans(8, 4096); }
 static MgProgram *stable_gqa(void) {
   return mg_sample_stable_attention(2, 256, 64, 4096);
 }
+static MgProgram *stable_decode(void) {
+  return mg_sample_stable_attention(2, 1, 64, 4096);
+}
 static MgProgram *stable_qknorm(void) {
   return mg_sample_stable_qknorm(2, 256, 64, 4096);
 }
@@ -47,6 +50,7 @@ static const Bench benches[] = {
     {"gated_mlp", "1 kernel (or 1 + mul)", gated_mlp, 0},
     {"ntrans", "1 kernel", ntrans, 0},
     {"stable-gqa", "<= 2 kernels (flash or split-KV)", stable_gqa, 0},
+    {"stable-decode", "<= 2 kernels (split-KV)", stable_decode, 0},
     {"stable-qknorm", "<= 4 kernels", stable_qknorm, 0},
 };
 #define NUM_BENCHES (sizeof benches / sizeof benches[0])

@@ -124,9 +124,10 @@ static Val scale(const Val *a, const Val *b, int sign) {
   return v;
 }
 
-// A REL value summed along `dim`: mixes when a max varies along it.
-static void check_sum(Ctx *c, const Val *v, int dim) {
-  if (v->kind != V_REL || dim < 0)
+// A REL value of type `t` summed along `dim`: mixes when a max varies
+// along it (a dim of extent 1 sums one term).
+static void check_sum(Ctx *c, const Val *v, const MgTensor *t, int dim) {
+  if (v->kind != V_REL || dim < 0 || dim >= t->rank || t->dims[dim] == 1)
     return;
   for (uint32_t k = 0; k < v->n; k++)
     if (v->t[k].mask >> dim & 1)
@@ -145,29 +146,44 @@ static uint64_t name_of(MgGraphId g, MgTensorId t) {
 
 static uint64_t running(uint64_t id) { return mg_hash_u64(0x72756eull, id); }
 
-static Val accum(Ctx *c, const MgGraph *g, const MgOp *op, const Val *x,
-                 const Val *m, const MgTensor *tx, uint64_t self) {
+// `v` (tensor `t` of graph `gid`) where a max is expected: a max, or a
+// plain value taken as the max of itself (one-element tiles).
+static Val as_max(const Val *v, MgGraphId gid, MgTensorId t,
+                  const MgTensor *type) {
+  if (v->kind == V_MAX)
+    return *v;
+  if (v->kind == V_CLEAN)
+    return max_named(name_of(gid, t), v->varies, all_dims(type), v->varies);
+  return unknown();
+}
+
+static Val accum(Ctx *c, MgGraphId gid, const MgOp *op, const Val *x,
+                 const Val *m) {
+  const MgGraph *g = &c->p->graphs[gid];
+  const MgTensor *tx = &g->tensors[op->inputs[0]];
   bool folds = g->forloop > 1;
   int last = tx->rank - 1;
   Val v;
   switch (op->acc) {
   case MG_ACCUM_MAX:
-    if (x->kind == V_MAX)
-      return folds ? max_named(running(x->t[0].id), false, x->t[0].mask, false)
-                   : *x;
-    return x->kind == V_CLEAN ? max_named(self, false, all_dims(tx), false)
-                              : unknown();
+    v = as_max(x, gid, op->inputs[0], tx);
+    if (v.kind == V_MAX && folds)
+      return max_named(running(v.t[0].id), false, v.t[0].mask, false);
+    return v;
   case MG_ACCUM_ONLINE:
     // Σ x_i·exp(m_i − M): a value scaled by exp(−m_i) comes out scaled by
     // exp(−M), M the running max.
     if (!folds)
       return *x;
-    if (m->kind != V_MAX || x->kind != V_REL)
+    if (op->num_inputs < 2)
+      return unknown();
+    Val mx = as_max(m, gid, op->inputs[1], &g->tensors[op->inputs[1]]);
+    if (mx.kind != V_MAX || x->kind != V_REL)
       return unknown();
     v = *x;
     for (uint32_t k = 0; k < v.n; k++) {
-      if (v.t[k].id == m->t[0].id && v.t[k].e == 1)
-        v.t[k] = (Term){running(m->t[0].id), 1, false, m->t[0].mask};
+      if (v.t[k].id == mx.t[0].id && v.t[k].e == 1)
+        v.t[k] = (Term){running(mx.t[0].id), 1, false, mx.t[0].mask};
       else if (v.t[k].loop)
         return unknown();
     }
@@ -178,7 +194,7 @@ static Val accum(Ctx *c, const MgGraph *g, const MgOp *op, const Val *x,
     if (v.kind == V_UNKNOWN || v.kind == V_SHIFT || v.kind == V_MAX)
       return unknown();
     if (op->acc != MG_ACCUM_SUM) {
-      check_sum(c, &v, last);
+      check_sum(c, &v, tx, last);
       drop_dim(&v, last);
     }
     for (uint32_t k = 0; folds && k < v.n; k++)
@@ -279,8 +295,8 @@ static Val eval(Ctx *c, MgGraphId gid, const MgOp *op, const Val *vals) {
   case MG_OP_MATMUL: {
     int r = ta->rank;
     Val x = *a, y = *b;
-    check_sum(c, &x, r - 1);
-    check_sum(c, &y, r - 2);
+    check_sum(c, &x, ta, r - 1);
+    check_sum(c, &y, &g->tensors[op->inputs[1]], r - 2);
     drop_dim(&x, r - 1);
     drop_dim(&y, r - 2);
     return scale(&x, &y, 1);
@@ -299,17 +315,25 @@ static Val eval(Ctx *c, MgGraphId gid, const MgOp *op, const Val *vals) {
   case MG_OP_DIV_SCALAR:
     return a->kind == V_CLEAN || a->kind == V_REL ? *a : unknown();
   case MG_OP_SUM:
+  case MG_OP_REDUCE_MAX:
+    // Over a dim of extent 1 (a loop tile one element wide): the identity,
+    // though a max of one element is a max all the same.
+    if (op->attr >= 0 && op->attr < ta->rank && ta->dims[op->attr] == 1)
+      return op->kind == MG_OP_REDUCE_MAX && a->kind == V_CLEAN
+                 ? as_max(a, gid, op->outputs[0], to) : *a;
+    if (op->kind == MG_OP_REDUCE_MAX) {
+      if (a->kind != V_CLEAN)
+        return unknown();
+      return max_named(name_of(gid, op->outputs[0]), a->varies,
+                       (uint8_t)(all_dims(to) & ~(1u << op->attr)),
+                       a->varies);
+    }
     if (a->kind != V_CLEAN && a->kind != V_REL)
       return unknown();
     v = *a;
-    check_sum(c, &v, op->attr);
+    check_sum(c, &v, ta, op->attr);
     drop_dim(&v, op->attr);
     return v;
-  case MG_OP_REDUCE_MAX:
-    if (a->kind != V_CLEAN)
-      return unknown();
-    return max_named(name_of(gid, op->outputs[0]), a->varies,
-                     (uint8_t)(all_dims(to) & ~(1u << op->attr)), a->varies);
   case MG_OP_MAX:
     if ((a->kind != V_CLEAN && a->kind != V_MAX) ||
         (b->kind != V_CLEAN && b->kind != V_MAX))
@@ -317,7 +341,7 @@ static Val eval(Ctx *c, MgGraphId gid, const MgOp *op, const Val *vals) {
     return max_named(name_of(gid, op->outputs[0]), varies, all_dims(to),
                      varies);
   case MG_OP_ACCUM:
-    return accum(c, g, op, a, b, ta, name_of(gid, op->outputs[0]));
+    return accum(c, gid, op, a, b);
   default:
     // Other unary ops, views, concat, thread graphs: judged only when no
     // max is involved.

@@ -89,6 +89,22 @@ static void test_rescale_check(void) {
   CHECK(mg_search_mixes_maxes(f1));
   CHECK(!verified_equal(target, f1));
 
+  // Decoding (one query row) with one-element tiles: reduce_max over a
+  // dim of extent 1 is the element itself, still a max the online
+  // accumulators rescale by.
+  MgProgram *decode = mg_sample_stable_attention(2, 1, 16, 256);
+  MgProgram *tiny = mg_sample_stable_attention_split_kv(2, 1, 16, 256, 4, 64);
+  CHECK(decode && tiny);
+  if (decode && tiny) {
+    CHECK(!mg_search_mixes_maxes(tiny));
+    CHECK(verified_equal(decode, tiny));
+    drop_online(tiny, 2);
+    CHECK(mg_search_mixes_maxes(tiny));
+    CHECK(!verified_equal(decode, tiny));
+  }
+  mg_program_destroy(decode);
+  mg_program_destroy(tiny);
+
   mg_program_destroy(target);
   mg_program_destroy(flash);
   mg_program_destroy(split);
