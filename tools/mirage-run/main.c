@@ -8,15 +8,20 @@
 // element. One line per pair on stdout; exit 0 when all agree, 1 on any
 // mismatch or error (errors go to stderr), else 2 when a reference
 // overflowed (inf/NaN on finite inputs: nothing to agree with).
+// --lower checks lib/lower's CPU code against the interpreter instead, and
+// --time runs the GPU code on a device (timing.c, driver.c), timed and
+// checked against the interpreter.
 //
 //===----------------------------------------------------------------------===//
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "mirage/bridge.h"
+#include "mirage/cost.h"
 #include "mirage/interp.h"
 #include "mirage/passes.h"
 #include "mirage/search.h"
@@ -40,6 +45,11 @@ typedef struct Options {
   uint32_t candidates; // --lower-candidates: search candidates to lower too
   bool quiet;          // no "ok" line (candidates report once, in total)
   const char *jit_cpu; // "host" or "baseline"
+  // --time: run the lowered kernels on a GPU (timing.c)
+  bool time;
+  MgRunTimeOptions timing;
+  char target[16];     // lowering target; "": from the device
+  const char *toolkit; // CUDA toolkit whose libdevice the PTX links
 } Options;
 
 /// Outcome of checking one pair, from best to worst. OVERFLOW: the
@@ -58,6 +68,9 @@ typedef struct Sides {
   bool jit_is_reference;
   MgDType narrowest;     // the JIT reference's smallest-range type
   const char *candidate; // "the μGraph side", "the lowered code"
+  const char *run;       // what produced the compiled side's values: "jit"
+  char *verdict;         // when not NULL, the line (less "label: ") goes
+  size_t verdict_size;   // here instead of stdout, "ok" lines too
 } Sides;
 
 static void usage(FILE *out) {
@@ -108,6 +121,31 @@ static void usage(FILE *out) {
           "                        results cannot depend on the host "
           "(default: host, or\n"
           "                        $MIRAGE_JIT_CPU)\n"
+          "  --time[=<N>]        - run each kernel graph's lowered kernels "
+          "(the PTX\n"
+          "                        mirage-lower emits) on the GPU through "
+          "the CUDA driver:\n"
+          "                        median of N timed runs (default 20) "
+          "against the cost\n"
+          "                        model's estimate and the DRAM bound, "
+          "results compared\n"
+          "                        with the interpreter; without a driver "
+          "or a GPU, one\n"
+          "                        line and exit 0 (driver: libcuda.so.1, "
+          "or\n"
+          "                        $MIRAGE_CUDA_LIBRARY)\n"
+          "  --warmup=<N>        - with --time: untimed runs first "
+          "(default 3)\n"
+          "  --warm-l2           - with --time: do not evict the L2 before "
+          "each timed run\n"
+          "  --target=<sm_NN>    - with --time: lower for this target "
+          "(default: the\n"
+          "                        device's, or the newest below it: sm_80, "
+          "sm_86, sm_89,\n"
+          "                        sm_90)\n"
+          "  --toolkit=<path>    - with --time: CUDA toolkit whose libdevice "
+          "the PTX links\n"
+          "                        (default /usr/local/cuda)\n"
           "  --help              - this text\n");
 }
 
@@ -127,6 +165,11 @@ static int parse_args(int argc, char **argv, Options *o) {
   o->tolerance = -1;
   o->range = 1;
   o->jit_cpu = mg_run_jit_cpu_default();
+  o->timing.runs = 20;
+  o->timing.warmup = 3;
+  o->timing.flush_l2 = true;
+  o->toolkit = "/usr/local/cuda";
+  bool time_only = false; // an option that means nothing without --time
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i];
     if (!strcmp(a, "--help") || !strcmp(a, "-h"))
@@ -166,6 +209,48 @@ static int parse_args(int argc, char **argv, Options *o) {
       }
       o->candidates = (uint32_t)v;
       o->lower = true;
+    } else if (!strcmp(a, "--time")) {
+      o->time = true;
+    } else if (!strncmp(a, "--time=", 7)) {
+      char *end;
+      errno = 0;
+      unsigned long v = strtoul(a + 7, &end, 10);
+      if (!a[7] || *end || errno || a[7] == '-' || v < 1 || v > 100000) {
+        fprintf(stderr, "mirage-run: invalid --time value '%s' (expected "
+                        "1..100000 timed runs)\n", a + 7);
+        return 1;
+      }
+      o->time = true;
+      o->timing.runs = (uint32_t)v;
+    } else if (!strncmp(a, "--warmup=", 9)) {
+      char *end;
+      errno = 0;
+      unsigned long v = strtoul(a + 9, &end, 10);
+      if (!a[9] || *end || errno || a[9] == '-' || v > 10000) {
+        fprintf(stderr, "mirage-run: invalid --warmup value '%s' (expected "
+                        "0..10000)\n", a + 9);
+        return 1;
+      }
+      o->timing.warmup = (uint32_t)v;
+      time_only = true;
+    } else if (!strcmp(a, "--warm-l2")) {
+      o->timing.flush_l2 = false;
+      time_only = true;
+    } else if (!strncmp(a, "--target=", 9)) {
+      if (!mg_target_lookup(a + 9) || strlen(a + 9) >= sizeof o->target) {
+        fprintf(stderr, "mirage-run: unknown target '%s' (expected sm_80, "
+                        "sm_86, sm_89 or sm_90)\n", a + 9);
+        return 1;
+      }
+      snprintf(o->target, sizeof o->target, "%s", a + 9);
+      time_only = true;
+    } else if (!strncmp(a, "--toolkit=", 10)) {
+      if (!a[10]) {
+        fprintf(stderr, "mirage-run: --toolkit needs a path\n");
+        return 1;
+      }
+      o->toolkit = a + 10;
+      time_only = true;
     } else if (!strcmp(a, "--lift")) {
       o->lift = true;
     } else if (!strncmp(a, "--lift=", 7)) {
@@ -196,6 +281,16 @@ static int parse_args(int argc, char **argv, Options *o) {
     } else {
       o->input = a;
     }
+  }
+  if (o->time && (o->compare || o->lower)) {
+    fprintf(stderr, "mirage-run: --time cannot be combined with %s\n",
+            o->compare ? "--compare" : "--lower");
+    return 1;
+  }
+  if (time_only && !o->time) {
+    fprintf(stderr, "mirage-run: --warmup, --warm-l2, --target and "
+                    "--toolkit need --time\n");
+    return 1;
   }
   if (o->compare && (o->lift || o->lower)) {
     fprintf(stderr, "mirage-run: --compare cannot be combined with --lift "
@@ -319,6 +414,24 @@ static bool inputs_finite(const MgRunSignature *sig, const Buffers *b) {
   return true;
 }
 
+/// The outcome of a comparison: "label: text" on stdout, or the text into
+/// sides->verdict when the caller prints the line itself.
+static void verdict(const Sides *sides, const char *label, const char *fmt,
+                    ...) __attribute__((format(printf, 3, 4)));
+static void verdict(const Sides *sides, const char *label, const char *fmt,
+                    ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  if (sides->verdict) {
+    vsnprintf(sides->verdict, sides->verdict_size, fmt, ap);
+  } else {
+    printf("%s: ", label);
+    vprintf(fmt, ap);
+    printf("\n");
+  }
+  va_end(ap);
+}
+
 /// Compares every element. The tolerance of element i of output k is
 /// --tolerance, or else the largest of the output's analytic bound and the
 /// element's two error estimates times their number of deviations;
@@ -370,9 +483,9 @@ static Outcome compare(const char *label, const MgRunSignature *sig,
       if (!(err <= tol)) {
         if (!first[0])
           snprintf(first, sizeof first,
-                   "MISMATCH at output %u element %ld: jit %.9g vs "
+                   "MISMATCH at output %u element %ld: %s %.9g vs "
                    "interpreter %.9g (abs error %.3g, tolerance %.3g)",
-                   k, (long)i, jit, ref, err, tol);
+                   k, (long)i, sides->run, jit, ref, err, tol);
         continue;
       }
       if (err > max_err) {
@@ -392,9 +505,9 @@ static Outcome compare(const char *label, const MgRunSignature *sig,
     MgDType type = sides->jit_is_reference ? sides->narrowest
                                            : sig->outputs[k].dtype;
     append_counts(counts, sizeof counts, sig, nf.reference);
-    printf("%s: OVERFLOW: the original program overflows %s at --range=%g "
-           "(%s are inf/NaN)\n",
-           label, mg_dtype_name(type), o->range, counts);
+    verdict(sides, label, "OVERFLOW: the original program overflows %s at "
+            "--range=%g (%s are inf/NaN)",
+            mg_dtype_name(type), o->range, counts);
     return OUTCOME_OVERFLOW;
   }
   if (first[0]) {
@@ -408,19 +521,19 @@ static Outcome compare(const char *label, const MgRunSignature *sig,
                "reference's are finite)", sides->candidate,
                mg_dtype_name(sig->outputs[k].dtype), counts);
     }
-    printf("%s: %s%s\n", label, first, why);
+    verdict(sides, label, "%s%s", first, why);
     return OUTCOME_MISMATCH;
   }
   char skipped_text[64] = "";
   if (skipped)
     snprintf(skipped_text, sizeof skipped_text,
              " (%ld ill-conditioned, not compared)", (long)skipped);
-  if (!o->quiet)
-    printf("%s: %u output%s, %ld elements%s, max abs error %.2g (tolerance "
-           "%.2g): ok\n",
-           label, sig->num_outputs, sig->num_outputs == 1 ? "" : "s",
-           (long)total, skipped_text, max_err > 0 ? max_err : 0.0,
-           max_err_tol);
+  if (!o->quiet || sides->verdict)
+    verdict(sides, label, "%u output%s, %ld elements%s, max abs error %.2g "
+            "(tolerance %.2g): ok",
+            sig->num_outputs, sig->num_outputs == 1 ? "" : "s",
+            (long)total, skipped_text, max_err > 0 ? max_err : 0.0,
+            max_err_tol);
   return OUTCOME_OK;
 }
 
@@ -513,7 +626,8 @@ static Outcome check_pair(MlirOperation module, MlirOperation ref,
                        sizeof err))
     report_error(mlirOperationGetLocation(ref), label, err);
   else {
-    Sides sides = {true, mg_run_func_narrowest(ref), "the μGraph side"};
+    Sides sides = {true, mg_run_func_narrowest(ref), "the μGraph side",
+                   "jit", NULL, 0};
     outcome = interpret_and_compare(program, &sig, &b,
                                     mg_run_func_roundoff(ref), &sides, kloc,
                                     label, o);
@@ -523,20 +637,25 @@ static Outcome check_pair(MlirOperation module, MlirOperation ref,
   return outcome;
 }
 
-/// Runs the CPU lowering of `program` (JIT) and the interpreter on the
-/// same inputs and compares them. The lowering computes in f32 and rounds
-/// every stored value to its tensor's type, so the tolerance uses the
-/// coarsest type of the program.
-static Outcome compare_lowered(MlirContext ctx, const MgProgram *program,
-                               const MgRunSignature *sig, MlirLocation loc,
-                               const char *label, const Options *o) {
-  char err[512];
+/// The unit roundoff of the coarsest element type of `program`: lowered
+/// code computes in f32 and rounds every stored value to its tensor's type.
+static double coarsest_roundoff(const MgProgram *program) {
   double u = mg_run_unit_roundoff(MG_DTYPE_F32);
   for (uint32_t g = 0; g < program->num_graphs; g++)
     for (uint32_t t = 0; t < program->graphs[g].num_tensors; t++)
       u = fmax(u, mg_run_unit_roundoff(
                       (MgDType)program->graphs[g].tensors[t].dtype));
-  Sides sides = {false, MG_DTYPE_F32, "the lowered code"};
+  return u;
+}
+
+/// Runs the CPU lowering of `program` (JIT) and the interpreter on the
+/// same inputs and compares them, with the tolerance of the coarsest type.
+static Outcome compare_lowered(MlirContext ctx, const MgProgram *program,
+                               const MgRunSignature *sig, MlirLocation loc,
+                               const char *label, const Options *o) {
+  char err[512];
+  double u = coarsest_roundoff(program);
+  Sides sides = {false, MG_DTYPE_F32, "the lowered code", "jit", NULL, 0};
   Outcome outcome = OUTCOME_ERROR;
   Buffers b = {0};
   if (!buffers_alloc(&b, sig, o))
@@ -770,6 +889,219 @@ static int exit_status(Outcome worst) {
   return worst == OUTCOME_OK ? 0 : worst == OUTCOME_OVERFLOW ? 2 : 1;
 }
 
+//===--- --time: the lowered kernels on a GPU -----------------------------===//
+
+/// Three significant digits without an exponent: "1234", "41.2", "3.05".
+static void fmt3(double v, char *out, size_t size) {
+  snprintf(out, size,
+           v >= 100 ? "%.0f" : v >= 10 ? "%.1f" : v >= 1 ? "%.2f" : "%.2g",
+           v);
+}
+
+typedef struct TimeRun {
+  MgCuda cuda;
+  MgCudaDevice device;
+  const char *target;    // the lowering's
+  MlirOperation lowered; // the input lowered for `target`
+  const MgGpu *model;    // the cost model's figures for `target`
+  double dram_bw;        // the device's, bytes/s
+  const char *bw_source;
+} TimeRun;
+
+/// Lowered kernels of `kernel` on the GPU: times them, compares their
+/// results with the interpreter and prints one line.
+static Outcome time_kernel(MlirOperation module, const TimeRun *tr,
+                           MlirOperation kernel, const char *label,
+                           const char *name, const Options *o) {
+  char err[2048];
+  MgRunSignature sig;
+  MlirLocation kloc = mlirOperationGetLocation(kernel);
+  if (!mg_run_signature_read(kernel, &sig, err, sizeof err)) {
+    report_error(kloc, label, err);
+    return OUTCOME_ERROR;
+  }
+  MgProgram *program = import_kernel(module, kernel, label);
+  if (!program)
+    return OUTCOME_ERROR;
+  Outcome outcome = OUTCOME_ERROR;
+  MgRunGpuPlan plan = {0};
+  MgRunGpuImage image = {0};
+  Buffers b = {0};
+  MgRunTiming t;
+  MgRunGpu gpu = {&tr->cuda, &tr->device};
+  if (!mg_run_gpu_plan_build(program, &sig, &plan, err, sizeof err) ||
+      !mg_run_gpu_image_find(tr->lowered, name, &plan, &image, err,
+                             sizeof err)) {
+    report_error(kloc, label, err);
+  } else if (!buffers_alloc(&b, &sig, o)) {
+    report_error(kloc, label, "out of memory");
+  } else if (!mg_run_gpu_time(&gpu, &plan, program, &image, b.in_storage,
+                              b.jit_out, &o->timing, &t, err, sizeof err)) {
+    report_error(kloc, label, err);
+  } else {
+    char text[800] = "";
+    Sides sides = {false, MG_DTYPE_F32, "the GPU kernels", "gpu", text,
+                   sizeof text};
+    outcome = interpret_and_compare(program, &sig, &b,
+                                    coarsest_roundoff(program), &sides, kloc,
+                                    label, o);
+    if (outcome != OUTCOME_ERROR) {
+      double estimate = 1e6 * mg_cost_program(program, tr->model);
+      double bytes = (double)mg_run_gpu_min_dram_bytes(&sig);
+      double bound = 1e6 * bytes / tr->dram_bw;
+      char med[32], min[32], est[32], mb[32], bnd[32], pct[32] = "-";
+      fmt3(t.median_us, med, sizeof med);
+      fmt3(t.min_us, min, sizeof min);
+      fmt3(estimate, est, sizeof est);
+      fmt3(bytes / 1e6, mb, sizeof mb);
+      fmt3(bound, bnd, sizeof bnd);
+      if (t.median_us > 0) {
+        fmt3(100.0 * bound / t.median_us, pct, sizeof pct - 1);
+        strcat(pct, "%");
+      }
+      printf("%s: %u kernel%s: %s us (median of %u, min %s); estimate %s "
+             "us; DRAM >= %s MB, bound %s us: %s of %.2f TB/s; %s\n",
+             label, plan.num_launches, plan.num_launches == 1 ? "" : "s",
+             med, t.runs, min, est, mb, bnd, pct, tr->dram_bw / 1e12, text);
+    }
+  }
+  buffers_free(&b);
+  mg_run_gpu_image_free(&image);
+  mg_run_gpu_plan_free(&plan);
+  mg_program_destroy(program);
+  return outcome;
+}
+
+/// The newest lowering target the device runs (PTX for an older
+/// architecture is JIT-compiled for newer ones), or NULL below sm_80.
+static const char *device_target(const MgCudaDevice *d) {
+  static const char *const newest_first[] = {"sm_90", "sm_89", "sm_86",
+                                             "sm_80"};
+  int cc = d->cc_major * 10 + d->cc_minor;
+  for (size_t i = 0; i < sizeof newest_first / sizeof newest_first[0]; i++)
+    if (atoi(newest_first[i] + 3) <= cc)
+      return newest_first[i];
+  return NULL;
+}
+
+static bool is_kernel_graph(MlirOperation op) {
+  MgLevel level;
+  return mg_bridge_func_level(op, &level) && level == MG_LEVEL_KERNEL;
+}
+
+/// --time: every kernel graph of `module`, lowered as mirage-opt lowers
+/// it, on device 0. Without a driver or a device: one line, exit 0.
+static int run_time(MlirOperation module, const Options *o) {
+  TimeRun tr;
+  memset(&tr, 0, sizeof tr);
+  char why[800];
+  if (!mg_cuda_open(mg_cuda_library_name(), &tr.cuda, why, sizeof why)) {
+    printf("mirage-run: --time: no CUDA driver (%s); nothing timed\n", why);
+    return 0;
+  }
+  switch (mg_cuda_device_open(&tr.cuda, 0, &tr.device, why, sizeof why)) {
+  case MG_CUDA_DEVICE_OK:
+    break;
+  case MG_CUDA_DEVICE_NO_DRIVER:
+    printf("mirage-run: --time: no CUDA driver (%s is CUDA's stub "
+           "library: %s); nothing timed\n", mg_cuda_library_name(), why);
+    mg_cuda_close(&tr.cuda);
+    return 0;
+  case MG_CUDA_DEVICE_NONE:
+    printf("mirage-run: --time: no CUDA device (%s); nothing timed\n", why);
+    mg_cuda_close(&tr.cuda);
+    return 0;
+  case MG_CUDA_DEVICE_ERROR:
+    fprintf(stderr, "mirage-run: --time: cannot use %s: %s\n",
+            tr.device.name[0] ? tr.device.name : "device 0", why);
+    mg_cuda_close(&tr.cuda);
+    return 1;
+  }
+  int status = 1;
+  char err[4800];
+  tr.target = o->target[0] ? o->target : device_target(&tr.device);
+  uint32_t graphs = 0, binaries = 0;
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    graphs += is_kernel_graph(op);
+    binaries += mg_bridge_op_is(op, "gpu.binary");
+  }
+  if (!tr.target) {
+    fprintf(stderr, "mirage-run: --time: %s is sm_%d%d; the lowering "
+            "targets sm_80 and newer (--target=... to try anyway)\n",
+            tr.device.name, tr.device.cc_major, tr.device.cc_minor);
+    goto done;
+  }
+  if (!graphs) {
+    if (binaries)
+      fprintf(stderr, "mirage-run: --time: '%s' holds lowered code "
+              "(gpu.binary) but no kernel graph: its μGraphs, needed to "
+              "check the results and to estimate the time, are gone; time "
+              "the output of mirage-opt --mirage-superopt=\"lower=false\" "
+              "instead, which --time lowers the same way\n", o->input);
+    else
+      fprintf(stderr, "mirage-run: no kernel graphs in '%s' (no func.func "
+              "with ug.level = \"kernel\")\n", o->input);
+    goto done;
+  }
+  tr.lowered = mg_run_lower_module(module, tr.target, o->toolkit, err,
+                                   sizeof err);
+  if (mlirOperationIsNull(tr.lowered)) {
+    fprintf(stderr, "mirage-run: --time: %s\n", err);
+    goto done;
+  }
+  tr.model = mg_cost_gpu(mg_target_lookup(tr.target));
+  tr.dram_bw = tr.device.dram_bw;
+  tr.bw_source = tr.device.bw_source;
+  if (!(tr.dram_bw > 0)) {
+    tr.dram_bw = tr.model->dram_bw;
+    tr.bw_source = "cost model's figure";
+  }
+  char l2[32];
+  fmt3((double)tr.device.l2_bytes / 1e6, l2, sizeof l2);
+  printf("mirage-run: --time: %s (sm_%d%d, %d SMs, %s MB L2, DRAM %.2f "
+         "TB/s from the %s), CUDA driver %d.%d; PTX for %s; %u warm-up and "
+         "%u timed run%s%s\n",
+         tr.device.name, tr.device.cc_major, tr.device.cc_minor,
+         tr.device.sms, l2, tr.dram_bw / 1e12, tr.bw_source,
+         tr.device.driver_version / 1000,
+         tr.device.driver_version % 1000 / 10, tr.target, o->timing.warmup,
+         o->timing.runs, o->timing.runs == 1 ? "" : "s",
+         o->timing.flush_l2 ? ", L2 evicted before each" : "");
+  Outcome worst = OUTCOME_OK;
+  for (MlirOperation op = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    if (!is_kernel_graph(op))
+      continue;
+    char label[256];
+    label[0] = '@';
+    symbol_name(op, label + 1, sizeof label - 1);
+    // The host function keeps the symbol, whatever its length.
+    MlirStringRef sym = mlirStringAttrGetValue(mlirOperationGetAttributeByName(
+        op, mlirStringRefCreateFromCString("sym_name")));
+    char *name = malloc(sym.length + 1);
+    if (!name) {
+      report_error(mlirOperationGetLocation(op), label, "out of memory");
+      worst = OUTCOME_ERROR;
+      continue;
+    }
+    memcpy(name, sym.data, sym.length);
+    name[sym.length] = 0;
+    Outcome r = time_kernel(module, &tr, op, label, name, o);
+    free(name);
+    if (r > worst)
+      worst = r;
+  }
+  status = exit_status(worst);
+done:
+  if (!mlirOperationIsNull(tr.lowered))
+    mlirOperationDestroy(tr.lowered);
+  mg_cuda_device_close(&tr.cuda, &tr.device);
+  mg_cuda_close(&tr.cuda);
+  return status;
+}
+
 int main(int argc, char **argv) {
   Options o = {0};
   int rc = parse_args(argc, argv, &o);
@@ -803,7 +1135,11 @@ int main(int argc, char **argv) {
   } else {
     if (o.compare) {
       status = exit_status(run_compare(mod, &o));
-    } else if (!o.lift || run_lift(mod, o.lift_options)) {
+    } else if (o.lift && !run_lift(mod, o.lift_options)) {
+      // reported
+    } else if (o.time) {
+      status = run_time(mod, &o);
+    } else {
       int pairs = 0;
       Outcome r = run_lifted(mod, &o, &pairs);
       if (!pairs)

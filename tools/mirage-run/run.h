@@ -6,7 +6,9 @@
 // float interpreter (lib/interp), both on the same random inputs, and every
 // output element is compared within a tolerance derived from the element
 // types, the reduction lengths and a per-element estimate of the rounding
-// error (docs/mirage-run.md).
+// error (docs/mirage-run.md). With --time the kernel graph's lowered GPU
+// code runs on a device through the dlopen'd CUDA driver (driver.h) and
+// its results take the JIT's place.
 //
 // Invariant shared by the files of the tool: an argument or result is a
 // statically shaped ranked tensor of rank 1..MG_MAX_DIMS with element type
@@ -22,6 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "driver.h"
 #include "mirage/graph.h"
 #include "mlir-c/IR.h"
 
@@ -149,5 +152,104 @@ MgStatus mg_run_error_sigma(const MgProgram *program,
                             const double *const *inputs, double u,
                             MgRunErrMode mode, double *const *sigma,
                             MgDiag *diag);
+
+//===--- timing.c: running the lowered kernels on a GPU ---------------===//
+
+/// A kernel's memref argument: the device buffer it addresses and the
+/// identity-layout shape it is passed with (the tensor's stored dims).
+typedef struct MgRunGpuArg {
+  uint32_t buffer;
+  uint32_t rank;
+  int64_t dims[MG_MAX_DIMS];
+} MgRunGpuArg;
+
+/// One launch of the host code lib/lower writes (host.c), from the same
+/// functions: root op `op`'s kernel "<module>_k<op>".
+typedef struct MgRunGpuLaunch {
+  MgOpId op;
+  int64_t grid[3], threads; // mg_lower_launch
+  int64_t smem;             // mg_lower_smem_bytes: dynamic shared memory
+  uint32_t num_args;        // the op's operands, then its results
+  MgRunGpuArg args[MG_MAX_OP_INPUTS + MG_MAX_OP_OUTPUTS];
+} MgRunGpuLaunch;
+
+/// Device buffers and launches of a program, as its host code makes them.
+typedef struct MgRunGpuPlan {
+  uint32_t num_buffers;
+  int64_t *buffer_bytes;   // per buffer
+  uint32_t *tensor_buffer; // per root tensor (a free view: its operand's)
+  uint32_t num_launches;
+  MgRunGpuLaunch *launches;
+  uint32_t num_inputs, num_outputs;
+  uint32_t input_buffer[MG_RUN_MAX_VALUES];    // per function argument
+  MgTensorId output_tensor[MG_RUN_MAX_VALUES]; // per function result
+} MgRunGpuPlan;
+
+/// Builds the plan of valid program `p` whose function signature is `sig`.
+/// False with a message when they disagree, or out of memory.
+bool mg_run_gpu_plan_build(const MgProgram *p, const MgRunSignature *sig,
+                           MgRunGpuPlan *plan, char *err, size_t err_size);
+void mg_run_gpu_plan_free(MgRunGpuPlan *plan);
+/// Bytes every run must move at least: each argument read once, each
+/// result written once.
+int64_t mg_run_gpu_min_dram_bytes(const MgRunSignature *sig);
+/// Parameters of `.entry <entry>(...)` in PTX text `ptx`; -1 when the entry
+/// is not there.
+int mg_run_ptx_entry_params(const char *ptx, const char *entry);
+
+/// The code of one kernel graph: a gpu.binary's object (NUL-terminated PTX
+/// text, or a cubin) and the kernel names of the plan's launches in order.
+typedef struct MgRunGpuImage {
+  char *name;     // the gpu.binary's symbol
+  char *data;
+  size_t size;
+  bool is_ptx;
+  char **kernels; // one per launch
+  uint32_t num_kernels;
+} MgRunGpuImage;
+
+typedef struct MgRunGpu {
+  const MgCuda *cuda;
+  const MgCudaDevice *device;
+} MgRunGpu;
+
+typedef struct MgRunTimeOptions {
+  uint32_t runs;   // timed runs (the median is reported)
+  uint32_t warmup; // untimed runs before them
+  bool flush_l2;   // evict the L2 before every timed run
+} MgRunTimeOptions;
+
+typedef struct MgRunTiming {
+  uint32_t runs;
+  double median_us, min_us; // of the whole launch sequence, CUDA events
+} MgRunTiming;
+
+/// Loads `image`, allocates the plan's buffers, copies `inputs` (one dense
+/// buffer per argument, stored shape) in, runs the launch sequence
+/// opt->warmup times, then opt->runs times between two CUDA events, and
+/// copies the results of the last run into `outputs` (logical order).
+/// False with a message on any driver error; everything is freed.
+bool mg_run_gpu_time(const MgRunGpu *gpu, const MgRunGpuPlan *plan,
+                     const MgProgram *program, const MgRunGpuImage *image,
+                     void *const *inputs, void *const *outputs,
+                     const MgRunTimeOptions *opt, MgRunTiming *timing,
+                     char *err, size_t err_size);
+
+//===--- gpu_module.c: the lowered module -----------------------------===//
+
+/// A copy of `module` lowered by the mirage-lower pass with PTX for
+/// `target` (libdevice from `toolkit`), as mirage-opt --mirage-superopt
+/// lowers the programs it chose. Null after the diagnostics and a message
+/// in `err` when the pass fails. The caller destroys the result.
+MlirOperation mg_run_lower_module(MlirOperation module, const char *target,
+                                  const char *toolkit, char *err,
+                                  size_t err_size);
+/// The gpu.binary the host function `func_name` of `lowered` launches from,
+/// and its kernels, checked against `plan` (same number, "_k<op>" each).
+/// False with a message otherwise.
+bool mg_run_gpu_image_find(MlirOperation lowered, const char *func_name,
+                           const MgRunGpuPlan *plan, MgRunGpuImage *image,
+                           char *err, size_t err_size);
+void mg_run_gpu_image_free(MgRunGpuImage *image);
 
 #endif // MIRAGE_TOOLS_RUN_H
