@@ -1065,7 +1065,9 @@ static void stored_elems_begin(Emit *e, MgTensorId dram, const MgTensor *tile,
 }
 
 // Copies between a tile and its kernel tensor: the iterator reads the
-// kernel tensor, the saver writes it. Element types are equal: no f32.
+// kernel tensor, the saver writes it. Element types are usually equal; an
+// f32 tile saved to a narrower tensor (a target output stored in the
+// frontend's dtype) converts per vector, f16 <-> bf16 per element.
 // Whole 16-byte vectors per thread where the layout allows (vector_width),
 // so consecutive threads read consecutive 16-byte chunks of a row.
 static void move_tile(Emit *e, const MgOp *op, bool saver) {
@@ -1077,6 +1079,10 @@ static void move_tile(Emit *e, const MgOp *op, bool saver) {
   tile_offsets(e, op, tile, saver, off, has);
   Index idx, at;
   int64_t vw = mg_lower_vector_width(e->g, tile_id, dram_id);
+  MgDType dt_tile = (MgDType)e->dtype[tile_id];
+  MgDType dt_dram = (MgDType)e->dtype[dram_id];
+  if (dt_tile != dt_dram && dt_tile != MG_DTYPE_F32 && dt_dram != MG_DTYPE_F32)
+    vw = 1;
   uint32_t rank = tile->rank; // of the copy: trailing unit dims folded
   CopyViews v;
   if (vw > 1) {
@@ -1095,9 +1101,11 @@ static void move_tile(Emit *e, const MgOp *op, bool saver) {
     char lf[MG_MAX_DIMS * (NAME_LEN + 2)], lt[MG_MAX_DIMS * (NAME_LEN + 2)];
     mg_lower_index_list(from_at, rank, lf, sizeof lf);
     mg_lower_index_list(to_at, rank, lt, sizeof lt);
-    char vec[32];
+    char vec[32], vto[32];
     snprintf(vec, sizeof vec, "vector<%lldx%s>", (long long)vw,
              mg_lower_elt((MgDType)e->dtype[from]));
+    snprintf(vto, sizeof vto, "vector<%lldx%s>", (long long)vw,
+             mg_lower_elt((MgDType)e->dtype[to]));
     const char *fv = saver ? v.tile : v.dram;
     const char *ft = saver ? v.tile_type : v.dram_type;
     const char *tv = saver ? v.dram : v.tile;
@@ -1105,7 +1113,15 @@ static void move_tile(Emit *e, const MgOp *op, bool saver) {
     Name x;
     mg_lower_fresh(e, x);
     mg_lower_line(e, "%s = vector.load %s[%s] : %s, %s", x, fv, lf, ft, vec);
-    mg_lower_line(e, "vector.store %s, %s[%s] : %s, %s", x, tv, lt, tt, vec);
+    if (e->dtype[from] != e->dtype[to]) {
+      Name y;
+      mg_lower_fresh(e, y);
+      mg_lower_line(e, "%s = arith.%s %s : %s to %s", y,
+                    e->dtype[from] == MG_DTYPE_F32 ? "truncf" : "extf", x,
+                    vec, vto);
+      snprintf(x, NAME_LEN, "%s", y);
+    }
+    mg_lower_line(e, "vector.store %s, %s[%s] : %s, %s", x, tv, lt, tt, vto);
   } else if (e->dtype[from] == e->dtype[to]) {
     char lf[MG_MAX_DIMS * (NAME_LEN + 2)], lt[MG_MAX_DIMS * (NAME_LEN + 2)];
     mg_lower_index_list(from_at, tile->rank, lf, sizeof lf);

@@ -455,6 +455,9 @@ void mg_lower_bind_dram(Emit *e, const MgOp *op, Name *kval,
     MgTensorId t = b->outputs[k];
     snprintf(e->val[t], NAME_LEN, "%s", kval[op->outputs[k]]);
     snprintf(e->type[t], TYPE_LEN, "%s", ktype[op->outputs[k]]);
+    // The kernel tensor's storage dtype (the search stores a target output
+    // in the target's dtype, which may be narrower than the saved tile).
+    e->dtype[t] = e->p->graphs[0].tensors[op->outputs[k]].dtype;
   }
 }
 

@@ -463,11 +463,6 @@ static uint32_t parallelism(const Run *r) {
   return blocks < (int64_t)s->min_blocks ? (uint32_t)blocks : s->min_blocks;
 }
 
-static bool same_type(const MgTensor *a, const MgTensor *b) {
-  return a->dtype == b->dtype && a->rank == b->rank &&
-         memcmp(a->dims, b->dims, a->rank * sizeof(int64_t)) == 0;
-}
-
 // Matches saved outputs with the goal; writes saver -> goal index.
 static bool match_goal(const Run *r, const Close *c, uint8_t *index) {
   const Goal *goal = r->goal;
@@ -481,7 +476,7 @@ static bool match_goal(const Run *r, const Close *c, uint8_t *index) {
     const MgTensor *t = &g->tensors[c->saved[i]];
     bool found = false;
     for (uint32_t k = 0; k < goal->n && !found; k++) {
-      if (used[k] || !same_type(t, &goal->type[k]) ||
+      if (used[k] || !mg_search_same_shape(t, &goal->type[k]) ||
           (r->s->abs && c->cls[i] != goal->cls[k]) ||
           !mg_sup_equal(&r->ti[c->tiles[i]].sup, &goal->sup[k]) ||
           (r->s->opt.use_dims &&

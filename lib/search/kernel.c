@@ -70,7 +70,7 @@ static bool same_type(const MgTensor *a, const MgTensor *b) {
 static bool matches_goal(const KRun *k, MgTensorId t, uint32_t g) {
   const Search *s = k->s;
   const MgTensor *x = &kgraph(k)->tensors[t];
-  if (!same_type(x, &s->outputs.type[g]))
+  if (!mg_search_same_shape(x, &s->outputs.type[g]))
     return false;
   if (s->abs && k->cls[t] != s->outputs.cls[g])
     return false;

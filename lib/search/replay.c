@@ -316,7 +316,11 @@ static uint64_t finish(Mat *m) {
   Search *s = w->s;
   MgProgram *p = m->p;
   for (uint32_t k = 0; k < s->outputs.n; k++)
-    if (mg_graph_mark_output(p, 0, m->outputs[k], NULL) != MG_STATUS_OK) {
+    if (mg_graph_mark_output(p, 0, m->outputs[k], NULL) != MG_STATUS_OK ||
+        (p->graphs[0].tensors[m->outputs[k]].dtype != s->outputs.type[k].dtype &&
+         mg_graph_set_dtype(p, 0, m->outputs[k],
+                            (MgDType)s->outputs.type[k].dtype,
+                            NULL) != MG_STATUS_OK)) {
       p->graphs[0].num_outputs = 0;
       mg_worker_prune(w, MG_SEARCH_RULE_OUTPUT, NULL);
       return 0;
