@@ -158,6 +158,11 @@ typedef struct MgSearchOptions {
 
 /// The defaults listed above.
 MG_API MgSearchOptions mg_search_options_default(void);
+/// INVALID (with the option named in `diag`) when a value is outside what
+/// the search can honour; mg_search_run checks the same, so a caller that
+/// parses options from text can reject them before any work.
+MG_API MgStatus mg_search_check_options(const MgSearchOptions *options,
+                                        MgDiag *diag);
 
 /// Ranking key of a program, compared lexicographically.
 typedef struct MgSearchCost {

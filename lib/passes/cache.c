@@ -57,6 +57,10 @@ static bool make_dirs(const char *dir) {
   return mkdir(path, 0755) == 0 || errno == EEXIST;
 }
 
+bool mg_cache_usable(const char *dir) {
+  return make_dirs(dir) && access(dir, W_OK | X_OK) == 0;
+}
+
 /// The cache's secret: 32 random bytes in `dir`/secret, readable by its
 /// owner only. True with `key` filled when the file is this user's, private
 /// and whole; with `create`, makes it first if it is missing. Any doubt

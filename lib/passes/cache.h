@@ -43,6 +43,9 @@
 #include "mirage/search.h"
 #include "mlir-c/IR.h"
 
+/// True when `dir` exists or can be made (mkdir -p) and is writable; else
+/// false with errno set.
+bool mg_cache_usable(const char *dir);
 /// Resolves the cache directory: `option` if non-empty, else
 /// $XDG_CACHE_HOME/mirage, else $HOME/.cache/mirage. False if none.
 bool mg_cache_dir(const char *option, char *buf, size_t size);

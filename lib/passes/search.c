@@ -14,6 +14,7 @@
 
 #include "search_pass.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +37,24 @@ static bool parse_rank(const char *name, MgSearchRank *rank) {
   return true;
 }
 
+// The search options the pass values stand for (rank and target checked
+// by the caller).
+static MgSearchOptions options_of(const MgOptionValue *values) {
+  MgSearchOptions o = mg_search_options_default();
+  o.max_kernel_ops = (uint32_t)values[SEARCH_OPT_MAX_KERNEL_OPS].i;
+  o.max_block_ops = (uint32_t)values[SEARCH_OPT_MAX_BLOCK_OPS].i;
+  o.max_custom_kernels = (uint32_t)values[SEARCH_OPT_MAX_CUSTOM_KERNELS].i;
+  o.time_budget_s = values[SEARCH_OPT_TIME_BUDGET].f;
+  o.threads = (uint32_t)values[SEARCH_OPT_THREADS].i;
+  o.target = mg_target_lookup(values[SEARCH_OPT_TARGET].s);
+  o.use_absexpr = values[SEARCH_OPT_ABSEXPR].b;
+  o.seed = (uint64_t)values[SEARCH_OPT_SEED].i;
+  o.verify_error = ldexp(1.0, -(int)values[SEARCH_OPT_ERROR_BITS].i);
+  parse_rank(values[SEARCH_OPT_RANK].s, &o.rank);
+  o.cut_prologues = values[SEARCH_OPT_CUTS].b;
+  return o;
+}
+
 bool mg_search_pass_check(const MgOptionValue *values, char *error,
                           size_t size) {
   MgSearchRank rank;
@@ -44,7 +63,30 @@ bool mg_search_pass_check(const MgOptionValue *values, char *error,
              values[SEARCH_OPT_RANK].s);
     return false;
   }
-  return mg_pass_check_target(values[SEARCH_OPT_TARGET].s, error, size);
+  if (!mg_pass_check_target(values[SEARCH_OPT_TARGET].s, error, size))
+    return false;
+  // The search's own limits, here, before any work: no value the pass
+  // accepts is refused later. Its messages name struct fields; the pass's
+  // options spell them with '-'.
+  MgSearchOptions o = options_of(values);
+  MgDiag diag;
+  if (mg_search_check_options(&o, &diag) != MG_STATUS_OK) {
+    snprintf(error, size, "%s", diag.message);
+    char *name = strchr(error, '\'');
+    for (char *c = name ? name + 1 : NULL; c && *c && *c != '\''; c++)
+      if (*c == '_')
+        *c = '-';
+    return false;
+  }
+  // A cache directory that cannot be made or written is no error (the
+  // search runs without it), but the user asked for a cache: say so.
+  if (values[SEARCH_OPT_CACHE].b && values[SEARCH_OPT_CACHE_DIR].s[0] &&
+      !mg_cache_usable(values[SEARCH_OPT_CACHE_DIR].s))
+    fprintf(stderr,
+            "mirage-search: warning: cache-dir '%s' cannot be created or "
+            "written (%s); results are not cached\n",
+            values[SEARCH_OPT_CACHE_DIR].s, strerror(errno));
+  return true;
 }
 
 typedef struct ProgressState {
@@ -396,19 +438,7 @@ static bool search_one(MlirOperation module, MlirOperation func, void *ud) {
 bool mg_search_pass_run_on(MlirOperation module, const MgOptionValue *values) {
   Run run;
   memset(&run, 0, sizeof run);
-  MgSearchOptions *o = &run.options;
-  *o = mg_search_options_default();
-  o->max_kernel_ops = (uint32_t)values[SEARCH_OPT_MAX_KERNEL_OPS].i;
-  o->max_block_ops = (uint32_t)values[SEARCH_OPT_MAX_BLOCK_OPS].i;
-  o->max_custom_kernels = (uint32_t)values[SEARCH_OPT_MAX_CUSTOM_KERNELS].i;
-  o->time_budget_s = values[SEARCH_OPT_TIME_BUDGET].f;
-  o->threads = (uint32_t)values[SEARCH_OPT_THREADS].i;
-  o->target = mg_target_lookup(values[SEARCH_OPT_TARGET].s);
-  o->use_absexpr = values[SEARCH_OPT_ABSEXPR].b;
-  o->seed = (uint64_t)values[SEARCH_OPT_SEED].i;
-  o->verify_error = ldexp(1.0, -(int)values[SEARCH_OPT_ERROR_BITS].i);
-  parse_rank(values[SEARCH_OPT_RANK].s, &o->rank); // checked before
-  o->cut_prologues = values[SEARCH_OPT_CUTS].b;
+  run.options = options_of(values); // checked by mg_search_pass_check
   run.cache_verify = values[SEARCH_OPT_CACHE_VERIFY].b;
   run.remarks = mg_pass_remarks_enabled(values[SEARCH_OPT_REMARKS].b);
   run.stats = mg_pass_env_flag("MIRAGE_STATS", values[SEARCH_OPT_STATS].b);

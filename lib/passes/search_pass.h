@@ -29,10 +29,10 @@ enum {
 
 #define MG_SEARCH_OPTION_SPECS \
     {"max-kernel-ops", MG_OPTION_INT, "4", "most ops in a candidate kernel graph", \
-     1, 16}, \
+     1, 12}, \
     {"max-block-ops", MG_OPTION_INT, "9", "most ops in one block graph", 1, 32}, \
     {"max-custom-kernels", MG_OPTION_INT, "4", \
-     "most graph-defined kernels per kernel graph", 0, 16}, \
+     "most graph-defined kernels per kernel graph", 0, 12}, \
     {"time-budget-s", MG_OPTION_FLOAT, "30", \
      "search time budget per kernel graph, seconds (0: none)", 0, 0}, \
     {"threads", MG_OPTION_INT, "0", "search threads (0: one per core)", 0, 256}, \

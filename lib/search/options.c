@@ -99,7 +99,8 @@ MgStatus mg_search_check_options(const MgSearchOptions *o, MgDiag *diag) {
                        o->max_work_ratio);
   if (!(o->time_budget_s >= 0) || !isfinite(o->time_budget_s))
     return mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
-                       "option 'time_budget_s' is %g, expected >= 0",
+                       "option 'time_budget_s' is %g, expected a finite "
+                       "number of seconds >= 0 (0: no budget)",
                        o->time_budget_s);
   if (o->memory_limit < ((uint64_t)16 << 20))
     return mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,

@@ -30,7 +30,6 @@
 #include <string.h>
 #include <unistd.h>
 
-MgStatus mg_search_check_options(const MgSearchOptions *o, MgDiag *diag);
 
 //===--- Testing one level's candidates -----------------------------------===//
 

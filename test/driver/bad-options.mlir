@@ -7,6 +7,15 @@
 // RUN: not mirage-opt --mirage-superopt="threads" %s 2>&1 | FileCheck %s --check-prefix=NOVALUE
 // RUN: not mirage-opt --pass-pipeline='builtin.module(mirage-superopt{bogus=1})' %s 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // RUN: not mirage-opt --mirage-check-equiv="lhs=f" %s 2>&1 | FileCheck %s --check-prefix=REQUIRED
+// The search's own limits are the options' ranges, checked before any work
+// (no lift remark): nothing the pass accepts is refused by the search.
+// RUN: not mirage-opt --mirage-superopt="max-kernel-ops=13" --mirage-remarks %s 2>&1 | FileCheck %s --check-prefix=KOPS
+// RUN: not mirage-opt --mirage-search="max-custom-kernels=13" %s 2>&1 | FileCheck %s --check-prefix=CUSTOM
+// RUN: not mirage-opt --mirage-superopt="time-budget-s=inf" --mirage-remarks %s 2>&1 | FileCheck %s --check-prefix=INF
+// RUN: mirage-opt --mirage-superopt="max-kernel-ops=12 max-custom-kernels=12" %s -o /dev/null
+// An unusable cache directory is a warning on stderr (the search runs
+// without the cache), also without --mirage-remarks.
+// RUN: mirage-opt --mirage-superopt="cache-dir=/proc/mirage-nope" %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=CACHE
 
 // UNKNOWN: unknown option 'bogus' for pass 'mirage-superopt'
 // NOTINT: invalid value 'seven' for option 'max-block-ops' of 'mirage-superopt': expected an integer
@@ -15,6 +24,14 @@
 // FLOAT: invalid value '-3' for option 'time-budget-s'
 // NOVALUE: option 'threads' of 'mirage-superopt' needs a value
 // REQUIRED: 'mirage-check-equiv' needs both 'lhs' and 'rhs' options
+// KOPS-NOT: mirage-lift
+// KOPS: value 13 of option 'max-kernel-ops' of 'mirage-superopt' is out of range [1, 12]
+// KOPS-NOT: mirage-lift
+// CUSTOM: value 13 of option 'max-custom-kernels' of 'mirage-search' is out of range [0, 12]
+// INF-NOT: mirage-lift
+// INF: option 'time-budget-s' is inf, expected a finite number of seconds >= 0 (0: no budget)
+// INF-NOT: mirage-lift
+// CACHE: mirage-search: warning: cache-dir '/proc/mirage-nope' cannot be created or written ({{.*}}); results are not cached
 func.func @f() {
   return
 }
