@@ -69,6 +69,14 @@ static void free_buffers(MgBuffer *b, uint32_t n) {
   free(b);
 }
 
+static uint64_t run_bytes(const MgProgram *p);
+
+// Stops the search at the memory bound (not a failure: stats say so).
+static void stop_at_bound(Search *s) {
+  atomic_store(&s->memory_limited, true);
+  atomic_store(&s->stop, true);
+}
+
 MgStatus mg_check_create(Search *s, MgDiag *diag) {
   Check *c = calloc(1, sizeof *c);
   if (!c)
@@ -81,6 +89,12 @@ MgStatus mg_check_create(Search *s, MgDiag *diag) {
                       sizeof(MgCell);
   }
   c->cache_cap = s->opt.memory_limit / 4;
+  // One test of the target needs its inputs and every kernel tensor at
+  // once (run_bytes counts the inputs too). A target that cannot be tested
+  // within the bound cannot be verified at all: stop before enumerating,
+  // before any of it is allocated.
+  if (run_bytes(s->target) > s->opt.memory_limit)
+    stop_at_bound(s);
   pthread_mutex_init(&c->lock, NULL);
   pthread_cond_init(&c->ready, NULL);
   s->check = c;
@@ -107,6 +121,8 @@ void mg_check_worker_dispose(Worker *w) {
     return;
   Check *c = w->s->check;
   mg_ff_context_dispose(&f->ctx);
+  if (f->inputs && c)
+    mg_search_memory(w->s, -(int64_t)c->input_bytes);
   free_buffers(f->inputs, c ? c->num_inputs : 0);
   free(f->outs);
   free(f);
@@ -189,8 +205,7 @@ static MgStatus run_bounded(Search *s, WorkerFf *f, const MgProgram *p,
                             bool *void_test) {
   uint64_t bytes = run_bytes(p);
   if (atomic_load(&s->memory) + bytes > s->opt.memory_limit) {
-    atomic_store(&s->memory_limited, true);
-    atomic_store(&s->stop, true);
+    stop_at_bound(s);
     *void_test = false;
     return MG_STATUS_BUDGET;
   }
@@ -210,14 +225,31 @@ static bool stopped_by_deadline(Search *s, const WorkerFf *f) {
   return true;
 }
 
+// The worker's scratch inputs filled for test key `key`; allocated (and
+// accounted under the bound) on first use; NULL when they do not fit.
+static MgBuffer *scratch_inputs(Search *s, WorkerFf *f, uint64_t key) {
+  Check *c = s->check;
+  if (!f->inputs) {
+    if (atomic_load(&s->memory) + c->input_bytes > s->opt.memory_limit) {
+      stop_at_bound(s);
+      return NULL;
+    }
+    mg_search_memory(s, (int64_t)c->input_bytes);
+    if (!(f->inputs = fill_inputs(c, NULL, key))) {
+      mg_search_memory(s, -(int64_t)c->input_bytes);
+      return NULL;
+    }
+    return f->inputs;
+  }
+  return fill_inputs(c, f->inputs, key);
+}
+
 // The inputs of test t for this worker (cached or regenerated).
 static const MgBuffer *inputs_of(Worker *w, WorkerFf *f, const Test *test,
                                  uint32_t t) {
-  Check *c = w->s->check;
   if (test->inputs)
     return test->inputs;
-  f->inputs = fill_inputs(c, f->inputs, test_key(w->s->opt.seed, t));
-  return f->inputs;
+  return scratch_inputs(w->s, f, test_key(w->s->opt.seed, t));
 }
 
 static const Test *get_test(Worker *w, WorkerFf *f, uint32_t t) {
@@ -238,11 +270,20 @@ static const Test *get_test(Worker *w, WorkerFf *f, uint32_t t) {
   pthread_mutex_unlock(&c->lock);
 
   uint64_t key = test_key(s->opt.seed, t);
-  MgBuffer *inputs = cache ? fill_inputs(c, NULL, key)
-                           : (f->inputs = fill_inputs(c, f->inputs, key));
+  // Cached inputs are accounted once filled (below), so they are checked
+  // against the bound first, with the run they are for.
+  bool over = cache && atomic_load(&s->memory) + c->input_bytes +
+                               run_bytes(s->target) >
+                           s->opt.memory_limit;
+  if (over)
+    stop_at_bound(s);
+  MgBuffer *inputs = over ? NULL
+                     : cache ? fill_inputs(c, NULL, key)
+                             : scratch_inputs(s, f, key);
   MgBuffer *outs = calloc(c->num_outputs + 1, sizeof *outs);
   bool void_test = false, failed = !inputs || !outs, stopped = false;
-  MgStatus st = failed ? MG_STATUS_NOMEM
+  MgStatus st = !inputs && atomic_load(&s->memory_limited) ? MG_STATUS_BUDGET
+                : failed ? MG_STATUS_NOMEM
                        : run_bounded(s, f, s->target, inputs, key, outs,
                                      &void_test);
   if (st != MG_STATUS_OK) {
