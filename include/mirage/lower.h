@@ -20,7 +20,9 @@
 //    buffers; it is what mirage-run JIT-compiles to check the lowering.
 // Values are loaded, computed in f32 and stored back in the tensor's
 // element type after every op, as a kernel keeping tiles in their declared
-// types would.
+// types would. On sm_80+ block matmuls of f16/bf16 tiles run on tensor
+// cores (ldmatrix + mma.sync, f32 accumulators), which the CPU form
+// emulates lane by lane.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MIRAGE_LOWER_H
@@ -67,10 +69,18 @@ MG_API int64_t mg_lower_predefined_blocks(const MgProgram *program,
 
 /// Appends the lowering of a valid program to `out`. INVALID when the
 /// program uses what the lowering does not support (ranks, kinds), NOMEM
-/// when the text could not grow.
+/// when the text could not grow. For the default target, sm_90.
 MG_API MgStatus mg_lower_emit(const MgProgram *program,
                               const MgLowerOptions *options, MgText *out,
                               MgDiag *diag);
+/// The same for a target of compute capability `sm` x 10 (80 for sm_80;
+/// 0: the default, sm_90). From 80 on, block matmuls of f16 or bf16 tiles
+/// whose dims are multiples of the m16n8k16 shape run on tensor cores
+/// (ldmatrix + mma.sync), and the CPU form emulates the same fragments;
+/// below, and for other matmuls, on the FP32 lanes (docs/lower.md).
+MG_API MgStatus mg_lower_emit_for(const MgProgram *program,
+                                  const MgLowerOptions *options, int sm,
+                                  MgText *out, MgDiag *diag);
 
 /// Shared memory the tiles of root op `op` take (each 16-byte aligned; 0
 /// for a predefined op).

@@ -126,11 +126,114 @@ bool mg_lower_is_loop_tile_load(const MgOp *op) {
   return op->kind == MG_OP_ITERATOR && op->fmap != MG_MAP_NONE;
 }
 
-// Bytes of one copy of tile `t`, rounded up to the alignment.
-static int64_t one_tile_bytes(const MgGraph *b, MgTensorId t) {
-  int64_t bytes = mg_tensor_numel(&b->tensors[t]) *
+// Bytes of one copy of tile `t` (rows padded by `pad` elements), rounded
+// up to the alignment.
+static int64_t padded_tile_bytes(const MgGraph *b, MgTensorId t,
+                                 int64_t pad) {
+  const MgTensor *x = &b->tensors[t];
+  int64_t row = x->dims[x->rank - 1];
+  int64_t bytes = mg_tensor_numel(x) / row * (row + pad) *
                   (int64_t)mg_dtype_bytes(mg_lower_kept_dtype(b, t));
   return (bytes + SMEM_ALIGN - 1) / SMEM_ALIGN * SMEM_ALIGN;
+}
+
+//===--- Padded rows for ldmatrix -----------------------------------------===//
+//
+// ldmatrix reads 8 rows of 16 bytes per phase; rows whose stride is an
+// even multiple of 16 bytes (a last dim that is a multiple of 16 halves)
+// fall on the same banks (8-way for 128 or 256-byte rows). Tiles that are
+// operands of a matmul on tensor cores get 8 more elements (16 bytes) per
+// row, an odd multiple of 16 bytes: the 8 rows of a phase then hit 8
+// different groups of 4 banks. The padding is never read: every access
+// indexes the logical dims through the padded memref. It must not change
+// what the launch and the schedule decided without it, so a graph's tiles
+// are padded only when, padded:
+//  - tiles that fit the static shared memory doubled (every tile the
+//    for-loop reloads twice: the two-stage pipeline's test) still do;
+//  - tiles that fit it single still do (static, not pipelined);
+//  - tiles beyond it (dynamic) stay within the smallest per-block limit
+//    of the targets that could hold them unpadded (a kernel of 104 KiB can
+//    only be for sm_80 or sm_90, 163 KiB or more).
+
+static bool pad_candidate(const MgGraph *b, MgTensorId t) {
+  const MgTensor *x = &b->tensors[t];
+  if (!mg_lower_is_tile(b, t) || x->rank < 2 || x->dims[x->rank - 1] % 16)
+    return false;
+  for (uint32_t i = 0; i < b->num_ops; i++) {
+    const MgOp *op = &b->ops[i];
+    if (op->kind == MG_OP_MATMUL &&
+        (op->inputs[0] == t || op->inputs[1] == t) &&
+        mg_lower_mma_plan(b, op, 80, NULL)) // any target with tensor cores
+      return true;
+  }
+  return false;
+}
+
+// The smallest per-block shared memory of the known targets that is at
+// least `bytes` (0: none).
+static int64_t smallest_limit(int64_t bytes) {
+  static const char *const names[] = {"sm_80", "sm_86", "sm_89", "sm_90"};
+  int64_t best = 0;
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+    const MgTarget *t = mg_target_lookup(names[i]);
+    if (t && t->smem_bytes >= bytes && (!best || t->smem_bytes < best))
+      best = t->smem_bytes;
+  }
+  return best;
+}
+
+static bool padding_fits(const MgGraph *b) {
+  bool *reg = calloc(b->num_tensors + 1, sizeof *reg);
+  if (!reg || !mg_lower_register_values(b, reg)) {
+    free(reg);
+    return false;
+  }
+  // Single-stage bytes and the second stages, as mg_lower_pipelined counts.
+  int64_t u1 = 0, u2 = 0, p1 = 0, p2 = 0;
+  for (MgTensorId t = 0; t < b->num_tensors; t++) {
+    int64_t aux = mg_lower_aux_bytes(b, t);
+    u1 += aux;
+    p1 += aux;
+    if (!mg_lower_is_tile(b, t) || reg[t])
+      continue;
+    const MgOp *op = &b->ops[b->tensors[t].producer];
+    int64_t u = padded_tile_bytes(b, t, 0);
+    int64_t p = padded_tile_bytes(b, t, pad_candidate(b, t) ? 8 : 0);
+    bool twice = mg_lower_is_loop_tile_load(op);
+    u1 += u;
+    p1 += p;
+    u2 += twice ? u : 0;
+    p2 += twice ? p : 0;
+  }
+  free(reg);
+  u2 += u1;
+  p2 += p1;
+  if (u2 <= MG_LOWER_STATIC_SMEM)
+    return p2 <= MG_LOWER_STATIC_SMEM;
+  if (u1 <= MG_LOWER_STATIC_SMEM)
+    return p1 <= MG_LOWER_STATIC_SMEM;
+  // The reduction scratch (one f32 per warp, gpu.c) shares the block's
+  // shared memory with the dynamic tiles.
+  int64_t scratch = (mg_lower_coop_threads(b) / 32 * 4 + SMEM_ALIGN - 1) /
+                    SMEM_ALIGN * SMEM_ALIGN;
+  int64_t limit = smallest_limit(u1);
+  return limit && p1 + scratch <= limit;
+}
+
+int64_t mg_lower_row_pad(const MgGraph *b, MgTensorId t) {
+  if (b->level != MG_LEVEL_BLOCK || !pad_candidate(b, t))
+    return 0;
+  return padding_fits(b) ? MG_LOWER_VECTOR_BYTES / 2 : 0;
+}
+
+void mg_lower_tile_shape(const MgGraph *b, MgTensorId t, MgTensor *out) {
+  *out = b->tensors[t];
+  out->dims[out->rank - 1] += mg_lower_row_pad(b, t);
+}
+
+// Bytes of one copy of tile `t`, rounded up to the alignment.
+static int64_t one_tile_bytes(const MgGraph *b, MgTensorId t) {
+  return padded_tile_bytes(b, t, mg_lower_row_pad(b, t));
 }
 
 int64_t mg_lower_tile_bytes_of(const MgGraph *b, MgTensorId t) {
@@ -201,7 +304,9 @@ bool mg_lower_is_staged(const MgGraph *b, MgTensorId t) {
 
 void mg_lower_tile_type(const MgGraph *b, MgTensorId t, const char *space,
                         char out[TYPE_LEN]) {
-  mg_lower_memref_type(&b->tensors[t], mg_lower_kept_dtype(b, t), space, out);
+  MgTensor shape;
+  mg_lower_tile_shape(b, t, &shape);
+  mg_lower_memref_type(&shape, mg_lower_kept_dtype(b, t), space, out);
   if (mg_lower_is_staged(b, t)) { // memref<A x ...> -> memref<2xA x ...>
     char rest[TYPE_LEN];
     memcpy(rest, out + 7, TYPE_LEN - 7);
@@ -287,6 +392,11 @@ static const char *unsupported(const MgProgram *p) {
 
 MgStatus mg_lower_emit(const MgProgram *program, const MgLowerOptions *o,
                        MgText *out, MgDiag *diag) {
+  return mg_lower_emit_for(program, o, 0, out, diag);
+}
+
+MgStatus mg_lower_emit_for(const MgProgram *program, const MgLowerOptions *o,
+                           int sm, MgText *out, MgDiag *diag) {
   if (!program || program->num_graphs == 0 || !o || !o->name ||
       o->mode >= MG_LOWER_MODE_COUNT)
     return mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
@@ -310,6 +420,7 @@ MgStatus mg_lower_emit(const MgProgram *program, const MgLowerOptions *o,
   e.mode = o->mode;
   e.p = program;
   e.counter = &counter;
+  e.sm = sm ? sm : 90;
   if (o->mode == MG_LOWER_HOST && !o->module)
     return mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
                        "no GPU module named for the host code");

@@ -59,6 +59,7 @@ typedef struct Emit {
   int64_t coop_threads;
   Name tid, scratch;
   bool in_loop;          // emitting the body of a block graph's for-loop
+  int sm;                // target compute capability x 10 (tensor cores: 80+)
   const char *error;     // first unsupported construct met
 } Emit;
 
@@ -132,6 +133,13 @@ bool mg_lower_is_loop_tile_load(const MgOp *op);
 bool mg_lower_pipelined(const MgGraph *b);
 /// Tile `t` has two stages (memref<2x...>).
 bool mg_lower_is_staged(const MgGraph *b, MgTensorId t);
+/// Elements tile `t`'s rows are padded by in shared memory: 8 (16 bytes)
+/// for an operand of a matmul on tensor cores whose rows would put
+/// ldmatrix's 8 rows on the same banks, when the graph's padded tiles stay
+/// static (emit.c); else 0.
+int64_t mg_lower_row_pad(const MgGraph *b, MgTensorId t);
+/// Tile `t`'s buffer shape: its dims, the last one padded.
+void mg_lower_tile_shape(const MgGraph *b, MgTensorId t, MgTensor *out);
 /// The memref type of tile `t` (two stages when staged), in `space`.
 void mg_lower_tile_type(const MgGraph *b, MgTensorId t, const char *space,
                         char out[TYPE_LEN]);
@@ -241,6 +249,39 @@ void mg_lower_aux_type(const MgGraph *b, MgTensorId t, const char *space,
                        char out[TYPE_LEN]);
 /// One iteration's update of a MAX or ONLINE accumulator.
 void mg_lower_accum_online(Emit *e, const MgOp *op);
+
+/// Operand indices of a result element: `a`'s index for result element
+/// `idx` of rank `rank`, its size-1 dims reading 0 (right-aligned).
+void mg_lower_broadcast(Emit *e, const MgTensor *a, Index idx, uint32_t rank,
+                        Index out);
+/// What a matmul does with each result element (`v`, f32, at `idx`): store
+/// it, add it into an accumulator, run an element-wise chain on it.
+typedef void (*FinishFn)(Emit *e, const void *ctx, Index idx, const char *v);
+
+//===--- Block matmuls on tensor cores (mma.c) ----------------------------===//
+
+/// How a block matmul runs on tensor cores: m16n8k16 mma tiles, grouped
+/// into warp tiles of tm x tn mma tiles (16·tm rows, 8·tn columns), the
+/// warp tiles of every batch dealt to the warps round-robin.
+typedef struct MgMmaPlan {
+  int64_t m, n, k;   // the matmul's rows, columns, reduction length
+  int64_t tm, tn;    // mma tiles per warp tile along m and n
+  int64_t mt, nt;    // warp tiles along m and n
+  int64_t batch;     // product of the result's batch dims
+  int64_t warps;     // of the block
+  MgDType dtype;     // of both operands: f16 or bf16
+} MgMmaPlan;
+/// True (with the plan) when matmul `op` of block graph `b` runs on tensor
+/// cores for target `sm`: sm >= 80, whole warps, both operands f16 or both
+/// bf16 tiles in shared memory, m a multiple of 16, n of 8, k of 16.
+bool mg_lower_mma_plan(const MgGraph *b, const MgOp *op, int sm,
+                       MgMmaPlan *plan);
+/// Writes matmul `op` on tensor cores (GPU: ldmatrix + mma.sync; CPU: the
+/// warp's lanes emulated with the same fragment mapping) when
+/// mg_lower_mma_plan holds, calling `finish` on each result element;
+/// false (nothing written) otherwise.
+bool mg_lower_matmul_mma(Emit *e, const MgOp *op, const void *dest,
+                         FinishFn finish);
 
 /// Warps per result element op `op` reduces with (ops.c: > 1 uses the
 /// shared scratch), 0 when it is not reduced cooperatively.

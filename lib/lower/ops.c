@@ -219,6 +219,11 @@ static void broadcast(Emit *e, const MgTensor *a, Index idx, uint32_t rank,
   }
 }
 
+void mg_lower_broadcast(Emit *e, const MgTensor *a, Index idx, uint32_t rank,
+                        Index out) {
+  broadcast(e, a, idx, rank, out);
+}
+
 // Loads element `at` of tensor `id` as f32 into `out`.
 void mg_lower_load_at(Emit *e, MgTensorId id, Name *at, Name out) {
   const MgTensor *t = tensor(e, id);
@@ -487,6 +492,9 @@ int64_t mg_lower_reduction_warps(Emit *e, const MgOp *op) {
     n = in->dims[in->rank - 1];
   else
     return 0;
+  MgMmaPlan plan;
+  if (op->kind == MG_OP_MATMUL && mg_lower_mma_plan(e->g, op, e->sm, &plan))
+    return 0; // tensor cores: no scratch
   return coop_warps(e, mg_tensor_numel(out), n);
 }
 
@@ -778,11 +786,12 @@ static void chain_at(Emit *e, const MgOp *const *ops, uint32_t n,
 }
 
 // The matmul's result elements; each finishes with `finish` (store, or
-// add into an accumulator).
-typedef void (*FinishFn)(Emit *e, const void *ctx, Index idx, const char *v);
-
+// add into an accumulator). Tensor cores where mg_lower_mma_plan says so
+// (mma.c), else a dot product per element on the FP32 lanes.
 static void matmul_into(Emit *e, const MgOp *op, const void *dest,
                         FinishFn finish) {
+  if (mg_lower_matmul_mma(e, op, dest, finish))
+    return;
   const MgTensor *out = tensor(e, op->outputs[0]);
   const MgTensor *a = tensor(e, op->inputs[0]);
   int64_t n = a->dims[a->rank - 1];

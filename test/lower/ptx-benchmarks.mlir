@@ -6,12 +6,17 @@
 //  - DRAM tiles are loaded 16 bytes per thread (ld.global.v4, or
 //    cp.async.cg of 16 bytes in pipelined for-loops),
 //  - reductions over >= 32 elements with idle threads use warp shuffles,
-//  - FMA contraction, and ptxas spills nothing.
+//  - FMA contraction, and ptxas spills nothing;
+//  - block matmuls whose tiles fit the m16n8k16 shape (GQA's and QKNorm's
+//    Q·K and P·V, LoRA's three) run on tensor cores: ldmatrix and
+//    mma.sync.aligned.m16n8k16 with f32 accumulators. RMSNorm's matmul is
+//    a kernel-level GEMV and gated MLP's block matmul is 8 rows by 4
+//    columns: neither has an mma tile, so both keep the FP32 lanes.
 // RUN: bash %S/Inputs/benchmark_ptx.sh sm_90 %t %mirage_src %ptxas %python > %t.txt
 // RUN: FileCheck %s < %t.txt
 
 // CHECK-LABEL: == rmsnorm
-// CHECK-NOT: {{\.align 1[^0-9]}}
+// CHECK-NOT: {{\.align 1[^0-9]|mma.sync|ldmatrix}}
 // CHECK: {{ld.global.v4.b32|cp.async.cg.shared.global \[.*\], \[.*\], 16;}}
 // CHECK: shfl.sync.bfly.b32
 // CHECK: fma.rn.f32
@@ -21,6 +26,9 @@
 // CHECK-LABEL: == gqa
 // CHECK-NOT: {{\.align 1[^0-9]}}
 // CHECK: {{ld.global.v4.b32|cp.async.cg.shared.global \[.*\], \[.*\], 16;}}
+// CHECK: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// CHECK: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+// CHECK: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // CHECK: fma.rn.f32
 // CHECK-NOT: {{[1-9][0-9]*}} bytes spill stores
 
@@ -28,22 +36,29 @@
 // CHECK-NOT: {{\.align 1[^0-9]}}
 // CHECK: {{ld.global.v4.b32|cp.async.cg.shared.global \[.*\], \[.*\], 16;}}
 // CHECK: shfl.sync.bfly.b32
+// CHECK: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// CHECK: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+// CHECK: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // CHECK-NOT: {{[1-9][0-9]*}} bytes spill stores
 
 // CHECK-LABEL: == lora
 // CHECK-NOT: {{\.align 1[^0-9]}}
 // CHECK: {{ld.global.v4.b32|cp.async.cg.shared.global \[.*\], \[.*\], 16;}}
-// CHECK: fma.rn.f32
+// CHECK: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// CHECK: ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16
+// CHECK: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// CHECK-NOT: fma.rn.f32
+// CHECK: 0 bytes spill stores, 0 bytes spill loads
 // CHECK-NOT: {{[1-9][0-9]*}} bytes spill stores
 
 // CHECK-LABEL: == gated-mlp
-// CHECK-NOT: {{\.align 1[^0-9]}}
+// CHECK-NOT: {{\.align 1[^0-9]|mma.sync|ldmatrix}}
 // CHECK: {{ld.global.v4.b32|cp.async.cg.shared.global \[.*\], \[.*\], 16;}}
 // CHECK: fma.rn.f32
 // CHECK-NOT: {{[1-9][0-9]*}} bytes spill stores
 
 // CHECK-LABEL: == ntrans
-// CHECK-NOT: {{\.align 1[^0-9]}}
+// CHECK-NOT: {{\.align 1[^0-9]|mma.sync|ldmatrix}}
 // CHECK: {{ld.global.v4.b32|cp.async.cg.shared.global \[.*\], \[.*\], 16;}}
 // CHECK: shfl.sync.bfly.b32
 // CHECK: 0 bytes spill stores, 0 bytes spill loads

@@ -333,6 +333,48 @@ static void test_text(void) {
   CHECK(t.data == NULL && t.len == 0);
 }
 
+// Tensor cores by target: the gated-MLP sample's block matmuls (32x32 f16
+// tiles, 4 warps) are ldmatrix + mma.sync from sm_80 on (the default,
+// sm_90, too) and dot products on the FP32 lanes below; the CPU form
+// follows (its warp emulation keeps a 32-lane fragment buffer). Padding the
+// operand tiles does not depend on the target, so the launch's shared
+// memory is the same for every target.
+static void test_lower_tensor_cores(void) {
+  MgProgram *p = mg_sample_gated_mlp_fused(32, 64, 64, 2, 2);
+  MgDiag d;
+  MgLowerOptions gpu = {MG_LOWER_GPU, "mlp_gpu", NULL, false};
+  MgLowerOptions cpu = {MG_LOWER_CPU, "mlp", NULL, false};
+  const int sms[4] = {75, 80, 90, 0};
+  for (int i = 0; i < 4; i++) {
+    bool tc = sms[i] != 75;
+    MgText t = {0};
+    CHECK_EQ_INT(mg_lower_emit_for(p, &gpu, sms[i], &t, &d), MG_STATUS_OK);
+    // Per matmul (32x32 by 32x32): 4 warp tiles of 2 x 1 mma tiles, two A
+    // loads and one B load per k step.
+    CHECK_EQ_INT(count(t.data, "nvgpu.mma.sync"), (tc ? 2 * 2 : 0));
+    CHECK_EQ_INT(count(t.data, "transpose = false"), (tc ? 2 * 2 : 0));
+    CHECK_EQ_INT(count(t.data, "transpose = true"), (tc ? 2 : 0));
+    // X's and the W tiles' rows of 32 halves, padded to 40, in two stages.
+    CHECK_EQ_INT(count(t.data, "memref<2x32x40xf16, #gpu.address_space"
+                               "<workgroup>> {llvm.align"), 3);
+    mg_text_free(&t);
+    CHECK_EQ_INT(mg_lower_emit_for(p, &cpu, sms[i], &t, &d), MG_STATUS_OK);
+    CHECK_EQ_INT(count(t.data, "memref.alloc() : memref<2x32x4x2xf32>"),
+                 (tc ? 2 : 0));
+    CHECK_EQ_INT(count(t.data, "memref.alloc()"),
+                 count(t.data, "memref.dealloc"));
+    mg_text_free(&t);
+  }
+  // The default is sm_90's lowering.
+  MgText a = {0}, b = {0};
+  CHECK_EQ_INT(mg_lower_emit(p, &gpu, &a, &d), MG_STATUS_OK);
+  CHECK_EQ_INT(mg_lower_emit_for(p, &gpu, 90, &b, &d), MG_STATUS_OK);
+  CHECK(a.len == b.len && memcmp(a.data, b.data, a.len) == 0);
+  mg_text_free(&a);
+  mg_text_free(&b);
+  mg_program_destroy(p);
+}
+
 int main(void) {
   RUN_TEST(test_lower_gpu_and_host);
   RUN_TEST(test_lower_smem);
@@ -342,5 +384,6 @@ int main(void) {
   RUN_TEST(test_lower_views_copies);
   RUN_TEST(test_lower_views_only);
   RUN_TEST(test_text);
+  RUN_TEST(test_lower_tensor_cores);
   return TEST_SUMMARY();
 }

@@ -1,0 +1,25 @@
+// The benchmarks whose block matmuls run on tensor cores at the paper's
+// shapes (GQA, Q·K into exp and P·V into its sum accumulator; QKNorm's
+// attention kernel; LoRA's three matmuls), as mirage-superopt picks them
+// for sm_80, lowered to the CPU form (the warp's lanes emulated with the
+// GPU's fragment mapping) and compared with the interpreter. GQA and QKNorm
+// exponentiate sums of 64 products: inputs in [-0.25, 0.25] keep their f16
+// scores finite (at 1 the lowered code and the interpreter both overflow).
+// ptx-benchmarks-sm80.mlir checks the PTX of the same kernels.
+// RUN: mirage-opt --mirage-superopt="cache=false lower=false target=sm_80" %mirage_src/test/lift/gqa-tosa.mlir -o %t.gqa.mlir
+// RUN: mirage-opt --mirage-lower="ptx=false" %t.gqa.mlir | FileCheck %s --check-prefix=MMA
+// RUN: mirage-run --lower --range=0.25 %t.gqa.mlir | FileCheck %s --check-prefix=GQA
+// RUN: mirage-opt --mirage-superopt="cache=false lower=false target=sm_80" %mirage_src/test/lift/qknorm-tosa.mlir -o %t.qknorm.mlir
+// RUN: mirage-opt --mirage-lower="ptx=false" %t.qknorm.mlir | FileCheck %s --check-prefix=MMA
+// RUN: mirage-run --lower --range=0.25 %t.qknorm.mlir | FileCheck %s --check-prefix=QKNORM
+// RUN: mirage-opt --mirage-superopt="cache=false lower=false target=sm_80" %mirage_src/test/lift/lora-tosa.mlir -o %t.lora.mlir
+// RUN: mirage-opt --mirage-lower="ptx=false" %t.lora.mlir | FileCheck %s --check-prefix=MMA
+// RUN: mirage-run --lower %t.lora.mlir | FileCheck %s --check-prefix=LORA
+
+// MMA: gpu.module @{{.*}}paper{{.*}}_gpu
+// MMA: nvgpu.ldmatrix
+// MMA: nvgpu.mma.sync
+
+// GQA: @gqa_paper_lax0: 1 output, 32768 elements, max abs error {{.*}}: ok
+// QKNORM: @qknorm_paper_lax0: 1 output, 32768 elements, max abs error {{.*}}: ok
+// LORA: @lora_paper_lax0: 1 output, 65536 elements, max abs error {{.*}}: ok
