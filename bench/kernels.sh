@@ -31,6 +31,12 @@
 #    says which limit binds (t threads, r registers, s smem, b block count).
 #    It is the occupancy limit, not residency: a grid smaller than the SM
 #    count (132 on H100, 108 on A100) leaves SMs empty.
+#  - estimate and roofline: the cost model's two estimates of the kernel
+#    (docs/cost.md): "estimate" models the code lib/lower emits (its plan:
+#    FMA loops, copies, serial chains, barriers, occupancy, Little's law),
+#    with the resource that bounds it; "roofline" is the idealised model the
+#    search ranks by. From --mirage-cost on a third compile (lower=false),
+#    matched to the kernels in order. Neither is a measurement.
 #  - load bytes/SM (1 in flight per thread) = blocks/SM x threads x width of
 #    the kernel's widest global load (ld.global or cp.async; 16 for v4.b32,
 #    2 for b16, ...): the bytes an SM has outstanding if every resident thread
@@ -63,6 +69,7 @@ host_awk='
   match($0, /known_block_size = array<i32: [0-9, ]*>/); split(substr($0, RSTART + 30, RLENGTH - 31), b, ", ")
   match($0, /known_grid_size = array<i32: [0-9, ]*>/); split(substr($0, RSTART + 29, RLENGTH - 30), g, ", ")
   grid[k] = g[1] "x" g[2] "x" g[3]; thr[k] = b[1] * b[2] * b[3]
+  m = k; sub(/_k[0-9]+$/, "", m); ord[k] = ++count[m]
   # DRAM arguments: the memref<...> types before the workgroup attributions.
   args = $0; sub(/\) (workgroup|kernel).*/, "", args); bytes[k] = 0
   while (match(args, /memref<[0-9x]+(f16|bf16|f32)>/)) {
@@ -77,7 +84,7 @@ host_awk='
   match($0, /dynamic_shared_memory_size %[A-Za-z0-9_]+/); v = c[substr($0, RSTART + 27, RLENGTH - 27)] + 0
   if (v > dyn[k]) dyn[k] = v
 }
-END { for (k in grid) print k, grid[k], thr[k], dyn[k] + 0, bytes[k] + 0 }'
+END { for (k in grid) { m = k; sub(/_k[0-9]+$/, "", m); print k, grid[k], thr[k], dyn[k] + 0, bytes[k] + 0, m "#" ord[k] } }'
 
 # ptxas -v -> "kernel regs spill_bytes static_smem" per entry function.
 ptxas_awk='
@@ -104,9 +111,20 @@ body { op = $1; if (op ~ /^@/) op = $2
   else if (op ~ /^(bar|barrier)\.sync/) ba++
   else if (op ~ /^fma\.rn/) fm++ }'
 
-# Joins the three on the kernel name and prints the rows.
+# --mirage-cost remarks -> "module#n estimate bound roofline" per kernel, n its
+# place among the function's kernels (the GPU module's gpu.func order).
+cost_awk='
+/remark: mirage-cost: \047@/ { match($0, /\047@[^\047]*\047/); mod = substr($0, RSTART + 2, RLENGTH - 3) "_gpu"; n = 0; next }
+/remark: mirage-cost: \047ug\./ { n++; est = "?"; bnd = "?"; roof = "?"
+  if (match($0, /estimated [0-9.]+ us \([a-z0-9]+-bound\)/)) { split(substr($0, RSTART, RLENGTH), w, " "); est = w[2]; bnd = w[4]; gsub(/[()]|-bound/, "", bnd) }
+  if (match($0, /roofline [0-9.]+ us/)) { split(substr($0, RSTART, RLENGTH), w, " "); roof = w[2] }
+  else if (match($0, /: [0-9.]+ us \(/)) { split(substr($0, RSTART, RLENGTH), w, " "); roof = w[2] }
+  print mod "#" n, est, bnd, roof }'
+
+# Joins the four on the kernel name and prints the rows.
 row_awk='
-FILENAME ~ /host.txt$/ { grid[$1] = $2; thr[$1] = $3; dyn[$1] = $4; dram[$1] = $5; next }
+FILENAME ~ /host.txt$/ { grid[$1] = $2; thr[$1] = $3; dyn[$1] = $4; dram[$1] = $5; place[$1] = $6; next }
+FILENAME ~ /cost.txt$/ { est[$1] = $2; bnd[$1] = $3; roof[$1] = $4; next }
 FILENAME ~ /loops.txt$/ { loopbar[$1] = ($2 == "-" ? "-" : $3 ($4 > 0 ? "+" $4 : "") " (F=" $2 ")"); next }
 FILENAME ~ /ptxas.txt$/ { regs[$1] = $2; spill[$1] = $3; smem[$1] = $4; next }
 { k = $2; short = k; sub("^" $1 "_", "", short); t = thr[k]
@@ -118,7 +136,8 @@ FILENAME ~ /ptxas.txt$/ { regs[$1] = $2; spill[$1] = $3; smem[$1] = $4; next }
     if (int(smsm / per) < n) { n = int(smsm / per); why = "s" }
     if (n > 32) { n = 32; why = "b" }
     printf "| %s | %s | %s | %s x %d | %d | %d | %d+%d | %d (%s) |", bench, $1, short, grid[k], t, regs[k], spill[k], smem[k], dyn[k], n, why }
-  printf " %d | %d | %d | %d | %d | %d | %s | %d | %s | %.2f MB / %.2f us |\n", $3, $4, $5, $6, $7, $8, (k in loopbar ? loopbar[k] : "?"), $9, (t == "" ? "?" : n * t * $10), dram[k] / 1e6, dram[k] / bw * 1e6 }'
+  p = place[k]
+  printf " %d | %d | %d | %d | %d | %d | %s | %d | %s | %.2f MB / %.2f us | %s (%s) | %s |\n", $3, $4, $5, $6, $7, $8, (k in loopbar ? loopbar[k] : "?"), $9, (t == "" ? "?" : n * t * $10), dram[k] / 1e6, dram[k] / bw * 1e6, (p in est ? est[p] : "?"), (p in bnd ? bnd[p] : "?"), (p in roof ? roof[p] : "?") }'
 
 for target in "${targets[@]}"; do
   case "$target" in
@@ -128,17 +147,20 @@ for target in "${targets[@]}"; do
   esac
   echo
   echo "# target $target, ptxas $version, $(date '+%F %T %Z')"
-  echo "| benchmark | GPU module | kernel | grid x threads | regs | spill B | smem B (static+dyn) | blocks/SM (limit) | ld 128b | ld narrow | cp.async | st.global.v4 | shfl.sync | bar.sync | bar.sync per iteration | fma.rn | load bytes/SM (1 in flight per thread) | DRAM roofline (arguments once, peak BW) |"
-  echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+  echo "| benchmark | GPU module | kernel | grid x threads | regs | spill B | smem B (static+dyn) | blocks/SM (limit) | ld 128b | ld narrow | cp.async | st.global.v4 | shfl.sync | bar.sync | bar.sync per iteration | fma.rn | load bytes/SM (1 in flight per thread) | DRAM roofline (arguments once, peak BW) | estimate us (bound) | roofline us |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
   for name in rmsnorm gqa qknorm lora gated-mlp ntrans; do
     src="$root/test/lift/$name-tosa.mlir" dir="$out/$target/$name"
     mkdir -p "$dir"
     if ! "$bin/mirage-opt" --mirage-superopt="cache=false target=$target" "$src" -o "$dir/opt.mlir" 2>"$dir/err" ||
-       ! "$bin/mirage-opt" --mirage-superopt="cache=false target=$target ptx=false" "$src" -o "$dir/host.mlir" 2>>"$dir/err"; then
+       ! "$bin/mirage-opt" --mirage-superopt="cache=false target=$target ptx=false" "$src" -o "$dir/host.mlir" 2>>"$dir/err" ||
+       ! "$bin/mirage-opt" --mirage-superopt="cache=false target=$target lower=false" "$src" -o "$dir/ugraph.mlir" 2>>"$dir/err" ||
+       ! "$bin/mirage-opt" --mirage-cost="target=$target" "$dir/ugraph.mlir" -o /dev/null 2>"$dir/cost.err"; then
       echo "| $name | mirage-opt failed: $(head -1 "$dir/err") |"; continue
     fi
     python3 "$root/test/lower/Inputs/extract_ptx.py" "$dir/opt.mlir" "$dir/ptx" >/dev/null
     awk "$host_awk" "$dir/host.mlir" >"$dir/host.txt"
+    awk "$cost_awk" "$dir/cost.err" >"$dir/cost.txt"
     python3 "$root/bench/loop_barriers.py" "$dir/host.mlir" >"$dir/loops.txt"
     : >"$dir/ptxas.txt"; : >"$dir/ptx.txt"
     for ptx in "$dir/ptx"/*.ptx; do
@@ -147,6 +169,6 @@ for target in "${targets[@]}"; do
       { "$ptxas" -arch="$target" -v "$ptx" -o /dev/null 2>&1 || true; } | awk "$ptxas_awk" >>"$dir/ptxas.txt"
       awk -v mod="$module" "$ptx_awk" "$ptx" >>"$dir/ptx.txt"
     done
-    awk -v bench="$name" -v smsm="$smem_per_sm" -v bw="$bw" "$row_awk" "$dir/host.txt" "$dir/loops.txt" "$dir/ptxas.txt" "$dir/ptx.txt"
+    awk -v bench="$name" -v smsm="$smem_per_sm" -v bw="$bw" "$row_awk" "$dir/host.txt" "$dir/cost.txt" "$dir/loops.txt" "$dir/ptxas.txt" "$dir/ptx.txt"
   done
 done

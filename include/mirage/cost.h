@@ -1,15 +1,24 @@
-//===- cost.h - Analytic GPU cost model for μGraph programs -------*- C -*-===//
+//===- cost.h - Analytic GPU cost models for μGraph programs ------*- C -*-===//
 //
-// Estimates the run time of a program on a GPU target without running it:
-// each kernel costs a launch plus the time of its busiest resource (DRAM,
-// L2, shared memory, tensor cores, SIMT lanes, special-function units),
-// divided by the fraction of SM time its grid keeps busy (wave
-// quantization). The search ranks verified candidates by this estimate and
-// uses mg_cost_lower_bound to stop deepening; docs/cost.md gives the
-// formulas, the hardware figures and what the model ignores.
+// Estimates the run time of a program on a GPU target without running it,
+// with two models side by side (docs/cost.md):
+//  - the roofline (mg_cost_kernel, mg_cost_program): what a tuned
+//    implementation of each kernel would take. A kernel costs a launch
+//    plus the time of its busiest resource (DRAM, L2, shared memory,
+//    tensor cores at 70 % of peak, SIMT lanes, special-function units),
+//    divided by the fraction of SM time its grid keeps busy (wave
+//    quantization). The search ranks verified candidates by it and uses
+//    mg_cost_lower_bound to stop deepening.
+//  - the model of the emitted code (mg_cost_emitted_kernel,
+//    mg_cost_emitted_program): what lib/lower's kernel for it would take,
+//    from its plan (mg_lower_kernel_plan): the FMA loops, copies and
+//    reductions it emits, their serial chains, barriers and memory
+//    round trips, bytes in flight and occupancy.
 //
-// The model is deterministic (same program and GPU, same double) and cheap
-// (one pass over the ops), so it can rank millions of candidates.
+// Both are deterministic (same program and GPU, same double). The roofline
+// is one pass over the ops, cheap enough to rank millions of candidates;
+// the emitted model also writes each graph-defined kernel's text once to
+// count its barriers.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MIRAGE_COST_H
@@ -21,8 +30,12 @@
 extern "C" {
 #endif
 
-/// Hardware figures of one GPU, peak values from vendor data sheets; the
-/// model applies its sustained-fraction factors (docs/cost.md) on top.
+/// Hardware figures of one GPU: peaks from vendor data sheets and the CUDA
+/// programming guide, latencies from published microbenchmarks
+/// (lib/cost/gpu.c and docs/cost.md give the source of each; none is
+/// measured by this project yet). The roofline applies its
+/// sustained-fraction factors on top; the emitted model uses the peaks of
+/// the pipes and the latencies.
 typedef struct MgGpu {
   const char *target;      // "sm_90": the MgTarget it describes
   const char *model;       // "H100 SXM5"
@@ -36,6 +49,23 @@ typedef struct MgGpu {
   uint32_t sfu_lanes;      // special-function lanes per SM (exp, rsqrt)
   uint32_t smem_bytes_clk; // shared-memory bytes per SM per clock
   double launch_s;         // launch and fill/drain of one kernel
+  // Used by the model of the emitted code only.
+  int sm;                  // compute capability x 10 (90 for sm_90)
+  uint32_t max_threads_sm; // resident threads per SM
+  uint32_t max_blocks_sm;  // resident blocks per SM
+  uint32_t regs_sm;        // 32-bit registers per SM
+  uint32_t smem_sm;        // shared memory per SM for blocks (bytes)
+  uint32_t smem_reserved;  // shared memory the driver reserves per block
+  uint32_t issue_clk;      // warp instructions issued per SM per clock
+  uint32_t regs_thread;    // registers per thread (assumed: no ptxas here)
+  // Latencies in SM clock cycles.
+  double lat_fp;           // dependent FP32 add / multiply / FMA
+  double lat_sfu;          // special-function unit (ex2, rsqrt, rcp)
+  double lat_smem;         // shared-memory load
+  double lat_shfl;         // warp shuffle
+  double lat_bar;          // bar.sync once every warp has arrived
+  double lat_l2;           // global load that hits L2
+  double lat_dram;         // global load served by DRAM
 } MgGpu;
 
 /// The figures for `target` (by name); the default GPU (sm_90) when the
@@ -51,6 +81,12 @@ typedef enum MgCostBound {
   MG_COST_BOUND_TENSOR,
   MG_COST_BOUND_SIMT,
   MG_COST_BOUND_SFU,
+  // The emitted model's own: instruction issue, and one block's critical
+  // path (memory round trips, serial chains, barriers) times the rounds of
+  // resident blocks. It also reports "smem" for the load/store unit
+  // (shared and global accesses, shuffles) and "simt" for the FP32 pipe.
+  MG_COST_BOUND_ISSUE,
+  MG_COST_BOUND_LATENCY,
   MG_COST_BOUND_COUNT
 } MgCostBound;
 
@@ -73,14 +109,14 @@ typedef struct MgKernelCost {
   MgCostBound bound;
 } MgKernelCost;
 
-/// Estimate for the op `op` of the root graph of `program` (a predefined
+/// Roofline estimate for the op `op` of the root graph of `program` (a predefined
 /// op or a graph-defined kernel). False, with `out` zeroed, when the op is
 /// an input or out of range.
 MG_API bool mg_cost_kernel(const MgProgram *program, MgOpId op,
                            const MgGpu *gpu, MgKernelCost *out);
 
-/// Estimated time of the whole program: the sum over its kernels (they run
-/// one after the other). 0 for an empty program.
+/// Roofline estimate of the whole program: the sum over its kernels (they
+/// run one after the other). 0 for an empty program.
 MG_API double mg_cost_program(const MgProgram *program, const MgGpu *gpu);
 
 /// A lower bound on the estimate of any program of `kernels` kernels that
@@ -89,6 +125,62 @@ MG_API double mg_cost_program(const MgProgram *program, const MgGpu *gpu);
 /// bandwidth.
 MG_API double mg_cost_lower_bound(const MgProgram *target, uint32_t kernels,
                                   const MgGpu *gpu);
+
+//===--- The model of the emitted code (emitted.c) ------------------------===//
+
+/// The estimate of the kernel lib/lower emits for one kernel op:
+///   time = launch + max over resources r of t[r]
+/// t[DRAM], t[L2]: traffic at the sustained bandwidths (the roofline's
+/// traffic, but a predefined matmul's, which reads through L2 per term);
+/// t[SIMT], t[SFU], t[SMEM] (the load/store unit), t[ISSUE]: the busiest
+/// SM's instructions at the pipes' peak rates; t[LATENCY]: one block's
+/// critical path times the rounds of resident blocks on the busiest SM.
+typedef struct MgEmittedCost {
+  double time_s;          // launch_s + body_s
+  double body_s;          // the largest t[r]
+  double t[MG_COST_BOUND_COUNT]; // each resource's time (s); LAUNCH unused
+  MgCostBound bound;      // the resource of body_s
+  bool planned;           // false: lib/lower has no plan for the kernel
+                          // (rejected, or too many ops); the roofline's
+                          // figures stand in and t[] is zero
+  // Launch and occupancy.
+  uint64_t blocks;
+  int64_t threads;
+  int64_t smem_bytes;     // per block (the plan's)
+  int regs_thread;        // assumed (MgGpu.regs_thread)
+  uint32_t resident;      // blocks per SM that fit at once
+  char limit;             // what bounds them: 't'hreads, 'r'egisters,
+                          // 's'hared memory, 'b'lock count per SM
+  uint32_t rounds;        // ceil(ceil(blocks / SMs) / resident)
+  double inflight_bytes;  // global bytes an SM has in flight in the main
+                          // phase (the for-loop's if it loads tiles)
+  // One block's critical path (s) and its parts.
+  double block_s, path_memory_s, path_chain_s, path_barrier_s;
+  uint32_t barriers_per_iteration;
+  int64_t forloop;
+  bool pipelined;
+  // The whole kernel's work.
+  double dram_bytes, l2_bytes;
+  double fma;             // FP32 multiply-adds of the emitted loops
+  double fp32_ops;        // FP32-pipe instructions (thread level): FMAs,
+                          // adds, compares, conversions, libdevice bodies
+  double sfu_ops;         // special-function instructions
+  double lsu_cycles;      // load/store-unit cycles: a warp-wide access of
+                          // up to 128 bytes, or a shuffle, takes one
+  double instructions;    // thread-level instructions counted
+  double tensor_flops;    // block matmuls on tensor cores (none yet)
+} MgEmittedCost;
+
+/// The emitted model's estimate for op `op` of the root graph of `program`
+/// on `gpu` (NULL: the default). False, with `out` zeroed, when the op gets
+/// no kernel (an input, a free view) or is out of range.
+MG_API bool mg_cost_emitted_kernel(const MgProgram *program, MgOpId op,
+                                   const MgGpu *gpu, MgEmittedCost *out);
+
+/// The emitted model's estimate of the whole program: the sum over its
+/// kernels. 0 for an empty program.
+MG_API double mg_cost_emitted_program(const MgProgram *program,
+                                      const MgGpu *gpu);
 
 #ifdef __cplusplus
 }

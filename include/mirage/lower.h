@@ -93,6 +93,100 @@ MG_API int64_t mg_lower_tile_bytes(const MgProgram *program, MgOpId op);
 /// with: its tile bytes when above MG_LOWER_STATIC_SMEM, else 0.
 MG_API int64_t mg_lower_smem_bytes(const MgProgram *program, MgOpId op);
 
+//===--- What the lowering emits for a kernel (plan.c) --------------------===//
+//
+// A plan states, for one kernel op, the structure of the GPU kernel that
+// mg_lower_emit writes for it, taken from the lowering's own decisions:
+// the cost model of the emitted code (lib/cost, docs/cost.md) estimates
+// the plan rather than an idealised implementation of the μGraph.
+
+/// The form of a kernel op's GPU kernel.
+typedef enum MgLowerForm {
+  MG_LOWER_FORM_NONE,   // no kernel: an input, a free view
+  MG_LOWER_FORM_BLOCKS, // a graph-defined kernel: one workgroup per block
+  MG_LOWER_FORM_GRID,   // a predefined op: threads stride over its result,
+                        // one element each per step, reductions (and a
+                        // matmul's k) sequential per element from DRAM
+  MG_LOWER_FORM_GEMV,   // a kernel-level matmul of few rows: split-K GEMV
+  MG_LOWER_FORM_COPY,   // a view op's copy kernel
+  MG_LOWER_FORM_COUNT
+} MgLowerForm;
+
+/// When a block-graph op runs.
+typedef enum MgLowerPhase {
+  MG_LOWER_PHASE_BEFORE, // once before the for-loop: loop-invariant tiles
+  MG_LOWER_PHASE_LOOP,   // every for-loop iteration (accumulators: their
+                         // update; their fill runs before the loop)
+  MG_LOWER_PHASE_AFTER,  // once after the for-loop (savers among them)
+  MG_LOWER_PHASE_COUNT
+} MgLowerPhase;
+
+/// One op of a block graph (inputs excluded) as emitted.
+typedef struct MgLowerStep {
+  MgOpId op;         // the block-graph op
+  uint8_t phase;     // MgLowerPhase
+  bool registers;    // its result stays in registers: it is computed in
+                     // its reader's element loop (a fused chain, a matmul
+                     // into its sum accumulator) and gets no tile
+  // Iterators and savers: the copy between the tile and the kernel tensor.
+  int64_t vector;    // elements per global access: a 16-byte vector's
+                     // worth, or 1 (element by element)
+  bool async;        // iterator: cp.async into the other stage of the
+                     // two-stage pipeline (all its copies in flight at once)
+  bool stored_order; // iterator of an input with a layout: elements in
+                     // stored order, strided shared-memory writes
+  // Reductions: matmul's k, sum, reduce_max, the sum_last accumulators.
+  int64_t terms;     // terms per result element (0: not a reduction)
+  int64_t warps;     // warps per result element: 0, each thread reduces its
+                     // elements in turn; 1, the lanes of one warp and a
+                     // butterfly of 5 shuffles; m > 1, m warps meeting in
+                     // the shared scratch after a barrier
+  bool mma;          // a matmul on tensor cores (mg_lower_uses_mma)
+} MgLowerStep;
+
+#define MG_LOWER_PLAN_MAX_STEPS 64
+
+/// The plan of one kernel op.
+typedef struct MgLowerKernelPlan {
+  MgLowerForm form;
+  int64_t grid[3];          // the launch (mg_lower_launch)
+  int64_t threads;
+  int64_t forloop;          // the block graph's F (1 for other forms)
+  bool pipelined;           // the for-loop is the two-stage cp.async
+                            // pipeline (mg_lower_pipelined)
+  int64_t smem_bytes;       // shared memory per block: tiles (two stages
+                            // where staged), online state, the reduction
+                            // scratch, the GEMV's partial sums
+  int64_t dynamic_smem_bytes; // of which launched as dynamic memory
+  int64_t coop_threads;     // threads that reduce cooperatively (whole
+                            // warps), 0: every reduction sequential
+  // gpu.barrier ops the kernel runs before the for-loop, per iteration
+  // (nested ones included: the online rescale's) and after it.
+  uint32_t barriers_before, barriers_per_iteration, barriers_after;
+  int64_t vector;           // GRID, COPY, GEMV: elements per global access
+                            // of the operand streamed (B for the GEMV)
+  uint32_t num_steps;       // BLOCKS: the block graph's ops but inputs,
+  MgLowerStep steps[MG_LOWER_PLAN_MAX_STEPS]; // in graph order
+} MgLowerKernelPlan;
+
+/// The plan of kernel op `op` of the root graph on a target of compute
+/// capability `sm` x 10 (0: sm_90). False (form NONE) when the op gets no
+/// kernel, is out of range, the lowering rejects it, or its block graph
+/// has more than MG_LOWER_PLAN_MAX_STEPS ops.
+MG_API bool mg_lower_kernel_plan(const MgProgram *program, MgOpId op, int sm,
+                                 MgLowerKernelPlan *plan);
+
+/// Whether block matmul `op` of block graph `block` runs on tensor cores
+/// (ldmatrix + mma.sync) on target `sm`: the one place the plan takes that
+/// decision from. False for now: the plan and the cost model describe
+/// block matmuls as the FMA loops of ops.c (two shared loads per
+/// multiply-add), although mma.c now lowers qualifying ones (f16/bf16,
+/// m % 16, n % 8, k % 16, sm_80+) to tensor cores. To switch: return
+/// mg_lower_mma_plan's decision here, count the plan's barriers in the
+/// kernel emitted for the same target (plan.c), and give the cost model
+/// the mma path's costs (lib/cost/emitted.c, `reduction`).
+MG_API bool mg_lower_uses_mma(const MgGraph *block, const MgOp *op, int sm);
+
 #ifdef __cplusplus
 }
 #endif

@@ -18,6 +18,14 @@
 #define MG_COST_SIMT_EFF 0.8
 #define MG_COST_SFU_EFF 0.8
 
+/// Global reads of iterator `it` of block graph `b` over `blocks` blocks
+/// and the for-loop (L2 traffic), and in `dram` those DRAM serves: its
+/// kernel tensor once when it is re-read and fits in half the L2, else
+/// every read.
+double mg_cost_iterator_traffic(const MgGraph *b, const MgOp *it,
+                                double blocks, const MgGpu *gpu,
+                                double *dram);
+
 /// The traffic of kernel-level view op `op`'s copy kernel into `c`
 /// (views.c): sectors read and written, utilization 1.
 void mg_cost_view(const MgProgram *p, const MgOp *op, const MgGpu *gpu,

@@ -31,7 +31,8 @@
 #include <string.h>
 
 static const char *const bound_names[MG_COST_BOUND_COUNT] = {
-    "launch", "dram", "l2", "smem", "tensor", "simt", "sfu"};
+    "launch", "dram", "l2", "smem", "tensor", "simt", "sfu", "issue",
+    "latency"};
 
 const char *mg_cost_bound_name(MgCostBound bound) {
   return (unsigned)bound < MG_COST_BOUND_COUNT ? bound_names[bound] : NULL;
@@ -139,6 +140,15 @@ static double iterator_reads(const MgGraph *b, const MgOp *it, double blocks) {
   return bytes(&b->tensors[it->outputs[0]]) * loads * blocks;
 }
 
+double mg_cost_iterator_traffic(const MgGraph *b, const MgOp *it,
+                                double blocks, const MgGpu *gpu,
+                                double *dram) {
+  double reads = iterator_reads(b, it, blocks);
+  double whole = bytes(&b->tensors[it->inputs[0]]);
+  *dram = reads > whole && whole <= gpu->l2_bytes / 2 ? whole : reads;
+  return reads;
+}
+
 static bool custom(const MgProgram *p, const MgGraph *b, const MgGpu *gpu,
                    MgKernelCost *c) {
   bool small[64];
@@ -150,7 +160,6 @@ static bool custom(const MgProgram *p, const MgGraph *b, const MgGpu *gpu,
     return false;
   }
   double blocks = (double)b->grid[0] * b->grid[1] * b->grid[2];
-  double fits = gpu->l2_bytes / 2;
   for (uint32_t i = 0; i < b->num_ops; i++) {
     const MgOp *op = &b->ops[i];
     double times = blocks * (in_loop[i] && b->forloop > 1 ? b->forloop : 1);
@@ -158,10 +167,10 @@ static bool custom(const MgProgram *p, const MgGraph *b, const MgGpu *gpu,
     case MG_OP_INPUT:
       break;
     case MG_OP_ITERATOR: {
-      double reads = iterator_reads(b, op, blocks);
-      double whole = bytes(&b->tensors[op->inputs[0]]);
+      double dram;
+      double reads = mg_cost_iterator_traffic(b, op, blocks, gpu, &dram);
       c->l2_bytes += reads;
-      c->dram_bytes += reads > whole && whole <= fits ? whole : reads;
+      c->dram_bytes += dram;
       c->smem_bytes += reads;
       break;
     }

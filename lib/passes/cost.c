@@ -1,9 +1,13 @@
-//===- cost.c - --mirage-cost: the cost model's estimate as remarks -------===//
+//===- cost.c - --mirage-cost: the cost models' estimates as remarks ------===//
 //
 // For every kernel-level μGraph function: one remark with the program's
-// estimated time on the target, then one per kernel with its breakdown
-// (lib/cost). An analysis: the module is not changed. The remarks are the
-// pass's output, so they are printed whatever --mirage-remarks says.
+// time on the target by the model of the emitted code ("estimated") and
+// by the roofline, then per kernel one with both estimates and the
+// roofline's breakdown, and for every kernel lib/lower has a plan for one
+// with the emitted model's: launch and occupancy, bytes in flight, the
+// for-loop, the critical path and the work counted (lib/cost,
+// docs/cost.md). An analysis: the module is not changed. The remarks are
+// the pass's output, so they are printed whatever --mirage-remarks says.
 //
 //===----------------------------------------------------------------------===//
 #include "mirage/cost.h"
@@ -24,7 +28,8 @@ static bool check_target(const MgOptionValue *values, char *error,
 }
 
 static void kernel_remark(const MgProgram *p, const MgBridgeMap *map,
-                          MgOpId i, const MgKernelCost *c) {
+                          MgOpId i, const MgKernelCost *c,
+                          const MgEmittedCost *e) {
   const MgOp *op = &p->graphs[0].ops[i];
   char what[320];
   if (op->kind == MG_OP_CUSTOM)
@@ -34,12 +39,37 @@ static void kernel_remark(const MgProgram *p, const MgBridgeMap *map,
   else
     snprintf(what, sizeof what, "'ug.%s': ",
              mg_op_kind_name((MgOpKind)op->kind));
+  char emitted[96] = "";
+  if (e->planned)
+    snprintf(emitted, sizeof emitted, "estimated %.2f us (%s-bound), "
+             "roofline ", 1e6 * e->time_s, mg_cost_bound_name(e->bound));
   mg_pass_remark(map->op_locs[0][i],
-                 "mirage-cost: %s%.2f us (%s-bound), DRAM %.3f MB, L2 %.3f "
-                 "MB, smem %.3f MB, %.4g tensor flop, %.4g simt op, %.4g sfu "
-                 "op", what, 1e6 * c->time_s, mg_cost_bound_name(c->bound),
-                 c->dram_bytes / 1e6, c->l2_bytes / 1e6, c->smem_bytes / 1e6,
-                 c->tensor_flops, c->simt_ops, c->sfu_ops);
+                 "mirage-cost: %s%s%.2f us (%s-bound), DRAM %.3f MB, L2 "
+                 "%.3f MB, smem %.3f MB, %.4g tensor flop, %.4g simt op, "
+                 "%.4g sfu op", what, emitted, 1e6 * c->time_s,
+                 mg_cost_bound_name(c->bound), c->dram_bytes / 1e6,
+                 c->l2_bytes / 1e6, c->smem_bytes / 1e6, c->tensor_flops,
+                 c->simt_ops, c->sfu_ops);
+  if (!e->planned)
+    return;
+  // The emitted kernel: occupancy, memory parallelism, the critical path.
+  char loop[96] = "";
+  if (e->forloop > 1)
+    snprintf(loop, sizeof loop, ", for-loop %lld%s, %u barrier(s) per "
+             "iteration", (long long)e->forloop,
+             e->pipelined ? " pipelined" : "", e->barriers_per_iteration);
+  mg_pass_remark(map->op_locs[0][i],
+                 "mirage-cost: emitted: %lld thread(s), smem %lld B, %u "
+                 "block(s)/SM (%c), %u round(s), %.1f KB in flight/SM%s; "
+                 "block path %.2f us (memory %.2f, chains %.2f, barriers "
+                 "%.2f); DRAM %.3f MB, L2 %.3f MB, %.4g fma, %.4g fp32 op, "
+                 "%.4g sfu op, %.4g lsu cycle(s), %.4g instruction(s)",
+                 (long long)e->threads, (long long)e->smem_bytes,
+                 e->resident, e->limit, e->rounds, e->inflight_bytes / 1e3,
+                 loop, 1e6 * e->block_s, 1e6 * e->path_memory_s,
+                 1e6 * e->path_chain_s, 1e6 * e->path_barrier_s,
+                 e->dram_bytes / 1e6, e->l2_bytes / 1e6, e->fma,
+                 e->fp32_ops, e->sfu_ops, e->lsu_cycles, e->instructions);
 }
 
 static bool cost_one(MlirOperation module, MlirOperation func, void *ud) {
@@ -57,12 +87,15 @@ static bool cost_one(MlirOperation module, MlirOperation func, void *ud) {
   }
   mg_pass_remark(mlirOperationGetLocation(func),
                  "mirage-cost: '@%s' on %s (%s): %u kernel(s), estimated "
-                 "%.2f us", map.graph_names[0], gpu->target, gpu->model,
-                 kernels, 1e6 * mg_cost_program(p, gpu));
+                 "%.2f us, roofline %.2f us", map.graph_names[0],
+                 gpu->target, gpu->model, kernels,
+                 1e6 * mg_cost_emitted_program(p, gpu),
+                 1e6 * mg_cost_program(p, gpu));
   for (uint32_t i = 0; i < g->num_ops; i++) {
     MgKernelCost c;
-    if (mg_cost_kernel(p, i, gpu, &c))
-      kernel_remark(p, &map, i, &c);
+    MgEmittedCost e;
+    if (mg_cost_kernel(p, i, gpu, &c) && mg_cost_emitted_kernel(p, i, gpu, &e))
+      kernel_remark(p, &map, i, &c, &e);
   }
   mg_program_destroy(p);
   mg_bridge_map_free(&map);
@@ -78,5 +111,6 @@ static void run(MlirOperation module, MlirExternalPass pass,
 
 const MgPassDef mg_pass_cost = {
     "mirage-cost",
-    "Print the cost model's estimated time of each kernel graph (lib/cost)",
+    "Print the cost models' estimates (the emitted code's and the roofline) "
+    "of each kernel graph and kernel (lib/cost)",
     options, sizeof options / sizeof options[0], check_target, run, NULL};

@@ -45,10 +45,10 @@
 // REMARK: remark: mirage-lift: @attention_rows_lax0: 13 ops -> kernel graph of 8 μGraph ops, 3 inputs, 1 output
 // REMARK: mirage-search @attention_decode_lax0: {{.*}}, 1 verified{{$}}
 // REMARK-NEXT: mirage-search @attention_decode_lax0: pruned by rule: {{.*}} unstable 0,
-// REMARK-NEXT: remark: mirage-search: '@attention_decode_lax0' replaced by a verified μGraph: 8 kernel(s) -> 2, estimated {{[0-9.]+}} us -> {{[0-9.]+}} us on sm_90{{$}}
+// REMARK-NEXT: remark: mirage-search: '@attention_decode_lax0' replaced by a verified μGraph: 8 kernel(s) -> 2, estimated {{[0-9.]+}} us -> {{[0-9.]+}} us, roofline {{[0-9.]+}} us -> {{[0-9.]+}} us on sm_90{{$}}
 // REMARK: mirage-search @attention_rows_lax0: {{.*}}, 1 verified{{$}}
 // REMARK-NEXT: mirage-search @attention_rows_lax0: pruned by rule: {{.*}} unstable 0,
-// REMARK-NEXT: remark: mirage-search: '@attention_rows_lax0' replaced by a verified μGraph: 8 kernel(s) -> 2, estimated {{[0-9.]+}} us -> {{[0-9.]+}} us on sm_90{{$}}
+// REMARK-NEXT: remark: mirage-search: '@attention_rows_lax0' replaced by a verified μGraph: 8 kernel(s) -> 2, estimated {{[0-9.]+}} us -> {{[0-9.]+}} us, roofline {{[0-9.]+}} us -> {{[0-9.]+}} us on sm_90{{$}}
 // REMARK-NOT: numerically unstable
 
 // Kernel 2 (printed first): the merge.

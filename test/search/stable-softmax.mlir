@@ -61,7 +61,7 @@
 // REMARK: remark: mirage-lift: @softmax_lax0: 8 ops -> kernel graph of 5 μGraph ops, 1 input, 1 output
 // REMARK: mirage-search @softmax_lax0: {{.*}}, 1 verified{{$}}
 // REMARK-NEXT: mirage-search @softmax_lax0: pruned by rule: {{.*}} unstable 0,
-// REMARK: remark: mirage-search: '@softmax_lax0' replaced by a verified μGraph: 5 kernel(s) -> 1, estimated {{[0-9.]+}} us -> {{[0-9.]+}} us on sm_90{{$}}
+// REMARK: remark: mirage-search: '@softmax_lax0' replaced by a verified μGraph: 5 kernel(s) -> 1, estimated {{[0-9.]+}} us -> {{[0-9.]+}} us, roofline {{[0-9.]+}} us -> {{[0-9.]+}} us on sm_90{{$}}
 // REMARK-NOT: numerically unstable
 
 // The kernel: rows in blocks, the exp of x - max x, the sum, the quotient.
@@ -98,8 +98,8 @@
 // MASKED-REMARK: remark: mirage-lift: @causal_select_lax0: 10 ops -> kernel graph of 7 μGraph ops, 2 inputs, 1 output
 // MASKED-REMARK: remark: mirage-lift: '@causal_additive': lifted 1 subprogram (@causal_additive_lax0); 0 tensor ops left in place
 // MASKED-REMARK: remark: mirage-lift: @causal_additive_lax0: 10 ops -> kernel graph of 7 μGraph ops, 2 inputs, 1 output
-// MASKED-REMARK: remark: mirage-search: '@causal_select_lax0' replaced by a verified μGraph: 7 kernel(s) -> 1, estimated {{[0-9.]+}} us -> {{[0-9.]+}} us on sm_90{{$}}
-// MASKED-REMARK: remark: mirage-search: '@causal_additive_lax0' replaced by a verified μGraph: 7 kernel(s) -> 1, estimated {{[0-9.]+}} us -> {{[0-9.]+}} us on sm_90 (the same μGraph as '@causal_select_lax0')
+// MASKED-REMARK: remark: mirage-search: '@causal_select_lax0' replaced by a verified μGraph: 7 kernel(s) -> 1, estimated {{[0-9.]+}} us -> {{[0-9.]+}} us, roofline {{[0-9.]+}} us -> {{[0-9.]+}} us on sm_90{{$}}
+// MASKED-REMARK: remark: mirage-search: '@causal_additive_lax0' replaced by a verified μGraph: 7 kernel(s) -> 1, estimated {{[0-9.]+}} us -> {{[0-9.]+}} us, roofline {{[0-9.]+}} us -> {{[0-9.]+}} us on sm_90 (the same μGraph as '@causal_select_lax0')
 // MASKED-REMARK-NOT: numerically unstable
 
 // MASKED-LABEL: func.func @causal_select(

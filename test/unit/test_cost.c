@@ -1,9 +1,11 @@
 //===- test_cost.c - Unit tests for lib/cost ------------------------------===//
 //
 // Every expectation is worked out by hand from the formulas documented in
-// lib/cost/kernel.c and program.c, with the H100 (sm_90) figures of gpu.c
-// and the sustained fractions of cost_internal.h written out below, never
-// by asking the model. Nothing is executed, so shapes may be large.
+// lib/cost/kernel.c, program.c and emitted.c, with the H100 (sm_90) figures
+// of gpu.c and the sustained fractions of cost_internal.h written out
+// below, never by asking the model. The emitted model's tests also check
+// the plan facts their numbers rest on (lib/lower/plan.c). Nothing is
+// executed, so shapes may be large.
 //
 //===----------------------------------------------------------------------===//
 #include "mirage/cost.h"
@@ -29,6 +31,11 @@
 #define R_SIMT (H_CLK * 128 * 0.8)
 #define R_SFU (H_CLK * 16 * 0.8)
 #define H_LAUNCH 2e-6
+// The emitted model's H100 figures (gpu.c): 1.98e9 cycles/s; latencies in
+// cycles: DRAM 480, L2 260, shared memory 30, FP32 4, SFU 20, shuffle 30,
+// barrier 20; 64 registers per thread, 65536 per SM, 2048 threads, 32
+// blocks and 228 KiB of shared memory per SM, 1 KiB reserved per block.
+#define H_HZ 1.98e9
 
 static double max2(double a, double b) { return a > b ? a : b; }
 
@@ -79,8 +86,8 @@ static void test_cost_gpu_and_names(void) {
   CHECK(mg_cost_gpu(&unknown) == h100);
   unknown.name = NULL;
   CHECK(mg_cost_gpu(&unknown) == h100);
-  const char *names[] = {"launch", "dram", "l2", "smem", "tensor", "simt",
-                         "sfu"};
+  const char *names[] = {"launch", "dram", "l2",  "smem",   "tensor",
+                         "simt",   "sfu",  "issue", "latency"};
   for (int i = 0; i < MG_COST_BOUND_COUNT; i++) {
     const char *got = mg_cost_bound_name((MgCostBound)i);
     CHECK(got && strcmp(got, names[i]) == 0);
@@ -591,6 +598,270 @@ static void test_cost_views_match_lowering(void) {
   mg_program_destroy(p);
 }
 
+//===--- The model of the emitted code -----------------------------------===//
+
+// Y = X through one tile per block: X (rows, cols) of `dt`, grid g over
+// rows, `threads` threads, F = 1.
+static MgProgram *copy_kernel(MgDType dt, int64_t rows, int64_t cols,
+                              int32_t g, int32_t threads) {
+  MgDiag d;
+  MgProgram *p = mg_program_create();
+  mg_program_add_graph(p, MG_LEVEL_KERNEL);
+  MgGraphId b = mg_program_add_graph(p, MG_LEVEL_BLOCK);
+  MgTensorId X = mg_graph_add_input(p, 0, dt, 2, dims2(rows, cols), &d);
+  const int32_t grid[3] = {g, 1, 1};
+  CHECK_EQ_INT(mg_graph_set_launch(p, b, grid, threads, 1, &d), MG_STATUS_OK);
+  MgTensorId bx = mg_graph_add_input(p, b, dt, 2, dims2(rows, cols), &d);
+  const int8_t x_to_0[3] = {0, NONE, NONE};
+  MgTensorId t = mg_graph_iterator(p, b, bx, x_to_0, NONE, &d);
+  MgTensorId o = mg_graph_saver(p, b, t, x_to_0, &d);
+  CHECK_EQ_INT(mg_graph_mark_output(p, b, o, &d), MG_STATUS_OK);
+  MgTensorId Y;
+  CHECK(mg_graph_custom(p, 0, b, 1, &X, &Y, &d) == 1);
+  CHECK_EQ_INT(mg_graph_mark_output(p, 0, Y, &d), MG_STATUS_OK);
+  CHECK_EQ_INT(mg_program_validate(p, NULL, &d), MG_STATUS_OK);
+  return p;
+}
+
+// A pure copy: X (2048, 1002) f16 through (4, 1002) tiles, 512 blocks of
+// 128 threads. 1002 is no multiple of 8 halves: element-by-element copies,
+// one 2-byte load in flight per thread, so the time is Little's law:
+// bytes / (bytes in flight per SM x SMs / latency).
+static void test_cost_emitted_copy(void) {
+  MgProgram *p = copy_kernel(MG_DTYPE_F16, 2048, 1002, 512, 128);
+  MgLowerKernelPlan pl;
+  CHECK(mg_lower_kernel_plan(p, 1, 90, &pl));
+  CHECK_EQ_INT(pl.form, MG_LOWER_FORM_BLOCKS);
+  CHECK_EQ_INT(pl.threads, 128);
+  CHECK_EQ_INT(pl.num_steps, 2);
+  // The tile does not depend on the (one) iteration: loaded before the
+  // loop, then a barrier; the saver after it, no barrier needed.
+  CHECK_EQ_INT(pl.steps[0].phase, MG_LOWER_PHASE_BEFORE);
+  CHECK_EQ_INT(pl.steps[0].vector, 1);
+  CHECK(!pl.steps[0].async);
+  CHECK_EQ_INT(pl.steps[1].phase, MG_LOWER_PHASE_AFTER);
+  CHECK_EQ_INT(pl.steps[1].vector, 1);
+  CHECK_EQ_INT(pl.barriers_before, 1);
+  CHECK_EQ_INT(pl.barriers_per_iteration + pl.barriers_after, 0);
+  // Tile 4*1002*2 = 8016 B + the reduction scratch, 4 warps x 4 B.
+  CHECK_EQ_INT(pl.smem_bytes, 8016 + 16);
+  MgEmittedCost c;
+  CHECK(mg_cost_emitted_kernel(p, 1, NULL, &c));
+  CHECK(c.planned);
+  // Resident: threads 2048/128 = 16, registers 65536/(64*128) = 8, shared
+  // memory 233472/(8032+1024) = 25, blocks 32: 8, by registers. The
+  // busiest SM has ceil(512/132) = 4 blocks: one round.
+  CHECK_EQ_INT(c.resident, 8);
+  CHECK_EQ_INT(c.limit, 'r');
+  CHECK_EQ_INT(c.rounds, 1);
+  // In flight per SM: 4 blocks x 128 threads x 2 B = 1024 B.
+  CHECK_NEAR(c.inflight_bytes, 1024, 0);
+  // A block: 4008 loads, ceil(4008/128) = 32 round trips of DRAM latency
+  // (X is read once: all DRAM) = 15360 cycles; the barrier 20; the saver's
+  // 32 shared loads of 30 = 960: 16340 cycles. Little's law gives the same
+  // load time: the SM's 4 x 8016 B at 1024 B per 480 cycles = 31.3 trips.
+  CHECK_REL(c.block_s, 16340 / H_HZ);
+  CHECK_REL(c.path_memory_s, 15360 / H_HZ);
+  CHECK_REL(c.path_barrier_s, 20 / H_HZ);
+  // DRAM 2 x 2048*1002*2 = 2 x 4104192 B / 2.8475e12 = 2.88e-6 s < 8.25e-6.
+  CHECK_NEAR(c.dram_bytes, 2 * 4104192, 0);
+  CHECK_EQ_INT(c.bound, MG_COST_BOUND_LATENCY);
+  CHECK_REL(c.time_s, H_LAUNCH + 16340 / H_HZ);
+  CHECK_REL(c.time_s, mg_cost_emitted_program(p, NULL));
+  // The same kernel with 16-byte vectors (1000 columns): 500 loads per
+  // block, 4 trips: 4*480 + 20 + 4*30 = 2060 cycles = 1.04e-6 s, now below
+  // DRAM: 2 x 4096000 B / 2.8475e12 s.
+  mg_program_destroy(p);
+  p = copy_kernel(MG_DTYPE_F16, 2048, 1000, 512, 128);
+  CHECK(mg_lower_kernel_plan(p, 1, 90, &pl));
+  CHECK_EQ_INT(pl.steps[0].vector, 8);
+  CHECK(mg_cost_emitted_kernel(p, 1, NULL, &c));
+  CHECK_REL(c.block_s, 2060 / H_HZ);
+  CHECK_EQ_INT(c.bound, MG_COST_BOUND_DRAM);
+  CHECK_REL(c.time_s, H_LAUNCH + 2 * 4096000 / R_DRAM);
+  mg_program_destroy(p);
+}
+
+// Y = A·B: A (64,k) whole in each of 64 blocks, B (k,4096) cut into (k,64)
+// tiles, f16, 128 threads, F = 1.
+static MgProgram *matmul_kernel(int64_t k) {
+  MgDiag d;
+  MgProgram *p = mg_program_create();
+  mg_program_add_graph(p, MG_LEVEL_KERNEL);
+  MgGraphId b = mg_program_add_graph(p, MG_LEVEL_BLOCK);
+  MgTensorId A = mg_graph_add_input(p, 0, MG_DTYPE_F16, 2, dims2(64, k), &d);
+  MgTensorId B = mg_graph_add_input(p, 0, MG_DTYPE_F16, 2, dims2(k, 4096), &d);
+  const int32_t grid[3] = {64, 1, 1};
+  CHECK_EQ_INT(mg_graph_set_launch(p, b, grid, 128, 1, &d), MG_STATUS_OK);
+  MgTensorId ba = mg_graph_add_input(p, b, MG_DTYPE_F16, 2, dims2(64, k), &d);
+  MgTensorId bb = mg_graph_add_input(p, b, MG_DTYPE_F16, 2, dims2(k, 4096), &d);
+  const int8_t rep[3] = {NONE, NONE, NONE}, x_to_1[3] = {1, NONE, NONE};
+  MgTensorId ta = mg_graph_iterator(p, b, ba, rep, NONE, &d);
+  MgTensorId tb = mg_graph_iterator(p, b, bb, x_to_1, NONE, &d);
+  MgTensorId o = mg_graph_saver(p, b, mg_graph_matmul(p, b, ta, tb, &d),
+                                x_to_1, &d);
+  CHECK_EQ_INT(mg_graph_mark_output(p, b, o, &d), MG_STATUS_OK);
+  MgTensorId in[2] = {A, B}, Y;
+  CHECK(mg_graph_custom(p, 0, b, 2, in, &Y, &d) == 2);
+  CHECK_EQ_INT(mg_graph_mark_output(p, 0, Y, &d), MG_STATUS_OK);
+  CHECK_EQ_INT(mg_program_validate(p, NULL, &d), MG_STATUS_OK);
+  return p;
+}
+
+// A block matmul as the FMA loop ops.c writes (k = 120 is no multiple of
+// the mma shape's 16: no tensor cores): each of the 128 threads computes
+// 32 of the 64x64 results in turn, 120 terms each, every term two shared
+// loads (A, B), two f16 conversions and an FMA. Two loads per multiply-add
+// at one warp-wide access per cycle make the load/store unit, not the FP32
+// pipe, the bound.
+static void test_cost_emitted_fma_matmul(void) {
+  MgProgram *p = matmul_kernel(120);
+  MgLowerKernelPlan pl;
+  CHECK(mg_lower_kernel_plan(p, 2, 90, &pl));
+  CHECK_EQ_INT(pl.num_steps, 4);
+  const MgLowerStep *mm = &pl.steps[2];
+  CHECK_EQ_INT(mm->terms, 120);
+  CHECK_EQ_INT(mm->warps, 0); // 4096 results >= 128 threads: sequential
+  CHECK(!mm->mma);
+  CHECK(!mg_lower_uses_mma(&p->graphs[1], &p->graphs[1].ops[mm->op], 90));
+  CHECK_EQ_INT(pl.steps[0].vector, 8);
+  CHECK_EQ_INT(pl.steps[1].vector, 8);
+  CHECK_EQ_INT(pl.steps[3].vector, 8);
+  MgEmittedCost c;
+  CHECK(mg_cost_emitted_kernel(p, 2, NULL, &c));
+  // FMAs: 64*64*120 per block, 64 blocks.
+  CHECK_NEAR(c.fma, 64.0 * 64 * 120 * 64, 0);
+  // FP32 ops per block: 491520 terms x 3 + 4096 result conversions.
+  CHECK_NEAR(c.fp32_ops, (491520.0 * 3 + 4096) * 64, 0);
+  // LSU cycles per block: the matmul's 2 x 491520 loads / 32 = 30720, its
+  // 4096 stores / 32 = 128; the copies in 16-byte vectors (4 cycles per
+  // warp access): A and B 960 loads + 960 stores each = 2 x 240, the
+  // saver 512 + 512 = 128. 31456 in all.
+  CHECK_NEAR(c.lsu_cycles, 31456.0 * 64, 0);
+  // One block per SM: LSU 31456 cycles = 1.59e-5 s beats issue, the
+  // block's path and FP32.
+  CHECK_EQ_INT(c.bound, MG_COST_BOUND_SMEM);
+  CHECK_REL(c.t[MG_COST_BOUND_SIMT], (491520.0 * 3 + 4096) / (128 * H_HZ));
+  CHECK_REL(c.time_s, H_LAUNCH + 31456 / H_HZ);
+  mg_program_destroy(p);
+}
+
+// The same with k = 128 runs on tensor cores (lib/lower/mma.c): 256
+// m16n8k16 mma.sync per block in 32 warp-tile k-steps of 8, 8 per warp,
+// each a shared load and an mma latency on the path (30 + 32 cycles); the
+// 32 results per thread then stored (a conversion each, 4 cycles). LSU: 4
+// ldmatrix.x4 of 4 cycles per step (512), the result stores 128, copies
+// 2 x 256 + 128: 1280 cycles.
+static void test_cost_emitted_mma_matmul(void) {
+  MgProgram *p = matmul_kernel(128);
+  MgLowerKernelPlan pl;
+  CHECK(mg_lower_kernel_plan(p, 2, 90, &pl));
+  const MgLowerStep *mm = &pl.steps[2];
+  CHECK(mm->mma);
+  CHECK(mg_lower_uses_mma(&p->graphs[1], &p->graphs[1].ops[mm->op], 80));
+  CHECK(!mg_lower_uses_mma(&p->graphs[1], &p->graphs[1].ops[mm->op], 75));
+  MgEmittedCost c;
+  CHECK(mg_cost_emitted_kernel(p, 2, NULL, &c));
+  CHECK_NEAR(c.fma, 0, 0);
+  CHECK_NEAR(c.tensor_flops, 2.0 * 64 * 64 * 128 * 64, 0);
+  CHECK_NEAR(c.lsu_cycles, 1280.0 * 64, 0);
+  // Far below the FMA form's 31456 LSU cycles per block.
+  CHECK(c.time_s < H_LAUNCH + 31456 / H_HZ / 4);
+  mg_program_destroy(p);
+}
+
+// Row sums of X (64, 8192) f32: a block per row, 128 threads, the columns
+// over F = 64 iterations of (1,128) tiles, a sum_last accumulator.
+static MgProgram *loop_sum_kernel(void) {
+  MgDiag d;
+  MgProgram *p = mg_program_create();
+  mg_program_add_graph(p, MG_LEVEL_KERNEL);
+  MgGraphId b = mg_program_add_graph(p, MG_LEVEL_BLOCK);
+  MgTensorId X = mg_graph_add_input(p, 0, MG_DTYPE_F32, 2, dims2(64, 8192), &d);
+  const int32_t grid[3] = {64, 1, 1};
+  CHECK_EQ_INT(mg_graph_set_launch(p, b, grid, 128, 64, &d), MG_STATUS_OK);
+  MgTensorId bx = mg_graph_add_input(p, b, MG_DTYPE_F32, 2, dims2(64, 8192), &d);
+  const int8_t x_to_0[3] = {0, NONE, NONE};
+  MgTensorId t = mg_graph_iterator(p, b, bx, x_to_0, 1, &d);
+  MgTensorId s = mg_graph_accum(p, b, t, MG_ACCUM_SUM_LAST, &d);
+  MgTensorId o = mg_graph_saver(p, b, s, x_to_0, &d);
+  CHECK_EQ_INT(mg_graph_mark_output(p, b, o, &d), MG_STATUS_OK);
+  MgTensorId Y;
+  CHECK(mg_graph_custom(p, 0, b, 1, &X, &Y, &d) == 1);
+  CHECK_EQ_INT(mg_graph_mark_output(p, 0, Y, &d), MG_STATUS_OK);
+  CHECK_EQ_INT(mg_program_validate(p, NULL, &d), MG_STATUS_OK);
+  return p;
+}
+
+// A pipelined for-loop bound by its per-iteration latency: the next tile
+// in flight (cp.async) while one warp reduces the row's 128 terms (4 per
+// lane, a butterfly of 5 shuffles) and two barriers take their share.
+static void test_cost_emitted_pipelined_loop(void) {
+  MgProgram *p = loop_sum_kernel();
+  MgLowerKernelPlan pl;
+  CHECK(mg_lower_kernel_plan(p, 1, 90, &pl));
+  CHECK(pl.pipelined);
+  CHECK_EQ_INT(pl.forloop, 64);
+  CHECK(pl.steps[0].async);
+  CHECK_EQ_INT(pl.steps[0].phase, MG_LOWER_PHASE_LOOP);
+  CHECK_EQ_INT(pl.steps[1].terms, 128);
+  CHECK_EQ_INT(pl.steps[1].warps, 1); // in the loop: one warp per result
+  // After the fill; per iteration after the stage arrives and at its end.
+  CHECK_EQ_INT(pl.barriers_before, 1);
+  CHECK_EQ_INT(pl.barriers_per_iteration, 2);
+  CHECK_EQ_INT(pl.barriers_after, 0);
+  MgEmittedCost c;
+  CHECK(mg_cost_emitted_kernel(p, 1, NULL, &c));
+  // One iteration: compute C = 4 lane terms x 30 (shared loads, f32: no
+  // conversion) + 4 (the last add) + 5 x (30 + 4) (butterfly) + 30 + 4
+  // (lane 0 adds into the accumulator) = 328; barriers B = 2 x 20 = 40;
+  // the stage's latency L = 480 (X streamed once). max(C + B, (L + C +
+  // B) / 2) = max(368, 424) = 424: the loads are only half hidden.
+  // Before the loop the fill's barrier and the first stage, 20 + 480;
+  // after it the saver's one shared load, 30.
+  double path = 20 + 480 + 64 * 424.0 + 30;
+  CHECK_REL(c.block_s, path / H_HZ);
+  CHECK_REL(c.path_barrier_s, (20 + 64 * 40.0) / H_HZ);
+  CHECK_REL(c.path_memory_s, (480 + 64 * (424.0 - 368)) / H_HZ);
+  // 64 blocks: one per SM, one round; DRAM 2 MiB + 256 B = 7.4e-7 s.
+  CHECK_EQ_INT(c.rounds, 1);
+  CHECK_EQ_INT(c.bound, MG_COST_BOUND_LATENCY);
+  CHECK_REL(c.time_s, H_LAUNCH + path / H_HZ);
+  mg_program_destroy(p);
+}
+
+// A predefined exp over (1024,1024) f16: the grid-stride kernel of 4096
+// blocks of 256 threads, one element per thread: a DRAM round trip (480),
+// __nv_expf's chain (6 FP32 + 1 SFU = 44) and two conversions (8): 532
+// cycles. Resident 65536/(64*256) = 4 blocks per SM; the busiest SM runs
+// ceil(4096/132) = 32 blocks: 8 rounds, 4256 cycles = 2.15e-6 s, above
+// DRAM 4194304 B / 2.8475e12 = 1.47e-6 s.
+static void test_cost_emitted_grid_exp(void) {
+  MgDiag d;
+  MgProgram *p = mg_program_create();
+  mg_program_add_graph(p, MG_LEVEL_KERNEL);
+  MgTensorId x = mg_graph_add_input(p, 0, MG_DTYPE_F16, 2, dims2(1024, 1024), &d);
+  CHECK(mg_graph_unary(p, 0, MG_OP_EXP, x, &d) != MG_NO_ID);
+  MgLowerKernelPlan pl;
+  CHECK(mg_lower_kernel_plan(p, 1, 90, &pl));
+  CHECK_EQ_INT(pl.form, MG_LOWER_FORM_GRID);
+  CHECK_EQ_INT(pl.grid[0], 4096);
+  CHECK_EQ_INT(pl.threads, 256);
+  CHECK(!mg_lower_kernel_plan(p, 0, 90, &pl)); // an input: no kernel
+  MgEmittedCost c;
+  CHECK(mg_cost_emitted_kernel(p, 1, NULL, &c));
+  CHECK_EQ_INT(c.resident, 4);
+  CHECK_EQ_INT(c.rounds, 8);
+  CHECK_REL(c.block_s, 532 / H_HZ);
+  CHECK_EQ_INT(c.bound, MG_COST_BOUND_LATENCY);
+  CHECK_REL(c.time_s, H_LAUNCH + 8 * 532 / H_HZ);
+  // Per element 8 + 2 FP32 ops, 1 SFU op.
+  CHECK_NEAR(c.fp32_ops, 10.0 * 1048576, 0);
+  CHECK_NEAR(c.sfu_ops, 1048576, 0);
+  CHECK(!mg_cost_emitted_kernel(p, 0, NULL, &c)); // an input
+  mg_program_destroy(p);
+}
+
 int main(void) {
   RUN_TEST(test_cost_gpu_and_names);
   RUN_TEST(test_cost_predefined_matmul_f16);
@@ -606,5 +877,10 @@ int main(void) {
   RUN_TEST(test_cost_transpose);
   RUN_TEST(test_cost_slice_concat);
   RUN_TEST(test_cost_views_match_lowering);
+  RUN_TEST(test_cost_emitted_copy);
+  RUN_TEST(test_cost_emitted_fma_matmul);
+  RUN_TEST(test_cost_emitted_mma_matmul);
+  RUN_TEST(test_cost_emitted_pipelined_loop);
+  RUN_TEST(test_cost_emitted_grid_exp);
   return TEST_SUMMARY();
 }

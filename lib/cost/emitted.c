@@ -1,0 +1,731 @@
+//===- emitted.c - Cost model of the kernels lib/lower emits --------------===//
+//
+// The roofline (kernel.c) estimates an idealised implementation of each
+// kernel. This model estimates the kernel lib/lower writes for it, from
+// its plan (mg_lower_kernel_plan: launch, shared memory, vector widths,
+// staged tiles, values in registers, cooperative reductions, barriers):
+//
+//   time = launch + max(t_dram, t_l2, t_fp32, t_sfu, t_lsu, t_issue,
+//                       t_latency)
+//
+//  - t_dram, t_l2: the roofline's traffic at its sustained bandwidths (a
+//    predefined matmul's L2 traffic is its own: every term is a global
+//    load);
+//  - t_fp32, t_sfu, t_lsu, t_issue: the busiest SM's instructions
+//    (ceil(blocks / SMs) blocks) at the pipes' peak rates, counted from
+//    the emitted loops: FP32 ops (FMAs, adds, compares, f16 conversions,
+//    libdevice bodies), SFU ops, load/store-unit cycles (a warp-wide
+//    access of up to 128 bytes, or a shuffle, is one cycle), issue (4 warp
+//    instructions per clock);
+//  - t_latency: one block's critical path (cycles) times the rounds of
+//    resident blocks on the busiest SM, ceil(ceil(blocks / SMs) /
+//    resident), resident = min over threads, registers, shared memory and
+//    the block limit per SM. The path adds, phase by phase, the memory
+//    round trips of tile copies (one load in flight per thread for a
+//    synchronous copy, a whole stage for cp.async: Little's law, with the
+//    latency of DRAM or L2 as the tile is streamed or re-read), the serial
+//    chains of element loops and reductions (a thread's elements one after
+//    the other, each waiting for its shared loads), and barriers. A
+//    pipelined for-loop iteration takes max(C + B, (L + C + B) / 2) for
+//    compute C, barriers B and load latency L: the loads of i + 1 are in
+//    flight during i, one stage ahead.
+// Instruction counts per element-wise op are op_cost's; the latencies and
+// peaks are gpu.c's table. Nothing here is calibrated on hardware; the
+// assumptions are listed in docs/cost.md.
+//
+//===----------------------------------------------------------------------===//
+#include "mirage/cost.h"
+#include "mirage/lower.h"
+#include "cost_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+// Sequential reductions read from global memory (predefined ops) are
+// unrolled by LLVM, their loads issued a group at a time: 4 terms per
+// group in the PTX of a predefined matmul and sum (docs/cost.md).
+#define GLOBAL_UNROLL 4
+
+//===--- Instructions per element ----------------------------------------===//
+
+// One element of an element-wise op as ops.c writes it and the NVPTX
+// backend and libdevice expand it: FP32-pipe and SFU instructions, and the
+// dependent FP32 and SFU steps on its critical path.
+typedef struct OpCost {
+  double fp32, sfu;
+  double chain_fp, chain_sfu;
+} OpCost;
+
+static OpCost op_cost(MgOpKind kind) {
+  OpCost c = {0, 0, 0, 0};
+  switch (kind) {
+  case MG_OP_ADD: case MG_OP_SUB: case MG_OP_MUL: case MG_OP_MAX:
+  case MG_OP_SQUARE: case MG_OP_MUL_SCALAR:
+    c = (OpCost){1, 0, 1, 0};
+    break;
+  case MG_OP_RELU: // compare, select
+    c = (OpCost){2, 0, 2, 0};
+    break;
+  case MG_OP_DIV: case MG_OP_DIV_SCALAR: // div.rn.f32: rcp, refinement
+    c = (OpCost){5, 1, 4, 1};
+    break;
+  case MG_OP_EXP: // __nv_expf: 8 FP32 around ex2.approx.ftz (PTX)
+    c = (OpCost){8, 1, 6, 1};
+    break;
+  case MG_OP_RSQRT: // rsqrt.approx.f32 (PTX)
+    c = (OpCost){0, 1, 0, 1};
+    break;
+  case MG_OP_SQRT: // sqrt.rn.f32: rsqrt and a correction
+    c = (OpCost){4, 1, 4, 1};
+    break;
+  case MG_OP_SILU: // neg, exp, add, div (ops.c)
+    c = (OpCost){15, 2, 12, 2};
+    break;
+  case MG_OP_LOG: case MG_OP_TANH: // libdevice: lg2/ex2 and a polynomial
+    c = (OpCost){10, 1, 6, 1};
+    break;
+  case MG_OP_ERF: // libdevice polynomial
+    c = (OpCost){20, 1, 10, 1};
+    break;
+  case MG_OP_GELU: // mul, erf, add, mul, mul (ops.c)
+    c = (OpCost){24, 1, 14, 1};
+    break;
+  default:
+    break;
+  }
+  return c;
+}
+
+//===--- Per-block counts ---------------------------------------------------===//
+
+// One block's work in one phase (for the loop: one iteration).
+typedef struct Acc {
+  double fp32, fma, sfu, lsu, instr; // thread-level; lsu in cycles
+  double cycles;                     // critical path, SM cycles
+  double mem_cycles;                 // of which memory round trips
+  double inflight;                   // global bytes in flight at once
+} Acc;
+
+typedef struct Model {
+  const MgGpu *gpu;
+  const MgProgram *p;
+  const MgGraph *b;
+  const MgOp *kop;                   // the kernel op
+  const MgLowerKernelPlan *plan;
+  double threads, blocks;
+  bool *reg;                         // per block tensor: kept in registers
+  Acc ph[MG_LOWER_PHASE_COUNT];
+  double async_cycles;               // the staged copies' latency (max)
+  double async_bytes;                // bytes one stage brings
+  double tensor_flops;
+  double extra_l2, extra_dram;       // sectors copies waste (whole kernel)
+} Model;
+
+static bool is16(MgDType d) { return d != MG_DTYPE_F32; }
+
+static double numel(const MgTensor *t) { return (double)mg_tensor_numel(t); }
+
+// The type a block-graph tensor is kept in (lib/lower: accumulators f32).
+static MgDType kept(const MgGraph *b, MgTensorId t) {
+  return b->ops[b->tensors[t].producer].kind == MG_OP_ACCUM
+             ? MG_DTYPE_F32 : (MgDType)b->tensors[t].dtype;
+}
+
+// Load/store-unit cycles of `n` thread-level accesses of `bytes` each: a
+// warp-wide access of up to 128 bytes takes one cycle, a wider one a cycle
+// per 128 bytes (bank conflicts ignored).
+static double lsu(double n, double bytes) {
+  return n * fmax(1.0 / 32, bytes / 128);
+}
+
+// An element loop of `elems` elements over the block's threads: per
+// element `ld16`/`ld32` shared loads (16-bit ones converted to f32),
+// `st16`/`st32` stores (16-bit ones converted back) and the work `c`. The
+// loop strides by the block's threads; each thread runs its elements in
+// turn, each waiting for its loads.
+static void elem_loop(Model *m, Acc *a, double elems, int ld16, int ld32,
+                      int st16, int st32, OpCost c) {
+  const MgGpu *g = m->gpu;
+  double fp = c.fp32 + ld16 + st16;
+  int acc = ld16 + ld32 + st16 + st32;
+  a->fp32 += elems * fp;
+  a->sfu += elems * c.sfu;
+  a->lsu += lsu(elems * acc, 4);
+  a->instr += elems * (fp + c.sfu + acc);
+  double per = (ld16 + ld32 ? g->lat_smem : 0) + (ld16 ? g->lat_fp : 0) +
+               c.chain_fp * g->lat_fp + c.chain_sfu * g->lat_sfu +
+               (st16 ? g->lat_fp : 0);
+  a->cycles += ceil(elems / m->threads) * per;
+}
+
+// Shared loads of op's operands per element (per term for a reduction):
+// tiles, not values in registers.
+static void operand_loads(const Model *m, const MgOp *op, int *ld16,
+                          int *ld32) {
+  *ld16 = *ld32 = 0;
+  for (uint32_t k = 0; k < op->num_inputs; k++) {
+    MgTensorId t = op->inputs[k];
+    if (m->reg[t])
+      continue;
+    if (is16(kept(m->b, t)))
+      ++*ld16;
+    else
+      ++*ld32;
+  }
+}
+
+// What a reduction does with each result.
+typedef enum Finish {
+  FINISH_NONE,  // feeds an element-wise chain in registers
+  FINISH_STORE, // stored into its tile
+  FINISH_ACCUM, // added into an f32 accumulator: load, add, store
+} Finish;
+
+// `elems` results of `n` terms each, per term `ld16`/`ld32` shared loads
+// and one combining FP32 op (`fma`: a multiply-add), then `fin` (`st16`:
+// the stored result is 16-bit). Sequential per thread (warps 0): the loop
+// has a constant trip count and is unrolled, so a result costs one load
+// latency and n dependent combines. Cooperative (w warps per result):
+// each lane reduces ceil(n / 32w) terms in a loop of run-time trip count
+// (a load latency each), the warp's butterfly of 5 shuffles and adds
+// follows, w > 1 meets in the scratch (its barrier is in the plan's
+// count), and one lane finishes; a group of w warps takes its results in
+// turn.
+// A block matmul on tensor cores (lib/lower/mma.c): m16n8k16 mma.sync in
+// warp tiles of up to 2 x 4 mma tiles dealt to the warps in turn. Per
+// 16-deep k-step a warp tile loads its fragments with 4 ldmatrix.x4 (A: 2,
+// B: 2 covering 4 n-blocks; 512 bytes each, 4 LSU cycles) and issues its 8
+// independent mma.sync, whose accumulators chain into the next k-step's:
+// a step costs one shared-memory load and one mma latency on the path (the
+// loop is not software-pipelined). The results then take the FMA path's
+// per-element finish. Warp tiles smaller than 2 x 4 are counted as if full
+// (optimistic for small tiles).
+#define MMA_LATENCY 32 // cycles, m16n8k16 f16 (assumed; docs/cost.md)
+static void mma(Model *m, Acc *a, double elems, double n, double fin_fp,
+                double fin_acc, double fin_lat) {
+  const MgGpu *g = m->gpu;
+  double mmas = elems * n / (16.0 * 8 * 16);
+  double steps = mmas / 8; // warp-tile k-steps in the block
+  double warps = fmax(1, floor(m->threads / 32));
+  m->tensor_flops += 2 * elems * n;
+  a->fp32 += elems * fin_fp;
+  a->lsu += steps * 4 * 4 + lsu(elems * fin_acc, 4);
+  a->instr += 32 * (mmas + steps * 4) + elems * (fin_fp + fin_acc);
+  a->cycles += ceil(steps / warps) * (g->lat_smem + MMA_LATENCY) +
+               ceil(elems / m->threads) * fin_lat;
+}
+
+static void reduction(Model *m, Acc *a, const MgLowerStep *s, double elems,
+                      int ld16, int ld32, bool fma, Finish fin, bool st16) {
+  const MgGpu *g = m->gpu;
+  double n = (double)s->terms;
+  int loads = ld16 + ld32;
+  double fin_fp = fin == FINISH_ACCUM ? 1 : fin == FINISH_STORE && st16;
+  double fin_acc = fin == FINISH_ACCUM ? 2 : fin == FINISH_STORE;
+  double fin_lat = fin == FINISH_ACCUM ? g->lat_smem + g->lat_fp
+                   : fin == FINISH_STORE && st16 ? g->lat_fp : 0;
+  double term_fp = 1 + ld16;
+  if (s->mma) {
+    mma(m, a, elems, n, fin_fp, fin_acc, fin_lat);
+    return;
+  }
+  if (fma)
+    a->fma += elems * n;
+  if (s->warps == 0) {
+    a->fp32 += elems * (n * term_fp + fin_fp);
+    a->lsu += lsu(elems * (n * loads + fin_acc), 4);
+    a->instr += elems * (n * (term_fp + loads) + fin_fp + fin_acc);
+    double per = (loads ? g->lat_smem : 0) + (ld16 ? g->lat_fp : 0) +
+                 n * g->lat_fp + fin_lat;
+    a->cycles += ceil(elems / m->threads) * per;
+    return;
+  }
+  double w = (double)s->warps, lanes = 32 * w;
+  double t = ceil(n / lanes);
+  double groups = floor(m->threads / 32 / w);
+  if (groups < 1)
+    groups = 1;
+  double lane_terms = lanes * t;
+  // Per result: the lanes' terms, 5 shuffles and adds per warp, w > 1: a
+  // store per warp and w loads and adds by the first thread, the finish by
+  // one lane (each of its accesses a warp instruction: one LSU cycle).
+  a->fp32 += elems * (lane_terms * term_fp + 5 * lanes + (w > 1 ? w : 0) +
+                      fin_fp);
+  a->lsu += elems * (lsu(lane_terms * loads, 4) + 5 * w +
+                     (w > 1 ? 2 * w : 0) + fin_acc);
+  a->instr += elems * (lane_terms * (term_fp + loads) + 10 * lanes +
+                       (w > 1 ? 3 * w : 0) + fin_fp + fin_acc);
+  double per = t * ((loads ? g->lat_smem : 0) + (ld16 ? g->lat_fp : 0)) +
+               g->lat_fp + 5 * (g->lat_shfl + g->lat_fp) +
+               (w > 1 ? 2 * g->lat_smem + w * g->lat_fp : 0) + fin_lat;
+  a->cycles += ceil(elems / groups) * per;
+}
+
+// L2 bytes per byte a tile copy moves: its runs of contiguous elements
+// (the tile's innermost extent once the trailing unit dims both share are
+// dropped, as lib/lower copies) cost whole 32-byte sectors. A run spanning
+// the kernel tensor's whole dim continues into the next row: no waste.
+// Copies in stored order (inputs with a layout) walk memory contiguously.
+static double sector_factor(const MgGraph *b, MgTensorId tile,
+                            MgTensorId dram, bool stored_order) {
+  const MgTensor *x = &b->tensors[tile], *y = &b->tensors[dram];
+  if (stored_order || x->rank != y->rank)
+    return 1;
+  uint32_t r = x->rank;
+  while (r > 1 && x->dims[r - 1] == 1 && y->dims[r - 1] == 1)
+    r--;
+  if (x->dims[r - 1] == y->dims[r - 1])
+    return 1;
+  double run = (double)x->dims[r - 1] * (double)mg_dtype_bytes(x->dtype);
+  return ceil(run / 32) * 32 / run;
+}
+
+// An iterator's copy from its kernel tensor into the tile.
+static void copy_in(Model *m, const MgLowerStep *s, const MgOp *op, Acc *a) {
+  const MgGpu *g = m->gpu;
+  const MgTensor *tile = &m->b->tensors[op->outputs[0]];
+  double es = (double)mg_dtype_bytes((MgDType)tile->dtype);
+  double v = (double)s->vector;
+  double accesses = ceil(numel(tile) / v);
+  double dram;
+  double reads = mg_cost_iterator_traffic(m->b, op, m->blocks, g, &dram);
+  double waste = sector_factor(m->b, op->outputs[0], op->inputs[0],
+                               s->stored_order) - 1;
+  m->extra_l2 += reads * waste;
+  if (dram == reads) // streamed: DRAM moves the sectors too
+    m->extra_dram += reads * waste;
+  double f = reads > 0 ? dram / reads : 1;
+  double lat = f * g->lat_dram + (1 - f) * g->lat_l2;
+  a->lsu += lsu(accesses, v * es) * (s->async ? 1 : 2); // cp.async: one
+  a->instr += accesses * (s->async ? 1 : 2);
+  if (s->async) { // every copy of the stage in flight at once
+    m->async_cycles = fmax(m->async_cycles, lat);
+    m->async_bytes += accesses * v * es;
+    return;
+  }
+  // A synchronous copy: each thread's load, then its shared store, which
+  // waits for it: one load in flight per thread, copies one after another.
+  double trips = ceil(accesses / m->threads);
+  a->cycles += trips * lat;
+  a->mem_cycles += trips * lat;
+  a->inflight = fmax(a->inflight, fmin(accesses, m->threads) * v * es);
+}
+
+// A saver's copy from the tile into its kernel tensor: a shared load (and
+// a conversion when the tensor is stored narrower) per access; the global
+// store does not wait.
+static void copy_out(Model *m, const MgLowerStep *s, const MgOp *op, Acc *a) {
+  const MgGpu *g = m->gpu;
+  const MgTensor *tile = &m->b->tensors[op->inputs[0]];
+  MgDType from = kept(m->b, op->inputs[0]);
+  MgDType to = (MgDType)m->b->tensors[op->outputs[0]].dtype;
+  for (uint32_t k = 0; k < m->b->num_outputs; k++)
+    if (m->b->outputs[k] == op->outputs[0])
+      to = (MgDType)m->p->graphs[0].tensors[m->kop->outputs[k]].dtype;
+  double v = (double)s->vector, e = numel(tile);
+  double accesses = ceil(e / v);
+  bool conv = from != to;
+  double waste = sector_factor(m->b, op->inputs[0], op->outputs[0], false) - 1;
+  double bytes = e * (double)mg_dtype_bytes(to) * m->blocks;
+  m->extra_l2 += bytes * waste; // partial sectors written
+  m->extra_dram += bytes * waste;
+  a->lsu += lsu(accesses, v * (double)mg_dtype_bytes(from)) +
+            lsu(accesses, v * (double)mg_dtype_bytes(to));
+  a->fp32 += conv ? e : 0;
+  a->instr += 2 * accesses + (conv ? e : 0);
+  a->cycles += ceil(accesses / m->threads) *
+               (g->lat_smem + (conv ? g->lat_fp : 0));
+}
+
+// The online accumulator (x, m) per iteration, averaged over the F
+// iterations: the first copies x and m, each later one rescales
+// (online.c): per element of m the new max, two differences and two exps;
+// per element of x acc·a + x·b; one loop when x has m's shape, else two
+// with the factors through the state buffer.
+static void online(Model *m, const MgOp *op, Acc *a) {
+  const MgTensor *x = &m->b->tensors[op->inputs[0]];
+  const MgTensor *mx = &m->b->tensors[op->inputs[1]];
+  double nx = numel(x), nm = numel(mx), F = (double)m->b->forloop;
+  int xs = is16(kept(m->b, op->inputs[0])), ms = is16(kept(m->b, op->inputs[1]));
+  OpCost exp = op_cost(MG_OP_EXP), none = {0, 0, 0, 0};
+  Acc copy = {0}, step = {0};
+  elem_loop(m, &copy, nx, xs, !xs, 0, 1, none);
+  elem_loop(m, &copy, nm, ms, !ms, 0, 1, none);
+  if (nx == nm) { // max, 2 sub, 2 exp, mul, fma: one loop
+    OpCost c = {5 + 2 * exp.fp32, 2, 4 + exp.chain_fp, exp.chain_sfu};
+    elem_loop(m, &step, nx, xs + ms, 2 + !xs + !ms, 0, 2, c);
+    step.fma += nx;
+  } else {
+    OpCost c = {3 + 2 * exp.fp32, 2, 2 + exp.chain_fp, exp.chain_sfu};
+    elem_loop(m, &step, nm, ms, 1 + !ms, 0, 3, c);
+    OpCost d = {2, 0, 2, 0};
+    elem_loop(m, &step, nx, xs, 3 + !xs, 0, 1, d);
+    step.fma += nx;
+  }
+  double w1 = 1 / F, wn = (F - 1) / F;
+  a->fp32 += w1 * copy.fp32 + wn * step.fp32;
+  a->fma += wn * step.fma;
+  a->sfu += wn * step.sfu;
+  a->lsu += w1 * copy.lsu + wn * step.lsu;
+  a->instr += w1 * copy.instr + wn * step.instr;
+  a->cycles += w1 * copy.cycles + wn * step.cycles;
+}
+
+// The work of one block-graph op in its phase.
+static void block_op(Model *m, const MgLowerStep *s) {
+  const MgGraph *b = m->b;
+  const MgOp *op = &b->ops[s->op];
+  Acc *a = &m->ph[s->phase];
+  MgTensorId out = op->num_outputs ? op->outputs[0] : MG_NO_ID;
+  double elems = out != MG_NO_ID ? numel(&b->tensors[out]) : 0;
+  bool st16 = out != MG_NO_ID && is16(kept(b, out));
+  int st = s->registers ? 0 : 1;
+  int ld16, ld32;
+  OpCost none = {0, 0, 0, 0};
+  switch ((MgOpKind)op->kind) {
+  case MG_OP_ITERATOR:
+    copy_in(m, s, op, a);
+    return;
+  case MG_OP_SAVER:
+    copy_out(m, s, op, a);
+    return;
+  case MG_OP_ACCUM:
+    if (op->acc != MG_ACCUM_ONLINE) // the fill, before the loop
+      elem_loop(m, &m->ph[MG_LOWER_PHASE_BEFORE], elems, 0, 0, 0, 1, none);
+    if (op->acc == MG_ACCUM_ONLINE && op->num_inputs == 2) {
+      online(m, op, a);
+    } else if (op->acc == MG_ACCUM_SUM_LAST ||
+               op->acc == MG_ACCUM_SUM_SQ_LAST) {
+      operand_loads(m, op, &ld16, &ld32);
+      reduction(m, a, s, elems, ld16, ld32,
+                op->acc == MG_ACCUM_SUM_SQ_LAST, FINISH_ACCUM, false);
+    } else if (!m->reg[op->inputs[0]]) { // a fused matmul adds itself
+      operand_loads(m, op, &ld16, &ld32);
+      elem_loop(m, a, elems, ld16, ld32 + 1, 0, 1, op_cost(MG_OP_ADD));
+    }
+    return;
+  case MG_OP_MATMUL: {
+    operand_loads(m, op, &ld16, &ld32);
+    Finish fin = FINISH_STORE;
+    if (s->registers) { // into its sum accumulator, or heading a chain
+      fin = FINISH_NONE;
+      for (uint32_t i = 0; i < b->num_ops; i++)
+        if (b->ops[i].kind == MG_OP_ACCUM && b->ops[i].inputs[0] == out)
+          fin = FINISH_ACCUM;
+    }
+    reduction(m, a, s, elems, ld16, ld32, true, fin, st16);
+    return;
+  }
+  case MG_OP_SUM: case MG_OP_REDUCE_MAX:
+    operand_loads(m, op, &ld16, &ld32);
+    reduction(m, a, s, elems, ld16, ld32, false,
+              s->registers ? FINISH_NONE : FINISH_STORE, st16);
+    return;
+  case MG_OP_THREAD: {
+    OpCost c = none;
+    if (op->attr >= 0 && (uint32_t)op->attr < m->p->num_graphs) {
+      const MgGraph *t = &m->p->graphs[op->attr];
+      for (uint32_t i = 0; i < t->num_ops; i++) {
+        OpCost k = op_cost((MgOpKind)t->ops[i].kind);
+        c.fp32 += k.fp32;
+        c.sfu += k.sfu;
+        c.chain_fp += k.chain_fp;
+        c.chain_sfu += k.chain_sfu;
+      }
+    }
+    operand_loads(m, op, &ld16, &ld32);
+    elem_loop(m, a, elems, ld16, ld32, st16 ? st : 0, st16 ? 0 : st, c);
+    return;
+  }
+  case MG_OP_CONCAT: // one operand element per result element
+    elem_loop(m, a, elems, st16, !st16, st16 ? st : 0, st16 ? 0 : st, none);
+    return;
+  default: // element-wise
+    operand_loads(m, op, &ld16, &ld32);
+    elem_loop(m, a, elems, ld16, ld32, st16 ? st : 0, st16 ? 0 : st,
+              op_cost((MgOpKind)op->kind));
+    return;
+  }
+}
+
+//===--- Kernels -----------------------------------------------------------===//
+
+// A graph-defined kernel: per-block counts and its critical path.
+static void blocks_form(Model *m, Acc *total, double *path,
+                        double parts[3], double *inflight) {
+  const MgGpu *g = m->gpu;
+  const MgLowerKernelPlan *pl = m->plan;
+  for (uint32_t i = 0; i < pl->num_steps; i++)
+    block_op(m, &pl->steps[i]);
+  double F = (double)pl->forloop;
+  const Acc *be = &m->ph[MG_LOWER_PHASE_BEFORE];
+  const Acc *lo = &m->ph[MG_LOWER_PHASE_LOOP];
+  const Acc *af = &m->ph[MG_LOWER_PHASE_AFTER];
+  total->fp32 = be->fp32 + F * lo->fp32 + af->fp32;
+  total->fma = be->fma + F * lo->fma + af->fma;
+  total->sfu = be->sfu + F * lo->sfu + af->sfu;
+  total->lsu = be->lsu + F * lo->lsu + af->lsu;
+  total->instr = be->instr + F * lo->instr + af->instr;
+  double bars = pl->barriers_per_iteration * g->lat_bar;
+  double L = m->async_cycles, C = lo->cycles, iter, iter_mem;
+  if (pl->pipelined) {
+    iter = fmax(C + bars, (L + C + bars) / 2);
+    iter_mem = lo->mem_cycles + (iter - C - bars);
+  } else {
+    iter = C + bars + L;
+    iter_mem = lo->mem_cycles + L;
+  }
+  double before = be->cycles + pl->barriers_before * g->lat_bar +
+                  (pl->pipelined ? L : 0);
+  double after = af->cycles + pl->barriers_after * g->lat_bar;
+  *path = before + F * iter + after;
+  parts[0] = be->mem_cycles + (pl->pipelined ? L : 0) + F * iter_mem +
+             af->mem_cycles;
+  parts[2] = (pl->barriers_before + F * pl->barriers_per_iteration +
+              pl->barriers_after) * g->lat_bar;
+  parts[1] = *path - parts[0] - parts[2];
+  double loop_bytes = m->async_bytes + lo->inflight;
+  *inflight = loop_bytes > 0 ? loop_bytes : fmax(be->inflight, af->inflight);
+}
+
+// A predefined op's grid-stride kernel (GRID), the GEMV and the view
+// copy: per-block counts and the critical path of one block.
+static void other_form(Model *m, const MgOp *o, const MgKernelCost *roof,
+                       Acc *total, double *path, double parts[3],
+                       double *inflight, double *l2_bytes) {
+  const MgGpu *g = m->gpu;
+  const MgGraph *r = &m->p->graphs[0];
+  const MgLowerKernelPlan *pl = m->plan;
+  const MgTensor *out = &r->tensors[o->outputs[0]];
+  double f = roof->l2_bytes > 0 ? roof->dram_bytes / roof->l2_bytes : 1;
+  double lat = fmin(f, 1) * g->lat_dram + (1 - fmin(f, 1)) * g->lat_l2;
+  double T = m->threads, B = m->blocks, per_thread, per = 0;
+  Acc a = {0};
+  *inflight = 0;
+  if (pl->form == MG_LOWER_FORM_COPY) {
+    double es = (double)mg_dtype_bytes((MgDType)out->dtype);
+    double v = (double)pl->vector, items = ceil(numel(out) / v);
+    a.lsu = 2 * lsu(items, v * es);
+    a.instr = 2 * items;
+    per_thread = ceil(items / (B * T));
+    per = lat;
+    parts[0] = per_thread * lat;
+    *inflight = T * v * es;
+  } else if (pl->form == MG_LOWER_FORM_GEMV) {
+    const MgTensor *ta = &r->tensors[o->inputs[0]];
+    double rows = (double)ta->dims[ta->rank - 2];
+    double k = (double)ta->dims[ta->rank - 1];
+    double es = (double)mg_dtype_bytes((MgDType)ta->dtype);
+    double v = (double)pl->vector, conv = is16((MgDType)ta->dtype);
+    double steps = ceil(k / 32); // rows of B per thread
+    // Per thread and step: a 16-byte vector of B (DRAM) and A's row
+    // scalars, rows x v FMAs and the conversions; then per output 32
+    // partial sums added in order by one thread.
+    double outs = rows * 8 * v;
+    a.fma = T * steps * rows * v;
+    a.fp32 = a.fma + T * steps * conv * (v + rows) + outs * (32 + conv);
+    a.lsu = lsu(T * steps, 16) + lsu(T * steps * rows, es) +
+            lsu(T * rows * v, 4) + lsu(outs * 33, 4);
+    a.instr = a.fp32 + T * steps * (1 + rows) + T * rows * v + outs * 33;
+    per_thread = 1;
+    per = steps * (g->lat_dram + (conv ? g->lat_fp : 0) + g->lat_fp) +
+          pl->barriers_after * g->lat_bar +
+          ceil(outs / T) * (g->lat_smem + 32 * g->lat_fp);
+    *inflight = T * 16;
+    parts[0] = steps * g->lat_dram;
+    a.fma *= B; // the counts above are one block's
+    a.fp32 *= B;
+    a.lsu *= B;
+    a.instr *= B;
+  } else if (o->kind == MG_OP_MATMUL || o->kind == MG_OP_SUM ||
+             o->kind == MG_OP_REDUCE_MAX) {
+    // One result per thread and step, its terms read from global memory
+    // a group of GLOBAL_UNROLL at a time.
+    const MgTensor *in = &r->tensors[o->inputs[0]];
+    bool mm = o->kind == MG_OP_MATMUL;
+    double n = (double)(mm ? in->dims[in->rank - 1] : in->dims[o->attr]);
+    double es = (double)mg_dtype_bytes((MgDType)in->dtype);
+    double conv = is16((MgDType)in->dtype), loads = mm ? 2 : 1;
+    double results = numel(out);
+    a.fma = mm ? results * n : 0;
+    a.fp32 = results * (n * (1 + loads * conv) + is16((MgDType)out->dtype));
+    a.lsu = lsu(results * n * loads, es) + lsu(results, es);
+    a.instr = a.fp32 + results * (n * loads + 1);
+    if (mm) { // per warp and term: A's sector (a broadcast), B's row piece
+      *l2_bytes = results / 32 * n * (32 + fmax(32, 32 * es));
+      double hit = *l2_bytes > 0 ? fmin(roof->dram_bytes / *l2_bytes, 1) : 1;
+      lat = hit * g->lat_dram + (1 - hit) * g->lat_l2;
+    }
+    if (!mm && o->attr == (int32_t)in->rank - 1) {
+      // A thread's terms are contiguous: a group misses once per 128-byte
+      // L1 line, the others hit L1 (the shared-memory SRAM: its latency).
+      double per_line = fmax(1, 128 / (GLOBAL_UNROLL * es));
+      lat = (lat + (per_line - 1) * g->lat_smem) / per_line;
+    }
+    per_thread = ceil(results / (B * T));
+    per = ceil(n / GLOBAL_UNROLL) * (lat + GLOBAL_UNROLL * g->lat_fp) +
+          (conv ? g->lat_fp : 0);
+    parts[0] = per_thread * ceil(n / GLOBAL_UNROLL) * lat;
+    *inflight = T * GLOBAL_UNROLL * loads * es;
+  } else { // element-wise: operands loaded together, one round trip each
+    OpCost c = op_cost((MgOpKind)o->kind);
+    double es = (double)mg_dtype_bytes((MgDType)out->dtype);
+    double conv = is16((MgDType)out->dtype), n = numel(out);
+    double k = o->num_inputs;
+    a.fp32 = n * (c.fp32 + conv * (k + 1));
+    a.sfu = n * c.sfu;
+    a.lsu = lsu(n * (k + 1), es);
+    a.instr = a.fp32 + a.sfu + n * (k + 1);
+    per_thread = ceil(n / (B * T));
+    per = lat + c.chain_fp * g->lat_fp + c.chain_sfu * g->lat_sfu +
+          (conv ? 2 * g->lat_fp : 0);
+    parts[0] = per_thread * lat;
+    *inflight = T * k * es;
+  }
+  // The whole kernel's counts: per block.
+  total->fp32 = a.fp32 / B;
+  total->fma = a.fma / B;
+  total->sfu = a.sfu / B;
+  total->lsu = a.lsu / B;
+  total->instr = a.instr / B;
+  *path = per_thread * per;
+  parts[2] = pl->form == MG_LOWER_FORM_GEMV ? pl->barriers_after * g->lat_bar
+                                            : 0;
+  parts[1] = *path - parts[0] - parts[2];
+}
+
+// Resident blocks per SM and what bounds them.
+static uint32_t resident(const MgGpu *g, double threads, double smem,
+                         char *limit) {
+  double regs = ceil(g->regs_thread / 8.0) * 8; // allocated per 8
+  double n = floor(g->max_threads_sm / threads);
+  *limit = 't';
+  double r = floor(g->regs_sm / (regs * threads));
+  if (r < n) {
+    n = r;
+    *limit = 'r';
+  }
+  double s = floor(g->smem_sm / (smem + g->smem_reserved));
+  if (s < n) {
+    n = s;
+    *limit = 's';
+  }
+  if (g->max_blocks_sm < n) {
+    n = g->max_blocks_sm;
+    *limit = 'b';
+  }
+  return n < 1 ? 1 : (uint32_t)n; // beyond the limits: one at a time
+}
+
+bool mg_cost_emitted_kernel(const MgProgram *p, MgOpId op, const MgGpu *gpu,
+                            MgEmittedCost *out) {
+  memset(out, 0, sizeof *out);
+  if (!gpu)
+    gpu = mg_cost_gpu(NULL);
+  MgKernelCost roof;
+  if (!mg_cost_kernel(p, op, gpu, &roof))
+    return false; // no kernel
+  MgLowerKernelPlan *plan = malloc(sizeof *plan);
+  if (!plan || !mg_lower_kernel_plan(p, op, gpu->sm, plan)) {
+    free(plan); // the roofline stands in
+    out->time_s = roof.time_s;
+    out->body_s = roof.body_s;
+    out->bound = roof.bound;
+    out->blocks = roof.blocks;
+    out->dram_bytes = roof.dram_bytes;
+    out->l2_bytes = roof.l2_bytes;
+    return true;
+  }
+  const MgOp *o = &p->graphs[0].ops[op];
+  Model m;
+  memset(&m, 0, sizeof m);
+  m.gpu = gpu;
+  m.p = p;
+  m.kop = o;
+  m.plan = plan;
+  m.threads = (double)plan->threads;
+  m.blocks = (double)plan->grid[0] * plan->grid[1] * plan->grid[2];
+  Acc total = {0};
+  double path = 0, parts[3] = {0, 0, 0}, inflight = 0;
+  double l2 = roof.l2_bytes;
+  bool ok = true;
+  if (plan->form == MG_LOWER_FORM_BLOCKS) {
+    m.b = &p->graphs[o->attr];
+    m.reg = calloc(m.b->num_tensors + 1, sizeof *m.reg);
+    ok = m.reg != NULL;
+    for (uint32_t i = 0; ok && i < plan->num_steps; i++) {
+      const MgLowerStep *s = &plan->steps[i];
+      const MgOp *bo = &m.b->ops[s->op];
+      if (s->registers)
+        m.reg[bo->outputs[0]] = true;
+    }
+    if (ok)
+      blocks_form(&m, &total, &path, parts, &inflight);
+    free(m.reg);
+  } else {
+    other_form(&m, o, &roof, &total, &path, parts, &inflight, &l2);
+  }
+  if (!ok) {
+    free(plan);
+    memset(out, 0, sizeof *out);
+    return false;
+  }
+  double clk = gpu->clock_hz;
+  double per_sm = ceil(m.blocks / gpu->sms);
+  out->blocks = (uint64_t)m.blocks;
+  out->threads = plan->threads;
+  out->smem_bytes = plan->smem_bytes;
+  out->regs_thread = (int)gpu->regs_thread;
+  out->resident = resident(gpu, m.threads, (double)plan->smem_bytes,
+                           &out->limit);
+  out->rounds = (uint32_t)ceil(per_sm / out->resident);
+  out->inflight_bytes = inflight * fmin(out->resident, per_sm);
+  out->block_s = path / clk;
+  out->path_memory_s = parts[0] / clk;
+  out->path_chain_s = parts[1] / clk;
+  out->path_barrier_s = parts[2] / clk;
+  out->barriers_per_iteration = plan->barriers_per_iteration;
+  out->forloop = plan->forloop;
+  out->pipelined = plan->pipelined;
+  out->planned = true;
+  out->dram_bytes = roof.dram_bytes + m.extra_dram;
+  out->l2_bytes = l2 + m.extra_l2;
+  out->fma = total.fma * m.blocks;
+  out->fp32_ops = total.fp32 * m.blocks;
+  out->sfu_ops = total.sfu * m.blocks;
+  out->lsu_cycles = total.lsu * m.blocks;
+  out->instructions = total.instr * m.blocks;
+  out->tensor_flops = m.tensor_flops * m.blocks;
+  double *t = out->t;
+  t[MG_COST_BOUND_DRAM] = out->dram_bytes / (gpu->dram_bw * MG_COST_DRAM_EFF);
+  t[MG_COST_BOUND_L2] = out->l2_bytes / (gpu->l2_bw * MG_COST_L2_EFF);
+  t[MG_COST_BOUND_SIMT] = per_sm * total.fp32 / (gpu->simt_lanes * clk);
+  t[MG_COST_BOUND_SFU] = per_sm * total.sfu / (gpu->sfu_lanes * clk);
+  t[MG_COST_BOUND_SMEM] = per_sm * total.lsu / clk;
+  t[MG_COST_BOUND_ISSUE] =
+      per_sm * total.instr / (32.0 * gpu->issue_clk * clk);
+  t[MG_COST_BOUND_TENSOR] = out->tensor_flops / gpu->tensor_flops;
+  t[MG_COST_BOUND_LATENCY] = out->rounds * out->block_s;
+  out->bound = MG_COST_BOUND_LAUNCH;
+  for (int r = MG_COST_BOUND_DRAM; r < MG_COST_BOUND_COUNT; r++)
+    if (t[r] > out->body_s) {
+      out->body_s = t[r];
+      out->bound = (MgCostBound)r;
+    }
+  out->time_s = gpu->launch_s + out->body_s;
+  free(plan);
+  return true;
+}
+
+double mg_cost_emitted_program(const MgProgram *program, const MgGpu *gpu) {
+  if (!program || program->num_graphs == 0)
+    return 0;
+  double total = 0;
+  for (uint32_t i = 0; i < program->graphs[0].num_ops; i++) {
+    MgEmittedCost c;
+    if (mg_cost_emitted_kernel(program, i, gpu, &c))
+      total += c.time_s;
+  }
+  return total;
+}

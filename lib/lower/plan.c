@@ -1,0 +1,238 @@
+//===- plan.c - What the lowering emits for a kernel op ------------------===//
+//
+// mg_lower_kernel_plan states the structure of the GPU kernel that
+// mg_lower_emit writes for one kernel op, for the cost model of the emitted
+// code (lib/cost/emitted.c). Every fact comes from the lowering's own
+// decisions, never a second derivation of them:
+//  - the launch: mg_lower_launch, mg_lower_is_gemv;
+//  - shared memory: mg_lower_tile_bytes (tiles, both stages where staged,
+//    online state), the reduction scratch of gpu.c (one f32 per warp when
+//    the block's threads are whole warps), mg_lower_gemv_smem;
+//  - phases: mg_lower_loop_flags, and the loop-invariant tiles hoisted
+//    before the loop (iterators without an fmap, schedule.c);
+//  - values kept in registers: mg_lower_register_values (the plan the
+//    emitter allocates tiles by);
+//  - tile copies: mg_lower_vector_width (with move_tile's rule for a saver
+//    storing into a narrower kernel tensor), mg_lower_is_staged,
+//    mg_lower_pipelined, mg_lower_has_layout;
+//  - reductions: mg_lower_reduction_warps with the Emit fields it reads
+//    (the graph, the cooperative threads, whether the op runs inside a
+//    for-loop of F > 1), tensor cores through mg_lower_uses_mma;
+//  - barriers: schedule.c places them by dependence and keeps the
+//    placement to itself, so they are counted in the kernel it writes
+//    (mg_lower_gpu_kernel into a scratch text): gpu.barrier lines before,
+//    inside and after the for-loop it marks {mirage.for_loop}.
+// The plan is for the FMA form of block matmuls (mg_lower_uses_mma is
+// false); the kernel counted for barriers is emitted with a zero target
+// (Emit.sm), which takes that form too.
+//
+//===----------------------------------------------------------------------===//
+#include "lower_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+bool mg_lower_uses_mma(const MgGraph *block, const MgOp *op, int sm) {
+  // mma.c's own test (its barriers are the FMA form's: the scan below may
+  // keep Emit.sm 0).
+  return op->kind == MG_OP_MATMUL &&
+         mg_lower_mma_plan(block, op, sm ? sm : 90, NULL);
+}
+
+// Terms per result element of a reduction (0: not one): what
+// mg_lower_reduction_warps reduces over.
+static int64_t reduction_terms(const MgGraph *b, const MgOp *op) {
+  const MgTensor *in = &b->tensors[op->inputs[0]];
+  switch ((MgOpKind)op->kind) {
+  case MG_OP_MATMUL:
+    return in->dims[in->rank - 1];
+  case MG_OP_SUM: case MG_OP_REDUCE_MAX:
+    return in->dims[op->attr];
+  case MG_OP_ACCUM:
+    return op->acc == MG_ACCUM_SUM_LAST || op->acc == MG_ACCUM_SUM_SQ_LAST
+               ? in->dims[in->rank - 1] : 0;
+  default:
+    return 0;
+  }
+}
+
+// The vector width of a tile copy, as move_tile (ops.c) takes it: the
+// kept types' width, element by element when a saver converts between two
+// 16-bit types (the kernel tensor's storage type is the root's).
+static int64_t copy_width(const MgProgram *p, const MgOp *kop,
+                          const MgGraph *b, const MgOp *op) {
+  bool saver = op->kind == MG_OP_SAVER;
+  MgTensorId tile = saver ? op->inputs[0] : op->outputs[0];
+  MgTensorId dram = saver ? op->outputs[0] : op->inputs[0];
+  int64_t vw = mg_lower_vector_width(b, tile, dram);
+  MgDType dt_tile = mg_lower_kept_dtype(b, tile);
+  MgDType dt_dram = (MgDType)b->tensors[dram].dtype;
+  if (saver)
+    for (uint32_t k = 0; k < b->num_outputs; k++)
+      if (b->outputs[k] == dram)
+        dt_dram = (MgDType)p->graphs[0].tensors[kop->outputs[k]].dtype;
+  if (dt_tile != dt_dram && dt_tile != MG_DTYPE_F32 && dt_dram != MG_DTYPE_F32)
+    vw = 1;
+  return vw;
+}
+
+// gpu.barrier lines of the kernel text `s` before, inside and after the
+// for-loop (the scf.for closed by "} {mirage.for_loop}", at its indent).
+static void count_barriers(const char *s, MgLowerKernelPlan *plan) {
+  const char *loop_end = strstr(s, "} {mirage.for_loop}");
+  const char *loop_start = NULL;
+  if (loop_end) {
+    const char *line = loop_end;
+    while (line > s && line[-1] == ' ')
+      line--;
+    size_t indent = (size_t)(loop_end - line);
+    // The last line before it at the same indent that opens an scf.for.
+    for (const char *l = s; l < line;) {
+      const char *nl = strchr(l, '\n');
+      size_t n = 0;
+      while (l[n] == ' ')
+        n++;
+      if (n == indent && strncmp(l + n, "scf.for ", 8) == 0)
+        loop_start = l;
+      l = nl ? nl + 1 : line;
+    }
+  }
+  for (const char *l = s; *l;) {
+    const char *nl = strchr(l, '\n');
+    const char *c = l;
+    while (*c == ' ')
+      c++;
+    if (strncmp(c, "gpu.barrier", 11) == 0 && (c[11] == '\n' || !c[11])) {
+      if (!loop_start || l < loop_start)
+        plan->barriers_before++;
+      else if (l < loop_end)
+        plan->barriers_per_iteration++;
+      else
+        plan->barriers_after++;
+    }
+    if (!nl)
+      break;
+    l = nl + 1;
+  }
+  if (!loop_start) { // no for-loop: everything is "after" it
+    plan->barriers_after += plan->barriers_before;
+    plan->barriers_before = 0;
+  }
+}
+
+// Writes the kernel of `op` and counts its barriers; false when the
+// lowering rejects it.
+static bool emitted_barriers(const MgProgram *p, MgOpId op,
+                             MgLowerKernelPlan *plan) {
+  MgText text = {0};
+  uint32_t counter = 0;
+  Emit e;
+  memset(&e, 0, sizeof e); // Emit.sm 0: block matmuls as FMA loops
+  e.t = &text;
+  e.mode = MG_LOWER_GPU;
+  e.p = p;
+  e.counter = &counter;
+  mg_lower_gpu_kernel(&e, "plan", op);
+  bool ok = !e.error && !text.failed && text.data;
+  if (ok)
+    count_barriers(text.data, plan);
+  mg_text_free(&text);
+  return ok;
+}
+
+static bool block_steps(const MgProgram *p, const MgOp *kop, int sm,
+                        MgLowerKernelPlan *plan) {
+  const MgGraph *b = &p->graphs[kop->attr];
+  for (MgTensorId t = 0; t < b->num_tensors; t++)
+    if (b->tensors[t].rank == 0)
+      return false; // mg_lower_emit rejects rank-0 tensors
+
+  bool *in_loop = NULL;
+  bool *reg = calloc(b->num_tensors + 1, sizeof *reg);
+  bool ok = reg && mg_lower_loop_flags(b, &in_loop) &&
+            mg_lower_register_values(b, reg);
+  Emit r; // what mg_lower_reduction_warps reads
+  memset(&r, 0, sizeof r);
+  r.g = b;
+  r.coop_threads = plan->coop_threads;
+  for (uint32_t i = 0; ok && i < b->num_ops; i++) {
+    const MgOp *op = &b->ops[i];
+    if (op->kind == MG_OP_INPUT)
+      continue;
+    if (plan->num_steps == MG_LOWER_PLAN_MAX_STEPS) {
+      ok = false;
+      break;
+    }
+    MgLowerStep *s = &plan->steps[plan->num_steps++];
+    memset(s, 0, sizeof *s);
+    s->op = i;
+    s->phase = !in_loop[i] ? MG_LOWER_PHASE_AFTER
+               : op->kind == MG_OP_ITERATOR && op->fmap == MG_MAP_NONE
+                   ? MG_LOWER_PHASE_BEFORE // hoisted (schedule.c)
+                   : MG_LOWER_PHASE_LOOP;
+    s->registers = op->num_outputs && op->kind != MG_OP_SAVER &&
+                   reg[op->outputs[0]];
+    if (op->kind == MG_OP_ITERATOR || op->kind == MG_OP_SAVER) {
+      s->vector = copy_width(p, kop, b, op);
+      if (op->kind == MG_OP_ITERATOR) {
+        s->async = mg_lower_is_staged(b, op->outputs[0]);
+        s->stored_order = s->vector == 1 &&
+                          mg_lower_has_layout(b, op->inputs[0]);
+      }
+      continue;
+    }
+    s->terms = reduction_terms(b, op);
+    s->mma = op->kind == MG_OP_MATMUL && mg_lower_uses_mma(b, op, sm);
+    if (s->terms && !s->mma) {
+      r.in_loop = s->phase == MG_LOWER_PHASE_LOOP && b->forloop > 1;
+      s->warps = mg_lower_reduction_warps(&r, op);
+    }
+  }
+  free(in_loop);
+  free(reg);
+  return ok;
+}
+
+bool mg_lower_kernel_plan(const MgProgram *p, MgOpId op, int sm,
+                          MgLowerKernelPlan *plan) {
+  memset(plan, 0, sizeof *plan);
+  plan->forloop = 1;
+  if (!p || p->num_graphs == 0 || op >= p->graphs[0].num_ops ||
+      !mg_lower_is_kernel(p, op))
+    return false;
+  const MgGraph *root = &p->graphs[0];
+  const MgOp *o = &root->ops[op];
+  if (o->kind == MG_OP_CUSTOM &&
+      (o->attr < 0 || (uint32_t)o->attr >= p->num_graphs))
+    return false;
+  mg_lower_launch(p, op, plan->grid, &plan->threads);
+  int64_t blocks, threads;
+  if (o->kind == MG_OP_CUSTOM) {
+    const MgGraph *b = &p->graphs[o->attr];
+    plan->form = MG_LOWER_FORM_BLOCKS;
+    plan->forloop = b->forloop;
+    plan->pipelined = mg_lower_pipelined(b);
+    plan->coop_threads = mg_lower_coop_threads(b);
+    plan->smem_bytes = mg_lower_tile_bytes(p, op) +
+                       (plan->coop_threads ? plan->coop_threads / 32 * 4 : 0);
+    plan->dynamic_smem_bytes = mg_lower_smem_bytes(p, op);
+    if (!block_steps(p, o, sm, plan) || !emitted_barriers(p, op, plan)) {
+      memset(plan, 0, sizeof *plan);
+      return false;
+    }
+  } else if (mg_op_is_view(o, MG_LEVEL_KERNEL)) {
+    plan->form = MG_LOWER_FORM_COPY;
+    plan->vector = mg_lower_view_vector_width(root, o);
+  } else if (mg_lower_is_gemv(p, op, &blocks, &threads)) {
+    plan->form = MG_LOWER_FORM_GEMV;
+    char type[TYPE_LEN];
+    plan->smem_bytes = mg_lower_gemv_smem(p, op, type, sizeof type);
+    plan->vector = MG_LOWER_VECTOR_BYTES /
+                   (int64_t)mg_dtype_bytes(root->tensors[o->inputs[1]].dtype);
+    plan->barriers_after = 1; // the partial sums meet after one barrier
+  } else {
+    plan->form = MG_LOWER_FORM_GRID;
+    plan->vector = 1;
+  }
+  return true;
+}
