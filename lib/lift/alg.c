@@ -311,6 +311,25 @@ static bool binary_tensor(MgLiftBuilder *b, MgOpKind kind, const MgLiftVal *x,
                        dtype, out);
 }
 
+// x * c or x / c, c a splat: mul_scalar / div_scalar, which store in x's
+// type. Behind a cast view that changes the type (`x.float() * scale`,
+// torch's scaled scores in f32 from f16 data) a scalar op would compute in
+// the narrow type, so a splat that is a tensor in the IR enters as a
+// kernel input instead (as for x + c) and the product is a binary op that
+// stores the written type: the cast stays a view, as in front of a sum or
+// a max. Without such a tensor (a constant in a linalg body) the cast is
+// blamed as before.
+static bool scale_by(MgLiftBuilder *b, MgOpKind scalar_kind,
+                     MgOpKind binary_kind, const MgLiftVal *x,
+                     const MgLiftVal *c, uint8_t dtype, MgLiftVal *out) {
+  MgLiftVal a = *x;
+  if (!scalar_fits(b, x, c) || !mg_lift_materialize(b, &a))
+    return false;
+  if (mg_lift_tensor(b, a.t)->dtype != dtype && !mlirValueIsNull(c->ir))
+    return binary_tensor(b, binary_kind, &a, c, dtype, out);
+  return scalar_tensor(b, scalar_kind, &a, c->scalar, dtype, out);
+}
+
 static bool relu(MgLiftBuilder *b, const MgLiftVal *x, uint8_t dtype,
                  MgLiftVal *out) {
   if (!b->opts->lift_relu)
@@ -426,11 +445,9 @@ bool mg_lift_alg_binary(MgLiftBuilder *b, MgLiftAlg op, const MgLiftVal *x,
       return binary_tensor(b, MG_OP_DIV, o, &u, dtype, out);
     }
     if (y->kind == MG_LIFT_SCALAR && is_tensorish(x))
-      return scalar_fits(b, x, y) &&
-             scalar_tensor(b, MG_OP_MUL_SCALAR, x, y->scalar, dtype, out);
+      return scale_by(b, MG_OP_MUL_SCALAR, MG_OP_MUL, x, y, dtype, out);
     if (x->kind == MG_LIFT_SCALAR && is_tensorish(y))
-      return scalar_fits(b, y, x) &&
-             scalar_tensor(b, MG_OP_MUL_SCALAR, y, x->scalar, dtype, out);
+      return scale_by(b, MG_OP_MUL_SCALAR, MG_OP_MUL, y, x, dtype, out);
     if (x->kind == MG_LIFT_TENSOR && same_value(x, y) &&
         y->kind == MG_LIFT_TENSOR)
       return square_of(b, x, dtype, out);
@@ -450,8 +467,7 @@ bool mg_lift_alg_binary(MgLiftBuilder *b, MgLiftAlg op, const MgLiftVal *x,
       return mg_lift_alg_binary(b, MG_LIFT_ALG_MUL, x, &u, dtype, out);
     }
     if (y->kind == MG_LIFT_SCALAR && is_tensorish(x))
-      return scalar_fits(b, x, y) &&
-             scalar_tensor(b, MG_OP_DIV_SCALAR, x, y->scalar, dtype, out);
+      return scale_by(b, MG_OP_DIV_SCALAR, MG_OP_DIV, x, y, dtype, out);
     if (is_const(x, 1.0) && is_tensorish(y))
       return mg_lift_alg_unary(b, MG_LIFT_ALG_RECIP, y, dtype, out);
     return binary_tensor(b, MG_OP_DIV, x, y, dtype, out);

@@ -137,17 +137,8 @@ static bool retype_output(MgLiftBuilder *b, MgTensorId *t, uint8_t dtype) {
   for (uint32_t o = 0; o < g->num_outputs; ++o)
     copy |= g->outputs[o] == *t;
   if (g->tensors[*t].dtype != dtype) {
-    if (copy)
+    if (copy || !mg_lift_can_retype(b, *t))
       return false;
-    MgOpKind k = (MgOpKind)producer->kind;
-    if (k != MG_OP_ADD && k != MG_OP_SUB && k != MG_OP_MUL && k != MG_OP_DIV &&
-        k != MG_OP_MAX && k != MG_OP_MATMUL && k != MG_OP_SUM &&
-        k != MG_OP_REDUCE_MAX)
-      return false;
-    for (uint32_t o = 0; o < g->num_ops; ++o)
-      for (uint32_t i = 0; i < g->ops[o].num_inputs; ++i)
-        if (g->ops[o].inputs[i] == *t)
-          return false;
     MgDiag diag = {-1, -1, ""};
     return mg_graph_set_dtype(b->prog, 0, *t, (MgDType)dtype, &diag) ==
            MG_STATUS_OK;

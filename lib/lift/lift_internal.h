@@ -207,6 +207,14 @@ const MgTensor *mg_lift_tensor(const MgLiftBuilder *b, MgTensorId t);
 /// an unused twin of a reshaped input. Needs inputs in position order.
 bool mg_lift_prune(MgLiftBuilder *b);
 
+/// True when an op of `kind` may store its result in another element type
+/// than its operands' (binary ops, maxima, matmul, sum, reduce_max); unary
+/// and scalar ops keep their operand's type (the dialect), views too.
+bool mg_lift_kind_retypes(MgOpKind kind);
+/// True when `t` may take another storage type now: its producer retypes
+/// (mg_lift_kind_retypes) and no op of the graph reads it yet.
+bool mg_lift_can_retype(const MgLiftBuilder *b, MgTensorId t);
+
 /// Emitters: add the op, set the result dtype (binary, matmul and sum only:
 /// unary and scalar results keep their operand's, as the dialect requires),
 /// track taint and counts.

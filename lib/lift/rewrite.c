@@ -210,13 +210,19 @@ bool mg_lift_remap_nested(MlirOperation op, const MgPtrMap *map,
   return r.ok;
 }
 
-// Clones `src` with operands mapped; records its results. Null on failure.
-static MlirOperation clone_mapped(MlirOperation src, MgPtrMap *map,
-                                  MlirValue *to, uint32_t *num_to) {
+// Clones `src` with operands mapped (through `pref` first, when not null);
+// records its results in `map`, or in `pref` for a result that `map`
+// already holds (an input: see build_reference). Null on failure.
+static MlirOperation clone_mapped(MlirOperation src, MgPtrMap *pref,
+                                  MgPtrMap *map, MlirValue *to,
+                                  uint32_t *num_to) {
   MlirOperation c = mlirOperationClone(src);
   bool ok = true;
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(c) && ok; ++i) {
-    uint32_t k = mg_ptrmap_get(map, mlirOperationGetOperand(c, i).ptr);
+    const void *v = mlirOperationGetOperand(c, i).ptr;
+    uint32_t k = pref ? mg_ptrmap_get(pref, v) : UINT32_MAX;
+    if (k == UINT32_MAX)
+      k = mg_ptrmap_get(map, v);
     if (k == UINT32_MAX)
       ok = false;
     else
@@ -224,8 +230,10 @@ static MlirOperation clone_mapped(MlirOperation src, MgPtrMap *map,
   }
   ok = ok && mg_lift_remap_nested(c, map, to);
   for (intptr_t i = 0; i < mlirOperationGetNumResults(src) && ok; ++i) {
+    const void *r = mlirOperationGetResult(src, i).ptr;
     to[*num_to] = mlirOperationGetResult(c, i);
-    ok = mg_ptrmap_put(map, mlirOperationGetResult(src, i).ptr, (*num_to)++);
+    ok = mg_ptrmap_put(pref && mg_ptrmap_get(map, r) != UINT32_MAX ? pref : map,
+                       r, (*num_to)++);
   }
   if (!ok) {
     mlirOperationDestroy(c);
@@ -302,11 +310,21 @@ static MlirOperation build_reference(MlirContext ctx, MgLiftChunk *c,
                             : (MlirOperation){NULL};
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
     ++*num_boundary; // so far only the boundary reshapes
+  // A constant the kernel graph takes as an input may also be folded into
+  // a floating op it reads by value (x + c next to x * reciprocal(c)): the
+  // copy of that floating op reads the copied constant (`consts`, looked up
+  // first for floating ops), the members read the argument, so the
+  // reference is the kernel graph's function of its arguments (mirage-run
+  // draws them at random).
+  MgPtrMap consts;
+  mg_ptrmap_init(&consts);
   for (uint32_t i = 0; ok && i < c->num_ref_ops; ++i) {
     MlirOperation op = mask_stand_in(c, block, c->ref_ops[i], &map, to,
                                      &num_to);
     if (mlirOperationIsNull(op))
-      op = clone_mapped(c->ref_ops[i], &map, to, &num_to);
+      op = clone_mapped(c->ref_ops[i],
+                        mg_lift_is_floating(c->ref_ops[i]) ? &consts : NULL,
+                        &map, to, &num_to);
     ok = !mlirOperationIsNull(op);
     if (ok)
       mlirBlockAppendOwnedOperation(block, op);
@@ -351,6 +369,7 @@ static MlirOperation build_reference(MlirContext ctx, MgLiftChunk *c,
   }
   if (!mlirBlockIsNull(block))
     mlirBlockDestroy(block);
+  mg_ptrmap_free(&consts);
   mg_ptrmap_free(&map);
   free(to);
   free(rets);

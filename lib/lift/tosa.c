@@ -175,24 +175,44 @@ static bool matmul(MgLiftBuilder *b, MlirOperation op, const MgLiftType *rt) {
   return mg_lift_set_result(b, op, &r);
 }
 
+static bool has_one_use(MlirValue v) {
+  MlirOpOperand use = mlirValueGetFirstUse(v);
+  return !mlirOpOperandIsNull(use) &&
+         mlirOpOperandIsNull(mlirOpOperandGetNextUse(use));
+}
+
 // A narrowing cast that is the only reader of an op's wider result (the
 // f32 tosa.matmul result cast back to f16, as torch-mlir writes it): the
 // op stores the narrow type itself, so the element-wise ops after the cast
 // compute in the type the IR writes. One rounding instead of two (to f32,
 // then to f16): within the f16 rounding error either way.
+// Only an op that may store another type than it reads does so (a binary
+// op, matmul or reduction: mg_lift_kind_retypes); after an exp, rsqrt or
+// mul_scalar the cast stays a view, as everywhere else. The wide value
+// must reach the cast alone: every IR value from the producer to the cast
+// (through views of the same tensor) has that one use, and no op of the
+// graph reads the tensor yet, so nothing else sees the narrow type.
 static void narrow_result(MgLiftBuilder *b, MlirOperation cast, MgLiftVal *r,
                           uint8_t dtype) {
-  MlirValue src = mlirOperationGetOperand(cast, 0);
-  MlirOpOperand use = mlirValueGetFirstUse(src);
-  if (r->kind != MG_LIFT_TENSOR || !mlirValueIsAOpResult(src) ||
-      mlirOpOperandIsNull(use) ||
-      !mlirOpOperandIsNull(mlirOpOperandGetNextUse(use)) ||
+  if (r->kind != MG_LIFT_TENSOR ||
       mg_dtype_bytes((MgDType)dtype) >=
-          mg_dtype_bytes((MgDType)mg_lift_tensor(b, r->t)->dtype))
+          mg_dtype_bytes((MgDType)mg_lift_tensor(b, r->t)->dtype) ||
+      !mg_lift_can_retype(b, r->t))
     return;
-  const MgGraph *g = &b->prog->graphs[0];
-  if (g->ops[g->tensors[r->t].producer].kind == MG_OP_INPUT)
-    return;
+  MlirValue v = mlirOperationGetOperand(cast, 0);
+  for (;;) {
+    if (!mlirValueIsAOpResult(v) || !has_one_use(v))
+      return;
+    MlirOperation def = mlirOpResultGetOwner(v);
+    char why[MG_LIFT_WHY_SIZE];
+    if (mg_lift_classify(def, b->opts, why, sizeof why) != MG_LIFT_CLASS_VIEW)
+      break; // the producer (or an op that returns its operand)
+    MlirValue src = mg_lift_view_source(def);
+    uint32_t k = mg_ptrmap_get(&b->index, src.ptr);
+    if (k == UINT32_MAX || b->vals[k].t != r->t)
+      break;
+    v = src;
+  }
   MgDiag diag = {-1, -1, ""};
   mg_graph_set_dtype(b->prog, 0, r->t, (MgDType)dtype, &diag);
 }

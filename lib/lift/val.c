@@ -257,6 +257,27 @@ static MgTensorId record(MgLiftBuilder *b, MgTensorId r, uint8_t dtype,
   return r;
 }
 
+// ORDER MG_OP: dialects/ugraph.irdl.mlir ties the result type of every
+// unary and scalar op to its operand type; view ops (transpose, reshape,
+// slice, concat) copy their operand and keep its type too. A new kind that
+// may store another type goes here.
+bool mg_lift_kind_retypes(MgOpKind kind) {
+  return kind == MG_OP_ADD || kind == MG_OP_SUB || kind == MG_OP_MUL ||
+         kind == MG_OP_DIV || kind == MG_OP_MAX || kind == MG_OP_MATMUL ||
+         kind == MG_OP_SUM || kind == MG_OP_REDUCE_MAX;
+}
+
+bool mg_lift_can_retype(const MgLiftBuilder *b, MgTensorId t) {
+  const MgGraph *g = &b->prog->graphs[0];
+  if (!mg_lift_kind_retypes((MgOpKind)g->ops[g->tensors[t].producer].kind))
+    return false;
+  for (uint32_t o = 0; o < g->num_ops; ++o)
+    for (uint32_t i = 0; i < g->ops[o].num_inputs; ++i)
+      if (g->ops[o].inputs[i] == t)
+        return false;
+  return true;
+}
+
 // A compute op's result: counted toward max-ops and the remarks.
 static MgTensorId finish(MgLiftBuilder *b, MgTensorId r, uint8_t dtype,
                          bool taint, const MgDiag *diag) {
