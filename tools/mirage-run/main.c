@@ -747,18 +747,25 @@ static Outcome check_candidates(MlirContext ctx, const MgProgram *program,
   return worst;
 }
 
+/// The signature and μGraph of kernel graph `kernel`; NULL after reporting
+/// why not.
+static MgProgram *load_kernel(MlirOperation module, MlirOperation kernel,
+                              const char *label, MgRunSignature *sig) {
+  char err[512];
+  if (!mg_run_signature_read(kernel, sig, err, sizeof err)) {
+    report_error(mlirOperationGetLocation(kernel), label, err);
+    return NULL;
+  }
+  return import_kernel(module, kernel, label);
+}
+
 /// --lower: checks the lowering of `kernel` (and, with --lower-candidates,
 /// of the search's candidates for it).
 static Outcome check_lowered(MlirOperation module, MlirOperation kernel,
                              const char *label, const Options *o) {
-  char err[512];
   MgRunSignature sig;
   MlirLocation kloc = mlirOperationGetLocation(kernel);
-  if (!mg_run_signature_read(kernel, &sig, err, sizeof err)) {
-    report_error(kloc, label, err);
-    return OUTCOME_ERROR;
-  }
-  MgProgram *program = import_kernel(module, kernel, label);
+  MgProgram *program = load_kernel(module, kernel, label, &sig);
   if (!program)
     return OUTCOME_ERROR;
   MlirContext ctx = mlirOperationGetContext(module);
@@ -916,11 +923,7 @@ static Outcome time_kernel(MlirOperation module, const TimeRun *tr,
   char err[2048];
   MgRunSignature sig;
   MlirLocation kloc = mlirOperationGetLocation(kernel);
-  if (!mg_run_signature_read(kernel, &sig, err, sizeof err)) {
-    report_error(kloc, label, err);
-    return OUTCOME_ERROR;
-  }
-  MgProgram *program = import_kernel(module, kernel, label);
+  MgProgram *program = load_kernel(module, kernel, label, &sig);
   if (!program)
     return OUTCOME_ERROR;
   Outcome outcome = OUTCOME_ERROR;
