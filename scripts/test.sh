@@ -1,27 +1,69 @@
 #!/usr/bin/env bash
-# Builds, then runs every test: C unit tests (ctest) and the lit suite.
-# Ends with one line "N passed, N failed".
+# Builds, then runs every test: C unit tests (ctest) and the lit suite, first
+# in build/, then again in build-asan/, built with AddressSanitizer and
+# UndefinedBehaviorSanitizer, where any report halts the program
+# (docs/testing.md). Ends with one line "N passed, N failed" that covers
+# both runs.
+#   MIRAGE_BUILD_DIR       the plain build (build/)
+#   MIRAGE_ASAN_BUILD_DIR  the sanitized build (build-asan/)
+#   MIRAGE_TEST_SANITIZE=0 skips the sanitized build and run (quicker, local)
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${MIRAGE_BUILD_DIR:-$root/build}"
-bash "$root/scripts/build.sh" || { echo "0 passed, 1 failed"; exit 1; }
-
-log="$build/test-log"
-mkdir -p "$log"
-( cd "$build" && ctest --output-on-failure -j "$(nproc)" ) 2>&1 | tee "$log/ctest.txt"
-unit_total=$(sed -n 's/.*tests passed, \([0-9]*\) tests failed out of \([0-9]*\).*/\2/p' "$log/ctest.txt" | tail -1)
-unit_failed=$(sed -n 's/.*tests passed, \([0-9]*\) tests failed out of \([0-9]*\).*/\1/p' "$log/ctest.txt" | tail -1)
-unit_total=${unit_total:-0}; unit_failed=${unit_failed:-1}
-
+asan_build="${MIRAGE_ASAN_BUILD_DIR:-$root/build-asan}"
 lit=$(command -v lit-22 || echo /usr/lib/llvm-22/bin/lit)
-"$lit" -sv "$build/test" 2>&1 | tee "$log/lit.txt"
-lit_passed=$(sed -n 's/^ *Passed *: *\([0-9]*\).*/\1/p' "$log/lit.txt" | tail -1)
-lit_failed=$(grep -E '^ *(Failed|Unresolved|Timed Out|Unexpectedly Passed) *:' "$log/lit.txt" | awk -F: '{s += $2} END {print s + 0}')
-lit_passed=${lit_passed:-0}; lit_failed=${lit_failed:-0}
-if [ "$lit_passed" -eq 0 ] && [ "$lit_failed" -eq 0 ]; then lit_failed=1; fi
+passed=0
+failed=0
+summary=()
 
-passed=$(( unit_total - unit_failed + lit_passed ))
-failed=$(( unit_failed + lit_failed ))
-echo "unit: $(( unit_total - unit_failed ))/$unit_total, lit: $lit_passed passed, $lit_failed failed"
+# run_tests DIR LABEL [ENV...]: ctest (under env ENV...) and lit in build
+# folder DIR; adds the counts to passed/failed and a line to the summary.
+run_tests() {
+  local dir=$1 label=$2 log="$1/test-log"
+  shift 2
+  mkdir -p "$log"
+  ( cd "$dir" && env "$@" ctest --output-on-failure -j "$(nproc)" ) 2>&1 | tee "$log/ctest.txt"
+  local re='.*tests passed, \([0-9]*\) tests failed out of \([0-9]*\).*'
+  local unit_total unit_failed
+  unit_total=$(sed -n "s/$re/\2/p" "$log/ctest.txt" | tail -1)
+  unit_failed=$(sed -n "s/$re/\1/p" "$log/ctest.txt" | tail -1)
+  unit_total=${unit_total:-0}; unit_failed=${unit_failed:-1}
+
+  "$lit" -sv "$dir/test" 2>&1 | tee "$log/lit.txt"
+  local lit_passed lit_failed lit_unsupported
+  lit_passed=$(sed -n 's/^ *Passed *: *\([0-9]*\).*/\1/p' "$log/lit.txt" | tail -1)
+  lit_failed=$(grep -E '^ *(Failed|Unresolved|Timed Out|Unexpectedly Passed) *:' "$log/lit.txt" | awk -F: '{s += $2} END {print s + 0}')
+  lit_unsupported=$(sed -n 's/^ *Unsupported *: *\([0-9]*\).*/\1/p' "$log/lit.txt" | tail -1)
+  lit_passed=${lit_passed:-0}; lit_failed=${lit_failed:-0}
+  if [ "$lit_passed" -eq 0 ] && [ "$lit_failed" -eq 0 ]; then lit_failed=1; fi
+
+  passed=$(( passed + unit_total - unit_failed + lit_passed ))
+  failed=$(( failed + unit_failed + lit_failed ))
+  summary+=("$label: unit $(( unit_total - unit_failed ))/$unit_total, lit: $lit_passed passed, $lit_failed failed, ${lit_unsupported:-0} unsupported")
+}
+
+start=$SECONDS
+if bash "$root/scripts/build.sh"; then
+  run_tests "$build" "plain"
+else
+  failed=$(( failed + 1 )); summary+=("plain: build failed")
+fi
+summary[-1]+=" ($(( SECONDS - start )) s)"
+
+if [ "${MIRAGE_TEST_SANITIZE:-1}" != 0 ]; then
+  start=$SECONDS
+  # ORDER SANITIZER OPTIONS: test/lit.cfg.py sets the same for lit.
+  if MIRAGE_BUILD_DIR="$asan_build" bash "$root/scripts/build.sh" -DMIRAGE_SANITIZE=address,undefined; then
+    run_tests "$asan_build" "asan+ubsan" \
+      ASAN_OPTIONS="abort_on_error=1:detect_leaks=1:detect_stack_use_after_return=1:check_initialization_order=1:strict_string_checks=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}" \
+      UBSAN_OPTIONS="abort_on_error=1:halt_on_error=1:print_stacktrace=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}" \
+      LSAN_OPTIONS="suppressions=$root/scripts/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+  else
+    failed=$(( failed + 1 )); summary+=("asan+ubsan: build failed")
+  fi
+  summary[-1]+=" ($(( SECONDS - start )) s)"
+fi
+
+printf '%s\n' "${summary[@]}"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

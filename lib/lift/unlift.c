@@ -435,7 +435,9 @@ static bool named(const Names *n, MlirOperation func) {
   if (mlirAttributeIsNull(a) || !mlirAttributeIsAString(a))
     return true; // not a symbol: keep
   MlirStringRef key = mlirStringAttrGetValue(a);
-  return bsearch(&key, n->names, n->num, sizeof *n->names, compare_names);
+  // No names: bsearch must not see a null array (UB even for 0 elements).
+  return n->num &&
+         bsearch(&key, n->names, n->num, sizeof *n->names, compare_names);
 }
 
 // Erases the kernel graphs nothing calls any more, then the references
