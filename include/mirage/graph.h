@@ -362,6 +362,10 @@ MG_API MgStatus mg_program_validate(const MgProgram *program,
 MG_API int64_t mg_graph_smem_bytes(const MgProgram *program, MgGraphId graph);
 /// Number of elements of a tensor.
 MG_API int64_t mg_tensor_numel(const MgTensor *t);
+/// Same rank and dims (dtype ignored).
+MG_API bool mg_graph_same_shape(const MgTensor *a, const MgTensor *b);
+/// Same dtype, rank and dims.
+MG_API bool mg_graph_same_type(const MgTensor *a, const MgTensor *b);
 /// Bytes of a tensor in its own element type.
 MG_API int64_t mg_tensor_bytes(const MgTensor *t);
 /// True when the op in a block graph runs once per for-loop iteration

@@ -63,8 +63,6 @@ void mg_graph_phases(const MgGraph *gr, uint8_t *phase);
 /// Name of grid axis 0..2 ("x", "y", "z").
 const char *mg_graph_axis_name(int axis);
 
-/// Same rank and dims (dtype ignored).
-bool mg_graph_same_shape(const MgTensor *a, const MgTensor *b);
 /// True when perm[0..rank) is a permutation of 0..rank-1 (layout.c).
 bool mg_graph_is_permutation(const int8_t *perm, uint32_t rank);
 /// "f16[2,4096]" into buf, for messages.

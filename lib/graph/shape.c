@@ -67,7 +67,7 @@ bool mg_graph_same_shape(const MgTensor *a, const MgTensor *b) {
   return memcmp(a->dims, b->dims, a->rank * sizeof(int64_t)) == 0;
 }
 
-static bool same_type(const MgTensor *a, const MgTensor *b) {
+bool mg_graph_same_type(const MgTensor *a, const MgTensor *b) {
   return a->dtype == b->dtype && mg_graph_same_shape(a, b);
 }
 
@@ -389,7 +389,7 @@ static MgStatus infer_call(const InferCtx *cx, MgTensor *out,
                   cx->name, sub, i);
     const MgTensor *want_t = &sg->tensors[in->outputs[0]];
     const MgTensor *got = operand(cx, (uint32_t)in->attr);
-    if (!same_type(got, want_t)) {
+    if (!mg_graph_same_type(got, want_t)) {
       char a[64], b[64];
       return FAIL(cx, "'%s' operand %d has type %s but graph %d expects %s",
                   cx->name, in->attr, mg_graph_format_type(got, a, sizeof a), sub,

@@ -476,7 +476,10 @@ static bool match_goal(const Run *r, const Close *c, uint8_t *index) {
     const MgTensor *t = &g->tensors[c->saved[i]];
     bool found = false;
     for (uint32_t k = 0; k < goal->n && !found; k++) {
-      if (used[k] || !mg_search_same_shape(t, &goal->type[k]) ||
+      // A target output's dtype is a storage choice (a narrowing cast the
+      // frontend wrote last): matched by shape, stored in the target's
+      // dtype (replay.c).
+      if (used[k] || !mg_graph_same_shape(t, &goal->type[k]) ||
           (r->s->abs && c->cls[i] != goal->cls[k]) ||
           !mg_sup_equal(&r->ti[c->tiles[i]].sup, &goal->sup[k]) ||
           (r->s->opt.use_dims &&

@@ -61,16 +61,11 @@ static void kdfs(KRun *k);
 
 static const MgGraph *kgraph(const KRun *k) { return &k->p->graphs[0]; }
 
-static bool same_type(const MgTensor *a, const MgTensor *b) {
-  return a->dtype == b->dtype && a->rank == b->rank &&
-         memcmp(a->dims, b->dims, a->rank * sizeof(int64_t)) == 0;
-}
-
 // Does tensor t satisfy goal output `g` (class, type, roles)?
 static bool matches_goal(const KRun *k, MgTensorId t, uint32_t g) {
   const Search *s = k->s;
   const MgTensor *x = &kgraph(k)->tensors[t];
-  if (!mg_search_same_shape(x, &s->outputs.type[g]))
+  if (!mg_graph_same_shape(x, &s->outputs.type[g])) // dtype: see block.c
     return false;
   if (s->abs && k->cls[t] != s->outputs.cls[g])
     return false;
@@ -131,7 +126,7 @@ static bool duplicate(const KRun *k, MgTensorId limit, MgAbsId cls,
                       const MgTensor *type, const MgRole *roles) {
   const MgGraph *g = kgraph(k);
   for (MgTensorId t = 0; t < limit && t < g->num_tensors; t++)
-    if (k->cls[t] == cls && same_type(&g->tensors[t], type) &&
+    if (k->cls[t] == cls && mg_graph_same_type(&g->tensors[t], type) &&
         memcmp(k->ti[t].role, roles, type->rank * sizeof(MgRole)) == 0)
       return true;
   return false;

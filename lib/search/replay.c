@@ -276,16 +276,11 @@ typedef struct Mat {
   Variants *v;
 } Mat;
 
-static bool same_type(const MgTensor *a, const MgTensor *b) {
-  return a->dtype == b->dtype && a->rank == b->rank &&
-         memcmp(a->dims, b->dims, a->rank * sizeof(int64_t)) == 0;
-}
-
 // Classes of graph 0 of `p` and a check of the outputs against the goal.
 static bool outputs_match(const Search *s, const MgProgram *p) {
   const MgGraph *g = &p->graphs[0];
   for (uint32_t k = 0; k < s->outputs.n; k++)
-    if (!same_type(&g->tensors[g->outputs[k]], &s->outputs.type[k]))
+    if (!mg_graph_same_type(&g->tensors[g->outputs[k]], &s->outputs.type[k]))
       return false;
   if (!s->abs)
     return true;

@@ -495,17 +495,6 @@ bool mg_search_mixes_maxes(const MgProgram *p);
 /// True when tensor `m` of `g` is a max of `a` itself: reduce_max(a) over
 /// some dim, or maximum(a, x). Then a − m ≤ 0.
 bool mg_search_bounds_by_max(const MgGraph *g, MgTensorId a, MgTensorId m);
-/// Same rank and dims. A target output's dtype is a storage choice (a
-/// narrowing cast the frontend wrote last), so outputs are matched by shape
-/// and stored in the target's dtype (replay.c).
-static inline bool mg_search_same_shape(const MgTensor *a, const MgTensor *b) {
-  if (a->rank != b->rank)
-    return false;
-  for (uint32_t d = 0; d < a->rank; d++)
-    if (a->dims[d] != b->dims[d])
-      return false;
-  return true;
-}
 /// Builds the vocabulary, input roles and exact goal of the target.
 MgStatus mg_search_analyze(Search *s, MgDiag *diag);
 
