@@ -48,6 +48,7 @@ typedef struct Check {
   uint32_t num_inputs, num_outputs;
   MgTensor in_type[MG_MAX_OP_INPUTS * 2];
   uint64_t input_bytes;   // one test's inputs
+  uint64_t target_bytes;  // one run of the target (run_bytes)
   uint64_t cached_bytes;
   uint64_t cache_cap;
   Test tests[CHECK_MAX_TESTS];
@@ -93,7 +94,8 @@ MgStatus mg_check_create(Search *s, MgDiag *diag) {
   // once (run_bytes counts the inputs too). A target that cannot be tested
   // within the bound cannot be verified at all: stop before enumerating,
   // before any of it is allocated.
-  if (run_bytes(s->target) > s->opt.memory_limit)
+  c->target_bytes = run_bytes(s->target);
+  if (c->target_bytes > s->opt.memory_limit)
     stop_at_bound(s);
   pthread_mutex_init(&c->lock, NULL);
   pthread_cond_init(&c->ready, NULL);
@@ -273,7 +275,7 @@ static const Test *get_test(Worker *w, WorkerFf *f, uint32_t t) {
   // Cached inputs are accounted once filled (below), so they are checked
   // against the bound first, with the run they are for.
   bool over = cache && atomic_load(&s->memory) + c->input_bytes +
-                               run_bytes(s->target) >
+                               c->target_bytes >
                            s->opt.memory_limit;
   if (over)
     stop_at_bound(s);
