@@ -30,6 +30,11 @@
 extern "C" {
 #endif
 
+/// Revision of the two models. The search ranks by them, so a cached
+/// search result is only valid for the revision that ranked it: the cache
+/// key includes it. Bump it with any change to either model's figures.
+#define MG_COST_MODEL_REVISION 2
+
 /// Hardware figures of one GPU: peaks from vendor data sheets and the CUDA
 /// programming guide, latencies from published microbenchmarks
 /// (lib/cost/gpu.c and docs/cost.md give the source of each; none is

@@ -165,6 +165,8 @@ typedef struct MgLowerKernelPlan {
   uint32_t barriers_before, barriers_per_iteration, barriers_after;
   int64_t vector;           // GRID, COPY, GEMV: elements per global access
                             // of the operand streamed (B for the GEMV)
+  int64_t unroll;           // GEMV: rows of B each thread loads before it
+                            // uses them (then one at a time for the rest)
   uint32_t num_steps;       // BLOCKS: the block graph's ops but inputs,
   MgLowerStep steps[MG_LOWER_PLAN_MAX_STEPS]; // in graph order
 } MgLowerKernelPlan;

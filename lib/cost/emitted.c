@@ -518,22 +518,27 @@ static void other_form(Model *m, const MgOp *o, const MgKernelCost *roof,
     double k = (double)ta->dims[ta->rank - 1];
     double es = (double)mg_dtype_bytes((MgDType)ta->dtype);
     double v = (double)pl->vector, conv = is16((MgDType)ta->dtype);
+    double u = (double)(pl->unroll > 0 ? pl->unroll : 1);
     double steps = ceil(k / 32); // rows of B per thread
-    // Per thread and step: a 16-byte vector of B (DRAM) and A's row
+    // Round trips: the groups of u rows loaded together, then the rest
+    // one at a time; each group's FMAs chain u deep per accumulator.
+    double groups = floor(k / (32 * u)), singles = steps - groups * u;
+    // Per thread and row: a 16-byte vector of B (DRAM) and A's row
     // scalars, rows x v FMAs and the conversions; then per output 32
     // partial sums added in order by one thread.
-    double outs = rows * 8 * v;
+    double outs = rows * (T / 32) * v;
     a.fma = T * steps * rows * v;
     a.fp32 = a.fma + T * steps * conv * (v + rows) + outs * (32 + conv);
     a.lsu = lsu(T * steps, 16) + lsu(T * steps * rows, es) +
             lsu(T * rows * v, 4) + lsu(outs * 33, 4);
     a.instr = a.fp32 + T * steps * (1 + rows) + T * rows * v + outs * 33;
     per_thread = 1;
-    per = steps * (g->lat_dram + (conv ? g->lat_fp : 0) + g->lat_fp) +
+    double trip = g->lat_dram + (conv ? g->lat_fp : 0);
+    per = groups * (trip + u * g->lat_fp) + singles * (trip + g->lat_fp) +
           pl->barriers_after * g->lat_bar +
           ceil(outs / T) * (g->lat_smem + 32 * g->lat_fp);
-    *inflight = T * 16;
-    parts[0] = steps * g->lat_dram;
+    *inflight = T * 16 * (groups > 0 ? u : 1);
+    parts[0] = (groups + singles) * g->lat_dram;
     a.fma *= B; // the counts above are one block's
     a.fp32 *= B;
     a.lsu *= B;

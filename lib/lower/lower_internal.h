@@ -152,6 +152,8 @@ void mg_lower_prefetch(Emit *e, const MgOp *op, const char *iter,
 /// (gemv.c): true with its launch.
 bool mg_lower_is_gemv(const MgProgram *p, MgOpId op, int64_t *blocks,
                       int64_t *threads);
+/// The GEMV's rows of B loaded ahead per thread (0: not a GEMV).
+int64_t mg_lower_gemv_unroll(const MgProgram *p, MgOpId op);
 /// Writes the GEMV kernel's body (GPU) or its CPU form; `part` names the
 /// partial-sum buffer (GPU: a workgroup attribution of mg_lower_gemv_smem's
 /// type; CPU: allocated here).

@@ -229,6 +229,7 @@ bool mg_lower_kernel_plan(const MgProgram *p, MgOpId op, int sm,
     plan->smem_bytes = mg_lower_gemv_smem(p, op, type, sizeof type);
     plan->vector = MG_LOWER_VECTOR_BYTES /
                    (int64_t)mg_dtype_bytes(root->tensors[o->inputs[1]].dtype);
+    plan->unroll = mg_lower_gemv_unroll(p, op);
     plan->barriers_after = 1; // the partial sums meet after one barrier
   } else {
     plan->form = MG_LOWER_FORM_GRID;

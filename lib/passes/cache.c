@@ -7,6 +7,7 @@
 #define _POSIX_C_SOURCE 200809L // mkdir, O_NOFOLLOW
 
 #include "cache.h"
+#include "mirage/cost.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -259,11 +260,11 @@ static uint64_t cache_key(const MgProgram *subject, const MgSearchOptions *o,
                           bool part, bool stopped) {
   char text[400];
   int n = snprintf(text, sizeof text, "mirage-" MIRAGE_VERSION " %s %s mko=%u "
-           "mbo=%u mck=%u abs=%d seed=%llu err=%a rank=%d cuts=%d extra=%u",
+           "mbo=%u mck=%u abs=%d seed=%llu err=%a rank=%d cost=%d cuts=%d extra=%u",
            part ? "part" : "whole", o->target->name, o->max_kernel_ops,
            o->max_block_ops, o->max_custom_kernels, o->use_absexpr,
            (unsigned long long)o->seed, o->verify_error, (int)o->rank,
-           o->cut_prologues, o->extra_levels);
+           MG_COST_MODEL_REVISION, o->cut_prologues, o->extra_levels);
   if (stopped && n > 0 && (size_t)n < sizeof text)
     snprintf(text + n, sizeof text - (size_t)n, " stopped budget=%a mem=%llu",
              o->time_budget_s, (unsigned long long)o->memory_limit);

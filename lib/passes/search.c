@@ -406,17 +406,17 @@ static bool search_one(MlirOperation module, MlirOperation func, void *ud) {
                             : result.stats.memory_limited
                                   ? " (stopped by the memory bound)"
                                   : "";
-      // What decided: the roofline estimate (time_s), or the proxy's DRAM
-      // bytes. The model of the emitted code is shown beside the roofline;
-      // it does not rank (docs/cost.md).
+      // What decided: the model of the emitted code (time_s), or the
+      // proxy's DRAM bytes. The roofline, the idealised bound, is shown
+      // beside it (docs/cost.md).
       char reason[192];
       if (run->options.rank == MG_SEARCH_RANK_COST) {
         const MgGpu *gpu = mg_cost_gpu(run->options.target);
         snprintf(reason, sizeof reason,
                  "estimated %.1f us -> %.1f us, roofline %.1f us -> %.1f us "
-                 "on %s", 1e6 * mg_cost_emitted_program(target, gpu),
-                 1e6 * mg_cost_emitted_program(best ? best : target, gpu),
-                 1e6 * before.time_s, 1e6 * after.time_s,
+                 "on %s", 1e6 * before.time_s, 1e6 * after.time_s,
+                 1e6 * mg_cost_program(target, gpu),
+                 1e6 * mg_cost_program(best ? best : target, gpu),
                  run->options.target->name);
       } else {
         snprintf(reason, sizeof reason, "DRAM bytes %llu -> %llu",

@@ -80,8 +80,8 @@ MgSearchCost mg_search_cost(const MgProgram *program,
   MgSearchCost c = mg_search_proxy_cost(program);
   MgSearchRank rank = options ? options->rank : MG_SEARCH_RANK_COST;
   if (rank == MG_SEARCH_RANK_COST)
-    c.time_s = mg_cost_program(program,
-                               mg_cost_gpu(options ? options->target : NULL));
+    c.time_s = mg_cost_emitted_program(
+        program, mg_cost_gpu(options ? options->target : NULL));
   return c;
 }
 

@@ -369,6 +369,10 @@ static MgStatus search_logical(const MgProgram *target,
   uint32_t nw = mg_search_threads(&opt);
   Worker *workers = calloc(nw, sizeof *workers);
   Found found = {0, 0, NULL};
+  // Candidates of a size whose testing was put off (below), tested with
+  // the next size's; one size at most.
+  Collector pending;
+  mg_collector_init(&pending, opt.max_candidates);
   if (!s->menu_table || !workers) {
     st = mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1, "out of memory");
     goto done;
@@ -399,7 +403,9 @@ static MgStatus search_logical(const MgProgram *target,
   // Under rank=cost the target itself is the first bar: a candidate no
   // cheaper than it is not worth testing.
   MgSearchCost target_cost = mg_search_cost(target, &opt);
+  double target_roofline = mg_cost_program(target, gpu);
   uint32_t first_found = 0; // level that verified the first program
+  bool deferred = false;
   for (uint32_t level = 1; level <= opt.max_kernel_ops; level++) {
     if (atomic_load(&s->stop) || atomic_load(&s->enum_stop))
       break;
@@ -421,9 +427,39 @@ static MgStatus search_logical(const MgProgram *target,
     bool ok = true;
     for (uint32_t i = 0; i < nw; i++)
       ok &= mg_collector_merge(&all, &workers[i].collector);
+    ok &= mg_collector_merge(&all, &pending);
     double t1 = mg_clock_now();
     stats->enumerate_s += t1 - t0;
     uint32_t before = found.n;
+    // The cut first: its composed program is usually the bar that spares
+    // testing the whole target's one-kernel candidates (whole-shape field
+    // tests are the search's costliest step).
+    if (ok && level == 1 && opt.rank == MG_SEARCH_RANK_COST &&
+        opt.cut_prologues && !atomic_load(&s->stop))
+      ok = add_cut(s, &found, stats);
+    t1 = mg_clock_now(); // the cut's searches count their own times
+    // Nothing found yet and even the cheapest candidate of this size is
+    // estimated far slower than an ideal implementation of the input's
+    // own kernels (its roofline): the emitted code of this size loses much
+    // to the ideal, and a larger kernel graph may lower better (GQA's
+    // one-kernel form against split-KV). So this size's candidates are
+    // not tested now (whole-shape field tests are the search's costliest
+    // step): the next size is searched and both are tested together, in
+    // one cost order.
+    if (ok && opt.rank == MG_SEARCH_RANK_COST && !opt.exhaustive &&
+        !deferred && found.n == 0 && level < opt.max_kernel_ops &&
+        all.num > 0 &&
+        all.items[0].cost.time_s > MG_SEARCH_DEFER_RATIO * target_roofline) {
+      deferred = true;
+      ok = mg_collector_merge(&pending, &all);
+      mg_collector_dispose(&all);
+      if (!ok) {
+        st = mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1,
+                         "out of memory during the search");
+        goto done;
+      }
+      continue;
+    }
     // A copy: testing appends to `found`, which may move its items.
     MgSearchCost bar = target_cost;
     if (found.n && (opt.rank == MG_SEARCH_RANK_PROXY ||
@@ -435,9 +471,6 @@ static MgStatus search_logical(const MgProgram *target,
       ok = evaluate(s, workers, nw, &all, &found, has_bar ? &bar : NULL,
                     stats);
     stats->verify_s += mg_clock_now() - t1;
-    if (ok && level == 1 && opt.rank == MG_SEARCH_RANK_COST &&
-        opt.cut_prologues && !atomic_load(&s->stop))
-      ok = add_cut(s, &found, stats);
     mg_collector_dispose(&all);
     if (!ok || atomic_load(&s->failed)) {
       st = mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1,
@@ -447,8 +480,19 @@ static MgStatus search_logical(const MgProgram *target,
     if (found.n > before && !first_found)
       first_found = level;
   }
+  // Put off, and no larger size came to test them with (a stop, or the
+  // loop's end).
+  if (pending.num && st == MG_STATUS_OK && !atomic_load(&s->failed)) {
+    MgSearchCost bar = target_cost;
+    double t1 = mg_clock_now();
+    if (!evaluate(s, workers, nw, &pending, &found, &bar, stats))
+      st = mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1,
+                       "out of memory during the search");
+    stats->verify_s += mg_clock_now() - t1;
+  }
 
 done:
+  mg_collector_dispose(&pending);
   for (uint32_t i = 0; workers && i < nw; i++) {
     mg_stats_add(stats, &workers[i].stats);
     mg_collector_dispose(&workers[i].collector);

@@ -203,6 +203,12 @@ typedef struct Kept {
 } Kept;
 
 /// Best-first bounded list of candidates (a total order: cost, hash).
+/// Under rank=cost, the candidates of a kernel-graph size are tested
+/// together with the next size's when nothing has been found yet and the
+/// cheapest is estimated more than this many times the input's roofline
+/// (search.c, docs/search.md).
+#define MG_SEARCH_DEFER_RATIO 1.5
+
 typedef struct Collector {
   uint32_t num, cap;
   Kept *items;

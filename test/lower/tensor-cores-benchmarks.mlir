@@ -6,13 +6,13 @@
 // exponentiate sums of 64 products: inputs in [-0.25, 0.25] keep their f16
 // scores finite (at 1 the lowered code and the interpreter both overflow).
 // ptx-benchmarks-sm80.mlir checks the PTX of the same kernels.
-// RUN: mirage-opt --mirage-superopt="cache=false lower=false target=sm_80" %mirage_src/test/lift/gqa-tosa.mlir -o %t.gqa.mlir
+// RUN: mirage-opt --mirage-superopt="cache=false lower=false time-budget-s=0 target=sm_80" %mirage_src/test/lift/gqa-tosa.mlir -o %t.gqa.mlir
 // RUN: mirage-opt --mirage-lower="ptx=false" %t.gqa.mlir | FileCheck %s --check-prefix=MMA
 // RUN: mirage-run --lower --range=0.25 %t.gqa.mlir | FileCheck %s --check-prefix=GQA
-// RUN: mirage-opt --mirage-superopt="cache=false lower=false target=sm_80" %mirage_src/test/lift/qknorm-tosa.mlir -o %t.qknorm.mlir
+// RUN: mirage-opt --mirage-superopt="cache=false lower=false time-budget-s=0 target=sm_80" %mirage_src/test/lift/qknorm-tosa.mlir -o %t.qknorm.mlir
 // RUN: mirage-opt --mirage-lower="ptx=false" %t.qknorm.mlir | FileCheck %s --check-prefix=MMA
 // RUN: mirage-run --lower --range=0.25 %t.qknorm.mlir | FileCheck %s --check-prefix=QKNORM
-// RUN: mirage-opt --mirage-superopt="cache=false lower=false target=sm_80" %mirage_src/test/lift/lora-tosa.mlir -o %t.lora.mlir
+// RUN: mirage-opt --mirage-superopt="cache=false lower=false time-budget-s=0 target=sm_80" %mirage_src/test/lift/lora-tosa.mlir -o %t.lora.mlir
 // RUN: mirage-opt --mirage-lower="ptx=false" %t.lora.mlir | FileCheck %s --check-prefix=MMA
 // RUN: mirage-run --lower %t.lora.mlir | FileCheck %s --check-prefix=LORA
 

@@ -1,7 +1,7 @@
 // The cache also remembers "nothing cheaper found" and the results of
 // searches stopped by their budget, so a warm compile searches nothing.
 //
-// A lone matmul: the search keeps it; the second compile reads that from the
+// A lone GEMV (the split-K kernel of lib/lower/gemv.c): the search keeps it; the second compile reads that from the
 // cache (an entry holding the subprogram itself) and searches nothing.
 // RUN: rm -rf %t.cache
 // RUN: mirage-opt --mirage-search="cache-dir=%t.cache" --mirage-remarks %s 2>&1 >%t.cold | FileCheck %s --check-prefix=COLD
@@ -16,7 +16,7 @@
 // A "kept" entry is recognised by equality with the subprogram: the entry of
 // @mm put under another subprogram's key is a wrong program for it, so the
 // verifier rejects it and the search runs again.
-// RUN: %python %S/Inputs/cache_entry.py graft %t.cache "tensor<64x64xf16>" "tensor<32x32xf16>"
+// RUN: %python %S/Inputs/cache_entry.py graft %t.cache "tensor<512x1024xf16>" "tensor<32x32xf16>"
 // RUN: mirage-opt --mirage-search="cache-dir=%t.cache" --mirage-remarks %s 2>&1 >/dev/null | FileCheck %s --check-prefix=GRAFT
 // GRAFT: warning: mirage-search: the cache entry for '@mm_small' is removed and searched again: its inputs or outputs differ
 //
@@ -29,9 +29,9 @@
 // STOP1: '@rms' kept: no cheaper verified μGraph found (stopped by the time budget)
 // STOP2: '@rms' kept: no cheaper verified μGraph found (from the cache, of a search stopped by its time budget or memory bound)
 
-func.func @mm(%a: tensor<64x64xf16>, %b: tensor<64x64xf16>) -> tensor<64x64xf16> attributes {ug.level = "kernel"} {
-  %y = "ug.matmul"(%a, %b) : (tensor<64x64xf16>, tensor<64x64xf16>) -> tensor<64x64xf16>
-  func.return %y : tensor<64x64xf16>
+func.func @mm(%a: tensor<2x512xf16>, %b: tensor<512x1024xf16>) -> tensor<2x1024xf16> attributes {ug.level = "kernel"} {
+  %y = "ug.matmul"(%a, %b) : (tensor<2x512xf16>, tensor<512x1024xf16>) -> tensor<2x1024xf16>
+  func.return %y : tensor<2x1024xf16>
 }
 func.func @mm_small(%a: tensor<32x32xf16>, %b: tensor<32x32xf16>) -> tensor<32x32xf16> attributes {ug.level = "kernel"} {
   %y = "ug.matmul"(%a, %b) : (tensor<32x32xf16>, tensor<32x32xf16>) -> tensor<32x32xf16>

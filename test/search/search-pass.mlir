@@ -18,7 +18,7 @@
 
 // CHECK: func.func @rms_k1({{.*}}ug.level = "block"}
 // CHECK-DAG: "ug.accum"({{.*}}) {kind = "sum_sq_last"}
-// CHECK-DAG: "ug.accum"({{.*}}) {kind = "sum"}
+// CHECK-DAG: "ug.matmul"
 // CHECK: "ug.saver"
 // CHECK-LABEL: func.func @rms(
 // CHECK-NEXT: "ug.custom"({{.*}}) {kernel = @rms_k1

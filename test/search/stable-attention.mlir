@@ -5,18 +5,18 @@
 // at the GQA decode shape (one query row: Q 2x1x64, K 2x64x4096,
 // V 2x4096x64) and with 16 query rows (Q 2x16x64, K 2x64x1024,
 // V 2x1024x64). Each is lifted as ONE subprogram of 8 μGraph ops and
-// searched, with the default limits, into TWO kernels, split-KV at both
-// shapes: kernel 1 takes one chunk of keys per block (128 chunks per batch
-// today) and, over a for-loop of 2 tiles, computes S / √d, the tile's max
-// m, exp(S - m), P·V and Σ, accumulated online (rescaled to the running
-// max), and saves the chunk's partial P·V, partial Σ and max side by side;
-// kernel 2 merges the chunks with online accumulators keyed by the saved
-// maxima and divides. Every exp takes S minus a max.
+// searched, with the default limits, into TWO kernels. Ranked by the model
+// of the code lib/lower emits (docs/cost.md), at both shapes kernel 1
+// writes the scaled scores S / √d (a few KB here) and kernel 2 takes, per
+// block, whole rows of S and one column of V: the row max m, exp(S - m),
+// P·V and Σ, and divides. (Split-KV with online accumulators, the choice
+// under the roofline, is estimated slower as lib/lower emits it today.)
+// Every exp takes S minus a max.
 //
-// The searches run to their end (about 3.5 s and 1.5 s on 2 cores; nothing
-// fails its fingerprint), so the result does not depend on timing: the
-// remarks must not say "stopped by the time budget".
-// RUN: mirage-opt --mirage-superopt="cache=false lower=false" --mirage-remarks --mirage-stats %s -o %t 2>%t.err
+// The searches run without a time budget (about 3.5 s and 1.5 s on 2 idle
+// cores, several times that under a sanitizer; nothing fails its
+// fingerprint), so the result does not depend on timing.
+// RUN: mirage-opt --mirage-superopt="cache=false lower=false time-budget-s=0" --mirage-remarks --mirage-stats %s -o %t 2>%t.err
 // RUN: FileCheck %s < %t
 // RUN: FileCheck %s --check-prefix=REMARK < %t.err
 // RUN: mirage-opt --mirage-verify-ugraph %t > /dev/null
@@ -51,70 +51,52 @@
 // REMARK-NEXT: remark: mirage-search: '@attention_rows_lax0' replaced by a verified μGraph: 8 kernel(s) -> 2, estimated {{[0-9.]+}} us -> {{[0-9.]+}} us, roofline {{[0-9.]+}} us -> {{[0-9.]+}} us on sm_90{{$}}
 // REMARK-NOT: numerically unstable
 
-// Kernel 2 (printed first): the merge.
+// Kernel 2 (printed first): the softmax of the saved scores and P·V.
 // CHECK-LABEL: func.func private @attention_decode_lax0_k2(
 // CHECK-SAME: -> tensor<2x1x64xf16>
-// CHECK-NEXT: %[[M:[0-9]+]] = "ug.iterator"(%arg0)
-// CHECK-NEXT: %[[PO:[0-9]+]] = "ug.iterator"(%arg1)
-// CHECK-NEXT: %[[PL:[0-9]+]] = "ug.iterator"(%arg2)
-// CHECK-NEXT: %[[O:[0-9]+]] = "ug.accum"(%[[PO]], %[[M]]) {kind = "online"}
-// CHECK-NEXT: %[[L:[0-9]+]] = "ug.accum"(%[[PL]], %[[M]]) {kind = "online"}
-// CHECK-NEXT: %[[Y:[0-9]+]] = "ug.div"(%[[O]], %[[L]])
-// CHECK-NEXT: "ug.saver"(%[[Y]])
-// Kernel 1: one chunk of keys per block.
-// CHECK-LABEL: func.func private @attention_decode_lax0_k1(%arg0: tensor<2x1x64xf16>, %arg1: tensor<2x64x4096xf16>, %arg2: tensor<2x4096x64xf16>)
-// CHECK-NEXT: %[[Q:[0-9]+]] = "ug.iterator"(%arg0)
-// CHECK-NEXT: %[[K:[0-9]+]] = "ug.iterator"(%arg1)
-// CHECK-NEXT: %[[V:[0-9]+]] = "ug.iterator"(%arg2)
-// CHECK-NEXT: %[[S:[0-9]+]] = "ug.matmul"(%[[Q]], %[[K]])
-// CHECK-NEXT: %[[SS:[0-9]+]] = "ug.mul_scalar"(%[[S]]) {scalar = 1.250000e-01 : f64}
-// CHECK-NEXT: %[[MX:[0-9]+]] = "ug.reduce_max"(%[[SS]]) {dim = 2 : i64}
-// CHECK-NEXT: %[[D:[0-9]+]] = "ug.sub"(%[[SS]], %[[MX]])
-// CHECK-NEXT: %[[RM:[0-9]+]] = "ug.accum"(%[[MX]]) {kind = "max"}
+// CHECK-NEXT: %[[V:[0-9]+]] = "ug.iterator"(%arg0)
+// CHECK-NEXT: %[[S:[0-9]+]] = "ug.iterator"(%arg1)
+// CHECK-NEXT: %[[MX:[0-9]+]] = "ug.reduce_max"(%[[S]]) {dim = 2 : i64}
+// CHECK-NEXT: %[[D:[0-9]+]] = "ug.sub"(%[[S]], %[[MX]])
 // CHECK-NEXT: %[[E:[0-9]+]] = "ug.exp"(%[[D]])
 // CHECK-NEXT: %[[PV:[0-9]+]] = "ug.matmul"(%[[E]], %[[V]])
 // CHECK-NEXT: %[[R:[0-9]+]] = "ug.sum"(%[[E]]) {dim = 2 : i64}
-// CHECK-NEXT: %[[O:[0-9]+]] = "ug.accum"(%[[PV]], %[[MX]]) {kind = "online"}
-// CHECK-NEXT: %[[L:[0-9]+]] = "ug.accum"(%[[R]], %[[MX]]) {kind = "online"}
-// CHECK-NEXT: "ug.saver"(%[[RM]])
-// CHECK-NEXT: "ug.saver"(%[[O]])
-// CHECK-NEXT: "ug.saver"(%[[L]])
+// CHECK-NEXT: %[[Y:[0-9]+]] = "ug.div"(%[[PV]], %[[R]])
+// CHECK-NEXT: "ug.saver"(%[[Y]])
+// Kernel 1: the scaled scores, 16 keys per block.
+// CHECK-LABEL: func.func private @attention_decode_lax0_k1(%arg0: tensor<2x1x64xf16>, %arg1: tensor<2x64x4096xf16>)
+// CHECK-NEXT: %[[Q:[0-9]+]] = "ug.iterator"(%arg0)
+// CHECK-NEXT: %[[K:[0-9]+]] = "ug.iterator"(%arg1)
+// CHECK-NEXT: %[[S:[0-9]+]] = "ug.matmul"(%[[Q]], %[[K]])
+// CHECK-NEXT: %[[SS:[0-9]+]] = "ug.mul_scalar"(%[[S]]) {scalar = 1.250000e-01 : f64}
+// CHECK-NEXT: "ug.saver"(%[[SS]])
 // CHECK-LABEL: func.func private @attention_decode_lax0(
-// CHECK-NEXT: %[[P:[0-9]+]]:3 = "ug.custom"(%arg0, %arg1, %arg2) {kernel = @attention_decode_lax0_k1,
-// CHECK-NEXT: %[[Y:[0-9]+]] = "ug.custom"(%[[P]]#0, %[[P]]#1, %[[P]]#2) {kernel = @attention_decode_lax0_k2,
+// CHECK-NEXT: %[[P:[0-9]+]] = "ug.custom"(%arg0, %arg1) {kernel = @attention_decode_lax0_k1,
+// CHECK-NEXT: %[[Y:[0-9]+]] = "ug.custom"(%arg2, %[[P]]) {kernel = @attention_decode_lax0_k2,
 // CHECK-NEXT: return %[[Y]]
 
-// Kernel 2 (printed first): the merge.
+// Kernel 2 (printed first): the softmax of the saved scores and P·V.
 // CHECK-LABEL: func.func private @attention_rows_lax0_k2(
 // CHECK-SAME: -> tensor<2x16x64xf16>
-// CHECK-NEXT: %[[M:[0-9]+]] = "ug.iterator"(%arg0)
-// CHECK-NEXT: %[[PO:[0-9]+]] = "ug.iterator"(%arg1)
-// CHECK-NEXT: %[[PL:[0-9]+]] = "ug.iterator"(%arg2)
-// CHECK-NEXT: %[[O:[0-9]+]] = "ug.accum"(%[[PO]], %[[M]]) {kind = "online"}
-// CHECK-NEXT: %[[L:[0-9]+]] = "ug.accum"(%[[PL]], %[[M]]) {kind = "online"}
-// CHECK-NEXT: %[[Y:[0-9]+]] = "ug.div"(%[[O]], %[[L]])
-// CHECK-NEXT: "ug.saver"(%[[Y]])
-// Kernel 1: one chunk of keys per block.
-// CHECK-LABEL: func.func private @attention_rows_lax0_k1(%arg0: tensor<2x16x64xf16>, %arg1: tensor<2x64x1024xf16>, %arg2: tensor<2x1024x64xf16>)
-// CHECK-NEXT: %[[Q:[0-9]+]] = "ug.iterator"(%arg0)
-// CHECK-NEXT: %[[K:[0-9]+]] = "ug.iterator"(%arg1)
-// CHECK-NEXT: %[[V:[0-9]+]] = "ug.iterator"(%arg2)
-// CHECK-NEXT: %[[S:[0-9]+]] = "ug.matmul"(%[[Q]], %[[K]])
-// CHECK-NEXT: %[[SS:[0-9]+]] = "ug.mul_scalar"(%[[S]]) {scalar = 1.250000e-01 : f64}
-// CHECK-NEXT: %[[MX:[0-9]+]] = "ug.reduce_max"(%[[SS]]) {dim = 2 : i64}
-// CHECK-NEXT: %[[D:[0-9]+]] = "ug.sub"(%[[SS]], %[[MX]])
-// CHECK-NEXT: %[[RM:[0-9]+]] = "ug.accum"(%[[MX]]) {kind = "max"}
+// CHECK-NEXT: %[[V:[0-9]+]] = "ug.iterator"(%arg0)
+// CHECK-NEXT: %[[S:[0-9]+]] = "ug.iterator"(%arg1)
+// CHECK-NEXT: %[[MX:[0-9]+]] = "ug.reduce_max"(%[[S]]) {dim = 2 : i64}
+// CHECK-NEXT: %[[D:[0-9]+]] = "ug.sub"(%[[S]], %[[MX]])
 // CHECK-NEXT: %[[E:[0-9]+]] = "ug.exp"(%[[D]])
 // CHECK-NEXT: %[[PV:[0-9]+]] = "ug.matmul"(%[[E]], %[[V]])
 // CHECK-NEXT: %[[R:[0-9]+]] = "ug.sum"(%[[E]]) {dim = 2 : i64}
-// CHECK-NEXT: %[[O:[0-9]+]] = "ug.accum"(%[[PV]], %[[MX]]) {kind = "online"}
-// CHECK-NEXT: %[[L:[0-9]+]] = "ug.accum"(%[[R]], %[[MX]]) {kind = "online"}
-// CHECK-NEXT: "ug.saver"(%[[RM]])
-// CHECK-NEXT: "ug.saver"(%[[O]])
-// CHECK-NEXT: "ug.saver"(%[[L]])
+// CHECK-NEXT: %[[Y:[0-9]+]] = "ug.div"(%[[PV]], %[[R]])
+// CHECK-NEXT: "ug.saver"(%[[Y]])
+// Kernel 1: the scaled scores, 8 keys of one batch per block.
+// CHECK-LABEL: func.func private @attention_rows_lax0_k1(%arg0: tensor<2x16x64xf16>, %arg1: tensor<2x64x1024xf16>)
+// CHECK-NEXT: %[[Q:[0-9]+]] = "ug.iterator"(%arg0)
+// CHECK-NEXT: %[[K:[0-9]+]] = "ug.iterator"(%arg1)
+// CHECK-NEXT: %[[S:[0-9]+]] = "ug.matmul"(%[[Q]], %[[K]])
+// CHECK-NEXT: %[[SS:[0-9]+]] = "ug.mul_scalar"(%[[S]]) {scalar = 1.250000e-01 : f64}
+// CHECK-NEXT: "ug.saver"(%[[SS]])
 // CHECK-LABEL: func.func private @attention_rows_lax0(
-// CHECK-NEXT: %[[P:[0-9]+]]:3 = "ug.custom"(%arg0, %arg1, %arg2) {kernel = @attention_rows_lax0_k1,
-// CHECK-NEXT: %[[Y:[0-9]+]] = "ug.custom"(%[[P]]#0, %[[P]]#1, %[[P]]#2) {kernel = @attention_rows_lax0_k2,
+// CHECK-NEXT: %[[P:[0-9]+]] = "ug.custom"(%arg0, %arg1) {kernel = @attention_rows_lax0_k1,
+// CHECK-NEXT: %[[Y:[0-9]+]] = "ug.custom"(%arg2, %[[P]]) {kernel = @attention_rows_lax0_k2,
 // CHECK-NEXT: return %[[Y]]
 
 // NUM1: @attention_decode_lax0: 1 output, 128 elements, max abs error {{.*}}: ok

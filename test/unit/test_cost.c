@@ -836,6 +836,39 @@ static void test_cost_emitted_pipelined_loop(void) {
 // cycles. Resident 65536/(64*256) = 4 blocks per SM; the busiest SM runs
 // ceil(4096/132) = 32 blocks: 8 rounds, 4256 cycles = 2.15e-6 s, above
 // DRAM 4194304 B / 2.8475e12 = 1.47e-6 s.
+// RMSNorm's kernel-level GEMV: A (2, 4096) · B (4096, 6144) f16
+// (gemv.c). 768 column groups of 8: 8 per block would be 96 blocks, so 4:
+// 192 blocks of 128 threads, each thread 128 rows of B, loaded 8 at a time.
+static void test_cost_emitted_gemv(void) {
+  MgProgram *p = matmul_program(MG_DTYPE_F16, 2, 4096, 6144);
+  MgLowerKernelPlan pl;
+  CHECK(mg_lower_kernel_plan(p, 2, 90, &pl));
+  CHECK_EQ_INT(pl.form, MG_LOWER_FORM_GEMV);
+  CHECK_EQ_INT(pl.grid[0], 192);
+  CHECK_EQ_INT(pl.threads, 128);
+  CHECK_EQ_INT(pl.unroll, 8);
+  CHECK_EQ_INT(pl.vector, 8);
+  CHECK_EQ_INT(pl.smem_bytes, 32 * 2 * 32 * 4); // slices x rows x cols f32
+  MgEmittedCost c;
+  CHECK(mg_cost_emitted_kernel(p, 2, NULL, &c));
+  // Resident 8 (registers: 65536 / (64 x 128)); the busiest SM runs
+  // ceil(192 / 132) = 2 blocks: one round, 2 x 128 x 8 x 16 B in flight.
+  CHECK_EQ_INT(c.resident, 8);
+  CHECK_EQ_INT(c.rounds, 1);
+  CHECK_NEAR(c.inflight_bytes, 32768, 0);
+  // A thread: 16 groups of 8 rows, each a DRAM round trip (480), the
+  // conversion (4) and 8 dependent FMAs (32): 16 x 516 = 8256 cycles; the
+  // barrier 20; its 64 outputs' 32 partial sums (one per thread of the
+  // first 64): a shared load (30) and 32 adds (128): 158. 8434 cycles.
+  CHECK_REL(c.block_s, 8434 / H_HZ);
+  CHECK_REL(c.path_memory_s, 16 * 480 / H_HZ);
+  // B's 4096 x 6144 x 2 B dominate: DRAM-bound, as the roofline.
+  CHECK_NEAR(c.dram_bytes, 2 * 4096 * 2 + 4096 * 6144 * 2 + 2 * 6144 * 2, 0);
+  CHECK_EQ_INT(c.bound, MG_COST_BOUND_DRAM);
+  CHECK_REL(c.time_s, H_LAUNCH + c.dram_bytes / R_DRAM);
+  mg_program_destroy(p);
+}
+
 static void test_cost_emitted_grid_exp(void) {
   MgDiag d;
   MgProgram *p = mg_program_create();
@@ -882,5 +915,6 @@ int main(void) {
   RUN_TEST(test_cost_emitted_mma_matmul);
   RUN_TEST(test_cost_emitted_pipelined_loop);
   RUN_TEST(test_cost_emitted_grid_exp);
+  RUN_TEST(test_cost_emitted_gemv);
   return TEST_SUMMARY();
 }

@@ -8,7 +8,7 @@ set -euo pipefail
 target=$1 out=$2 src=$3 ptxas=$4 python=$5
 mkdir -p "$out"
 for name in rmsnorm gqa qknorm lora gated-mlp ntrans; do
-  mirage-opt --mirage-superopt="cache=false target=$target" \
+  mirage-opt --mirage-superopt="cache=false time-budget-s=0 target=$target" \
     "$src/test/lift/$name-tosa.mlir" -o "$out/$name.mlir"
   "$python" "$src/test/lower/Inputs/extract_ptx.py" "$out/$name.mlir" \
     "$out/$name" >/dev/null
