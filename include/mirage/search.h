@@ -82,7 +82,8 @@ typedef void (*MgSearchCandidateFn)(const MgProgram *candidate,
 
 /// How verified candidates are ranked.
 typedef enum MgSearchRank {
-  MG_SEARCH_RANK_COST,  // the cost model's estimated time (lib/cost)
+  MG_SEARCH_RANK_COST,  // the estimated time of the code lib/lower emits
+                        // (mg_cost_emitted_program)
   MG_SEARCH_RANK_PROXY, // fewest kernels, then DRAM bytes, then smem
   MG_SEARCH_RANK_COUNT
 } MgSearchRank;
@@ -166,8 +167,8 @@ MG_API MgStatus mg_search_check_options(const MgSearchOptions *options,
 
 /// Ranking key of a program, compared lexicographically.
 typedef struct MgSearchCost {
-  double time_s;       // cost-model estimate (mg_cost_program on the
-                       // search's target); 0 under MG_SEARCH_RANK_PROXY
+  double time_s;       // cost-model estimate (mg_cost_emitted_program on
+                       // the search's target); 0 under MG_SEARCH_RANK_PROXY
   uint32_t kernels;    // ops in the kernel graph (one launch each)
   uint64_t dram_bytes; // bytes read and written in DRAM (see docs/search.md)
   uint64_t smem_bytes; // shared memory of all block graphs

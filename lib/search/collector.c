@@ -3,8 +3,9 @@
 // Candidates are ranked by (estimated time, kernels, DRAM bytes, shared
 // memory), compared lexicographically, then by program hash, then by
 // structural comparison of the canonical keys so the order is total and the
-// same on every run. The time is lib/cost's estimate (0 for every program
-// under rank=proxy, which leaves the proxy order). DRAM bytes of a kernel
+// same on every run. The time is lib/cost's model of the code lib/lower
+// emits for the program (0 for every program under rank=proxy, which
+// leaves the proxy order). DRAM bytes of a kernel
 // op in the proxy:
 //  - predefined op: its operands read once plus its result written once;
 //  - graph-defined kernel: every block reads its iterators' tiles, once per
