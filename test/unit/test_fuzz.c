@@ -78,8 +78,8 @@ static void test_fuzz_blame_ours(void) {
       "    #0 0x55 in hoist_aliases " ROOT "/lib/passes/tool.c:230:9\n"
       "    #1 0x55 in mg_tool_parse_module " ROOT "/lib/passes/tool.c:330:3\n"
       "    #2 0x55 in child_run " ROOT "/tools/mirage-fuzz/main.c:307:5\n";
-  MgFuzzOutcome o = classify(SIGNALLED(SIGABRT), err, MG_FUZZ_PHASE_PARSE,
-                             MG_FUZZ_KILL_NONE);
+  MgFuzzOutcome o =
+      classify(SIGNALLED(SIGABRT), err, MG_FUZZ_PHASE_PARSE, MG_FUZZ_KILL_NONE);
   CHECK_EQ_INT(o.cls, MG_FUZZ_CLASS_CRASH);
   CHECK_EQ_INT(o.blame, MG_FUZZ_BLAME_OURS);
   // The signature stops at the way in (mg_tool_parse_module).
@@ -108,8 +108,8 @@ static void test_fuzz_blame_ours(void) {
 
 static void test_fuzz_reports(void) {
   // UndefinedBehaviorSanitizer: numbers are left out of the signature.
-  const char *err =
-      ROOT "/lib/graph/shape.c:40:12: runtime error: signed integer overflow: "
+  const char *err = ROOT
+      "/lib/graph/shape.c:40:12: runtime error: signed integer overflow: "
       "2147483647 * 2 cannot be represented in type 'int'\n"
       "    #0 0x55 in mg_graph_numel " ROOT "/lib/graph/shape.c:40\n"
       "AddressSanitizer:DEADLYSIGNAL\n" // UBSan's abort, under handle_abort
@@ -137,15 +137,15 @@ static void test_fuzz_reports(void) {
         "    #0 0x7f in abort (/lib/x86_64-linux-gnu/libc.so.6+0x1)\n"
         "    #1 0x7f in llvm::report_bad_alloc_error(char const*, bool) "
         "(/usr/lib/llvm-22/lib/libLLVM.so.22.1+0x2)\n";
-  o = classify(SIGNALLED(SIGABRT), err, MG_FUZZ_PHASE_PARSE,
-               MG_FUZZ_KILL_NONE);
+  o = classify(SIGNALLED(SIGABRT), err, MG_FUZZ_PHASE_PARSE, MG_FUZZ_KILL_NONE);
   CHECK_EQ_INT(o.cls, MG_FUZZ_CLASS_MEMORY);
   CHECK_EQ_INT(o.blame, MG_FUZZ_BLAME_PARSER);
   CHECK(!strncmp(o.signature, "LLVM ERROR: out of memory: ", 27));
   // Stopped at the time limit, inside our search: a hang of ours.
-  err = "==1==ERROR: AddressSanitizer: ABRT on unknown address 0x1\n"
-        "    #0 0x7f in __pthread_kill_implementation ./nptl/pthread_kill.c:44\n"
-        "    #1 0x55 in mg_search_run " ROOT "/lib/search/search.c:400\n";
+  err =
+      "==1==ERROR: AddressSanitizer: ABRT on unknown address 0x1\n"
+      "    #0 0x7f in __pthread_kill_implementation ./nptl/pthread_kill.c:44\n"
+      "    #1 0x55 in mg_search_run " ROOT "/lib/search/search.c:400\n";
   o = classify(SIGNALLED(SIGABRT), err, MG_FUZZ_PHASE_PASSES,
                MG_FUZZ_KILL_TIME);
   CHECK_EQ_INT(o.cls, MG_FUZZ_CLASS_HANG);
@@ -158,8 +158,8 @@ static void test_fuzz_reports(void) {
 }
 
 static void test_fuzz_exit_classes(void) {
-  MgFuzzOutcome o = classify(EXITED(0), "", MG_FUZZ_PHASE_EXIT,
-                             MG_FUZZ_KILL_NONE);
+  MgFuzzOutcome o =
+      classify(EXITED(0), "", MG_FUZZ_PHASE_EXIT, MG_FUZZ_KILL_NONE);
   CHECK_EQ_INT(o.cls, MG_FUZZ_CLASS_CLEAN);
   CHECK_EQ_INT(o.blame, MG_FUZZ_BLAME_NONE);
   o = classify(EXITED(1), "input.mlir:3:4: error: expected ':'\n",
@@ -168,8 +168,7 @@ static void test_fuzz_exit_classes(void) {
   // A failure without a diagnostic, a signal without a stack.
   o = classify(EXITED(1), "", MG_FUZZ_PHASE_PASSES, MG_FUZZ_KILL_NONE);
   CHECK_EQ_INT(o.cls, MG_FUZZ_CLASS_CRASH);
-  o = classify(SIGNALLED(SIGSEGV), "", MG_FUZZ_PHASE_PASSES,
-               MG_FUZZ_KILL_NONE);
+  o = classify(SIGNALLED(SIGSEGV), "", MG_FUZZ_PHASE_PASSES, MG_FUZZ_KILL_NONE);
   CHECK_EQ_INT(o.cls, MG_FUZZ_CLASS_CRASH);
   CHECK_EQ_INT(o.blame, MG_FUZZ_BLAME_UNKNOWN);
   CHECK(!strcmp(o.signature, "signal 11: (no stack)"));
@@ -197,13 +196,15 @@ static void test_fuzz_mutator(void) {
   MgFuzzText seeds[1] = {{0}};
   CHECK(mg_fuzz_text_append(&seeds[0], seed_text, sizeof seed_text - 1));
   char *ops[] = {"arith.constant", "tosa.add", "tosa.reduce_sum", "tosa.sub"};
-  MgFuzzCorpus corpus = {.seeds = seeds, .num_seeds = 1, .op_names = ops,
-                         .num_op_names = 4};
-  const char *wanted[] = {"shape-dim-all", "shape-drop-dim", "shape-add-dim",
-                          "shape-rank-0-all", "dtype-all", "dtype", "integer",
-                          "axis", "float", "op-neighbour", "op-unknown",
-                          "operand-drop", "operand-duplicate", "line-delete",
-                          "line-duplicate", "bit-flip", "splice", "keyword"};
+  MgFuzzCorpus corpus = {
+      .seeds = seeds, .num_seeds = 1, .op_names = ops, .num_op_names = 4};
+  const char *wanted[] = {
+      "shape-dim-all",     "shape-drop-dim", "shape-add-dim",
+      "shape-rank-0-all",  "dtype-all",      "dtype",
+      "integer",           "axis",           "float",
+      "op-neighbour",      "op-unknown",     "operand-drop",
+      "operand-duplicate", "line-delete",    "line-duplicate",
+      "bit-flip",          "splice",         "keyword"};
   bool seen[sizeof wanted / sizeof *wanted] = {false};
   uint64_t rng_a = 42, rng_b = 42;
   for (int i = 0; i < 4000; ++i) {

@@ -89,7 +89,8 @@ static bool parse_frame(const char *line, const char *eol, Frame *f) {
                split + 1);
       if (split > p)
         --split; // the space
-    } else { // "FUNCTION FILE:LINE:COL"
+    } else {
+      // "FUNCTION FILE:LINE:COL"
       split = end;
       while (split > p && split[-1] != ' ')
         --split;
@@ -112,12 +113,13 @@ static bool starts_with(const char *s, const char *prefix) {
 
 /// The sanitizer runtime, libc, the C++ runtime: never the bug.
 static bool is_runtime_frame(const Frame *f) {
+  // clang-format off
   static const char *const modules[] = {
-      "libasan",       "libubsan",   "liblsan",  "libc.so",   "libc-",
-      "libstdc++",     "libgcc_s",   "libpthread", "ld-linux", "/libsanitizer/",
-      "/sanitizer_common/", "/asan/", "/ubsan/", "/lsan/",    "../sysdeps/",
-      "./nptl/",       "./stdlib/",  "./string/", "./posix/", "./signal/",
-      "./assert/",     "./malloc/",  "./libio/",
+      "libasan", "libubsan", "liblsan", "libc.so", "libc-", "libstdc++",
+      "libgcc_s", "libpthread", "ld-linux", "/libsanitizer/",
+      "/sanitizer_common/", "/asan/", "/ubsan/", "/lsan/", "../sysdeps/",
+      "./nptl/", "./stdlib/", "./string/", "./posix/", "./signal/",
+      "./assert/", "./malloc/", "./libio/",
   };
   static const char *const functions[] = {
       "__interceptor_", "__asan", "__sanitizer", "__ubsan", "__lsan",
@@ -127,6 +129,7 @@ static bool is_runtime_frame(const Frame *f) {
       "free", "__assert", "__wrap_", "___interceptor_", "__memcpy",
       "__memmove", "__memset", "__strlen",
   };
+  // clang-format on
   for (size_t i = 0; i < sizeof modules / sizeof *modules; ++i)
     if (strstr(f->where, modules[i]))
       return true;
@@ -177,7 +180,7 @@ static size_t read_stack(const char *from, const char *end, Frame *frames,
 /// The start of the sanitizer report in `err`, NULL when there is none.
 static const char *report_start(const char *err, size_t len) {
   static const char *const markers[] = {
-      "ERROR: AddressSanitizer", "ERROR: LeakSanitizer",
+      "ERROR: AddressSanitizer",           "ERROR: LeakSanitizer",
       "ERROR: UndefinedBehaviorSanitizer", "runtime error: ",
       "AddressSanitizer:DEADLYSIGNAL",
   };
@@ -200,8 +203,8 @@ static void copy_kind(const char *p, const char *end, size_t max, char *out,
        ++i) {
     if (p[i] == '0' && p + i + 1 < end && p[i + 1] == 'x') {
       i += 2;
-      while (p + i < end && ((p[i] >= '0' && p[i] <= '9') ||
-                             (p[i] >= 'a' && p[i] <= 'f')))
+      while (p + i < end &&
+             ((p[i] >= '0' && p[i] <= '9') || (p[i] >= 'a' && p[i] <= 'f')))
         ++i;
       --i;
       continue;
@@ -253,9 +256,11 @@ static void describe(int status, const char *err, size_t len, MgFuzzKill kill,
 /// True when the child ran out of memory (as opposed to a bug).
 static bool ran_out_of_memory(const char *err, size_t len) {
   static const char *const markers[] = {
-      "out of memory",     "out-of-memory",     "allocation-size-too-big",
-      "requested allocation size", "std::bad_alloc", "Allocation failed",
-      "rss-limit-exceeded", "Cannot allocate memory", "allocator is out of",
+      "out of memory",           "out-of-memory",
+      "allocation-size-too-big", "requested allocation size",
+      "std::bad_alloc",          "Allocation failed",
+      "rss-limit-exceeded",      "Cannot allocate memory",
+      "allocator is out of",
   };
   for (size_t i = 0; i < sizeof markers / sizeof *markers; ++i)
     if (contains(err, len, markers[i]))
@@ -292,8 +297,7 @@ void mg_fuzz_classify(int status, const char *err, size_t len,
   char kind[128];
   describe(status, err, len, kill, report, kind, sizeof kind);
   Frame frames[64];
-  size_t num_frames =
-      report ? read_stack(report, err + len, frames, 64) : 0;
+  size_t num_frames = report ? read_stack(report, err + len, frames, 64) : 0;
   // Skip the runtime at the top; then blame.
   size_t top = 0;
   while (top < num_frames && is_runtime_frame(&frames[top]))
@@ -311,8 +315,8 @@ void mg_fuzz_classify(int status, const char *err, size_t len,
   else
     out->blame = MG_FUZZ_BLAME_UPSTREAM;
 
-  size_t n = (size_t)snprintf(out->signature, sizeof out->signature, "%s:",
-                              kind);
+  size_t n =
+      (size_t)snprintf(out->signature, sizeof out->signature, "%s:", kind);
   // Frames without a symbol (static functions of libMLIR) are left out
   // when named ones follow: one bug reached through two call sites in the
   // same function would otherwise count twice.

@@ -33,29 +33,29 @@ uint64_t mg_fuzz_below(uint64_t *state, uint64_t n) {
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
+// clang-format off
 static const char *const interesting_ints[] = {
-    "0",          "1",          "2",          "3",
-    "-1",         "7",          "16",         "255",
-    "65536",      "2147483647", "2147483648", "-2147483648",
-    "4294967296", "9223372036854775807",      "9223372036854775808",
-    "-9223372036854775808",     "18446744073709551616",
+    "0", "1", "2", "3", "-1", "7", "16", "255", "65536",
+    "2147483647", "2147483648", "-2147483648", "4294967296",
+    "9223372036854775807", "9223372036854775808", "-9223372036854775808",
+    "18446744073709551616",
 };
 
 /// Dimension sizes: the 0, 1, 2^31 and negative, plus neighbours.
 static const char *const interesting_dims[] = {
-    "0",     "1",          "2",          "3",          "-1",
-    "65536", "2147483647", "2147483648", "4294967296", "9223372036854775807",
-    "?",     "18446744073709551616",
+    "0", "1", "2", "3", "-1", "65536", "2147483647", "2147483648",
+    "4294967296", "9223372036854775807", "?", "18446744073709551616",
 };
+// clang-format on
 
 static const char *const interesting_floats[] = {
-    "0.0",     "-0.0",    "1.0",      "-1.0",  "1.0e+38",
-    "3.4e+38", "1.0e+39", "1.0e-45",  "65504.0", "65520.0",
-    "0x7FC00000", "0x7F800000", "0xFF800000", "0x7E00", "1.0e+308",
+    "0.0",        "-0.0",       "1.0",        "-1.0",    "1.0e+38",
+    "3.4e+38",    "1.0e+39",    "1.0e-45",    "65504.0", "65520.0",
+    "0x7FC00000", "0x7F800000", "0xFF800000", "0x7E00",  "1.0e+308",
 };
 
 static const char *const dtypes[] = {
-    "f16", "bf16", "f32", "f64", "i1",  "i8",      "i16",     "i32",
+    "f16", "bf16", "f32", "f64",   "i1",       "i8",     "i16", "i32",
     "i64", "ui8",  "si8", "index", "f8E4M3FN", "f8E5M2", "i4",  "complex<f32>",
 };
 
@@ -113,8 +113,9 @@ static bool mutate_bytes(MgFuzzText *t, uint64_t *rng,
     *what = "byte-set";
     if (!len)
       break;
-    t->data[at] = mg_fuzz_below(rng, 2) ? syntax[mg_fuzz_below(rng, sizeof syntax - 1)]
-                                        : (char)mg_fuzz_below(rng, 256);
+    t->data[at] = mg_fuzz_below(rng, 2)
+                      ? syntax[mg_fuzz_below(rng, sizeof syntax - 1)]
+                      : (char)mg_fuzz_below(rng, 256);
     return true;
   case 2: {
     *what = "byte-erase";
@@ -140,7 +141,8 @@ static bool mutate_bytes(MgFuzzText *t, uint64_t *rng,
     return true;
   case 5: {
     *what = "splice";
-    const MgFuzzText *other = &corpus->seeds[mg_fuzz_below(rng, corpus->num_seeds)];
+    const MgFuzzText *other =
+        &corpus->seeds[mg_fuzz_below(rng, corpus->num_seeds)];
     size_t from = mg_fuzz_below(rng, other->len);
     size_t n = 1 + mg_fuzz_below(rng, 256);
     n = n < other->len - from ? n : other->len - from;
@@ -294,7 +296,8 @@ static bool mutate_shape(MgFuzzText *t, uint64_t *rng, const char **what) {
   }
   uint64_t choice = mg_fuzz_below(rng, 10);
   bool everywhere = mg_fuzz_below(rng, 3) && end > shape.end;
-  const char *value = interesting_dims[mg_fuzz_below(rng, COUNT(interesting_dims))];
+  const char *value =
+      interesting_dims[mg_fuzz_below(rng, COUNT(interesting_dims))];
   MgFuzzText old = {0};
   bool ok = mg_fuzz_text_append(&old, type.data, type.len);
   if (num_dims && choice < 6) {
@@ -370,14 +373,14 @@ static bool mutate_int(MgFuzzText *t, uint64_t *rng, const char **what) {
     size_t q = pos;
     while (q < t->len && is_digit(t->data[q]))
       ++q;
-    if (q < t->len && (t->data[q] == '.' || t->data[q] == 'e' ||
-                       is_word_char(t->data[q])))
+    if (q < t->len &&
+        (t->data[q] == '.' || t->data[q] == 'e' || is_word_char(t->data[q])))
       continue; // a float, or 4x8 inside a shape (mutate_shape's)
     offer(&pick, rng, pos, q);
     pos = q;
   }
-  static const char *const axes[] = {"-1", "0", "1", "2", "3", "4", "7",
-                                     "2147483648"};
+  static const char *const axes[] = {"-1", "0", "1", "2",
+                                     "3",  "4", "7", "2147483648"};
   if (axis.count && mg_fuzz_below(rng, 3) == 0) {
     *what = "axis";
     return replace_str(t, axis.begin, axis.end - axis.begin,
@@ -386,8 +389,9 @@ static bool mutate_int(MgFuzzText *t, uint64_t *rng, const char **what) {
   if (!pick.count)
     return false;
   *what = "integer";
-  return replace_str(t, pick.begin, pick.end - pick.begin,
-                     interesting_ints[mg_fuzz_below(rng, COUNT(interesting_ints))]);
+  return replace_str(
+      t, pick.begin, pick.end - pick.begin,
+      interesting_ints[mg_fuzz_below(rng, COUNT(interesting_ints))]);
 }
 
 /// A float literal (digits '.' digits, exponent optional).
@@ -404,9 +408,9 @@ static bool mutate_float(MgFuzzText *t, uint64_t *rng, const char **what) {
       continue;
     }
     ++q;
-    while (q < t->len && (is_digit(t->data[q]) || t->data[q] == 'e' ||
-                          t->data[q] == 'E' || t->data[q] == '+' ||
-                          t->data[q] == '-'))
+    while (q < t->len &&
+           (is_digit(t->data[q]) || t->data[q] == 'e' || t->data[q] == 'E' ||
+            t->data[q] == '+' || t->data[q] == '-'))
       ++q;
     offer(&pick, rng, pos > 0 && t->data[pos - 1] == '-' ? pos - 1 : pos, q);
     pos = q;
@@ -414,8 +418,9 @@ static bool mutate_float(MgFuzzText *t, uint64_t *rng, const char **what) {
   if (!pick.count)
     return false;
   *what = "float";
-  return replace_str(t, pick.begin, pick.end - pick.begin,
-                     interesting_floats[mg_fuzz_below(rng, COUNT(interesting_floats))]);
+  return replace_str(
+      t, pick.begin, pick.end - pick.begin,
+      interesting_floats[mg_fuzz_below(rng, COUNT(interesting_floats))]);
 }
 
 /// An op name `dialect.op` (also inside quotes, the generic form): another
@@ -428,10 +433,10 @@ static bool mutate_op_name(MgFuzzText *t, uint64_t *rng,
   for (size_t pos = 0; pos < t->len; ++pos) {
     char c = t->data[pos];
     if (!(c >= 'a' && c <= 'z') ||
-        (pos > 0 && (is_word_char(t->data[pos - 1]) || t->data[pos - 1] == '.' ||
-                     t->data[pos - 1] == '%' || t->data[pos - 1] == '@' ||
-                     t->data[pos - 1] == '#' || t->data[pos - 1] == '!' ||
-                     t->data[pos - 1] == '^')))
+        (pos > 0 && (is_word_char(t->data[pos - 1]) ||
+                     t->data[pos - 1] == '.' || t->data[pos - 1] == '%' ||
+                     t->data[pos - 1] == '@' || t->data[pos - 1] == '#' ||
+                     t->data[pos - 1] == '!' || t->data[pos - 1] == '^')))
       continue;
     size_t q = pos, dot = 0;
     while (q < t->len && (is_word_char(t->data[q]) || t->data[q] == '.')) {
@@ -480,8 +485,8 @@ static bool mutate_operand(MgFuzzText *t, uint64_t *rng, const char **what) {
     if (t->data[pos] != '%')
       continue;
     size_t q = pos + 1;
-    while (q < t->len && (is_word_char(t->data[q]) || t->data[q] == '#' ||
-                          t->data[q] == '.'))
+    while (q < t->len &&
+           (is_word_char(t->data[q]) || t->data[q] == '#' || t->data[q] == '.'))
       ++q;
     if (q == pos + 1)
       continue;
