@@ -295,11 +295,14 @@ static void print_table(const Results *r, const Options *opt,
          (unsigned long long)r->blamed[MG_FUZZ_BLAME_PARSER]);
 }
 
+// SIGINT/SIGTERM: the first stops starting inputs (those running finish,
+// so the table covers a contiguous range); the second kills them, and they
+// are not counted.
 static volatile sig_atomic_t interrupted;
 
 static void on_signal(int sig) {
   (void)sig;
-  interrupted = 1;
+  interrupted = interrupted < 2 ? interrupted + 1 : 2;
 }
 
 /// The main mode: inputs [start, start + inputs) on `jobs` children.
@@ -313,6 +316,7 @@ static int fuzz(MgFuzzServer *s, const Options *opt, const MgFuzzCorpus *c) {
   double start = mg_fuzz_now();
   uint64_t next = opt->start, end = opt->start + opt->inputs;
   size_t active = 0;
+  uint64_t lowest_abandoned = UINT64_MAX;
   bool ok = true;
   while (ok && (active || (next < end && !interrupted))) {
     for (size_t k = 0; k < num_jobs && next < end && !interrupted; ++k) {
@@ -333,19 +337,34 @@ static int fuzz(MgFuzzServer *s, const Options *opt, const MgFuzzCorpus *c) {
       MgFuzzOutcome o;
       double seconds;
       bool parsed = s->phases[k] >= MG_FUZZ_PHASE_PASSES;
+      bool abandoned = jobs[k].abandoned;
       mg_fuzz_job_finish(s, &jobs[k], k, &o, &seconds);
       --active;
-      ok = ok &&
-           record(&r, opt, c, &inputs[k], &o, &jobs[k].err, seconds, parsed);
+      if (abandoned)
+        lowest_abandoned = inputs[k].index < lowest_abandoned
+                               ? inputs[k].index
+                               : lowest_abandoned;
+      else
+        ok = ok &&
+             record(&r, opt, c, &inputs[k], &o, &jobs[k].err, seconds, parsed);
     }
-    if (interrupted)
+    if (interrupted >= 2)
       for (size_t k = 0; k < num_jobs; ++k)
-        if (jobs[k].active && !jobs[k].exited)
+        if (jobs[k].active && !jobs[k].exited && !jobs[k].abandoned) {
           kill(-jobs[k].pid, SIGKILL);
+          jobs[k].abandoned = true;
+        }
   }
   print_table(&r, opt, c, mg_fuzz_now() - start);
-  if (interrupted)
-    printf("interrupted after %llu inputs\n", (unsigned long long)r.done);
+  if (interrupted && lowest_abandoned == UINT64_MAX)
+    printf("interrupted: inputs %llu..%llu done; the rest: --start=%llu\n",
+           (unsigned long long)opt->start, (unsigned long long)(next - 1),
+           (unsigned long long)next);
+  else if (interrupted)
+    printf("interrupted: %llu inputs done, from %llu; input %llu and some "
+           "after it were stopped and not counted\n",
+           (unsigned long long)r.done, (unsigned long long)opt->start,
+           (unsigned long long)lowest_abandoned);
   for (size_t k = 0; k < MG_FUZZ_MAX_JOBS; ++k) {
     mg_fuzz_text_free(&jobs[k].err);
     mg_fuzz_text_free(&inputs[k].text);

@@ -306,6 +306,7 @@ bool mg_fuzz_job_start(MgFuzzServer *s, MgFuzzJob *j, size_t slot,
   j->started = mg_fuzz_now();
   j->signalled = j->exited_at = 0;
   j->kill = MG_FUZZ_KILL_NONE;
+  j->abandoned = false;
   j->input = in;
   j->err.len = 0;
   return true;

@@ -70,6 +70,7 @@ typedef struct MgFuzzJob {
   int status;
   double started, signalled, exited_at;
   MgFuzzKill kill;
+  bool abandoned;     // killed on the user's second interrupt: not counted
   MgFuzzInput *input; // owned by the caller
   MgFuzzText err;
 } MgFuzzJob;
