@@ -543,8 +543,11 @@ static MgProgram *import_kernel(MlirOperation module, MlirOperation kernel,
   MgBridgeMap map = {0};
   MlirLocation loc = mlirOperationGetLocation(kernel);
   MgDiag diag = {-1, -1, ""};
-  if (mg_bridge_import(module, kernel, &program, &map, &loc, &diag) !=
-      MG_STATUS_OK) {
+  MlirSymbolTable symbols = mlirSymbolTableCreate(module);
+  MgStatus status =
+      mg_bridge_import(symbols, kernel, &program, &map, &loc, &diag);
+  mlirSymbolTableDestroy(symbols);
+  if (status != MG_STATUS_OK) {
     report_error(loc, label, diag.message);
     program = NULL;
   } else if (mg_program_validate(program, NULL, &diag) != MG_STATUS_OK) {
@@ -832,6 +835,7 @@ static Outcome run_compare(MlirOperation module, const Options *o) {
 static Outcome run_lifted(MlirOperation module, const Options *o,
                           int *pairs) {
   Outcome worst = OUTCOME_OK;
+  MlirSymbolTable symbols = mlirSymbolTableCreate(module);
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
   for (MlirOperation op = mlirBlockGetFirstOperation(body);
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
@@ -857,7 +861,7 @@ static Outcome run_lifted(MlirOperation module, const Options *o,
       MlirStringRef s = mlirFlatSymbolRefAttrGetValue(ref_attr);
       char ref_name[256];
       snprintf(ref_name, sizeof ref_name, "%.*s", (int)s.length, s.data);
-      MlirOperation ref = mg_bridge_lookup_func(module, ref_name);
+      MlirOperation ref = mg_bridge_lookup_func_in(symbols, ref_name);
       if (mlirOperationIsNull(ref) || is_declaration(ref)) {
         snprintf(msg, sizeof msg, "reference function '@%s' not found",
                  ref_name);
@@ -870,6 +874,7 @@ static Outcome run_lifted(MlirOperation module, const Options *o,
     if (r > worst)
       worst = r;
   }
+  mlirSymbolTableDestroy(symbols);
   return worst;
 }
 
