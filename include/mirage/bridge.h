@@ -33,20 +33,26 @@ MG_API void mg_bridge_map_free(MgBridgeMap *map);
 MG_API bool mg_bridge_op_is(MlirOperation op, const char *name);
 /// The name of `op` as a NUL-terminated string in `buf`.
 MG_API void mg_bridge_op_name(MlirOperation op, char *buf, size_t size);
-/// The func.func named `name` in `module`, or a null operation.
+/// The func.func named `name` in `module`, or a null operation. Builds the
+/// module's symbol table (O(functions)): for repeated lookups build one with
+/// mlirSymbolTableCreate and use mg_bridge_lookup_func_in.
 MG_API MlirOperation mg_bridge_lookup_func(MlirOperation module,
                                            const char *name);
+/// The func.func named `name` in symbol table `symbols`, or a null operation.
+MG_API MlirOperation mg_bridge_lookup_func_in(MlirSymbolTable symbols,
+                                              const char *name);
 
 /// True when `func` is a func.func carrying `ug.level`; writes the level.
 MG_API bool mg_bridge_func_level(MlirOperation func, MgLevel *level);
 
 /// Imports the kernel graph `root` (a func.func with ug.level = "kernel" in
-/// `module`) and the graphs it references. On failure returns non-OK, fills
+/// the module whose symbol table is `symbols`, borrowed) and the graphs it
+/// references, looked up there. On failure returns non-OK, fills
 /// `diag`, sets `*error_loc` to the offending op's location and leaves `map`
 /// empty (nothing to free). On success the caller frees `map` with
 /// mg_bridge_map_free. The program is built with the checking builders but
 /// not yet mg_program_validate'd.
-MG_API MgStatus mg_bridge_import(MlirOperation module, MlirOperation root,
+MG_API MgStatus mg_bridge_import(MlirSymbolTable symbols, MlirOperation root,
                                  MgProgram **program, MgBridgeMap *map,
                                  MlirLocation *error_loc, MgDiag *diag);
 
@@ -62,11 +68,16 @@ MG_API char *mg_bridge_print(const MgProgram *program, const char *root_name,
                              const char *const *names);
 
 /// Replaces (or adds) the functions of `program` in `module`: functions of
-/// the same names are erased first. Every created op gets location `loc`
-/// (the source the graphs stand for). `funcs` (NULL, or one slot per graph)
-/// receives the inserted function of each graph. Returns failure if the text
-/// does not parse (a bug, reported as a diagnostic).
+/// the same names are erased first. New functions go where the old root
+/// was, or at the end of the module. `symbols` is the module's symbol table
+/// (borrowed; lookups take constant time, so exporting into a module of n
+/// functions costs O(size of the program), not O(n)); it is kept current:
+/// erased functions leave it, inserted ones enter it. Every created op gets
+/// location `loc` (the source the graphs stand for). `funcs` (NULL, or one
+/// slot per graph) receives the inserted function of each graph. Returns
+/// failure if the text does not parse (a bug, reported as a diagnostic).
 MG_API MlirLogicalResult mg_bridge_export(MlirOperation module,
+                                          MlirSymbolTable symbols,
                                           const MgProgram *program,
                                           const char *root_name,
                                           const char *const *names,

@@ -130,6 +130,9 @@ typedef struct MgRng {
   uint64_t state;
 } MgRng;
 MG_API uint64_t mg_rng_next(MgRng *rng);
+/// Advances `rng` past `n` draws in constant time (SplitMix64's state is a
+/// Weyl sequence), so that a stream can be split between threads.
+MG_API void mg_rng_skip(MgRng *rng, uint64_t n);
 
 /// A file written in full or not at all: output goes to a temporary file
 /// beside `path` that replaces it (rename) only on mg_outfile_commit, so a

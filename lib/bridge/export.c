@@ -6,24 +6,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool is_named(MlirOperation op, MlirStringRef name) {
+static MlirStringRef name_of(MlirOperation op) {
   MlirAttribute a = mlirOperationGetAttributeByName(
       op, mlirStringRefCreateFromCString("sym_name"));
   if (mlirAttributeIsNull(a) || !mlirAttributeIsAString(a))
-    return false;
-  MlirStringRef n = mlirStringAttrGetValue(a);
-  return n.length == name.length && !memcmp(n.data, name.data, n.length);
+    return (MlirStringRef){NULL, 0};
+  return mlirStringAttrGetValue(a);
 }
 
+/// True when `op` has the name of a function of `fresh` (a few functions).
 static bool replaced(MlirOperation op, MlirModule fresh) {
+  MlirStringRef name = name_of(op);
+  if (!name.data)
+    return false;
   MlirBlock b = mlirModuleGetBody(fresh);
   for (MlirOperation f = mlirBlockGetFirstOperation(b); !mlirOperationIsNull(f);
-       f = mlirOperationGetNextInBlock(f)) {
-    MlirAttribute a = mlirOperationGetAttributeByName(
-        f, mlirStringRefCreateFromCString("sym_name"));
-    if (!mlirAttributeIsNull(a) && is_named(op, mlirStringAttrGetValue(a)))
+       f = mlirOperationGetNextInBlock(f))
+    if (mlirStringRefEqual(name_of(f), name))
       return true;
-  }
   return false;
 }
 
@@ -40,6 +40,7 @@ static void set_locations(MlirOperation func, MlirLocation loc) {
 }
 
 MlirLogicalResult mg_bridge_export(MlirOperation module,
+                                   MlirSymbolTable symbols,
                                    const MgProgram *program,
                                    const char *root_name,
                                    const char *const *names,
@@ -57,28 +58,20 @@ MlirLogicalResult mg_bridge_export(MlirOperation module,
   if (mlirModuleIsNull(fresh))
     return mlirLogicalResultFailure();
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
-  // New functions go where the old root was, before its first survivor.
-  MlirStringRef root = mlirStringRefCreateFromCString(
-      names && names[0] ? names[0] : root_name);
-  MlirOperation anchor = {NULL};
-  bool after_root = false;
-  for (MlirOperation op = mlirBlockGetFirstOperation(body);
-       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
-    if (is_named(op, root))
-      after_root = true;
-    else if (after_root && !replaced(op, fresh)) {
-      anchor = op;
-      break;
-    }
-  }
-  for (MlirOperation op = mlirBlockGetFirstOperation(body);
-       !mlirOperationIsNull(op);) {
-    MlirOperation next = mlirOperationGetNextInBlock(op);
-    if (replaced(op, fresh))
-      mlirOperationDestroy(op);
-    op = next;
-  }
   MlirBlock fresh_body = mlirModuleGetBody(fresh);
+  // New functions go where the old root was, before its first survivor
+  // (the functions right after the root may be replaced too).
+  MlirOperation anchor = mlirSymbolTableLookup(
+      symbols, mlirStringRefCreateFromCString(names && names[0] ? names[0]
+                                                                : root_name));
+  while (!mlirOperationIsNull(anchor) && replaced(anchor, fresh))
+    anchor = mlirOperationGetNextInBlock(anchor);
+  for (MlirOperation f = mlirBlockGetFirstOperation(fresh_body);
+       !mlirOperationIsNull(f); f = mlirOperationGetNextInBlock(f)) {
+    MlirOperation old = mlirSymbolTableLookup(symbols, name_of(f));
+    if (!mlirOperationIsNull(old))
+      mlirSymbolTableErase(symbols, old);
+  }
   uint32_t graph = program->num_graphs; // printed callees first: last graph
   for (MlirOperation f = mlirBlockGetFirstOperation(fresh_body);
        !mlirOperationIsNull(f);) {
@@ -91,6 +84,7 @@ MlirLogicalResult mg_bridge_export(MlirOperation module,
       mlirBlockAppendOwnedOperation(body, f);
     else
       mlirBlockInsertOwnedOperationBefore(body, anchor, f);
+    mlirSymbolTableInsert(symbols, f); // already placed: only named
     f = next;
   }
   mlirModuleDestroy(fresh);

@@ -15,8 +15,7 @@
 #include "mlir-c/BuiltinTypes.h"
 
 typedef struct Importer {
-  MlirOperation module;
-  MlirSymbolTable symbols;
+  MlirSymbolTable symbols; // borrowed
   MgProgram *program;
   MgBridgeMap *map;
   MlirLocation *error_loc;
@@ -599,7 +598,7 @@ done:
   return s;
 }
 
-MgStatus mg_bridge_import(MlirOperation module, MlirOperation root,
+MgStatus mg_bridge_import(MlirSymbolTable symbols, MlirOperation root,
                           MgProgram **program, MgBridgeMap *map,
                           MlirLocation *error_loc, MgDiag *diag) {
   memset(map, 0, sizeof *map);
@@ -609,15 +608,11 @@ MgStatus mg_bridge_import(MlirOperation module, MlirOperation root,
   if (!mg_bridge_func_level(root, &level) || level != MG_LEVEL_KERNEL)
     return mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
                        "expected a func.func with ug.level = \"kernel\"");
-  Importer im = {module, mlirSymbolTableCreate(module), mg_program_create(),
-                 map, error_loc, diag, 0};
-  if (!im.program) {
-    mlirSymbolTableDestroy(im.symbols);
+  Importer im = {symbols, mg_program_create(), map, error_loc, diag, 0};
+  if (!im.program)
     return mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1, "out of memory");
-  }
   MgGraphId g;
   MgStatus s = import_graph(&im, root, level, &g);
-  mlirSymbolTableDestroy(im.symbols);
   if (s != MG_STATUS_OK) {
     mg_program_destroy(im.program);
     mg_bridge_map_free(map);

@@ -14,12 +14,18 @@ void mg_bridge_op_name(MlirOperation op, char *buf, size_t size) {
   snprintf(buf, size, "%.*s", (int)n.length, n.data);
 }
 
-MlirOperation mg_bridge_lookup_func(MlirOperation module, const char *name) {
-  MlirSymbolTable table = mlirSymbolTableCreate(module);
+MlirOperation mg_bridge_lookup_func_in(MlirSymbolTable symbols,
+                                       const char *name) {
   MlirOperation op =
-      mlirSymbolTableLookup(table, mlirStringRefCreateFromCString(name));
-  mlirSymbolTableDestroy(table);
+      mlirSymbolTableLookup(symbols, mlirStringRefCreateFromCString(name));
   if (!mlirOperationIsNull(op) && !mg_bridge_op_is(op, "func.func"))
     op.ptr = NULL;
+  return op;
+}
+
+MlirOperation mg_bridge_lookup_func(MlirOperation module, const char *name) {
+  MlirSymbolTable table = mlirSymbolTableCreate(module);
+  MlirOperation op = mg_bridge_lookup_func_in(table, name);
+  mlirSymbolTableDestroy(table);
   return op;
 }

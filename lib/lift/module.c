@@ -44,14 +44,9 @@ static bool symbol_name(MlirOperation op, char *buf, size_t size) {
   return true;
 }
 
-static bool has_symbol(MlirOperation module, const char *name) {
-  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
-  char buf[512];
-  for (MlirOperation op = mlirBlockGetFirstOperation(body);
-       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
-    if (symbol_name(op, buf, sizeof buf) && !strcmp(buf, name))
-      return true;
-  return false;
+static bool has_symbol(MlirSymbolTable symbols, const char *name) {
+  return !mlirOperationIsNull(
+      mlirSymbolTableLookup(symbols, mlirStringRefCreateFromCString(name)));
 }
 
 // Blocks of `region`, then the blocks nested in ops that stay.
@@ -124,13 +119,14 @@ static void remark(const MgLiftOptions *o, MlirOperation op, const char *fmt,
                    const char *name, const char *tail) {
   if (!o->remark)
     return;
-  char msg[MG_LIFT_WHY_SIZE + 640];
+  char msg[1200]; // a name (< 400) and a tail (< 640) fit whole
   snprintf(msg, sizeof msg, fmt, name, tail);
   o->remark(o->remark_data, mlirOperationGetLocation(op), msg);
 }
 
-static MgStatus lift_function(MlirOperation module, MlirOperation func,
-                              const char *name, const MgLiftOptions *opts,
+static MgStatus lift_function(MlirOperation module, MlirSymbolTable symbols,
+                              MlirOperation func, const char *name,
+                              const MgLiftOptions *opts,
                               MgLiftStats *stats, MgDiag *diag) {
   MlirRegion body = mlirOperationGetRegion(func, 0);
   if (is_empty_function(body)) {
@@ -173,7 +169,7 @@ static MgStatus lift_function(MlirOperation module, MlirOperation func,
     for (;; ++next) {
       snprintf(kname, sizeof kname, "%s_lax%u", name, next);
       snprintf(rname, sizeof rname, "%s_ref", kname);
-      if (!has_symbol(module, kname) && !has_symbol(module, rname))
+      if (!has_symbol(symbols, kname) && !has_symbol(symbols, rname))
         break;
     }
     c->index = next++;
@@ -192,7 +188,8 @@ static MgStatus lift_function(MlirOperation module, MlirOperation func,
     if (stats)
       stats->ugraph_ops += c->compute;
     MlirOperation call = {NULL};
-    status = mg_lift_rewrite_chunk(module, &after, kname, c, &call, diag);
+    status = mg_lift_rewrite_chunk(module, symbols, &after, kname, c, &call,
+                                   diag);
     // Later subprograms that read this one's results now read the call's.
     for (uint32_t d = i + 1; d < plan.num_chunks && status == MG_STATUS_OK; ++d)
       for (uint32_t in = 0; in < plan.chunks[d].num_inputs; ++in)
@@ -323,29 +320,36 @@ MgStatus mg_lift_module(MlirOperation module, const MgLiftOptions *options,
   MlirOperation *funcs = malloc((n + 1) * sizeof *funcs);
   if (!funcs)
     return mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1, "out of memory");
+  // One symbol table for the whole module, kept current as functions are
+  // added: looking names up by scanning the module made lifting quadratic
+  // in the number of functions.
+  MlirSymbolTable symbols = mlirSymbolTableCreate(module);
   // Functions first: lifting adds functions to the module as it goes.
+  // References (named by some kernel graph's ug.reference) are never lifted.
+  MgPtrMap references;
+  mg_ptrmap_init(&references);
+  MgStatus status = MG_STATUS_OK;
   uint32_t nf = 0;
   for (MlirOperation op = mlirBlockGetFirstOperation(body);
-       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
-    if (mg_bridge_op_is(op, "func.func"))
-      funcs[nf++] = op;
-  MgStatus status = MG_STATUS_OK;
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    if (!mg_bridge_op_is(op, "func.func"))
+      continue;
+    funcs[nf++] = op;
+    MlirAttribute r = mg_lift_attr(op, "ug.reference");
+    if (!mlirAttributeIsNull(r) && mlirAttributeIsAFlatSymbolRef(r) &&
+        !mg_ptrmap_put(&references,
+                       mlirSymbolTableLookup(symbols,
+                                             mlirFlatSymbolRefAttrGetValue(r))
+                           .ptr,
+                       1))
+      status = mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1, "out of memory");
+  }
   for (uint32_t i = 0; i < nf && status == MG_STATUS_OK; ++i) {
     MlirOperation f = funcs[i];
     char name[400];
     if (!mlirAttributeIsNull(mg_lift_attr(f, "ug.level")) ||
-        !symbol_name(f, name, sizeof name))
-      continue;
-    bool is_reference = false; // named by some kernel graph's ug.reference
-    for (uint32_t k = 0; k < nf && !is_reference; ++k) {
-      MlirAttribute r = mg_lift_attr(funcs[k], "ug.reference");
-      if (!mlirAttributeIsNull(r) && mlirAttributeIsAFlatSymbolRef(r)) {
-        MlirStringRef s = mlirFlatSymbolRefAttrGetValue(r);
-        is_reference =
-            s.length == strlen(name) && !memcmp(s.data, name, s.length);
-      }
-    }
-    if (is_reference)
+        !symbol_name(f, name, sizeof name) ||
+        mg_ptrmap_get(&references, f.ptr) != UINT32_MAX)
       continue;
     if (stats)
       stats->functions++;
@@ -355,8 +359,10 @@ MgStatus mg_lift_module(MlirOperation module, const MgLiftOptions *options,
              "carry)");
       continue;
     }
-    status = lift_function(module, f, name, &opts, stats, diag);
+    status = lift_function(module, symbols, f, name, &opts, stats, diag);
   }
+  mg_ptrmap_free(&references);
+  mlirSymbolTableDestroy(symbols);
   free(funcs);
   if (status == MG_STATUS_OK && stats && stats->functions)
     summary_remarks(module, &opts, stats);

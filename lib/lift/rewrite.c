@@ -378,9 +378,10 @@ static MlirOperation build_reference(MlirContext ctx, MgLiftChunk *c,
   return ref;
 }
 
-MgStatus mg_lift_rewrite_chunk(MlirOperation module, MlirOperation *after,
-                               const char *name, MgLiftChunk *c,
-                               MlirOperation *call_out, MgDiag *diag) {
+MgStatus mg_lift_rewrite_chunk(MlirOperation module, MlirSymbolTable symbols,
+                               MlirOperation *after, const char *name,
+                               MgLiftChunk *c, MlirOperation *call_out,
+                               MgDiag *diag) {
   MlirContext ctx = mlirOperationGetContext(module);
   char ref_name[512];
   snprintf(ref_name, sizeof ref_name, "%s_ref", name);
@@ -412,7 +413,8 @@ MgStatus mg_lift_rewrite_chunk(MlirOperation module, MlirOperation *after,
     status = mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
                          "internal: could not copy the ops of '@%s'", name);
   } else if (mlirLogicalResultIsFailure(
-                 mg_bridge_export(module, c->prog, name, NULL, loc, &kernel)) ||
+                 mg_bridge_export(module, symbols, c->prog, name, NULL, loc,
+                                  &kernel)) ||
              mlirOperationIsNull(kernel)) {
     mlirOperationDestroy(ref);
     status = mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
@@ -427,6 +429,7 @@ MgStatus mg_lift_rewrite_chunk(MlirOperation module, MlirOperation *after,
     mlirOperationMoveAfter(kernel, *after);
     MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
     mlirBlockInsertOwnedOperationAfter(body, kernel, ref);
+    mlirSymbolTableInsert(symbols, ref); // already placed: only named
     *after = ref;
 
     MlirNamedAttribute callee =

@@ -225,13 +225,12 @@ static MgProgram *load(const Lookup *l, uint64_t key, bool *found,
   MlirSymbolTable table = mlirSymbolTableCreate(mod);
   MlirOperation root =
       mlirSymbolTableLookup(table, mlirStringRefCreateFromCString(CACHE_ROOT));
-  mlirSymbolTableDestroy(table);
   MgBridgeMap map;
   MlirLocation loc;
   if (mlirOperationIsNull(root)) {
     mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
                 "cache entry '%s' has no kernel graph", path);
-  } else if (mg_bridge_import(mod, root, &program, &map, &loc, diag) ==
+  } else if (mg_bridge_import(table, root, &program, &map, &loc, diag) ==
              MG_STATUS_OK) {
     mg_bridge_map_free(&map);
     if (mg_program_validate(program, l->o->target, diag) != MG_STATUS_OK) {
@@ -239,6 +238,7 @@ static MgProgram *load(const Lookup *l, uint64_t key, bool *found,
       program = NULL;
     }
   }
+  mlirSymbolTableDestroy(table);
   mlirModuleDestroy(module);
 done:
   free(text);

@@ -49,7 +49,10 @@ static MgProgram *load(MlirOperation module, const char *name,
                   name);
     return NULL;
   }
-  return mg_pass_import_checked(module, func, NULL, map);
+  MlirSymbolTable symbols = mlirSymbolTableCreate(module);
+  MgProgram *p = mg_pass_import_checked(symbols, func, NULL, map);
+  mlirSymbolTableDestroy(symbols);
+  return p;
 }
 
 static void run(MlirOperation module, MlirExternalPass pass,

@@ -72,11 +72,13 @@ static void kernel_remark(const MgProgram *p, const MgBridgeMap *map,
                  e->fp32_ops, e->sfu_ops, e->lsu_cycles, e->instructions);
 }
 
-static bool cost_one(MlirOperation module, MlirOperation func, void *ud) {
+static bool cost_one(MlirOperation module, MlirSymbolTable symbols,
+                     MlirOperation func, void *ud) {
+  (void)module;
   const MgTarget *target = ud;
   const MgGpu *gpu = mg_cost_gpu(target);
   MgBridgeMap map;
-  MgProgram *p = mg_pass_import_checked(module, func, target, &map);
+  MgProgram *p = mg_pass_import_checked(symbols, func, target, &map);
   if (!p)
     return false;
   const MgGraph *g = &p->graphs[0];

@@ -115,15 +115,13 @@ bool mg_lower_pass_extend(MlirOpPassManager pm, const MgOptionValue *v,
   return true;
 }
 
-// A symbol name not yet in `module`: base, then base_1, base_2, ...
-static void unique_symbol(MlirOperation module, const char *base, char *out,
+// A symbol name not yet in `table`: base, then base_1, base_2, ...
+static void unique_symbol(MlirSymbolTable table, const char *base, char *out,
                           size_t size) {
-  MlirSymbolTable table = mlirSymbolTableCreate(module);
   snprintf(out, size, "%s", base);
   for (int k = 1; !mlirOperationIsNull(mlirSymbolTableLookup(table, str(out)));
        k++)
     snprintf(out, size, "%s_%d", base, k);
-  mlirSymbolTableDestroy(table);
 }
 
 typedef struct Run {
@@ -133,10 +131,11 @@ typedef struct Run {
 } Run;
 
 // Emits, parses and splices the lowering of `p` (consumed) in place of
-// `func`, whose host function keeps the name `name`.
-static bool lower_named(MlirOperation module, MlirOperation func, Run *run,
-                        MgProgram *p, const char *name,
-                        const char *gpu_name) {
+// `func`, whose host function keeps the name `name`; `symbols` (the
+// module's) follows the functions added and erased.
+static bool lower_named(MlirOperation module, MlirSymbolTable symbols,
+                        MlirOperation func, Run *run, MgProgram *p,
+                        const char *name, const char *gpu_name) {
   MlirLocation loc = mlirOperationGetLocation(func);
   MgText text = {0};
   MgDiag diag = {-1, -1, ""};
@@ -172,14 +171,32 @@ static bool lower_named(MlirOperation module, MlirOperation func, Run *run,
                        "does not parse", name);
     return false;
   }
-  // Move the GPU module and the host function next to @F, then drop @F.
+  // The reference the lifter kept beside @F (the original ops, private)
+  // has no user once @F is host code.
+  MlirAttribute ref = mlirOperationGetAttributeByName(func,
+                                                      str("ug.reference"));
+  if (!mlirAttributeIsNull(ref) && mlirAttributeIsAFlatSymbolRef(ref)) {
+    MlirOperation r =
+        mlirSymbolTableLookup(symbols, mlirFlatSymbolRefAttrGetValue(ref));
+    MlirAttribute vis = mlirOperationIsNull(r)
+                            ? (MlirAttribute){NULL}
+                            : mlirOperationGetAttributeByName(
+                                  r, str("sym_visibility"));
+    if (!mlirAttributeIsNull(vis) && mlirAttributeIsAString(vis) &&
+        mlirStringRefEqual(mlirStringAttrGetValue(vis), str("private")))
+      mlirSymbolTableErase(symbols, r);
+  }
+  // Move the GPU module and the host function next to @F, then drop @F
+  // and name them in the symbol table (the host function is @F again).
   MlirAttribute visibility =
       mlirOperationGetAttributeByName(func, str("sym_visibility"));
   MlirBlock body = mlirModuleGetBody(lowered);
-  MlirOperation at = func;
+  MlirOperation at = func, first = {NULL};
   for (MlirOperation op = mlirBlockGetFirstOperation(body);
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
     MlirOperation copy = mlirOperationClone(op);
+    if (mlirOperationIsNull(first))
+      first = copy;
     // Diagnostics on the kernels and the host code point at the kernel
     // graph they came from.
     mlirOperationSetLocation(copy, loc);
@@ -190,24 +207,15 @@ static bool lower_named(MlirOperation module, MlirOperation func, Run *run,
     at = copy;
   }
   mlirModuleDestroy(lowered);
-  // The reference the lifter kept beside @F (the original ops, private)
-  // has no user once @F is host code.
-  MlirAttribute ref = mlirOperationGetAttributeByName(func,
-                                                      str("ug.reference"));
-  if (!mlirAttributeIsNull(ref) && mlirAttributeIsAFlatSymbolRef(ref)) {
-    MlirSymbolTable table = mlirSymbolTableCreate(module);
-    MlirOperation r =
-        mlirSymbolTableLookup(table, mlirFlatSymbolRefAttrGetValue(ref));
-    MlirAttribute vis = mlirOperationIsNull(r)
-                            ? (MlirAttribute){NULL}
-                            : mlirOperationGetAttributeByName(
-                                  r, str("sym_visibility"));
-    if (!mlirAttributeIsNull(vis) && mlirAttributeIsAString(vis) &&
-        mlirStringRefEqual(mlirStringAttrGetValue(vis), str("private")))
-      mlirOperationDestroy(r);
-    mlirSymbolTableDestroy(table);
+  mlirSymbolTableErase(symbols, func);
+  for (MlirOperation op = first; !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    if (!mlirAttributeIsNull(
+            mlirOperationGetAttributeByName(op, str("sym_name"))))
+      mlirSymbolTableInsert(symbols, op); // already placed: only named
+    if (mlirOperationEqual(op, at))
+      break;
   }
-  mlirOperationDestroy(func);
   run->lowered++;
   if (run->remarks && kernels)
     mg_pass_remark(loc, "mirage-lower: '@%s': %u kernel(s) in gpu.module "
@@ -219,11 +227,12 @@ static bool lower_named(MlirOperation module, MlirOperation func, Run *run,
   return true;
 }
 
-static bool lower_one(MlirOperation module, MlirOperation func, void *ud) {
+static bool lower_one(MlirOperation module, MlirSymbolTable symbols,
+                      MlirOperation func, void *ud) {
   Run *run = ud;
   MlirLocation loc = mlirOperationGetLocation(func);
   MgBridgeMap map;
-  MgProgram *p = mg_pass_import_checked(module, func, run->target, &map);
+  MgProgram *p = mg_pass_import_checked(symbols, func, run->target, &map);
   if (!p)
     return false;
   // Symbols of any length: the host function must keep @F's exact name.
@@ -234,11 +243,11 @@ static bool lower_one(MlirOperation module, MlirOperation func, void *ud) {
   if (ok) {
     memcpy(name, map.graph_names[0], len + 1);
     snprintf(base, len + 8, "%s_gpu", name);
-    unique_symbol(module, base, gpu_name, len + 24);
+    unique_symbol(symbols, base, gpu_name, len + 24);
   }
   mg_bridge_map_free(&map);
   if (ok) {
-    ok = lower_named(module, func, run, p, name, gpu_name);
+    ok = lower_named(module, symbols, func, run, p, name, gpu_name);
   } else {
     mg_program_destroy(p);
     mg_pass_error(loc, "out of memory");

@@ -142,12 +142,11 @@ static bool has_custom_ops(const MgProgram *p) {
 }
 
 /// Unique symbol names for the new graphs: "<F>_k<i>".
-static char **graph_names(MlirOperation module, const char *root,
+static char **graph_names(MlirSymbolTable table, const char *root,
                           uint32_t count) {
   char **names = calloc(count, sizeof *names);
   if (!names)
     return NULL;
-  MlirSymbolTable table = mlirSymbolTableCreate(module);
   for (uint32_t g = 0; g < count; ++g) {
     char buf[512];
     if (g == 0)
@@ -168,21 +167,21 @@ static char **graph_names(MlirOperation module, const char *root,
       break;
     }
   }
-  mlirSymbolTableDestroy(table);
   return names;
 }
 
-static bool replace_func(MlirOperation module, MlirOperation func,
-                         const char *name, const MgProgram *best) {
+static bool replace_func(MlirOperation module, MlirSymbolTable symbols,
+                         MlirOperation func, const char *name,
+                         const MgProgram *best) {
   MlirAttribute reference = mlirOperationGetAttributeByName(
       func, mlirStringRefCreateFromCString("ug.reference"));
   MlirAttribute visibility = mlirOperationGetAttributeByName(
       func, mlirStringRefCreateFromCString("sym_visibility"));
-  char **names = graph_names(module, name, best->num_graphs);
+  char **names = graph_names(symbols, name, best->num_graphs);
   MlirOperation *funcs = calloc(best->num_graphs, sizeof *funcs);
   bool ok = names && funcs &&
             mlirLogicalResultIsSuccess(mg_bridge_export(
-                module, best, name, (const char *const *)names,
+                module, symbols, best, name, (const char *const *)names,
                 mlirOperationGetLocation(func), funcs));
   for (uint32_t g = 0; names && g < best->num_graphs; ++g) {
     MlirOperation f = funcs ? funcs[g] : (MlirOperation){NULL};
@@ -206,6 +205,7 @@ typedef struct Seen {
   MgProgram *best; // NULL: nothing cheaper
   char name[256];
   bool timed_out, memory_limited;
+  uint32_t next; // the previous entry with the same hash key, or UINT32_MAX
 } Seen;
 
 typedef struct Run {
@@ -214,13 +214,20 @@ typedef struct Run {
   bool use_cache, cache_verify, remarks, stats, progress;
   Seen *seen;
   uint32_t num_seen, cap_seen;
+  MgPtrMap seen_by_hash; // hash key -> its latest entry (chained by next)
   // The module-level progress line.
   uint32_t total, done, searched, cached, deduplicated;
   double start_s;
 } Run;
 
+/// The key of `hash` in seen_by_hash: pointer-sized and never null.
+static const void *hash_key(uint64_t hash) {
+  return (const void *)(uintptr_t)(hash | 1);
+}
+
 static Seen *find_seen(const Run *run, const MgProgram *p, uint64_t hash) {
-  for (uint32_t i = 0; i < run->num_seen; ++i)
+  for (uint32_t i = mg_ptrmap_get(&run->seen_by_hash, hash_key(hash));
+       i != UINT32_MAX; i = run->seen[i].next)
     if (run->seen[i].hash == hash && mg_program_equal(run->seen[i].subject, p))
       return &run->seen[i];
   return NULL;
@@ -252,6 +259,12 @@ static void remember(Run *run, const MgProgram *subject, uint64_t hash,
   snprintf(e->name, sizeof e->name, "%s", name);
   e->timed_out = st->timed_out;
   e->memory_limited = st->memory_limited;
+  e->next = mg_ptrmap_get(&run->seen_by_hash, hash_key(hash));
+  if (!mg_ptrmap_put(&run->seen_by_hash, hash_key(hash), run->num_seen)) {
+    mg_program_destroy(e->subject);
+    mg_program_destroy(e->best);
+    return;
+  }
   ++run->num_seen;
 }
 
@@ -261,6 +274,7 @@ static void forget_all(Run *run) {
     mg_program_destroy(run->seen[i].best);
   }
   free(run->seen);
+  mg_ptrmap_free(&run->seen_by_hash);
 }
 
 /// One line per subprogram when progress is on: how far the module is, and
@@ -277,11 +291,12 @@ static void module_progress(const Run *run) {
           run->deduplicated, elapsed, left);
 }
 
-static bool search_one(MlirOperation module, MlirOperation func, void *ud) {
+static bool search_one(MlirOperation module, MlirSymbolTable symbols,
+                       MlirOperation func, void *ud) {
   Run *run = ud;
   MlirLocation loc = mlirOperationGetLocation(func);
   MgBridgeMap map;
-  MgProgram *target = mg_pass_import_checked(module, func, NULL, &map);
+  MgProgram *target = mg_pass_import_checked(symbols, func, NULL, &map);
   if (!target)
     return false;
   char name[256];
@@ -396,7 +411,7 @@ static bool search_one(MlirOperation module, MlirOperation func, void *ud) {
                cached_stopped ? ", of a search stopped by its time budget or "
                                 "memory bound"
                               : "");
-    if (better && !replace_func(module, func, name, best)) {
+    if (better && !replace_func(module, symbols, func, name, best)) {
       mg_pass_error(loc, "mirage-search: could not write the μGraph for '@%s'",
                     name);
       ok = false;

@@ -6,14 +6,15 @@
 //===----------------------------------------------------------------------===//
 #include "ugraph_funcs.h"
 
-static bool roundtrip_one(MlirOperation module, MlirOperation func, void *ud) {
+static bool roundtrip_one(MlirOperation module, MlirSymbolTable symbols,
+                          MlirOperation func, void *ud) {
   (void)ud;
   MgBridgeMap map;
-  MgProgram *p = mg_pass_import_checked(module, func, NULL, &map);
+  MgProgram *p = mg_pass_import_checked(symbols, func, NULL, &map);
   if (!p)
     return false;
   bool ok = mlirLogicalResultIsSuccess(mg_bridge_export(
-      module, p, map.graph_names[0], (const char *const *)map.graph_names,
+      module, symbols, p, map.graph_names[0], (const char *const *)map.graph_names,
       mlirOperationGetLocation(func), NULL));
   mg_program_destroy(p);
   mg_bridge_map_free(&map);

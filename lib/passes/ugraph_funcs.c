@@ -4,12 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-MgProgram *mg_pass_import_checked(MlirOperation module, MlirOperation func,
+MgProgram *mg_pass_import_checked(MlirSymbolTable symbols, MlirOperation func,
                                   const MgTarget *target, MgBridgeMap *map) {
   MgProgram *program = NULL;
   MlirLocation loc;
   MgDiag diag = {-1, -1, ""};
-  if (mg_bridge_import(module, func, &program, map, &loc, &diag) !=
+  if (mg_bridge_import(symbols, func, &program, map, &loc, &diag) !=
       MG_STATUS_OK) {
     mg_pass_error(loc, "%s", diag.message);
     return NULL;
@@ -38,6 +38,7 @@ uint32_t mg_pass_count_kernel_funcs(MlirOperation module) {
 
 bool mg_pass_for_each_kernel_func(MlirOperation module,
                                   bool (*fn)(MlirOperation module,
+                                             MlirSymbolTable symbols,
                                              MlirOperation func, void *ud),
                                   void *ud) {
   // Names first: `fn` may replace functions (and so the ops we walk).
@@ -69,13 +70,15 @@ bool mg_pass_for_each_kernel_func(MlirOperation module,
   }
   if (!ok)
     mg_pass_error(mlirOperationGetLocation(module), "out of memory");
+  MlirSymbolTable symbols = mlirSymbolTableCreate(module);
   for (size_t i = 0; i < n; ++i) {
-    MlirOperation func = ok ? mg_bridge_lookup_func(module, names[i])
+    MlirOperation func = ok ? mg_bridge_lookup_func_in(symbols, names[i])
                             : (MlirOperation){NULL};
     if (!mlirOperationIsNull(func))
-      ok = fn(module, func, ud) && ok;
+      ok = fn(module, symbols, func, ud) && ok;
     free(names[i]);
   }
+  mlirSymbolTableDestroy(symbols);
   free(names);
   return ok;
 }

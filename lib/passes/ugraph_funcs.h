@@ -5,19 +5,25 @@
 #include "mirage/bridge.h"
 #include "pass.h"
 
-/// Imports kernel graph `func` and validates it for `target`. On failure
-/// emits an error at the offending op and returns NULL.
-MgProgram *mg_pass_import_checked(MlirOperation module, MlirOperation func,
+/// Imports kernel graph `func` (its callees looked up in `symbols`, the
+/// module's symbol table) and validates it for `target`. On failure emits
+/// an error at the offending op and returns NULL.
+MgProgram *mg_pass_import_checked(MlirSymbolTable symbols, MlirOperation func,
                                   const MgTarget *target, MgBridgeMap *map);
 
 /// How many kernel-level μGraph functions `module` holds.
 uint32_t mg_pass_count_kernel_funcs(MlirOperation module);
 
 /// Calls `fn` on every func.func of the module with ug.level = "kernel"
-/// (those present when the walk starts; `fn` may replace functions).
+/// (those present when the walk starts, found by name: `fn` may replace
+/// functions). `symbols` is the module's symbol table, built once for the
+/// whole walk so that each call costs the same in a module of any size:
+/// `fn` keeps it current (mg_bridge_export does; functions added or erased
+/// otherwise go through mlirSymbolTableInsert / mlirSymbolTableErase).
 /// Returns false if any call returned false (all are still visited).
 bool mg_pass_for_each_kernel_func(MlirOperation module,
                                   bool (*fn)(MlirOperation module,
+                                             MlirSymbolTable symbols,
                                              MlirOperation func, void *ud),
                                   void *ud);
 

@@ -21,9 +21,11 @@ static bool check_target(const MgOptionValue *values, char *error,
   return mg_pass_check_target(values[OPT_TARGET].s, error, size);
 }
 
-static bool verify_one(MlirOperation module, MlirOperation func, void *ud) {
+static bool verify_one(MlirOperation module, MlirSymbolTable symbols,
+                       MlirOperation func, void *ud) {
+  (void)module;
   MgBridgeMap map;
-  MgProgram *p = mg_pass_import_checked(module, func, ud, &map);
+  MgProgram *p = mg_pass_import_checked(symbols, func, ud, &map);
   if (!p)
     return false;
   mg_program_destroy(p);

@@ -29,10 +29,16 @@ uint64_t mg_hash_u64(uint64_t seed, uint64_t value) {
   return h;
 }
 
+#define WEYL_STEP 0x9e3779b97f4a7c15ull
+
 uint64_t mg_rng_next(MgRng *rng) {
   // SplitMix64 (Steele, Lea, Flood 2014): a Weyl sequence through a mixer.
-  uint64_t z = (rng->state += 0x9e3779b97f4a7c15ull);
+  uint64_t z = (rng->state += WEYL_STEP);
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
   return z ^ (z >> 31);
+}
+
+void mg_rng_skip(MgRng *rng, uint64_t n) {
+  rng->state += n * WEYL_STEP; // modulo 2^64, as the steps themselves
 }

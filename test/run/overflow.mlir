@@ -4,8 +4,11 @@
 // overflows 65504 once a score passes 11.09: at --range=2 some scores do,
 // at --range=8 every row has one. The reference (JIT, f16) then gives
 // inf/NaN where the interpreter (f64) is finite: an overflow of the
-// original program, exit status 2, not a mismatch. A NaN poisons its whole
-// row through P·V, hence counts in multiples of 8.
+// original program, exit status 2, not a mismatch, with a range to try
+// (the largest power of two at which the kernel graph's intermediates,
+// computed exactly, stay within half their type's range; f16 and f32
+// agree there below). A NaN poisons its whole row through
+// P·V, hence counts in multiples of 8.
 // RUN: (mirage-run --compare=attn_tosa_f16,attn_ug_f16 --range=2 %s; echo "exit $?") | FileCheck %s --check-prefix=RANGE2
 // RUN: (mirage-run --compare=attn_tosa_f16,attn_ug_f16 --range=8 %s; echo "exit $?") | FileCheck %s --check-prefix=RANGE8
 // The same program at small ranges agrees.
@@ -16,6 +19,7 @@
 // RUN: (mirage-run --compare=attn_tosa_bf16,attn_ug_bf16 --range=8 %s; echo "exit $?") | FileCheck %s --check-prefix=BF16
 // RUN: (mirage-run --compare=attn_tosa_f32,attn_ug_f32 --range=8 %s; echo "exit $?") | FileCheck %s --check-prefix=F32
 // RUN: (mirage-run --compare=attn_tosa_f32,attn_ug_f32 --range=1 %s; echo "exit $?") | FileCheck %s --check-prefix=F32-OK
+// RUN: (mirage-run --compare=attn_tosa_f32,attn_ug_f32 --range=4 %s; echo "exit $?") | FileCheck %s --check-prefix=F32-OK
 // A fixed tolerance does not change the verdict.
 // RUN: (mirage-run --compare=attn_tosa_f16,attn_ug_f16 --range=2 --tolerance=0.01 %s; echo "exit $?") | FileCheck %s --check-prefix=RANGE2
 // Only the μGraph side overflows (exp(8·Q·K) in the numerator: values past
@@ -27,17 +31,17 @@
 // When both overflow, the original program's overflow is what is reported.
 // RUN: (mirage-run --compare=attn_tosa_f16,attn_scaled_huge_ug_f16 --range=2 %s; echo "exit $?") | FileCheck %s --check-prefix=RANGE2-HUGE
 
-// RANGE2: @attn_tosa_f16 vs @attn_ug_f16: OVERFLOW: the original program overflows f16 at --range=2 (16 of 64 elements of output 0 are inf/NaN)
+// RANGE2: @attn_tosa_f16 vs @attn_ug_f16: OVERFLOW: the original program overflows f16 at --range=2 (16 of 64 elements of output 0 are inf/NaN); try --range=1
 // RANGE2-NEXT: exit 2
-// RANGE8: @attn_tosa_f16 vs @attn_ug_f16: OVERFLOW: the original program overflows f16 at --range=8 (64 of 64 elements of output 0 are inf/NaN)
+// RANGE8: @attn_tosa_f16 vs @attn_ug_f16: OVERFLOW: the original program overflows f16 at --range=8 (64 of 64 elements of output 0 are inf/NaN); try --range=1
 // RANGE8-NEXT: exit 2
 // SMALL: @attn_tosa_f16 vs @attn_ug_f16: 1 output, 64 elements, max abs error {{[0-9.]+}}e-0{{[5-9]}} (tolerance {{.*}}): ok
 // SMALL-NEXT: exit 0
 // RANGE1: @attn_tosa_f16 vs @attn_ug_f16: 1 output, 64 elements, max abs error {{.*}}: ok
 // RANGE1-NEXT: exit 0
-// BF16: @attn_tosa_bf16 vs @attn_ug_bf16: OVERFLOW: the original program overflows bf16 at --range=8 (64 of 64 elements of output 0 are inf/NaN)
+// BF16: @attn_tosa_bf16 vs @attn_ug_bf16: OVERFLOW: the original program overflows bf16 at --range=8 (64 of 64 elements of output 0 are inf/NaN); try --range=4
 // BF16-NEXT: exit 2
-// F32: @attn_tosa_f32 vs @attn_ug_f32: OVERFLOW: the original program overflows f32 at --range=8 (64 of 64 elements of output 0 are inf/NaN)
+// F32: @attn_tosa_f32 vs @attn_ug_f32: OVERFLOW: the original program overflows f32 at --range=8 (64 of 64 elements of output 0 are inf/NaN); try --range=4
 // F32-NEXT: exit 2
 // F32-OK: @attn_tosa_f32 vs @attn_ug_f32: 1 output, 64 elements, max abs error {{.*}}: ok
 // F32-OK-NEXT: exit 0

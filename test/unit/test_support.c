@@ -111,6 +111,14 @@ static void test_support_hash_fnv1a(void) {
   CHECK(mg_hash_u64(1, 5) != mg_hash_u64(2, 5));
 }
 
+static void test_support_rng_skip(void) {
+  MgRng a = {42}, b = {42};
+  for (int i = 0; i < 1000; ++i)
+    mg_rng_next(&a);
+  mg_rng_skip(&b, 1000);
+  CHECK(mg_rng_next(&a) == mg_rng_next(&b));
+}
+
 static void test_support_rng_splitmix64(void) {
   // Reference outputs of SplitMix64 (Vigna's splitmix64.c) from state 0.
   MgRng r = {0};
@@ -185,6 +193,7 @@ int main(void) {
   RUN_TEST(test_support_arena_no_overlap);
   RUN_TEST(test_support_hash_fnv1a);
   RUN_TEST(test_support_rng_splitmix64);
+  RUN_TEST(test_support_rng_skip);
   RUN_TEST(test_support_sha256_vectors);
   RUN_TEST(test_support_hmac_sha256_rfc4231);
   return TEST_SUMMARY();

@@ -192,6 +192,11 @@ static bool process(MlirContext ctx, MlirPassManager pm, const Options *o,
   }
   if (ok) {
     MlirOpPrintingFlags flags = mlirOpPrintingFlagsCreate();
+    // The parser and the pass manager (after every pass) have verified the
+    // module; verifying it again to print costs as much as once more, and
+    // upstream's check of a gpu.container_module looks each launched
+    // kernel up by a scan of the module (quadratic in the functions).
+    mlirOpPrintingFlagsAssumeVerified(flags);
     if (o->generic)
       mlirOpPrintingFlagsPrintGenericOpForm(flags);
     if (o->debug_info)

@@ -17,13 +17,13 @@
 // probabilistic model of Higham & Mary, 2019), so a reduction's roundings
 // grow like √n, not n. How the errors carried in by operands combine
 // depends on their correlation, which a cell cannot record, so there are
-// two runs:
-//  - MG_RUN_ERR_INDEPENDENT: carried errors are independent and add in
+// two runs (on one copy of the inputs):
+//  - independent: carried errors are independent and add in
 //    quadrature, σ = √(Σ(∂f/∂x·σ_x)² + own²). Right for errors of distinct
 //    origin; too small for shared ones: a row sum s divides every element
 //    of its row, a later matmul adds the quotients up, and the error of s
 //    reaches the result in full, not diluted by √n.
-//  - MG_RUN_ERR_LINEAR: carried errors add linearly through |∂f/∂x|,
+//  - linear: carried errors add linearly through |∂f/∂x|,
 //    σ = √((Σ|∂f/∂x|·σ_x)² + own²), a first-order bound over every
 //    correlation; about √n too large for independent errors.
 // A running sum keeps one number per value (all an 8-byte cell holds next
@@ -46,6 +46,7 @@
 #include "run.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mirage/interp.h"
@@ -59,7 +60,7 @@ _Static_assert(sizeof(Cell) == sizeof(MgCell), "the pair must fill a cell");
 
 typedef struct ErrProp {
   double unit; // u/√3: deviation of one rounding, relative
-  bool linear; // MG_RUN_ERR_LINEAR
+  bool linear; // carried errors add linearly (else in quadrature)
 } ErrProp;
 
 static Cell ld(const MgCell *c) {
@@ -273,44 +274,69 @@ static MgStatus e_add_into(void *ctx, MgCell *acc, const MgCell *x,
 }
 
 /// Sequential accumulation over k, as the JIT's loops do: every product and
-/// every partial sum is rounded.
+/// every partial sum is rounded. Row by row, k outer and n inner, so that b
+/// is read along its rows; each element still adds its products in the
+/// order of k. Carried deviations accumulate as a plain sum (linear) or a
+/// sum of squares (independent, one square root at the end): the same
+/// combination as joining term by term, in linear time.
 static MgStatus e_matmul(void *ctx, const MgCell *a, const MgCell *b,
                          MgCell *c, int64_t m, int64_t k, int64_t n) {
   const ErrProp *e = ctx;
-  for (int64_t i = 0; i < m; ++i)
-    for (int64_t j = 0; j < n; ++j) {
-      double acc = 0, carried = 0, own2 = 0;
-      Cell mark = {0, 0}; // its deviation: that of an ill operand, if any
-      for (int64_t q = 0; q < k; ++q) {
-        Cell x = ld(a + i * k + q), y = ld(b + q * n + j);
+  size_t row = (size_t)(n > 0 ? n : 1);
+  double *acc = malloc(3 * row * sizeof *acc);
+  float *mark = malloc(row * sizeof *mark); // an ill operand's deviation
+  if (!acc || !mark) {
+    free(acc);
+    free(mark);
+    return MG_STATUS_NOMEM;
+  }
+  double *carried = acc + row, *own2 = acc + 2 * row;
+  for (int64_t i = 0; i < m; ++i) {
+    for (int64_t j = 0; j < n; ++j)
+      acc[j] = carried[j] = own2[j] = 0, mark[j] = 0;
+    for (int64_t q = 0; q < k; ++q) {
+      Cell x = ld(a + i * k + q);
+      const MgCell *bq = b + q * n;
+      double xv = x.v, xs = x.s;
+      for (int64_t j = 0; j < n; ++j) {
+        Cell y = ld(bq + j);
         if (ill(x) || ill(y))
-          mark.s = isnan(mark.s) ? NAN : ill_of(x, y);
-        double prod = (double)x.v * y.v;
-        acc += prod;
-        carried = join(e, carried,
-                       join(e, fabs((double)y.v) * x.s,
-                            fabs((double)x.v) * y.s));
-        own2 += e->unit * e->unit * (prod * prod + acc * acc);
+          mark[j] = isnan(mark[j]) ? NAN : ill_of(x, y);
+        double prod = xv * y.v, cx = fabs((double)y.v) * xs,
+               cy = fabs(xv) * y.s;
+        acc[j] += prod;
+        carried[j] += e->linear ? cx + cy : cx * cx + cy * cy;
+        own2[j] += prod * prod + acc[j] * acc[j];
       }
-      if (ill(mark))
-        st_ill(c + i * n + j, mark.s);
-      else
-        st(c + i * n + j, acc, sqrt(carried * carried + own2));
     }
+    for (int64_t j = 0; j < n; ++j) {
+      if (!isfinite(mark[j])) {
+        st_ill(c + i * n + j, mark[j]);
+        continue;
+      }
+      double cj = e->linear ? carried[j] : sqrt(carried[j]);
+      st(c + i * n + j, acc[j],
+         sqrt(cj * cj + e->unit * e->unit * own2[j]));
+    }
+  }
+  free(acc);
+  free(mark);
   return MG_STATUS_OK;
 }
 
-MgStatus mg_run_error_sigma(const MgProgram *program,
-                            const MgRunSignature *sig,
-                            const double *const *inputs, double u,
-                            MgRunErrMode mode, double *const *sigma,
-                            MgDiag *diag) {
-  ErrProp e = {u / sqrt(3.0), mode == MG_RUN_ERR_LINEAR};
+MgStatus mg_run_error_sigmas(const MgProgram *program,
+                             const MgRunSignature *sig,
+                             const double *const *inputs, double u,
+                             double *const *sigma, double *const *sigma_lin,
+                             MgDiag *diag) {
+  ErrProp modes[2] = {{u / sqrt(3.0), false}, {u / sqrt(3.0), true}};
+  double *const *into[2] = {sigma, sigma_lin};
   MgDomain domain = {e_binary, e_unary, e_add_into, e_matmul, 0};
   MgBuffer in[MG_RUN_MAX_VALUES], out[MG_RUN_MAX_VALUES];
   memset(in, 0, sizeof in);
   memset(out, 0, sizeof out);
   MgStatus status = MG_STATUS_OK;
+  // The inputs are exact (deviation 0) in both modes: converted once.
   for (uint32_t i = 0; i < sig->num_inputs; ++i) {
     // The logical shape: an input with a layout differs from the signature.
     const MgTensor *t = mg_graph_input_tensor(&program->graphs[0], i);
@@ -320,18 +346,20 @@ MgStatus mg_run_error_sigma(const MgProgram *program,
     }
     int64_t n = mg_buffer_numel(&in[i]);
     for (int64_t x = 0; x < n; ++x)
-      st(&in[i].data[x], inputs[i][x], 0); // inputs are exact
+      st(&in[i].data[x], inputs[i][x], 0);
   }
-  if (status == MG_STATUS_OK)
-    status = mg_exec_run(program, &domain, &e, in, out, diag);
-  for (uint32_t k = 0; k < sig->num_outputs && status == MG_STATUS_OK; ++k) {
-    int64_t n = mg_buffer_numel(&out[k]);
-    for (int64_t x = 0; x < n; ++x)
-      sigma[k][x] = ld(&out[k].data[x]).s;
+  for (int m = 0; m < 2 && status == MG_STATUS_OK; ++m) {
+    status = mg_exec_run(program, &domain, &modes[m], in, out, diag);
+    for (uint32_t k = 0; k < sig->num_outputs && status == MG_STATUS_OK;
+         ++k) {
+      int64_t n = mg_buffer_numel(&out[k]);
+      for (int64_t x = 0; x < n; ++x)
+        into[m][k][x] = ld(&out[k].data[x]).s;
+    }
+    for (uint32_t k = 0; k < MG_RUN_MAX_VALUES; ++k)
+      mg_buffer_free(&out[k]);
   }
-  for (uint32_t i = 0; i < MG_RUN_MAX_VALUES; ++i) {
+  for (uint32_t i = 0; i < MG_RUN_MAX_VALUES; ++i)
     mg_buffer_free(&in[i]);
-    mg_buffer_free(&out[i]);
-  }
   return status;
 }

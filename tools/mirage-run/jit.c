@@ -27,6 +27,8 @@
 #include "mirage/support.h"
 
 #include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/Dialect/Linalg.h"
 #include "mlir-c/ExecutionEngine.h"
 #include "mlir-c/Pass.h"
 #include "mlir-c/RegisterEverything.h"
@@ -63,17 +65,23 @@ _Static_assert(sizeof(void *) == sizeof(int64_t),
 // TOSA is legalized to linalg/arith/tensor first (named ops before the rest,
 // as upstream's tosa-to-linalg-pipeline does), then everything is bufferized
 // at once.
+#define TOSA_TO_LINALG                                                         \
+  "func.func(tosa-to-linalg-named, tosa-to-linalg, tosa-to-arith, "           \
+  "tosa-to-tensor)"
+#define TENSORS_TO_LLVM                                                        \
+  "one-shot-bufferize{bufferize-function-boundaries "                          \
+  "function-boundary-type-conversion=identity-layout-map},"                    \
+  "buffer-results-to-out-params{hoist-static-allocs "                          \
+  "modify-public-functions},"                                                  \
+  "func.func(convert-linalg-to-loops),"                                        \
+  "buffer-deallocation-pipeline,"                                              \
+  "convert-bufferization-to-memref," MEMREF_TO_LLVM
 static const char pipeline[] =
-    "builtin.module("
-    "func.func(tosa-to-linalg-named, tosa-to-linalg, tosa-to-arith, "
-    "tosa-to-tensor),"
-    "one-shot-bufferize{bufferize-function-boundaries "
-    "function-boundary-type-conversion=identity-layout-map},"
-    "buffer-results-to-out-params{hoist-static-allocs "
-    "modify-public-functions},"
-    "func.func(convert-linalg-to-loops),"
-    "buffer-deallocation-pipeline,"
-    "convert-bufferization-to-memref," MEMREF_TO_LLVM ")";
+    "builtin.module(" TOSA_TO_LINALG "," TENSORS_TO_LLVM ")";
+// The same in three steps for mg_run_jit_rows, which tiles in between.
+static const char to_linalg[] = "builtin.module(" TOSA_TO_LINALG ")";
+static const char tiling[] = "builtin.module(transform-interpreter)";
+static const char linalg_to_llvm[] = "builtin.module(" TENSORS_TO_LLVM ")";
 
 // The CPU lowering of a μGraph (lib/lower) is already on memrefs with its
 // own allocations and frees: no bufferization, no deallocation pipeline.
@@ -152,9 +160,47 @@ static void copy_results(MlirOperation entry) {
   }
 }
 
-/// Builds the module to lower: the entry copy of `func`, then a copy of
-/// every function it calls, transitively (names unchanged).
-static bool build_module(MlirOperation module, MlirOperation func,
+/// Routes result 0 of `entry` through `linalg.copy {mirage.sample}` of a
+/// fresh tensor.empty: the op mg_run_jit_rows tiles, whose loops are the
+/// result's dims in order whatever computes the result.
+static void add_tiling_copy(MlirOperation entry) {
+  MlirContext ctx = mlirOperationGetContext(entry);
+  MlirBlock block = mlirRegionGetFirstBlock(mlirOperationGetRegion(entry, 0));
+  MlirOperation ret = mlirBlockGetTerminator(block);
+  if (mlirOperationIsNull(ret) || mlirOperationGetNumOperands(ret) < 1)
+    return;
+  mlirContextGetOrLoadDialect(ctx, str("linalg"));
+  mlirContextGetOrLoadDialect(ctx, str("tensor"));
+  MlirLocation loc = mlirOperationGetLocation(ret);
+  MlirValue v = mlirOperationGetOperand(ret, 0);
+  MlirType type = mlirValueGetType(v);
+  MlirOperationState es = mlirOperationStateGet(str("tensor.empty"), loc);
+  mlirOperationStateAddResults(&es, 1, &type);
+  MlirOperation empty = mlirOperationCreate(&es);
+  mlirBlockInsertOwnedOperationBefore(block, ret, empty);
+  int32_t segments[2] = {1, 1}; // ins, outs
+  MlirNamedAttribute attrs[2] = {
+      mlirNamedAttributeGet(mlirIdentifierGet(ctx, str("operandSegmentSizes")),
+                            mlirDenseI32ArrayGet(ctx, 2, segments)),
+      mlirNamedAttributeGet(mlirIdentifierGet(ctx, str("mirage.sample")),
+                            mlirUnitAttrGet(ctx))};
+  MlirValue operands[2] = {v, mlirOperationGetResult(empty, 0)};
+  MlirRegion body = mlirRegionCreate();
+  MlirOperationState cs = mlirOperationStateGet(str("linalg.copy"), loc);
+  mlirOperationStateAddOperands(&cs, 2, operands);
+  mlirOperationStateAddResults(&cs, 1, &type);
+  mlirOperationStateAddAttributes(&cs, 2, attrs);
+  mlirOperationStateAddOwnedRegions(&cs, 1, &body);
+  MlirOperation copy = mlirOperationCreate(&cs);
+  mlirLinalgFillBuiltinNamedOpRegion(copy);
+  mlirBlockInsertOwnedOperationBefore(block, ret, copy);
+  mlirOperationSetOperand(ret, 0, mlirOperationGetResult(copy, 0));
+}
+
+/// Builds the module to lower: the entry copy of `func` (with the tiling
+/// copy when `rows`), then a copy of every function it calls, transitively
+/// (names unchanged).
+static bool build_module(MlirOperation module, MlirOperation func, bool rows,
                          MlirModule *out, char *err, size_t err_size) {
   MlirContext ctx = mlirOperationGetContext(func);
   MlirModule jm = mlirModuleCreateEmpty(mlirOperationGetLocation(func));
@@ -166,6 +212,8 @@ static bool build_module(MlirOperation module, MlirOperation func,
   mlirOperationSetAttributeByName(entry, str("llvm.emit_c_interface"),
                                   mlirUnitAttrGet(ctx));
   strip_ug_attrs(entry);
+  if (rows)
+    add_tiling_copy(entry);
   copy_results(entry);
   mlirBlockAppendOwnedOperation(body, entry);
 
@@ -384,9 +432,167 @@ bool mg_run_jit(MlirOperation module, MlirOperation func, const char *cpu,
                 const MgRunSignature *sig, void *const *inputs,
                 void *const *outputs, char *err, size_t err_size) {
   MlirModule jm;
-  if (!build_module(module, func, &jm, err, err_size))
+  if (!build_module(module, func, false, &jm, err, err_size))
     return false;
   if (!lower(jm, pipeline, err, err_size)) {
+    mlirModuleDestroy(jm);
+    return false;
+  }
+  return execute(jm, cpu, sig, inputs, outputs, err, err_size);
+}
+
+//===--- Some rows only ---------------------------------------------------===//
+//
+// Upstream's tiling computes the rows: transform.structured.fuse tiles the
+// tagged linalg.copy along the dim with tile size 1 and fuses its producers
+// into the loop (each computing the slice the row needs: TilingInterface),
+// then dead whole-tensor ops are dropped. The loop, over every index of the
+// dim, is then pointed at the sampled ones: its upper bound becomes their
+// number and its induction variable an index into a constant table of them.
+// Each row is computed by the same ops on the same operand slices as in the
+// full program, so its numbers are those of the full run.
+
+static MlirOperation constant_op(MlirLocation loc, MlirType type,
+                                 MlirAttribute value) {
+  MlirContext ctx = mlirLocationGetContext(loc);
+  MlirNamedAttribute a =
+      mlirNamedAttributeGet(mlirIdentifierGet(ctx, str("value")), value);
+  MlirOperationState st = mlirOperationStateGet(str("arith.constant"), loc);
+  mlirOperationStateAddResults(&st, 1, &type);
+  mlirOperationStateAddAttributes(&st, 1, &a);
+  return mlirOperationCreate(&st);
+}
+
+static MlirWalkResult find_loop(MlirOperation op, void *ud) {
+  if (mlirAttributeIsNull(
+          mlirOperationGetAttributeByName(op, str("mirage.sample_loop"))))
+    return MlirWalkResultAdvance;
+  *(MlirOperation *)ud = op;
+  return MlirWalkResultInterrupt;
+}
+
+/// The transform script: tile the tagged copy along `dim` (of `rank`),
+/// fuse its producers, tag the loop, drop dead ops.
+static void tiling_script(uint32_t rank, uint32_t dim, char *buf,
+                          size_t size) {
+  char sizes[32] = "";
+  for (uint32_t d = 0; d < rank; ++d)
+    snprintf(sizes + strlen(sizes), sizeof sizes - strlen(sizes), "%s%d",
+             d ? ", " : "", d == dim);
+  snprintf(buf, size,
+           "module attributes {transform.with_named_sequence} {\n"
+           "  transform.named_sequence @__transform_main(%%root: "
+           "!transform.any_op {transform.readonly}) {\n"
+           "    %%copy = transform.structured.match ops{[\"linalg.copy\"]} "
+           "attributes {mirage.sample} in %%root : (!transform.any_op) -> "
+           "!transform.any_op\n"
+           "    %%tiled, %%loop = transform.structured.fuse %%copy "
+           "tile_sizes [%s] : (!transform.any_op) -> (!transform.any_op, "
+           "!transform.any_op)\n"
+           "    transform.annotate %%loop \"mirage.sample_loop\" : "
+           "!transform.any_op\n"
+           "    %%funcs = transform.structured.match ops{[\"func.func\"]} "
+           "in %%root : (!transform.any_op) -> !transform.any_op\n"
+           "    transform.apply_dce to %%funcs : !transform.any_op\n"
+           "    transform.yield\n"
+           "  }\n"
+           "}\n",
+           sizes);
+}
+
+/// Tiles `jm` (on linalg) along rows->dim and points the loop at
+/// rows->rows. False when the tiling did not happen as expected; `jm` must
+/// then be thrown away.
+static bool tile_rows(MlirModule jm, const MgRunSignature *sig,
+                      const MgRunJitRows *rows) {
+  MlirContext ctx = mlirModuleGetContext(jm);
+  char text[2048];
+  tiling_script(sig->outputs[0].rank, rows->dim, text, sizeof text);
+  MlirModule script = mlirModuleCreateParse(ctx, str(text));
+  if (mlirModuleIsNull(script))
+    return false;
+  MlirBlock body = mlirModuleGetBody(jm);
+  MlirOperation library = mlirOperationClone(mlirModuleGetOperation(script));
+  mlirModuleDestroy(script);
+  mlirBlockAppendOwnedOperation(body, library);
+  char err[256];
+  bool ok = lower(jm, tiling, err, sizeof err);
+  mlirOperationDestroy(library);
+  MlirOperation loop = {NULL};
+  if (ok)
+    mlirOperationWalk(mlirModuleGetOperation(jm), find_loop, &loop,
+                      MlirWalkPreOrder);
+  // An scf.for from 0 to the dim's extent in steps of 1.
+  if (mlirOperationIsNull(loop) || !mg_bridge_op_is(loop, "scf.for") ||
+      mlirOperationGetNumOperands(loop) < 3)
+    return false;
+  MlirValue ub = mlirOperationGetOperand(loop, 1);
+  MlirOperation ub_op = mlirValueIsAOpResult(ub) ? mlirOpResultGetOwner(ub)
+                                                 : (MlirOperation){NULL};
+  MlirAttribute ub_value =
+      mlirOperationIsNull(ub_op)
+          ? (MlirAttribute){NULL}
+          : mlirOperationGetAttributeByName(ub_op, str("value"));
+  if (mlirAttributeIsNull(ub_value) || !mlirAttributeIsAInteger(ub_value) ||
+      mlirIntegerAttrGetValueInt(ub_value) !=
+          sig->outputs[0].dims[rows->dim])
+    return false;
+  MlirLocation loc = mlirOperationGetLocation(loop);
+  MlirBlock block = mlirOperationGetBlock(loop);
+  MlirType index = mlirIndexTypeGet(ctx), i64 = mlirIntegerTypeGet(ctx, 64);
+  MlirOperation count = constant_op(
+      loc, index, mlirIntegerAttrGet(index, rows->count));
+  int64_t shape[1] = {rows->count};
+  MlirType table_type =
+      mlirRankedTensorTypeGet(1, shape, i64, mlirAttributeGetNull());
+  MlirOperation table = constant_op(
+      loc, table_type,
+      mlirDenseElementsAttrInt64Get(table_type, rows->count, rows->rows));
+  mlirBlockInsertOwnedOperationBefore(block, loop, count);
+  mlirBlockInsertOwnedOperationBefore(block, loop, table);
+  mlirOperationSetOperand(loop, 1, mlirOperationGetResult(count, 0));
+  // In the body: row = table[iv], read wherever iv was.
+  MlirBlock loop_body =
+      mlirRegionGetFirstBlock(mlirOperationGetRegion(loop, 0));
+  MlirValue iv = mlirBlockGetArgument(loop_body, 0);
+  MlirValue extract_operands[2] = {mlirOperationGetResult(table, 0), iv};
+  MlirOperationState es = mlirOperationStateGet(str("tensor.extract"), loc);
+  mlirOperationStateAddOperands(&es, 2, extract_operands);
+  mlirOperationStateAddResults(&es, 1, &i64);
+  MlirOperation extract = mlirOperationCreate(&es);
+  mlirBlockInsertOwnedOperation(loop_body, 0, extract);
+  MlirValue wide = mlirOperationGetResult(extract, 0);
+  MlirOperationState cs = mlirOperationStateGet(str("arith.index_cast"), loc);
+  mlirOperationStateAddOperands(&cs, 1, &wide);
+  mlirOperationStateAddResults(&cs, 1, &index);
+  MlirOperation cast = mlirOperationCreate(&cs);
+  mlirBlockInsertOwnedOperationAfter(loop_body, extract, cast);
+  mlirValueReplaceAllUsesExcept(iv, mlirOperationGetResult(cast, 0), 1,
+                                &extract);
+  return mlirOperationVerify(mlirModuleGetOperation(jm));
+}
+
+bool mg_run_jit_rows(MlirOperation module, MlirOperation func, const char *cpu,
+                     const MgRunSignature *sig, const MgRunJitRows *rows,
+                     void *const *inputs, void *const *outputs, bool *tiled,
+                     char *err, size_t err_size) {
+  *tiled = false;
+  MlirModule jm;
+  if (sig->num_outputs != 1 ||
+      !build_module(module, func, true, &jm, err, err_size))
+    return mg_run_jit(module, func, cpu, sig, inputs, outputs, err,
+                      err_size);
+  if (!lower(jm, to_linalg, err, err_size)) {
+    mlirModuleDestroy(jm);
+    return false;
+  }
+  *tiled = tile_rows(jm, sig, rows);
+  if (!*tiled) { // the whole result, as mg_run_jit computes it
+    mlirModuleDestroy(jm);
+    return mg_run_jit(module, func, cpu, sig, inputs, outputs, err,
+                      err_size);
+  }
+  if (!lower(jm, linalg_to_llvm, err, err_size)) {
     mlirModuleDestroy(jm);
     return false;
   }

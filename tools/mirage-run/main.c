@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +38,7 @@ typedef struct Options {
   uint64_t seed;
   double tolerance; // < 0: derived per element
   double range;
+  double sample_above; // a full check beyond this many operations samples
   bool lift;
   const char *lift_options; // "key=value ..." for mirage-lift
   char lhs[256], rhs[256];
@@ -71,6 +73,8 @@ typedef struct Sides {
   const char *run;       // what produced the compiled side's values: "jit"
   char *verdict;         // when not NULL, the line (less "label: ") goes
   size_t verdict_size;   // here instead of stdout, "ok" lines too
+  const MgRunSample *sample; // when not NULL, the outputs compared are its
+  const MgRunSignature *full; // slices of outputs of this signature
 } Sides;
 
 static void usage(FILE *out) {
@@ -92,6 +96,13 @@ static void usage(FILE *out) {
           "                        element types, reduction lengths and an "
           "error estimate\n"
           "                        per element, see docs/mirage-run.md)\n"
+          "  --sample-above=<N>  - when a full check would take more than N "
+          "operations\n"
+          "                        (multiply-adds; default %.0e), check a "
+          "random sample of\n"
+          "                        output rows instead, stated in a line; "
+          "'never': always\n"
+          "                        check every element\n"
           "  --lift[=<options>]  - run the mirage-lift pass first (options as "
           "for\n"
           "                        mirage-opt --mirage-lift, e.g. "
@@ -146,7 +157,8 @@ static void usage(FILE *out) {
           "  --toolkit=<path>    - with --time: CUDA toolkit whose libdevice "
           "the PTX links\n"
           "                        (default /usr/local/cuda)\n"
-          "  --help              - this text\n");
+          "  --help              - this text\n",
+          MG_RUN_SAMPLE_ABOVE);
 }
 
 static bool parse_double(const char *s, double *out) {
@@ -164,6 +176,7 @@ static int parse_args(int argc, char **argv, Options *o) {
   o->seed = 1;
   o->tolerance = -1;
   o->range = 1;
+  o->sample_above = MG_RUN_SAMPLE_ABOVE;
   o->jit_cpu = mg_run_jit_cpu_default();
   o->timing.runs = 20;
   o->timing.warmup = 3;
@@ -192,6 +205,16 @@ static int parse_args(int argc, char **argv, Options *o) {
     } else if (!strncmp(a, "--range=", 8)) {
       if (!parse_double(a + 8, &o->range) || o->range <= 0) {
         fprintf(stderr, "mirage-run: invalid --range value '%s'\n", a + 8);
+        return 1;
+      }
+    } else if (!strncmp(a, "--sample-above=", 15)) {
+      if (!strcmp(a + 15, "never")) {
+        o->sample_above = INFINITY;
+      } else if (!parse_double(a + 15, &o->sample_above) ||
+                 o->sample_above < 0) {
+        fprintf(stderr, "mirage-run: invalid --sample-above value '%s' "
+                        "(expected a number of operations or 'never')\n",
+                a + 15);
         return 1;
       }
     } else if (!strcmp(a, "--lower")) {
@@ -432,20 +455,37 @@ static void verdict(const Sides *sides, const char *label, const char *fmt,
   va_end(ap);
 }
 
+/// True when a copy of the inputs as 8-byte cells is small enough to make
+/// casually: the interpreter may then run beside the estimates, and a
+/// suggested --range is checked by runs at smaller ranges.
+static bool small_inputs(const MgRunSignature *sig) {
+  double cells = 0;
+  for (uint32_t i = 0; i < sig->num_inputs; ++i)
+    cells += (double)mg_run_numel(&sig->inputs[i]);
+  return cells * sizeof(MgCell) < MG_RUN_PARALLEL_BYTES;
+}
+
 /// Compares every element. The tolerance of element i of output k is
 /// --tolerance, or else the largest of the output's analytic bound and the
 /// element's two error estimates times their number of deviations;
 /// ill-conditioned elements (infinite estimate) are counted, not compared.
 /// A reference that is inf/NaN on finite inputs makes the pair an overflow
 /// rather than a mismatch: the program has no finite answer to agree with.
+/// So does a mismatch where the reference's results are finite but an f16
+/// or bf16 tensor of `program` (run exactly on `in`) goes past its range:
+/// the reference computed that intermediate in that type (overflow.c).
+/// Either way the line suggests a --range at which it does not.
 static Outcome compare(const char *label, const MgRunSignature *sig,
                        const Buffers *b, const double *lengths, double u,
-                       const Sides *sides, const Options *o) {
+                       const Sides *sides, const MgProgram *program,
+                       const double *const *in, const MgRunOverflow *peaks,
+                       const Options *o) {
   double max_err = -1, max_err_tol = 0;
   int64_t total = 0, skipped = 0;
   bool fixed = o->tolerance >= 0, finite_in = inputs_finite(sig, b);
   NonFinite nf = {{0}, {0}};
   char first[400] = ""; // the first mismatch, if any
+  char where[200] = "";  // ... in short
   bool overflow = false;
   for (uint32_t k = 0; k < sig->num_outputs; ++k) {
     int64_t n = mg_run_numel(&sig->outputs[k]);
@@ -481,11 +521,19 @@ static Outcome compare(const char *label, const MgRunSignature *sig,
         nf.candidate[k]++;
       double err = element_error(jit, ref);
       if (!(err <= tol)) {
-        if (!first[0])
+        // Elements are named in the full output, also when sampled.
+        int64_t at = sides->sample ? mg_run_sample_output_index(
+                                         sides->sample,
+                                         &sides->full->outputs[k], i)
+                                   : i;
+        if (!first[0]) {
           snprintf(first, sizeof first,
                    "MISMATCH at output %u element %ld: %s %.9g vs "
                    "interpreter %.9g (abs error %.3g, tolerance %.3g)",
-                   k, (long)i, sides->run, jit, ref, err, tol);
+                   k, (long)at, sides->run, jit, ref, err, tol);
+          snprintf(where, sizeof where, "at output %u element %ld: %s %.6g "
+                   "vs interpreter %.6g", k, (long)at, sides->run, jit, ref);
+        }
         continue;
       }
       if (err > max_err) {
@@ -505,9 +553,32 @@ static Outcome compare(const char *label, const MgRunSignature *sig,
     MgDType type = sides->jit_is_reference ? sides->narrowest
                                            : sig->outputs[k].dtype;
     append_counts(counts, sizeof counts, sig, nf.reference);
+    MgRunOverflow at = *peaks;
+    if (at.ratio < 0 && !mg_run_overflow_probe(program, in, &at))
+      at.ratio = 0;
     verdict(sides, label, "OVERFLOW: the original program overflows %s at "
-            "--range=%g (%s are inf/NaN)",
-            mg_dtype_name(type), o->range, counts);
+            "--range=%g (%s are inf/NaN); try --range=%g",
+            mg_dtype_name(type), o->range, counts,
+            mg_run_overflow_range(program, in, o->range, &at,
+                                  small_inputs(sig)));
+    return OUTCOME_OVERFLOW;
+  }
+  MgRunOverflow at = *peaks;
+  bool candidate_overflows = false;
+  for (uint32_t k = 0; k < sig->num_outputs; ++k)
+    candidate_overflows = candidate_overflows || nf.candidate[k];
+  if (first[0] && sides->jit_is_reference && !candidate_overflows &&
+      (at.ratio >= 0 || mg_run_overflow_probe(program, in, &at)) &&
+      at.ratio > 1) {
+    verdict(sides, label, "OVERFLOW: the original program overflows %s at "
+            "--range=%g: an intermediate (the result of 'ug.%s', %s) reaches "
+            "%.3g, past %s's largest finite value %.6g, so the reference's "
+            "results are not meaningful (%s); try --range=%g",
+            mg_dtype_name(at.dtype), o->range, at.op, mg_dtype_name(at.dtype),
+            at.peak, mg_dtype_name(at.dtype),
+            mg_run_max_finite(at.dtype), where,
+            mg_run_overflow_range(program, in, o->range, &at,
+                                  small_inputs(sig)));
     return OUTCOME_OVERFLOW;
   }
   if (first[0]) {
@@ -543,8 +614,11 @@ static MgProgram *import_kernel(MlirOperation module, MlirOperation kernel,
   MgBridgeMap map = {0};
   MlirLocation loc = mlirOperationGetLocation(kernel);
   MgDiag diag = {-1, -1, ""};
-  if (mg_bridge_import(module, kernel, &program, &map, &loc, &diag) !=
-      MG_STATUS_OK) {
+  MlirSymbolTable symbols = mlirSymbolTableCreate(module);
+  MgStatus status =
+      mg_bridge_import(symbols, kernel, &program, &map, &loc, &diag);
+  mlirSymbolTableDestroy(symbols);
+  if (status != MG_STATUS_OK) {
     report_error(loc, label, diag.message);
     program = NULL;
   } else if (mg_program_validate(program, NULL, &diag) != MG_STATUS_OK) {
@@ -555,6 +629,23 @@ static MgProgram *import_kernel(MlirOperation module, MlirOperation kernel,
   }
   mg_bridge_map_free(&map);
   return program;
+}
+
+/// One run of the float interpreter, for a thread of its own.
+typedef struct Interpreted {
+  const MgProgram *program;
+  const double *const *inputs;
+  double *const *outputs;
+  MgRunOverflow peaks; // of every tensor, when cheap (overflow.c)
+  MgStatus status;
+  MgDiag diag;
+} Interpreted;
+
+static void *interpret(void *ud) {
+  Interpreted *r = ud;
+  r->status = mg_run_interpret(r->program, r->inputs, r->outputs, &r->peaks,
+                               &r->diag);
+  return NULL;
 }
 
 /// Once the JIT filled b->jit_out: the interpreter on the same inputs, the
@@ -572,25 +663,133 @@ static Outcome interpret_and_compare(const MgProgram *program,
     report_error(loc, label, "out of memory");
     return OUTCOME_ERROR;
   }
-  if (mg_interp_run_f64(program, in, b->interp_out, &diag) != MG_STATUS_OK) {
-    snprintf(err, sizeof err, "the interpreter failed: %s", diag.message);
+  // The interpreter runs beside the estimates (both only read the inputs),
+  // unless the copies of the inputs each makes are large: then one after
+  // the other, to hold one copy at a time.
+  Interpreted run = {program, in, b->interp_out,
+                     {-1, 0, MG_DTYPE_F32, ""}, MG_STATUS_OK, {-1, -1, ""}};
+  pthread_t thread;
+  bool threaded = small_inputs(sig) &&
+                  pthread_create(&thread, NULL, interpret, &run) == 0;
+  if (!threaded)
+    interpret(&run);
+  MgStatus est = mg_run_error_sigmas(program, sig, in, u, b->sigma,
+                                     b->sigma_lin, &diag);
+  if (threaded)
+    pthread_join(thread, NULL);
+  if (run.status != MG_STATUS_OK) {
+    snprintf(err, sizeof err, "the interpreter failed: %s",
+             run.diag.message);
     report_error(loc, label, err);
     return OUTCOME_ERROR;
   }
-  if (mg_run_error_sigma(program, sig, in, u, MG_RUN_ERR_INDEPENDENT,
-                         b->sigma, &diag) != MG_STATUS_OK ||
-      mg_run_error_sigma(program, sig, in, u, MG_RUN_ERR_LINEAR,
-                         b->sigma_lin, &diag) != MG_STATUS_OK) {
+  if (est != MG_STATUS_OK) {
     snprintf(err, sizeof err, "the error estimate failed: %s", diag.message);
     report_error(loc, label, err);
     return OUTCOME_ERROR;
   }
   double lengths[MG_RUN_MAX_VALUES];
   mg_run_error_lengths(program, lengths);
-  return compare(label, sig, b, lengths, u, sides, o);
+  return compare(label, sig, b, lengths, u, sides, program, in, &run.peaks,
+                 o);
 }
 
-/// Runs `ref` (JIT) and `kernel` (interpreter) and compares them.
+/// The line saying which rows a sampled check compares.
+static void print_sample(const char *label, const MgRunSample *s,
+                         const MgRunSignature *full, bool tiled,
+                         const Options *o) {
+  const MgRunTensorType *out = &full->outputs[0];
+  int64_t extent = out->dims[s->dim], taken = s->num_sampled * s->out_unit;
+  char blocks[96] = "", which[96];
+  if (s->out_unit > 1)
+    snprintf(blocks, sizeof blocks, " in %u block%s of %lld, the kernel's "
+             "tiles", s->num_sampled, s->num_sampled == 1 ? "" : "s",
+             (long long)s->out_unit);
+  if (s->num_sampled == 1)
+    snprintf(which, sizeof which, "the first");
+  else if (s->num_sampled == 2)
+    snprintf(which, sizeof which, "the first and the last");
+  else
+    snprintf(which, sizeof which, "the first, the last and %u chosen at "
+             "random with seed %llu", s->num_sampled - 2,
+             (unsigned long long)o->seed);
+  printf("%s: sampled: %lld of %lld indices of dim %u of output 0%s (%s): "
+         "%lld of %lld elements; a full check would take about %.2g "
+         "operations (--sample-above=%.3g)%s\n",
+         label, (long long)taken, (long long)extent, s->dim, blocks, which,
+         (long long)mg_run_numel(&s->sig.outputs[0]),
+         (long long)mg_run_numel(out), s->full_work, o->sample_above,
+         tiled ? "" : "; the reference was run whole (its tiling did not "
+                      "apply)");
+}
+
+/// The check of a sample of rows: the JIT on the whole inputs for the
+/// sampled rows only, the interpreter and the estimates on the sliced
+/// kernel graph and the slices of the inputs.
+static Outcome check_sampled(MlirOperation module, MlirOperation ref,
+                             const MgRunSignature *sig, const MgRunSample *s,
+                             MlirLocation kloc, const char *label,
+                             const Options *o) {
+  char err[512];
+  Outcome outcome = OUTCOME_ERROR;
+  Buffers full = {0}, part = {0};
+  int64_t *rows = malloc((size_t)(s->num_sampled * s->out_unit) * sizeof *rows);
+  bool ok = rows != NULL;
+  // The whole inputs in their element types only (the JIT's), drawn as the
+  // full check draws them.
+  uint64_t state = mg_hash_u64(0x6d6972616765ull, o->seed); // "mirage"
+  for (uint32_t i = 0; ok && i < sig->num_inputs; ++i) {
+    size_t n = (size_t)mg_run_numel(&sig->inputs[i]);
+    full.in_storage[i] = malloc((n ? n : 1) *
+                                mg_dtype_bytes(sig->inputs[i].dtype));
+    ok = full.in_storage[i] != NULL;
+    if (ok)
+      mg_run_random_fill_storage(&state, sig->inputs[i].dtype, o->range,
+                                 full.in_storage[i], n);
+  }
+  size_t out_n = (size_t)mg_run_numel(&sig->outputs[0]);
+  ok = ok && (full.jit_out[0] = calloc(out_n ? out_n : 1,
+                                       mg_dtype_bytes(sig->outputs[0].dtype)));
+  // The slices: inputs as doubles, the JIT's sampled results, the rest.
+  for (uint32_t i = 0; ok && i < sig->num_inputs; ++i) {
+    size_t n = (size_t)mg_run_numel(&s->sig.inputs[i]);
+    ok = (part.in_values[i] = malloc((n ? n : 1) * sizeof(double)));
+    if (ok)
+      mg_run_sample_gather_input(s, sig, i, full.in_storage[i],
+                                 part.in_values[i]);
+  }
+  size_t n = (size_t)mg_run_numel(&s->sig.outputs[0]);
+  ok = ok &&
+       (part.jit_out[0] = calloc(n ? n : 1,
+                                 mg_dtype_bytes(sig->outputs[0].dtype))) &&
+       (part.interp_out[0] = calloc(n ? n : 1, sizeof(double))) &&
+       (part.sigma[0] = calloc(n ? n : 1, sizeof(double))) &&
+       (part.sigma_lin[0] = calloc(n ? n : 1, sizeof(double)));
+  MgRunJitRows jr = {s->dim, ok ? mg_run_sample_rows(s, rows) : 0, rows};
+  bool tiled = false;
+  if (!ok)
+    report_error(kloc, label, "out of memory");
+  else if (!mg_run_jit_rows(module, ref, o->jit_cpu, sig, &jr,
+                            full.in_storage, full.jit_out, &tiled, err,
+                            sizeof err))
+    report_error(mlirOperationGetLocation(ref), label, err);
+  else {
+    mg_run_sample_gather_output(s, sig, full.jit_out[0], part.jit_out[0]);
+    print_sample(label, s, sig, tiled, o);
+    Sides sides = {true, mg_run_func_narrowest(ref), "the μGraph side",
+                   "jit", NULL, 0, s, sig};
+    outcome = interpret_and_compare(s->program, &s->sig, &part,
+                                    mg_run_func_roundoff(ref), &sides, kloc,
+                                    label, o);
+  }
+  free(rows);
+  buffers_free(&full);
+  buffers_free(&part);
+  return outcome;
+}
+
+/// Runs `ref` (JIT) and `kernel` (interpreter) and compares them: every
+/// element, or a sample of rows when that would take too long.
 static Outcome check_pair(MlirOperation module, MlirOperation ref,
                           MlirOperation kernel, const char *label,
                           const Options *o) {
@@ -617,6 +816,20 @@ static Outcome check_pair(MlirOperation module, MlirOperation ref,
   MgProgram *program = import_kernel(module, kernel, label);
   if (!program)
     return OUTCOME_ERROR;
+  MgRunSample sample;
+  MgRunSampleKind kind =
+      mg_run_sample_plan(program, &sig, o->sample_above, o->seed, &sample);
+  if (kind == MG_RUN_SAMPLE_ROWS) {
+    Outcome outcome =
+        check_sampled(module, ref, &sig, &sample, kloc, label, o);
+    mg_run_sample_free(&sample);
+    mg_program_destroy(program);
+    return outcome;
+  }
+  if (kind == MG_RUN_SAMPLE_NONE)
+    printf("%s: every element is checked although that takes about %.2g "
+           "operations (--sample-above=%.3g): no dim of the output can be "
+           "sampled\n", label, sample.full_work, o->sample_above);
 
   Outcome outcome = OUTCOME_ERROR;
   Buffers b = {0};
@@ -627,7 +840,7 @@ static Outcome check_pair(MlirOperation module, MlirOperation ref,
     report_error(mlirOperationGetLocation(ref), label, err);
   else {
     Sides sides = {true, mg_run_func_narrowest(ref), "the μGraph side",
-                   "jit", NULL, 0};
+                   "jit", NULL, 0, NULL, NULL};
     outcome = interpret_and_compare(program, &sig, &b,
                                     mg_run_func_roundoff(ref), &sides, kloc,
                                     label, o);
@@ -655,7 +868,8 @@ static Outcome compare_lowered(MlirContext ctx, const MgProgram *program,
                                const char *label, const Options *o) {
   char err[512];
   double u = coarsest_roundoff(program);
-  Sides sides = {false, MG_DTYPE_F32, "the lowered code", "jit", NULL, 0};
+  Sides sides = {false, MG_DTYPE_F32, "the lowered code", "jit", NULL, 0,
+                 NULL, NULL};
   Outcome outcome = OUTCOME_ERROR;
   Buffers b = {0};
   if (!buffers_alloc(&b, sig, o))
@@ -832,6 +1046,7 @@ static Outcome run_compare(MlirOperation module, const Options *o) {
 static Outcome run_lifted(MlirOperation module, const Options *o,
                           int *pairs) {
   Outcome worst = OUTCOME_OK;
+  MlirSymbolTable symbols = mlirSymbolTableCreate(module);
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
   for (MlirOperation op = mlirBlockGetFirstOperation(body);
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
@@ -857,7 +1072,7 @@ static Outcome run_lifted(MlirOperation module, const Options *o,
       MlirStringRef s = mlirFlatSymbolRefAttrGetValue(ref_attr);
       char ref_name[256];
       snprintf(ref_name, sizeof ref_name, "%.*s", (int)s.length, s.data);
-      MlirOperation ref = mg_bridge_lookup_func(module, ref_name);
+      MlirOperation ref = mg_bridge_lookup_func_in(symbols, ref_name);
       if (mlirOperationIsNull(ref) || is_declaration(ref)) {
         snprintf(msg, sizeof msg, "reference function '@%s' not found",
                  ref_name);
@@ -870,6 +1085,7 @@ static Outcome run_lifted(MlirOperation module, const Options *o,
     if (r > worst)
       worst = r;
   }
+  mlirSymbolTableDestroy(symbols);
   return worst;
 }
 
@@ -944,7 +1160,7 @@ static Outcome time_kernel(MlirOperation module, const TimeRun *tr,
   } else {
     char text[800] = "";
     Sides sides = {false, MG_DTYPE_F32, "the GPU kernels", "gpu", text,
-                   sizeof text};
+                   sizeof text, NULL, NULL};
     outcome = interpret_and_compare(program, &sig, &b,
                                     coarsest_roundoff(program), &sides, kloc,
                                     label, o);

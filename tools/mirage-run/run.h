@@ -86,6 +86,9 @@ void mg_run_store(MgDType dtype, void *storage, size_t i, double v);
 /// uniform in [-range, range] and rounded to `dtype`, drawn from `state`.
 void mg_run_random_fill(uint64_t *state, MgDType dtype, double range,
                         double *values, void *storage, size_t n);
+/// The same storage and state as mg_run_random_fill, without the doubles.
+void mg_run_random_fill_storage(uint64_t *state, MgDType dtype, double range,
+                                void *storage, size_t n);
 
 //===--- jit.c ------------------------------------------------------------===//
 
@@ -99,6 +102,23 @@ void mg_run_random_fill(uint64_t *state, MgDType dtype, double range,
 bool mg_run_jit(MlirOperation module, MlirOperation func, const char *cpu,
                 const MgRunSignature *sig, void *const *inputs,
                 void *const *outputs, char *err, size_t err_size);
+/// The indices of one dim of a function's single result to compute.
+typedef struct MgRunJitRows {
+  uint32_t dim;
+  int64_t count;
+  const int64_t *rows; // increasing
+} MgRunJitRows;
+/// mg_run_jit computing only `rows` of the result: before bufferization the
+/// result is copied by a linalg.copy that upstream's tiling
+/// (transform.structured.fuse, tile size 1 along the dim) turns into a loop
+/// over the dim with the producers fused in, and the loop runs over the
+/// given indices only. The other elements of `outputs[0]` are left
+/// unwritten. Sets *tiled to false when the tiling did not apply (the whole
+/// result was computed).
+bool mg_run_jit_rows(MlirOperation module, MlirOperation func, const char *cpu,
+                     const MgRunSignature *sig, const MgRunJitRows *rows,
+                     void *const *inputs, void *const *outputs, bool *tiled,
+                     char *err, size_t err_size);
 /// The textual pipeline used to lower the copied function (for --help).
 const char *mg_run_jit_pipeline(void);
 /// Lowers `program` for the CPU (lib/lower), JIT-compiles it in `ctx` and
@@ -124,6 +144,11 @@ double mg_run_tolerance(double u, double length, double scale);
 
 //===--- errprop.c --------------------------------------------------------===//
 
+/// Inputs (as 8-byte cells) up to which the interpreter and the error
+/// estimates run in parallel, each with its own copy of them, and a
+/// suggested --range is checked by running at it.
+#define MG_RUN_PARALLEL_BYTES (256.0 * 1024 * 1024)
+
 /// Deviations of the estimated rounding error allowed per element: of the
 /// independent-error estimate, and of the linear (fully correlated) one,
 /// which already bounds over every correlation.
@@ -136,22 +161,112 @@ double mg_run_tolerance(double u, double length, double scale);
 /// the linear estimate allows.
 #define MG_RUN_SINGULAR_SIGMAS 10.0
 
-/// How errors carried in by operands combine (errprop.c).
-typedef enum MgRunErrMode {
-  MG_RUN_ERR_INDEPENDENT, // in quadrature
-  MG_RUN_ERR_LINEAR,      // linearly: every correlation allowed
-} MgRunErrMode;
+/// Runs `program` on `inputs` twice, in domains that propagate, to first
+/// order, the rounding errors a computation in unit roundoff `u` makes at
+/// every operation (docs/mirage-run.md): once with carried errors
+/// independent (in quadrature), once linear (every correlation allowed).
+/// Writes, per output
+/// element, the deviation of its error into `sigma` and `sigma_lin` (one
+/// array per graph output, sized like it); +inf marks an ill-conditioned
+/// element.
+MgStatus mg_run_error_sigmas(const MgProgram *program,
+                             const MgRunSignature *sig,
+                             const double *const *inputs, double u,
+                             double *const *sigma, double *const *sigma_lin,
+                             MgDiag *diag);
 
-/// Runs `program` on `inputs` in a domain that propagates, to first order,
-/// the rounding errors a computation in unit roundoff `u` makes at every
-/// operation (docs/mirage-run.md). Writes, per output element, the
-/// deviation of its error into `sigma` (one array per graph output, sized
-/// like it); +inf marks an ill-conditioned element.
-MgStatus mg_run_error_sigma(const MgProgram *program,
-                            const MgRunSignature *sig,
-                            const double *const *inputs, double u,
-                            MgRunErrMode mode, double *const *sigma,
-                            MgDiag *diag);
+//===--- overflow.c: values past their element type's range ----------------===//
+
+/// The kernel-level tensor whose values go furthest past its type's largest
+/// finite value, in an exact (f64) run.
+typedef struct MgRunOverflow {
+  double ratio; // its largest magnitude over the type's largest finite
+                // value (0: no such tensor)
+  double peak;  // that largest magnitude
+  MgDType dtype;
+  char op[24];  // the op kind computing it ("sum")
+} MgRunOverflow;
+
+/// Runs `program` on `inputs` (logical order) in the float interpreter with
+/// every tensor of the root graph kept, and finds the tensor furthest past
+/// its type's range. False on failure (no memory).
+bool mg_run_overflow_probe(const MgProgram *program,
+                           const double *const *inputs, MgRunOverflow *out);
+/// mg_interp_run_f64 that also fills `peaks` as the probe does, at no
+/// extra run when keeping every tensor is cheap (else peaks->ratio = -1).
+MgStatus mg_run_interpret(const MgProgram *program,
+                          const double *const *inputs,
+                          double *const *outputs, MgRunOverflow *peaks,
+                          MgDiag *diag);
+/// A --range to suggest when `program` overflows at `range` (the probe at
+/// `range` gave `at_range`): the largest power of two below `range` at
+/// which, with the inputs scaled to it, every tensor stays within half its
+/// type's range (bisection: at most 6 more runs, 1 or 2 when the ratio is
+/// known). Without `verify`, no run: a power of two safe for any quantity
+/// that grows at least linearly with the range (often smaller than
+/// needed).
+double mg_run_overflow_range(const MgProgram *program,
+                             const double *const *inputs, double range,
+                             const MgRunOverflow *at_range, bool verify);
+
+//===--- sample.c: checking a random sample of output rows -----------------===//
+
+/// Operations a full check of `program` does per run (a multiply-add counts
+/// one): the unit of mirage-run's budget.
+double mg_run_program_work(const MgProgram *program);
+
+/// Most groups a sample checks.
+#define MG_RUN_SAMPLE_MAX (1 << 20)
+/// Default budget of a check, in operations (mg_run_program_work): beyond
+/// it a sample of rows is checked (--sample-above).
+#define MG_RUN_SAMPLE_ABOVE 1e8
+
+typedef enum MgRunSampleKind {
+  MG_RUN_SAMPLE_FULL, // within the budget: every element is checked
+  MG_RUN_SAMPLE_ROWS, // a sample of rows (MgRunSample)
+  MG_RUN_SAMPLE_NONE, // beyond the budget, but no dim can be sliced
+} MgRunSampleKind;
+
+/// A check of some rows only: dim `dim` of the (single) output is cut into
+/// `groups` groups of `out_unit` consecutive indices, `num_sampled` of which
+/// are checked (sample.c explains the slicing).
+typedef struct MgRunSample {
+  uint32_t dim;
+  int64_t groups;
+  uint32_t num_sampled;
+  int64_t *sampled; // the checked groups, increasing (the first, the last,
+                    // the others at random)
+  int64_t out_unit;
+  int8_t in_dim[MG_RUN_MAX_VALUES];   // per input: its sliced stored dim, -1
+  int64_t in_unit[MG_RUN_MAX_VALUES]; // per input: indices per group
+  MgProgram *program;                 // the kernel graph, sliced
+  MgRunSignature sig;                 // its signature (stored shapes)
+  double full_work, work;             // estimated operations
+} MgRunSample;
+
+/// Decides how to check `program` (signature `sig`) within `budget`
+/// operations; MG_RUN_SAMPLE_ROWS fills `s` (free with mg_run_sample_free),
+/// its random groups drawn from `seed`.
+MgRunSampleKind mg_run_sample_plan(const MgProgram *program,
+                                   const MgRunSignature *sig, double budget,
+                                   uint64_t seed, MgRunSample *s);
+void mg_run_sample_free(MgRunSample *s);
+/// Input `i` of the sliced program as doubles (stored order), gathered from
+/// the full input's `storage` (signature `full`).
+void mg_run_sample_gather_input(const MgRunSample *s,
+                                const MgRunSignature *full, uint32_t i,
+                                const void *storage, double *out);
+/// The sampled elements of the full output's `storage` into `out` (the
+/// sliced output's storage).
+void mg_run_sample_gather_output(const MgRunSample *s,
+                                 const MgRunSignature *full,
+                                 const void *storage, void *out);
+/// Flat index into the full output of flat index `i` into the sliced one.
+int64_t mg_run_sample_output_index(const MgRunSample *s,
+                                   const MgRunTensorType *full, int64_t i);
+/// The sampled indices of the output's dim, increasing, into `rows`
+/// (num_sampled * out_unit entries); returns their number.
+int64_t mg_run_sample_rows(const MgRunSample *s, int64_t *rows);
 
 //===--- timing.c: running the lowered kernels on a GPU ---------------===//
 
