@@ -29,6 +29,7 @@
 #define SLICES 32
 #define GEMV_MAX_ROWS 8
 #define GEMV_MIN_BLOCKS 128
+#define GEMV_MAX_UNROLL 8
 
 typedef struct Gemv {
   int64_t m, k, n, v, blocks;
@@ -68,7 +69,7 @@ static bool gemv_shape(const MgProgram *p, const MgOp *op, Gemv *g) {
       break;
   }
   // The accumulators (M x V f32) and the loaded vectors share registers.
-  g->unroll = g->m <= 2 ? 8 : 4;
+  g->unroll = g->m <= 2 ? GEMV_MAX_UNROLL : 4;
   return g->m >= 1 && g->m <= GEMV_MAX_ROWS && g->k >= SLICES &&
          g->n % g->v == 0 && g->blocks <= 65535 &&
          SLICES * g->m * g->cg * g->v * 4 <= MG_LOWER_STATIC_SMEM;
@@ -110,7 +111,7 @@ static void fma_rows(Emit *e, const Gemv *g, Name *ks, int64_t n,
   snprintf(vf, sizeof vf, "vector<%lldxf32>", (long long)g->v);
   snprintf(vn, sizeof vn, "vector<%lldx%s>", (long long)g->v,
            mg_lower_elt(g->dt));
-  Name braw[8], araw[8][GEMV_MAX_ROWS];
+  Name braw[GEMV_MAX_UNROLL], araw[GEMV_MAX_UNROLL][GEMV_MAX_ROWS];
   for (int64_t u = 0; u < n; u++) {
     at2(bt, ks[u], col, c0, at, sizeof at);
     mg_lower_fresh(e, braw[u]);
@@ -152,7 +153,7 @@ static void fma_rows(Emit *e, const Gemv *g, Name *ks, int64_t n,
 }
 
 // scf.for `k` = `from` to `to` step `step` over the M accumulators `acc`
-// (replaced by the loop's results); `unroll` rows per iteration, `stride`
+// (replaced by the loop's results); `unroll` rows per iteration, SLICES
 // apart.
 static void k_loop(Emit *e, const Gemv *g, const char *from, int64_t to,
                    int64_t step, int64_t unroll, const char *col,
@@ -178,7 +179,7 @@ static void k_loop(Emit *e, const Gemv *g, const char *from, int64_t to,
                    "(%s) {", res, (long long)g->m, k, from, hi, st, iters,
                 types);
   e->indent++;
-  Name ks[8];
+  Name ks[GEMV_MAX_UNROLL];
   snprintf(ks[0], NAME_LEN, "%s", k);
   for (int64_t u = 1; u < unroll; u++) {
     Name off;

@@ -333,6 +333,28 @@ static int cmp_reason(const void *pa, const void *pb) {
                 ((const MgSearchReason *)pb)->text);
 }
 
+// Tests the candidates `c` collected (evaluate) against the bar: the
+// target, or the best found so far when it ranks before it (under
+// rank=proxy any program found is the bar, and without one nothing is).
+// The time counts as verification (the cut's searches count their own).
+static bool test_collected(Search *s, Worker *workers, uint32_t nw,
+                           Collector *c, Found *found,
+                           const MgSearchCost *target_cost,
+                           MgSearchStats *stats) {
+  double t0 = mg_clock_now();
+  // A copy: testing appends to `found`, which may move its items.
+  MgSearchCost bar = *target_cost;
+  bool proxy = s->opt.rank == MG_SEARCH_RANK_PROXY;
+  if (found->n &&
+      (proxy || mg_search_cost_compare(&found->items[best_index(found)].cost,
+                                       &bar) < 0))
+    bar = found->items[best_index(found)].cost;
+  bool has_bar = found->n || !proxy;
+  bool ok = evaluate(s, workers, nw, c, found, has_bar ? &bar : NULL, stats);
+  stats->verify_s += mg_clock_now() - t0;
+  return ok;
+}
+
 static MgStatus search_logical(const MgProgram *target,
                                const MgSearchOptions *options,
                                MgSearchResult *result, MgDiag *diag) {
@@ -428,8 +450,7 @@ static MgStatus search_logical(const MgProgram *target,
     for (uint32_t i = 0; i < nw; i++)
       ok &= mg_collector_merge(&all, &workers[i].collector);
     ok &= mg_collector_merge(&all, &pending);
-    double t1 = mg_clock_now();
-    stats->enumerate_s += t1 - t0;
+    stats->enumerate_s += mg_clock_now() - t0;
     uint32_t before = found.n;
     // The cut first: its composed program is usually the bar that spares
     // testing the whole target's one-kernel candidates (whole-shape field
@@ -437,7 +458,6 @@ static MgStatus search_logical(const MgProgram *target,
     if (ok && level == 1 && opt.rank == MG_SEARCH_RANK_COST &&
         opt.cut_prologues && !atomic_load(&s->stop))
       ok = add_cut(s, &found, stats);
-    t1 = mg_clock_now(); // the cut's searches count their own times
     // Nothing found yet and even the cheapest candidate of this size is
     // estimated far slower than an ideal implementation of the input's
     // own kernels (its roofline): the emitted code of this size loses much
@@ -460,17 +480,8 @@ static MgStatus search_logical(const MgProgram *target,
       }
       continue;
     }
-    // A copy: testing appends to `found`, which may move its items.
-    MgSearchCost bar = target_cost;
-    if (found.n && (opt.rank == MG_SEARCH_RANK_PROXY ||
-                    mg_search_cost_compare(
-                        &found.items[best_index(&found)].cost, &bar) < 0))
-      bar = found.items[best_index(&found)].cost;
-    bool has_bar = found.n || opt.rank == MG_SEARCH_RANK_COST;
     if (ok && !atomic_load(&s->failed))
-      ok = evaluate(s, workers, nw, &all, &found, has_bar ? &bar : NULL,
-                    stats);
-    stats->verify_s += mg_clock_now() - t1;
+      ok = test_collected(s, workers, nw, &all, &found, &target_cost, stats);
     mg_collector_dispose(&all);
     if (!ok || atomic_load(&s->failed)) {
       st = mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1,
@@ -482,14 +493,10 @@ static MgStatus search_logical(const MgProgram *target,
   }
   // Put off, and no larger size came to test them with (a stop, or the
   // loop's end).
-  if (pending.num && st == MG_STATUS_OK && !atomic_load(&s->failed)) {
-    MgSearchCost bar = target_cost;
-    double t1 = mg_clock_now();
-    if (!evaluate(s, workers, nw, &pending, &found, &bar, stats))
-      st = mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1,
-                       "out of memory during the search");
-    stats->verify_s += mg_clock_now() - t1;
-  }
+  if (pending.num && st == MG_STATUS_OK && !atomic_load(&s->failed) &&
+      !test_collected(s, workers, nw, &pending, &found, &target_cost, stats))
+    st = mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1,
+                     "out of memory during the search");
 
 done:
   mg_collector_dispose(&pending);
