@@ -115,6 +115,7 @@ typedef enum MgLowerForm {
 /// When a block-graph op runs.
 typedef enum MgLowerPhase {
   MG_LOWER_PHASE_BEFORE, // once before the for-loop: loop-invariant tiles
+                         // and what only they feed
   MG_LOWER_PHASE_LOOP,   // every for-loop iteration (accumulators: their
                          // update; their fill runs before the loop)
   MG_LOWER_PHASE_AFTER,  // once after the for-loop (savers among them)

@@ -373,6 +373,15 @@ static void online(Model *m, const MgOp *op, Acc *a) {
 }
 
 // The work of one block-graph op in its phase.
+// Whether an accumulator reads `t` (kept in registers, it is a value the
+// lowering adds into that accumulator where it is made).
+static bool feeds_accum(const MgGraph *b, MgTensorId t) {
+  for (uint32_t i = 0; i < b->num_ops; i++)
+    if (b->ops[i].kind == MG_OP_ACCUM && b->ops[i].inputs[0] == t)
+      return true;
+  return false;
+}
+
 static void block_op(Model *m, const MgLowerStep *s) {
   const MgGraph *b = m->b;
   const MgOp *op = &b->ops[s->op];
@@ -408,19 +417,16 @@ static void block_op(Model *m, const MgLowerStep *s) {
   case MG_OP_MATMUL: {
     operand_loads(m, op, &ld16, &ld32);
     Finish fin = FINISH_STORE;
-    if (s->registers) { // into its sum accumulator, or heading a chain
-      fin = FINISH_NONE;
-      for (uint32_t i = 0; i < b->num_ops; i++)
-        if (b->ops[i].kind == MG_OP_ACCUM && b->ops[i].inputs[0] == out)
-          fin = FINISH_ACCUM;
-    }
+    if (s->registers) // into its sum accumulator, or heading a chain
+      fin = feeds_accum(b, out) ? FINISH_ACCUM : FINISH_NONE;
     reduction(m, a, s, elems, ld16, ld32, true, fin, st16);
     return;
   }
   case MG_OP_SUM: case MG_OP_REDUCE_MAX:
     operand_loads(m, op, &ld16, &ld32);
     reduction(m, a, s, elems, ld16, ld32, false,
-              s->registers ? FINISH_NONE : FINISH_STORE, st16);
+              !s->registers ? FINISH_STORE
+              : feeds_accum(b, out) ? FINISH_ACCUM : FINISH_NONE, st16);
     return;
   case MG_OP_THREAD: {
     OpCost c = none;
@@ -441,11 +447,21 @@ static void block_op(Model *m, const MgLowerStep *s) {
   case MG_OP_CONCAT: // one operand element per result element
     elem_loop(m, a, elems, st16, !st16, st16 ? st : 0, st16 ? 0 : st, none);
     return;
-  default: // element-wise
+  default: { // element-wise
     operand_loads(m, op, &ld16, &ld32);
-    elem_loop(m, a, elems, ld16, ld32, st16 ? st : 0, st16 ? 0 : st,
-              op_cost((MgOpKind)op->kind));
+    OpCost c = op_cost((MgOpKind)op->kind);
+    if (s->registers && feeds_accum(b, out)) {
+      // Added into its sum accumulator in the same loop (schedule.c):
+      // the accumulator's f32 load, add and store.
+      OpCost add = op_cost(MG_OP_ADD);
+      c.fp32 += add.fp32;
+      c.chain_fp += add.chain_fp;
+      elem_loop(m, a, elems, ld16, ld32 + 1, 0, 1, c);
+      return;
+    }
+    elem_loop(m, a, elems, ld16, ld32, st16 ? st : 0, st16 ? 0 : st, c);
     return;
+  }
   }
 }
 

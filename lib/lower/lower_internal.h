@@ -100,6 +100,12 @@ void mg_lower_block_body(Emit *e, const bool *in_loop, const bool *reg);
 /// Names the block graph's kernel tensors after op's operands and results.
 void mg_lower_bind_dram(Emit *e, const MgOp *op, Name *kval,
                         char (*ktype)[TYPE_LEN]);
+/// When each op of block graph `b` runs (MgLowerPhase, num_ops entries):
+/// before the loop the iterators without an fmap and every non-accumulator
+/// op that reads only what runs before it (its value is the same in every
+/// iteration, so it is computed once); the loop the other ops of
+/// mg_graph_ops_in_loop; after it the rest. False: no memory.
+bool mg_lower_op_phases(const MgGraph *b, uint8_t *phase);
 /// in_loop flags of the block graph's ops (allocated; false: no memory).
 bool mg_lower_loop_flags(const MgGraph *b, bool **in_loop);
 /// reg[t] (num_tensors entries): tensor t is made by a fused element-wise
@@ -291,5 +297,8 @@ int64_t mg_lower_reduction_warps(Emit *e, const MgOp *op);
 /// A matmul whose result only the sum accumulator `acc` reads: the dot
 /// products are added to the accumulator directly, in f32.
 void mg_lower_matmul_accum(Emit *e, const MgOp *mm, const MgOp *acc);
+/// The same for a sum over a dim (ug.sum): each result, once reduced, is
+/// added to `acc` by the thread that finishes it.
+void mg_lower_reduce_accum(Emit *e, const MgOp *red, const MgOp *acc);
 
 #endif // MIRAGE_LIB_LOWER_INTERNAL_H

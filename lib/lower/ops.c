@@ -755,17 +755,26 @@ static void dot_indices(Emit *e, const MgOp *op, Index idx, Index ia,
   snprintf(ib[b->rank - 1], NAME_LEN, "%s", idx[out->rank - 1]);
 }
 
+static void add_to_accum(Emit *e, const void *ctx, Index idx, const char *v);
+
 // The chain's ops at element `idx` of a result of rank `rank`: an operand
 // an earlier member made comes from its register, `pre` (when not NULL)
 // is the value of ops[0]'s result, the rest is loaded.
 static void chain_at(Emit *e, const MgOp *const *ops, uint32_t n,
                      const bool *keep, Index idx, uint32_t rank,
                      const char *pre) {
-  Name regs[32];
-  for (uint32_t c = 0; c < n && c < 32; c++) {
+  Name regs[64];
+  for (uint32_t c = 0; c < n && c < 64; c++) {
     const MgOp *op = ops[c];
     if (c == 0 && pre) {
       snprintf(regs[0], NAME_LEN, "%s", pre);
+    } else if (op->kind == MG_OP_ACCUM) {
+      // A sum accumulator folded into the chain (schedule.c): the member's
+      // value goes straight into it, never to a tile.
+      for (uint32_t j = 0; j < c; j++)
+        if (ops[j]->outputs[0] == op->inputs[0])
+          add_to_accum(e, op, idx, regs[j]);
+      continue;
     } else {
       Name in[2] = {"", ""};
       for (uint32_t k = 0; k < op->num_inputs && k < 2; k++) {
@@ -876,7 +885,7 @@ static void reduce(Emit *e, Combine how, MgTensorId in, Index idx,
 // the sum (or max) of `in` along `dim` (squared terms when `square`),
 // cooperatively where coop_warps says so.
 static void reduce_op(Emit *e, const MgOp *op, uint32_t dim, bool square,
-                      Combine how, FinishFn finish) {
+                      Combine how, const void *dest, FinishFn finish) {
   const MgTensor *out = tensor(e, op->outputs[0]);
   MgTensorId in = op->inputs[0];
   int64_t n = tensor(e, in)->dims[dim];
@@ -888,20 +897,25 @@ static void reduce_op(Emit *e, const MgOp *op, uint32_t dim, bool square,
     coop_begin(e, out, m, how, idx, &c);
     RowTerm t = {in, idx, dim, square};
     coop_reduce(e, &c, n, row_term, &t, r);
-    finish(e, op, idx, r);
+    finish(e, dest, idx, r);
     coop_end(e);
     return;
   }
   mg_lower_elems_begin(e, out, idx);
   reduce(e, how, in, idx, dim, square, r);
-  finish(e, op, idx, r);
+  finish(e, dest, idx, r);
   mg_lower_elems_end(e);
 }
 
 static void sum(Emit *e, const MgOp *op) {
   reduce_op(e, op, (uint32_t)op->attr, false,
-            op->kind == MG_OP_REDUCE_MAX ? COMBINE_MAX : COMBINE_ADD,
+            op->kind == MG_OP_REDUCE_MAX ? COMBINE_MAX : COMBINE_ADD, op,
             store_result);
+}
+
+void mg_lower_reduce_accum(Emit *e, const MgOp *red, const MgOp *acc) {
+  reduce_op(e, red, (uint32_t)red->attr, false, COMBINE_ADD, acc,
+            add_to_accum);
 }
 
 void mg_lower_accum_init(Emit *e, const MgOp *op) {
@@ -923,7 +937,7 @@ static void accum(Emit *e, const MgOp *op) {
   }
   if (op->acc != MG_ACCUM_SUM) {
     reduce_op(e, op, out->rank - 1, op->acc == MG_ACCUM_SUM_SQ_LAST,
-              COMBINE_ADD, add_to_accum);
+              COMBINE_ADD, op, add_to_accum);
     return;
   }
   Index idx;

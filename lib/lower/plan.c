@@ -8,8 +8,8 @@
 //  - shared memory: mg_lower_tile_bytes (tiles, both stages where staged,
 //    online state), the reduction scratch of gpu.c (one f32 per warp when
 //    the block's threads are whole warps), mg_lower_gemv_smem;
-//  - phases: mg_lower_loop_flags, and the loop-invariant tiles hoisted
-//    before the loop (iterators without an fmap, schedule.c);
+//  - phases: mg_lower_op_phases (schedule.c: loop-invariant tiles and
+//    what only they feed run before the loop);
 //  - values kept in registers: mg_lower_register_values (the plan the
 //    emitter allocates tiles by);
 //  - tile copies: mg_lower_vector_width (with move_tile's rule for a saver
@@ -147,9 +147,9 @@ static bool block_steps(const MgProgram *p, const MgOp *kop, int sm,
     if (b->tensors[t].rank == 0)
       return false; // mg_lower_emit rejects rank-0 tensors
 
-  bool *in_loop = NULL;
+  uint8_t *phase = malloc(b->num_ops + 1);
   bool *reg = calloc(b->num_tensors + 1, sizeof *reg);
-  bool ok = reg && mg_lower_loop_flags(b, &in_loop) &&
+  bool ok = reg && phase && mg_lower_op_phases(b, phase) &&
             mg_lower_register_values(b, reg);
   Emit r; // what mg_lower_reduction_warps reads
   memset(&r, 0, sizeof r);
@@ -166,10 +166,7 @@ static bool block_steps(const MgProgram *p, const MgOp *kop, int sm,
     MgLowerStep *s = &plan->steps[plan->num_steps++];
     memset(s, 0, sizeof *s);
     s->op = i;
-    s->phase = !in_loop[i] ? MG_LOWER_PHASE_AFTER
-               : op->kind == MG_OP_ITERATOR && op->fmap == MG_MAP_NONE
-                   ? MG_LOWER_PHASE_BEFORE // hoisted (schedule.c)
-                   : MG_LOWER_PHASE_LOOP;
+    s->phase = (MgLowerPhase)phase[i];
     s->registers = op->num_outputs && op->kind != MG_OP_SAVER &&
                    reg[op->outputs[0]];
     if (op->kind == MG_OP_ITERATOR || op->kind == MG_OP_SAVER) {
@@ -188,7 +185,7 @@ static bool block_steps(const MgProgram *p, const MgOp *kop, int sm,
       s->warps = mg_lower_reduction_warps(&r, op);
     }
   }
-  free(in_loop);
+  free(phase);
   free(reg);
   return ok;
 }

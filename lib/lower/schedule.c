@@ -68,47 +68,78 @@ static uint32_t readers(const MgGraph *b, MgTensorId t) {
   return n;
 }
 
-// The sum accumulator that is the only reader of matmul `mm`'s result, in
-// the same phase: the pair is one group, the dot products added straight
-// into the f32 accumulator (no tile, no rounding to the matmul's declared
-// type, no barrier between them). Moving the accumulator up to its matmul
-// is safe: it reads nothing else, and only ops after the loop read it.
-static const MgOp *matmul_accum(const MgGraph *b, const bool *in_loop,
-                                const MgOp *mm) {
-  if (mm->kind != MG_OP_MATMUL || readers(b, mm->outputs[0]) != 1)
+// The sum accumulator that is the only reader of `op`'s result, in the
+// same phase: the pair is one group, the values added straight into the
+// f32 accumulator by the thread that computes them (no tile, no rounding
+// to the op's declared type, no barrier between them). Each element is
+// added by the same thread in every iteration, so the accumulator stays
+// private to its threads (see Barriers). Moving the accumulator up to
+// its producer is safe: it reads nothing else, and only ops after the
+// loop read it.
+static const MgOp *sole_sum_accum(const MgGraph *b, const uint8_t *phase,
+                                  const MgOp *op) {
+  if (!op->num_outputs || readers(b, op->outputs[0]) != 1)
     return NULL;
-  for (uint32_t j = (uint32_t)(mm - b->ops) + 1; j < b->num_ops; j++) {
+  for (uint32_t j = (uint32_t)(op - b->ops) + 1; j < b->num_ops; j++) {
     const MgOp *acc = &b->ops[j];
     if (acc->kind == MG_OP_ACCUM && acc->acc == MG_ACCUM_SUM &&
-        acc->inputs[0] == mm->outputs[0])
-      return in_loop[j] == in_loop[mm - b->ops] ? acc : NULL;
+        acc->inputs[0] == op->outputs[0])
+      return phase[j] == phase[op - b->ops] ? acc : NULL;
   }
   return NULL;
 }
 
-static bool is_matmul_accum(const MgGraph *b, const MgOp *const *ops,
-                            uint32_t n) {
-  return n == 2 && ops[0]->kind == MG_OP_MATMUL &&
+// A reduction whose result can go straight into a sum accumulator (a
+// maximum cannot: its accumulator is not a sum).
+static const MgOp *folded_accum(const MgGraph *b, const uint8_t *phase,
+                                const MgOp *op) {
+  if (op->kind != MG_OP_MATMUL && op->kind != MG_OP_SUM)
+    return NULL;
+  return sole_sum_accum(b, phase, op);
+}
+
+// A group of a reduction (matmul or sum) and the accumulator it feeds.
+static bool is_reduction_accum(const MgGraph *b, const MgOp *const *ops,
+                               uint32_t n) {
+  return n == 2 &&
+         (ops[0]->kind == MG_OP_MATMUL || ops[0]->kind == MG_OP_SUM) &&
          ops[1]->kind == MG_OP_ACCUM && ops[1]->inputs[0] == ops[0]->outputs[0] &&
          readers(b, ops[0]->outputs[0]) == 1;
 }
 
-// An iterator whose tile does not depend on the for-loop's iteration (no
-// fmap): loaded once, before the loop (mg_lower_block_body).
-static bool is_invariant_tile_load(const MgOp *op) {
-  return op->kind == MG_OP_ITERATOR && op->fmap == MG_MAP_NONE;
+bool mg_lower_op_phases(const MgGraph *b, uint8_t *phase) {
+  bool *in_loop = NULL;
+  if (!mg_lower_loop_flags(b, &in_loop)) {
+    free(in_loop);
+    return false;
+  }
+  // In op order, so an op's producers are decided before it.
+  for (uint32_t i = 0; i < b->num_ops; i++) {
+    const MgOp *op = &b->ops[i];
+    bool hoist = in_loop[i] && op->kind != MG_OP_ACCUM &&
+                 op->kind != MG_OP_INPUT &&
+                 !(op->kind == MG_OP_ITERATOR && op->fmap != MG_MAP_NONE);
+    for (uint32_t k = 0; hoist && op->kind != MG_OP_ITERATOR &&
+                         k < op->num_inputs; k++)
+      hoist = phase[b->tensors[op->inputs[k]].producer] ==
+              MG_LOWER_PHASE_BEFORE;
+    phase[i] = hoist ? MG_LOWER_PHASE_BEFORE
+               : in_loop[i] ? MG_LOWER_PHASE_LOOP : MG_LOWER_PHASE_AFTER;
+  }
+  free(in_loop);
+  return true;
 }
 
 // A matmul whose only reader is the element-wise op right after it in the
 // phase, with the matmul's shape: it heads a chain, its dot products going
 // to the chain in registers (no tile, no barrier before the chain).
-static bool starts_chain(const MgGraph *b, const bool *in_loop,
+static bool starts_chain(const MgGraph *b, const uint8_t *phase,
                          const MgOp *mm) {
   if (mm->kind != MG_OP_MATMUL || readers(b, mm->outputs[0]) != 1)
     return false;
   uint32_t i = (uint32_t)(mm - b->ops);
   for (uint32_t j = i + 1; j < b->num_ops; j++) {
-    if (in_loop[j] != in_loop[i] || b->ops[j].kind == MG_OP_INPUT)
+    if (phase[j] != phase[i] || b->ops[j].kind == MG_OP_INPUT)
       continue;
     const MgOp *next = &b->ops[j];
     bool reads = false;
@@ -119,31 +150,54 @@ static bool starts_chain(const MgGraph *b, const bool *in_loop,
   return false;
 }
 
-// Calls `fn` on the ops of one phase in order, grouped: each chain of
-// fusable ops (n >= 1), a matmul with its accumulator (n = 2), or one
-// other op (n = 1). Emission and the tile plan both walk this, so they
-// agree on what stays in registers. With `staged`, the loop's tile loads
-// are left out (the pipeline issues them).
-static void for_each_group(const MgGraph *b, const bool *in_loop, bool loop,
-                           bool staged, GroupFn fn, void *ctx) {
-  const MgOp *chain[CHAIN_MAX];
+#define GROUP_MAX (2 * CHAIN_MAX) // a chain and the accumulators it feeds
+
+// Calls fn on a chain, with the sum accumulators its members alone feed
+// folded in after it (taken: moved up from where they stand).
+static void flush_chain(const MgGraph *b, const uint8_t *phase,
+                        const MgOp **chain, uint32_t n, bool *taken,
+                        GroupFn fn, void *ctx) {
+  uint32_t m = n;
+  for (uint32_t c = 0; taken && c < n; c++) {
+    const MgOp *acc = chain[c]->kind == MG_OP_MATMUL
+                          ? NULL // it heads the chain: its reader is a member
+                          : sole_sum_accum(b, phase, chain[c]);
+    if (acc) {
+      chain[m++] = acc;
+      taken[acc - b->ops] = true;
+    }
+  }
+  fn(ctx, chain, m);
+}
+
+// Calls `fn` on the ops of phase `want` in order, grouped: each chain of
+// fusable ops (n >= 1) with the sum accumulators it alone feeds, a matmul
+// or sum with its accumulator (n = 2), or one other op (n = 1). Emission
+// and the tile plan both walk this, so they agree on what stays in
+// registers. With `skip_loads`, the loop's tile loads are left out (the
+// pipeline issues them, or mg_lower_block_body where they are read).
+static void for_each_group(const MgGraph *b, const uint8_t *phase,
+                           uint8_t want, bool skip_loads, GroupFn fn,
+                           void *ctx) {
+  const MgOp *chain[GROUP_MAX];
   uint32_t n = 0;
   bool *taken = calloc(b->num_ops + 1, sizeof *taken); // accumulators moved up
   for (uint32_t i = 0; i < b->num_ops; i++) {
     const MgOp *op = &b->ops[i];
-    if (in_loop[i] != loop || op->kind == MG_OP_INPUT || (taken && taken[i]) ||
-        (loop && is_invariant_tile_load(op)) ||
-        (loop && staged && mg_lower_is_loop_tile_load(op)))
+    if (phase[i] != want || op->kind == MG_OP_INPUT || (taken && taken[i]) ||
+        (skip_loads && mg_lower_is_loop_tile_load(op)))
       continue;
     if (n < CHAIN_MAX && fusable(b, op, n ? chain[0] : NULL)) {
       chain[n++] = op;
       continue;
     }
     if (n)
-      fn(ctx, chain, n);
+      flush_chain(b, phase, chain, n, taken, fn, ctx);
     n = 0;
-    const MgOp *acc = taken ? matmul_accum(b, in_loop, op) : NULL;
-    if (fusable(b, op, NULL) || starts_chain(b, in_loop, op)) {
+    if (taken && taken[i])
+      continue; // the chain just took this accumulator
+    const MgOp *acc = taken ? folded_accum(b, phase, op) : NULL;
+    if (fusable(b, op, NULL) || starts_chain(b, phase, op)) {
       chain[n++] = op;
     } else if (acc) {
       const MgOp *pair[2] = {op, acc};
@@ -154,7 +208,7 @@ static void for_each_group(const MgGraph *b, const bool *in_loop, bool loop,
     }
   }
   if (n)
-    fn(ctx, chain, n);
+    flush_chain(b, phase, chain, n, taken, fn, ctx);
   free(taken);
 }
 
@@ -178,6 +232,10 @@ typedef struct Sync {
   uint8_t *pending; // per tensor (+ scratch): accesses since the last barrier
   const bool *reg;  // values kept in registers: no tile
   bool in_loop;
+  bool dry;         // place barriers and track accesses, write nothing
+  // A single-stage loop's tile loads, issued just before the first group
+  // that reads their tile (NULL: in op order): per op, loaded already.
+  bool *deferred;
 } Sync;
 
 static bool is_shared(const Sync *y, MgTensorId t) {
@@ -225,21 +283,51 @@ static bool group_conflicts(Sync *y, const MgOp *const *ops, uint32_t n,
 }
 
 static void barrier(Sync *y) {
-  mg_lower_line(y->e, "gpu.barrier");
+  if (!y->dry)
+    mg_lower_line(y->e, "gpu.barrier");
   memset(y->pending, 0, y->e->g->num_tensors + 1);
+}
+
+static void emit_group(void *ctx, const MgOp *const *ops, uint32_t n);
+
+// The deferred tile loads group `ops` reads (all left when ops is NULL),
+// each a group of its own.
+static void load_deferred(Sync *y, const MgOp *const *ops, uint32_t n) {
+  const MgGraph *b = y->e->g;
+  for (uint32_t i = 0; i < b->num_ops; i++) {
+    const MgOp *load = &b->ops[i];
+    if (y->deferred[i] || !mg_lower_is_loop_tile_load(load))
+      continue;
+    bool read = !ops;
+    for (uint32_t c = 0; c < n; c++)
+      for (uint32_t k = 0; k < ops[c]->num_inputs; k++)
+        read |= ops[c]->inputs[k] == load->outputs[0];
+    if (!read)
+      continue;
+    y->deferred[i] = true;
+    emit_group(y, &load, 1);
+  }
 }
 
 static void emit_group(void *ctx, const MgOp *const *ops, uint32_t n) {
   Sync *y = ctx;
   Emit *e = y->e;
+  if (y->deferred)
+    load_deferred(y, ops, n);
   if (y->pending && group_conflicts(y, ops, n, false))
     barrier(y);
-  if (is_matmul_accum(e->g, ops, n))
+  if (y->dry) {
+    group_conflicts(y, ops, n, true);
+    return;
+  }
+  if (is_reduction_accum(e->g, ops, n) && ops[0]->kind == MG_OP_MATMUL)
     mg_lower_matmul_accum(e, ops[0], ops[1]);
+  else if (is_reduction_accum(e->g, ops, n))
+    mg_lower_reduce_accum(e, ops[0], ops[1]);
   else if (n == 1)
     mg_lower_op(e, ops[0]);
   else {
-    bool keep[CHAIN_MAX];
+    bool keep[GROUP_MAX];
     for (uint32_t c = 0; c < n; c++)
       keep[c] = chain_keeps(e->g, ops, n, c);
     if (ops[0]->kind == MG_OP_MATMUL)
@@ -258,25 +346,26 @@ typedef struct Plan {
 
 static void plan_group(void *ctx, const MgOp *const *ops, uint32_t n) {
   Plan *p = ctx;
-  if (is_matmul_accum(p->b, ops, n)) {
+  if (is_reduction_accum(p->b, ops, n)) {
     p->reg[ops[0]->outputs[0]] = true;
     return;
   }
   for (uint32_t c = 0; n > 1 && c < n; c++)
-    p->reg[ops[c]->outputs[0]] = !chain_keeps(p->b, ops, n, c);
+    if (ops[c]->kind != MG_OP_ACCUM) // accumulators are always tiles
+      p->reg[ops[c]->outputs[0]] = !chain_keeps(p->b, ops, n, c);
 }
 
 bool mg_lower_register_values(const MgGraph *b, bool *reg) {
   memset(reg, 0, b->num_tensors * sizeof *reg);
-  bool *in_loop = NULL;
-  if (!mg_lower_loop_flags(b, &in_loop)) {
-    free(in_loop);
+  uint8_t *phase = malloc(b->num_ops + 1);
+  if (!phase || !mg_lower_op_phases(b, phase)) {
+    free(phase);
     return false;
   }
   Plan p = {b, reg};
-  for_each_group(b, in_loop, true, false, plan_group, &p);
-  for_each_group(b, in_loop, false, false, plan_group, &p);
-  free(in_loop);
+  for (uint8_t ph = 0; ph < MG_LOWER_PHASE_COUNT; ph++)
+    for_each_group(b, phase, ph, false, plan_group, &p);
+  free(phase);
   return true;
 }
 
@@ -285,13 +374,15 @@ bool mg_lower_register_values(const MgGraph *b, bool *reg) {
 // When every tile the for-loop reloads moves as 16-byte vectors and the
 // doubled tiles still fit static shared memory (mg_lower_pipelined), each
 // such tile gets two stages: before the loop, iteration 0 is fetched into
-// stage 0; iteration i first starts fetching i+1 into the other stage
-// (cp.async.cg on the GPU, one commit group per iteration, possibly
-// empty), then waits for all but that newest group (cp.async.wait_group 1)
-// and a barrier, and computes on stage i mod 2 through a subview. The
-// barrier ending iteration i-1 guarantees nobody still reads the stage
-// that i fetches into. The CPU form copies synchronously through the same
-// stages and subviews.
+// stage 0 (cp.async.cg on the GPU, one commit group per iteration, possibly
+// empty); iteration i waits for its own group (cp.async.wait_group 0),
+// passes one barrier, and only then starts fetching i+1 into the other
+// stage, which it computes on stage i mod 2 through a subview. Fetching
+// after the barrier is what lets the iteration end without one: every
+// thread has passed it, so nobody still reads the stage of i-1 that i+1
+// overwrites, and every other shared write of iteration i+1 also follows
+// its barrier. The loads of i+1 still overlap the compute of i. The CPU
+// form copies synchronously through the same stages and subviews.
 
 static void prefetch(Emit *e, const bool *in_loop, const char *iter,
                      const char *stage) {
@@ -326,15 +417,13 @@ static void stage_type(const MgGraph *b, MgTensorId t, bool gpu,
            gpu ? MG_LOWER_WORKGROUP : "");
 }
 
-// Inside the loop: fetch i+1 if any, wait for i, and point the staged
-// tiles' names at stage i mod 2.
-static void stage_iteration(Emit *e, const bool *in_loop, const char *hi) {
+// Inside the loop, after the barrier: fetch i+1 into the other stage, if
+// there is an i+1.
+static void stage_next(Emit *e, const bool *in_loop, const char *hi,
+                       const char *stage) {
   const MgGraph *b = e->g;
-  bool gpu = e->mode != MG_LOWER_CPU;
-  Name two, one, stage, next_stage, next, more;
-  mg_lower_index(e, 2, two);
+  Name one, next_stage, next, more;
   mg_lower_index(e, 1, one);
-  mg_lower_index_op(e, "arith.remui", e->iter, two, stage);
   mg_lower_index_op(e, "arith.subi", one, stage, next_stage);
   mg_lower_index_op(e, "arith.addi", e->iter, one, next);
   mg_lower_index_op(e, "arith.cmpi ult,", next, hi, more);
@@ -345,10 +434,20 @@ static void stage_iteration(Emit *e, const bool *in_loop, const char *hi) {
       mg_lower_prefetch(e, &b->ops[i], next, next_stage);
   e->indent--;
   mg_lower_line(e, "}");
-  if (gpu) {
+  if (e->mode != MG_LOWER_CPU)
     mg_lower_line(e, "nvvm.cp.async.commit.group");
-    mg_lower_line(e, "nvvm.cp.async.wait.group 1");
-  }
+}
+
+// Inside the loop, before the barrier: wait for iteration i's tiles and
+// point the staged tiles' names at stage i mod 2 (`stage`).
+static void stage_iteration(Emit *e, const bool *in_loop, Name stage) {
+  const MgGraph *b = e->g;
+  bool gpu = e->mode != MG_LOWER_CPU;
+  Name two;
+  mg_lower_index(e, 2, two);
+  mg_lower_index_op(e, "arith.remui", e->iter, two, stage);
+  if (gpu)
+    mg_lower_line(e, "nvvm.cp.async.wait.group 0");
   for (uint32_t i = 0; i < b->num_ops; i++) {
     const MgOp *op = &b->ops[i];
     if (!in_loop[i] || !mg_lower_is_loop_tile_load(op))
@@ -377,11 +476,46 @@ static void stage_iteration(Emit *e, const bool *in_loop, const char *hi) {
   }
 }
 
+// A single-stage loop has no barrier of its own at the end of an
+// iteration: the accesses pending when an iteration starts are those of
+// the loop's entry and those the body leaves at its end (the next
+// iteration starts there), so the body's barriers are placed against
+// both. The body is run dry (barriers placed, nothing written) until that
+// set stops growing (it only grows; three bits per tile bound it). With
+// its tile loads issued just before their first reader, a loop whose
+// groups each read what the last barrier made visible needs no more
+// barriers than shared-memory dependences inside one iteration.
+static bool loop_entry(Sync *y, const uint8_t *phase) {
+  const MgGraph *b = y->e->g;
+  size_t n = b->num_tensors + 1;
+  Sync d = *y;
+  d.dry = true;
+  d.pending = malloc(n);
+  d.deferred = calloc(b->num_ops + 1, sizeof *d.deferred);
+  bool ok = d.pending && d.deferred;
+  for (int round = 0; ok && round < 32; round++) {
+    memcpy(d.pending, y->pending, n);
+    memset(d.deferred, 0, (b->num_ops + 1) * sizeof *d.deferred);
+    for_each_group(b, phase, MG_LOWER_PHASE_LOOP, true, emit_group, &d);
+    load_deferred(&d, NULL, 0);
+    bool grew = false;
+    for (size_t t = 0; t < n; t++) {
+      grew |= (y->pending[t] | d.pending[t]) != y->pending[t];
+      y->pending[t] |= d.pending[t];
+    }
+    if (!grew)
+      break;
+  }
+  free(d.pending);
+  free(d.deferred);
+  return ok;
+}
+
 void mg_lower_block_body(Emit *e, const bool *in_loop, const bool *reg) {
   const MgGraph *b = e->g;
   // GPU: barriers by dependence (above) instead of after every loop.
   bool gpu = e->barrier;
-  Sync y = {e, NULL, reg, false};
+  Sync y = {e, NULL, reg, false, false, NULL};
   if (gpu) {
     y.pending = calloc(b->num_tensors + 1, 1);
     if (!y.pending) {
@@ -390,20 +524,28 @@ void mg_lower_block_body(Emit *e, const bool *in_loop, const bool *reg) {
     }
     e->barrier = false;
   }
+  uint8_t *phase = malloc(b->num_ops + 1);
+  if (!phase || !mg_lower_op_phases(b, phase)) {
+    free(phase);
+    free(y.pending);
+    e->error = "out of memory";
+    return;
+  }
+  // Loop-invariant tiles and what only they feed run once, first.
   bool before = false; // work before the loop that its body reads
   for (uint32_t i = 0; i < b->num_ops; i++)
-    if (in_loop[i] && is_invariant_tile_load(&b->ops[i])) {
-      mg_lower_op(e, &b->ops[i]);
-      before = true;
-    }
+    before |= phase[i] == MG_LOWER_PHASE_BEFORE;
+  for_each_group(b, phase, MG_LOWER_PHASE_BEFORE, false, emit_group, &y);
   bool accums = false;
   for (uint32_t i = 0; i < b->num_ops; i++)
     if (b->ops[i].kind == MG_OP_ACCUM) {
       mg_lower_accum_init(e, &b->ops[i]);
       accums = true;
     }
-  if (gpu && (accums || before))
-    barrier(&y); // updates may map elements to other threads; tiles ready
+  // Updates may map elements to other threads; tiles ready. A staged loop
+  // opens each iteration with a barrier, which serves.
+  if (gpu && (accums || before) && !mg_lower_pipelined(b))
+    barrier(&y);
   Name lo, hi, one;
   mg_lower_index(e, 0, lo);
   mg_lower_index(e, b->forloop, hi);
@@ -417,23 +559,41 @@ void mg_lower_block_body(Emit *e, const bool *in_loop, const bool *reg) {
   y.in_loop = true;
   e->in_loop = b->forloop > 1; // one pass: no per-iteration cost
   if (staged) {
-    stage_iteration(e, in_loop, hi);
+    Name stage;
+    stage_iteration(e, in_loop, stage);
     if (gpu)
       barrier(&y); // this iteration's tiles have arrived for every thread
+    stage_next(e, in_loop, hi, stage);
   }
-  for_each_group(b, in_loop, true, staged, emit_group, &y);
+  bool *deferred = staged ? NULL : calloc(b->num_ops + 1, sizeof *deferred);
+  if (!staged && !deferred) {
+    e->error = "out of memory";
+  } else if (gpu && !staged && b->forloop > 1 && !loop_entry(&y, phase)) {
+    e->error = "out of memory";
+  } else {
+    y.deferred = deferred;
+    for_each_group(b, phase, MG_LOWER_PHASE_LOOP, true, emit_group, &y);
+    if (deferred)
+      load_deferred(&y, NULL, 0);
+    y.deferred = NULL;
+  }
+  free(deferred);
   bool loop_work = false;
   for (uint32_t i = 0; gpu && i <= b->num_tensors; i++)
     loop_work |= y.pending[i] != 0;
-  if (gpu && (loop_work || accums))
-    barrier(&y);
   e->indent--;
   // Marked, so readers and bench/loop_barriers.py find the block graph's
   // for-loop among the element loops.
   mg_lower_line(e, "} {mirage.for_loop}");
+  // No barrier ends an iteration: the next one starts from what this one
+  // left pending (loop_entry), or, staged, with a barrier before any of its
+  // shared writes. The ops after the loop need one.
+  if (gpu && (loop_work || accums))
+    barrier(&y);
   y.in_loop = false;
   e->in_loop = false;
-  for_each_group(b, in_loop, false, false, emit_group, &y);
+  for_each_group(b, phase, MG_LOWER_PHASE_AFTER, false, emit_group, &y);
+  free(phase);
   if (gpu) {
     e->barrier = true;
     free(y.pending);

@@ -48,18 +48,20 @@ func.func @mm(%a: tensor<64x128xf16>, %b: tensor<128x256xf16>) -> tensor<64x256x
 //   loop is the two-stage cp.async pipeline. Per iteration: the matmul's 48
 //   results (16 terms: sequential, one per thread) 30 (shared loads) + 16
 //   x 4 (FMAs) + 30 + 4 (added into the accumulator) = 128, the sum_sq_last
-//   accumulator's 2 results the same 128: C = 256; 2 barriers, B = 40; the
-//   stage's latency L = 480 (W streamed; X re-read, 315): max(C + B,
-//   (L + C + B) / 2) = 388. Before: the fill's barrier and the first stage,
-//   500. After: div_scalar and sqrt fused (30 + 36, then 36), div 30 + 36,
-//   the saver 30, 2 barriers 40: 238. Path 500 + 4 x 388 + 238 = 2290 =
-//   1.157 us, one block per SM: 2 + 1.16 = 3.16 us, latency-bound.
-// CHECK: cost.mlir:[[@LINE+24]]:1: remark: mirage-cost: '@rms_fused' on sm_90 (H100 SXM5): 1 kernel(s), estimated 3.16 us, roofline 2.30 us
-// CHECK-NEXT: remark: mirage-cost: 'ug.custom' @rms_fused_block: 4 block(s), utilization 0.03, estimated 3.16 us (latency-bound), roofline 2.30 us (dram-bound), DRAM 0.026 MB, L2 0.027 MB, smem 0.067 MB, 4.915e+04 tensor flop, 1480 simt op, 8 sfu op
-// CHECK-NEXT: remark: mirage-cost: emitted: 128 thread(s), smem 3760 B, 8 block(s)/SM (r), 1 round(s), 1.7 KB in flight/SM, for-loop 4 pipelined, 2 barrier(s) per iteration; block path 1.16 us (memory 0.43, chains 0.62, barriers 0.11); DRAM 0.026 MB, L2 0.027 MB, 1.28e+04 fma
-// A100 (1.41 GHz, DRAM 470): L = 470, iteration max(296, 383) = 383,
-//   before 490: 490 + 4 x 383 + 238 = 2260 cycles = 1.60 us.
-// A100: '@rms_fused' on sm_80 (A100 SXM4 80GB): 1 kernel(s), estimated 3.60 us, roofline 2.40 us
+//   accumulator's 2 results the same 128: C = 256; 1 barrier (the stage's:
+//   the next one is fetched after it, so none ends the iteration), B = 20;
+//   the stage's latency L = 480 (W streamed; X re-read, 315): max(C + B,
+//   (L + C + B) / 2) = 378. Before: the first stage, 480 (no fill barrier:
+//   the loop's first one serves). After: the barrier after the loop 20,
+//   div_scalar and sqrt fused (30 + 36, then 36), div 30 + 36, the saver
+//   30, 2 barriers 40: 258. Path 480 + 4 x 378 + 258 = 2250 = 1.136 us, one
+//   block per SM: 2 + 1.14 = 3.14 us, latency-bound.
+// CHECK: cost.mlir:[[@LINE+24]]:1: remark: mirage-cost: '@rms_fused' on sm_90 (H100 SXM5): 1 kernel(s), estimated 3.14 us, roofline 2.30 us
+// CHECK-NEXT: remark: mirage-cost: 'ug.custom' @rms_fused_block: 4 block(s), utilization 0.03, estimated 3.14 us (latency-bound), roofline 2.30 us (dram-bound), DRAM 0.026 MB, L2 0.027 MB, smem 0.067 MB, 4.915e+04 tensor flop, 1480 simt op, 8 sfu op
+// CHECK-NEXT: remark: mirage-cost: emitted: 128 thread(s), smem 3760 B, 8 block(s)/SM (r), 1 round(s), 1.7 KB in flight/SM, for-loop 4 pipelined, 1 barrier(s) per iteration; block path 1.14 us (memory 0.45, chains 0.62, barriers 0.07); DRAM 0.026 MB, L2 0.027 MB, 1.28e+04 fma
+// A100 (1.41 GHz, DRAM 470): L = 470, iteration max(276, 373) = 373,
+//   before 470: 470 + 4 x 373 + 258 = 2220 cycles = 1.57 us.
+// A100: '@rms_fused' on sm_80 (A100 SXM4 80GB): 1 kernel(s), estimated 3.57 us, roofline 2.40 us
 // A100-NEXT: 'ug.custom' @rms_fused_block: 4 block(s), utilization 0.04
 // BAD: unknown target 'sm_70'
 // SAME: func.func @mm(

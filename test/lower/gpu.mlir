@@ -23,10 +23,10 @@
 // CHECK: nvgpu.device_async_copy %[[X]][%{{.*}}, %{{.*}}], %{{.*}}[%c0{{.*}}, %{{.*}}, %{{.*}}], 4 {bypassL1} : memref<2x64xf32> to memref<2x2x16xf32, #gpu.address_space<workgroup>>
 // CHECK: nvvm.cp.async.commit.group
 // CHECK: scf.for
+// CHECK: nvvm.cp.async.wait.group 0
+// CHECK: gpu.barrier
 // CHECK: nvgpu.device_async_copy %[[X]]
 // CHECK: nvvm.cp.async.commit.group
-// CHECK-NEXT: nvvm.cp.async.wait.group 1
-// CHECK: gpu.barrier
 // CHECK: math.sqrt
 // CHECK: gpu.return
 // Host code: same name and tensor signature; copies in, one launch with the

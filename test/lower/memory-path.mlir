@@ -4,8 +4,9 @@
 // computes; the tile that does not depend on the iteration (no fmap) is
 // loaded once, before the loop; each matmul adds into
 // its f32 accumulator directly (no tile, no rounding to f16); barriers only
-// where shared memory needs one: after waiting for the iteration's tiles,
-// and at the end of each iteration (2 per iteration). The CPU form (the same bodies) equals the interpreter.
+// where shared memory needs one: after waiting for the iteration's tiles
+// (1 per iteration: the next stage is fetched after it, so no thread still
+// reads what it overwrites), and once after the loop. The CPU form (the same bodies) equals the interpreter.
 // RUN: mirage-run --lower %s | FileCheck %s
 // RUN: mirage-opt --mirage-lower="ptx=false" %s | FileCheck %s --check-prefix=GPU
 
@@ -16,24 +17,25 @@
 // GPU-LABEL: gpu.func @two_mm_gpu_k3(
 // The invariant tile V (32x32 of 32x64, picked by the block only).
 // GPU: vector.load %{{.*}} : memref<32x64xf16>, vector<8xf16>
-// GPU: gpu.barrier
+// No barrier before the loop: each iteration opens with one.
+// GPU-NOT: gpu.barrier
 // Iteration 0's tiles of X and W start arriving before the loop.
 // GPU: nvgpu.device_async_copy {{.*}} : memref<8x128xf16> to memref<2x8x32xf16, #gpu.address_space<workgroup>>
 // GPU: nvgpu.device_async_copy {{.*}} : memref<128x64xf16> to memref<2x32x32xf16, #gpu.address_space<workgroup>>
 // GPU: nvvm.cp.async.commit.group
 // GPU: scf.for %{{.*}} = %c0{{.*}} to %c4{{.*}} step %c1
+// Wait for iteration i's tiles, one barrier, then i+1's into the other stage.
 // GPU-NOT: gpu.barrier
-// Iteration i+1's into the other stage, then wait for i's.
+// GPU: nvvm.cp.async.wait.group 0
+// GPU: memref.subview
+// GPU-NOT: memref<32x64xf16>, vector<8xf16>
+// GPU: gpu.barrier
 // GPU: scf.if
 // GPU: nvgpu.device_async_copy {{.*}} : memref<8x128xf16> to memref<2x8x32xf16, #gpu.address_space<workgroup>>
 // GPU-NOT: gpu.barrier
 // GPU: nvgpu.device_async_copy {{.*}} : memref<128x64xf16> to memref<2x32x32xf16, #gpu.address_space<workgroup>>
 // GPU-NOT: gpu.barrier
 // GPU: nvvm.cp.async.commit.group
-// GPU-NEXT: nvvm.cp.async.wait.group 1
-// GPU: memref.subview
-// GPU-NOT: memref<32x64xf16>, vector<8xf16>
-// GPU: gpu.barrier
 // The two matmuls, each adding into its accumulator; no barrier between.
 // GPU-NOT: gpu.barrier
 // GPU: arith.mulf %{{.*}}, %{{.*}} fastmath<contract> : f32
@@ -46,8 +48,8 @@
 // GPU-NOT: gpu.barrier
 // GPU: memref.store %{{.*}}, %{{.*}} : memref<8x32xf32, #gpu.address_space<workgroup>>
 // GPU-NEXT: }
+// GPU-NEXT: } {mirage.for_loop}
 // GPU-NEXT: gpu.barrier
-// GPU-NEXT: }
 // GPU: gpu.return
 func.func @two_mm_block(%x: tensor<8x128xf16>, %v: tensor<32x64xf16>, %w: tensor<128x64xf16>) -> tensor<8x64xf16> attributes {ug.block_threads = 64 : i64, ug.forloop = 4 : i64, ug.grid = array<i64: 2, 1, 1>, ug.level = "block"} {
   %xt = "ug.iterator"(%x) {fmap = 1 : i64, imap = array<i64: -1, -1, -1>} : (tensor<8x128xf16>) -> tensor<8x32xf16>

@@ -40,7 +40,7 @@
 // CHECK-LABEL: .entry flash_f16_gpu_k3(
 // CHECK-NOT: {{\.align 1[^0-9]}}
 // CHECK: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16;
-// CHECK: cp.async.wait_group 1;
+// CHECK: cp.async.wait_group 0;
 // The row max of S: each lane's maximum, then the butterfly.
 // CHECK: max.NaN.f32
 // CHECK: shfl.sync.bfly.b32 [[S16:%r[0-9]+]], [[V16:%r[0-9]+]], 16, 31, -1;

@@ -131,13 +131,17 @@ func.func @flash(%q: tensor<64x32xf32>, %kt: tensor<32x256xf32>, %v: tensor<256x
 // GPU-SAME: : memref<3x1x32x1xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %arg{{[0-9]+}} : memref<1x1x32x1xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}
 // GPU: nvgpu.device_async_copy
 // GPU: scf.for
-// GPU: nvvm.cp.async.wait.group 1
+// GPU: nvvm.cp.async.wait.group 0
+// GPU: gpu.barrier
+// GPU: scf.if
+// GPU: nvgpu.device_async_copy
+// GPU: nvvm.cp.async.commit.group
 // GPU: scf.if
 // GPU: } else {
 // GPU: math.exp
 // GPU: math.exp
-// GPU: gpu.barrier
 // GPU: } {mirage.for_loop}
+// GPU-NEXT: gpu.barrier
 func.func @flash_f16_block(%q: tensor<2x64x32xf16>, %k: tensor<2x32x512xf16>, %v: tensor<2x512x32xf16>) -> tensor<2x64x32xf16> attributes {ug.block_threads = 128 : i64, ug.forloop = 8 : i64, ug.grid = array<i64: 2, 2, 1>, ug.level = "block"} {
   %qt = "ug.iterator"(%q) {fmap = -1 : i64, imap = array<i64: 1, 0, -1>} : (tensor<2x64x32xf16>) -> tensor<1x32x32xf16>
   %kt = "ug.iterator"(%k) {fmap = 2 : i64, imap = array<i64: -1, 0, -1>} : (tensor<2x32x512xf16>) -> tensor<1x32x64xf16>
