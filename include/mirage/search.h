@@ -270,8 +270,10 @@ typedef enum MgSearchFate {
                               // block graphs failed its fingerprint
   MG_SEARCH_FATE_NOT_CHEAPER, // not tested: no cheaper than the input or
                               // the best verified so far
-  MG_SEARCH_FATE_UNTESTED,    // not reached: enough were verified before
-                              // it (max_verified), or the search stopped
+  MG_SEARCH_FATE_UNTESTED,    // not tested: cheaper candidates of its round
+                              // were verified first (max_verified)
+  MG_SEARCH_FATE_STOPPED,     // not tested: the time budget or the memory
+                              // bound stopped testing
   MG_SEARCH_FATE_COUNT
 } MgSearchFate;
 

@@ -27,6 +27,7 @@
 static const char *const fate_names[MG_SEARCH_FATE_COUNT] = {
     "verified",  "fingerprint", "rejected",    "weak-bound",
     "unstable",  "sibling",     "not-cheaper", "untested",
+    "stopped",
 };
 
 const char *mg_search_fate_name(MgSearchFate fate) {

@@ -259,8 +259,11 @@ static bool evaluate(Search *s, Worker *workers, uint32_t nw, Collector *c,
     }
     MgVerifyResult r;
     Verdict v = check(s, workers, nw, c->items[i].program, &r);
-    if (v == VERDICT_STOPPED)
+    if (v == VERDICT_STOPPED) {
+      for (uint32_t j = i; x && j < x->n; j++)
+        mg_explain_note(x, j, MG_SEARCH_FATE_STOPPED, NULL);
       break; // the budget ran out here
+    }
     if (unstable) {
       st->tests_run += r.tests + r.redraws;
       st->unstable_equal += v == VERDICT_VERIFIED;
