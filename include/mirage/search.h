@@ -155,6 +155,11 @@ typedef struct MgSearchOptions {
   double progress_interval_s;  // default 1.0
   MgSearchCandidateFn on_candidate;
   void *candidate_user_data;
+  // Explanation (--mirage-explain).
+  uint32_t explain_top;        // keep the best this many candidates the
+                               // search ranked for testing, with what
+                               // became of each, in the result's `top`
+                               // (default 0: none; changes nothing else)
 } MgSearchOptions;
 
 /// The defaults listed above.
@@ -251,11 +256,53 @@ typedef struct MgSearchFound {
   MgProgram *parts[MG_SEARCH_MAX_PARTS];
 } MgSearchFound;
 
+/// What became of a candidate the search ranked for testing (the order
+/// of testing is the rank order; see docs/search.md).
+/// ORDER MG_SEARCH_FATE: the name table in lib/search/explain.c.
+typedef enum MgSearchFate {
+  MG_SEARCH_FATE_VERIFIED,    // tested and verified
+  MG_SEARCH_FATE_FINGERPRINT, // the first test that counts differed
+  MG_SEARCH_FATE_REJECTED,    // a later test differed, or none was left
+  MG_SEARCH_FATE_WEAK_BOUND,  // not tested: its bound needs more than
+                              // max_tests tests
+  MG_SEARCH_FATE_UNSTABLE,    // drops a max subtraction the target has
+  MG_SEARCH_FATE_SIBLING,     // not tested: a launch variant of the same
+                              // block graphs failed its fingerprint
+  MG_SEARCH_FATE_NOT_CHEAPER, // not tested: no cheaper than the input or
+                              // the best verified so far
+  MG_SEARCH_FATE_UNTESTED,    // not tested: cheaper candidates of its round
+                              // were verified first (max_verified)
+  MG_SEARCH_FATE_STOPPED,     // not tested: the time budget or the memory
+                              // bound stopped testing
+  MG_SEARCH_FATE_COUNT
+} MgSearchFate;
+
+/// Name of a fate ("verified", "not-cheaper", ...); NULL when out of range.
+MG_API const char *mg_search_fate_name(MgSearchFate fate);
+
+/// One of the best candidates (options.explain_top).
+typedef struct MgSearchCandidate {
+  MgProgram *program;   // owned by the result
+  MgSearchCost cost;    // its ranking key
+  uint64_t hash;        // mg_program_hash
+  MgSearchFate fate;
+  MgVerifyResult check; // the tests it ran (tests 0: none)
+  uint32_t parts;       // > 0: not enumerated whole but composed of this
+                        // many parts searched on their own (prologue cuts,
+                        // or the parts between view ops), each verified
+} MgSearchCandidate;
+
 typedef struct MgSearchResult {
   uint32_t num_found;         // verified programs, best first
   MgSearchFound *found;
   int32_t best;               // index of the chosen program (0), -1: none
   MgSearchStats stats;
+  /// options.explain_top > 0: the best candidates ranked for testing over
+  /// every kernel-graph size, in the search's own order (cost, then hash
+  /// and program words), at most explain_top of them; the same for any
+  /// thread count.
+  uint32_t num_top;
+  MgSearchCandidate *top;
 } MgSearchResult;
 
 /// Searches for programs equivalent to `target` (its root graph). On OK,

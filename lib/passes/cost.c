@@ -10,6 +10,7 @@
 // the pass's output, so they are printed whatever --mirage-remarks says.
 //
 //===----------------------------------------------------------------------===//
+#include "cost_pass.h"
 #include "mirage/cost.h"
 #include "ugraph_funcs.h"
 
@@ -27,29 +28,36 @@ static bool check_target(const MgOptionValue *values, char *error,
   return mg_pass_check_target(values[OPT_TARGET].s, error, size);
 }
 
-static void kernel_remark(const MgProgram *p, const MgBridgeMap *map,
-                          MgOpId i, const MgKernelCost *c,
-                          const MgEmittedCost *e) {
-  const MgOp *op = &p->graphs[0].ops[i];
-  char what[320];
+void mg_cost_pass_kernel_figures(const MgOp *op, const MgKernelCost *c,
+                                 const MgEmittedCost *e, char *buf,
+                                 size_t size) {
+  char blocks[96] = "";
   if (op->kind == MG_OP_CUSTOM)
-    snprintf(what, sizeof what, "'ug.custom' @%s: %llu block(s), "
-             "utilization %.2f, ", map->graph_names[op->attr],
+    snprintf(blocks, sizeof blocks, "%llu block(s), utilization %.2f, ",
              (unsigned long long)c->blocks, c->utilization);
-  else
-    snprintf(what, sizeof what, "'ug.%s': ",
-             mg_op_kind_name((MgOpKind)op->kind));
   char emitted[96] = "";
   if (e->planned)
     snprintf(emitted, sizeof emitted, "estimated %.2f us (%s-bound), "
              "roofline ", 1e6 * e->time_s, mg_cost_bound_name(e->bound));
-  mg_pass_remark(map->op_locs[0][i],
-                 "mirage-cost: %s%s%.2f us (%s-bound), DRAM %.3f MB, L2 "
-                 "%.3f MB, smem %.3f MB, %.4g tensor flop, %.4g simt op, "
-                 "%.4g sfu op", what, emitted, 1e6 * c->time_s,
-                 mg_cost_bound_name(c->bound), c->dram_bytes / 1e6,
-                 c->l2_bytes / 1e6, c->smem_bytes / 1e6, c->tensor_flops,
-                 c->simt_ops, c->sfu_ops);
+  snprintf(buf, size, "%s%s%.2f us (%s-bound), DRAM %.3f MB, L2 %.3f MB, "
+           "smem %.3f MB, %.4g tensor flop, %.4g simt op, %.4g sfu op",
+           blocks, emitted, 1e6 * c->time_s, mg_cost_bound_name(c->bound),
+           c->dram_bytes / 1e6, c->l2_bytes / 1e6, c->smem_bytes / 1e6,
+           c->tensor_flops, c->simt_ops, c->sfu_ops);
+}
+
+static void kernel_remark(const MgProgram *p, const MgBridgeMap *map,
+                          MgOpId i, const MgKernelCost *c,
+                          const MgEmittedCost *e) {
+  const MgOp *op = &p->graphs[0].ops[i];
+  char figures[512];
+  mg_cost_pass_kernel_figures(op, c, e, figures, sizeof figures);
+  if (op->kind == MG_OP_CUSTOM)
+    mg_pass_remark(map->op_locs[0][i], "mirage-cost: 'ug.custom' @%s: %s",
+                   map->graph_names[op->attr], figures);
+  else
+    mg_pass_remark(map->op_locs[0][i], "mirage-cost: 'ug.%s': %s",
+                   mg_op_kind_name((MgOpKind)op->kind), figures);
   if (!e->planned)
     return;
   // The emitted kernel: occupancy, memory parallelism, the critical path.
@@ -72,6 +80,19 @@ static void kernel_remark(const MgProgram *p, const MgBridgeMap *map,
                  e->fp32_ops, e->sfu_ops, e->lsu_cycles, e->instructions);
 }
 
+void mg_cost_pass_program_figures(const MgProgram *p, const MgGpu *gpu,
+                                  char *buf, size_t size) {
+  const MgGraph *g = &p->graphs[0];
+  uint32_t kernels = 0; // inputs and free views are none
+  for (uint32_t i = 0; i < g->num_ops; i++) {
+    MgKernelCost c;
+    kernels += mg_cost_kernel(p, i, gpu, &c);
+  }
+  snprintf(buf, size, "%u kernel(s), estimated %.2f us, roofline %.2f us",
+           kernels, 1e6 * mg_cost_emitted_program(p, gpu),
+           1e6 * mg_cost_program(p, gpu));
+}
+
 static bool cost_one(MlirOperation module, MlirSymbolTable symbols,
                      MlirOperation func, void *ud) {
   (void)module;
@@ -82,17 +103,11 @@ static bool cost_one(MlirOperation module, MlirSymbolTable symbols,
   if (!p)
     return false;
   const MgGraph *g = &p->graphs[0];
-  uint32_t kernels = 0; // inputs and free views are none
-  for (uint32_t i = 0; i < g->num_ops; i++) {
-    MgKernelCost c;
-    kernels += mg_cost_kernel(p, i, gpu, &c);
-  }
+  char figures[160];
+  mg_cost_pass_program_figures(p, gpu, figures, sizeof figures);
   mg_pass_remark(mlirOperationGetLocation(func),
-                 "mirage-cost: '@%s' on %s (%s): %u kernel(s), estimated "
-                 "%.2f us, roofline %.2f us", map.graph_names[0],
-                 gpu->target, gpu->model, kernels,
-                 1e6 * mg_cost_emitted_program(p, gpu),
-                 1e6 * mg_cost_program(p, gpu));
+                 "mirage-cost: '@%s' on %s (%s): %s", map.graph_names[0],
+                 gpu->target, gpu->model, figures);
   for (uint32_t i = 0; i < g->num_ops; i++) {
     MgKernelCost c;
     MgEmittedCost e;

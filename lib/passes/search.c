@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "cache.h"
+#include "explain.h"
 #include "mirage/cost.h"
 #include "mirage/search.h"
 #include "ugraph_funcs.h"
@@ -212,6 +213,9 @@ typedef struct Run {
   MgSearchOptions options;
   char cache_dir[4096];
   bool use_cache, cache_verify, remarks, stats, progress;
+  bool explaining; // --mirage-explain: the search runs (the cache is not
+                   // read: a cached answer has no candidates to show)
+  MgExplainPass explain;
   Seen *seen;
   uint32_t num_seen, cap_seen;
   MgPtrMap seen_by_hash; // hash key -> its latest entry (chained by next)
@@ -327,7 +331,7 @@ static bool search_one(MlirOperation module, MlirSymbolTable symbols,
     result.stats.timed_out = seen->timed_out;
     result.stats.memory_limited = seen->memory_limited;
     ++run->deduplicated;
-  } else if (run->use_cache) {
+  } else if (run->use_cache && !run->explaining) {
     MgCacheOutcome outcome;
     bool stopped = false, verified = false;
     best = mg_cache_fetch(mlirOperationGetContext(module), run->cache_dir,
@@ -449,6 +453,9 @@ static bool search_one(MlirOperation module, MlirSymbolTable symbols,
                             "μGraph found%s%s",
                        name, origin, why);
     }
+    if (ok && run->explaining)
+      mg_explain_pass_function(&run->explain, loc, name, target,
+                               better ? best : NULL, &result, same_as);
   }
   mg_search_result_free(&result);
   mg_program_destroy(best);
@@ -469,10 +476,15 @@ bool mg_search_pass_run_on(MlirOperation module, const MgOptionValue *values) {
   run.use_cache = values[SEARCH_OPT_CACHE].b &&
                   mg_cache_dir(values[SEARCH_OPT_CACHE_DIR].s, run.cache_dir,
                                sizeof run.cache_dir);
+  run.explaining = mg_explain_pass_begin(&run.explain, values, &run.options);
+  if (run.explaining)
+    run.options.explain_top = (uint32_t)values[SEARCH_OPT_EXPLAIN_TOP].i;
   run.total = mg_pass_count_kernel_funcs(module);
   run.start_s = mg_clock_now();
   bool ok = mg_pass_for_each_kernel_func(module, search_one, &run);
   forget_all(&run);
+  if (run.explaining)
+    ok &= mg_explain_pass_end(&run.explain, mlirOperationGetLocation(module));
   return ok;
 }
 

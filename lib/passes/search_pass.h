@@ -24,6 +24,9 @@ enum {
   SEARCH_OPT_PROGRESS,
   SEARCH_OPT_STATS,
   SEARCH_OPT_REMARKS,
+  SEARCH_OPT_EXPLAIN,
+  SEARCH_OPT_EXPLAIN_TOP,
+  SEARCH_OPT_EXPLAIN_FILE,
   SEARCH_OPT_COUNT
 };
 
@@ -60,7 +63,16 @@ enum {
     {"stats", MG_OPTION_BOOL, "false", \
      "final counts per pruning rule on stderr (also MIRAGE_STATS=1)", 0, 0}, \
     {"remarks", MG_OPTION_BOOL, "false", \
-     "explain per function what was done (also MIRAGE_REMARKS=1)", 0, 0}
+     "explain per function what was done (also MIRAGE_REMARKS=1)", 0, 0}, \
+    {"explain", MG_OPTION_BOOL, "false", \
+     "remarks per kernel graph: the best candidates with the cost model's " \
+     "breakdown, the choice and why, the verifier's bound, the pruning " \
+     "counts (also --mirage-explain; the cache is not read)", 0, 0}, \
+    {"explain-top", MG_OPTION_INT, "5", \
+     "candidates the explanation lists per kernel graph", 1, 256}, \
+    {"explain-file", MG_OPTION_STRING, "", \
+     "also write the explanation as JSON to this file (also " \
+     "--mirage-explain=FILE)", 0, 0}
 
 extern const MgOptionSpec mg_search_pass_options[];
 extern const MgPassDef mg_pass_search;

@@ -234,6 +234,7 @@ static MgProgram *search_part(Search *s, MgProgram *part, uint32_t parts,
   o.on_candidate = NULL; // the caller's callback expects the target's
                          // signature, which a part does not have
   o.verify_error = s->opt.verify_error / parts;
+  o.explain_top = 0; // the explanation lists the composition, not parts
   // The whole search stays within its memory bound: the part gets what the
   // outer search is not holding.
   uint64_t held = atomic_load(&s->memory);

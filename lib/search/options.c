@@ -88,6 +88,7 @@ MgStatus mg_search_check_options(const MgSearchOptions *o, MgDiag *diag) {
   RANGE(max_tests, 1, 64)
   RANGE(rank, 0, MG_SEARCH_RANK_COUNT - 1)
   RANGE(extra_levels, 0, 12)
+  RANGE(explain_top, 0, 1u << 16)
 #undef RANGE
   if (!(o->verify_error > 0 && o->verify_error < 1))
     return mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,

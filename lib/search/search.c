@@ -187,9 +187,14 @@ static bool add_cut(Search *s, Found *found, MgSearchStats *st) {
   if (found->n &&
       mg_search_cost_compare(&found->items[best_index(found)].cost, &bar) < 0)
     bar = found->items[best_index(found)].cost;
-  bool ok = true;
+  bool cheaper = mg_search_cost_compare(&k.cost, &bar) < 0;
+  // Listed before `found` takes it; each part was verified on its own.
+  bool ok = mg_explain_offer(&s->explain, &k,
+                             cheaper ? MG_SEARCH_FATE_VERIFIED
+                                     : MG_SEARCH_FATE_NOT_CHEAPER,
+                             &check, num_parts);
   bool taken = false;
-  if (mg_search_cost_compare(&k.cost, &bar) < 0) {
+  if (ok && cheaper) {
     ok = found_add(found, &k, &check);
     taken = ok && !k.program;
   }
@@ -210,10 +215,11 @@ static bool add_cut(Search *s, Found *found, MgSearchStats *st) {
 // `found`. A candidate is skipped when an earlier one of the same structure
 // (a launch variant of the same block graphs) failed its fingerprint.
 // Candidates that do not rank before `bar` (the best verified so far, NULL
-// when none) are not tested unless the search is exhaustive.
+// when none) are not tested unless the search is exhaustive. `x` (NULL:
+// none) gets the fate of each of the first candidates (explain.c).
 static bool evaluate(Search *s, Worker *workers, uint32_t nw, Collector *c,
                      Found *found, const MgSearchCost *bar,
-                     MgSearchStats *st) {
+                     MgSearchStats *st, ExplainRound *x) {
   bool ok = true;
   uint32_t verified = 0;
   uint64_t *failed = calloc(c->num + 1, sizeof *failed);
@@ -225,6 +231,8 @@ static bool evaluate(Search *s, Worker *workers, uint32_t nw, Collector *c,
     if (bar && !s->opt.exhaustive &&
         mg_search_cost_compare(&c->items[i].cost, bar) >= 0) {
       st->cost_skips += c->num - i; // sorted: the rest cannot win either
+      for (uint32_t j = i; x && j < x->n; j++)
+        mg_explain_note(x, j, MG_SEARCH_FATE_NOT_CHEAPER, NULL);
       break;
     }
     bool sibling = false;
@@ -232,6 +240,7 @@ static bool evaluate(Search *s, Worker *workers, uint32_t nw, Collector *c,
       sibling = failed[j] == c->items[i].structure;
     if (sibling) {
       st->sibling_skips++;
+      mg_explain_note(x, i, MG_SEARCH_FATE_SIBLING, NULL);
       continue;
     }
     // Stability is part of equivalence: a candidate that drops a max
@@ -244,15 +253,21 @@ static bool evaluate(Search *s, Worker *workers, uint32_t nw, Collector *c,
         s->stability.exps && !s->stability.unguarded &&
         mg_verify_stability(c->items[i].program, &cs, NULL) == MG_STATUS_OK &&
         !mg_verify_keeps_stability(&s->stability, &cs);
-    if (unstable && st->unstable++ > 0)
+    if (unstable && st->unstable++ > 0) {
+      mg_explain_note(x, i, MG_SEARCH_FATE_UNSTABLE, NULL);
       continue;
+    }
     MgVerifyResult r;
     Verdict v = check(s, workers, nw, c->items[i].program, &r);
-    if (v == VERDICT_STOPPED)
+    if (v == VERDICT_STOPPED) {
+      for (uint32_t j = i; x && j < x->n; j++)
+        mg_explain_note(x, j, MG_SEARCH_FATE_STOPPED, NULL);
       break; // the budget ran out here
+    }
     if (unstable) {
       st->tests_run += r.tests + r.redraws;
       st->unstable_equal += v == VERDICT_VERIFIED;
+      mg_explain_note(x, i, MG_SEARCH_FATE_UNSTABLE, &r);
       continue;
     }
     st->evaluated++;
@@ -263,18 +278,22 @@ static bool evaluate(Search *s, Worker *workers, uint32_t nw, Collector *c,
       st->verified++;
       verified++;
       atomic_fetch_add(&s->live_verified, 1);
+      mg_explain_note(x, i, MG_SEARCH_FATE_VERIFIED, &r);
       ok &= found_add(found, &c->items[i], &r);
       break;
     case VERDICT_FINGERPRINT:
       st->fingerprint_mismatches++;
       failed[num_failed++] = c->items[i].structure;
+      mg_explain_note(x, i, MG_SEARCH_FATE_FINGERPRINT, &r);
       break;
     case VERDICT_WEAK_BOUND:
       st->weak_bound++;
       st->verifier_rejected++;
+      mg_explain_note(x, i, MG_SEARCH_FATE_WEAK_BOUND, &r);
       break;
     default:
       st->verifier_rejected++;
+      mg_explain_note(x, i, MG_SEARCH_FATE_REJECTED, &r);
       break;
     }
   }
@@ -350,7 +369,13 @@ static bool test_collected(Search *s, Worker *workers, uint32_t nw,
                                        &bar) < 0))
     bar = found->items[best_index(found)].cost;
   bool has_bar = found->n || !proxy;
-  bool ok = evaluate(s, workers, nw, c, found, has_bar ? &bar : NULL, stats);
+  // The explanation snapshots the first candidates before testing moves
+  // the verified ones into `found`, and lists them after.
+  ExplainRound x;
+  bool ok = mg_explain_round_begin(&x, &s->explain, c);
+  ok = ok && evaluate(s, workers, nw, c, found, has_bar ? &bar : NULL, stats,
+                      &x);
+  ok &= mg_explain_round_end(&x, &s->explain);
   stats->verify_s += mg_clock_now() - t0;
   return ok;
 }
@@ -374,6 +399,7 @@ static MgStatus search_logical(const MgProgram *target,
     return mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1, "out of memory");
   s->target = target;
   s->opt = opt;
+  mg_explain_init(&s->explain, opt.explain_top);
   s->gpu = opt.target ? opt.target : mg_target_default();
   s->min_blocks = opt.min_blocks ? opt.min_blocks
                                  : mg_search_sm_count(s->gpu);
@@ -518,6 +544,7 @@ done:
   stats->elapsed_s = mg_clock_now() - s->start;
   pthread_mutex_destroy(&s->lock);
   pthread_cond_destroy(&s->menu_ready);
+  mg_explain_move(&s->explain, result);
   free(s);
   if (found.n)
     qsort(found.items, found.n, sizeof *found.items, cmp_found);
@@ -538,6 +565,9 @@ void mg_search_result_free(MgSearchResult *result) {
       mg_program_destroy(result->found[i].parts[k]);
   }
   free(result->found);
+  for (uint32_t i = 0; i < result->num_top; i++)
+    mg_program_destroy(result->top[i].program);
+  free(result->top);
   MgSearchStats stats = result->stats;
   memset(result, 0, sizeof *result);
   result->stats = stats; // the counts stay readable after a failure
@@ -585,6 +615,16 @@ MgStatus mg_search_run(const MgProgram *target, const MgSearchOptions *options,
     }
     f->hash = mg_program_hash(f->program);
     result->found[kept++] = *f;
+  }
+  // The explanation's candidates get the layouts too, so that their
+  // figures are those of the programs the caller would get (one that
+  // cannot take them stays as the search ranked it).
+  for (uint32_t i = 0; st == MG_STATUS_OK && i < result->num_top; i++) {
+    MgSearchCandidate *c = &result->top[i];
+    MgDiag d;
+    if (mg_program_copy_layouts(c->program, target, &d) != MG_STATUS_OK)
+      mg_program_clear_layouts(c->program);
+    c->hash = mg_program_hash(c->program);
   }
   if (st == MG_STATUS_OK) {
     result->num_found = kept;

@@ -231,6 +231,47 @@ double mg_search_work(const MgProgram *program);
 /// DRAM bytes of block graph `g` run as one kernel (proxy cost rules).
 uint64_t mg_search_block_dram(const MgProgram *p, MgGraphId g);
 
+//===--- The explanation (explain.c) --------------------------------------===//
+
+/// The best `cap` candidates ranked for testing, with their fates. Sorted
+/// by mg_kept_compare, no two programs equal, num <= cap. Only the caller's
+/// thread offers, between parallel phases, in a fixed order: the list is
+/// the same for any thread count.
+typedef struct Explain {
+  uint32_t num, cap;
+  MgSearchCandidate *items;
+} Explain;
+
+/// What one round of testing (a collector's candidates) did to its first
+/// `n` candidates: a snapshot of them (the programs are borrowed: testing
+/// moves verified ones into the found set, which keeps them alive) and a
+/// fate per candidate, UNTESTED until testing says otherwise.
+typedef struct ExplainRound {
+  uint32_t n;
+  Kept *items;
+  MgSearchFate *fate;
+  MgVerifyResult *check;
+} ExplainRound;
+
+void mg_explain_init(Explain *e, uint32_t cap);
+void mg_explain_dispose(Explain *e);
+/// Offers a candidate; cloned when it ranks among the best `cap` and no
+/// equal program is there (the first offer of a program wins). False on
+/// no memory.
+bool mg_explain_offer(Explain *e, const Kept *k, MgSearchFate fate,
+                      const MgVerifyResult *check, uint32_t parts);
+/// Snapshots the first min(e->cap, c->num) candidates of `c` (nothing
+/// when e->cap is 0). False on no memory.
+bool mg_explain_round_begin(ExplainRound *x, const Explain *e,
+                            const Collector *c);
+/// Records candidate `i`'s fate (ignored beyond the snapshot, or x NULL).
+void mg_explain_note(ExplainRound *x, uint32_t i, MgSearchFate fate,
+                     const MgVerifyResult *check);
+/// Offers the snapshot to `e` and frees it. False on no memory.
+bool mg_explain_round_end(ExplainRound *x, Explain *e);
+/// Moves the list into the result (result->top).
+void mg_explain_move(Explain *e, MgSearchResult *result);
+
 typedef struct Worker {
   Search *s;
   uint32_t index;
@@ -354,6 +395,8 @@ struct Search {
   double last_report;         // when progress was last reported
   uint32_t level;             // kernel ops being searched
   void *check;                // finite-field test cache (check.c)
+  Explain explain;            // options.explain_top's list (caller's
+                              // thread only)
 };
 
 /// Accounts `delta` bytes (may be negative); sets memory_limited and stop

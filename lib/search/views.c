@@ -218,6 +218,7 @@ static MgProgram *search_part(MgProgram *part, const MgSearchOptions *base,
   MgSearchOptions o = *base;
   o.on_candidate = NULL; // it expects the target's signature
   o.progress = NULL;
+  o.explain_top = 0; // the explanation lists the composition, not parts
   o.verify_error = base->verify_error / parts;
   if (deadline > 0) {
     o.time_budget_s = (deadline - mg_clock_now()) / left;
@@ -385,5 +386,15 @@ MgStatus mg_search_views(const MgProgram *target,
   result->found[0].check = check;
   result->num_found = 1;
   result->best = 0;
+  // The explanation: the composition is the one candidate (its parts'
+  // candidates were ranked by their own searches).
+  Explain e;
+  mg_explain_init(&e, opt.explain_top);
+  Kept k = {composed, result->found[0].cost, result->found[0].hash, 0};
+  bool ok = mg_explain_offer(&e, &k, MG_SEARCH_FATE_VERIFIED, &check,
+                             stats->cut_parts);
+  mg_explain_move(&e, result);
+  if (!ok)
+    return mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1, "out of memory");
   return MG_STATUS_OK;
 }

@@ -284,6 +284,60 @@ static void test_search_roles_through_views(void) {
   CHECK(r[0][1] != r[1][1]);
 }
 
+// options.explain_top: the best candidates in the search's own order, each
+// with what became of it. It changes nothing the search chooses, the
+// chosen program is listed as verified, and the list is the same for one
+// and two threads (it is filled on the caller's thread from the merged,
+// deterministic collectors).
+static void test_search_explain_top(void) {
+  MgProgram *targets[2] = {mg_sample_attention(2, 8, 4, 64),
+                           mg_sample_rmsnorm_matmul(2, 16, 32)};
+  for (int t = 0; t < 2; t++) {
+    MgSearchOptions o = mg_search_options_default();
+    o.threads = 1;
+    MgSearchResult plain, one, two;
+    MgDiag diag;
+    CHECK_EQ_INT(mg_search_run(targets[t], &o, &plain, &diag), MG_STATUS_OK);
+    CHECK_EQ_INT(plain.num_top, 0);
+    CHECK(plain.top == NULL);
+    o.explain_top = 4;
+    CHECK_EQ_INT(mg_search_run(targets[t], &o, &one, &diag), MG_STATUS_OK);
+    o.threads = 2;
+    CHECK_EQ_INT(mg_search_run(targets[t], &o, &two, &diag), MG_STATUS_OK);
+    const MgProgram *chosen = mg_search_result_best(&plain);
+    CHECK(chosen != NULL);
+    CHECK(mg_search_result_best(&one) != NULL && chosen &&
+          mg_program_equal(mg_search_result_best(&one), chosen));
+    CHECK(one.num_top > 0 && one.num_top <= 4);
+    CHECK_EQ_INT(one.num_top, two.num_top);
+    bool listed = false;
+    for (uint32_t i = 0; i < one.num_top && i < two.num_top; i++) {
+      const MgSearchCandidate *a = &one.top[i], *b = &two.top[i];
+      CHECK(mg_program_equal(a->program, b->program));
+      CHECK_EQ_INT(a->fate, b->fate);
+      CHECK_EQ_INT(a->check.tests, b->check.tests);
+      CHECK(mg_search_fate_name(a->fate) != NULL);
+      if (i > 0)
+        CHECK(mg_search_cost_compare(&one.top[i - 1].cost, &a->cost) <= 0);
+      if (chosen && mg_program_equal(a->program, chosen)) {
+        listed = true;
+        CHECK_EQ_INT(a->fate, MG_SEARCH_FATE_VERIFIED);
+        CHECK(a->check.tests > 0 || a->parts > 0);
+        CHECK(a->check.log2_bound <= -40);
+      }
+    }
+    CHECK(listed);
+    mg_search_result_free(&plain);
+    mg_search_result_free(&one);
+    CHECK(one.top == NULL && one.num_top == 0);
+    mg_search_result_free(&two);
+    mg_program_destroy(targets[t]);
+  }
+  CHECK(strcmp(mg_search_fate_name(MG_SEARCH_FATE_NOT_CHEAPER),
+               "not-cheaper") == 0);
+  CHECK(mg_search_fate_name(MG_SEARCH_FATE_COUNT) == NULL);
+}
+
 int main(void) {
   RUN_TEST(test_search_options_defaults);
   RUN_TEST(test_search_rejects_bad_input);
@@ -292,5 +346,6 @@ int main(void) {
   RUN_TEST(test_search_reports_nothing_found);
   RUN_TEST(test_search_term_matches_absexpr);
   RUN_TEST(test_search_roles_through_views);
+  RUN_TEST(test_search_explain_top);
   return TEST_SUMMARY();
 }

@@ -37,6 +37,8 @@ typedef struct Options {
   bool remarks;
   bool progress;
   bool stats;
+  bool explain;
+  const char *explain_file; // --mirage-explain=FILE
 } Options;
 
 static void usage(FILE *out) {
@@ -56,6 +58,9 @@ static void usage(FILE *out) {
           "  --mirage-progress              - live search progress on stderr\n"
           "  --mirage-stats                 - search statistics per pruning "
           "rule on stderr\n"
+          "  --mirage-explain[=<file>]      - why the search chose what it "
+          "chose, per kernel graph\n"
+          "                                   (remarks; also JSON in <file>)\n"
           "  --mlir-print-op-generic        - print ops in generic form\n"
           "  --mlir-print-debuginfo         - print locations\n"
           "  --version                      - print the version\n"
@@ -150,6 +155,11 @@ static int parse_args(int argc, char **argv, Options *o) {
       o->progress = true;
     } else if (!strcmp(a, "--mirage-stats")) {
       o->stats = true;
+    } else if (!strcmp(a, "--mirage-explain")) {
+      o->explain = true;
+    } else if (!strncmp(a, "--mirage-explain=", 17)) {
+      o->explain = true;
+      o->explain_file = a + 17;
     } else if (!strncmp(a, "--", 2) && a[2] && a[2] != '-' && a[2] != '=') {
       PassFlag *f = &o->flags[o->num_flags++];
       f->name = a + 2;
@@ -236,6 +246,10 @@ int main(int argc, char **argv) {
     setenv("MIRAGE_PROGRESS", "1", 1);
   if (o.stats)
     setenv("MIRAGE_STATS", "1", 1);
+  if (o.explain)
+    setenv("MIRAGE_EXPLAIN", "1", 1);
+  if (o.explain_file)
+    setenv("MIRAGE_EXPLAIN_FILE", o.explain_file, 1);
   size_t len = 0;
   char *text = mg_tool_read_file(o.input, &len);
   if (!text) {
