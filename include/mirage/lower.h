@@ -10,11 +10,14 @@
 //    block_threads threads sharing every op's elements in a strided loop,
 //    tiles in shared memory, a barrier after every op. Upstream
 //    passes take it to NVVM and PTX (docs/lower.md).
-//  - host: the `func.func` on tensors (the kernel graph's signature) that
-//    copies the inputs to the device, launches those kernels in order
-//    (grid, block_threads, dynamic shared memory) and copies the outputs
-//    back: gpu.alloc / gpu.memcpy / gpu.launch_func, which upstream's
-//    gpu-to-llvm takes to the CUDA runtime calls.
+//  - host: the `func.func` that launches those kernels in order (grid,
+//    block_threads, dynamic shared memory): gpu.alloc / gpu.memcpy /
+//    gpu.launch_func, which upstream's gpu-to-llvm takes to the CUDA
+//    runtime calls. host=copy (MG_LOWER_HOST_COPY): on tensors (the
+//    kernel graph's signature), inputs copied to the device and outputs
+//    back on every call. host=device: on device-resident memrefs, inputs
+//    read in place, outputs written into buffers the caller passes
+//    (destination passing), only intermediates allocated per call.
 //  - CPU: one `func.func` over memrefs (inputs, then outputs written in
 //    place) that runs the whole program: blocks as loops, tiles in
 //    buffers; it is what mirage-run JIT-compiles to check the lowering.
@@ -41,12 +44,29 @@ typedef enum MgLowerMode {
   MG_LOWER_MODE_COUNT
 } MgLowerMode;
 
+/// How the host function exchanges data with its caller (docs/lower.md,
+/// "Host code").
+typedef enum MgLowerHost {
+  MG_LOWER_HOST_COPY,   // @F(tensors) -> tensors, host memory: device
+                        // buffers, copies in and out on every call
+  MG_LOWER_HOST_DEVICE, // @F(input memrefs, output memrefs) -> (): every
+                        // memref device-resident, identity layout,
+                        // 16-byte aligned; outputs written in place
+  MG_LOWER_HOST_COUNT
+} MgLowerHost;
+
 typedef struct MgLowerOptions {
   MgLowerMode mode;
   const char *name;   // symbol: the CPU or host function, or the GPU module
                       // (its kernels are "<module>_k<op>")
   const char *module; // host: the GPU module the kernels are in
-  bool c_interface;   // CPU: mark the function llvm.emit_c_interface
+  bool c_interface;   // CPU: mark the function llvm.emit_c_interface (the
+                      // host=device function always is)
+  MgLowerHost host;   // host: the calling convention (0: copy)
+  const char *tensor_adapter; // host=device: when not NULL, also a private
+                      // function of this name with the tensor signature
+                      // that calls the host function on its operands'
+                      // buffers (for callers inside the module)
 } MgLowerOptions;
 
 /// The launch of kernel op `op` of the root graph: a custom op's grid and

@@ -398,13 +398,14 @@ MgStatus mg_lower_emit(const MgProgram *program, const MgLowerOptions *o,
 MgStatus mg_lower_emit_for(const MgProgram *program, const MgLowerOptions *o,
                            int sm, MgText *out, MgDiag *diag) {
   if (!program || program->num_graphs == 0 || !o || !o->name ||
-      o->mode >= MG_LOWER_MODE_COUNT)
+      o->mode >= MG_LOWER_MODE_COUNT || o->host >= MG_LOWER_HOST_COUNT)
     return mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
                        "no program, name or mode to lower");
   // Symbols are written quoted (@"name"), so any name without a quote,
   // backslash or control character is fine.
-  const char *names[2] = {o->name, o->module ? o->module : ""};
-  for (int k = 0; k < 2; k++)
+  const char *names[3] = {o->name, o->module ? o->module : "",
+                          o->tensor_adapter ? o->tensor_adapter : ""};
+  for (int k = 0; k < 3; k++)
     for (const char *n = names[k]; *n; n++)
       if (*n == '"' || *n == '\\' || (unsigned char)*n < 0x20)
         return mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,

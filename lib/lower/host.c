@@ -1,11 +1,19 @@
 //===- host.c - Host code launching the kernels ---------------------------===//
 //
-// The kernel graph's function, same name and tensor signature, as one
-// chain of asynchronous GPU ops (the form upstream's gpu-to-llvm lowers to
-// runtime calls on one stream): device buffers for every kernel tensor
-// (a free view's result is a view of its operand's), inputs copied in,
-// one launch per kernel op (grid, threads, dynamic shared memory), outputs
-// copied back, buffers freed, then a wait.
+// The kernel graph's function as one chain of asynchronous GPU ops (the
+// form upstream's gpu-to-llvm lowers to runtime calls on one stream), one
+// launch per kernel op (grid, threads, dynamic shared memory), then a wait.
+// Two calling conventions (MgLowerHost):
+//  - copy: same name and tensor signature; device buffers for every kernel
+//    tensor (a free view's result is a view of its operand's), inputs
+//    copied in, outputs copied back, buffers freed.
+//  - device: @F(inputs, outputs) -> () on device-resident memrefs; inputs
+//    are read where they are, each computed output is written by its
+//    kernel straight into the caller's buffer, only intermediates get a
+//    gpu.alloc of this call (freed before the wait), outputs that are
+//    inputs or views are copied device to device.
+// Invariant: every gpu.alloc of a call has its gpu.dealloc after the last
+// launch and copy on the same chain, so no view outlives its buffer.
 //
 //===----------------------------------------------------------------------===//
 #include "lower_internal.h"
@@ -56,6 +64,25 @@ static void stored_tensor_type(const MgGraph *g, MgTensorId t,
   MgTensor s = g->tensors[t];
   mg_graph_stored_dims(g, t, s.dims);
   tensor_type(&s, out);
+}
+
+// The kernel graph's tensor signature: "%arg<i>: <stored tensor type>" per
+// input in op order, and the result types.
+static void tensor_signature(const MgGraph *root, MgText *sig,
+                             MgText *results) {
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < root->num_ops; i++)
+    if (root->ops[i].kind == MG_OP_INPUT) {
+      char tt[TYPE_LEN];
+      stored_tensor_type(root, root->ops[i].outputs[0], tt);
+      mg_text_printf(sig, "%s%%arg%u: %s", n++ ? ", " : "", root->ops[i].attr,
+                     tt);
+    }
+  for (uint32_t k = 0; k < root->num_outputs; k++) {
+    char tt[TYPE_LEN];
+    tensor_type(&root->tensors[root->outputs[k]], tt);
+    mg_text_printf(results, "%s%s", k ? ", " : "", tt);
+  }
 }
 
 // A free view's result (no buffer of its own: a view of its operand's).
@@ -170,26 +197,11 @@ static void logical_copy(Emit *e, const MgGraph *root, MgTensorId t,
   snprintf(type, TYPE_LEN, "%s", out_type);
 }
 
-void mg_lower_host_program(Emit *e, const MgLowerOptions *o) {
+// host=copy: the kernel graph's own signature and value semantics.
+static void host_copy_program(Emit *e, const MgLowerOptions *o) {
   const MgGraph *root = &e->p->graphs[0];
-  if (!mg_lower_alloc_tables(e, root)) {
-    e->error = "out of memory";
-    return;
-  }
   MgText sig = {0}, results = {0};
-  uint32_t n = 0;
-  for (uint32_t i = 0; i < root->num_ops; i++)
-    if (root->ops[i].kind == MG_OP_INPUT) {
-      char tt[TYPE_LEN];
-      stored_tensor_type(root, root->ops[i].outputs[0], tt);
-      mg_text_printf(&sig, "%s%%arg%u: %s", n++ ? ", " : "", root->ops[i].attr,
-                     tt);
-    }
-  for (uint32_t k = 0; k < root->num_outputs; k++) {
-    char tt[TYPE_LEN];
-    tensor_type(&root->tensors[root->outputs[k]], tt);
-    mg_text_printf(&results, "%s%s", k ? ", " : "", tt);
-  }
+  tensor_signature(root, &sig, &results);
   mg_lower_line(e, "func.func @\"%s\"(%s) -> (%s) {", o->name,
                 sig.data ? sig.data : "", results.data ? results.data : "");
   e->indent++;
@@ -241,5 +253,243 @@ void mg_lower_host_program(Emit *e, const MgLowerOptions *o) {
   mg_text_free(&sig);
   mg_text_free(&results);
   mg_text_free(&rets);
+}
+
+//===--- host=device ------------------------------------------------------===//
+
+// The memref type of output k's out-param: the logical shape, identity
+// layout (what the caller's tensor bufferizes to).
+static void out_param_type(const MgGraph *root, uint32_t k,
+                           char out[TYPE_LEN]) {
+  const MgTensor *x = &root->tensors[root->outputs[k]];
+  mg_lower_memref_type(x, (MgDType)x->dtype, NULL, out);
+}
+
+// The tensor whose buffer `t` is: t, or what the free views it is made by
+// view.
+static MgTensorId buffer_of(const MgGraph *root, MgTensorId t) {
+  while (is_view_of_buffer(root, t))
+    t = root->ops[root->tensors[t].producer].inputs[0];
+  return t;
+}
+
+// out[t] = k when output k's buffer is where t is computed: t is made by a
+// kernel and output k is t, or a free view of t (a rank-3 wrapper's
+// reshape: t's buffer is then a view of the out-param); the first such k
+// (another output of the same buffer gets a copy); -1 otherwise.
+static void bind_out_params(const MgProgram *p, int64_t *out) {
+  const MgGraph *root = &p->graphs[0];
+  for (MgTensorId t = 0; t < root->num_tensors; t++)
+    out[t] = -1;
+  // Outputs that are the computed tensor itself first: they need no view.
+  for (int pass = 0; pass < 2; pass++)
+    for (uint32_t k = 0; k < root->num_outputs; k++) {
+      MgTensorId t = buffer_of(root, root->outputs[k]);
+      if ((t == root->outputs[k]) == (pass == 0) && out[t] < 0 &&
+          mg_lower_is_kernel(p, root->tensors[t].producer))
+        out[t] = k;
+    }
+}
+
+// Buffers of every root tensor: an input is the caller's argument, a
+// computed output the caller's out-param (or a view of it), a free view a
+// view of its operand's buffer, anything else an intermediate of this call
+// (owned[t]).
+static void device_buffers(Emit *e, const MgGraph *root, const int64_t *out,
+                           bool *owned, Name tok) {
+  for (MgTensorId t = 0; t < root->num_tensors; t++) {
+    const MgTensor *x = &root->tensors[t];
+    const MgOp *op = &root->ops[x->producer];
+    owned[t] = false;
+    if (is_view_of_buffer(root, t)) {
+      MgTensorId a = op->inputs[0];
+      mg_lower_reshape_view(e, &root->tensors[a], x, e->val[a], e->type[a],
+                            e->val[t], e->type[t]);
+      continue;
+    }
+    mg_lower_stored_type(root, t, e->type[t]);
+    if (op->kind == MG_OP_INPUT) {
+      snprintf(e->val[t], NAME_LEN, "%%arg%u", op->attr);
+      continue;
+    }
+    if (out[t] >= 0) {
+      char ot[TYPE_LEN];
+      Name ov;
+      out_param_type(root, (uint32_t)out[t], ot);
+      snprintf(ov, NAME_LEN, "%%out%lld", (long long)out[t]);
+      mg_lower_reshape_view(e, &root->tensors[root->outputs[out[t]]], x, ov,
+                            ot, e->val[t], e->type[t]);
+      continue;
+    }
+    Name next;
+    mg_lower_fresh(e, e->val[t]);
+    mg_lower_fresh(e, next);
+    mg_lower_line(e, "%s, %s = gpu.alloc async [%s] () : %s", e->val[t], next,
+                  tok, e->type[t]);
+    snprintf(tok, NAME_LEN, "%s", next);
+    owned[t] = true;
+  }
+}
+
+// host=device: @F(input memrefs, output memrefs) -> (), all on the device.
+// Destination passing, as upstream's buffer-results-to-out-params, XLA's
+// custom calls and PyTorch's out= variants do: the caller (its allocator,
+// its buffer reuse) owns every buffer, nothing crosses the boundary that
+// the callee would have to free (docs/lower.md, "Host code").
+static void host_device_program(Emit *e, const MgLowerOptions *o,
+                                int64_t *out, bool *owned) {
+  const MgGraph *root = &e->p->graphs[0];
+  for (uint32_t k = 0; k < root->num_outputs; k++)
+    if (mg_lower_has_layout(root, root->outputs[k])) {
+      // Copy mode transposes it on the host; here it would need a kernel.
+      e->error = "an output that is an input stored transposed with "
+                 "host=device (host=copy returns it)";
+      return;
+    }
+  MgText sig = {0};
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < root->num_ops; i++)
+    if (root->ops[i].kind == MG_OP_INPUT) {
+      char mt[TYPE_LEN];
+      mg_lower_stored_type(root, root->ops[i].outputs[0], mt);
+      mg_text_printf(&sig, "%s%%arg%u: %s", n++ ? ", " : "", root->ops[i].attr,
+                     mt);
+    }
+  for (uint32_t k = 0; k < root->num_outputs; k++) {
+    char mt[TYPE_LEN];
+    out_param_type(root, k, mt);
+    mg_text_printf(&sig, "%s%%out%u: %s", n++ ? ", " : "", k, mt);
+  }
+  // The C interface (_mlir_ciface_F, memref descriptors by pointer) is how
+  // a runtime written in C or C++ calls it.
+  mg_lower_line(e, "func.func @\"%s\"(%s) attributes "
+                   "{llvm.emit_c_interface} {", o->name,
+                sig.data ? sig.data : "");
+  mg_text_free(&sig);
+  e->indent++;
+  Name tok, next;
+  mg_lower_fresh(e, tok);
+  mg_lower_line(e, "%s = gpu.wait async", tok);
+  bind_out_params(e->p, out);
+  device_buffers(e, root, out, owned, tok);
+  for (MgOpId i = 0; i < root->num_ops; i++)
+    if (mg_lower_is_kernel(e->p, i))
+      host_launch(e, o, i, tok);
+  // Outputs no kernel wrote in place: inputs, views, a tensor returned
+  // twice (device to device: cuMemcpy follows unified addresses).
+  for (uint32_t k = 0; k < root->num_outputs; k++) {
+    MgTensorId t = root->outputs[k];
+    if (out[buffer_of(root, t)] == (int64_t)k)
+      continue; // written in place
+    char mt[TYPE_LEN];
+    out_param_type(root, k, mt);
+    mg_lower_fresh(e, next);
+    mg_lower_line(e, "%s = gpu.memcpy async [%s] %%out%u, %s : %s, %s", next,
+                  tok, k, e->val[t], mt, e->type[t]);
+    snprintf(tok, NAME_LEN, "%s", next);
+  }
+  for (MgTensorId t = 0; t < root->num_tensors; t++) {
+    if (!owned[t])
+      continue;
+    mg_lower_fresh(e, next);
+    mg_lower_line(e, "%s = gpu.dealloc async [%s] %s : %s", next, tok,
+                  e->val[t], e->type[t]);
+    snprintf(tok, NAME_LEN, "%s", next);
+  }
+  // Synchronous: upstream's gpu-to-llvm makes its own stream per chain
+  // and cannot take the caller's, so the results are ready on return.
+  mg_lower_line(e, "gpu.wait [%s]", tok);
+  mg_lower_line(e, "return");
+  e->indent--;
+  mg_lower_line(e, "}");
+}
+
+// host=device, callers inside the module (mirage-superopt's lifted
+// subprograms are called from the original function with tensors): a
+// private function with the tensor signature passing its operands'
+// buffers and fresh result buffers to @F. It moves no data, so the
+// caller's tensors must bufferize to device-accessible memory.
+static void device_adapter(Emit *e, const MgLowerOptions *o) {
+  const MgGraph *root = &e->p->graphs[0];
+  MgText sig = {0}, results = {0}, args = {0}, types = {0}, rets = {0};
+  tensor_signature(root, &sig, &results);
+  mg_lower_line(e, "func.func private @\"%s\"(%s) -> (%s) {",
+                o->tensor_adapter, sig.data ? sig.data : "",
+                results.data ? results.data : "");
+  e->indent++;
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < root->num_ops; i++) {
+    if (root->ops[i].kind != MG_OP_INPUT)
+      continue;
+    char tt[TYPE_LEN], mt[TYPE_LEN];
+    Name b;
+    stored_tensor_type(root, root->ops[i].outputs[0], tt);
+    mg_lower_stored_type(root, root->ops[i].outputs[0], mt);
+    mg_lower_fresh(e, b);
+    // read_only: @F never writes its inputs, so bufferization need not
+    // copy the caller's tensor.
+    mg_lower_line(e, "%s = bufferization.to_buffer %%arg%u read_only : %s to "
+                     "%s", b, root->ops[i].attr, tt, mt);
+    mg_text_printf(&args, "%s%s", n ? ", " : "", b);
+    mg_text_printf(&types, "%s%s", n++ ? ", " : "", mt);
+  }
+  Name *outs = calloc(root->num_outputs ? root->num_outputs : 1, sizeof *outs);
+  if (!outs) {
+    e->error = "out of memory";
+  } else {
+    for (uint32_t k = 0; k < root->num_outputs; k++) {
+      char mt[TYPE_LEN];
+      out_param_type(root, k, mt);
+      mg_lower_fresh(e, outs[k]);
+      // 16 bytes: the kernels' vector accesses assume it.
+      mg_lower_line(e, "%s = memref.alloc() {alignment = 16 : i64} : %s",
+                    outs[k], mt);
+      mg_text_printf(&args, "%s%s", n ? ", " : "", outs[k]);
+      mg_text_printf(&types, "%s%s", n++ ? ", " : "", mt);
+    }
+    mg_lower_line(e, "func.call @\"%s\"(%s) : (%s) -> ()", o->name,
+                  args.data ? args.data : "", types.data ? types.data : "");
+    for (uint32_t k = 0; k < root->num_outputs; k++) {
+      char mt[TYPE_LEN], tt[TYPE_LEN];
+      Name r;
+      out_param_type(root, k, mt);
+      tensor_type(&root->tensors[root->outputs[k]], tt);
+      mg_lower_fresh(e, r);
+      mg_lower_line(e, "%s = bufferization.to_tensor %s restrict writable : "
+                       "%s to %s", r, outs[k], mt, tt);
+      mg_text_printf(&rets, "%s%s", k ? ", " : "", r);
+    }
+    mg_lower_line(e, "return %s : %s", rets.data ? rets.data : "",
+                  results.data ? results.data : "");
+  }
+  free(outs);
+  e->indent--;
+  mg_lower_line(e, "}");
+  MgText *all[] = {&sig, &results, &args, &types, &rets};
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+    mg_text_free(all[i]);
+}
+
+void mg_lower_host_program(Emit *e, const MgLowerOptions *o) {
+  const MgGraph *root = &e->p->graphs[0];
+  if (!mg_lower_alloc_tables(e, root)) {
+    e->error = "out of memory";
+    return;
+  }
+  if (o->host == MG_LOWER_HOST_DEVICE) {
+    size_t nt = root->num_tensors ? root->num_tensors : 1;
+    int64_t *out = malloc(nt * sizeof *out);
+    bool *owned = malloc(nt * sizeof *owned);
+    if (!out || !owned)
+      e->error = "out of memory";
+    else
+      host_device_program(e, o, out, owned);
+    free(out);
+    free(owned);
+    if (!e->error && o->tensor_adapter)
+      device_adapter(e, o);
+  } else {
+    host_copy_program(e, o);
+  }
   mg_lower_free_tables(e);
 }

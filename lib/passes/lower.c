@@ -2,9 +2,11 @@
 //
 // Each kernel-level μGraph function @F becomes
 //  - `gpu.module @F_gpu` with one kernel per kernel op (lib/lower), and
-//  - host code in place of @F's body, same name and signature: device
-//    buffers, copies, gpu.launch_func per kernel (grid, block threads,
-//    dynamic shared memory), copies back;
+//  - host code in place of @F, same name: gpu.launch_func per kernel
+//    (grid, block threads, dynamic shared memory); with host=copy (the
+//    default) same tensor signature, device buffers, copies in and back;
+//    with host=device on device memrefs, outputs as out-params, and the
+//    callers of @F in the module redirected to a tensor adapter;
 // block- and thread-level functions no kernel graph uses any more are
 // erased. With PTX on, the pipeline continues with upstream passes on the
 // GPU modules only (nvvm-attach-target, GPU-to-NVVM, gpu-module-to-binary
@@ -43,17 +45,28 @@ static bool ptx_mode(const char *s, int *mode) {
   return true;
 }
 
+MgLowerHost mg_lower_pass_host(const MgOptionValue *v) {
+  return strcmp(v[MG_LOWER_OPT_HOST].s, "device") ? MG_LOWER_HOST_COPY
+                                                  : MG_LOWER_HOST_DEVICE;
+}
+
 bool mg_lower_pass_check(const MgOptionValue *v, char *error, size_t size) {
   int mode;
-  if (!ptx_mode(v[0].s, &mode)) {
+  if (!ptx_mode(v[MG_LOWER_OPT_PTX].s, &mode)) {
     snprintf(error, size, "unknown ptx mode '%s' (expected auto, true or "
-             "false)", v[0].s);
+             "false)", v[MG_LOWER_OPT_PTX].s);
+    return false;
+  }
+  const char *host = v[MG_LOWER_OPT_HOST].s;
+  if (strcmp(host, "copy") && strcmp(host, "device")) {
+    snprintf(error, size, "unknown host mode '%s' (expected copy or device)",
+             host);
     return false;
   }
   // The toolkit goes quoted into the upstream pipeline's options.
-  if (strpbrk(v[1].s, "\"\\")) {
+  if (strpbrk(v[MG_LOWER_OPT_TOOLKIT].s, "\"\\")) {
     snprintf(error, size, "toolkit path '%s' contains a quote or backslash",
-             v[1].s);
+             v[MG_LOWER_OPT_TOOLKIT].s);
     return false;
   }
   return true;
@@ -69,13 +82,13 @@ bool mg_lower_pass_extend(MlirOpPassManager pm, const MgOptionValue *v,
                           const char *target, bool remarks, char *error,
                           size_t size) {
   int mode;
-  ptx_mode(v[0].s, &mode);
-  const char *toolkit = v[1].s;
-  bool check_ptx = v[2].b;
+  ptx_mode(v[MG_LOWER_OPT_PTX].s, &mode);
+  const char *toolkit = v[MG_LOWER_OPT_TOOLKIT].s;
+  bool check_ptx = v[MG_LOWER_OPT_PTXAS].b;
   if (mode == 0 || (mode < 0 && !has_libdevice(toolkit))) {
     if (check_ptx) {
       snprintf(error, size, "ptxas=true needs PTX, which ptx=%s does not "
-               "produce here", v[0].s);
+               "produce here", v[MG_LOWER_OPT_PTX].s);
       return false;
     }
     return true;
@@ -126,21 +139,61 @@ static void unique_symbol(MlirSymbolTable table, const char *base, char *out,
 
 typedef struct Run {
   const MgTarget *target;
+  MgLowerHost host;
   bool remarks;
   uint32_t lowered; // kernel graphs lowered
 } Run;
 
+// Whether `op`'s sym_name is `name` (false for a NULL name).
+static bool is_named(MlirOperation op, const char *name) {
+  MlirAttribute sym = mlirOperationGetAttributeByName(op, str("sym_name"));
+  return name && !mlirAttributeIsNull(sym) && mlirAttributeIsAString(sym) &&
+         mlirStringRefEqual(mlirStringAttrGetValue(sym), str(name));
+}
+
+typedef struct SymbolUse {
+  MlirStringRef name;
+  bool found;
+} SymbolUse;
+
+static MlirWalkResult find_symbol_use(MlirOperation op, void *ud) {
+  SymbolUse *use = ud;
+  intptr_t n = mlirOperationGetNumAttributes(op);
+  for (intptr_t i = 0; i < n; i++) {
+    MlirAttribute a = mlirOperationGetAttribute(op, i).attribute;
+    if (mlirAttributeIsAFlatSymbolRef(a) &&
+        mlirStringRefEqual(mlirFlatSymbolRefAttrGetValue(a), use->name)) {
+      use->found = true;
+      return MlirWalkResultInterrupt;
+    }
+  }
+  return MlirWalkResultAdvance;
+}
+
+// Whether an op of `module` refers to @name (a func.call of a lifted
+// subprogram; the definition's sym_name is no reference).
+static bool has_symbol_use(MlirOperation module, const char *name) {
+  SymbolUse use = {str(name), false};
+  mlirOperationWalk(module, find_symbol_use, &use, MlirWalkPreOrder);
+  return use.found;
+}
+
 // Emits, parses and splices the lowering of `p` (consumed) in place of
 // `func`, whose host function keeps the name `name`; `symbols` (the
 // module's) follows the functions added and erased.
+// `adapter` (host=device only, else NULL): the tensor-signature function
+// the callers of @name now call (lower_one redirected them).
 static bool lower_named(MlirOperation module, MlirSymbolTable symbols,
                         MlirOperation func, Run *run, MgProgram *p,
-                        const char *name, const char *gpu_name) {
+                        const char *name, const char *gpu_name,
+                        const char *adapter) {
   MlirLocation loc = mlirOperationGetLocation(func);
   MgText text = {0};
   MgDiag diag = {-1, -1, ""};
-  MgLowerOptions gpu = {MG_LOWER_GPU, gpu_name, NULL, false};
-  MgLowerOptions host = {MG_LOWER_HOST, name, gpu_name, false};
+  MgLowerOptions gpu = {MG_LOWER_GPU, gpu_name, NULL, false,
+                        MG_LOWER_HOST_COPY, NULL};
+  MgLowerOptions host = {MG_LOWER_HOST, name, gpu_name, false, run->host,
+                         adapter};
   uint32_t kernels = 0;
   int64_t smem = 0;
   for (MgOpId i = 0; i < p->graphs[0].num_ops; i++)
@@ -200,7 +253,10 @@ static bool lower_named(MlirOperation module, MlirSymbolTable symbols,
     // Diagnostics on the kernels and the host code point at the kernel
     // graph they came from.
     mlirOperationSetLocation(copy, loc);
-    if (mg_bridge_op_is(copy, "func.func") && !mlirAttributeIsNull(visibility))
+    // @F's visibility goes to its host function (host=device's adapter
+    // is private: only the callers redirected to it use it).
+    if (mg_bridge_op_is(copy, "func.func") && !mlirAttributeIsNull(visibility)
+        && !is_named(copy, adapter))
       mlirOperationSetAttributeByName(copy, str("sym_visibility"),
                                       visibility);
     mlirBlockInsertOwnedOperationAfter(mlirOperationGetBlock(func), at, copy);
@@ -238,23 +294,39 @@ static bool lower_one(MlirOperation module, MlirSymbolTable symbols,
   // Symbols of any length: the host function must keep @F's exact name.
   size_t len = strlen(map.graph_names[0]);
   char *name = malloc(len + 1), *base = malloc(len + 8),
-       *gpu_name = malloc(len + 24);
-  bool ok = name && base && gpu_name;
+       *gpu_name = malloc(len + 24), *adapter = malloc(len + 24);
+  bool ok = name && base && gpu_name && adapter;
   if (ok) {
     memcpy(name, map.graph_names[0], len + 1);
     snprintf(base, len + 8, "%s_gpu", name);
     unique_symbol(symbols, base, gpu_name, len + 24);
   }
   mg_bridge_map_free(&map);
+  // host=device changes @F's signature to memrefs: callers in the module
+  // (on tensors) are redirected, before @F is replaced, to an adapter.
+  bool adapt = ok && run->host == MG_LOWER_HOST_DEVICE &&
+               has_symbol_use(module, name);
+  if (adapt) {
+    snprintf(base, len + 8, "%s_tensor", name);
+    unique_symbol(symbols, base, adapter, len + 24);
+    ok = mlirLogicalResultIsSuccess(
+        mlirSymbolTableReplaceAllSymbolUses(str(name), str(adapter), module));
+    if (!ok)
+      mg_pass_error(loc, "mirage-lower: cannot redirect the callers of "
+                         "'@%s' to '@%s'", name, adapter);
+  }
   if (ok) {
-    ok = lower_named(module, symbols, func, run, p, name, gpu_name);
+    ok = lower_named(module, symbols, func, run, p, name, gpu_name,
+                     adapt ? adapter : NULL);
   } else {
     mg_program_destroy(p);
-    mg_pass_error(loc, "out of memory");
+    if (!name || !base || !gpu_name || !adapter)
+      mg_pass_error(loc, "out of memory");
   }
   free(name);
   free(base);
   free(gpu_name);
+  free(adapter);
   return ok;
 }
 
@@ -272,8 +344,8 @@ static void erase_graph_funcs(MlirOperation module) {
 }
 
 bool mg_lower_pass_run_on(MlirOperation module, const MgTarget *target,
-                          bool remarks) {
-  Run run = {target, remarks, 0};
+                          MgLowerHost host, bool remarks) {
+  Run run = {target, host, remarks, 0};
   if (!mg_pass_for_each_kernel_func(module, lower_one, &run))
     return false;
   if (run.lowered == 0)
@@ -285,7 +357,7 @@ bool mg_lower_pass_run_on(MlirOperation module, const MgTarget *target,
   return true;
 }
 
-enum { OPT_PTX, OPT_TOOLKIT, OPT_PTXAS, OPT_TARGET, OPT_REMARKS };
+enum { OPT_PTX, OPT_TARGET = OPT_PTX + MG_LOWER_OPT_COUNT, OPT_REMARKS };
 
 static const MgOptionSpec options[] = {
     MG_LOWER_OPTION_SPECS,
@@ -309,6 +381,7 @@ static bool extend(MlirOpPassManager pm, const MgOptionValue *values,
 static void run(MlirOperation module, MlirExternalPass pass,
                 const MgOptionValue *values) {
   if (!mg_lower_pass_run_on(module, mg_target_lookup(values[OPT_TARGET].s),
+                            mg_lower_pass_host(&values[OPT_PTX]),
                             mg_pass_remarks_enabled(values[OPT_REMARKS].b)))
     mlirExternalPassSignalFailure(pass);
 }

@@ -4,6 +4,8 @@
 
 #include "pass.h"
 
+#include "mirage/lower.h"
+
 /// Options shared by mirage-lower and mirage-superopt, in this order: the
 /// values array from its first entry is what the functions below read.
 #define MG_LOWER_OPTION_SPECS \
@@ -13,7 +15,14 @@
     {"toolkit", MG_OPTION_STRING, "/usr/local/cuda", \
      "CUDA toolkit whose libdevice the PTX links", 0, 0}, \
     {"ptxas", MG_OPTION_BOOL, "false", \
-     "check the PTX with the toolkit's ptxas (mirage-ptxas)", 0, 0}
+     "check the PTX with the toolkit's ptxas (mirage-ptxas)", 0, 0}, \
+    {"host", MG_OPTION_STRING, "copy", \
+     "host code: copy (tensors in host memory, copied in and out per call) " \
+     "or device (device-resident memrefs, outputs as out-params)", 0, 0}
+
+/// Where each of MG_LOWER_OPTION_SPECS sits from the first one.
+enum { MG_LOWER_OPT_PTX, MG_LOWER_OPT_TOOLKIT, MG_LOWER_OPT_PTXAS,
+       MG_LOWER_OPT_HOST, MG_LOWER_OPT_COUNT };
 
 extern const MgOptionSpec mg_lower_pass_options[];
 extern const MgPassDef mg_pass_lower;
@@ -22,7 +31,7 @@ extern const MgPassDef mg_pass_ptxas;
 /// `<toolkit>/bin/ptxas` into `out`; true when it is executable.
 bool mg_ptxas_path(const char *toolkit, char *out, size_t size);
 
-/// Checks the ptx mode (`values` starts at the ptx option).
+/// Checks the ptx and host modes (`values` starts at the ptx option).
 bool mg_lower_pass_check(const MgOptionValue *values, char *error,
                          size_t size);
 /// Appends the upstream PTX pipeline for `target` after the lowering when
@@ -31,10 +40,13 @@ bool mg_lower_pass_check(const MgOptionValue *values, char *error,
 bool mg_lower_pass_extend(MlirOpPassManager pm, const MgOptionValue *values,
                           const char *target, bool remarks, char *error,
                           size_t size);
+/// The host calling convention the options ask for (`values` starts at the
+/// ptx option; checked by mg_lower_pass_check).
+MgLowerHost mg_lower_pass_host(const MgOptionValue *values);
 /// Lowers every kernel-level μGraph function of `module` (kernels + host
-/// code) and marks the module gpu.container_module; false after reporting
-/// an error.
+/// code in convention `host`) and marks the module gpu.container_module;
+/// false after reporting an error.
 bool mg_lower_pass_run_on(MlirOperation module, const MgTarget *target,
-                          bool remarks);
+                          MgLowerHost host, bool remarks);
 
 #endif // MIRAGE_PASSES_LOWER_PASS_H

@@ -9,8 +9,19 @@
 // Nothing liftable: the module is unchanged and the remark says why.
 // RUN: mirage-opt --mirage-superopt="cache-dir=%t.cache" --mirage-remarks %S/Inputs/nothing-to-lift.mlir 2>&1 >%t.nothing | FileCheck %S/Inputs/nothing-to-lift.mlir --check-prefix=NOTHING
 // RUN: mirage-opt %S/Inputs/nothing-to-lift.mlir > %t.ref && diff %t.ref %t.nothing
+// host=device goes through to the lowering: the lifted subprogram takes
+// and fills device buffers, and @rms calls it through the tensor adapter.
+// RUN: mirage-opt --mirage-superopt="cache-dir=%t.cache ptx=false host=device" %s | FileCheck %s --check-prefix=DEVICE
 // Without --mirage-remarks the pass is silent.
 // RUN: mirage-opt --mirage-superopt="cache-dir=%t.cache" %s 2>&1 >/dev/null | count 0
+
+// DEVICE-LABEL: func.func @rms
+// DEVICE: call @rms_lax0_tensor(%arg0, %arg1) : (tensor<2x64xf16>, tensor<64x96xf16>) -> tensor<2x96xf16>
+// DEVICE: func.func private @rms_lax0(%arg0: memref<2x64xf16>, %arg1: memref<64x96xf16>, %arg2: memref<2x96xf16>) attributes {llvm.emit_c_interface}
+// DEVICE-NOT: gpu.memcpy
+// DEVICE: gpu.launch_func async [{{.*}}] @rms_lax0_gpu::@rms_lax0_gpu_k2 {{.*}} args(%arg0 : memref<2x64xf16>, %arg1 : memref<64x96xf16>, %arg2 : memref<2x96xf16>)
+// DEVICE-NOT: gpu.memcpy
+// DEVICE: func.func private @rms_lax0_tensor(
 
 // REMARK: superopt-remarks.mlir:[[@LINE+21]]:1: remark: mirage-lift: '@rms': lifted 1 subprogram
 // REMARK: remark: mirage-search: '@rms_lax0' replaced by a verified μGraph: 6 kernel(s) -> 1

@@ -25,8 +25,10 @@ static void test_lower_gpu_and_host(void) {
   MgProgram *p = mg_sample_rmsnorm_matmul_fused(2, 64, 96, 4, 4);
   MgText t = {0};
   MgDiag d;
-  MgLowerOptions gpu = {MG_LOWER_GPU, "rms_gpu", NULL, false};
-  MgLowerOptions host = {MG_LOWER_HOST, "rms", "rms_gpu", false};
+  MgLowerOptions gpu = {MG_LOWER_GPU, "rms_gpu", NULL, false,
+                        MG_LOWER_HOST_COPY, NULL};
+  MgLowerOptions host = {MG_LOWER_HOST, "rms", "rms_gpu", false,
+                         MG_LOWER_HOST_COPY, NULL};
   CHECK_EQ_INT(mg_lower_emit(p, &gpu, &t, &d), MG_STATUS_OK);
   CHECK(t.data && strstr(t.data, "gpu.module @\"rms_gpu\" {"));
   CHECK_EQ_INT(count(t.data, " kernel attributes {"), 1);
@@ -59,6 +61,44 @@ static void test_lower_gpu_and_host(void) {
   mg_program_destroy(p);
 }
 
+// host=device: the same launch on the caller's device buffers (inputs,
+// then the output), nothing allocated or copied; the tensor adapter when
+// asked for; an unknown convention and a bad adapter symbol are errors.
+static void test_lower_host_device(void) {
+  MgProgram *p = mg_sample_rmsnorm_matmul_fused(2, 64, 96, 4, 4);
+  MgText t = {0};
+  MgDiag d;
+  MgLowerOptions host = {MG_LOWER_HOST, "rms", "rms_gpu", false,
+                         MG_LOWER_HOST_DEVICE, NULL};
+  CHECK_EQ_INT(mg_lower_emit(p, &host, &t, &d), MG_STATUS_OK);
+  CHECK(strstr(t.data, "func.func @\"rms\"(%arg0: memref<2x64xf16>, %arg1: "
+                       "memref<64x96xf16>, %out0: memref<2x96xf16>) "
+                       "attributes {llvm.emit_c_interface} {") != NULL);
+  CHECK(strstr(t.data, "args(%arg0 : memref<2x64xf16>, %arg1 : "
+                       "memref<64x96xf16>, %out0 : memref<2x96xf16>)") != NULL);
+  CHECK_EQ_INT(count(t.data, "gpu.launch_func async"), 1);
+  CHECK_EQ_INT(count(t.data, "gpu.alloc"), 0);
+  CHECK_EQ_INT(count(t.data, "gpu.memcpy"), 0);
+  CHECK_EQ_INT(count(t.data, "bufferization."), 0);
+  CHECK_EQ_INT(count(t.data, "func.func"), 1);
+  mg_text_free(&t);
+  host.tensor_adapter = "rms_tensor";
+  CHECK_EQ_INT(mg_lower_emit(p, &host, &t, &d), MG_STATUS_OK);
+  CHECK(strstr(t.data, "func.func private @\"rms_tensor\"(%arg0: "
+                       "tensor<2x64xf16>, %arg1: tensor<64x96xf16>) -> "
+                       "(tensor<2x96xf16>) {") != NULL);
+  CHECK_EQ_INT(count(t.data, "read_only"), 2);
+  CHECK_EQ_INT(count(t.data, "func.call @\"rms\"("), 1);
+  mg_text_free(&t);
+  host.tensor_adapter = "a\"b";
+  CHECK_EQ_INT(mg_lower_emit(p, &host, &t, &d), MG_STATUS_INVALID);
+  host.tensor_adapter = NULL;
+  host.host = MG_LOWER_HOST_COUNT;
+  CHECK_EQ_INT(mg_lower_emit(p, &host, &t, &d), MG_STATUS_INVALID);
+  mg_text_free(&t);
+  mg_program_destroy(p);
+}
+
 // Tile bytes: each tile rounded up to 16, accumulators in f32. RMSNorm
 // f16 (grid 4, F 4): X 2x16 (64) and W 16x24 (768), each in two stages
 // (the for-loop's tiles, pipelined), the matmul's f32 accumulator (192; the
@@ -79,7 +119,8 @@ static void test_lower_smem(void) {
   CHECK_EQ_INT(mg_lower_smem_bytes(q, 2), bytes);
   MgText t = {0};
   MgDiag d;
-  MgLowerOptions gpu = {MG_LOWER_GPU, "big", NULL, false};
+  MgLowerOptions gpu = {MG_LOWER_GPU, "big", NULL, false,
+                        MG_LOWER_HOST_COPY, NULL};
   CHECK_EQ_INT(mg_lower_emit(q, &gpu, &t, &d), MG_STATUS_OK);
   CHECK_EQ_INT(count(t.data, "gpu.dynamic_shared_memory"), 1);
   // The only static attribution is the reductions' per-warp scratch.
@@ -97,7 +138,8 @@ static void test_lower_cpu(void) {
   MgProgram *p = mg_sample_rmsnorm_matmul_fused(2, 64, 96, 4, 4);
   MgText t = {0};
   MgDiag d;
-  MgLowerOptions cpu = {MG_LOWER_CPU, "entry", NULL, true};
+  MgLowerOptions cpu = {MG_LOWER_CPU, "entry", NULL, true,
+                        MG_LOWER_HOST_COPY, NULL};
   CHECK_EQ_INT(mg_lower_emit(p, &cpu, &t, &d), MG_STATUS_OK);
   CHECK(strstr(t.data, "func.func @\"entry\"(%in0: memref<2x64xf16>, %in1: "
                        "memref<64x96xf16>, %out0: memref<2x96xf16>) "
@@ -130,14 +172,18 @@ static void test_lower_errors(void) {
   MgProgram *p = mg_sample_sum_last(4, 8);
   MgText t = {0};
   MgDiag d;
-  MgLowerOptions bad = {MG_LOWER_CPU, NULL, NULL, false};
+  MgLowerOptions bad = {MG_LOWER_CPU, NULL, NULL, false,
+                        MG_LOWER_HOST_COPY, NULL};
   CHECK_EQ_INT(mg_lower_emit(p, &bad, &t, &d), MG_STATUS_INVALID);
-  MgLowerOptions quote = {MG_LOWER_GPU, "a\"b", NULL, false};
+  MgLowerOptions quote = {MG_LOWER_GPU, "a\"b", NULL, false,
+                          MG_LOWER_HOST_COPY, NULL};
   CHECK_EQ_INT(mg_lower_emit(p, &quote, &t, &d), MG_STATUS_INVALID);
   CHECK(strstr(d.message, "symbol named") != NULL);
-  MgLowerOptions no_module = {MG_LOWER_HOST, "f", NULL, false};
+  MgLowerOptions no_module = {MG_LOWER_HOST, "f", NULL, false,
+                              MG_LOWER_HOST_COPY, NULL};
   CHECK_EQ_INT(mg_lower_emit(p, &no_module, &t, &d), MG_STATUS_INVALID);
-  MgLowerOptions mode = {MG_LOWER_MODE_COUNT, "f", NULL, false};
+  MgLowerOptions mode = {MG_LOWER_MODE_COUNT, "f", NULL, false,
+                         MG_LOWER_HOST_COPY, NULL};
   CHECK_EQ_INT(mg_lower_emit(p, &mode, &t, &d), MG_STATUS_INVALID);
   CHECK_EQ_INT(mg_lower_emit(NULL, &quote, &t, &d), MG_STATUS_INVALID);
   mg_text_free(&t);
@@ -175,8 +221,10 @@ static void test_lower_views_gpu(void) {
   CHECK(!mg_lower_is_kernel(p, 0)); // an input
   MgText text = {0};
   MgDiag d;
-  MgLowerOptions gpu = {MG_LOWER_GPU, "hs_gpu", NULL, false};
-  MgLowerOptions host = {MG_LOWER_HOST, "hs", "hs_gpu", false};
+  MgLowerOptions gpu = {MG_LOWER_GPU, "hs_gpu", NULL, false,
+                        MG_LOWER_HOST_COPY, NULL};
+  MgLowerOptions host = {MG_LOWER_HOST, "hs", "hs_gpu", false,
+                         MG_LOWER_HOST_COPY, NULL};
   CHECK_EQ_INT(mg_lower_emit(p, &gpu, &text, &d), MG_STATUS_OK);
   // The matmul and the transpose; nothing for the reshape.
   CHECK_EQ_INT(count(text.data, " kernel attributes {"), 2);
@@ -247,7 +295,8 @@ static void test_lower_views_copies(void) {
   CHECK(!mg_lower_is_kernel(p, g->tensors[rc].producer));
   CHECK(mg_lower_is_kernel(p, g->tensors[cast].producer));
   MgText text = {0};
-  MgLowerOptions gpu = {MG_LOWER_GPU, "v_gpu", NULL, false};
+  MgLowerOptions gpu = {MG_LOWER_GPU, "v_gpu", NULL, false,
+                        MG_LOWER_HOST_COPY, NULL};
   CHECK_EQ_INT(mg_lower_emit(p, &gpu, &text, &d), MG_STATUS_OK);
   CHECK_EQ_INT(count(text.data, " kernel attributes {"), 5);
   // Only the f16 concat along dim 0 moves vectors: one loop per operand.
@@ -263,7 +312,8 @@ static void test_lower_views_copies(void) {
   // The CPU form: the same-shape reshape is the concat's own buffer, and
   // as an output (a buffer of its own) it is copied there; every buffer
   // the function allocates is freed.
-  MgLowerOptions cpu = {MG_LOWER_CPU, "v", NULL, false};
+  MgLowerOptions cpu = {MG_LOWER_CPU, "v", NULL, false,
+                        MG_LOWER_HOST_COPY, NULL};
   CHECK_EQ_INT(mg_lower_emit(p, &cpu, &text, &d), MG_STATUS_OK);
   CHECK_EQ_INT(count(text.data, "memref.copy"), 1);
   CHECK_EQ_INT(count(text.data, "memref.alloc()"),
@@ -301,9 +351,12 @@ static void test_lower_views_only(void) {
   CHECK(mg_lower_is_kernel(q, q->graphs[0].tensors[part].producer));
   mg_program_destroy(q);
   MgText text = {0};
-  MgLowerOptions gpu = {MG_LOWER_GPU, "r_gpu", NULL, false};
-  MgLowerOptions host = {MG_LOWER_HOST, "r", "r_gpu", false};
-  MgLowerOptions cpu = {MG_LOWER_CPU, "r", NULL, false};
+  MgLowerOptions gpu = {MG_LOWER_GPU, "r_gpu", NULL, false,
+                        MG_LOWER_HOST_COPY, NULL};
+  MgLowerOptions host = {MG_LOWER_HOST, "r", "r_gpu", false,
+                         MG_LOWER_HOST_COPY, NULL};
+  MgLowerOptions cpu = {MG_LOWER_CPU, "r", NULL, false,
+                        MG_LOWER_HOST_COPY, NULL};
   CHECK_EQ_INT(mg_lower_emit(p, &gpu, &text, &d), MG_STATUS_OK);
   CHECK_EQ_INT(count(text.data, "gpu.func"), 0);
   size_t len = text.len;
@@ -345,8 +398,10 @@ static void test_text(void) {
 static void test_lower_tensor_cores(void) {
   MgProgram *p = mg_sample_gated_mlp_fused(32, 64, 64, 2, 2);
   MgDiag d;
-  MgLowerOptions gpu = {MG_LOWER_GPU, "mlp_gpu", NULL, false};
-  MgLowerOptions cpu = {MG_LOWER_CPU, "mlp", NULL, false};
+  MgLowerOptions gpu = {MG_LOWER_GPU, "mlp_gpu", NULL, false,
+                        MG_LOWER_HOST_COPY, NULL};
+  MgLowerOptions cpu = {MG_LOWER_CPU, "mlp", NULL, false,
+                        MG_LOWER_HOST_COPY, NULL};
   const int sms[4] = {75, 80, 90, 0};
   for (int i = 0; i < 4; i++) {
     bool tc = sms[i] != 75;
@@ -380,6 +435,7 @@ static void test_lower_tensor_cores(void) {
 
 int main(void) {
   RUN_TEST(test_lower_gpu_and_host);
+  RUN_TEST(test_lower_host_device);
   RUN_TEST(test_lower_smem);
   RUN_TEST(test_lower_cpu);
   RUN_TEST(test_lower_errors);

@@ -36,9 +36,13 @@ MlirOperation mg_run_lower_module(MlirOperation module, const char *target,
   MlirOperation copy = mlirOperationClone(module);
   MlirContext ctx = mlirOperationGetContext(module);
   MlirPassManager pm = mlirPassManagerCreate(ctx);
+  // host=copy, stated: timing.c re-derives that mode's buffers (one per
+  // root tensor, inputs copied in) and reads only the launches from @F,
+  // so the module must stay in the mode its plan follows, whatever the
+  // pass's default.
   char options[4500];
-  snprintf(options, sizeof options, "ptx=true target=%s toolkit=\"%s\"",
-           target, toolkit);
+  snprintf(options, sizeof options,
+           "ptx=true host=copy target=%s toolkit=\"%s\"", target, toolkit);
   char error[512];
   bool ok = mg_passes_add(mlirPassManagerGetAsOpPassManager(pm),
                           "mirage-lower", str(options), error, sizeof error);
@@ -46,7 +50,7 @@ MlirOperation mg_run_lower_module(MlirOperation module, const char *target,
     snprintf(err, err_size, "the mirage-lower pass: %s", error);
   else if (mlirLogicalResultIsFailure(mlirPassManagerRunOnOp(pm, copy))) {
     snprintf(err, err_size, "lowering to PTX for %s failed (mirage-lower "
-             "ptx=true target=%s toolkit=\"%s\")", target, target, toolkit);
+             "%s)", target, options);
     ok = false;
   }
   mlirPassManagerDestroy(pm);

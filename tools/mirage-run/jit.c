@@ -604,7 +604,8 @@ bool mg_run_jit_lowered(MlirContext ctx, const MgProgram *program,
                         void *const *outputs, char *err, size_t err_size) {
   MgText text = {0};
   MgDiag diag = {-1, -1, ""};
-  MgLowerOptions o = {MG_LOWER_CPU, ENTRY, NULL, true};
+  MgLowerOptions o = {MG_LOWER_CPU, ENTRY, NULL, true,
+                      MG_LOWER_HOST_COPY, NULL};
   if (mg_lower_emit(program, &o, &text, &diag) != MG_STATUS_OK) {
     snprintf(err, err_size, "%s", diag.message);
     mg_text_free(&text);
