@@ -4,9 +4,9 @@
 // arguments, but its constants keep their values: the verifier fixes those
 // inputs (MgVerifyConstant). This file reads them: a splat through the
 // floating views mg_lift_get_scalar follows, or the elements of a dense
-// tosa.const / arith.constant of f16, bf16 or f32. f16 and bf16 are decoded
-// from the raw data, because mlirDenseElementsAttrGetFloatValue reads f32
-// only.
+// tosa.const / arith.constant of f16, bf16 or f32, through reshapes and
+// casts (rounded to the cast's type). f16 and bf16 are decoded from the raw
+// data, because mlirDenseElementsAttrGetFloatValue reads f32 only.
 //
 //===----------------------------------------------------------------------===//
 #include "lift_internal.h"
@@ -46,27 +46,40 @@ static MlirAttribute dense_of(MlirOperation def) {
   return a;
 }
 
-bool mg_lift_read_constant(MlirValue v, double **values, int64_t *count) {
-  *values = NULL;
-  *count = 0;
-  double s;
-  if (mg_lift_get_scalar(v, &s)) {
-    *values = malloc(sizeof **values);
-    if (!*values)
+// Ops that keep a constant's elements in row-major order; a cast rounds
+// them to its element type.
+static bool keeps_order(MlirOperation def) {
+  return mg_bridge_op_is(def, "tosa.cast") ||
+         mg_bridge_op_is(def, "tosa.reshape") ||
+         mg_bridge_op_is(def, "tosa.identity") ||
+         mg_bridge_op_is(def, "tensor.expand_shape") ||
+         mg_bridge_op_is(def, "tensor.collapse_shape");
+}
+
+static bool read_dense(MlirValue v, double **values, int64_t *count,
+                       int depth) {
+  MlirOperation def = mg_lift_def_op(v);
+  if (mlirOperationIsNull(def) || depth > 16)
+    return false;
+  uint8_t dtype;
+  MlirType type = mlirValueGetType(v);
+  if (!mlirTypeIsAShaped(type) ||
+      !mg_lift_float_dtype(mlirShapedTypeGetElementType(type), &dtype))
+    return false;
+  if (keeps_order(def) && mlirOperationGetNumOperands(def) >= 1) {
+    if (!read_dense(mlirOperationGetOperand(def, 0), values, count,
+                    depth + 1))
       return false;
-    **values = s;
-    *count = 1;
+    for (int64_t i = 0; i < *count; ++i)
+      (*values)[i] = mg_lift_round((*values)[i], dtype);
     return true;
   }
-  MlirOperation def = mg_lift_def_op(v);
-  MlirAttribute a =
-      mlirOperationIsNull(def) ? (MlirAttribute){NULL} : dense_of(def);
-  uint8_t dtype;
-  if (mlirAttributeIsNull(a) ||
-      !mg_lift_float_dtype(
-          mlirShapedTypeGetElementType(mlirAttributeGetType(a)), &dtype))
+  MlirAttribute a = dense_of(def);
+  if (mlirAttributeIsNull(a))
     return false;
-  int64_t n = mlirElementsAttrGetNumElements(a);
+  // A splat's raw data holds one element.
+  int64_t n = mlirDenseElementsAttrIsSplat(a) ? 1
+                                               : mlirElementsAttrGetNumElements(a);
   if (n < 1 || (uint64_t)n > SIZE_MAX / sizeof(double))
     return false;
   double *out = malloc((size_t)n * sizeof *out);
@@ -85,4 +98,24 @@ bool mg_lift_read_constant(MlirValue v, double **values, int64_t *count) {
   *values = out;
   *count = n;
   return true;
+}
+
+bool mg_lift_read_constant(MlirValue v, double **values, int64_t *count) {
+  *values = NULL;
+  *count = 0;
+  double s;
+  if (mg_lift_get_scalar(v, &s)) {
+    *values = malloc(sizeof **values);
+    if (!*values)
+      return false;
+    **values = s;
+    *count = 1;
+    return true;
+  }
+  if (read_dense(v, values, count, 0))
+    return true;
+  free(*values);
+  *values = NULL;
+  *count = 0;
+  return false;
 }

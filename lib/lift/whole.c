@@ -201,8 +201,9 @@ static MgStatus constant_input(Whole *w, MgProgram *q, MlirValue v,
   c->op = def;
   if (!mg_lift_read_constant(v, &c->values, &c->count))
     return fail(w, def,
-                "it computes a constant tensor whose values cannot be read "
-                "(splats and dense f16/bf16/f32 constants can)");
+                "it computes a constant tensor whose values cannot be read: "
+                "only splats and dense f16/bf16/f32 constants, through "
+                "reshapes and casts, can");
   w->const_vals[f->num_constants] = v;
   MgDiag d = {-1, -1, ""};
   *out = mg_graph_add_input(q, 0, (MgDType)ty.dtype, ty.rank, ty.dims, &d);
