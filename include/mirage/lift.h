@@ -78,6 +78,38 @@ MG_API MgStatus mg_lift_module(MlirOperation module,
                                const MgLiftOptions *options, MgLiftStats *stats,
                                MgDiag *diag);
 
+/// A constant that a function lifted whole reads as a tensor (a splat a
+/// binary op needs as an operand, a dense weight or mask).
+typedef struct MgLiftConstant {
+  MlirOperation op; // the op that defines it (for diagnostics)
+  double *values;   // row-major over its IR shape, or one value for a splat
+  int64_t count;    // entries of `values`: 1 or the element count
+} MgLiftConstant;
+
+/// One function lifted whole, as a single kernel graph, for comparisons
+/// (mirage-check-equiv), not for rewriting: the IR is left as it is.
+typedef struct MgLiftFunction {
+  MgProgram *program; // inputs: every argument at its IR type, in order,
+                      // then one per constant of `constants`, in order
+  uint32_t num_args;
+  MgLiftConstant *constants;
+  uint32_t num_constants;
+  MlirOperation blame; // on failure: the op that prevents it (or the func)
+} MgLiftFunction;
+
+/// Lifts the body of `func` (a func.func on tensors, one block) into one
+/// kernel graph whose outputs are the operands of its func.return, without
+/// partitioning it. INVALID when some op cannot be lifted in context:
+/// `out->blame` is the first such op in op order and `diag` says why (a
+/// sentence completing "'<op>' is not liftable: "). Ops whose results are
+/// never used are ignored. On success the caller frees `out` with
+/// mg_lift_function_free; on failure there is nothing to free.
+MG_API MgStatus mg_lift_function(MlirOperation func,
+                                 const MgLiftOptions *options,
+                                 MgLiftFunction *out, MgDiag *diag);
+/// Frees the program and the constants of `f` (a zeroed `f` is fine).
+MG_API void mg_lift_function_free(MgLiftFunction *f);
+
 /// Which kernel graphs (the callee funcs) mg_lift_unlift_module restores.
 typedef bool (*MgUnliftFilter)(MlirOperation kernel, void *user_data);
 

@@ -16,6 +16,16 @@
 extern "C" {
 #endif
 
+/// An input that both programs read as a known constant instead of a
+/// random draw (a function's weights, a softmax's shift): without it, a
+/// constant read as a tensor would be a free variable, and programs equal
+/// only at its value would be told apart.
+typedef struct MgVerifyConstant {
+  uint32_t input;       // position in both programs
+  const double *values; // finite; row-major over the input's shape
+  int64_t count;        // the input's element count, or 1 for a splat
+} MgVerifyConstant;
+
 typedef struct MgVerifyOptions {
   double target_error; // stop once the false-acceptance bound is below this
   uint64_t seed;       // all randomness derives from it
@@ -25,9 +35,12 @@ typedef struct MgVerifyOptions {
   uint64_t memory_limit; // bytes: fewer threads when one test's values
                          // (every root tensor of both programs) times the
                          // threads would exceed it; 0: no bound
+  const MgVerifyConstant *constants; // fixed inputs (borrowed; NULL: none)
+  uint32_t num_constants;
 } MgVerifyOptions;
 
-/// target_error 2^-40, seed 1, max_tests 64, threads 1, no memory limit.
+/// target_error 2^-40, seed 1, max_tests 64, threads 1, no memory limit,
+/// no constants.
 MG_API MgVerifyOptions mg_verify_options_default(void);
 
 typedef enum MgVerdict {
@@ -49,8 +62,9 @@ typedef struct MgVerifyResult {
 } MgVerifyResult;
 
 /// Compares the root graphs of `a` and `b` (same input and output shapes).
-/// Deterministic for a given seed. INVALID when shapes do not match or a
-/// program leaves the supported fragment (e.g. exp of exp).
+/// Deterministic for a given seed. INVALID when shapes do not match, a
+/// program leaves the supported fragment (e.g. exp of exp), or a constant
+/// is out of range, of the wrong size or not finite.
 MG_API MgStatus mg_verify_equivalent(const MgProgram *a, const MgProgram *b,
                                      const MgVerifyOptions *options,
                                      MgVerifyResult *result, MgDiag *diag);

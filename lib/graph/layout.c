@@ -96,10 +96,12 @@ bool mg_program_has_layouts(const MgProgram *p) {
   return false;
 }
 
+// Only INPUT ops: a TRANSPOSE view keeps its permutation in the same field.
 void mg_program_clear_layouts(MgProgram *p) {
   for (uint32_t g = 0; g < p->num_graphs; g++)
     for (uint32_t i = 0; i < p->graphs[g].num_ops; i++)
-      memset(p->graphs[g].ops[i].perm, 0, sizeof p->graphs[g].ops[i].perm);
+      if (p->graphs[g].ops[i].kind == MG_OP_INPUT)
+        memset(p->graphs[g].ops[i].perm, 0, sizeof p->graphs[g].ops[i].perm);
 }
 
 MgStatus mg_program_copy_layouts(MgProgram *dst, const MgProgram *src,

@@ -72,6 +72,11 @@ bool mg_lift_is_floating(MlirOperation op);
 /// True when `v` is a splat float constant (through floating ops); writes
 /// its value rounded to its element type.
 bool mg_lift_get_scalar(MlirValue v, double *out);
+/// constant.c: the values of constant `v` in a new array the caller frees,
+/// row-major: one for a splat (mg_lift_get_scalar), all elements of a dense
+/// f16/bf16/f32 tosa.const or arith.constant, seen through reshapes and
+/// casts. False otherwise, or on no memory (then *values is NULL).
+bool mg_lift_read_constant(MlirValue v, double **values, int64_t *count);
 /// True when `v` is (a cast/reshape of) tensor.empty.
 bool mg_lift_is_empty(MlirValue v);
 /// The ancestor of `op` (or `op` itself) whose block is `block`, or null.

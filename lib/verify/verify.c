@@ -34,6 +34,8 @@ MgVerifyOptions mg_verify_options_default(void) {
   o.max_tests = 64;
   o.threads = 1;
   o.memory_limit = 0;
+  o.constants = NULL;
+  o.num_constants = 0;
   return o;
 }
 
@@ -102,6 +104,8 @@ static MgStatus check_signatures(const MgProgram *a, const MgProgram *b,
 typedef struct Rig {
   uint32_t num_inputs, num_outputs;
   MgBuffer *inputs;
+  const MgVerifyConstant *consts; // overwrite their inputs after each draw
+  uint32_t num_consts;
   MgBuffer *out_a, *out_b;
   MgFfContext ctx;
 } Rig;
@@ -145,9 +149,51 @@ static MgStatus rig_init(Rig *rig, const MgProgram *p, MgDiag *diag) {
   return MG_STATUS_OK;
 }
 
+// The cell of a constant: its exact image in both components (check_constants
+// has made sure it has one), so exp of a constant is g^c like any scalar.
+static MgCell constant_cell(double v) {
+  uint32_t xp = 0, xq = 0;
+  mg_ff_scalar(v, MG_FF_P, &xp);
+  mg_ff_scalar(v, MG_FF_Q, &xq);
+  return mg_ff_cell(xp, xq);
+}
+
+// The constant inputs still take their draws from the stream (then
+// overwritten), so the other inputs get the values they get without them.
 static void rig_draw(Rig *rig, uint64_t key) {
   mg_ff_draw_inputs(rig->inputs, rig->num_inputs, key);
+  for (uint32_t c = 0; c < rig->num_consts; ++c) {
+    const MgVerifyConstant *k = &rig->consts[c];
+    MgBuffer *in = &rig->inputs[k->input];
+    int64_t n = mg_buffer_numel(in);
+    for (int64_t e = 0; e < n; ++e)
+      in->data[e] = constant_cell(k->values[k->count == 1 ? 0 : e]);
+  }
   mg_ff_rekey_test(&rig->ctx, key);
+}
+
+static MgStatus check_constants(const MgProgram *p, const MgVerifyOptions *o,
+                                MgDiag *diag) {
+  const MgGraph *g = &p->graphs[0];
+  for (uint32_t c = 0; c < o->num_constants; ++c) {
+    const MgVerifyConstant *k = &o->constants[c];
+    if (k->input >= g->num_inputs || !k->values)
+      return mg_diag_set(diag, MG_STATUS_INVALID, 0, -1,
+                         "constant %u names no input", c);
+    int64_t n = mg_tensor_numel(mg_graph_input_tensor(g, k->input));
+    if (k->count != 1 && k->count != n)
+      return mg_diag_set(diag, MG_STATUS_INVALID, 0, -1,
+                         "constant for input %u has %lld values, not 1 or %lld",
+                         k->input, (long long)k->count, (long long)n);
+    uint32_t x;
+    for (int64_t e = 0; e < k->count; ++e)
+      if (!mg_ff_scalar(k->values[e], MG_FF_P, &x))
+        return mg_diag_set(diag, MG_STATUS_INVALID, 0, -1,
+                           "constant for input %u holds %g at element %lld "
+                           "(the field has no image of it)",
+                           k->input, k->values[e], (long long)e);
+  }
+  return MG_STATUS_OK;
 }
 
 // Runs `p`; on a domain fault the context says which. `void_test` is set
@@ -272,6 +318,8 @@ MgStatus mg_verify_equivalent(const MgProgram *a, const MgProgram *b,
     st = check_program(b, "b", diag);
   if (st == MG_STATUS_OK)
     st = check_signatures(a, b, diag);
+  if (st == MG_STATUS_OK)
+    st = check_constants(a, &opt, diag);
   double eps = 1.0;
   if (st == MG_STATUS_OK)
     st = mg_verify_pair_bound(a, b, &eps, diag);
@@ -297,6 +345,8 @@ MgStatus mg_verify_equivalent(const MgProgram *a, const MgProgram *b,
     workers[ready].a = a;
     workers[ready].b = b;
     st = rig_init(&workers[ready].rig, a, diag);
+    workers[ready].rig.consts = opt.constants;
+    workers[ready].rig.num_consts = opt.num_constants;
   }
   for (uint32_t attempt = 0; st == MG_STATUS_OK && attempt < opt.max_tests;
        attempt += nt) {

@@ -19,6 +19,7 @@
 // CHECK-SAME: (default: auto)
 // CHECK: --mirage-verify-ugraph
 // CHECK: --mirage-check-equiv
+// CHECK-SAME: kernel-level μGraph functions, or TOSA / linalg-on-tensors functions lifted whole
 // CHECK-NEXT: lhs=<string>
 // CHECK: --mirage-cost
 // CHECK-NEXT: target=<string>

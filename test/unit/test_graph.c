@@ -1100,6 +1100,9 @@ static void test_graph_views(void) {
   CHECK(mg_graph_reshape(p, 0, x, 2, wrong, &d) == MG_NO_ID);
   int8_t twice[3] = {0, 0, 1};
   CHECK(mg_graph_transpose(p, 0, r, twice, &d) == MG_NO_ID);
+  // Clearing input layouts leaves the transpose view's permutation.
+  mg_program_clear_layouts(q);
+  CHECK(q->graphs[0].ops[q->graphs[0].tensors[t].producer].perm[0] == 1);
   mg_program_destroy(q);
   mg_program_destroy(p);
 }

@@ -906,6 +906,52 @@ static void test_verify_threads_same_result(void) {
   same_with_threads(a, b, ldexp(1.0, -40));
 }
 
+// Inputs x(4,8), c(1,1), d(4,8); out = x + c, or (x + d) + d when
+// `twice`. With c fixed to 2 and d to 1 everywhere they are equal; a wrong
+// constant, or the constants left as random inputs, tells them apart.
+static MgProgram *plus_constants(bool twice) {
+  MgProgram *p = mg_program_create();
+  mg_program_add_graph(p, MG_LEVEL_KERNEL);
+  int64_t dx[2] = {4, 8}, dc[2] = {1, 1};
+  MgTensorId x = mg_graph_add_input(p, 0, MG_DTYPE_F32, 2, dx, NULL);
+  MgTensorId c = mg_graph_add_input(p, 0, MG_DTYPE_F32, 2, dc, NULL);
+  MgTensorId d = mg_graph_add_input(p, 0, MG_DTYPE_F32, 2, dx, NULL);
+  MgTensorId y = twice ? mg_graph_binary(p, 0, MG_OP_ADD,
+                                         mg_graph_binary(p, 0, MG_OP_ADD, x,
+                                                         d, NULL),
+                                         d, NULL)
+                       : mg_graph_binary(p, 0, MG_OP_ADD, x, c, NULL);
+  mg_graph_mark_output(p, 0, y, NULL);
+  return p;
+}
+
+static void test_verify_constants(void) {
+  MgProgram *a = plus_constants(false), *b = plus_constants(true);
+  double two = 2.0, three = 3.0, ones[32], inf = -INFINITY;
+  for (int i = 0; i < 32; ++i)
+    ones[i] = 1.0;
+  MgVerifyConstant k[2] = {{1, &two, 1}, {2, ones, 32}};
+  MgVerifyOptions opt = mg_verify_options_default();
+  MgVerifyResult r;
+  CHECK_EQ_INT(mg_verify_equivalent(a, b, &opt, &r, NULL), MG_STATUS_OK);
+  CHECK_EQ_INT(r.verdict, MG_VERDICT_NOT_EQUIVALENT); // free inputs
+  opt.constants = k;
+  opt.num_constants = 2;
+  CHECK_EQ_INT(mg_verify_equivalent(a, b, &opt, &r, NULL), MG_STATUS_OK);
+  CHECK_EQ_INT(r.verdict, MG_VERDICT_EQUIVALENT);
+  k[0].values = &three;
+  CHECK_EQ_INT(mg_verify_equivalent(a, b, &opt, &r, NULL), MG_STATUS_OK);
+  CHECK_EQ_INT(r.verdict, MG_VERDICT_NOT_EQUIVALENT);
+  k[0].values = &inf; // no image in the field
+  CHECK_EQ_INT(mg_verify_equivalent(a, b, &opt, &r, NULL), MG_STATUS_INVALID);
+  k[0] = (MgVerifyConstant){1, ones, 2}; // neither a splat nor every element
+  CHECK_EQ_INT(mg_verify_equivalent(a, b, &opt, &r, NULL), MG_STATUS_INVALID);
+  k[0] = (MgVerifyConstant){3, &two, 1}; // no such input
+  CHECK_EQ_INT(mg_verify_equivalent(a, b, &opt, &r, NULL), MG_STATUS_INVALID);
+  mg_program_destroy(a);
+  mg_program_destroy(b);
+}
+
 int main(void) {
   RUN_TEST(test_verify_field_primes);
   RUN_TEST(test_verify_field_generator_order);
@@ -937,5 +983,6 @@ int main(void) {
   RUN_TEST(test_verify_bound_grows_with_degree);
   RUN_TEST(test_verify_bound_laurent);
   RUN_TEST(test_verify_threads_same_result);
+  RUN_TEST(test_verify_constants);
   return TEST_SUMMARY();
 }
