@@ -24,6 +24,7 @@ enum {
   SEARCH_OPT_PROGRESS,
   SEARCH_OPT_STATS,
   SEARCH_OPT_REMARKS,
+  SEARCH_OPT_DUMP_DOT,
   SEARCH_OPT_COUNT
 };
 
@@ -60,7 +61,10 @@ enum {
     {"stats", MG_OPTION_BOOL, "false", \
      "final counts per pruning rule on stderr (also MIRAGE_STATS=1)", 0, 0}, \
     {"remarks", MG_OPTION_BOOL, "false", \
-     "explain per function what was done (also MIRAGE_REMARKS=1)", 0, 0}
+     "explain per function what was done (also MIRAGE_REMARKS=1)", 0, 0}, \
+    {"dump-dot", MG_OPTION_STRING, "", \
+     "write each function's chosen μGraph as Graphviz DIR/<function>.dot " \
+     "(also --mirage-dump-dot=DIR)", 0, 0}
 
 extern const MgOptionSpec mg_search_pass_options[];
 extern const MgPassDef mg_pass_search;

@@ -37,6 +37,7 @@ typedef struct Options {
   bool remarks;
   bool progress;
   bool stats;
+  const char *dump_dot;
 } Options;
 
 static void usage(FILE *out) {
@@ -56,6 +57,8 @@ static void usage(FILE *out) {
           "  --mirage-progress              - live search progress on stderr\n"
           "  --mirage-stats                 - search statistics per pruning "
           "rule on stderr\n"
+          "  --mirage-dump-dot=<dir>        - write each searched function's "
+          "chosen μGraph as Graphviz <dir>/<function>.dot\n"
           "  --mlir-print-op-generic        - print ops in generic form\n"
           "  --mlir-print-debuginfo         - print locations\n"
           "  --version                      - print the version\n"
@@ -150,6 +153,14 @@ static int parse_args(int argc, char **argv, Options *o) {
       o->progress = true;
     } else if (!strcmp(a, "--mirage-stats")) {
       o->stats = true;
+    } else if (!strncmp(a, "--mirage-dump-dot", 17) &&
+               (a[17] == '=' || !a[17])) {
+      if (a[17] != '=' || !a[18]) {
+        fprintf(stderr, "mirage-opt: '--mirage-dump-dot' needs a directory "
+                        "('--mirage-dump-dot=DIR')\n");
+        return 1;
+      }
+      o->dump_dot = a + 18;
     } else if (!strncmp(a, "--", 2) && a[2] && a[2] != '-' && a[2] != '=') {
       PassFlag *f = &o->flags[o->num_flags++];
       f->name = a + 2;
@@ -236,6 +247,8 @@ int main(int argc, char **argv) {
     setenv("MIRAGE_PROGRESS", "1", 1);
   if (o.stats)
     setenv("MIRAGE_STATS", "1", 1);
+  if (o.dump_dot)
+    setenv("MIRAGE_DUMP_DOT", o.dump_dot, 1);
   size_t len = 0;
   char *text = mg_tool_read_file(o.input, &len);
   if (!text) {
