@@ -330,7 +330,7 @@ static void write_graph(DotWriter *w, MgGraphId g, const NodeRef *args,
       mg_text_printf(w->out, "subgraph cluster_%u_loop {\n", inst);
       indent(w->out, depth + 1);
       mg_text_printf(w->out, "label=\"for-loop i in [0, %d)\"; "
-                             "style=dashed; color=\"#6c8ebf\";\n",
+                             "style=dashed; color=\"#6c8ebf\"; labeljust=l;\n",
                      gr->forloop);
       d = depth + 1;
     }
