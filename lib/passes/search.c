@@ -7,7 +7,9 @@
 // per run. Results, "nothing cheaper" included, are cached on disk by
 // (subprogram, version, target, options) and improved ones re-verified on
 // every hit (cache.h); those of searches stopped by their time budget or
-// memory bound under a key that adds both.
+// memory bound under a key that adds both. With dump-dot=DIR each
+// function's resulting μGraph is also drawn as DIR/<function>.dot
+// (dump_dot.c).
 //
 //===----------------------------------------------------------------------===//
 #define _POSIX_C_SOURCE 200809L // isatty, fileno
