@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
-# Installs the build and test dependencies (LLVM/MLIR 22, cmake, a C compiler).
-# Idempotent: packages already present are not reinstalled.
+# Installs the build and test dependencies (LLVM/MLIR 22, cmake, a C compiler,
+# Graphviz and gnuplot). Idempotent: packages already present are not
+# reinstalled.
 set -euo pipefail
 
-pkgs=(llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools cmake ninja-build gcc g++ python3)
+# graphviz: `dot`, which the lit tests run on the μGraph pictures
+# (--mirage-dump-dot) and bench/render-graphs.sh renders them with;
+# gnuplot-nox: that script's speedup chart.
+pkgs=(llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools cmake ninja-build gcc g++ python3
+      graphviz gnuplot-nox)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -11,7 +11,7 @@ config.test_exec_root = os.path.join(config.mirage_obj_root, "test")
 
 config.environment["PATH"] = os.pathsep.join(
     [config.mirage_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])
-for var in ("MIRAGE_REMARKS", "MIRAGE_PROGRESS", "MIRAGE_STATS"):
+for var in ("MIRAGE_REMARKS", "MIRAGE_PROGRESS", "MIRAGE_STATS", "MIRAGE_DUMP_DOT"):
     config.environment.pop(var, None)
 # Every JIT run compiles for the architecture's baseline CPU, so no test can
 # pass only because the host converts f16/bf16 natively (a suite green on

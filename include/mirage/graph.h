@@ -375,6 +375,19 @@ MG_API bool mg_graph_op_in_loop(const MgProgram *p, MgGraphId g, MgOpId op);
 /// in_loop[i] for op i (num_ops entries). False on no memory.
 MG_API bool mg_graph_ops_in_loop(const MgGraph *gr, bool *in_loop);
 
+//===--- Pictures ---------------------------------------------------------===//
+
+/// Appends `program` to `out` as a Graphviz digraph titled "@name" over
+/// `caption` (both may be NULL; any bytes, escaped): the kernel graph, each
+/// block graph as a cluster (grid, threads, for-loop range; iterators'
+/// imap/fmap, savers' omap, accumulators; the loop body in a nested
+/// cluster), thread graphs as clusters inside them, and every tensor's type
+/// on its edges. Deterministic. Non-OK (INVALID for ids out of range, NOMEM)
+/// with `diag` set; `out` then holds a partial picture.
+MG_API MgStatus mg_program_write_dot(const MgProgram *program,
+                                     const char *name, const char *caption,
+                                     MgText *out, MgDiag *diag);
+
 #ifdef __cplusplus
 }
 #endif

@@ -156,6 +156,10 @@ MG_API MgStatus mg_outfile_commit(MgOutFile *f, MgDiag *diag);
 /// Drops what was written (the target is left as it was). Accepts a zeroed
 /// or already committed MgOutFile.
 MG_API void mg_outfile_discard(MgOutFile *f);
+/// mkdir -p `dir` (mode 0755 less the umask); non-OK with a message naming
+/// it (errno set) unless it ends up a directory this process can create
+/// files in.
+MG_API MgStatus mg_outfile_make_dirs(const char *dir, MgDiag *diag);
 
 /// Bit patterns of floats and back (memcpy: no aliasing questions).
 static inline uint32_t mg_f32_bits(float f) {

@@ -42,24 +42,13 @@ bool mg_cache_dir(const char *option, char *buf, size_t size) {
   return n > 0 && (size_t)n < size;
 }
 
-/// mkdir -p.
+/// mkdir -p, and a directory we can write into.
 static bool make_dirs(const char *dir) {
-  char path[4096];
-  if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path)
-    return false;
-  for (char *p = path + 1; *p; ++p) {
-    if (*p != '/')
-      continue;
-    *p = 0;
-    if (mkdir(path, 0755) != 0 && errno != EEXIST)
-      return false;
-    *p = '/';
-  }
-  return mkdir(path, 0755) == 0 || errno == EEXIST;
+  return mg_outfile_make_dirs(dir, NULL) == MG_STATUS_OK;
 }
 
 bool mg_cache_usable(const char *dir) {
-  return make_dirs(dir) && access(dir, W_OK | X_OK) == 0;
+  return make_dirs(dir);
 }
 
 /// The cache's secret: 32 random bytes in `dir`/secret, readable by its

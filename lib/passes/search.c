@@ -7,7 +7,9 @@
 // per run. Results, "nothing cheaper" included, are cached on disk by
 // (subprogram, version, target, options) and improved ones re-verified on
 // every hit (cache.h); those of searches stopped by their time budget or
-// memory bound under a key that adds both.
+// memory bound under a key that adds both. With dump-dot=DIR each
+// function's resulting μGraph is also drawn as DIR/<function>.dot
+// (dump_dot.c).
 //
 //===----------------------------------------------------------------------===//
 #define _POSIX_C_SOURCE 200809L // isatty, fileno
@@ -23,6 +25,7 @@
 
 #include "cache.h"
 #include "explain.h"
+#include "dump_dot.h"
 #include "mirage/cost.h"
 #include "mirage/search.h"
 #include "ugraph_funcs.h"
@@ -65,7 +68,8 @@ bool mg_search_pass_check(const MgOptionValue *values, char *error,
              values[SEARCH_OPT_RANK].s);
     return false;
   }
-  if (!mg_pass_check_target(values[SEARCH_OPT_TARGET].s, error, size))
+  if (!mg_pass_check_target(values[SEARCH_OPT_TARGET].s, error, size) ||
+      !mg_dump_dot_check(values[SEARCH_OPT_DUMP_DOT].s, error, size))
     return false;
   // The search's own limits, here, before any work: no value the pass
   // accepts is refused later. Its messages name struct fields; the pass's
@@ -216,6 +220,7 @@ typedef struct Run {
   bool explaining; // --mirage-explain: the search runs (the cache is not
                    // read: a cached answer has no candidates to show)
   MgExplainPass explain;
+  const char *dump_dir; // "" when no pictures are asked for
   Seen *seen;
   uint32_t num_seen, cap_seen;
   MgPtrMap seen_by_hash; // hash key -> its latest entry (chained by next)
@@ -295,6 +300,44 @@ static void module_progress(const Run *run) {
           run->deduplicated, elapsed, left);
 }
 
+/// A line of the picture's caption: kernels and the ranking's measure.
+static void put_cost(MgText *t, const Run *run, const MgSearchCost *c) {
+  if (run->options.rank == MG_SEARCH_RANK_COST)
+    mg_text_printf(t, "%u kernel(s), estimated %.1f us", c->kernels,
+                   1e6 * c->time_s);
+  else
+    mg_text_printf(t, "%u kernel(s), %llu DRAM bytes", c->kernels,
+                   (unsigned long long)c->dram_bytes);
+}
+
+/// dump-dot: the μGraph `func` has after the search (`chosen`), captioned
+/// with what the search decided and the cost model's estimates (not
+/// measurements) of it and, when it replaced the input, of the input
+/// (`input`; NULL when kept). True when no picture is asked for.
+static bool dump_chosen(const Run *run, MlirLocation loc, const char *func,
+                        const MgProgram *chosen, const char *decision,
+                        const MgSearchCost *cost, const MgSearchCost *input) {
+  if (!*run->dump_dir)
+    return true;
+  MgText caption = {NULL, 0, 0, false};
+  mg_text_printf(&caption, "%s", decision);
+  if (cost) {
+    mg_text_printf(&caption, ": ");
+    put_cost(&caption, run, cost);
+    mg_text_printf(&caption, " on %s", run->options.target->name);
+  }
+  if (input) {
+    mg_text_printf(&caption, "\ninput: ");
+    put_cost(&caption, run, input);
+  }
+  if (cost && run->options.rank == MG_SEARCH_RANK_COST)
+    mg_text_printf(&caption, " (cost model, not measured)");
+  bool ok = mg_dump_dot_write(run->dump_dir, func, chosen,
+                              caption.failed ? decision : caption.data, loc);
+  mg_text_free(&caption);
+  return ok;
+}
+
 static bool search_one(MlirOperation module, MlirSymbolTable symbols,
                        MlirOperation func, void *ud) {
   Run *run = ud;
@@ -310,8 +353,11 @@ static bool search_one(MlirOperation module, MlirSymbolTable symbols,
     if (run->remarks)
       mg_pass_remark(loc, "mirage-search: '@%s' already has graph-defined "
                           "kernels; not searched", name);
+    bool drawn = dump_chosen(run, loc, name, target,
+                             "not searched (already has graph-defined "
+                             "kernels)", NULL, NULL);
     mg_program_destroy(target);
-    return true;
+    return drawn;
   }
   MgSearchCost before = mg_search_cost(target, &run->options);
   MgDiag diag = {-1, -1, ""};
@@ -419,6 +465,12 @@ static bool search_one(MlirOperation module, MlirSymbolTable symbols,
       mg_pass_error(loc, "mirage-search: could not write the μGraph for '@%s'",
                     name);
       ok = false;
+    } else if (!dump_chosen(run, loc, name, better ? best : target,
+                            better ? "chosen (verified, cheaper)"
+                                   : "kept (no cheaper verified μGraph)",
+                            better ? &after : &before,
+                            better ? &before : NULL)) {
+      ok = false;
     } else if (run->remarks) {
       const char *why = result.stats.timed_out
                             ? " (stopped by the time budget)"
@@ -473,6 +525,7 @@ bool mg_search_pass_run_on(MlirOperation module, const MgOptionValue *values) {
   run.remarks = mg_pass_remarks_enabled(values[SEARCH_OPT_REMARKS].b);
   run.stats = mg_pass_env_flag("MIRAGE_STATS", values[SEARCH_OPT_STATS].b);
   run.progress = mg_pass_env_flag("MIRAGE_PROGRESS", values[SEARCH_OPT_PROGRESS].b);
+  run.dump_dir = mg_dump_dot_dir(values[SEARCH_OPT_DUMP_DOT].s);
   run.use_cache = values[SEARCH_OPT_CACHE].b &&
                   mg_cache_dir(values[SEARCH_OPT_CACHE_DIR].s, run.cache_dir,
                                sizeof run.cache_dir);

@@ -27,6 +27,7 @@ enum {
   SEARCH_OPT_EXPLAIN,
   SEARCH_OPT_EXPLAIN_TOP,
   SEARCH_OPT_EXPLAIN_FILE,
+  SEARCH_OPT_DUMP_DOT,
   SEARCH_OPT_COUNT
 };
 
@@ -72,7 +73,10 @@ enum {
      "candidates the explanation lists per kernel graph", 1, 256}, \
     {"explain-file", MG_OPTION_STRING, "", \
      "also write the explanation as JSON to this file (also " \
-     "--mirage-explain=FILE)", 0, 0}
+     "--mirage-explain=FILE)", 0, 0}, \
+    {"dump-dot", MG_OPTION_STRING, "", \
+     "write each function's chosen μGraph as Graphviz DIR/<function>.dot " \
+     "(also --mirage-dump-dot=DIR)", 0, 0}
 
 extern const MgOptionSpec mg_search_pass_options[];
 extern const MgPassDef mg_pass_search;

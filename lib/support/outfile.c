@@ -126,3 +126,39 @@ void mg_outfile_discard(MgOutFile *f) {
     unlink(f->tmp);
   clear(f);
 }
+
+// errno is kept from the call that failed, for callers that print it.
+MgStatus mg_outfile_make_dirs(const char *dir, MgDiag *diag) {
+  char path[PATH_MAX];
+  if (!dir || !*dir || snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path) {
+    errno = ENAMETOOLONG;
+    return mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
+                       "cannot create directory '%s': %s", dir ? dir : "",
+                       dir && *dir ? strerror(errno) : "empty name");
+  }
+  int err = 0;
+  for (char *p = path + 1; *p && !err; ++p) {
+    if (*p != '/')
+      continue;
+    *p = 0;
+    if (mkdir(path, 0755) != 0 && errno != EEXIST)
+      err = errno;
+    *p = '/';
+  }
+  if (!err && mkdir(path, 0755) != 0 && errno != EEXIST)
+    err = errno;
+  struct stat st;
+  if (!err && stat(path, &st) != 0)
+    err = errno;
+  if (!err && !S_ISDIR(st.st_mode))
+    err = ENOTDIR;
+  if (!err && access(path, W_OK | X_OK) != 0)
+    err = errno;
+  if (!err)
+    return MG_STATUS_OK;
+  MgStatus s = mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
+                           "cannot create or write into directory '%s': %s",
+                           dir, strerror(err));
+  errno = err;
+  return s;
+}

@@ -1107,6 +1107,60 @@ static void test_graph_views(void) {
   mg_program_destroy(p);
 }
 
+// Checks that `text` contains `sub`; prints both when it does not.
+#define CHECK_HAS(text, sub)                                                   \
+  do {                                                                         \
+    bool found_ = (text) && strstr((text), (sub)) != NULL;                     \
+    CHECK(found_);                                                             \
+    if (!found_)                                                               \
+      fprintf(stderr, "  missing: \"%s\"\n", (sub));                           \
+  } while (0)
+
+static void test_graph_dot(void) {
+  Rms r = build_rmsnorm();
+  MgDiag d;
+  const int8_t swap[2] = {1, 0};
+  CHECK_EQ_INT(mg_graph_set_input_perm(r.p, r.k, 1, swap, &d), MG_STATUS_OK);
+  MgText a = {NULL, 0, 0, false}, b = {NULL, 0, 0, false};
+  // A quote, a backslash, a line break and a byte that is not UTF-8.
+  const char *name = "rms\"x\\y\nz\xff";
+  CHECK_EQ_INT(mg_program_write_dot(r.p, name, "two\nlines", &a, &d),
+               MG_STATUS_OK);
+  CHECK_HAS(a.data, "digraph \"rms\\\"x\\\\y\\nz?\" {\n");
+  CHECK_HAS(a.data, "label=\"@rms\\\"x\\\\y\\nz?\\ntwo\\nlines\"");
+  CHECK_HAS(a.data, "[label=\"input 1\\nlayout [1, 0]\"");
+  CHECK_HAS(a.data, "\"block graph 1 (kernel op 2)\\ngrid [256, 1, 1], 128 "
+                    "threads, forloop 32\"");
+  CHECK_HAS(a.data, "subgraph cluster_1_loop {\n");
+  CHECK_HAS(a.data, "label=\"for-loop i in [0, 32)\"");
+  CHECK_HAS(a.data, "n1_2 [label=\"iterator\\nimap [φ, φ, φ]\\nfmap 1\"");
+  CHECK_HAS(a.data, "n1_3 [label=\"iterator\\nimap [1, φ, φ]\\nfmap 0\"");
+  CHECK_HAS(a.data, "[label=\"accum sum_sq_last\"");
+  CHECK_HAS(a.data, "[label=\"div_scalar\\n4096\"");
+  CHECK_HAS(a.data, "[label=\"saver\\nomap [1, φ, φ]\"");
+  // Kernel tensors into the iterators, tiles inside, the saver's kernel
+  // tensor out; the block graph's INPUT ops are not drawn.
+  CHECK_HAS(a.data, "n0_0 -> n1_2 [label=\"2x4096xf16\"];\n");
+  CHECK_HAS(a.data, "n1_2 -> n1_4 [label=\"2x128xf16\"];\n");
+  CHECK_HAS(a.data, "n1_10 -> n0_3 [label=\"2x6144xf16\"];\n");
+  CHECK(!strstr(a.data, "n1_0 "));
+  // The loop cluster closes before the accumulators.
+  CHECK(strstr(a.data, "accum sum\"") > strstr(a.data, "[label=\"matmul\""));
+  CHECK_EQ_INT(mg_program_write_dot(r.p, name, "two\nlines", &b, &d),
+               MG_STATUS_OK);
+  CHECK(b.len == a.len && memcmp(a.data, b.data, a.len) == 0);
+  // A custom op naming no block graph is refused, not followed.
+  r.p->graphs[r.k].ops[r.custom].attr = 7;
+  mg_text_free(&b);
+  CHECK_EQ_INT(mg_program_write_dot(r.p, "bad", NULL, &b, &d),
+               MG_STATUS_INVALID);
+  CHECK_MSG(d, "names no graph of the next level");
+  CHECK_EQ_INT(d.op, (int)r.custom);
+  mg_text_free(&a);
+  mg_text_free(&b);
+  mg_program_destroy(r.p);
+}
+
 int main(void) {
   RUN_TEST(test_graph_op_info_names);
   RUN_TEST(test_graph_op_info_properties);
@@ -1137,5 +1191,6 @@ int main(void) {
   RUN_TEST(test_graph_numel);
   RUN_TEST(test_graph_input_layouts);
   RUN_TEST(test_graph_views);
+  RUN_TEST(test_graph_dot);
   return TEST_SUMMARY();
 }

@@ -39,6 +39,7 @@ typedef struct Options {
   bool stats;
   bool explain;
   const char *explain_file; // --mirage-explain=FILE
+  const char *dump_dot;
 } Options;
 
 static void usage(FILE *out) {
@@ -61,6 +62,8 @@ static void usage(FILE *out) {
           "  --mirage-explain[=<file>]      - why the search chose what it "
           "chose, per kernel graph\n"
           "                                   (remarks; also JSON in <file>)\n"
+          "  --mirage-dump-dot=<dir>        - write each searched function's "
+          "chosen μGraph as Graphviz <dir>/<function>.dot\n"
           "  --mlir-print-op-generic        - print ops in generic form\n"
           "  --mlir-print-debuginfo         - print locations\n"
           "  --version                      - print the version\n"
@@ -160,6 +163,14 @@ static int parse_args(int argc, char **argv, Options *o) {
     } else if (!strncmp(a, "--mirage-explain=", 17)) {
       o->explain = true;
       o->explain_file = a + 17;
+    } else if (!strncmp(a, "--mirage-dump-dot", 17) &&
+               (a[17] == '=' || !a[17])) {
+      if (a[17] != '=' || !a[18]) {
+        fprintf(stderr, "mirage-opt: '--mirage-dump-dot' needs a directory "
+                        "('--mirage-dump-dot=DIR')\n");
+        return 1;
+      }
+      o->dump_dot = a + 18;
     } else if (!strncmp(a, "--", 2) && a[2] && a[2] != '-' && a[2] != '=') {
       PassFlag *f = &o->flags[o->num_flags++];
       f->name = a + 2;
@@ -250,6 +261,8 @@ int main(int argc, char **argv) {
     setenv("MIRAGE_EXPLAIN", "1", 1);
   if (o.explain_file)
     setenv("MIRAGE_EXPLAIN_FILE", o.explain_file, 1);
+  if (o.dump_dot)
+    setenv("MIRAGE_DUMP_DOT", o.dump_dot, 1);
   size_t len = 0;
   char *text = mg_tool_read_file(o.input, &len);
   if (!text) {
