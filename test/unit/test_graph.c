@@ -221,11 +221,11 @@ static void test_graph_input_rules(void) {
   MgProgram *p = mg_program_create();
   MgGraphId k = mg_program_add_graph(p, MG_LEVEL_KERNEL);
   MgDiag d;
-  int64_t five[5] = {1, 1, 1, 1, 1};
-  CHECK(mg_graph_add_input(p, k, MG_DTYPE_F16, 0, five, &d) == MG_NO_ID);
-  CHECK_MSG(d, "rank 0, expected 1..4");
-  CHECK(mg_graph_add_input(p, k, MG_DTYPE_F16, 5, five, &d) == MG_NO_ID);
-  CHECK_MSG(d, "rank 5");
+  int64_t seven[7] = {1, 1, 1, 1, 1, 1, 1};
+  CHECK(mg_graph_add_input(p, k, MG_DTYPE_F16, 0, seven, &d) == MG_NO_ID);
+  CHECK_MSG(d, "rank 0, expected 1..6");
+  CHECK(mg_graph_add_input(p, k, MG_DTYPE_F16, 7, seven, &d) == MG_NO_ID);
+  CHECK_MSG(d, "rank 7");
   CHECK(mg_graph_add_input(p, k, MG_DTYPE_F16, 2, dims2(4, 0), &d) == MG_NO_ID);
   CHECK_MSG(d, "input dim 1 is 0, expected >= 1");
   CHECK(mg_graph_add_input(p, k, MG_DTYPE_COUNT, 2, dims2(4, 4), &d) ==
