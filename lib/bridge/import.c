@@ -373,6 +373,107 @@ static MgStatus bind_result(Importer *im, MgGraphId g, MlirValue r,
   return MG_STATUS_OK;
 }
 
+/// The attributes op `name` of graph `g` carries for its kind, into
+/// `proto` (kind and operands already set).
+static MgStatus read_attrs(Importer *im, MgGraphId g, MlirOperation op,
+                           const char *name, MgOp *proto) {
+  MlirLocation loc = mlirOperationGetLocation(op);
+  MgOpKind kind = (MgOpKind)proto->kind;
+  intptr_t nin = mlirOperationGetNumOperands(op);
+  intptr_t nout = mlirOperationGetNumResults(op);
+  int64_t v;
+  switch (kind) {
+  case MG_OP_MUL_SCALAR:
+  case MG_OP_DIV_SCALAR: {
+    MlirAttribute a = attr(op, "scalar");
+    if (mlirAttributeIsNull(a) || !mlirAttributeIsAFloat(a))
+      return fail(im, loc, MG_STATUS_INVALID, "'%s' needs a float 'scalar'",
+                  name);
+    proto->scalar = mlirFloatAttrGetValueDouble(a);
+    break;
+  }
+  case MG_OP_SUM:
+  case MG_OP_REDUCE_MAX:
+  case MG_OP_CONCAT:
+    if (!read_int(op, "dim", &v) || v < 0 || v >= MG_MAX_DIMS)
+      return fail(im, loc, MG_STATUS_INVALID,
+                  "'%s' needs an integer 'dim' in [0, " MG_MAX_DIMS_STR ")",
+                  name);
+    proto->attr = (int32_t)v;
+    break;
+  case MG_OP_TRANSPOSE: {
+    const MgProgram *p = im->program;
+    uint32_t rank = p->graphs[g].tensors[proto->inputs[0]].rank;
+    if (!read_perm(op, rank, proto->perm))
+      return fail(im, loc, MG_STATUS_INVALID, "%s",
+                  "'ug.transpose' needs 'perm', one entry per dim");
+    break;
+  }
+  case MG_OP_RESHAPE:
+    // The result type is the new shape.
+    proto->attr = (int32_t)result_dims(op, proto->shape);
+    break;
+  case MG_OP_SLICE: {
+    int64_t dims[MG_MAX_DIMS], first;
+    uint32_t rank = result_dims(op, dims);
+    if (!read_int(op, "dim", &v) || v < 0 || v >= (int64_t)rank)
+      return fail(im, loc, MG_STATUS_INVALID, "%s",
+                  "'ug.slice' needs an integer 'dim' below the result's rank");
+    if (!read_int(op, "offset", &first))
+      return fail(im, loc, MG_STATUS_INVALID, "%s",
+                  "'ug.slice' needs an integer 'offset'");
+    proto->attr = (int32_t)v;
+    proto->shape[0] = first;
+    proto->shape[1] = dims[v]; // the count is the result's extent
+    break;
+  }
+  case MG_OP_ITERATOR:
+    if (!read_map(op, "imap", proto->imap))
+      return fail(im, loc, MG_STATUS_INVALID, "%s",
+                  "'imap' must be array<i64: x, y, z> with entries in "
+                  "[-1, " MG_MAX_DIMS_STR ")");
+    if (!read_int(op, "fmap", &v) || v < MG_MAP_NONE || v >= MG_MAX_DIMS)
+      return fail(im, loc, MG_STATUS_INVALID, "%s",
+                  "'fmap' must be an integer in [-1, " MG_MAX_DIMS_STR ")");
+    proto->fmap = (int8_t)v;
+    break;
+  case MG_OP_SAVER:
+    if (!read_map(op, "omap", proto->omap))
+      return fail(im, loc, MG_STATUS_INVALID, "%s",
+                  "'omap' must be array<i64: x, y, z> with entries in "
+                  "[-1, " MG_MAX_DIMS_STR ")");
+    break;
+  case MG_OP_ACCUM: {
+    MlirStringRef k = str_attr(op, "kind");
+    MgAccumKind acc = k.data ? mg_accum_kind_from_name(k.data, k.length)
+                             : MG_ACCUM_COUNT;
+    if (acc == MG_ACCUM_COUNT)
+      return fail(im, loc, MG_STATUS_INVALID, "%s",
+                  "'kind' must be \"sum\", \"sum_last\", \"sum_sq_last\", "
+                  "\"max\" or \"online\"");
+    proto->acc = (uint8_t)acc;
+    break;
+  }
+  case MG_OP_CUSTOM:
+  case MG_OP_THREAD: {
+    if (!segments_are_prefix(op, "operandSegmentSizes", nin) ||
+        !segments_are_prefix(op, "resultSegmentSizes", nout))
+      return fail(im, loc, MG_STATUS_INVALID, "'%s' must use its first "
+                  "operand/result slots (segment sizes 1...1, 0...0)", name);
+    MgGraphId sub;
+    MgStatus s = import_callee(
+        im, op, kind == MG_OP_CUSTOM ? MG_LEVEL_BLOCK : MG_LEVEL_THREAD, &sub);
+    if (s != MG_STATUS_OK)
+      return s;
+    proto->attr = (int32_t)sub;
+    break;
+  }
+  default:
+    break;
+  }
+  return MG_STATUS_OK;
+}
+
 static MgStatus import_op(Importer *im, MgGraphId g, MlirOperation op,
                           MgPtrMap *values) {
   MlirLocation loc = mlirOperationGetLocation(op);
@@ -413,96 +514,9 @@ static MgStatus import_op(Importer *im, MgGraphId g, MlirOperation op,
       return fail(im, loc, MG_STATUS_INVALID,
                   "operand of '%s' is not a μGraph value", name);
   }
-  int64_t v;
-  switch (kind) {
-  case MG_OP_MUL_SCALAR:
-  case MG_OP_DIV_SCALAR: {
-    MlirAttribute a = attr(op, "scalar");
-    if (mlirAttributeIsNull(a) || !mlirAttributeIsAFloat(a))
-      return fail(im, loc, MG_STATUS_INVALID, "'%s' needs a float 'scalar'",
-                  name);
-    proto.scalar = mlirFloatAttrGetValueDouble(a);
-    break;
-  }
-  case MG_OP_SUM:
-  case MG_OP_REDUCE_MAX:
-  case MG_OP_CONCAT:
-    if (!read_int(op, "dim", &v) || v < 0 || v >= MG_MAX_DIMS)
-      return fail(im, loc, MG_STATUS_INVALID,
-                  "'%s' needs an integer 'dim' in [0, " MG_MAX_DIMS_STR ")",
-                  name);
-    proto.attr = (int32_t)v;
-    break;
-  case MG_OP_TRANSPOSE: {
-    const MgProgram *p = im->program;
-    uint32_t rank = p->graphs[g].tensors[proto.inputs[0]].rank;
-    if (!read_perm(op, rank, proto.perm))
-      return fail(im, loc, MG_STATUS_INVALID, "%s",
-                  "'ug.transpose' needs 'perm', one entry per dim");
-    break;
-  }
-  case MG_OP_RESHAPE:
-    // The result type is the new shape.
-    proto.attr = (int32_t)result_dims(op, proto.shape);
-    break;
-  case MG_OP_SLICE: {
-    int64_t dims[MG_MAX_DIMS], first;
-    uint32_t rank = result_dims(op, dims);
-    if (!read_int(op, "dim", &v) || v < 0 || v >= (int64_t)rank)
-      return fail(im, loc, MG_STATUS_INVALID, "%s",
-                  "'ug.slice' needs an integer 'dim' below the result's rank");
-    if (!read_int(op, "offset", &first))
-      return fail(im, loc, MG_STATUS_INVALID, "%s",
-                  "'ug.slice' needs an integer 'offset'");
-    proto.attr = (int32_t)v;
-    proto.shape[0] = first;
-    proto.shape[1] = dims[v]; // the count is the result's extent
-    break;
-  }
-  case MG_OP_ITERATOR:
-    if (!read_map(op, "imap", proto.imap))
-      return fail(im, loc, MG_STATUS_INVALID, "%s",
-                  "'imap' must be array<i64: x, y, z> with entries in "
-                  "[-1, " MG_MAX_DIMS_STR ")");
-    if (!read_int(op, "fmap", &v) || v < MG_MAP_NONE || v >= MG_MAX_DIMS)
-      return fail(im, loc, MG_STATUS_INVALID, "%s",
-                  "'fmap' must be an integer in [-1, " MG_MAX_DIMS_STR ")");
-    proto.fmap = (int8_t)v;
-    break;
-  case MG_OP_SAVER:
-    if (!read_map(op, "omap", proto.omap))
-      return fail(im, loc, MG_STATUS_INVALID, "%s",
-                  "'omap' must be array<i64: x, y, z> with entries in "
-                  "[-1, " MG_MAX_DIMS_STR ")");
-    break;
-  case MG_OP_ACCUM: {
-    MlirStringRef k = str_attr(op, "kind");
-    MgAccumKind acc = k.data ? mg_accum_kind_from_name(k.data, k.length)
-                             : MG_ACCUM_COUNT;
-    if (acc == MG_ACCUM_COUNT)
-      return fail(im, loc, MG_STATUS_INVALID, "%s",
-                  "'kind' must be \"sum\", \"sum_last\", \"sum_sq_last\", "
-                  "\"max\" or \"online\"");
-    proto.acc = (uint8_t)acc;
-    break;
-  }
-  case MG_OP_CUSTOM:
-  case MG_OP_THREAD: {
-    if (!segments_are_prefix(op, "operandSegmentSizes", nin) ||
-        !segments_are_prefix(op, "resultSegmentSizes", nout))
-      return fail(im, loc, MG_STATUS_INVALID, "'%s' must use its first "
-                  "operand/result slots (segment sizes 1...1, 0...0)", name);
-    MgGraphId sub;
-    MgStatus s = import_callee(
-        im, op, kind == MG_OP_CUSTOM ? MG_LEVEL_BLOCK : MG_LEVEL_THREAD, &sub);
-    if (s != MG_STATUS_OK)
-      return s;
-    proto.attr = (int32_t)sub;
-    break;
-  }
-  default:
-    break;
-  }
+  MgStatus as = read_attrs(im, g, op, name, &proto);
+  if (as != MG_STATUS_OK)
+    return as;
   MgTensorId outs[MG_MAX_OP_OUTPUTS];
   MgOpId id = mg_graph_add_op(im->program, g, &proto, outs, im->diag);
   if (id == MG_NO_ID) {
@@ -523,6 +537,45 @@ static MgStatus import_op(Importer *im, MgGraphId g, MlirOperation op,
       return bs;
   }
   return MG_STATUS_OK;
+}
+
+/// Function argument `arg` of graph `g` (function at `floc`) becomes a
+/// graph input; `values` maps it (or the ug.transpose that gives it a
+/// layout) to the input.
+static MgStatus import_arg(Importer *im, MgGraphId g, MgLevel level,
+                           MlirValue arg, MlirLocation floc,
+                           MgPtrMap *values) {
+  MgDType dt;
+  uint32_t rank;
+  int64_t dims[MG_MAX_DIMS];
+  char why[WHY_LEN];
+  if (!read_type(mlirValueGetType(arg), &dt, &rank, dims, why))
+    // At the argument (its place in the signature when parsed).
+    return fail(im, mlirValueGetLocation(arg), MG_STATUS_UNSUPPORTED,
+                "argument type: %s", why);
+  // An argument read through ug.transpose is an input with a layout; the
+  // logical value is the transpose's result.
+  MlirOperation view = layout_view(arg, level);
+  int8_t perm[MG_MAX_DIMS];
+  if (!mlirOperationIsNull(view)) {
+    MgStatus s = read_layout(im, view, rank, dims, perm);
+    if (s != MG_STATUS_OK)
+      return s;
+  }
+  MgTensorId t = mg_graph_add_input(im->program, g, dt, rank, dims, im->diag);
+  if (t != MG_NO_ID && !mlirOperationIsNull(view) &&
+      mg_graph_set_input_perm(im->program, g, t, perm, im->diag) !=
+          MG_STATUS_OK)
+    t = MG_NO_ID;
+  if (t == MG_NO_ID) {
+    *im->error_loc = floc;
+    return MG_STATUS_INVALID;
+  }
+  if (!value_map_put(values, mlirOperationIsNull(view)
+                                 ? arg : mlirOperationGetResult(view, 0),
+                     t))
+    return fail(im, floc, MG_STATUS_NOMEM, "%s", "out of memory");
+  return record_loc(im, g, im->program->graphs[g].tensors[t].producer, floc);
 }
 
 static MgStatus import_graph(Importer *im, MlirOperation func, MgLevel level,
@@ -573,43 +626,8 @@ static MgStatus import_graph(Importer *im, MlirOperation func, MgLevel level,
   mg_ptrmap_init(&values);
   MgStatus s = MG_STATUS_OK;
   for (intptr_t i = 0; i < mlirBlockGetNumArguments(block); ++i) {
-    MlirValue arg = mlirBlockGetArgument(block, i);
-    MgDType dt;
-    uint32_t rank;
-    int64_t dims[MG_MAX_DIMS];
-    char why[WHY_LEN];
-    if (!read_type(mlirValueGetType(arg), &dt, &rank, dims, why)) {
-      // At the argument (its place in the signature when parsed).
-      s = fail(im, mlirValueGetLocation(arg), MG_STATUS_UNSUPPORTED,
-               "argument type: %s", why);
-      goto done;
-    }
-    // An argument read through ug.transpose is an input with a layout;
-    // the logical value is the transpose's result.
-    MlirOperation view = layout_view(arg, level);
-    int8_t perm[MG_MAX_DIMS];
-    if (!mlirOperationIsNull(view)) {
-      s = read_layout(im, view, rank, dims, perm);
-      if (s != MG_STATUS_OK)
-        goto done;
-    }
-    MgTensorId t = mg_graph_add_input(im->program, g, dt, rank, dims, im->diag);
-    if (t != MG_NO_ID && !mlirOperationIsNull(view) &&
-        mg_graph_set_input_perm(im->program, g, t, perm, im->diag) !=
-            MG_STATUS_OK)
-      t = MG_NO_ID;
-    if (t == MG_NO_ID) {
-      *im->error_loc = floc;
-      s = MG_STATUS_INVALID;
-      goto done;
-    }
-    if (!value_map_put(&values, mlirOperationIsNull(view)
-                                    ? arg : mlirOperationGetResult(view, 0),
-                       t)) {
-      s = fail(im, floc, MG_STATUS_NOMEM, "%s", "out of memory");
-      goto done;
-    }
-    s = record_loc(im, g, im->program->graphs[g].tensors[t].producer, floc);
+    s = import_arg(im, g, level, mlirBlockGetArgument(block, i), floc,
+                   &values);
     if (s != MG_STATUS_OK)
       goto done;
   }
