@@ -30,7 +30,12 @@
 extern "C" {
 #endif
 
-#define MG_MAX_DIMS 4
+/// Most dims of a μGraph tensor. 6 covers what frontends write: GQA with
+/// head groups ([batch, kv_heads, group, seq, dim], rank 5) and a spare
+/// dim for views around it. It sizes MgTensor.dims and MgOp.perm/shape
+/// (MgTensor 56 bytes, MgOp 128 at 6; 40 and 112 at 4), which the search
+/// copies with every state; grep MG_MAX_DIMS for the arrays it bounds.
+#define MG_MAX_DIMS 6
 #define MG_MAX_OP_INPUTS 8
 #define MG_MAX_OP_OUTPUTS 4
 #define MG_NO_ID UINT32_MAX

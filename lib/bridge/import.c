@@ -60,20 +60,33 @@ bool mg_bridge_func_level(MlirOperation func, MgLevel *level) {
   return true;
 }
 
-/// Reads a static, ranked tensor type of a supported element type.
+#define WHY_LEN 96
+// The rank limit spelled in messages ("[0, 6)").
+#define STRINGIFY_(x) #x
+#define STRINGIFY(x) STRINGIFY_(x)
+#define MG_MAX_DIMS_STR STRINGIFY(MG_MAX_DIMS)
+
+/// Reads a static, ranked tensor type of a supported element type; on
+/// false `why` says what is wrong with it.
 static bool read_type(MlirType type, MgDType *dtype, uint32_t *rank,
-                      int64_t *dims, const char **why) {
+                      int64_t *dims, char why[WHY_LEN]) {
   if (!mlirTypeIsARankedTensor(type)) {
-    *why = "expected a ranked tensor type";
+    snprintf(why, WHY_LEN, "expected a ranked tensor type");
     return false;
   }
   if (!mlirShapedTypeHasStaticShape(type)) {
-    *why = "dynamic shapes are not supported";
+    snprintf(why, WHY_LEN, "dynamic shapes are not supported");
     return false;
   }
   intptr_t r = mlirShapedTypeGetRank(type);
-  if (r < 1 || r > MG_MAX_DIMS) {
-    *why = "tensor rank must be between 1 and 4";
+  if (r < 1) {
+    snprintf(why, WHY_LEN, "tensor rank must be between 1 and %d",
+             MG_MAX_DIMS);
+    return false;
+  }
+  if (r > MG_MAX_DIMS) {
+    snprintf(why, WHY_LEN, "rank %lld exceeds the μGraph limit of %d",
+             (long long)r, MG_MAX_DIMS);
     return false;
   }
   MlirType e = mlirShapedTypeGetElementType(type);
@@ -84,14 +97,14 @@ static bool read_type(MlirType type, MgDType *dtype, uint32_t *rank,
   else if (mlirTypeIsAF32(e))
     *dtype = MG_DTYPE_F32;
   else {
-    *why = "element type must be f16, bf16 or f32";
+    snprintf(why, WHY_LEN, "element type must be f16, bf16 or f32");
     return false;
   }
   *rank = (uint32_t)r;
   for (intptr_t d = 0; d < r; ++d) {
     dims[d] = mlirShapedTypeGetDimSize(type, d);
     if (dims[d] <= 0) {
-      *why = "tensor dims must be positive";
+      snprintf(why, WHY_LEN, "tensor dims must be positive");
       return false;
     }
   }
@@ -262,10 +275,10 @@ static bool read_perm(MlirOperation op, uint32_t rank, int8_t *perm) {
 static uint32_t result_dims(MlirOperation op, int64_t *dims) {
   MgDType dt;
   uint32_t rank = 0;
-  const char *why = NULL;
+  char why[WHY_LEN];
   if (mlirOperationGetNumResults(op) < 1 ||
       !read_type(mlirValueGetType(mlirOperationGetResult(op, 0)), &dt, &rank,
-                 dims, &why))
+                 dims, why))
     return 0;
   return rank;
 }
@@ -307,6 +320,160 @@ static MgStatus read_layout(Importer *im, MlirOperation view, uint32_t rank,
   return MG_STATUS_OK;
 }
 
+/// Every result of `op` has a μGraph type. Checked before the op is built,
+/// so a result of too high a rank (a ug.reshape to rank 7) is reported as
+/// such, not as the builder's view of the shape it could read.
+static MgStatus check_result_types(Importer *im, MlirOperation op,
+                                   MlirLocation loc) {
+  for (intptr_t i = 0; i < mlirOperationGetNumResults(op); ++i) {
+    MgDType dt;
+    uint32_t rank;
+    int64_t dims[MG_MAX_DIMS];
+    char why[WHY_LEN];
+    if (!read_type(mlirValueGetType(mlirOperationGetResult(op, i)), &dt,
+                   &rank, dims, why))
+      return fail(im, loc, MG_STATUS_INVALID, "result type: %s", why);
+  }
+  return MG_STATUS_OK;
+}
+
+/// Result `r` of an op at `loc` is tensor `out` as built: same shape, its
+/// own storage type; then `r` names `out`.
+static MgStatus bind_result(Importer *im, MgGraphId g, MlirValue r,
+                            MgTensorId out, MlirLocation loc,
+                            MgPtrMap *values) {
+  const MgTensor *t = &im->program->graphs[g].tensors[out];
+  MgDType dt;
+  uint32_t rank;
+  int64_t dims[MG_MAX_DIMS];
+  char why[WHY_LEN];
+  if (!read_type(mlirValueGetType(r), &dt, &rank, dims, why))
+    return fail(im, loc, MG_STATUS_INVALID, "result type: %s", why);
+  bool same = rank == t->rank;
+  for (uint32_t d = 0; same && d < rank; ++d)
+    same = dims[d] == t->dims[d];
+  if (!same) {
+    char want[160];
+    int n = snprintf(want, sizeof want, "tensor<");
+    for (uint32_t d = 0; d < t->rank; ++d)
+      n += snprintf(want + n, sizeof want - (size_t)n, "%lldx",
+                    (long long)t->dims[d]);
+    snprintf(want + n, sizeof want - (size_t)n, "%s>",
+             mg_dtype_name((MgDType)t->dtype));
+    return fail(im, loc, MG_STATUS_INVALID,
+                "result type does not match the inferred type '%s'", want);
+  }
+  if (dt != t->dtype &&
+      mg_graph_set_dtype(im->program, g, out, dt, im->diag) != MG_STATUS_OK) {
+    *im->error_loc = loc;
+    return MG_STATUS_INVALID;
+  }
+  if (!value_map_put(values, r, out))
+    return fail(im, loc, MG_STATUS_NOMEM, "%s", "out of memory");
+  return MG_STATUS_OK;
+}
+
+/// The attributes op `name` of graph `g` carries for its kind, into
+/// `proto` (kind and operands already set).
+static MgStatus read_attrs(Importer *im, MgGraphId g, MlirOperation op,
+                           const char *name, MgOp *proto) {
+  MlirLocation loc = mlirOperationGetLocation(op);
+  MgOpKind kind = (MgOpKind)proto->kind;
+  intptr_t nin = mlirOperationGetNumOperands(op);
+  intptr_t nout = mlirOperationGetNumResults(op);
+  int64_t v;
+  switch (kind) {
+  case MG_OP_MUL_SCALAR:
+  case MG_OP_DIV_SCALAR: {
+    MlirAttribute a = attr(op, "scalar");
+    if (mlirAttributeIsNull(a) || !mlirAttributeIsAFloat(a))
+      return fail(im, loc, MG_STATUS_INVALID, "'%s' needs a float 'scalar'",
+                  name);
+    proto->scalar = mlirFloatAttrGetValueDouble(a);
+    break;
+  }
+  case MG_OP_SUM:
+  case MG_OP_REDUCE_MAX:
+  case MG_OP_CONCAT:
+    if (!read_int(op, "dim", &v) || v < 0 || v >= MG_MAX_DIMS)
+      return fail(im, loc, MG_STATUS_INVALID,
+                  "'%s' needs an integer 'dim' in [0, " MG_MAX_DIMS_STR ")",
+                  name);
+    proto->attr = (int32_t)v;
+    break;
+  case MG_OP_TRANSPOSE: {
+    const MgProgram *p = im->program;
+    uint32_t rank = p->graphs[g].tensors[proto->inputs[0]].rank;
+    if (!read_perm(op, rank, proto->perm))
+      return fail(im, loc, MG_STATUS_INVALID, "%s",
+                  "'ug.transpose' needs 'perm', one entry per dim");
+    break;
+  }
+  case MG_OP_RESHAPE:
+    // The result type is the new shape.
+    proto->attr = (int32_t)result_dims(op, proto->shape);
+    break;
+  case MG_OP_SLICE: {
+    int64_t dims[MG_MAX_DIMS], first;
+    uint32_t rank = result_dims(op, dims);
+    if (!read_int(op, "dim", &v) || v < 0 || v >= (int64_t)rank)
+      return fail(im, loc, MG_STATUS_INVALID, "%s",
+                  "'ug.slice' needs an integer 'dim' below the result's rank");
+    if (!read_int(op, "offset", &first))
+      return fail(im, loc, MG_STATUS_INVALID, "%s",
+                  "'ug.slice' needs an integer 'offset'");
+    proto->attr = (int32_t)v;
+    proto->shape[0] = first;
+    proto->shape[1] = dims[v]; // the count is the result's extent
+    break;
+  }
+  case MG_OP_ITERATOR:
+    if (!read_map(op, "imap", proto->imap))
+      return fail(im, loc, MG_STATUS_INVALID, "%s",
+                  "'imap' must be array<i64: x, y, z> with entries in "
+                  "[-1, " MG_MAX_DIMS_STR ")");
+    if (!read_int(op, "fmap", &v) || v < MG_MAP_NONE || v >= MG_MAX_DIMS)
+      return fail(im, loc, MG_STATUS_INVALID, "%s",
+                  "'fmap' must be an integer in [-1, " MG_MAX_DIMS_STR ")");
+    proto->fmap = (int8_t)v;
+    break;
+  case MG_OP_SAVER:
+    if (!read_map(op, "omap", proto->omap))
+      return fail(im, loc, MG_STATUS_INVALID, "%s",
+                  "'omap' must be array<i64: x, y, z> with entries in "
+                  "[-1, " MG_MAX_DIMS_STR ")");
+    break;
+  case MG_OP_ACCUM: {
+    MlirStringRef k = str_attr(op, "kind");
+    MgAccumKind acc = k.data ? mg_accum_kind_from_name(k.data, k.length)
+                             : MG_ACCUM_COUNT;
+    if (acc == MG_ACCUM_COUNT)
+      return fail(im, loc, MG_STATUS_INVALID, "%s",
+                  "'kind' must be \"sum\", \"sum_last\", \"sum_sq_last\", "
+                  "\"max\" or \"online\"");
+    proto->acc = (uint8_t)acc;
+    break;
+  }
+  case MG_OP_CUSTOM:
+  case MG_OP_THREAD: {
+    if (!segments_are_prefix(op, "operandSegmentSizes", nin) ||
+        !segments_are_prefix(op, "resultSegmentSizes", nout))
+      return fail(im, loc, MG_STATUS_INVALID, "'%s' must use its first "
+                  "operand/result slots (segment sizes 1...1, 0...0)", name);
+    MgGraphId sub;
+    MgStatus s = import_callee(
+        im, op, kind == MG_OP_CUSTOM ? MG_LEVEL_BLOCK : MG_LEVEL_THREAD, &sub);
+    if (s != MG_STATUS_OK)
+      return s;
+    proto->attr = (int32_t)sub;
+    break;
+  }
+  default:
+    break;
+  }
+  return MG_STATUS_OK;
+}
+
 static MgStatus import_op(Importer *im, MgGraphId g, MlirOperation op,
                           MgPtrMap *values) {
   MlirLocation loc = mlirOperationGetLocation(op);
@@ -326,6 +493,9 @@ static MgStatus import_op(Importer *im, MgGraphId g, MlirOperation op,
   if (strncmp(name, "ug.", 3) != 0)
     return fail(im, loc, MG_STATUS_UNSUPPORTED,
                 "unexpected op '%s' in a μGraph function", name);
+  MgStatus ts = check_result_types(im, op, loc);
+  if (ts != MG_STATUS_OK)
+    return ts;
   MgOp proto;
   memset(&proto, 0, sizeof proto);
   MgOpKind kind = mg_op_kind_from_name(name + 3, strlen(name + 3));
@@ -344,93 +514,9 @@ static MgStatus import_op(Importer *im, MgGraphId g, MlirOperation op,
       return fail(im, loc, MG_STATUS_INVALID,
                   "operand of '%s' is not a μGraph value", name);
   }
-  int64_t v;
-  switch (kind) {
-  case MG_OP_MUL_SCALAR:
-  case MG_OP_DIV_SCALAR: {
-    MlirAttribute a = attr(op, "scalar");
-    if (mlirAttributeIsNull(a) || !mlirAttributeIsAFloat(a))
-      return fail(im, loc, MG_STATUS_INVALID, "'%s' needs a float 'scalar'",
-                  name);
-    proto.scalar = mlirFloatAttrGetValueDouble(a);
-    break;
-  }
-  case MG_OP_SUM:
-  case MG_OP_REDUCE_MAX:
-  case MG_OP_CONCAT:
-    if (!read_int(op, "dim", &v) || v < 0 || v >= MG_MAX_DIMS)
-      return fail(im, loc, MG_STATUS_INVALID,
-                  "'%s' needs an integer 'dim' in [0, 4)", name);
-    proto.attr = (int32_t)v;
-    break;
-  case MG_OP_TRANSPOSE: {
-    const MgProgram *p = im->program;
-    uint32_t rank = p->graphs[g].tensors[proto.inputs[0]].rank;
-    if (!read_perm(op, rank, proto.perm))
-      return fail(im, loc, MG_STATUS_INVALID, "%s",
-                  "'ug.transpose' needs 'perm', one entry per dim");
-    break;
-  }
-  case MG_OP_RESHAPE:
-    // The result type is the new shape.
-    proto.attr = (int32_t)result_dims(op, proto.shape);
-    break;
-  case MG_OP_SLICE: {
-    int64_t dims[MG_MAX_DIMS], first;
-    uint32_t rank = result_dims(op, dims);
-    if (!read_int(op, "dim", &v) || v < 0 || v >= (int64_t)rank)
-      return fail(im, loc, MG_STATUS_INVALID, "%s",
-                  "'ug.slice' needs an integer 'dim' below the result's rank");
-    if (!read_int(op, "offset", &first))
-      return fail(im, loc, MG_STATUS_INVALID, "%s",
-                  "'ug.slice' needs an integer 'offset'");
-    proto.attr = (int32_t)v;
-    proto.shape[0] = first;
-    proto.shape[1] = dims[v]; // the count is the result's extent
-    break;
-  }
-  case MG_OP_ITERATOR:
-    if (!read_map(op, "imap", proto.imap))
-      return fail(im, loc, MG_STATUS_INVALID, "%s",
-                  "'imap' must be array<i64: x, y, z> with entries in [-1, 4)");
-    if (!read_int(op, "fmap", &v) || v < MG_MAP_NONE || v >= MG_MAX_DIMS)
-      return fail(im, loc, MG_STATUS_INVALID, "%s",
-                  "'fmap' must be an integer in [-1, 4)");
-    proto.fmap = (int8_t)v;
-    break;
-  case MG_OP_SAVER:
-    if (!read_map(op, "omap", proto.omap))
-      return fail(im, loc, MG_STATUS_INVALID, "%s",
-                  "'omap' must be array<i64: x, y, z> with entries in [-1, 4)");
-    break;
-  case MG_OP_ACCUM: {
-    MlirStringRef k = str_attr(op, "kind");
-    MgAccumKind acc = k.data ? mg_accum_kind_from_name(k.data, k.length)
-                             : MG_ACCUM_COUNT;
-    if (acc == MG_ACCUM_COUNT)
-      return fail(im, loc, MG_STATUS_INVALID, "%s",
-                  "'kind' must be \"sum\", \"sum_last\", \"sum_sq_last\", "
-                  "\"max\" or \"online\"");
-    proto.acc = (uint8_t)acc;
-    break;
-  }
-  case MG_OP_CUSTOM:
-  case MG_OP_THREAD: {
-    if (!segments_are_prefix(op, "operandSegmentSizes", nin) ||
-        !segments_are_prefix(op, "resultSegmentSizes", nout))
-      return fail(im, loc, MG_STATUS_INVALID, "'%s' must use its first "
-                  "operand/result slots (segment sizes 1...1, 0...0)", name);
-    MgGraphId sub;
-    MgStatus s = import_callee(
-        im, op, kind == MG_OP_CUSTOM ? MG_LEVEL_BLOCK : MG_LEVEL_THREAD, &sub);
-    if (s != MG_STATUS_OK)
-      return s;
-    proto.attr = (int32_t)sub;
-    break;
-  }
-  default:
-    break;
-  }
+  MgStatus as = read_attrs(im, g, op, name, &proto);
+  if (as != MG_STATUS_OK)
+    return as;
   MgTensorId outs[MG_MAX_OP_OUTPUTS];
   MgOpId id = mg_graph_add_op(im->program, g, &proto, outs, im->diag);
   if (id == MG_NO_ID) {
@@ -445,37 +531,51 @@ static MgStatus import_op(Importer *im, MgGraphId g, MlirOperation op,
     return fail(im, loc, MG_STATUS_INVALID,
                 "'%s' has the wrong number of results", name);
   for (intptr_t i = 0; i < nout; ++i) {
-    MlirValue r = mlirOperationGetResult(op, i);
-    const MgTensor *t = &im->program->graphs[g].tensors[outs[i]];
-    MgDType dt;
-    uint32_t rank;
-    int64_t dims[MG_MAX_DIMS];
-    const char *why = NULL;
-    if (!read_type(mlirValueGetType(r), &dt, &rank, dims, &why))
-      return fail(im, loc, MG_STATUS_INVALID, "result type: %s", why);
-    bool same = rank == t->rank;
-    for (uint32_t d = 0; same && d < rank; ++d)
-      same = dims[d] == t->dims[d];
-    if (!same) {
-      char want[96];
-      int n = snprintf(want, sizeof want, "tensor<");
-      for (uint32_t d = 0; d < t->rank; ++d)
-        n += snprintf(want + n, sizeof want - (size_t)n, "%lldx",
-                      (long long)t->dims[d]);
-      snprintf(want + n, sizeof want - (size_t)n, "%s>",
-               mg_dtype_name((MgDType)t->dtype));
-      return fail(im, loc, MG_STATUS_INVALID,
-                  "result type does not match the inferred type '%s'", want);
-    }
-    if (dt != t->dtype &&
-        mg_graph_set_dtype(im->program, g, outs[i], dt, im->diag) != MG_STATUS_OK) {
-      *im->error_loc = loc;
-      return MG_STATUS_INVALID;
-    }
-    if (!value_map_put(values, r, outs[i]))
-      return fail(im, loc, MG_STATUS_NOMEM, "%s", "out of memory");
+    MgStatus bs = bind_result(im, g, mlirOperationGetResult(op, i), outs[i],
+                              loc, values);
+    if (bs != MG_STATUS_OK)
+      return bs;
   }
   return MG_STATUS_OK;
+}
+
+/// Function argument `arg` of graph `g` (function at `floc`) becomes a
+/// graph input; `values` maps it (or the ug.transpose that gives it a
+/// layout) to the input.
+static MgStatus import_arg(Importer *im, MgGraphId g, MgLevel level,
+                           MlirValue arg, MlirLocation floc,
+                           MgPtrMap *values) {
+  MgDType dt;
+  uint32_t rank;
+  int64_t dims[MG_MAX_DIMS];
+  char why[WHY_LEN];
+  if (!read_type(mlirValueGetType(arg), &dt, &rank, dims, why))
+    // At the argument (its place in the signature when parsed).
+    return fail(im, mlirValueGetLocation(arg), MG_STATUS_UNSUPPORTED,
+                "argument type: %s", why);
+  // An argument read through ug.transpose is an input with a layout; the
+  // logical value is the transpose's result.
+  MlirOperation view = layout_view(arg, level);
+  int8_t perm[MG_MAX_DIMS];
+  if (!mlirOperationIsNull(view)) {
+    MgStatus s = read_layout(im, view, rank, dims, perm);
+    if (s != MG_STATUS_OK)
+      return s;
+  }
+  MgTensorId t = mg_graph_add_input(im->program, g, dt, rank, dims, im->diag);
+  if (t != MG_NO_ID && !mlirOperationIsNull(view) &&
+      mg_graph_set_input_perm(im->program, g, t, perm, im->diag) !=
+          MG_STATUS_OK)
+    t = MG_NO_ID;
+  if (t == MG_NO_ID) {
+    *im->error_loc = floc;
+    return MG_STATUS_INVALID;
+  }
+  if (!value_map_put(values, mlirOperationIsNull(view)
+                                 ? arg : mlirOperationGetResult(view, 0),
+                     t))
+    return fail(im, floc, MG_STATUS_NOMEM, "%s", "out of memory");
+  return record_loc(im, g, im->program->graphs[g].tensors[t].producer, floc);
 }
 
 static MgStatus import_graph(Importer *im, MlirOperation func, MgLevel level,
@@ -526,41 +626,8 @@ static MgStatus import_graph(Importer *im, MlirOperation func, MgLevel level,
   mg_ptrmap_init(&values);
   MgStatus s = MG_STATUS_OK;
   for (intptr_t i = 0; i < mlirBlockGetNumArguments(block); ++i) {
-    MlirValue arg = mlirBlockGetArgument(block, i);
-    MgDType dt;
-    uint32_t rank;
-    int64_t dims[MG_MAX_DIMS];
-    const char *why = NULL;
-    if (!read_type(mlirValueGetType(arg), &dt, &rank, dims, &why)) {
-      s = fail(im, floc, MG_STATUS_UNSUPPORTED, "argument type: %s", why);
-      goto done;
-    }
-    // An argument read through ug.transpose is an input with a layout;
-    // the logical value is the transpose's result.
-    MlirOperation view = layout_view(arg, level);
-    int8_t perm[MG_MAX_DIMS];
-    if (!mlirOperationIsNull(view)) {
-      s = read_layout(im, view, rank, dims, perm);
-      if (s != MG_STATUS_OK)
-        goto done;
-    }
-    MgTensorId t = mg_graph_add_input(im->program, g, dt, rank, dims, im->diag);
-    if (t != MG_NO_ID && !mlirOperationIsNull(view) &&
-        mg_graph_set_input_perm(im->program, g, t, perm, im->diag) !=
-            MG_STATUS_OK)
-      t = MG_NO_ID;
-    if (t == MG_NO_ID) {
-      *im->error_loc = floc;
-      s = MG_STATUS_INVALID;
-      goto done;
-    }
-    if (!value_map_put(&values, mlirOperationIsNull(view)
-                                    ? arg : mlirOperationGetResult(view, 0),
-                       t)) {
-      s = fail(im, floc, MG_STATUS_NOMEM, "%s", "out of memory");
-      goto done;
-    }
-    s = record_loc(im, g, im->program->graphs[g].tensors[t].producer, floc);
+    s = import_arg(im, g, level, mlirBlockGetArgument(block, i), floc,
+                   &values);
     if (s != MG_STATUS_OK)
       goto done;
   }

@@ -193,6 +193,8 @@ static bool reroot_input(MgLiftBuilder *b, MgLiftVal *v, uint32_t rank,
     if (q < 0)
       continue;
     int p = want[i];
+    if (p < 0 && t->dims[q] == 1)
+      continue; // a unit dim the other rank has no place for: dropped
     if (p < 0 || (uint32_t)p >= rank || src_of[p] >= 0)
       return false;
     dims[p] = t->dims[q];
@@ -711,33 +713,44 @@ static bool read_in_layout(MgLiftBuilder *b, MgLiftVal *v,
   return wrong && (reroot_input(b, v, s, want) || transpose_to(b, v, s, want));
 }
 
+// Matmul operands of different μGraph ranks: an input operand is re-rooted
+// at the other's rank, unit batch dims added (a 2-D weight in a rank-3
+// matmul) or dropped (a rank-4 K or V reshaped to the rank-3 view a
+// realised Q has, as GQA's head groups are written). The lower-rank
+// operand is tried first, so a padded weight is unchanged.
+static void match_ranks(MgLiftBuilder *b, MgLiftVal *a, MgLiftVal *c,
+                        const uint8_t *roles) {
+  uint32_t ra = mg_lift_tensor(b, a->t)->rank;
+  uint32_t rc = mg_lift_tensor(b, c->t)->rank;
+  if (ra == rc || ra < 2 || rc < 2)
+    return;
+  for (int pass = 0; pass < 2; ++pass) {
+    bool move_a = (ra < rc) == (pass == 0); // which operand changes rank
+    MgLiftVal *v = move_a ? a : c;
+    const MgLiftVal *o = move_a ? c : a;
+    uint32_t s = move_a ? rc : ra;
+    int want[MG_LIFT_MAX_RANK];
+    for (uint32_t i = 0; i < v->rank; ++i) {
+      switch ((MgLiftDimRole)roles[i]) {
+      case MG_LIFT_DIM_M: want[i] = move_a ? (int)s - 2 : -1; break;
+      case MG_LIFT_DIM_N: want[i] = move_a ? -1 : (int)s - 1; break;
+      case MG_LIFT_DIM_K: want[i] = move_a ? (int)s - 1 : (int)s - 2; break;
+      default: want[i] = o->map[i]; break;
+      }
+    }
+    if (reroot_input(b, v, s, want))
+      return;
+  }
+}
+
 bool mg_lift_alg_contract(MgLiftBuilder *b, const MgLiftVal *x,
                           const MgLiftVal *y, const uint8_t *roles,
                           uint8_t dtype, MgLiftVal *out) {
   MgLiftVal a = *x, c = *y;
   if (!mg_lift_materialize(b, &a) || !mg_lift_materialize(b, &c))
     return false;
+  match_ranks(b, &a, &c, roles);
   const MgTensor *ta = mg_lift_tensor(b, a.t), *tc = mg_lift_tensor(b, c.t);
-  if (ta->rank != tc->rank && ta->rank >= 2 && tc->rank >= 2) {
-    // A lower-rank input operand gets the other's unit batch dims.
-    bool pad_a = ta->rank < tc->rank;
-    MgLiftVal *lo = pad_a ? &a : &c;
-    const MgLiftVal *hi = pad_a ? &c : &a;
-    uint32_t s = pad_a ? tc->rank : ta->rank;
-    int want[MG_LIFT_MAX_RANK];
-    for (uint32_t i = 0; i < lo->rank; ++i) {
-      switch ((MgLiftDimRole)roles[i]) {
-      case MG_LIFT_DIM_M: want[i] = pad_a ? (int)s - 2 : -1; break;
-      case MG_LIFT_DIM_N: want[i] = pad_a ? -1 : (int)s - 1; break;
-      case MG_LIFT_DIM_K: want[i] = pad_a ? (int)s - 1 : (int)s - 2; break;
-      default: want[i] = hi->map[i]; break;
-      }
-    }
-    if (reroot_input(b, lo, s, want)) {
-      ta = mg_lift_tensor(b, a.t);
-      tc = mg_lift_tensor(b, c.t);
-    }
-  }
   uint32_t s = ta->rank;
   if (s < 2 || tc->rank != s)
     return mg_lift_fail(b, layout_blame(b, &a, &c),

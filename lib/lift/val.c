@@ -128,7 +128,7 @@ MgTensorId mg_lift_input_shaped(MgLiftBuilder *b, MlirValue v, uint32_t rank,
   if (ty.rank > MG_MAX_DIMS) {
     mg_lift_fail(
         b, (MlirOperation){NULL},
-        "an operand of rank %u cannot enter a kernel graph (rank <= %d)",
+        "an operand of rank %u exceeds the μGraph limit of %d",
         ty.rank, MG_MAX_DIMS);
     return MG_NO_ID;
   }
@@ -476,8 +476,8 @@ bool mg_lift_realize(MgLiftBuilder *b, MgLiftVal *v) {
     return true;
   if (v->rank > MG_MAX_DIMS)
     return mg_lift_fail(b, v->origin,
-                        "a view of rank %u would have to be materialised "
-                        "(the μGraph's rank limit is %d)", v->rank,
+                        "a view of rank %u would have to be materialised, "
+                        "which exceeds the μGraph limit of %d", v->rank,
                         MG_MAX_DIMS);
   MgTensorId t = v->t;
   const MgTensor *x = mg_lift_tensor(b, t);
@@ -578,6 +578,26 @@ bool mg_lift_view_concat(MgLiftBuilder *b, const MgLiftVal *x,
   return true;
 }
 
+// A row-major reshape of `a` to `dims`. A reshape of a reshape reshapes
+// the first one's operand (both keep row-major order), and one back to
+// that operand's shape is the operand: the chains frontends write around
+// rank-3 matmuls (GQA's [1,8,s,d] -> [1,2,4,s,d] -> [2,4s,d] and back)
+// become one view op or none; an intermediate nothing else reads is
+// dropped with the dead ops.
+static MgTensorId reshape_of(MgLiftBuilder *b, MgTensorId a, uint32_t rank,
+                             const int64_t *dims) {
+  const MgGraph *g = &b->prog->graphs[0];
+  const MgOp *def = &g->ops[g->tensors[a].producer];
+  if (def->kind == MG_OP_RESHAPE)
+    a = def->inputs[0];
+  const MgTensor *x = mg_lift_tensor(b, a);
+  if (x->rank == rank && !memcmp(x->dims, dims, rank * sizeof *dims))
+    return a;
+  MgDiag diag = {-1, -1, ""};
+  MgTensorId t = mg_graph_reshape(b->prog, 0, a, rank, dims, &diag);
+  return finish_view(b, a, t, &diag);
+}
+
 bool mg_lift_view_reshape(MgLiftBuilder *b, const MgLiftVal *v, uint32_t rank,
                           const int64_t *dims, MgLiftVal *out) {
   uint32_t src[MG_LIFT_MAX_RANK], ns = 0, dst[MG_LIFT_MAX_RANK], nd = 0;
@@ -606,14 +626,14 @@ bool mg_lift_view_reshape(MgLiftBuilder *b, const MgLiftVal *v, uint32_t rank,
         if (r_rank == MG_MAX_DIMS)
           return mg_lift_fail(b, (MlirOperation){NULL},
                               "the reshape has more than %d dims larger than "
-                              "1 (the μGraph's rank limit)", MG_MAX_DIMS);
+                              "1 (the μGraph limit of %d)", MG_MAX_DIMS,
+                              MG_MAX_DIMS);
         nd_dims[r_rank++] = dims[d];
       }
     if (r_rank == 0)
       nd_dims[r_rank++] = 1;
-    MgDiag diag = {-1, -1, ""};
-    MgTensorId t = mg_graph_reshape(b->prog, 0, x.t, r_rank, nd_dims, &diag);
-    if ((t = finish_view(b, x.t, t, &diag)) == MG_NO_ID)
+    MgTensorId t = reshape_of(b, x.t, r_rank, nd_dims);
+    if (t == MG_NO_ID)
       return false;
     MgLiftVal r = x;
     r.t = t;
@@ -737,7 +757,7 @@ bool mg_lift_prune(MgLiftBuilder *b) {
                               (MgDType)g->tensors[op->outputs[k]].dtype,
                               &diag) == MG_STATUS_OK;
     }
-    compute++;
+    compute += !mg_op_is_view(op, MG_LEVEL_KERNEL); // views are not compute
   }
   for (uint32_t i = 0; dead && ok && i < g->num_outputs; ++i)
     ok = mg_graph_mark_output(q, 0, map[g->outputs[i]], &diag) == MG_STATUS_OK;

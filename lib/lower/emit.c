@@ -81,7 +81,7 @@ void mg_lower_layout_view(Emit *e, const MgGraph *g, MgTensorId t, Name val,
     sstride[d] = n;
     n *= sdims[d];
   }
-  char map[96], strides[96], view[TYPE_LEN];
+  char map[96], strides[128], view[TYPE_LEN]; // rank 6, strides < 2^48
   size_t m = (size_t)snprintf(map, sizeof map, "(");
   for (uint32_t d = 0; d < x->rank; d++)
     m += (size_t)snprintf(map + m, sizeof map - m, "%sd%u", d ? ", " : "", d);

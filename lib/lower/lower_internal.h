@@ -17,7 +17,9 @@
 #include "mirage/lower.h"
 
 #define NAME_LEN 24
-#define TYPE_LEN 128
+// Room for the longest memref type: rank MG_MAX_DIMS (6), a strided
+// layout, dims and strides below 2^48 (MG_MAX_NUMEL), an address space.
+#define TYPE_LEN 192
 
 typedef char Name[NAME_LEN];
 /// One index name per dim of a tensor.

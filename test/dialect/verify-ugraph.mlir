@@ -233,17 +233,44 @@ func.func @foreign_op(%a: tensor<4xf32>) -> tensor<4xf32> attributes {ug.level =
 
 // -----
 
-// CHECK: verify-ugraph.mlir:[[@LINE+1]]:1: error: argument type: element type must be f16, bf16 or f32
+// CHECK: verify-ugraph.mlir:[[@LINE+1]]:27: error: argument type: element type must be f16, bf16 or f32
 func.func @integer_tensor(%a: tensor<4xi32>) -> tensor<4xi32> attributes {ug.level = "kernel"} {
   func.return %a : tensor<4xi32>
 }
 
 // -----
 
-// CHECK: verify-ugraph.mlir:[[@LINE+1]]:1: error: argument type: dynamic shapes are not supported
+// CHECK: verify-ugraph.mlir:[[@LINE+1]]:26: error: argument type: dynamic shapes are not supported
 func.func @dynamic_shape(%a: tensor<?xf32>) -> tensor<?xf32> attributes {ug.level = "kernel"} {
   %0 = "ug.exp"(%a) : (tensor<?xf32>) -> tensor<?xf32>
   func.return %0 : tensor<?xf32>
+}
+
+// -----
+
+// The rank limit (MG_MAX_DIMS, 6): a rank-7 argument is reported at the
+// argument, a rank-7 result at its op.
+// CHECK: verify-ugraph.mlir:[[@LINE+1]]:24: error: argument type: rank 7 exceeds the μGraph limit of 6
+func.func @rank7_input(%a: tensor<1x2x1x2x1x2x4xf32>) -> tensor<1x2x1x2x1x2x4xf32> attributes {ug.level = "kernel"} {
+  %0 = "ug.exp"(%a) : (tensor<1x2x1x2x1x2x4xf32>) -> tensor<1x2x1x2x1x2x4xf32>
+  func.return %0 : tensor<1x2x1x2x1x2x4xf32>
+}
+
+// -----
+
+// CHECK: verify-ugraph.mlir:[[@LINE+2]]:8: error: result type: rank 7 exceeds the μGraph limit of 6
+func.func @rank7_reshape(%a: tensor<2x3x2x3x2x4xf32>) -> tensor<2x3x2x3x2x2x2xf32> attributes {ug.level = "kernel"} {
+  %0 = "ug.reshape"(%a) : (tensor<2x3x2x3x2x4xf32>) -> tensor<2x3x2x3x2x2x2xf32>
+  func.return %0 : tensor<2x3x2x3x2x2x2xf32>
+}
+
+// -----
+
+// A reduction dim past the rank limit.
+// CHECK: verify-ugraph.mlir:[[@LINE+2]]:8: error: 'ug.sum' needs an integer 'dim' in [0, 6)
+func.func @sum_dim_past_limit(%a: tensor<2x3x2x3x2x4xf32>) -> tensor<2x3x2x3x2x4xf32> attributes {ug.level = "kernel"} {
+  %0 = "ug.sum"(%a) {dim = 6 : i64} : (tensor<2x3x2x3x2x4xf32>) -> tensor<2x3x2x3x2x4xf32>
+  func.return %0 : tensor<2x3x2x3x2x4xf32>
 }
 
 // -----

@@ -221,11 +221,11 @@ static void test_graph_input_rules(void) {
   MgProgram *p = mg_program_create();
   MgGraphId k = mg_program_add_graph(p, MG_LEVEL_KERNEL);
   MgDiag d;
-  int64_t five[5] = {1, 1, 1, 1, 1};
-  CHECK(mg_graph_add_input(p, k, MG_DTYPE_F16, 0, five, &d) == MG_NO_ID);
-  CHECK_MSG(d, "rank 0, expected 1..4");
-  CHECK(mg_graph_add_input(p, k, MG_DTYPE_F16, 5, five, &d) == MG_NO_ID);
-  CHECK_MSG(d, "rank 5");
+  int64_t seven[7] = {1, 1, 1, 1, 1, 1, 1};
+  CHECK(mg_graph_add_input(p, k, MG_DTYPE_F16, 0, seven, &d) == MG_NO_ID);
+  CHECK_MSG(d, "rank 0, expected 1..6");
+  CHECK(mg_graph_add_input(p, k, MG_DTYPE_F16, 7, seven, &d) == MG_NO_ID);
+  CHECK_MSG(d, "rank 7");
   CHECK(mg_graph_add_input(p, k, MG_DTYPE_F16, 2, dims2(4, 0), &d) == MG_NO_ID);
   CHECK_MSG(d, "input dim 1 is 0, expected >= 1");
   CHECK(mg_graph_add_input(p, k, MG_DTYPE_COUNT, 2, dims2(4, 4), &d) ==
@@ -1161,6 +1161,65 @@ static void test_graph_dot(void) {
   mg_program_destroy(r.p);
 }
 
+// Rank 6, the limit: views, reductions, an input layout and a block graph
+// whose maps address dims 4 and 5 build, validate, clone and hash; the
+// perm and shape entries past dim 3 count in the hash; rank 7 is refused.
+static void test_graph_rank6(void) {
+  MgProgram *p = mg_program_create();
+  MgDiag d;
+  CHECK(mg_program_add_graph(p, MG_LEVEL_KERNEL) == 0);
+  int64_t dims[6] = {2, 3, 2, 2, 4, 64};
+  MgTensorId x = mg_graph_add_input(p, 0, MG_DTYPE_F32, 6, dims, &d);
+  MgTensorId w = mg_graph_add_input(p, 0, MG_DTYPE_F32, 6, dims, &d);
+  int8_t swap45[6] = {0, 1, 2, 3, 5, 4};
+  CHECK(mg_graph_set_input_perm(p, 0, w, swap45, &d) == MG_STATUS_OK);
+  int64_t stored[MG_MAX_DIMS];
+  mg_graph_stored_dims(&p->graphs[0], w, stored);
+  CHECK(stored[4] == 64 && stored[5] == 4);
+  MgTensorId a = mg_graph_binary(p, 0, MG_OP_ADD, x, w, &d);
+  MgTensorId t = mg_graph_transpose(p, 0, a, swap45, &d);
+  int64_t three[3] = {6, 4, 256};
+  MgTensorId r = mg_graph_reshape(p, 0, t, 3, three, &d);
+  MgTensorId s5 = mg_graph_slice(p, 0, t, 5, 1, 2, &d);
+  MgTensorId m = mg_graph_reduce(p, 0, MG_OP_REDUCE_MAX, a, 5, &d);
+  CHECK(r != MG_NO_ID && s5 != MG_NO_ID && m != MG_NO_ID);
+  CHECK(p->graphs[0].tensors[t].dims[4] == 64);
+  CHECK(p->graphs[0].tensors[s5].dims[5] == 2);
+  CHECK(p->graphs[0].tensors[m].dims[5] == 1);
+  // A block graph: grid x over dim 4, y over dim 1, the loop over dim 5.
+  MgGraphId b = mg_program_add_graph(p, MG_LEVEL_BLOCK);
+  int32_t grid[3] = {4, 3, 1};
+  CHECK(mg_graph_set_launch(p, b, grid, 64, 4, &d) == MG_STATUS_OK);
+  MgTensorId bx = mg_graph_add_input(p, b, MG_DTYPE_F32, 6, dims, &d);
+  int8_t imap[3] = {4, 1, MG_MAP_NONE}, omap[3] = {4, 1, MG_MAP_NONE};
+  MgTensorId it = mg_graph_iterator(p, b, bx, imap, 5, &d);
+  CHECK(it != MG_NO_ID && p->graphs[b].tensors[it].dims[5] == 16);
+  MgTensorId acc = mg_graph_accum(p, b, it, MG_ACCUM_SUM_LAST, &d);
+  MgTensorId sv = mg_graph_saver(p, b, acc, omap, &d);
+  CHECK(sv != MG_NO_ID && mg_graph_mark_output(p, b, sv, &d) == MG_STATUS_OK);
+  MgTensorId out;
+  CHECK(mg_graph_custom(p, 0, b, 1, &x, &out, &d) != MG_NO_ID);
+  CHECK(p->graphs[0].tensors[out].dims[4] == 4 &&
+        p->graphs[0].tensors[out].dims[5] == 1);
+  CHECK(mg_graph_mark_output(p, 0, r, &d) == MG_STATUS_OK);
+  CHECK(mg_graph_mark_output(p, 0, s5, &d) == MG_STATUS_OK);
+  CHECK(mg_graph_mark_output(p, 0, m, &d) == MG_STATUS_OK);
+  CHECK(mg_graph_mark_output(p, 0, out, &d) == MG_STATUS_OK);
+  CHECK(mg_program_validate(p, NULL, &d) == MG_STATUS_OK);
+  MgProgram *q = mg_program_clone(p);
+  CHECK(q && mg_program_equal(p, q) && mg_program_hash(p) == mg_program_hash(q));
+  MgOp *top = &p->graphs[0].ops[p->graphs[0].tensors[t].producer];
+  top->perm[5] = 5, top->perm[4] = 4; // dims 4 and 5 of the perm count
+  CHECK(!mg_program_equal(p, q) && mg_program_hash(p) != mg_program_hash(q));
+  top->perm[5] = 4, top->perm[4] = 5;
+  CHECK(mg_program_equal(p, q));
+  int64_t seven[7] = {2, 3, 2, 2, 4, 8, 8};
+  CHECK(mg_graph_reshape(p, 0, a, 7, seven, &d) == MG_NO_ID);
+  CHECK_MSG(d, "1..6");
+  mg_program_destroy(q);
+  mg_program_destroy(p);
+}
+
 int main(void) {
   RUN_TEST(test_graph_op_info_names);
   RUN_TEST(test_graph_op_info_properties);
@@ -1192,5 +1251,6 @@ int main(void) {
   RUN_TEST(test_graph_input_layouts);
   RUN_TEST(test_graph_views);
   RUN_TEST(test_graph_dot);
+  RUN_TEST(test_graph_rank6);
   return TEST_SUMMARY();
 }

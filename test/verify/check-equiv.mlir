@@ -7,6 +7,8 @@
 // RUN: not mirage-opt --mirage-check-equiv="lhs=rms_ref rhs=sum_ref" %s 2>&1 | FileCheck %s --check-prefix=SHAPES
 // RUN: not mirage-opt --mirage-check-equiv="lhs=rms_ref rhs=nope" %s 2>&1 | FileCheck %s --check-prefix=MISSING
 // RUN: not mirage-opt --mirage-check-equiv="lhs=rms_ref rhs=rms_fused_block" %s 2>&1 | FileCheck %s --check-prefix=LEVEL
+// RUN: mirage-opt --mirage-check-equiv="lhs=rank6_ref rhs=rank6_split" %s 2>&1 >/dev/null | FileCheck %s --check-prefix=RANK6
+// RUN: not mirage-opt --mirage-check-equiv="lhs=rank6_ref rhs=rank6_swapped" %s 2>&1 >/dev/null | FileCheck %s --check-prefix=RANK6-NEQ
 
 // EQ: check-equiv.mlir:[[@LINE+8]]:1: remark: '@rms_ref' and '@rms_fused' are equivalent (error bound <= 2^-{{[0-9]+}}
 // NEQ: check-equiv.mlir:[[@LINE+7]]:1: error: '@rms_ref' and '@rms_fused_wrong_scale' are not equivalent: output 0 differs at element 0
@@ -99,4 +101,38 @@ func.func @sum_split_block(%x: tensor<8x256xf16>) -> tensor<8x1xf16> attributes 
 func.func @sum_split(%x: tensor<8x256xf16>) -> tensor<8x1xf16> attributes {ug.level = "kernel"} {
   %y = "ug.custom"(%x) {kernel = @sum_split_block, operandSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 0, 0, 0>} : (tensor<8x256xf16>) -> tensor<8x1xf16>
   func.return %y : tensor<8x1xf16>
+}
+
+// Rank 6 (the μGraph limit): a sum over the last dim, split over dims 4
+// and 3 by the grid and over dim 5 by the for-loop. Saving the blocks'
+// tiles with the two grid axes swapped has the same shape but moves
+// every element: not equivalent.
+// RANK6: remark: '@rank6_ref' and '@rank6_split' are equivalent (error bound <= 2^-
+// RANK6-NEQ: error: '@rank6_ref' and '@rank6_swapped' are not equivalent
+func.func @rank6_ref(%x: tensor<2x1x2x4x4x64xf32>) -> tensor<2x1x2x4x4x1xf32> attributes {ug.level = "kernel"} {
+  %s = "ug.sum"(%x) {dim = 5 : i64} : (tensor<2x1x2x4x4x64xf32>) -> tensor<2x1x2x4x4x1xf32>
+  %y = "ug.mul_scalar"(%s) {scalar = 2.000000e+00 : f64} : (tensor<2x1x2x4x4x1xf32>) -> tensor<2x1x2x4x4x1xf32>
+  func.return %y : tensor<2x1x2x4x4x1xf32>
+}
+func.func @rank6_split_block(%x: tensor<2x1x2x4x4x64xf32>) -> tensor<2x1x2x4x4x1xf32> attributes {ug.block_threads = 64 : i64, ug.forloop = 4 : i64, ug.grid = array<i64: 4, 2, 1>, ug.level = "block"} {
+  %t = "ug.iterator"(%x) {fmap = 5 : i64, imap = array<i64: 4, 3, -1>} : (tensor<2x1x2x4x4x64xf32>) -> tensor<2x1x2x2x1x16xf32>
+  %s = "ug.accum"(%t) {kind = "sum_last"} : (tensor<2x1x2x2x1x16xf32>) -> tensor<2x1x2x2x1x1xf32>
+  %y = "ug.mul_scalar"(%s) {scalar = 2.000000e+00 : f64} : (tensor<2x1x2x2x1x1xf32>) -> tensor<2x1x2x2x1x1xf32>
+  %o = "ug.saver"(%y) {omap = array<i64: 4, 3, -1>} : (tensor<2x1x2x2x1x1xf32>) -> tensor<2x1x2x4x4x1xf32>
+  func.return %o : tensor<2x1x2x4x4x1xf32>
+}
+func.func @rank6_split(%x: tensor<2x1x2x4x4x64xf32>) -> tensor<2x1x2x4x4x1xf32> attributes {ug.level = "kernel"} {
+  %y = "ug.custom"(%x) {kernel = @rank6_split_block, operandSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 0, 0, 0>} : (tensor<2x1x2x4x4x64xf32>) -> tensor<2x1x2x4x4x1xf32>
+  func.return %y : tensor<2x1x2x4x4x1xf32>
+}
+func.func @rank6_swapped_block(%x: tensor<2x1x2x4x4x64xf32>) -> tensor<2x1x2x4x4x1xf32> attributes {ug.block_threads = 64 : i64, ug.forloop = 4 : i64, ug.grid = array<i64: 4, 4, 1>, ug.level = "block"} {
+  %t = "ug.iterator"(%x) {fmap = 5 : i64, imap = array<i64: 4, 3, -1>} : (tensor<2x1x2x4x4x64xf32>) -> tensor<2x1x2x1x1x16xf32>
+  %s = "ug.accum"(%t) {kind = "sum_last"} : (tensor<2x1x2x1x1x16xf32>) -> tensor<2x1x2x1x1x1xf32>
+  %y = "ug.mul_scalar"(%s) {scalar = 2.000000e+00 : f64} : (tensor<2x1x2x1x1x1xf32>) -> tensor<2x1x2x1x1x1xf32>
+  %o = "ug.saver"(%y) {omap = array<i64: 3, 4, -1>} : (tensor<2x1x2x1x1x1xf32>) -> tensor<2x1x2x4x4x1xf32>
+  func.return %o : tensor<2x1x2x4x4x1xf32>
+}
+func.func @rank6_swapped(%x: tensor<2x1x2x4x4x64xf32>) -> tensor<2x1x2x4x4x1xf32> attributes {ug.level = "kernel"} {
+  %y = "ug.custom"(%x) {kernel = @rank6_swapped_block, operandSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 0, 0, 0>} : (tensor<2x1x2x4x4x64xf32>) -> tensor<2x1x2x4x4x1xf32>
+  func.return %y : tensor<2x1x2x4x4x1xf32>
 }

@@ -100,8 +100,8 @@ def tosa_step(f, v, shape, dt, step, rng):
         f.lines.append("%s = tosa.transpose %s {perms = array<i32: %s>} : (%s) -> %s"
                        % (r, v, ", ".join(map(str, perm)), t, ttype(ns, dt)))
         return r, ns, dt
-    if kind == "view":  # add a leading unit dim (rank 4 at most)
-        if len(shape) >= 4:
+    if kind == "view":  # add a leading unit dim (rank 6 at most, the limit)
+        if len(shape) >= 6:
             return v, shape, dt
         ns = [1] + list(shape)
         cs = f.fresh()
@@ -299,7 +299,7 @@ def random_steps(rng, dt, n, through_f32, views):
         r = rng.random()
         if views and r < 0.2:
             choices = [("view", "transpose")]
-            choices += [("view", "reshape")] if rank < 4 else []
+            choices += [("view", "reshape")] if rank < 6 else []
             choices += [("matmul", "")] if rank == 3 else []
             steps.append(rng.choice(choices))
             rank += steps[-1] == ("view", "reshape")
