@@ -197,178 +197,238 @@ static bool order_inputs(MgLiftBlock *bs, MgLiftBuilder *b) {
   return true;
 }
 
+// Marks result i of member k (op) as a kernel graph output when something
+// outside the chunk uses it, recording the value in outs.
+static int mark_result(MgLiftBlock *bs, uint32_t k, MgLiftBuilder *b,
+                       MlirOperation op, intptr_t i, Growable *outs) {
+  MlirValue v = mlirOperationGetResult(op, i);
+  if (!has_outside_use(bs, v))
+    return MG_LIFT_RUN_OK;
+  uint32_t vi = mg_ptrmap_get(&b->index, v.ptr);
+  if (vi == UINT32_MAX) {
+    mg_lift_block_cut(bs, op, bs->members[k],
+                      "internal: a result has no image");
+    return MG_LIFT_RUN_RETRY;
+  }
+  MgLiftVal val = b->vals[vi];
+  MgLiftType ty;
+  b->current = op;
+  // A result that leaves as a view of a μGraph tensor is written in
+  // the layout its users read (transpose/reshape view ops).
+  if (!mg_lift_realize(b, &val)) {
+    mg_lift_block_cut(bs, b->blame, bs->members[k], b->why);
+    return MG_LIFT_RUN_RETRY;
+  }
+  if (!mg_lift_result_type(op, i, &ty)) {
+    mg_lift_block_cut(bs, op, bs->members[k], "unsupported result type");
+    return MG_LIFT_RUN_RETRY;
+  }
+  MgTensorId t = val.t;
+  if (!retype_output(b, &t, ty.dtype)) {
+    char why[MG_LIFT_WHY_SIZE + 64];
+    snprintf(why, sizeof why,
+             "its result would leave the kernel "
+             "graph as %s, computed in %s by an op that cannot change "
+             "element types",
+             mg_dtype_name((MgDType)ty.dtype),
+             mg_dtype_name((MgDType)mg_lift_tensor(b, t)->dtype));
+    mg_lift_block_cut(bs, val.origin, bs->members[k], why);
+    return MG_LIFT_RUN_RETRY;
+  }
+  MgDiag diag = {-1, -1, ""};
+  if (t == MG_NO_ID ||
+      mg_graph_mark_output(b->prog, 0, t, &diag) != MG_STATUS_OK ||
+      !push(outs, &v, sizeof v)) {
+    mg_lift_block_cut(bs, op, bs->members[k],
+                      "internal: cannot mark the output");
+    return MG_LIFT_RUN_RETRY;
+  }
+  return MG_LIFT_RUN_OK;
+}
+
+// Marks every member result used after the chunk as an output, in member
+// then result order.
+static int mark_outputs(MgLiftBlock *bs, uint32_t from, uint32_t to,
+                        MgLiftBuilder *b, Growable *outs) {
+  int rc = MG_LIFT_RUN_OK;
+  for (uint32_t k = from; k < to && rc == MG_LIFT_RUN_OK; ++k) {
+    MlirOperation op = bs->ops[bs->members[k]].op;
+    for (intptr_t i = 0;
+         i < mlirOperationGetNumResults(op) && rc == MG_LIFT_RUN_OK; ++i)
+      rc = mark_result(bs, k, b, op, i, outs);
+  }
+  return rc;
+}
+
+// Cuts every member: the chunk as a whole is not worth lifting.
+static int cut_all(MgLiftBlock *bs, uint32_t from, uint32_t to,
+                   const char *why) {
+  for (uint32_t k = from; k < to; ++k)
+    mg_lift_block_cut(bs, bs->ops[bs->members[k]].op, bs->members[k], why);
+  return MG_LIFT_RUN_RETRY;
+}
+
+// Resolves the members' operands and captures to graph inputs (or copies
+// of floating ops, gathered in res).
+static int resolve_operands(MgLiftBlock *bs, uint32_t from, uint32_t to,
+                            MgLiftBuilder *b, Resolve *res) {
+  for (uint32_t k = from; k < to; ++k) {
+    MlirOperation op = bs->ops[bs->members[k]].op;
+    b->current = op;
+    bool ok = true;
+    for (intptr_t i = 0; i < mlirOperationGetNumOperands(op) && ok; ++i)
+      ok = resolve_value(mlirOperationGetOperand(op, i), res);
+    ok = ok && mg_lift_for_each_capture(op, resolve_value, res);
+    if (!ok) {
+      if (res->nomem)
+        return MG_LIFT_RUN_NOMEM;
+      mg_lift_block_cut(bs, b->blame, bs->members[k],
+                        b->failed ? b->why : "an operand cannot be passed in");
+      return MG_LIFT_RUN_RETRY;
+    }
+  }
+  return MG_LIFT_RUN_OK;
+}
+
+// Puts the kernel graph in its final form (inputs in definition order,
+// dead ops pruned) and checks it; failures are blamed on the first member.
+static int settle_graph(MgLiftBlock *bs, MgLiftBuilder *b, uint32_t first) {
+  if (!order_inputs(bs, b))
+    return MG_LIFT_RUN_NOMEM;
+  if (!mg_lift_prune(b)) {
+    mg_lift_block_cut(bs, bs->ops[first].op, first, b->why);
+    return MG_LIFT_RUN_RETRY;
+  }
+  MgDiag diag = {-1, -1, ""};
+  if (mg_program_validate(b->prog, NULL, &diag) != MG_STATUS_OK) {
+    char why[MG_LIFT_WHY_SIZE + 64];
+    snprintf(why, sizeof why, "internal: invalid kernel graph: %.150s",
+             diag.message);
+    mg_lift_block_cut(bs, bs->ops[first].op, first, why);
+    return MG_LIFT_RUN_RETRY;
+  }
+  return MG_LIFT_RUN_OK;
+}
+
+// The slot unlift puts reference op `op` in (see rewrite.c): members get
+// the number of stayed ops before them, a copy of stayed op s gets -2 - s,
+// a copy of a floating op from before the span -1.
+static int64_t ref_slot(const MgLiftBlock *bs, const MgLiftChunk *c,
+                        MlirOperation op) {
+  int32_t p = mg_lift_block_pos(bs, op);
+  bool member = p >= 0 && bs->ops[p].chunk_member;
+  int64_t slot = -1; // a copy of a floating op from before the span
+  for (uint32_t s = 0; s < c->num_stayed; ++s) {
+    int32_t q = mg_lift_block_pos(bs, c->stayed[s]);
+    if (member && q < p)
+      slot = s + 1; // members: number of stayed ops before them
+    else if (!member && q == p)
+      slot = -2 - (int64_t)s; // a copy of stayed op s
+  }
+  if (member && slot < 0)
+    slot = 0;
+  return slot;
+}
+
+// The reference ops (clones, then members) in block order, with their
+// slots; sorted has room for all of them.
+static void order_ref_ops(const MgLiftBlock *bs, MgLiftChunk *c,
+                          const Resolve *res, OrderedOp *sorted,
+                          uint32_t nref) {
+  for (uint32_t i = 0; i < nref; ++i) {
+    sorted[i].op = i < res->clones.num
+                       ? ((MlirOperation *)res->clones.data)[i]
+                       : c->members[i - res->clones.num];
+    sorted[i].order = mg_ptrmap_get(&bs->plan->order, sorted[i].op.ptr);
+  }
+  qsort(sorted, nref, sizeof *sorted, by_order);
+  for (uint32_t i = 0; i < nref; ++i) {
+    c->ref_ops[i] = sorted[i].op;
+    c->slots[i] = ref_slot(bs, c, sorted[i].op);
+  }
+  c->num_ref_ops = nref;
+}
+
+// Fills chunk c from the checked chunk: members, the ops that stayed in
+// between, inputs, reference ops and slots; takes outs' array and b's
+// program.
+static int build_chunk(MgLiftBlock *bs, uint32_t from, uint32_t to,
+                       MgLiftBuilder *b, const Resolve *res, Growable *outs,
+                       const char *note, MgLiftChunk *c) {
+  uint32_t first = bs->members[from], lastm = bs->members[to - 1];
+  c->block = bs->block;
+  c->num_members = to - from;
+  c->members = malloc(c->num_members * sizeof *c->members);
+  c->stayed = malloc((lastm - first + 1) * sizeof *c->stayed);
+  c->inputs = malloc((b->num_inputs + 1) * sizeof *c->inputs);
+  uint32_t nref = res->clones.num + (to - from);
+  c->ref_ops = malloc(nref * sizeof *c->ref_ops);
+  c->slots = malloc(nref * sizeof *c->slots);
+  OrderedOp *sorted = malloc(nref * sizeof *sorted);
+  if (!c->members || !c->stayed || !c->inputs || !c->ref_ops || !c->slots ||
+      !sorted) {
+    free(sorted);
+    return MG_LIFT_RUN_NOMEM;
+  }
+  for (uint32_t k = from; k < to; ++k)
+    c->members[k - from] = bs->ops[bs->members[k]].op;
+  for (uint32_t i = first + 1; i < lastm; ++i)
+    if (!bs->ops[i].chunk_member)
+      c->stayed[c->num_stayed++] = bs->ops[i].op;
+  memcpy(c->inputs, b->inputs, b->num_inputs * sizeof *c->inputs);
+  c->num_inputs = b->num_inputs;
+  order_ref_ops(bs, c, res, sorted, nref);
+  free(sorted);
+  c->num_clones = res->clones.num;
+  c->outputs = outs->data;
+  c->num_outputs = outs->num;
+  outs->data = NULL;
+  c->prog = b->prog;
+  b->prog = NULL;
+  c->compute = b->num_compute;
+  c->order = mg_ptrmap_get(&bs->plan->order, bs->ops[first].op.ptr);
+  snprintf(c->note, sizeof c->note, "%s", note);
+  return MG_LIFT_RUN_OK;
+}
+
+// Appends c to the block's chunks.
+static int append_chunk(MgLiftBlock *bs, const MgLiftChunk *c) {
+  MgLiftChunk *grown =
+      realloc(bs->chunks, (bs->num_chunks + 1) * sizeof *bs->chunks);
+  if (!grown)
+    return MG_LIFT_RUN_NOMEM;
+  bs->chunks = grown;
+  bs->chunks[bs->num_chunks++] = *c;
+  return MG_LIFT_RUN_OK;
+}
+
+// Each step runs only while the previous ones succeeded (rc stays OK).
 int mg_lift_block_finalize(MgLiftBlock *bs, uint32_t from, uint32_t to,
                            MgLiftBuilder *b, const char *note) {
-  uint32_t first = bs->members[from], lastm = bs->members[to - 1];
+  uint32_t first = bs->members[from];
   for (uint32_t k = from; k < to; ++k)
     bs->ops[bs->members[k]].chunk_member = true;
   Growable outs = {0};
   Resolve res = {bs, b, {0}, {0}, false};
   mg_ptrmap_init(&res.cloned);
-  int rc = MG_LIFT_RUN_OK;
   uint32_t computed = b->num_compute; // before output copies
-  char why[MG_LIFT_WHY_SIZE + 64];
-  for (uint32_t k = from; k < to && rc == MG_LIFT_RUN_OK; ++k) {
-    MlirOperation op = bs->ops[bs->members[k]].op;
-    for (intptr_t i = 0;
-         i < mlirOperationGetNumResults(op) && rc == MG_LIFT_RUN_OK; ++i) {
-      MlirValue v = mlirOperationGetResult(op, i);
-      if (!has_outside_use(bs, v))
-        continue;
-      uint32_t vi = mg_ptrmap_get(&b->index, v.ptr);
-      if (vi == UINT32_MAX) {
-        mg_lift_block_cut(bs, op, bs->members[k],
-                          "internal: a result has no image");
-        rc = MG_LIFT_RUN_RETRY;
-        break;
-      }
-      MgLiftVal val = b->vals[vi];
-      MgLiftType ty;
-      b->current = op;
-      // A result that leaves as a view of a μGraph tensor is written in
-      // the layout its users read (transpose/reshape view ops).
-      if (!mg_lift_realize(b, &val)) {
-        mg_lift_block_cut(bs, b->blame, bs->members[k], b->why);
-        rc = MG_LIFT_RUN_RETRY;
-      } else if (mg_lift_result_type(op, i, &ty)) {
-        MgTensorId t = val.t;
-        if (!retype_output(b, &t, ty.dtype)) {
-          snprintf(why, sizeof why,
-                   "its result would leave the kernel "
-                   "graph as %s, computed in %s by an op that cannot change "
-                   "element types",
-                   mg_dtype_name((MgDType)ty.dtype),
-                   mg_dtype_name((MgDType)mg_lift_tensor(b, t)->dtype));
-          mg_lift_block_cut(bs, val.origin, bs->members[k], why);
-          rc = MG_LIFT_RUN_RETRY;
-          break;
-        }
-        MgDiag diag = {-1, -1, ""};
-        if (t == MG_NO_ID ||
-            mg_graph_mark_output(b->prog, 0, t, &diag) != MG_STATUS_OK ||
-            !push(&outs, &v, sizeof v)) {
-          mg_lift_block_cut(bs, op, bs->members[k],
-                            "internal: cannot mark the output");
-          rc = MG_LIFT_RUN_RETRY;
-        }
-      } else {
-        mg_lift_block_cut(bs, op, bs->members[k], "unsupported result type");
-        rc = MG_LIFT_RUN_RETRY;
-      }
-    }
-  }
-  if (rc == MG_LIFT_RUN_OK && outs.num == 0) {
-    for (uint32_t k = from; k < to; ++k)
-      mg_lift_block_cut(
-          bs, bs->ops[bs->members[k]].op, bs->members[k],
-          "its results are never used (dead code stays as written)");
-    rc = MG_LIFT_RUN_RETRY;
-  }
-  if (rc == MG_LIFT_RUN_OK && computed == 0) {
-    for (uint32_t k = from; k < to; ++k)
-      mg_lift_block_cut(bs, bs->ops[bs->members[k]].op, bs->members[k],
-                        "the subprogram would compute nothing (only views)");
-    rc = MG_LIFT_RUN_RETRY;
-  }
-  for (uint32_t k = from; k < to && rc == MG_LIFT_RUN_OK; ++k) {
-    MlirOperation op = bs->ops[bs->members[k]].op;
-    b->current = op;
-    bool ok = true;
-    for (intptr_t i = 0; i < mlirOperationGetNumOperands(op) && ok; ++i)
-      ok = resolve_value(mlirOperationGetOperand(op, i), &res);
-    ok = ok && mg_lift_for_each_capture(op, resolve_value, &res);
-    if (!ok) {
-      rc = res.nomem ? MG_LIFT_RUN_NOMEM : MG_LIFT_RUN_RETRY;
-      if (rc == MG_LIFT_RUN_RETRY)
-        mg_lift_block_cut(bs, b->blame, bs->members[k],
-                          b->failed ? b->why
-                                    : "an operand cannot be passed in");
-    }
-  }
-  if (rc == MG_LIFT_RUN_OK && !order_inputs(bs, b))
-    rc = MG_LIFT_RUN_NOMEM;
-  if (rc == MG_LIFT_RUN_OK && !mg_lift_prune(b)) {
-    mg_lift_block_cut(bs, bs->ops[first].op, first, b->why);
-    rc = MG_LIFT_RUN_RETRY;
-  }
-  MgDiag diag = {-1, -1, ""};
-  if (rc == MG_LIFT_RUN_OK &&
-      mg_program_validate(b->prog, NULL, &diag) != MG_STATUS_OK) {
-    snprintf(why, sizeof why, "internal: invalid kernel graph: %.150s",
-             diag.message);
-    mg_lift_block_cut(bs, bs->ops[first].op, first, why);
-    rc = MG_LIFT_RUN_RETRY;
-  }
+  int rc = mark_outputs(bs, from, to, b, &outs);
+  if (rc == MG_LIFT_RUN_OK && outs.num == 0)
+    rc = cut_all(bs, from, to,
+                 "its results are never used (dead code stays as written)");
+  if (rc == MG_LIFT_RUN_OK && computed == 0)
+    rc = cut_all(bs, from, to,
+                 "the subprogram would compute nothing (only views)");
+  if (rc == MG_LIFT_RUN_OK)
+    rc = resolve_operands(bs, from, to, b, &res);
+  if (rc == MG_LIFT_RUN_OK)
+    rc = settle_graph(bs, b, first);
   MgLiftChunk c;
   memset(&c, 0, sizeof c);
-  if (rc == MG_LIFT_RUN_OK) {
-    c.block = bs->block;
-    c.num_members = to - from;
-    c.members = malloc(c.num_members * sizeof *c.members);
-    c.stayed = malloc((lastm - first + 1) * sizeof *c.stayed);
-    c.inputs = malloc((b->num_inputs + 1) * sizeof *c.inputs);
-    uint32_t nref = res.clones.num + (to - from);
-    c.ref_ops = malloc(nref * sizeof *c.ref_ops);
-    c.slots = malloc(nref * sizeof *c.slots);
-    OrderedOp *sorted = malloc(nref * sizeof *sorted);
-    if (!c.members || !c.stayed || !c.inputs || !c.ref_ops || !c.slots ||
-        !sorted) {
-      rc = MG_LIFT_RUN_NOMEM;
-    } else {
-      for (uint32_t k = from; k < to; ++k)
-        c.members[k - from] = bs->ops[bs->members[k]].op;
-      for (uint32_t i = first + 1; i < lastm; ++i)
-        if (!bs->ops[i].chunk_member)
-          c.stayed[c.num_stayed++] = bs->ops[i].op;
-      memcpy(c.inputs, b->inputs, b->num_inputs * sizeof *c.inputs);
-      c.num_inputs = b->num_inputs;
-      for (uint32_t i = 0; i < nref; ++i) {
-        sorted[i].op = i < res.clones.num
-                           ? ((MlirOperation *)res.clones.data)[i]
-                           : c.members[i - res.clones.num];
-        sorted[i].order = mg_ptrmap_get(&bs->plan->order, sorted[i].op.ptr);
-      }
-      qsort(sorted, nref, sizeof *sorted, by_order);
-      for (uint32_t i = 0; i < nref; ++i) {
-        MlirOperation op = sorted[i].op;
-        c.ref_ops[i] = op;
-        int32_t p = mg_lift_block_pos(bs, op);
-        bool member = p >= 0 && bs->ops[p].chunk_member;
-        int64_t slot = -1; // a copy of a floating op from before the span
-        for (uint32_t s = 0; s < c.num_stayed; ++s) {
-          int32_t q = mg_lift_block_pos(bs, c.stayed[s]);
-          if (member && q < p)
-            slot = s + 1; // members: number of stayed ops before them
-          else if (!member && q == p)
-            slot = -2 - (int64_t)s; // a copy of stayed op s
-        }
-        if (member && slot < 0)
-          slot = 0;
-        c.slots[i] = slot;
-      }
-      c.num_ref_ops = nref;
-      c.num_clones = res.clones.num;
-      c.outputs = outs.data;
-      c.num_outputs = outs.num;
-      outs.data = NULL;
-      c.prog = b->prog;
-      b->prog = NULL;
-      c.compute = b->num_compute;
-      c.order = mg_ptrmap_get(&bs->plan->order, bs->ops[first].op.ptr);
-      snprintf(c.note, sizeof c.note, "%s", note);
-    }
-    free(sorted);
-  }
-  if (rc == MG_LIFT_RUN_OK) {
-    MgLiftChunk *grown =
-        realloc(bs->chunks, (bs->num_chunks + 1) * sizeof *bs->chunks);
-    if (!grown)
-      rc = MG_LIFT_RUN_NOMEM;
-    else {
-      bs->chunks = grown;
-      bs->chunks[bs->num_chunks++] = c;
-    }
-  }
+  if (rc == MG_LIFT_RUN_OK)
+    rc = build_chunk(bs, from, to, b, &res, &outs, note, &c);
+  if (rc == MG_LIFT_RUN_OK)
+    rc = append_chunk(bs, &c);
   if (rc != MG_LIFT_RUN_OK)
     mg_lift_chunk_free(&c);
   for (uint32_t k = from; k < to; ++k)

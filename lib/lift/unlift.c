@@ -218,16 +218,200 @@ static void erase_unused_boundary(MlirValue x, int depth) {
     erase_unused_boundary(operands[i], depth + 1);
 }
 
+// Inlining one call of a reference function: where the copies go and
+// what each reference value became in the caller.
+typedef struct Inline {
+  MlirOperation call;
+  MlirBlock block;       // the call's
+  uint32_t nops;         // ops in the reference body, return included
+  int64_t j;             // ops in front of the call the slots refer to
+  const int64_t *slots;  // per body op, or NULL: everything before the call
+  MlirOperation *before; // the j ops right before the call, in order
+  MgPtrMap map;          // reference value -> index into to
+  MlirValue *to;
+  uint32_t num;
+} Inline;
+
+// Reads the reference's slots (rewrite.c) into *slot_buf, setting in->j
+// and in->slots; they are only trusted when they describe this reference.
+// False when out of memory.
+static bool read_slots(MlirOperation ref, Inline *in, int64_t **slot_buf) {
+  MlirAttribute sa = mg_lift_attr(ref, "ug.unlift");
+  if (mlirAttributeIsNull(sa) || !mlirAttributeIsADenseI64Array(sa) ||
+      mlirDenseArrayGetNumElements(sa) != (intptr_t)in->nops)
+    return true;
+  *slot_buf = malloc(in->nops * sizeof **slot_buf);
+  if (!*slot_buf)
+    return false;
+  for (uint32_t i = 0; i < in->nops; ++i)
+    (*slot_buf)[i] = mlirDenseI64ArrayGetElement(sa, i);
+  in->j = (*slot_buf)[0];
+  in->slots = *slot_buf + 1;
+  return true;
+}
+
+// Finds the j ops right before the call, in order, skipping the call's own
+// reshapes (dropped later); when there are fewer, the slots are not used.
+static void find_before(Inline *in) {
+  if (in->j <= 0)
+    return;
+  int64_t seen = 0, j = in->j;
+  for (MlirOperation op = mlirBlockGetFirstOperation(in->block);
+       !mlirOperationIsNull(op) && !mlirOperationEqual(op, in->call);
+       op = mlirOperationGetNextInBlock(op)) {
+    if (is_boundary(op)) // the call's own reshapes, dropped below
+      continue;
+    if (seen >= j)
+      memmove(in->before, in->before + 1, (size_t)(j - 1) * sizeof *in->before);
+    in->before[seen >= j ? j - 1 : seen] = op;
+    seen++;
+  }
+  if (seen < j)
+    in->j = 0, in->slots = NULL;
+}
+
+// Where body op k goes when it has no slot of its own: just before the
+// next member (floating copies that have no original go there too), else
+// just before the call.
+static MlirOperation next_anchor(const Inline *in, uint32_t k) {
+  int64_t next = in->j;
+  if (in->slots)
+    for (uint32_t m = k; m + 1 < in->nops; ++m)
+      if (in->slots[m] >= 0) {
+        next = in->slots[m];
+        break;
+      }
+  return next < in->j ? in->before[next] : in->call;
+}
+
+// When op is the inverse of one of the call's boundary reshapes, maps its
+// result to what the call reshaped and returns true (*ok says whether that
+// worked); else false.
+static bool undo_boundary(Inline *in, MlirOperation op, bool *ok) {
+  if (!is_boundary(op) || mlirOperationGetNumOperands(op) != 1)
+    return false;
+  uint32_t v = mg_ptrmap_get(&in->map, mlirOperationGetOperand(op, 0).ptr);
+  MlirValue src =
+      v == UINT32_MAX
+          ? (MlirValue){NULL}
+          : boundary_source(in->to[v],
+                            mlirValueGetType(mlirOperationGetResult(op, 0)));
+  if (mlirValueIsNull(src))
+    return false;
+  in->to[in->num] = src;
+  *ok = mg_ptrmap_put(&in->map, mlirOperationGetResult(op, 0).ptr, in->num++);
+  return true;
+}
+
+// A copy of body op `op` reading the caller's values (a masked select's
+// stand-in becomes the select again, mask.c); null when an operand has no
+// image.
+static MlirOperation clone_remapped(Inline *in, MlirOperation op) {
+  MlirOperation copy = mlirOperationClone(op);
+  bool ok = true;
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(copy) && ok; ++i) {
+    uint32_t v = mg_ptrmap_get(&in->map, mlirOperationGetOperand(copy, i).ptr);
+    if (v != UINT32_MAX)
+      mlirOperationSetOperand(copy, i, in->to[v]);
+    else
+      ok = false;
+  }
+  if (ok && mlirOperationGetNumOperands(copy) == 2) {
+    // The stand-in of a masked select: the select again (mask.c).
+    MlirOperation sel =
+        mg_lift_mask_restore(copy, mlirOperationGetOperand(copy, 0),
+                             mlirOperationGetOperand(copy, 1));
+    if (!mlirOperationIsNull(sel)) {
+      mlirOperationDestroy(copy);
+      copy = sel;
+    }
+  }
+  ok = ok && mg_lift_remap_nested(copy, &in->map, in->to);
+  if (!ok) {
+    mlirOperationDestroy(copy);
+    return (MlirOperation){NULL};
+  }
+  return copy;
+}
+
+// The op already in the caller that `copy` (of a body op in `slot`)
+// duplicates: the stayed op it copies, or for a floating op, an identical
+// one found before the span; else null.
+static MlirOperation find_existing(const Inline *in, MlirOperation copy,
+                                   int64_t slot) {
+  if (slot <= -2 && -slot - 2 < in->j &&
+      mg_lift_ops_identical(copy, in->before[-slot - 2], NULL, NULL))
+    return in->before[-slot - 2];
+  if (slot == -1)
+    return find_original(in->j > 0 ? in->before[0] : in->call, copy, NULL,
+                         NULL);
+  return (MlirOperation){NULL};
+}
+
+// Puts body op k (op) into the caller: reusing what is already there, or
+// a copy in its slot. False on failure.
+static bool inline_op(Inline *in, MlirOperation op, uint32_t k) {
+  int64_t slot = in->slots ? in->slots[k] : in->j;
+  MlirOperation anchor = next_anchor(in, k);
+  bool ok = true;
+  if (undo_boundary(in, op, &ok))
+    return ok;
+  MlirOperation copy = clone_remapped(in, op);
+  if (mlirOperationIsNull(copy))
+    return false;
+  MlirOperation original = find_existing(in, copy, slot);
+  if (!mlirOperationIsNull(original)) {
+    mlirOperationDestroy(copy);
+    return map_results(&in->map, in->to, &in->num, op, original);
+  }
+  MlirOperation at = slot >= 0 && slot < in->j ? in->before[slot] : anchor;
+  if (!fits_before(copy, at)) {
+    // The ops in front of the call are not the ones lifting left there
+    // (another pass ran in between): put the rest just before the call.
+    in->slots = NULL;
+    in->j = 0;
+    at = in->call;
+  }
+  mlirBlockInsertOwnedOperationBefore(in->block, at, copy);
+  return map_results(&in->map, in->to, &in->num, op, copy);
+}
+
+// Replaces the call's results by the images of what the body returns.
+static bool replace_results(Inline *in, MlirOperation ret) {
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(ret); ++i) {
+    uint32_t v = mg_ptrmap_get(&in->map, mlirOperationGetOperand(ret, i).ptr);
+    if (v == UINT32_MAX)
+      return false;
+    mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(in->call, i),
+                                  in->to[v]);
+  }
+  return true;
+}
+
+// Erases the call, then the boundary ops feeding it that nothing else
+// reads.
+static void erase_call(MlirOperation call) {
+  intptr_t n = mlirOperationGetNumOperands(call);
+  MlirValue *operands = malloc(((size_t)n + 1) * sizeof *operands);
+  for (intptr_t i = 0; operands && i < n; ++i)
+    operands[i] = mlirOperationGetOperand(call, i);
+  mlirOperationDestroy(call);
+  for (intptr_t i = 0; operands && i < n; ++i)
+    erase_unused_boundary(operands[i], 0);
+  free(operands);
+}
+
 static bool inline_call(MlirOperation call, MlirOperation ref) {
-  MlirBlock block = mlirOperationGetBlock(call);
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(ref, 0));
   intptr_t nargs = mlirBlockGetNumArguments(body);
   if (nargs != mlirOperationGetNumOperands(call))
     return false;
-  uint32_t nops = 0, cap = (uint32_t)nargs;
+  Inline in = {call, mlirOperationGetBlock(call), 0, 0, NULL, NULL,
+               {0}, NULL, 0};
+  uint32_t cap = (uint32_t)nargs;
   for (MlirOperation op = mlirBlockGetFirstOperation(body);
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
-    nops++;
+    in.nops++;
     cap += (uint32_t)mlirOperationGetNumResults(op);
   }
   MlirOperation ret = mlirBlockGetTerminator(body);
@@ -236,150 +420,36 @@ static bool inline_call(MlirOperation call, MlirOperation ref) {
     return false;
   // Slots: only trusted when they describe this reference and the j ops in
   // front of the call exist.
-  MlirAttribute sa = mg_lift_attr(ref, "ug.unlift");
-  int64_t j = 0;
-  const int64_t *slots = NULL;
   int64_t *slot_buf = NULL;
-  if (!mlirAttributeIsNull(sa) && mlirAttributeIsADenseI64Array(sa) &&
-      mlirDenseArrayGetNumElements(sa) == (intptr_t)nops) {
-    slot_buf = malloc(nops * sizeof *slot_buf);
-    if (!slot_buf)
-      return false;
-    for (uint32_t i = 0; i < nops; ++i)
-      slot_buf[i] = mlirDenseI64ArrayGetElement(sa, i);
-    j = slot_buf[0];
-    slots = slot_buf + 1;
-  }
-  MlirOperation *before =
-      malloc(((size_t)(j > 0 ? j : 0) + 1) * sizeof *before);
-  MlirValue *to = malloc((cap + 1) * sizeof *to);
-  if (!before || !to) {
+  if (!read_slots(ref, &in, &slot_buf))
+    return false;
+  in.before = malloc(((size_t)(in.j > 0 ? in.j : 0) + 1) * sizeof *in.before);
+  in.to = malloc((cap + 1) * sizeof *in.to);
+  if (!in.before || !in.to) {
     free(slot_buf);
-    free(before);
-    free(to);
+    free(in.before);
+    free(in.to);
     return false;
   }
-  if (j > 0) { // the j ops right before the call, in order
-    int64_t seen = 0;
-    for (MlirOperation op = mlirBlockGetFirstOperation(block);
-         !mlirOperationIsNull(op) && !mlirOperationEqual(op, call);
-         op = mlirOperationGetNextInBlock(op)) {
-      if (is_boundary(op)) // the call's own reshapes, dropped below
-        continue;
-      if (seen >= j)
-        memmove(before, before + 1, (size_t)(j - 1) * sizeof *before);
-      before[seen >= j ? j - 1 : seen] = op;
-      seen++;
-    }
-    if (seen < j)
-      j = 0, slots = NULL;
-  }
-  MgPtrMap map;
-  mg_ptrmap_init(&map);
-  uint32_t num = 0;
+  find_before(&in);
+  mg_ptrmap_init(&in.map);
   bool ok = true;
   for (intptr_t i = 0; i < nargs && ok; ++i) {
-    to[num] = mlirOperationGetOperand(call, i);
-    ok = mg_ptrmap_put(&map, mlirBlockGetArgument(body, i).ptr, num++);
+    in.to[in.num] = mlirOperationGetOperand(call, i);
+    ok = mg_ptrmap_put(&in.map, mlirBlockGetArgument(body, i).ptr, in.num++);
   }
   uint32_t k = 0;
   for (MlirOperation op = mlirBlockGetFirstOperation(body);
        ok && !mlirOperationEqual(op, ret);
-       op = mlirOperationGetNextInBlock(op), ++k) {
-    int64_t slot = slots ? slots[k] : j;
-    MlirOperation original = {NULL};
-    // Where the next member goes: floating copies that have no original
-    // go there too, just before it.
-    int64_t next = j;
-    if (slots)
-      for (uint32_t m = k; m + 1 < nops; ++m)
-        if (slots[m] >= 0) {
-          next = slots[m];
-          break;
-        }
-    MlirOperation anchor = next < j ? before[next] : call;
-    if (is_boundary(op) && mlirOperationGetNumOperands(op) == 1) {
-      // The inverse of the call's reshape: read what the call reshaped.
-      uint32_t v = mg_ptrmap_get(&map, mlirOperationGetOperand(op, 0).ptr);
-      MlirValue src =
-          v == UINT32_MAX
-              ? (MlirValue){NULL}
-              : boundary_source(to[v], mlirValueGetType(
-                                           mlirOperationGetResult(op, 0)));
-      if (!mlirValueIsNull(src)) {
-        to[num] = src;
-        ok = mg_ptrmap_put(&map, mlirOperationGetResult(op, 0).ptr, num++);
-        continue;
-      }
-    }
-    MlirOperation copy = mlirOperationClone(op);
-    for (intptr_t i = 0; i < mlirOperationGetNumOperands(copy) && ok; ++i) {
-      uint32_t v = mg_ptrmap_get(&map, mlirOperationGetOperand(copy, i).ptr);
-      if (v != UINT32_MAX)
-        mlirOperationSetOperand(copy, i, to[v]);
-      else
-        ok = false;
-    }
-    if (ok && mlirOperationGetNumOperands(copy) == 2) {
-      // The stand-in of a masked select: the select again (mask.c).
-      MlirOperation sel =
-          mg_lift_mask_restore(copy, mlirOperationGetOperand(copy, 0),
-                               mlirOperationGetOperand(copy, 1));
-      if (!mlirOperationIsNull(sel)) {
-        mlirOperationDestroy(copy);
-        copy = sel;
-      }
-    }
-    ok = ok && mg_lift_remap_nested(copy, &map, to);
-    if (!ok) {
-      mlirOperationDestroy(copy);
-      break;
-    }
-    if (slot <= -2 && -slot - 2 < j &&
-        mg_lift_ops_identical(copy, before[-slot - 2], NULL, NULL))
-      original = before[-slot - 2];
-    else if (slot == -1)
-      original = find_original(j > 0 ? before[0] : call, copy, NULL, NULL);
-    if (!mlirOperationIsNull(original)) {
-      mlirOperationDestroy(copy);
-      ok = map_results(&map, to, &num, op, original);
-    } else {
-      MlirOperation at = slot >= 0 && slot < j ? before[slot] : anchor;
-      if (!fits_before(copy, at)) {
-        // The ops in front of the call are not the ones lifting left there
-        // (another pass ran in between): put the rest just before the call.
-        slots = NULL;
-        j = 0;
-        at = call;
-      }
-      mlirBlockInsertOwnedOperationBefore(block, at, copy);
-      ok = map_results(&map, to, &num, op, copy);
-    }
-  }
-  if (ok) {
-    for (intptr_t i = 0; i < mlirOperationGetNumOperands(ret); ++i) {
-      uint32_t v = mg_ptrmap_get(&map, mlirOperationGetOperand(ret, i).ptr);
-      if (v == UINT32_MAX) {
-        ok = false;
-        break;
-      }
-      mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(call, i), to[v]);
-    }
-  }
-  if (ok) {
-    intptr_t n = mlirOperationGetNumOperands(call);
-    MlirValue *operands = malloc(((size_t)n + 1) * sizeof *operands);
-    for (intptr_t i = 0; operands && i < n; ++i)
-      operands[i] = mlirOperationGetOperand(call, i);
-    mlirOperationDestroy(call);
-    for (intptr_t i = 0; operands && i < n; ++i)
-      erase_unused_boundary(operands[i], 0);
-    free(operands);
-  }
-  mg_ptrmap_free(&map);
+       op = mlirOperationGetNextInBlock(op), ++k)
+    ok = inline_op(&in, op, k);
+  ok = ok && replace_results(&in, ret);
+  if (ok)
+    erase_call(call);
+  mg_ptrmap_free(&in.map);
   free(slot_buf);
-  free(before);
-  free(to);
+  free(in.before);
+  free(in.to);
   return ok;
 }
 

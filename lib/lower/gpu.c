@@ -16,6 +16,194 @@
 #include <stdlib.h>
 #include <string.h>
 
+// Kernel tensor k of op: its operands, then its results.
+static MgTensorId kernel_tensor(const MgOp *op, uint32_t k) {
+  return k < op->num_inputs ? op->inputs[k] : op->outputs[k - op->num_inputs];
+}
+
+// Names each kernel tensor %argN and prints the parameter list into args.
+static void kernel_args(const MgGraph *root, const MgOp *op, Name *kval,
+                        char (*ktype)[TYPE_LEN], MgText *args) {
+  uint32_t n = 0;
+  for (uint32_t k = 0; k < op->num_inputs + op->num_outputs; k++) {
+    MgTensorId t = kernel_tensor(op, k);
+    snprintf(kval[t], NAME_LEN, "%%arg%u", n++);
+    mg_lower_stored_type(root, t, ktype[t]);
+    // Kernel tensors are whole gpu.alloc buffers (256-byte aligned): saying
+    // so makes the pointer parameters .align 16, so LLVM keeps 128-bit
+    // vector accesses whole.
+    mg_text_printf(args, "%s%s: %s {llvm.align = 16 : i64}", k ? ", " : "",
+                   kval[t], ktype[t]);
+  }
+}
+
+// Static workgroup attributions for a block graph's tiles and auxiliary
+// buffers, used when they fit the static limit; values a fused chain
+// keeps in registers get none.
+static void static_tile_attributions(const MgGraph *b, const bool *reg,
+                                     MgText *wg) {
+  for (MgTensorId t = 0; t < b->num_tensors; t++) {
+    if (!mg_lower_is_tile(b, t) || reg[t])
+      continue;
+    char type[TYPE_LEN];
+    mg_lower_tile_type(b, t, MG_LOWER_WORKGROUP, type);
+    // 16-byte aligned, as the vector copies into tiles assume.
+    mg_text_printf(wg, "%s%%wg%u : %s {llvm.align = 16 : i64}",
+                   wg->len ? ", " : "", t, type);
+  }
+  for (MgTensorId t = 0; t < b->num_tensors; t++) {
+    if (!mg_lower_aux_bytes(b, t))
+      continue;
+    char type[TYPE_LEN];
+    mg_lower_aux_type(b, t, MG_LOWER_WORKGROUP, type);
+    mg_text_printf(wg, "%s%%aux%u : %s {llvm.align = 16 : i64}",
+                   wg->len ? ", " : "", t, type);
+  }
+}
+
+// The same fact as the parameters' llvm.align for the accesses inside
+// (vector.load of a memref whose alignment is unknown is split into element
+// loads); renames each kernel tensor to its aligned (and laid out) view.
+static void assume_kernel_alignment(Emit *e, const MgGraph *root,
+                                    const MgOp *op, Name *kval,
+                                    char (*ktype)[TYPE_LEN]) {
+  for (uint32_t k = 0; k < op->num_inputs + op->num_outputs; k++) {
+    MgTensorId t = kernel_tensor(op, k);
+    Name aligned;
+    mg_lower_fresh(e, aligned);
+    mg_lower_line(e, "%s = memref.assume_alignment %s, 16 : %s", aligned,
+                  kval[t], ktype[t]);
+    snprintf(kval[t], NAME_LEN, "%s", aligned);
+    mg_lower_layout_view(e, root, t, kval[t], ktype[t]);
+  }
+}
+
+// Sets e->lo and e->step so that every thread of the grid strides over
+// the elements: lo = block_id * block_dim + thread_id, step = grid_dim *
+// block_dim.
+static void grid_stride(Emit *e) {
+  Name bid, bdim, tid, gdim, base;
+  mg_lower_fresh(e, bid);
+  mg_lower_line(e, "%s = gpu.block_id x", bid);
+  mg_lower_fresh(e, bdim);
+  mg_lower_line(e, "%s = gpu.block_dim x", bdim);
+  mg_lower_fresh(e, tid);
+  mg_lower_line(e, "%s = gpu.thread_id x", tid);
+  mg_lower_fresh(e, gdim);
+  mg_lower_line(e, "%s = gpu.grid_dim x", gdim);
+  mg_lower_fresh(e, base);
+  mg_lower_line(e, "%s = arith.muli %s, %s : index", base, bid, bdim);
+  mg_lower_fresh(e, e->lo);
+  mg_lower_line(e, "%s = arith.addi %s, %s : index", e->lo, base, tid);
+  mg_lower_fresh(e, e->step);
+  mg_lower_line(e, "%s = arith.muli %s, %s : index", e->step, gdim, bdim);
+  e->step_value = 0; // the grid's size, known only at run time here
+}
+
+// A predefined op's body: whole tensors, every thread of the grid striding
+// over the elements (or a split-K GEMV).
+static void predefined_body(Emit *e, const MgOp *op, Name *kval,
+                            char (*ktype)[TYPE_LEN], bool gemv) {
+  const MgGraph *root = &e->p->graphs[0];
+  if (mg_lower_alloc_tables(e, root)) {
+    for (uint32_t t = 0; t < root->num_tensors; t++) {
+      snprintf(e->val[t], NAME_LEN, "%s", kval[t]);
+      snprintf(e->type[t], TYPE_LEN, "%s", ktype[t]);
+    }
+  } else {
+    e->error = "out of memory";
+  }
+  if (!e->error && gemv) {
+    mg_lower_gemv(e, op, "%part"); // a split-K GEMV (gemv.c)
+  } else if (!e->error) {
+    grid_stride(e);
+    e->barrier = false; // no tile is shared
+    mg_lower_op(e, op);
+  }
+  mg_lower_free_tables(e);
+}
+
+// Names a buffer of the dynamic shared memory `smem` at *offset, which it
+// then moves past `bytes`.
+static void dynamic_view(Emit *e, const char *smem, int64_t *offset,
+                         int64_t bytes, Name out, const char *type) {
+  Name off;
+  mg_lower_index(e, *offset, off);
+  mg_lower_fresh(e, out);
+  mg_lower_line(e, "%s = memref.view %s[%s][] : memref<?xi8, %s> to %s", out,
+                smem, off, MG_LOWER_WORKGROUP, type);
+  *offset += bytes;
+}
+
+// Binds each tile and auxiliary buffer of block graph b to its workgroup
+// attribution, or (dynamic) to a view of the dynamic shared memory laid
+// out in tensor order, tiles first.
+static void bind_shared_buffers(Emit *e, const MgGraph *b, const bool *reg,
+                                bool dynamic) {
+  Name smem;
+  if (dynamic) {
+    mg_lower_fresh(e, smem);
+    mg_lower_line(e, "%s = gpu.dynamic_shared_memory : memref<?xi8, %s>",
+                  smem, MG_LOWER_WORKGROUP);
+  }
+  int64_t offset = 0;
+  for (MgTensorId t = 0; t < b->num_tensors; t++) {
+    if (!mg_lower_is_tile(b, t) || reg[t])
+      continue;
+    mg_lower_tile_type(b, t, MG_LOWER_WORKGROUP, e->type[t]);
+    snprintf(e->stage_type[t], TYPE_LEN, "%s", e->type[t]);
+    if (!dynamic) {
+      snprintf(e->val[t], NAME_LEN, "%%wg%u", t);
+      snprintf(e->stage_buf[t], NAME_LEN, "%s", e->val[t]);
+      continue;
+    }
+    dynamic_view(e, smem, &offset, mg_lower_tile_bytes_of(b, t), e->val[t],
+                 e->type[t]);
+    snprintf(e->stage_buf[t], NAME_LEN, "%s", e->val[t]);
+  }
+  for (MgTensorId t = 0; t < b->num_tensors; t++) {
+    int64_t aux = mg_lower_aux_bytes(b, t);
+    if (!aux)
+      continue;
+    mg_lower_aux_type(b, t, MG_LOWER_WORKGROUP, e->aux_type[t]);
+    if (!dynamic) {
+      snprintf(e->aux_buf[t], NAME_LEN, "%%aux%u", t);
+      continue;
+    }
+    dynamic_view(e, smem, &offset, aux, e->aux_buf[t], e->aux_type[t]);
+  }
+}
+
+// A graph-defined op's body: the block graph run by one thread block per
+// grid point, its block_threads threads splitting each op's elements.
+static void custom_body(Emit *e, const MgOp *op, Name *kval,
+                        char (*ktype)[TYPE_LEN], const bool *reg,
+                        bool dynamic, int64_t coop) {
+  const MgGraph *b = &e->p->graphs[op->attr];
+  bool *in_loop = NULL;
+  if (!mg_lower_alloc_tables(e, b) || !mg_lower_loop_flags(b, &in_loop)) {
+    e->error = "out of memory";
+  } else {
+    mg_lower_bind_dram(e, op, kval, ktype);
+    static const char axes[3] = {'x', 'y', 'z'};
+    for (int a = 0; a < 3; a++) {
+      mg_lower_fresh(e, e->block[a]);
+      mg_lower_line(e, "%s = gpu.block_id %c", e->block[a], axes[a]);
+    }
+    mg_lower_fresh(e, e->lo);
+    mg_lower_line(e, "%s = gpu.thread_id x", e->lo);
+    mg_lower_index(e, b->block_threads, e->step);
+    e->step_value = b->block_threads;
+    e->coop_threads = coop;
+    snprintf(e->tid, NAME_LEN, "%s", e->lo);
+    snprintf(e->scratch, NAME_LEN, "%%red");
+    bind_shared_buffers(e, b, reg, dynamic);
+    mg_lower_block_body(e, in_loop, reg);
+  }
+  free(in_loop);
+  mg_lower_free_tables(e);
+}
+
 void mg_lower_gpu_kernel(Emit *e, const char *name, MgOpId opi) {
   const MgGraph *root = &e->p->graphs[0];
   const MgOp *op = &root->ops[opi];
@@ -28,23 +216,10 @@ void mg_lower_gpu_kernel(Emit *e, const char *name, MgOpId opi) {
     free(ktype);
     return;
   }
-  // Arguments: operands, then results.
   MgText args = {0};
-  uint32_t n = 0;
-  for (uint32_t k = 0; k < op->num_inputs + op->num_outputs; k++) {
-    MgTensorId t = k < op->num_inputs ? op->inputs[k]
-                                      : op->outputs[k - op->num_inputs];
-    snprintf(kval[t], NAME_LEN, "%%arg%u", n++);
-    mg_lower_stored_type(root, t, ktype[t]);
-    // Kernel tensors are whole gpu.alloc buffers (256-byte aligned): saying
-    // so makes the pointer parameters .align 16, so LLVM keeps 128-bit
-    // vector accesses whole.
-    mg_text_printf(&args, "%s%s: %s {llvm.align = 16 : i64}", k ? ", " : "",
-                   kval[t], ktype[t]);
-  }
+  kernel_args(root, op, kval, ktype, &args);
   // Tiles: static workgroup attributions when they fit the static limit,
-  // else views of the dynamic shared memory the launch sizes; values a
-  // fused chain keeps in registers get none.
+  // else views of the dynamic shared memory the launch sizes.
   bool *reg = NULL;
   if (op->kind == MG_OP_CUSTOM) {
     const MgGraph *b = &e->p->graphs[op->attr];
@@ -64,26 +239,8 @@ void mg_lower_gpu_kernel(Emit *e, const char *name, MgOpId opi) {
   bool gemv = mg_lower_gemv_smem(e->p, opi, gemv_type, sizeof gemv_type) > 0;
   if (gemv)
     mg_text_printf(&wg, "%%part : %s {llvm.align = 16 : i64}", gemv_type);
-  if (op->kind == MG_OP_CUSTOM && !dynamic) {
-    const MgGraph *b = &e->p->graphs[op->attr];
-    for (MgTensorId t = 0; t < b->num_tensors; t++) {
-      if (!mg_lower_is_tile(b, t) || reg[t])
-        continue;
-      char type[TYPE_LEN];
-      mg_lower_tile_type(b, t, MG_LOWER_WORKGROUP, type);
-      // 16-byte aligned, as the vector copies into tiles assume.
-      mg_text_printf(&wg, "%s%%wg%u : %s {llvm.align = 16 : i64}",
-                     wg.len ? ", " : "", t, type);
-    }
-    for (MgTensorId t = 0; t < b->num_tensors; t++) {
-      if (!mg_lower_aux_bytes(b, t))
-        continue;
-      char type[TYPE_LEN];
-      mg_lower_aux_type(b, t, MG_LOWER_WORKGROUP, type);
-      mg_text_printf(&wg, "%s%%aux%u : %s {llvm.align = 16 : i64}",
-                     wg.len ? ", " : "", t, type);
-    }
-  }
+  if (op->kind == MG_OP_CUSTOM && !dynamic)
+    static_tile_attributions(&e->p->graphs[op->attr], reg, &wg);
   // One f32 per warp for reductions that span several warps (ops.c).
   int64_t coop = op->kind == MG_OP_CUSTOM
                      ? mg_lower_coop_threads(&e->p->graphs[op->attr]) : 0;
@@ -106,117 +263,11 @@ void mg_lower_gpu_kernel(Emit *e, const char *name, MgOpId opi) {
   mg_text_free(&wg);
   e->indent++;
   e->barrier = true;
-  // The same fact for the accesses inside (vector.load of a memref whose
-  // alignment is unknown is split into element loads).
-  for (uint32_t k = 0; k < op->num_inputs + op->num_outputs; k++) {
-    MgTensorId t = k < op->num_inputs ? op->inputs[k]
-                                      : op->outputs[k - op->num_inputs];
-    Name aligned;
-    mg_lower_fresh(e, aligned);
-    mg_lower_line(e, "%s = memref.assume_alignment %s, 16 : %s", aligned,
-                  kval[t], ktype[t]);
-    snprintf(kval[t], NAME_LEN, "%s", aligned);
-    mg_lower_layout_view(e, root, t, kval[t], ktype[t]);
-  }
-  if (op->kind != MG_OP_CUSTOM) {
-    // Whole tensors, every thread of the grid striding over the elements.
-    if (mg_lower_alloc_tables(e, root)) {
-      for (uint32_t t = 0; t < root->num_tensors; t++) {
-        snprintf(e->val[t], NAME_LEN, "%s", kval[t]);
-        snprintf(e->type[t], TYPE_LEN, "%s", ktype[t]);
-      }
-    } else {
-      e->error = "out of memory";
-    }
-    if (!e->error && gemv) {
-      mg_lower_gemv(e, op, "%part"); // a split-K GEMV (gemv.c)
-    } else if (!e->error) {
-      Name bid, bdim, tid, gdim, base;
-      mg_lower_fresh(e, bid);
-      mg_lower_line(e, "%s = gpu.block_id x", bid);
-      mg_lower_fresh(e, bdim);
-      mg_lower_line(e, "%s = gpu.block_dim x", bdim);
-      mg_lower_fresh(e, tid);
-      mg_lower_line(e, "%s = gpu.thread_id x", tid);
-      mg_lower_fresh(e, gdim);
-      mg_lower_line(e, "%s = gpu.grid_dim x", gdim);
-      mg_lower_fresh(e, base);
-      mg_lower_line(e, "%s = arith.muli %s, %s : index", base, bid, bdim);
-      mg_lower_fresh(e, e->lo);
-      mg_lower_line(e, "%s = arith.addi %s, %s : index", e->lo, base, tid);
-      mg_lower_fresh(e, e->step);
-      mg_lower_line(e, "%s = arith.muli %s, %s : index", e->step, gdim, bdim);
-      e->step_value = 0; // the grid's size, known only at run time here
-      e->barrier = false; // no tile is shared
-      mg_lower_op(e, op);
-    }
-    mg_lower_free_tables(e);
-  } else {
-    const MgGraph *b = &e->p->graphs[op->attr];
-    bool *in_loop = NULL;
-    if (!mg_lower_alloc_tables(e, b) || !mg_lower_loop_flags(b, &in_loop)) {
-      e->error = "out of memory";
-    } else {
-      mg_lower_bind_dram(e, op, kval, ktype);
-      static const char axes[3] = {'x', 'y', 'z'};
-      for (int a = 0; a < 3; a++) {
-        mg_lower_fresh(e, e->block[a]);
-        mg_lower_line(e, "%s = gpu.block_id %c", e->block[a], axes[a]);
-      }
-      mg_lower_fresh(e, e->lo);
-      mg_lower_line(e, "%s = gpu.thread_id x", e->lo);
-      mg_lower_index(e, b->block_threads, e->step);
-      e->step_value = b->block_threads;
-      e->coop_threads = coop;
-      snprintf(e->tid, NAME_LEN, "%s", e->lo);
-      snprintf(e->scratch, NAME_LEN, "%%red");
-      Name smem;
-      if (dynamic) {
-        mg_lower_fresh(e, smem);
-        mg_lower_line(e, "%s = gpu.dynamic_shared_memory : memref<?xi8, %s>",
-                      smem, MG_LOWER_WORKGROUP);
-      }
-      int64_t offset = 0;
-      for (MgTensorId t = 0; t < b->num_tensors; t++) {
-        if (!mg_lower_is_tile(b, t) || reg[t])
-          continue;
-        mg_lower_tile_type(b, t, MG_LOWER_WORKGROUP, e->type[t]);
-        snprintf(e->stage_type[t], TYPE_LEN, "%s", e->type[t]);
-        if (!dynamic) {
-          snprintf(e->val[t], NAME_LEN, "%%wg%u", t);
-          snprintf(e->stage_buf[t], NAME_LEN, "%s", e->val[t]);
-          continue;
-        }
-        Name off;
-        mg_lower_index(e, offset, off);
-        mg_lower_fresh(e, e->val[t]);
-        mg_lower_line(e, "%s = memref.view %s[%s][] : memref<?xi8, %s> to %s",
-                      e->val[t], smem, off, MG_LOWER_WORKGROUP, e->type[t]);
-        snprintf(e->stage_buf[t], NAME_LEN, "%s", e->val[t]);
-        offset += mg_lower_tile_bytes_of(b, t);
-      }
-      for (MgTensorId t = 0; t < b->num_tensors; t++) {
-        int64_t aux = mg_lower_aux_bytes(b, t);
-        if (!aux)
-          continue;
-        mg_lower_aux_type(b, t, MG_LOWER_WORKGROUP, e->aux_type[t]);
-        if (!dynamic) {
-          snprintf(e->aux_buf[t], NAME_LEN, "%%aux%u", t);
-          continue;
-        }
-        Name off;
-        mg_lower_index(e, offset, off);
-        mg_lower_fresh(e, e->aux_buf[t]);
-        mg_lower_line(e, "%s = memref.view %s[%s][] : memref<?xi8, %s> to %s",
-                      e->aux_buf[t], smem, off, MG_LOWER_WORKGROUP,
-                      e->aux_type[t]);
-        offset += aux;
-      }
-      mg_lower_block_body(e, in_loop, reg);
-    }
-    free(in_loop);
-    mg_lower_free_tables(e);
-  }
+  assume_kernel_alignment(e, root, op, kval, ktype);
+  if (op->kind != MG_OP_CUSTOM)
+    predefined_body(e, op, kval, ktype, gemv);
+  else
+    custom_body(e, op, kval, ktype, reg, dynamic, coop);
   e->coop_threads = 0;
   mg_lower_line(e, "gpu.return");
   e->indent--;

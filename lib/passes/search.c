@@ -338,6 +338,197 @@ static bool dump_chosen(const Run *run, MlirLocation loc, const char *func,
   return ok;
 }
 
+// One function's answer: a cheaper μGraph (best), or none (kept, or no
+// answer yet), and where it came from.
+typedef struct Answer {
+  MgProgram *best;
+  bool kept, from_cache, cached_stopped, cache_verified;
+  const char *same_as; // the earlier function with the same μGraph
+  MgSearchResult result;
+} Answer;
+
+// The same μGraph as an earlier subprogram: the same answer.
+static void answer_from_seen(Run *run, const Seen *seen, Answer *a) {
+  a->same_as = seen->name;
+  a->kept = !seen->best;
+  a->best = seen->best ? mg_program_clone(seen->best) : NULL;
+  a->result.stats.timed_out = seen->timed_out;
+  a->result.stats.memory_limited = seen->memory_limited;
+  ++run->deduplicated;
+}
+
+static void answer_from_cache(Run *run, MlirOperation module,
+                              MlirLocation loc, const char *name,
+                              const MgProgram *target, Answer *a) {
+  MgDiag diag = {-1, -1, ""};
+  MgCacheOutcome outcome;
+  bool stopped = false, verified = false;
+  a->best = mg_cache_fetch(mlirOperationGetContext(module), run->cache_dir,
+                           target, &run->options, !run->cache_verify,
+                           &outcome, &stopped, &verified, &diag);
+  if (outcome == MG_CACHE_DAMAGED && run->remarks)
+    mg_pass_remark(loc, "mirage-search: ignoring a damaged cache entry: %s",
+                   diag.message);
+  // Readable but not shown equivalent: stale, or written by someone else.
+  if (outcome == MG_CACHE_REJECTED)
+    mg_pass_warning(loc, "mirage-search: the cache entry for '@%s' is "
+                         "removed and searched again: %s",
+                    name, diag.message);
+  a->kept = outcome == MG_CACHE_KEPT;
+  a->from_cache = a->best != NULL || a->kept;
+  a->cached_stopped = a->from_cache && stopped;
+  a->cache_verified = a->best && verified;
+  run->cached += a->from_cache;
+}
+
+// Records a fresh search's answer in the cache (a failure to is only
+// remarked on).
+static void cache_result(const Run *run, MlirLocation loc,
+                         const MgProgram *target, const Answer *a) {
+  MgDiag diag = {-1, -1, ""};
+  const MgSearchResult *result = &a->result;
+  bool stopped = result->stats.timed_out || result->stats.memory_limited;
+  MgStatus put = MG_STATUS_OK;
+  if (run->use_cache)
+    put = a->best ? mg_cache_put(run->cache_dir, target, &run->options,
+                                 &result->found[result->best], stopped, &diag)
+                  : mg_cache_put_kept(run->cache_dir, target, &run->options,
+                                      stopped, &diag);
+  if (put != MG_STATUS_OK && run->remarks)
+    mg_pass_remark(loc, "mirage-search: result not cached: %s", diag.message);
+}
+
+// Remarks on what a search left out: unstable candidates, parts the memory
+// bound stopped.
+static void remark_search_limits(const Run *run, MlirLocation loc,
+                                 const char *name, const MgSearchStats *st) {
+  if (st->unstable && run->remarks)
+    mg_pass_remark(loc, "mirage-search: '@%s': %llu candidate(s) "
+                        "rejected as numerically unstable: an exp the "
+                        "original guards by subtracting a max takes an "
+                        "unbounded argument in them (the first one "
+                        "tested %s)",
+                   name, (unsigned long long)st->unstable,
+                   st->unstable_equal ? "was verified equal to the original"
+                                      : "was not verified equal");
+  if (st->parts_memory_limited && run->remarks)
+    mg_pass_remark(loc, "mirage-search: '@%s': %u of %u parts stopped "
+                        "by the memory bound (raise memory-limit to "
+                        "search them whole)",
+                   name, st->parts_memory_limited, st->cut_parts);
+}
+
+// Searches target; false (after an error) when the search fails.
+static bool answer_by_search(Run *run, MlirLocation loc, const char *name,
+                             const MgProgram *target, Answer *a) {
+  ++run->searched;
+  MgDiag diag = {-1, -1, ""};
+  ProgressState progress = {name, isatty(fileno(stderr)) != 0, false};
+  MgSearchOptions o = run->options;
+  if (run->progress) {
+    o.progress = on_progress;
+    o.progress_user_data = &progress;
+  }
+  MgStatus s = mg_search_run(target, &o, &a->result, &diag);
+  if (progress.printed && progress.tty)
+    fputc('\n', stderr);
+  if (s != MG_STATUS_OK) {
+    mg_pass_error(loc, "mirage-search failed on '@%s': %s", name,
+                  diag.message);
+    return false;
+  }
+  if (run->stats)
+    print_stats(name, &a->result.stats);
+  const MgProgram *chosen = mg_search_result_best(&a->result);
+  if (chosen)
+    a->best = mg_program_clone(chosen);
+  cache_result(run, loc, target, a);
+  remark_search_limits(run, loc, name, &a->result.stats);
+  return true;
+}
+
+// " (the same μGraph as ...)" or " (from the cache...)", or "".
+static void describe_origin(const Answer *a, char *origin, size_t size) {
+  origin[0] = '\0';
+  if (a->same_as)
+    snprintf(origin, size, " (the same μGraph as '@%s')", a->same_as);
+  else if (a->from_cache)
+    snprintf(origin, size, " (from the cache%s%s)",
+             a->cache_verified ? ", verified again" : "",
+             a->cached_stopped ? ", of a search stopped by its time budget or "
+                                 "memory bound"
+                               : "");
+}
+
+// Remarks on the decision for one function and what decided it.
+static void remark_decision(const Run *run, MlirLocation loc,
+                            const char *name, const MgProgram *target,
+                            const Answer *a, const MgSearchCost *before,
+                            const MgSearchCost *after, bool better) {
+  char origin[300];
+  describe_origin(a, origin, sizeof origin);
+  const char *why = a->result.stats.timed_out
+                        ? " (stopped by the time budget)"
+                        : a->result.stats.memory_limited
+                              ? " (stopped by the memory bound)"
+                              : "";
+  // What decided: the model of the emitted code (time_s), or the
+  // proxy's DRAM bytes. The roofline, the idealised bound, is shown
+  // beside it (docs/cost.md).
+  char reason[192];
+  if (run->options.rank == MG_SEARCH_RANK_COST) {
+    const MgGpu *gpu = mg_cost_gpu(run->options.target);
+    snprintf(reason, sizeof reason,
+             "estimated %.1f us -> %.1f us, roofline %.1f us -> %.1f us "
+             "on %s", 1e6 * before->time_s, 1e6 * after->time_s,
+             1e6 * mg_cost_program(target, gpu),
+             1e6 * mg_cost_program(a->best ? a->best : target, gpu),
+             run->options.target->name);
+  } else {
+    snprintf(reason, sizeof reason, "DRAM bytes %llu -> %llu",
+             (unsigned long long)before->dram_bytes,
+             (unsigned long long)after->dram_bytes);
+  }
+  if (better)
+    mg_pass_remark(loc,
+                   "mirage-search: '@%s' replaced by a verified μGraph: %u "
+                   "kernel(s) -> %u, %s%s%s",
+                   name, before->kernels, after->kernels, reason, origin,
+                   why);
+  else
+    mg_pass_remark(loc, "mirage-search: '@%s' kept: no cheaper verified "
+                        "μGraph found%s%s",
+                   name, origin, why);
+}
+
+// Replaces func by the answer when it is cheaper, then draws, remarks on
+// and explains the decision.
+static bool apply_answer(Run *run, MlirOperation module,
+                         MlirSymbolTable symbols, MlirOperation func,
+                         MlirLocation loc, const char *name,
+                         const MgProgram *target, const MgSearchCost *before,
+                         const Answer *a) {
+  MgSearchCost after = a->best ? mg_search_cost(a->best, &run->options)
+                               : *before;
+  bool better = a->best && mg_search_cost_compare(&after, before) < 0;
+  if (better && !replace_func(module, symbols, func, name, a->best)) {
+    mg_pass_error(loc, "mirage-search: could not write the μGraph for '@%s'",
+                  name);
+    return false;
+  }
+  if (!dump_chosen(run, loc, name, better ? a->best : target,
+                   better ? "chosen (verified, cheaper)"
+                          : "kept (no cheaper verified μGraph)",
+                   better ? &after : before, better ? before : NULL))
+    return false;
+  if (run->remarks)
+    remark_decision(run, loc, name, target, a, before, &after, better);
+  if (run->explaining)
+    mg_explain_pass_function(&run->explain, loc, name, target,
+                             better ? a->best : NULL, &a->result, a->same_as);
+  return true;
+}
+
 static bool search_one(MlirOperation module, MlirSymbolTable symbols,
                        MlirOperation func, void *ud) {
   Run *run = ud;
@@ -360,157 +551,24 @@ static bool search_one(MlirOperation module, MlirSymbolTable symbols,
     return drawn;
   }
   MgSearchCost before = mg_search_cost(target, &run->options);
-  MgDiag diag = {-1, -1, ""};
-  MgProgram *best = NULL;
-  bool from_cache = false, kept = false, cached_stopped = false,
-       cache_verified = false;
+  Answer a;
+  memset(&a, 0, sizeof a);
   uint64_t hash = mg_program_hash(target);
   const Seen *seen = find_seen(run, target, hash);
-  const char *same_as = NULL;
-  MgSearchResult result;
-  memset(&result, 0, sizeof result);
-  if (seen) {
-    // The same μGraph as an earlier subprogram: the same answer.
-    same_as = seen->name;
-    kept = !seen->best;
-    best = seen->best ? mg_program_clone(seen->best) : NULL;
-    result.stats.timed_out = seen->timed_out;
-    result.stats.memory_limited = seen->memory_limited;
-    ++run->deduplicated;
-  } else if (run->use_cache && !run->explaining) {
-    MgCacheOutcome outcome;
-    bool stopped = false, verified = false;
-    best = mg_cache_fetch(mlirOperationGetContext(module), run->cache_dir,
-                          target, &run->options, !run->cache_verify, &outcome,
-                          &stopped, &verified, &diag);
-    if (outcome == MG_CACHE_DAMAGED && run->remarks)
-      mg_pass_remark(loc, "mirage-search: ignoring a damaged cache entry: %s",
-                     diag.message);
-    // Readable but not shown equivalent: stale, or written by someone else.
-    if (outcome == MG_CACHE_REJECTED)
-      mg_pass_warning(loc, "mirage-search: the cache entry for '@%s' is "
-                           "removed and searched again: %s",
-                      name, diag.message);
-    kept = outcome == MG_CACHE_KEPT;
-    from_cache = best != NULL || kept;
-    cached_stopped = from_cache && stopped;
-    cache_verified = best && verified;
-    run->cached += from_cache;
-  }
+  if (seen)
+    answer_from_seen(run, seen, &a);
+  else if (run->use_cache && !run->explaining)
+    answer_from_cache(run, module, loc, name, target, &a);
   bool ok = true;
-  if (!best && !kept) {
-    ++run->searched;
-    ProgressState progress = {name, isatty(fileno(stderr)) != 0, false};
-    MgSearchOptions o = run->options;
-    if (run->progress) {
-      o.progress = on_progress;
-      o.progress_user_data = &progress;
-    }
-    MgStatus s = mg_search_run(target, &o, &result, &diag);
-    if (progress.printed && progress.tty)
-      fputc('\n', stderr);
-    if (s != MG_STATUS_OK) {
-      mg_pass_error(loc, "mirage-search failed on '@%s': %s", name,
-                    diag.message);
-      ok = false;
-    } else {
-      if (run->stats)
-        print_stats(name, &result.stats);
-      const MgProgram *chosen = mg_search_result_best(&result);
-      if (chosen)
-        best = mg_program_clone(chosen);
-      bool stopped = result.stats.timed_out || result.stats.memory_limited;
-      MgStatus put = MG_STATUS_OK;
-      if (run->use_cache)
-        put = best ? mg_cache_put(run->cache_dir, target, &run->options,
-                                  &result.found[result.best], stopped, &diag)
-                   : mg_cache_put_kept(run->cache_dir, target, &run->options,
-                                       stopped, &diag);
-      if (put != MG_STATUS_OK && run->remarks)
-        mg_pass_remark(loc, "mirage-search: result not cached: %s",
-                       diag.message);
-      if (result.stats.unstable && run->remarks)
-        mg_pass_remark(loc, "mirage-search: '@%s': %llu candidate(s) "
-                            "rejected as numerically unstable: an exp the "
-                            "original guards by subtracting a max takes an "
-                            "unbounded argument in them (the first one "
-                            "tested %s)",
-                       name, (unsigned long long)result.stats.unstable,
-                       result.stats.unstable_equal
-                           ? "was verified equal to the original"
-                           : "was not verified equal");
-      if (result.stats.parts_memory_limited && run->remarks)
-        mg_pass_remark(loc, "mirage-search: '@%s': %u of %u parts stopped "
-                            "by the memory bound (raise memory-limit to "
-                            "search them whole)",
-                       name, result.stats.parts_memory_limited,
-                       result.stats.cut_parts);
-    }
-  }
+  if (!a.best && !a.kept)
+    ok = answer_by_search(run, loc, name, target, &a);
   if (ok && !seen)
-    remember(run, target, hash, best, name, &result.stats);
-  if (ok) {
-    MgSearchCost after = best ? mg_search_cost(best, &run->options) : before;
-    bool better = best && mg_search_cost_compare(&after, &before) < 0;
-    char origin[300] = "";
-    if (same_as)
-      snprintf(origin, sizeof origin, " (the same μGraph as '@%s')", same_as);
-    else if (from_cache)
-      snprintf(origin, sizeof origin, " (from the cache%s%s)",
-               cache_verified ? ", verified again" : "",
-               cached_stopped ? ", of a search stopped by its time budget or "
-                                "memory bound"
-                              : "");
-    if (better && !replace_func(module, symbols, func, name, best)) {
-      mg_pass_error(loc, "mirage-search: could not write the μGraph for '@%s'",
-                    name);
-      ok = false;
-    } else if (!dump_chosen(run, loc, name, better ? best : target,
-                            better ? "chosen (verified, cheaper)"
-                                   : "kept (no cheaper verified μGraph)",
-                            better ? &after : &before,
-                            better ? &before : NULL)) {
-      ok = false;
-    } else if (run->remarks) {
-      const char *why = result.stats.timed_out
-                            ? " (stopped by the time budget)"
-                            : result.stats.memory_limited
-                                  ? " (stopped by the memory bound)"
-                                  : "";
-      // What decided: the model of the emitted code (time_s), or the
-      // proxy's DRAM bytes. The roofline, the idealised bound, is shown
-      // beside it (docs/cost.md).
-      char reason[192];
-      if (run->options.rank == MG_SEARCH_RANK_COST) {
-        const MgGpu *gpu = mg_cost_gpu(run->options.target);
-        snprintf(reason, sizeof reason,
-                 "estimated %.1f us -> %.1f us, roofline %.1f us -> %.1f us "
-                 "on %s", 1e6 * before.time_s, 1e6 * after.time_s,
-                 1e6 * mg_cost_program(target, gpu),
-                 1e6 * mg_cost_program(best ? best : target, gpu),
-                 run->options.target->name);
-      } else {
-        snprintf(reason, sizeof reason, "DRAM bytes %llu -> %llu",
-                 (unsigned long long)before.dram_bytes,
-                 (unsigned long long)after.dram_bytes);
-      }
-      if (better)
-        mg_pass_remark(loc,
-                       "mirage-search: '@%s' replaced by a verified μGraph: %u "
-                       "kernel(s) -> %u, %s%s%s",
-                       name, before.kernels, after.kernels, reason, origin,
-                       why);
-      else
-        mg_pass_remark(loc, "mirage-search: '@%s' kept: no cheaper verified "
-                            "μGraph found%s%s",
-                       name, origin, why);
-    }
-    if (ok && run->explaining)
-      mg_explain_pass_function(&run->explain, loc, name, target,
-                               better ? best : NULL, &result, same_as);
-  }
-  mg_search_result_free(&result);
-  mg_program_destroy(best);
+    remember(run, target, hash, a.best, name, &a.result.stats);
+  if (ok)
+    ok = apply_answer(run, module, symbols, func, loc, name, target, &before,
+                      &a);
+  mg_search_result_free(&a.result);
+  mg_program_destroy(a.best);
   mg_program_destroy(target);
   ++run->done;
   module_progress(run);

@@ -258,16 +258,15 @@ static bool shift_ok(const Run *r, MgTensorId a, MgTensorId m) {
   return mg_search_bounds_by_max(graph(r), a, m);
 }
 
-static bool try_op(void *ctx, MgOp *op, uint64_t attr) {
-  Run *r = ctx;
-  Worker *w = r->w;
+// Canonical order (each block graph is built once, its ops in key order)
+// and the op budgets; true (after counting the prune) when op is cut.
+static bool prune_by_order_or_budget(Run *r, const MgOp *op,
+                                     const OpKey *key) {
   const Search *s = r->s;
   const MgSearchOptions *o = &s->opt;
   MgOpKind kind = (MgOpKind)op->kind;
-  OpKey key;
-  mg_opkey_of(op, attr, &key);
-  if (r->has_last && mg_opkey_compare(&key, &r->last) <= 0) {
-    mg_worker_prune(w, MG_SEARCH_RULE_CANONICAL, NULL);
+  if (r->has_last && mg_opkey_compare(key, &r->last) <= 0) {
+    mg_worker_prune(r->w, MG_SEARCH_RULE_CANONICAL, NULL);
     return true;
   }
   bool counted = mg_search_counted(kind), unary = mg_search_unary(kind);
@@ -275,124 +274,182 @@ static bool try_op(void *ctx, MgOp *op, uint64_t attr) {
       (unary && r->unary >= o->max_unary_ops) ||
       (o->use_kind_budget && mg_search_budgeted(kind) &&
        r->kinds[kind] >= s->vocab.budget[kind])) {
-    mg_worker_prune(w, MG_SEARCH_RULE_BUDGET, NULL);
+    mg_worker_prune(r->w, MG_SEARCH_RULE_BUDGET, NULL);
     return true;
   }
+  return false;
+}
+
+// The rules on the operands' dimension roles, anchors, reductions and
+// shifts; fills roles (the result's) and is true (after counting the
+// prune) when op is cut.
+static bool prune_by_operands(Run *r, const MgOp *op,
+                              MgRole roles[MG_MAX_DIMS]) {
+  const Search *s = r->s;
+  const MgSearchOptions *o = &s->opt;
   const MgGraph *g = graph(r);
   MgTensorId a = op->inputs[0];
   MgTensorId b = op->num_inputs > 1 ? op->inputs[1] : MG_NO_ID;
-  MgRole roles[MG_MAX_DIMS];
   if (!mg_roles_of_op(o->use_dims ? s->reduced : NULL, op, &g->tensors[a],
                       r->ti[a].role,
                       b == MG_NO_ID ? NULL : &g->tensors[b],
                       b == MG_NO_ID ? NULL : r->ti[b].role, r->sk->loop,
                       o->use_dims, roles)) {
-    mg_worker_prune(w, MG_SEARCH_RULE_DIMS, NULL);
+    mg_worker_prune(r->w, MG_SEARCH_RULE_DIMS, NULL);
     return true;
   }
   if (!mg_search_anchor_ok(s, op, r->cls[a],
                            b == MG_NO_ID ? MG_ABS_NONE : r->cls[b])) {
-    mg_worker_prune(w, MG_SEARCH_RULE_ANCHOR, NULL);
+    mg_worker_prune(r->w, MG_SEARCH_RULE_ANCHOR, NULL);
     return true;
   }
   const Support *sb = b == MG_NO_ID ? NULL : &r->ti[b].sup;
   if (!mg_search_op_reductions_ok(s, op, &g->tensors[a], r->ti[a].role,
                                   &r->ti[a].sup, sb, r->sk->loop)) {
-    mg_worker_prune(w, MG_SEARCH_RULE_REDUCE, NULL);
+    mg_worker_prune(r->w, MG_SEARCH_RULE_REDUCE, NULL);
     return true;
   }
-  if (kind == MG_OP_SUB && !shift_ok(r, a, b)) {
-    mg_worker_prune(w, MG_SEARCH_RULE_SHIFT, NULL);
+  if (op->kind == MG_OP_SUB && !shift_ok(r, a, b)) {
+    mg_worker_prune(r->w, MG_SEARCH_RULE_SHIFT, NULL);
     return true;
   }
-  // Loop placement, as the builder checks it, but before building.
-  bool loop = false, post = false;
+  return false;
+}
+
+// Loop placement, as the builder checks it, but before building; *post
+// says whether an operand is post-loop. True (after counting the prune)
+// when op is cut.
+static bool prune_by_phase(Run *r, const MgOp *op, bool *post) {
+  bool loop = false;
+  *post = false;
   for (uint32_t k = 0; k < op->num_inputs; k++) {
     loop |= r->ti[op->inputs[k]].phase == PHASE_LOOP;
-    post |= r->ti[op->inputs[k]].phase == PHASE_POST;
+    *post |= r->ti[op->inputs[k]].phase == PHASE_POST;
   }
-  if (kind == MG_OP_ACCUM && post) {
+  if (op->kind == MG_OP_ACCUM && *post) {
     static const MgDiag why = {-1, -1, "accumulator input is already post-loop"};
-    mg_worker_prune(w, MG_SEARCH_RULE_SHAPE, &why);
+    mg_worker_prune(r->w, MG_SEARCH_RULE_SHAPE, &why);
     return true;
   }
-  if (g->forloop > 1 && loop && post) {
+  if (graph(r)->forloop > 1 && loop && *post) {
     static const MgDiag why = {-1, -1, "op mixes in-loop and post-loop values"};
-    mg_worker_prune(w, MG_SEARCH_RULE_SHAPE, &why);
+    mg_worker_prune(r->w, MG_SEARCH_RULE_SHAPE, &why);
     return true;
   }
-  if (s->abs) {
-    MgAbsId pre = mg_search_term(s, op, &g->tensors[a], r->cls[a],
-                                 b == MG_NO_ID ? MG_ABS_NONE : r->cls[b],
-                                 g->forloop);
-    if (pre == MG_ABS_NONE || !mg_absexpr_is_subexpr(s->abs, pre)) {
-      mg_worker_prune(w, MG_SEARCH_RULE_ABSEXPR, NULL);
-      return true;
-    }
+  return false;
+}
+
+// The abstract expression op would compute must be a subexpression of the
+// target's; true (after counting the prune) when it is not.
+static bool prune_by_term(Run *r, const MgOp *op) {
+  const Search *s = r->s;
+  if (!s->abs)
+    return false;
+  const MgGraph *g = graph(r);
+  MgTensorId a = op->inputs[0];
+  MgTensorId b = op->num_inputs > 1 ? op->inputs[1] : MG_NO_ID;
+  MgAbsId pre = mg_search_term(s, op, &g->tensors[a], r->cls[a],
+                               b == MG_NO_ID ? MG_ABS_NONE : r->cls[b],
+                               g->forloop);
+  if (pre == MG_ABS_NONE || !mg_absexpr_is_subexpr(s->abs, pre)) {
+    mg_worker_prune(r->w, MG_SEARCH_RULE_ABSEXPR, NULL);
+    return true;
   }
-  mg_worker_states(w, 1, false);
+  return false;
+}
+
+// Adds op to the block graph: 1 with its id and result in *id and *out, 0
+// when the builder or the tensor limit cuts it (counted), -1 when out of
+// memory (the search stops).
+static int build_op(Run *r, MgOp *op, MgOpId *id, MgTensorId *out) {
   MgDiag diag;
-  MgTensorId out;
-  MgOpId id = mg_graph_add_op(r->p, r->g, op, &out, &diag);
-  if (id == MG_NO_ID) {
+  *id = mg_graph_add_op(r->p, r->g, op, out, &diag);
+  if (*id == MG_NO_ID) {
     if (diag.message[0] == 'o' && strcmp(diag.message, "out of memory") == 0) {
-      atomic_store(&w->s->failed, true);
-      atomic_store(&w->s->stop, true);
-      return false;
+      atomic_store(&r->w->s->failed, true);
+      atomic_store(&r->w->s->stop, true);
+      return -1;
     }
-    mg_worker_prune(w, MG_SEARCH_RULE_SHAPE, &diag);
-    return true;
+    mg_worker_prune(r->w, MG_SEARCH_RULE_SHAPE, &diag);
+    return 0;
   }
-  if (out >= RUN_MAX_TENSORS) {
+  if (*out >= RUN_MAX_TENSORS) {
     pop_op(r);
-    mg_worker_prune(w, MG_SEARCH_RULE_BUDGET, NULL);
-    return true;
+    mg_worker_prune(r->w, MG_SEARCH_RULE_BUDGET, NULL);
+    return 0;
   }
+  return 1;
+}
+
+// Records the facts of op's result (class, roles, phase, support); true
+// (after popping op and counting the prune) when its class is not a
+// subexpression of the target's or duplicates a value already there.
+static bool prune_by_result(Run *r, const MgOp *op, MgOpId id, MgTensorId out,
+                            const MgRole roles[MG_MAX_DIMS], bool post) {
+  const Search *s = r->s;
+  MgTensorId a = op->inputs[0];
+  MgTensorId b = op->num_inputs > 1 ? op->inputs[1] : MG_NO_ID;
   MgAbsId cls[MG_MAX_OP_OUTPUTS];
   mg_search_classes(s, r->p, r->g, id, r->cls, cls);
   r->cls[out] = cls[0];
   if (s->abs && (cls[0] == MG_ABS_NONE ||
                  !mg_absexpr_is_subexpr(s->abs, cls[0]))) {
     pop_op(r);
-    mg_worker_prune(w, MG_SEARCH_RULE_ABSEXPR, NULL);
+    mg_worker_prune(r->w, MG_SEARCH_RULE_ABSEXPR, NULL);
     return true;
   }
   memset(&r->ti[out], 0, sizeof r->ti[out]);
-  memcpy(r->ti[out].role, roles, sizeof roles);
-  r->ti[out].phase = kind == MG_OP_ACCUM || post ? PHASE_POST : PHASE_LOOP;
+  memcpy(r->ti[out].role, roles, MG_MAX_DIMS * sizeof *roles);
+  r->ti[out].phase =
+      op->kind == MG_OP_ACCUM || post ? PHASE_POST : PHASE_LOOP;
+  const Support *sb = b == MG_NO_ID ? NULL : &r->ti[b].sup;
   mg_sup_of_op(s, op, r->cls[a], b == MG_NO_ID ? MG_ABS_NONE : r->cls[b],
                &r->ti[a].sup, sb, &r->ti[out].sup);
   if (s->abs && duplicate(r, out)) {
     pop_op(r);
-    mg_worker_prune(w, MG_SEARCH_RULE_DUPLICATE, NULL);
+    mg_worker_prune(r->w, MG_SEARCH_RULE_DUPLICATE, NULL);
     return true;
   }
-  // Pending rule: a binary op is the only counted op that lowers the number
-  // of unread values (two read, one made); every unread value must end in
-  // a saver.
-  uint32_t pending = r->pending + 1;
+  return false;
+}
+
+// Pending rule: a binary op is the only counted op that lowers the number
+// of unread values (two read, one made); every unread value must end in
+// a saver. Sets *pending to the count after op; true (after popping op and
+// counting the prune) when the ops left cannot save them all.
+static bool prune_by_pending(Run *r, const MgOp *op, uint32_t *pending) {
+  *pending = r->pending + 1;
   for (uint32_t k = 0; k < op->num_inputs; k++) {
     MgTensorId t = op->inputs[k];
     bool seen = false;
     for (uint32_t j = 0; j < k; j++)
       seen |= op->inputs[j] == t;
     if (!seen && is_pending(r, t))
-      pending--;
+      (*pending)--;
   }
-  uint32_t left = o->max_block_ops - r->counted - (counted ? 1 : 0);
-  if (pending > r->max_out + left) {
+  bool counted = mg_search_counted((MgOpKind)op->kind);
+  uint32_t left = r->s->opt.max_block_ops - r->counted - (counted ? 1 : 0);
+  if (*pending > r->max_out + left) {
     pop_op(r);
-    mg_worker_prune(w, MG_SEARCH_RULE_PENDING, NULL);
+    mg_worker_prune(r->w, MG_SEARCH_RULE_PENDING, NULL);
     return true;
   }
-  // Descend.
+  return false;
+}
+
+// Searches on from the block graph with op added (key, pending), then
+// restores the run's counters and pops op.
+static void descend(Run *r, const MgOp *op, const OpKey *key,
+                    uint32_t pending) {
+  MgOpKind kind = (MgOpKind)op->kind;
+  bool counted = mg_search_counted(kind), unary = mg_search_unary(kind);
   for (uint32_t k = 0; k < op->num_inputs; k++)
     r->ti[op->inputs[k]].uses++;
   uint32_t saved_pending = r->pending;
   OpKey saved_last = r->last;
   bool saved_has = r->has_last;
   r->pending = pending;
-  r->last = key;
+  r->last = *key;
   r->has_last = true;
   r->counted += counted;
   r->unary += unary;
@@ -407,7 +464,32 @@ static bool try_op(void *ctx, MgOp *op, uint64_t attr) {
   for (uint32_t k = 0; k < op->num_inputs; k++)
     r->ti[op->inputs[k]].uses--;
   pop_op(r);
-  return !mg_worker_stopped(w);
+}
+
+// The pruning rules run cheapest first: those that need no building, then
+// those on the built op's result.
+static bool try_op(void *ctx, MgOp *op, uint64_t attr) {
+  Run *r = ctx;
+  OpKey key;
+  mg_opkey_of(op, attr, &key);
+  MgRole roles[MG_MAX_DIMS];
+  bool post;
+  if (prune_by_order_or_budget(r, op, &key) ||
+      prune_by_operands(r, op, roles) || prune_by_phase(r, op, &post) ||
+      prune_by_term(r, op))
+    return true;
+  mg_worker_states(r->w, 1, false);
+  MgOpId id;
+  MgTensorId out;
+  int built = build_op(r, op, &id, &out);
+  if (built <= 0)
+    return built == 0;
+  uint32_t pending;
+  if (prune_by_result(r, op, id, out, roles, post) ||
+      prune_by_pending(r, op, &pending))
+    return true;
+  descend(r, op, &key, pending);
+  return !mg_worker_stopped(r->w);
 }
 
 //===--- Closing: savers and the goal -------------------------------------===//

@@ -380,152 +380,164 @@ static bool test_collected(Search *s, Worker *workers, uint32_t nw,
   return ok;
 }
 
-static MgStatus search_logical(const MgProgram *target,
-                               const MgSearchOptions *options,
-                               MgSearchResult *result, MgDiag *diag) {
-  if (!result)
-    return mg_diag_set(diag, MG_STATUS_INVALID, -1, -1, "no result slot");
-  memset(result, 0, sizeof *result);
-  result->best = -1;
-  MgSearchOptions opt = options ? *options : mg_search_options_default();
-  MgStatus st = mg_search_check_options(&opt, diag);
-  if (st == MG_STATUS_OK)
-    st = check_target(target, diag);
-  if (st != MG_STATUS_OK)
-    return st;
-
+// A search over target with checked options; NULL when out of memory. Its
+// menu table may be missing (the caller checks).
+static Search *search_create(const MgProgram *target,
+                             const MgSearchOptions *opt) {
   Search *s = calloc(1, sizeof *s);
   if (!s)
-    return mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1, "out of memory");
+    return NULL;
   s->target = target;
-  s->opt = opt;
-  mg_explain_init(&s->explain, opt.explain_top);
-  s->gpu = opt.target ? opt.target : mg_target_default();
-  s->min_blocks = opt.min_blocks ? opt.min_blocks
-                                 : mg_search_sm_count(s->gpu);
-  s->max_work = opt.max_work_ratio * mg_search_work(target);
+  s->opt = *opt;
+  mg_explain_init(&s->explain, opt->explain_top);
+  s->gpu = opt->target ? opt->target : mg_target_default();
+  s->min_blocks = opt->min_blocks ? opt->min_blocks
+                                  : mg_search_sm_count(s->gpu);
+  s->max_work = opt->max_work_ratio * mg_search_work(target);
   s->start = mg_clock_now();
-  if (opt.time_budget_s > 0) {
-    s->deadline = s->start + opt.time_budget_s;
-    s->enum_deadline = s->start + 0.6 * opt.time_budget_s;
+  if (opt->time_budget_s > 0) {
+    s->deadline = s->start + opt->time_budget_s;
+    s->enum_deadline = s->start + 0.6 * opt->time_budget_s;
   }
   pthread_mutex_init(&s->lock, NULL);
   pthread_cond_init(&s->menu_ready, NULL);
   s->menu_buckets = 1024;
   s->menu_table = calloc(s->menu_buckets, sizeof *s->menu_table);
-  MgSearchStats *stats = &result->stats;
-  uint32_t nw = mg_search_threads(&opt);
-  Worker *workers = calloc(nw, sizeof *workers);
-  Found found = {0, 0, NULL};
-  // Candidates of a size whose testing was put off (below), tested with
-  // the next size's; one size at most.
-  Collector pending;
-  mg_collector_init(&pending, opt.max_candidates);
-  if (!s->menu_table || !workers) {
-    st = mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1, "out of memory");
-    goto done;
-  }
-  if (opt.use_absexpr) {
+  return s;
+}
+
+// What the search needs to know about its target before enumerating: the
+// abstract expressions for pruning, stability facts, the analysis, and
+// the checker.
+static MgStatus search_prepare(Search *s, MgSearchStats *stats,
+                               MgDiag *diag) {
+  if (s->opt.use_absexpr) {
     MgDiag ad;
-    s->abs = mg_absexpr_create(target, &opt.absexpr, &ad);
+    s->abs = mg_absexpr_create(s->target, &s->opt.absexpr, &ad);
     // A target the e-graph cannot take is searched without pruning.
     if (s->abs)
       stats->absexpr_saturated = mg_absexpr_stats(s->abs).saturated;
   }
   stats->absexpr_used = s->abs != NULL;
-  st = mg_verify_stability(target, &s->stability, diag);
+  MgStatus st = mg_verify_stability(s->target, &s->stability, diag);
   if (st == MG_STATUS_OK)
     st = mg_search_analyze(s, diag);
   if (st == MG_STATUS_OK)
     st = mg_check_create(s, diag);
-  if (st != MG_STATUS_OK)
-    goto done;
-  for (uint32_t i = 0; i < nw; i++) {
-    workers[i].s = s;
-    workers[i].index = i;
-    mg_collector_init(&workers[i].collector, opt.max_candidates);
-  }
-  stats->threads = nw;
+  return st;
+}
 
+// Whether the search ends before this kernel graph size: a stop, or
+// (unless exhaustive) enough sizes past the first verified program, or no
+// program of this size could beat the best found (cost lower bound).
+static bool stop_before_level(Search *s, uint32_t level,
+                              uint32_t first_found, const Found *found,
+                              const MgGpu *gpu, MgSearchStats *stats) {
+  if (atomic_load(&s->stop) || atomic_load(&s->enum_stop))
+    return true;
+  if (!first_found || s->opt.exhaustive)
+    return false;
+  if (s->opt.rank == MG_SEARCH_RANK_PROXY ||
+      level > first_found + s->opt.extra_levels)
+    return true;
+  if (mg_cost_lower_bound(s->target, level, gpu) >= best_time(found)) {
+    stats->cost_bound_stop = true;
+    return true;
+  }
+  return false;
+}
+
+// Enumerates the current level's candidates and gathers them, with the
+// put-off ones, into all (initialized here); false when out of memory.
+static bool collect_level(Search *s, Worker *workers, uint32_t nw,
+                          Collector *pending, Collector *all,
+                          MgSearchStats *stats) {
+  double t0 = mg_clock_now();
+  mg_kernel_level(s, workers, nw);
+  mg_collector_init(all, s->opt.max_candidates);
+  bool ok = true;
+  for (uint32_t i = 0; i < nw; i++)
+    ok &= mg_collector_merge(all, &workers[i].collector);
+  ok &= mg_collector_merge(all, pending);
+  stats->enumerate_s += mg_clock_now() - t0;
+  return ok;
+}
+
+// Nothing found yet and even the cheapest candidate of this size is
+// estimated far slower than an ideal implementation of the input's own
+// kernels (its roofline): the emitted code of this size loses much to the
+// ideal, and a larger kernel graph may lower better (GQA's one-kernel form
+// against split-KV). So this size's candidates are not tested now
+// (whole-shape field tests are the search's costliest step): the next size
+// is searched and both are tested together, in one cost order.
+static bool should_defer(const Search *s, uint32_t level, bool deferred,
+                         const Found *found, const Collector *all,
+                         double target_roofline) {
+  return s->opt.rank == MG_SEARCH_RANK_COST && !s->opt.exhaustive &&
+         !deferred && found->n == 0 && level < s->opt.max_kernel_ops &&
+         all->num > 0 &&
+         all->items[0].cost.time_s > MG_SEARCH_DEFER_RATIO * target_roofline;
+}
+
+// Searches kernel graphs of growing size, testing each size's candidates
+// (or putting one size's off into pending, tested with the next).
+static MgStatus search_levels(Search *s, Worker *workers, uint32_t nw,
+                              Found *found, Collector *pending,
+                              MgSearchStats *stats, MgDiag *diag) {
   const MgGpu *gpu = mg_cost_gpu(s->gpu);
   // Under rank=cost the target itself is the first bar: a candidate no
   // cheaper than it is not worth testing.
-  MgSearchCost target_cost = mg_search_cost(target, &opt);
-  double target_roofline = mg_cost_program(target, gpu);
+  MgSearchCost target_cost = mg_search_cost(s->target, &s->opt);
+  double target_roofline = mg_cost_program(s->target, gpu);
   uint32_t first_found = 0; // level that verified the first program
   bool deferred = false;
-  for (uint32_t level = 1; level <= opt.max_kernel_ops; level++) {
-    if (atomic_load(&s->stop) || atomic_load(&s->enum_stop))
+  for (uint32_t level = 1; level <= s->opt.max_kernel_ops; level++) {
+    if (stop_before_level(s, level, first_found, found, gpu, stats))
       break;
-    if (first_found && !opt.exhaustive) {
-      if (opt.rank == MG_SEARCH_RANK_PROXY ||
-          level > first_found + opt.extra_levels)
-        break;
-      if (mg_cost_lower_bound(target, level, gpu) >= best_time(&found)) {
-        stats->cost_bound_stop = true;
-        break;
-      }
-    }
     s->level = level;
     stats->kernel_ops_searched = level;
-    double t0 = mg_clock_now();
-    mg_kernel_level(s, workers, nw);
     Collector all;
-    mg_collector_init(&all, opt.max_candidates);
-    bool ok = true;
-    for (uint32_t i = 0; i < nw; i++)
-      ok &= mg_collector_merge(&all, &workers[i].collector);
-    ok &= mg_collector_merge(&all, &pending);
-    stats->enumerate_s += mg_clock_now() - t0;
-    uint32_t before = found.n;
+    bool ok = collect_level(s, workers, nw, pending, &all, stats);
+    uint32_t before = found->n;
     // The cut first: its composed program is usually the bar that spares
     // testing the whole target's one-kernel candidates (whole-shape field
     // tests are the search's costliest step).
-    if (ok && level == 1 && opt.rank == MG_SEARCH_RANK_COST &&
-        opt.cut_prologues && !atomic_load(&s->stop))
-      ok = add_cut(s, &found, stats);
-    // Nothing found yet and even the cheapest candidate of this size is
-    // estimated far slower than an ideal implementation of the input's
-    // own kernels (its roofline): the emitted code of this size loses much
-    // to the ideal, and a larger kernel graph may lower better (GQA's
-    // one-kernel form against split-KV). So this size's candidates are
-    // not tested now (whole-shape field tests are the search's costliest
-    // step): the next size is searched and both are tested together, in
-    // one cost order.
-    if (ok && opt.rank == MG_SEARCH_RANK_COST && !opt.exhaustive &&
-        !deferred && found.n == 0 && level < opt.max_kernel_ops &&
-        all.num > 0 &&
-        all.items[0].cost.time_s > MG_SEARCH_DEFER_RATIO * target_roofline) {
+    if (ok && level == 1 && s->opt.rank == MG_SEARCH_RANK_COST &&
+        s->opt.cut_prologues && !atomic_load(&s->stop))
+      ok = add_cut(s, found, stats);
+    if (ok && should_defer(s, level, deferred, found, &all, target_roofline)) {
       deferred = true;
-      ok = mg_collector_merge(&pending, &all);
+      ok = mg_collector_merge(pending, &all);
       mg_collector_dispose(&all);
-      if (!ok) {
-        st = mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1,
-                         "out of memory during the search");
-        goto done;
-      }
+      if (!ok)
+        return mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1,
+                           "out of memory during the search");
       continue;
     }
     if (ok && !atomic_load(&s->failed))
-      ok = test_collected(s, workers, nw, &all, &found, &target_cost, stats);
+      ok = test_collected(s, workers, nw, &all, found, &target_cost, stats);
     mg_collector_dispose(&all);
-    if (!ok || atomic_load(&s->failed)) {
-      st = mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1,
-                       "out of memory during the search");
-      goto done;
-    }
-    if (found.n > before && !first_found)
+    if (!ok || atomic_load(&s->failed))
+      return mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1,
+                         "out of memory during the search");
+    if (found->n > before && !first_found)
       first_found = level;
   }
   // Put off, and no larger size came to test them with (a stop, or the
   // loop's end).
-  if (pending.num && st == MG_STATUS_OK && !atomic_load(&s->failed) &&
-      !test_collected(s, workers, nw, &pending, &found, &target_cost, stats))
-    st = mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1,
-                     "out of memory during the search");
+  if (pending->num && !atomic_load(&s->failed) &&
+      !test_collected(s, workers, nw, pending, found, &target_cost, stats))
+    return mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1,
+                       "out of memory during the search");
+  return MG_STATUS_OK;
+}
 
-done:
-  mg_collector_dispose(&pending);
+// Frees the search, its workers and pending candidates, after folding
+// their statistics into stats and the explanation into result.
+static void search_destroy(Search *s, Worker *workers, uint32_t nw,
+                           Collector *pending, MgSearchStats *stats,
+                           MgSearchResult *result) {
+  mg_collector_dispose(pending);
   for (uint32_t i = 0; workers && i < nw; i++) {
     mg_stats_add(stats, &workers[i].stats);
     mg_collector_dispose(&workers[i].collector);
@@ -546,6 +558,47 @@ done:
   pthread_cond_destroy(&s->menu_ready);
   mg_explain_move(&s->explain, result);
   free(s);
+}
+
+static MgStatus search_logical(const MgProgram *target,
+                               const MgSearchOptions *options,
+                               MgSearchResult *result, MgDiag *diag) {
+  if (!result)
+    return mg_diag_set(diag, MG_STATUS_INVALID, -1, -1, "no result slot");
+  memset(result, 0, sizeof *result);
+  result->best = -1;
+  MgSearchOptions opt = options ? *options : mg_search_options_default();
+  MgStatus st = mg_search_check_options(&opt, diag);
+  if (st == MG_STATUS_OK)
+    st = check_target(target, diag);
+  if (st != MG_STATUS_OK)
+    return st;
+
+  Search *s = search_create(target, &opt);
+  if (!s)
+    return mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1, "out of memory");
+  MgSearchStats *stats = &result->stats;
+  uint32_t nw = mg_search_threads(&opt);
+  Worker *workers = calloc(nw, sizeof *workers);
+  Found found = {0, 0, NULL};
+  // Candidates of a size whose testing was put off (search_levels), tested
+  // with the next size's; one size at most.
+  Collector pending;
+  mg_collector_init(&pending, opt.max_candidates);
+  if (!s->menu_table || !workers)
+    st = mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1, "out of memory");
+  else
+    st = search_prepare(s, stats, diag);
+  if (st == MG_STATUS_OK) {
+    for (uint32_t i = 0; i < nw; i++) {
+      workers[i].s = s;
+      workers[i].index = i;
+      mg_collector_init(&workers[i].collector, opt.max_candidates);
+    }
+    stats->threads = nw;
+    st = search_levels(s, workers, nw, &found, &pending, stats, diag);
+  }
+  search_destroy(s, workers, nw, &pending, stats, result);
   if (found.n)
     qsort(found.items, found.n, sizeof *found.items, cmp_found);
   result->found = found.items;

@@ -392,6 +392,165 @@ static MgStatus walk_sub(Walk *w, const MgGraph *gr, const MgOp *op,
   return MG_STATUS_OK;
 }
 
+// A concatenation: the worst of its operands' facts, varying fully along
+// the concatenated dimension.
+static Deg concat_degree(const MgOp *op, const Deg *deg) {
+  Deg r = deg[op->inputs[0]];
+  for (uint32_t k = 1; k < op->num_inputs; ++k) {
+    const Deg *x = &deg[op->inputs[k]];
+    r.num = max_u64(r.num, x->num);
+    r.den = max_u64(r.den, x->den);
+    r.qbot = r.qbot || x->qbot;
+    r.pos |= x->pos;
+    r.neg |= x->neg;
+    r.pure = r.pure && x->pure;
+    r.atoms = max_u64(r.atoms, x->atoms);
+    r.den_vary |= x->den_vary;
+    for (uint32_t d = 0; d < MG_MAX_DIMS; ++d)
+      r.vary[d] = max_u64(r.vary[d], x->vary[d]);
+  }
+  if (op->attr >= 0 && op->attr < MG_MAX_DIMS) {
+    r.vary[op->attr] = r.atoms;
+    if (r.den > 0)
+      r.den_vary |= (uint8_t)(1u << op->attr);
+  }
+  return r;
+}
+
+// A sum over dimension op->attr (a unit dimension changes nothing but
+// purity).
+static Deg sum_degree(const MgOp *op, const Deg *a, const MgTensor *ta) {
+  Deg r = *a;
+  r.pure = false;
+  uint32_t d = (uint32_t)op->attr;
+  bool nonunit = d < ta->rank && ta->dims[d] > 1;
+  if (nonunit)
+    reduce(&r, d, (uint64_t)ta->dims[d], r.vary[d], (r.den_vary >> d) & 1);
+  return r;
+}
+
+// An accumulator over the block graph's forloop iterations.
+static Deg accum_degree(Walk *w, const MgGraph *gr, const MgOp *op,
+                        const Deg *a, const Deg *b, const MgTensor *ta) {
+  Deg r;
+  if (op->acc == MG_ACCUM_MAX) {
+    r = *a;
+    r.atoms = sat_mul(r.atoms, (uint64_t)gr->forloop);
+    selection(&r);
+    return r;
+  }
+  if (op->acc == MG_ACCUM_ONLINE)
+    return online(w, a, b, (uint64_t)gr->forloop);
+  r = *a;
+  r.pure = false;
+  if (op->acc == MG_ACCUM_SUM_SQ_LAST)
+    square(&r);
+  if (op->acc != MG_ACCUM_SUM) {
+    uint32_t last = ta->rank - 1;
+    reduce(&r, last, (uint64_t)ta->dims[last], r.vary[last],
+           (r.den_vary >> last) & 1);
+  }
+  loop_sum(&r, (uint64_t)gr->forloop);
+  return r;
+}
+
+// The facts of op i's (single) result from its operands' (deg) and the
+// graph's inputs; op_runs is how often the op runs per program run.
+static MgStatus op_degree(Walk *w, MgGraphId gid, uint32_t i, const Deg *deg,
+                          const Deg *inputs, uint32_t num_inputs,
+                          double op_runs, Deg *out) {
+  const MgGraph *gr = &w->p->graphs[gid];
+  const MgOp *op = &gr->ops[i];
+  MgOpKind kind = (MgOpKind)op->kind;
+  const MgTensor *t = &gr->tensors[op->outputs[0]];
+  const Deg *a = op->num_inputs > 0 ? &deg[op->inputs[0]] : NULL;
+  const MgTensor *ta = op->num_inputs > 0 ? &gr->tensors[op->inputs[0]] : NULL;
+  const Deg *b = op->num_inputs > 1 ? &deg[op->inputs[1]] : NULL;
+  const MgTensor *tb = op->num_inputs > 1 ? &gr->tensors[op->inputs[1]] : NULL;
+  Deg r;
+  memset(&r, 0, sizeof r);
+  switch (kind) {
+  case MG_OP_INPUT:
+    if (op->attr < 0 || (uint32_t)op->attr >= num_inputs)
+      return mg_diag_set(w->diag, MG_STATUS_INVALID, (int32_t)gid, (int32_t)i,
+                         "input position %d out of range", op->attr);
+    r = inputs[op->attr];
+    break;
+  case MG_OP_MATMUL:
+    r = matmul(a, ta, b, tb, t);
+    break;
+  case MG_OP_MAX:
+    // The element-wise facts of a + b over-approximate either operand's.
+    r = binary(MG_OP_ADD, a, ta, b, tb, t, w->laurent);
+    r.num = max_u64(a->num, b->num);
+    r.den = max_u64(a->den, b->den);
+    selection(&r);
+    break;
+  case MG_OP_REDUCE_MAX: {
+    r = *a;
+    uint32_t d = (uint32_t)op->attr;
+    if (d < ta->rank)
+      max_over(&r, (uint64_t)ta->dims[d], r.vary[d]);
+    break;
+  }
+  case MG_OP_ADD: case MG_OP_SUB: case MG_OP_MUL: case MG_OP_DIV:
+    r = binary(kind, a, ta, b, tb, t, w->laurent);
+    if (kind == MG_OP_DIV)
+      note_division(w, b, t, !r.qbot, op_runs);
+    break;
+  case MG_OP_EXP:
+    if (a->qbot)
+      return mg_diag_set(w->diag, MG_STATUS_INVALID, (int32_t)gid, (int32_t)i,
+                         "exp applied to an exp result (outside LAX)");
+    note_atom(w, a);
+    r = atom_of(a, t, kind);
+    break;
+  case MG_OP_SQRT: case MG_OP_RSQRT: case MG_OP_SILU: case MG_OP_GELU:
+  case MG_OP_RELU: case MG_OP_LOG: case MG_OP_TANH: case MG_OP_ERF:
+    note_atom(w, a);
+    r = atom_of(a, t, kind);
+    break;
+  case MG_OP_SQUARE:
+    r = *a;
+    square(&r);
+    r.pure = false;
+    break;
+  case MG_OP_MUL_SCALAR: case MG_OP_DIV_SCALAR:
+    r = *a; // a constant factor changes no degree (and keeps `pure`)
+    break;
+  case MG_OP_SUM:
+    r = sum_degree(op, a, ta);
+    break;
+  case MG_OP_CONCAT:
+    r = concat_degree(op, deg);
+    break;
+  case MG_OP_TRANSPOSE: case MG_OP_RESHAPE: case MG_OP_SLICE:
+    r = *a; // the same elements, re-indexed
+    view_facts(op, a, ta, t, &r);
+    break;
+  case MG_OP_ITERATOR:
+    r = *a; // a tile of the tensor: same dims, cut
+    break;
+  case MG_OP_ACCUM:
+    r = accum_degree(w, gr, op, a, b, ta);
+    break;
+  case MG_OP_SAVER:
+    // Blocks write different tiles: assume everything changes everywhere.
+    r = *a;
+    for (uint32_t d = 0; d < MG_MAX_DIMS; ++d)
+      r.vary[d] = r.atoms;
+    r.den_vary = r.den > 0 ? 0xFF : 0;
+    break;
+  default:
+    return mg_diag_set(w->diag, MG_STATUS_UNSUPPORTED, (int32_t)gid,
+                       (int32_t)i, "op '%s' is not supported by the verifier",
+                       mg_op_kind_name(kind));
+  }
+  clamp_to(&r, t);
+  *out = r;
+  return MG_STATUS_OK;
+}
+
 static MgStatus walk_graph(Walk *w, MgGraphId gid, const Deg *inputs,
                            uint32_t num_inputs, double runs, Deg *outs,
                            int depth) {
@@ -409,157 +568,18 @@ static MgStatus walk_graph(Walk *w, MgGraphId gid, const Deg *inputs,
   MgStatus st = MG_STATUS_OK;
   for (uint32_t i = 0; i < gr->num_ops && st == MG_STATUS_OK; ++i) {
     const MgOp *op = &gr->ops[i];
-    MgOpKind kind = (MgOpKind)op->kind;
-    const MgTensor *t = &gr->tensors[op->outputs[0]];
-    const Deg *a = op->num_inputs > 0 ? &deg[op->inputs[0]] : NULL;
-    const MgTensor *ta = op->num_inputs > 0 ? &gr->tensors[op->inputs[0]] : NULL;
-    const Deg *b = op->num_inputs > 1 ? &deg[op->inputs[1]] : NULL;
-    const MgTensor *tb = op->num_inputs > 1 ? &gr->tensors[op->inputs[1]] : NULL;
     double op_runs = runs * blocks;
     if (gr->level == MG_LEVEL_BLOCK && gr->forloop > 1 &&
         mg_graph_op_in_loop(w->p, gid, i))
       op_runs *= gr->forloop;
-    Deg r;
-    memset(&r, 0, sizeof r);
-    switch (kind) {
-    case MG_OP_INPUT:
-      if (op->attr < 0 || (uint32_t)op->attr >= num_inputs) {
-        st = mg_diag_set(w->diag, MG_STATUS_INVALID, (int32_t)gid, (int32_t)i,
-                         "input position %d out of range", op->attr);
-        break;
-      }
-      r = inputs[op->attr];
-      break;
-    case MG_OP_MATMUL:
-      r = matmul(a, ta, b, tb, t);
-      break;
-    case MG_OP_MAX: {
-      // The element-wise facts of a + b over-approximate either operand's.
-      r = binary(MG_OP_ADD, a, ta, b, tb, t, w->laurent);
-      r.num = max_u64(a->num, b->num);
-      r.den = max_u64(a->den, b->den);
-      selection(&r);
-      break;
-    }
-    case MG_OP_REDUCE_MAX: {
-      r = *a;
-      uint32_t d = (uint32_t)op->attr;
-      if (d < ta->rank)
-        max_over(&r, (uint64_t)ta->dims[d], r.vary[d]);
-      break;
-    }
-    case MG_OP_ADD: case MG_OP_SUB: case MG_OP_MUL: case MG_OP_DIV:
-      r = binary(kind, a, ta, b, tb, t, w->laurent);
-      if (kind == MG_OP_DIV)
-        note_division(w, b, t, !r.qbot, op_runs);
-      break;
-    case MG_OP_EXP:
-      if (a->qbot) {
-        st = mg_diag_set(w->diag, MG_STATUS_INVALID, (int32_t)gid, (int32_t)i,
-                         "exp applied to an exp result (outside LAX)");
-        break;
-      }
-      note_atom(w, a);
-      r = atom_of(a, t, kind);
-      break;
-    case MG_OP_SQRT: case MG_OP_RSQRT: case MG_OP_SILU: case MG_OP_GELU:
-    case MG_OP_RELU: case MG_OP_LOG: case MG_OP_TANH: case MG_OP_ERF:
-      note_atom(w, a);
-      r = atom_of(a, t, kind);
-      break;
-    case MG_OP_SQUARE:
-      r = *a;
-      square(&r);
-      r.pure = false;
-      break;
-    case MG_OP_MUL_SCALAR: case MG_OP_DIV_SCALAR:
-      r = *a; // a constant factor changes no degree (and keeps `pure`)
-      break;
-    case MG_OP_SUM: {
-      r = *a;
-      r.pure = false;
-      uint32_t d = (uint32_t)op->attr;
-      bool nonunit = d < ta->rank && ta->dims[d] > 1;
-      if (nonunit)
-        reduce(&r, d, (uint64_t)ta->dims[d], r.vary[d],
-               (r.den_vary >> d) & 1);
-      break;
-    }
-    case MG_OP_CONCAT: {
-      r = *a;
-      for (uint32_t k = 1; k < op->num_inputs; ++k) {
-        const Deg *x = &deg[op->inputs[k]];
-        r.num = max_u64(r.num, x->num);
-        r.den = max_u64(r.den, x->den);
-        r.qbot = r.qbot || x->qbot;
-        r.pos |= x->pos;
-        r.neg |= x->neg;
-        r.pure = r.pure && x->pure;
-        r.atoms = max_u64(r.atoms, x->atoms);
-        r.den_vary |= x->den_vary;
-        for (uint32_t d = 0; d < MG_MAX_DIMS; ++d)
-          r.vary[d] = max_u64(r.vary[d], x->vary[d]);
-      }
-      if (op->attr >= 0 && op->attr < MG_MAX_DIMS) {
-        r.vary[op->attr] = r.atoms;
-        if (r.den > 0)
-          r.den_vary |= (uint8_t)(1u << op->attr);
-      }
-      break;
-    }
-    case MG_OP_TRANSPOSE: case MG_OP_RESHAPE: case MG_OP_SLICE:
-      r = *a; // the same elements, re-indexed
-      view_facts(op, a, ta, t, &r);
-      break;
-    case MG_OP_ITERATOR:
-      r = *a; // a tile of the tensor: same dims, cut
-      break;
-    case MG_OP_ACCUM:
-      if (op->acc == MG_ACCUM_MAX) {
-        r = *a;
-        r.atoms = sat_mul(r.atoms, (uint64_t)gr->forloop);
-        selection(&r);
-        break;
-      }
-      if (op->acc == MG_ACCUM_ONLINE) {
-        r = online(w, a, b, (uint64_t)gr->forloop);
-        break;
-      }
-      r = *a;
-      r.pure = false;
-      if (op->acc == MG_ACCUM_SUM_SQ_LAST)
-        square(&r);
-      if (op->acc != MG_ACCUM_SUM) {
-        uint32_t last = ta->rank - 1;
-        reduce(&r, last, (uint64_t)ta->dims[last], r.vary[last],
-               (r.den_vary >> last) & 1);
-      }
-      loop_sum(&r, (uint64_t)gr->forloop);
-      break;
-    case MG_OP_SAVER:
-      // Blocks write different tiles: assume everything changes everywhere.
-      r = *a;
-      for (uint32_t d = 0; d < MG_MAX_DIMS; ++d)
-        r.vary[d] = r.atoms;
-      r.den_vary = r.den > 0 ? 0xFF : 0;
-      break;
-    case MG_OP_CUSTOM:
-    case MG_OP_THREAD:
+    if (op->kind == MG_OP_CUSTOM || op->kind == MG_OP_THREAD)
       // A kernel op runs its block graph once per program run (each block
       // graph op then multiplies by its grid); a thread op runs per block
       // and iteration.
       st = walk_sub(w, gr, op, deg, op_runs, depth);
-      continue;
-    default:
-      st = mg_diag_set(w->diag, MG_STATUS_UNSUPPORTED, (int32_t)gid, (int32_t)i,
-                       "op '%s' is not supported by the verifier",
-                       mg_op_kind_name(kind));
-      break;
-    }
-    if (st != MG_STATUS_OK)
-      break;
-    clamp_to(&r, t);
-    deg[op->outputs[0]] = r;
+    else
+      st = op_degree(w, gid, i, deg, inputs, num_inputs, op_runs,
+                     &deg[op->outputs[0]]);
   }
   if (st == MG_STATUS_OK)
     for (uint32_t k = 0; k < gr->num_outputs; ++k)
