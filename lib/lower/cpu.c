@@ -19,15 +19,13 @@
 static void cpu_custom(Emit *e, const MgOp *op, Name *kval,
                        char (*ktype)[TYPE_LEN]) {
   const MgGraph *b = &e->p->graphs[op->attr];
-  bool *in_loop = NULL;
   Emit inner = *e;
   // Values a fused chain keeps in registers get no buffer.
   bool *reg = calloc(b->num_tensors + 1, sizeof *reg);
   if (!reg || !mg_lower_register_values(b, reg) ||
-      !mg_lower_alloc_tables(&inner, b) || !mg_lower_loop_flags(b, &in_loop)) {
+      !mg_lower_alloc_tables(&inner, b)) {
     e->error = "out of memory";
     free(reg);
-    free(in_loop);
     mg_lower_free_tables(&inner);
     return;
   }
@@ -65,7 +63,7 @@ static void cpu_custom(Emit *e, const MgOp *op, Name *kval,
                   lo, hi, one);
     inner.indent++;
   }
-  mg_lower_block_body(&inner, in_loop, reg);
+  mg_lower_block_body(&inner, reg);
   for (int a = 0; a < 3; a++) {
     inner.indent--;
     mg_lower_line(&inner, "}");
@@ -82,7 +80,6 @@ static void cpu_custom(Emit *e, const MgOp *op, Name *kval,
   if (inner.error)
     e->error = inner.error;
   free(reg);
-  free(in_loop);
   mg_lower_free_tables(&inner);
 }
 

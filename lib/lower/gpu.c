@@ -180,8 +180,7 @@ static void custom_body(Emit *e, const MgOp *op, Name *kval,
                         char (*ktype)[TYPE_LEN], const bool *reg,
                         bool dynamic, int64_t coop) {
   const MgGraph *b = &e->p->graphs[op->attr];
-  bool *in_loop = NULL;
-  if (!mg_lower_alloc_tables(e, b) || !mg_lower_loop_flags(b, &in_loop)) {
+  if (!mg_lower_alloc_tables(e, b)) {
     e->error = "out of memory";
   } else {
     mg_lower_bind_dram(e, op, kval, ktype);
@@ -198,9 +197,8 @@ static void custom_body(Emit *e, const MgOp *op, Name *kval,
     snprintf(e->tid, NAME_LEN, "%s", e->lo);
     snprintf(e->scratch, NAME_LEN, "%%red");
     bind_shared_buffers(e, b, reg, dynamic);
-    mg_lower_block_body(e, in_loop, reg);
+    mg_lower_block_body(e, reg);
   }
-  free(in_loop);
   mg_lower_free_tables(e);
 }
 

@@ -98,7 +98,7 @@ void mg_lower_free_tables(Emit *e);
 /// The block graph's body: accumulator zero fill, the for-loop, the rest;
 /// `reg` is mg_lower_register_values' plan (the caller allocated tiles by
 /// it).
-void mg_lower_block_body(Emit *e, const bool *in_loop, const bool *reg);
+void mg_lower_block_body(Emit *e, const bool *reg);
 /// Names the block graph's kernel tensors after op's operands and results.
 void mg_lower_bind_dram(Emit *e, const MgOp *op, Name *kval,
                         char (*ktype)[TYPE_LEN]);
@@ -108,8 +108,6 @@ void mg_lower_bind_dram(Emit *e, const MgOp *op, Name *kval,
 /// iteration, so it is computed once); the loop the other ops of
 /// mg_graph_ops_in_loop; after it the rest. False: no memory.
 bool mg_lower_op_phases(const MgGraph *b, uint8_t *phase);
-/// in_loop flags of the block graph's ops (allocated; false: no memory).
-bool mg_lower_loop_flags(const MgGraph *b, bool **in_loop);
 /// reg[t] (num_tensors entries): tensor t is made by a fused element-wise
 /// chain and read only inside it, so it needs no tile. False: no memory.
 bool mg_lower_register_values(const MgGraph *b, bool *reg);

@@ -89,27 +89,28 @@ static const MgOp *sole_sum_accum(const MgGraph *b, const uint8_t *phase,
   return NULL;
 }
 
-// A reduction whose result can go straight into a sum accumulator (a
+// A reduction whose results can go straight into a sum accumulator (a
 // maximum cannot: its accumulator is not a sum).
+static bool sums(const MgOp *op) {
+  return op->kind == MG_OP_MATMUL || op->kind == MG_OP_SUM;
+}
+
 static const MgOp *folded_accum(const MgGraph *b, const uint8_t *phase,
                                 const MgOp *op) {
-  if (op->kind != MG_OP_MATMUL && op->kind != MG_OP_SUM)
-    return NULL;
-  return sole_sum_accum(b, phase, op);
+  return sums(op) ? sole_sum_accum(b, phase, op) : NULL;
 }
 
 // A group of a reduction (matmul or sum) and the accumulator it feeds.
 static bool is_reduction_accum(const MgGraph *b, const MgOp *const *ops,
                                uint32_t n) {
-  return n == 2 &&
-         (ops[0]->kind == MG_OP_MATMUL || ops[0]->kind == MG_OP_SUM) &&
+  return n == 2 && sums(ops[0]) &&
          ops[1]->kind == MG_OP_ACCUM && ops[1]->inputs[0] == ops[0]->outputs[0] &&
          readers(b, ops[0]->outputs[0]) == 1;
 }
 
 bool mg_lower_op_phases(const MgGraph *b, uint8_t *phase) {
-  bool *in_loop = NULL;
-  if (!mg_lower_loop_flags(b, &in_loop)) {
+  bool *in_loop = calloc(b->num_ops + 1, sizeof *in_loop);
+  if (!in_loop || !mg_graph_ops_in_loop(b, in_loop)) {
     free(in_loop);
     return false;
   }
@@ -384,11 +385,11 @@ bool mg_lower_register_values(const MgGraph *b, bool *reg) {
 // its barrier. The loads of i+1 still overlap the compute of i. The CPU
 // form copies synchronously through the same stages and subviews.
 
-static void prefetch(Emit *e, const bool *in_loop, const char *iter,
+static void prefetch(Emit *e, const char *iter,
                      const char *stage) {
   const MgGraph *b = e->g;
   for (uint32_t i = 0; i < b->num_ops; i++)
-    if (in_loop[i] && mg_lower_is_loop_tile_load(&b->ops[i]))
+    if (mg_lower_is_loop_tile_load(&b->ops[i]))
       mg_lower_prefetch(e, &b->ops[i], iter, stage);
   if (e->mode != MG_LOWER_CPU)
     mg_lower_line(e, "nvvm.cp.async.commit.group");
@@ -419,7 +420,7 @@ static void stage_type(const MgGraph *b, MgTensorId t, bool gpu,
 
 // Inside the loop, after the barrier: fetch i+1 into the other stage, if
 // there is an i+1.
-static void stage_next(Emit *e, const bool *in_loop, const char *hi,
+static void stage_next(Emit *e, const char *hi,
                        const char *stage) {
   const MgGraph *b = e->g;
   Name one, next_stage, next, more;
@@ -430,7 +431,7 @@ static void stage_next(Emit *e, const bool *in_loop, const char *hi,
   mg_lower_line(e, "scf.if %s {", more);
   e->indent++;
   for (uint32_t i = 0; i < b->num_ops; i++)
-    if (in_loop[i] && mg_lower_is_loop_tile_load(&b->ops[i]))
+    if (mg_lower_is_loop_tile_load(&b->ops[i]))
       mg_lower_prefetch(e, &b->ops[i], next, next_stage);
   e->indent--;
   mg_lower_line(e, "}");
@@ -440,7 +441,7 @@ static void stage_next(Emit *e, const bool *in_loop, const char *hi,
 
 // Inside the loop, before the barrier: wait for iteration i's tiles and
 // point the staged tiles' names at stage i mod 2 (`stage`).
-static void stage_iteration(Emit *e, const bool *in_loop, Name stage) {
+static void stage_iteration(Emit *e, Name stage) {
   const MgGraph *b = e->g;
   bool gpu = e->mode != MG_LOWER_CPU;
   Name two;
@@ -450,7 +451,7 @@ static void stage_iteration(Emit *e, const bool *in_loop, Name stage) {
     mg_lower_line(e, "nvvm.cp.async.wait.group 0");
   for (uint32_t i = 0; i < b->num_ops; i++) {
     const MgOp *op = &b->ops[i];
-    if (!in_loop[i] || !mg_lower_is_loop_tile_load(op))
+    if (!mg_lower_is_loop_tile_load(op))
       continue;
     MgTensorId t = op->outputs[0];
     const MgTensor *x = &b->tensors[t];
@@ -511,7 +512,7 @@ static bool loop_entry(Sync *y, const uint8_t *phase) {
   return ok;
 }
 
-void mg_lower_block_body(Emit *e, const bool *in_loop, const bool *reg) {
+void mg_lower_block_body(Emit *e, const bool *reg) {
   const MgGraph *b = e->g;
   // GPU: barriers by dependence (above) instead of after every loop.
   bool gpu = e->barrier;
@@ -542,17 +543,17 @@ void mg_lower_block_body(Emit *e, const bool *in_loop, const bool *reg) {
       mg_lower_accum_init(e, &b->ops[i]);
       accums = true;
     }
+  bool staged = mg_lower_pipelined(b);
   // Updates may map elements to other threads; tiles ready. A staged loop
   // opens each iteration with a barrier, which serves.
-  if (gpu && (accums || before) && !mg_lower_pipelined(b))
+  if (gpu && (accums || before) && !staged)
     barrier(&y);
   Name lo, hi, one;
   mg_lower_index(e, 0, lo);
   mg_lower_index(e, b->forloop, hi);
   mg_lower_index(e, 1, one);
-  bool staged = mg_lower_pipelined(b);
   if (staged)
-    prefetch(e, in_loop, lo, lo); // iteration 0 into stage 0
+    prefetch(e, lo, lo); // iteration 0 into stage 0
   mg_lower_fresh(e, e->iter);
   mg_lower_line(e, "scf.for %s = %s to %s step %s {", e->iter, lo, hi, one);
   e->indent++;
@@ -560,10 +561,10 @@ void mg_lower_block_body(Emit *e, const bool *in_loop, const bool *reg) {
   e->in_loop = b->forloop > 1; // one pass: no per-iteration cost
   if (staged) {
     Name stage;
-    stage_iteration(e, in_loop, stage);
+    stage_iteration(e, stage);
     if (gpu)
       barrier(&y); // this iteration's tiles have arrived for every thread
-    stage_next(e, in_loop, hi, stage);
+    stage_next(e, hi, stage);
   }
   bool *deferred = staged ? NULL : calloc(b->num_ops + 1, sizeof *deferred);
   if (!staged && !deferred) {
@@ -626,10 +627,5 @@ void mg_lower_bind_dram(Emit *e, const MgOp *op, Name *kval,
 int64_t mg_lower_coop_threads(const MgGraph *b) {
   return b->block_threads >= 32 && b->block_threads % 32 == 0
              ? b->block_threads : 0;
-}
-
-bool mg_lower_loop_flags(const MgGraph *b, bool **in_loop) {
-  *in_loop = calloc(b->num_ops + 1, sizeof **in_loop);
-  return *in_loop && mg_graph_ops_in_loop(b, *in_loop);
 }
 
