@@ -33,6 +33,8 @@ MG_API void mg_bridge_map_free(MgBridgeMap *map);
 MG_API bool mg_bridge_op_is(MlirOperation op, const char *name);
 /// The name of `op` as a NUL-terminated string in `buf`.
 MG_API void mg_bridge_op_name(MlirOperation op, char *buf, size_t size);
+/// `type` as MLIR prints it, NUL-terminated in `buf` (cut at size - 1).
+MG_API void mg_bridge_type_text(MlirType type, char *buf, size_t size);
 /// The func.func named `name` in `module`, or a null operation. Builds the
 /// module's symbol table (O(functions)): for repeated lookups build one with
 /// mlirSymbolTableCreate and use mg_bridge_lookup_func_in.

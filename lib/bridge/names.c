@@ -14,6 +14,25 @@ void mg_bridge_op_name(MlirOperation op, char *buf, size_t size) {
   snprintf(buf, size, "%.*s", (int)n.length, n.data);
 }
 
+typedef struct TypeText {
+  char *buf;
+  size_t size, used;
+} TypeText;
+
+static void append_text(MlirStringRef s, void *ud) {
+  TypeText *t = ud;
+  size_t room = t->size - 1 - t->used, n = s.length < room ? s.length : room;
+  memcpy(t->buf + t->used, s.data, n);
+  t->used += n;
+  t->buf[t->used] = 0;
+}
+
+void mg_bridge_type_text(MlirType type, char *buf, size_t size) {
+  TypeText t = {buf, size, 0};
+  buf[0] = 0;
+  mlirTypePrint(type, append_text, &t);
+}
+
 MlirOperation mg_bridge_lookup_func_in(MlirSymbolTable symbols,
                                        const char *name) {
   MlirOperation op =

@@ -114,25 +114,6 @@ static bool load(MlirOperation module, Side *s) {
   return s->imported != NULL;
 }
 
-typedef struct TypeText {
-  char *buf;
-  size_t size, used;
-} TypeText;
-
-static void append_text(MlirStringRef s, void *ud) {
-  TypeText *t = ud;
-  size_t room = t->size - 1 - t->used, n = s.length < room ? s.length : room;
-  memcpy(t->buf + t->used, s.data, n);
-  t->used += n;
-  t->buf[t->used] = 0;
-}
-
-static void type_text(MlirType type, char *buf, size_t size) {
-  TypeText t = {buf, size, 0};
-  buf[0] = 0;
-  mlirTypePrint(type, append_text, &t);
-}
-
 static MlirType func_type(MlirOperation func) {
   return mlirTypeAttrGetValue(mlirOperationGetAttributeByName(
       func, mlirStringRefCreateFromCString("function_type")));
@@ -162,8 +143,8 @@ static bool same_signature(const Side *a, const Side *b) {
                      : mlirFunctionTypeGetInput(fb, i);
       if (mlirTypeEqual(x, y))
         continue;
-      type_text(x, ta, sizeof ta);
-      type_text(y, tb, sizeof tb);
+      mg_bridge_type_text(x, ta, sizeof ta);
+      mg_bridge_type_text(y, tb, sizeof tb);
       snprintf(why, sizeof why, "%s %d is '%s' in '@%s' but '%s' in '@%s'",
                what[w], (int)i, ta, a->name, tb, b->name);
     }

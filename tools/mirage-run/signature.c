@@ -12,28 +12,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "mirage/bridge.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
-
-typedef struct Sink {
-  char *buf;
-  size_t size, len;
-} Sink;
-
-static void sink_append(MlirStringRef s, void *ud) {
-  Sink *sink = ud;
-  size_t room = sink->size - 1 - sink->len;
-  size_t n = s.length < room ? s.length : room;
-  memcpy(sink->buf + sink->len, s.data, n);
-  sink->len += n;
-  sink->buf[sink->len] = 0;
-}
-
-static void mlir_type_text(MlirType type, char *buf, size_t size) {
-  Sink sink = {buf, size, 0};
-  buf[0] = 0;
-  mlirTypePrint(type, sink_append, &sink);
-}
 
 static bool dtype_of(MlirType element, MgDType *dtype) {
   if (mlirTypeIsAF16(element))
@@ -54,7 +35,7 @@ static bool read_type(MlirType type, const char *what, intptr_t index,
       mlirShapedTypeGetRank(type) < 1 ||
       mlirShapedTypeGetRank(type) > MG_MAX_DIMS ||
       !dtype_of(mlirShapedTypeGetElementType(type), &out->dtype)) {
-    mlir_type_text(type, text, sizeof text);
+    mg_bridge_type_text(type, text, sizeof text);
     snprintf(err, err_size,
              "unsupported %s %ld type '%s' (expected a static tensor of rank "
              "1-%d with element type f16, bf16 or f32)",
