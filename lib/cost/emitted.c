@@ -540,19 +540,33 @@ static void other_form(Model *m, const MgOp *o, const MgKernelCost *roof,
     // one at a time; each group's FMAs chain u deep per accumulator.
     double groups = floor(k / (32 * u)), singles = steps - groups * u;
     // Per thread and row: a 16-byte vector of B (DRAM) and A's row
-    // scalars, rows x v FMAs and the conversions; then per output 32
-    // partial sums added in order by one thread.
-    double outs = rows * (T / 32) * v;
+    // scalars, rows x v FMAs and the conversions. Then the warp's slices
+    // meet by shuffles (gemv.c: halving while a lane's count is even, two
+    // selects per value sent, then a butterfly), the CG warps' partials go
+    // through shared memory, and each output adds CG of them in order.
+    double cg = T / 32, outs = rows * cg * v;
+    double held = rows * v, shfl = 0, sel = 0, adds = 0, stages = 0;
+    for (double o = 16; o >= cg; o /= 2, stages++) {
+      bool halve = fmod(held, 2) == 0;
+      double sends = halve ? held / 2 : held;
+      shfl += sends;
+      sel += halve ? 2 * sends : 0;
+      adds += sends;
+      held = sends;
+    }
     a.fma = T * steps * rows * v;
-    a.fp32 = a.fma + T * steps * conv * (v + rows) + outs * (32 + conv);
-    a.lsu = lsu(T * steps, 16) + lsu(T * steps * rows, es) +
-            lsu(T * rows * v, 4) + lsu(outs * 33, 4);
-    a.instr = a.fp32 + T * steps * (1 + rows) + T * rows * v + outs * 33;
+    a.fp32 = a.fma + T * steps * conv * (v + rows) + T * (sel + adds) +
+             outs * (cg + conv);
+    a.lsu = lsu(T * steps, 16) + lsu(T * steps * rows, es) + T * shfl / 32 +
+            lsu(outs * cg, 4) + lsu(outs * (cg + 1), 4);
+    a.instr = a.fp32 + T * steps * (1 + rows) + T * shfl + outs * cg +
+              outs * (cg + 1);
     per_thread = 1;
     double trip = g->lat_dram + (conv ? g->lat_fp : 0);
     per = groups * (trip + u * g->lat_fp) + singles * (trip + g->lat_fp) +
+          stages * (g->lat_shfl + g->lat_fp) + g->lat_smem +
           pl->barriers_after * g->lat_bar +
-          ceil(outs / T) * (g->lat_smem + 32 * g->lat_fp);
+          ceil(outs / T) * (g->lat_smem + cg * g->lat_fp);
     *inflight = T * 16 * (groups > 0 ? u : 1);
     parts[0] = (groups + singles) * g->lat_dram;
     a.fma *= B; // the counts above are one block's

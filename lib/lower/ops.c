@@ -466,11 +466,20 @@ typedef struct Coop {
 } Coop;
 
 // Warps per result element for a reduction of n terms over `numel`
-// elements; 0: sequential per element.
-static int64_t coop_warps(Emit *e, int64_t numel, int64_t n) {
+// elements; 0: sequential per element. With at least as many elements as
+// threads none sits idle, but where a result's terms are `contiguous` in
+// the tile (the reduced dim is innermost), thread t reading row t puts
+// every lane of a warp on one shared-memory bank (rows of 64 halves are
+// 128 bytes apart): a warp per element reads a row with consecutive lanes
+// instead. Terms along another dim are read across rows, consecutive
+// lanes at consecutive addresses: sequential stays.
+static int64_t coop_warps(Emit *e, int64_t numel, int64_t n,
+                          bool contiguous) {
   int64_t threads = e->coop_threads, warps = threads / 32;
-  if (!threads || n < 32 || numel >= threads)
+  if (!threads || n < 32)
     return 0;
+  if (numel >= threads)
+    return contiguous ? 1 : 0;
   // Inside the for-loop a cross-warp combine would add a barrier to every
   // iteration: one warp per element there.
   if (e->in_loop)
@@ -479,23 +488,35 @@ static int64_t coop_warps(Emit *e, int64_t numel, int64_t n) {
   return 32 * m <= n ? m : 1;
 }
 
+// Are the terms along `dim` adjacent in `t` (every later dim of extent 1)?
+static bool terms_contiguous(const MgTensor *t, uint32_t dim) {
+  for (uint32_t d = dim + 1; d < t->rank; d++)
+    if (t->dims[d] != 1)
+      return false;
+  return true;
+}
+
 int64_t mg_lower_reduction_warps(Emit *e, const MgOp *op) {
   const MgTensor *out = tensor(e, op->outputs[0]);
   const MgTensor *in = tensor(e, op->inputs[0]);
   int64_t n;
-  if (op->kind == MG_OP_MATMUL)
+  bool contiguous = true; // a matmul's B terms run down a column
+  if (op->kind == MG_OP_MATMUL) {
     n = in->dims[in->rank - 1];
-  else if (op->kind == MG_OP_SUM || op->kind == MG_OP_REDUCE_MAX)
+    contiguous = false;
+  } else if (op->kind == MG_OP_SUM || op->kind == MG_OP_REDUCE_MAX) {
     n = in->dims[op->attr];
-  else if (op->kind == MG_OP_ACCUM && (op->acc == MG_ACCUM_SUM_LAST ||
-                                       op->acc == MG_ACCUM_SUM_SQ_LAST))
+    contiguous = terms_contiguous(in, (uint32_t)op->attr);
+  } else if (op->kind == MG_OP_ACCUM && (op->acc == MG_ACCUM_SUM_LAST ||
+                                         op->acc == MG_ACCUM_SUM_SQ_LAST)) {
     n = in->dims[in->rank - 1];
-  else
+  } else {
     return 0;
+  }
   MgMmaPlan plan;
   if (op->kind == MG_OP_MATMUL && mg_lower_mma_plan(e->g, op, e->sm, &plan))
     return 0; // tensor cores: no scratch
-  return coop_warps(e, mg_tensor_numel(out), n);
+  return coop_warps(e, mg_tensor_numel(out), n, contiguous);
 }
 
 static void i32_const(Emit *e, int64_t v, Name out) {
@@ -805,7 +826,7 @@ static void matmul_into(Emit *e, const MgOp *op, const void *dest,
   const MgTensor *a = tensor(e, op->inputs[0]);
   int64_t n = a->dims[a->rank - 1];
   Index idx, ia, ib;
-  int64_t m = coop_warps(e, mg_tensor_numel(out), n);
+  int64_t m = coop_warps(e, mg_tensor_numel(out), n, false);
   Coop c;
   if (m)
     coop_begin(e, out, m, COMBINE_ADD, idx, &c);
@@ -890,7 +911,8 @@ static void reduce_op(Emit *e, const MgOp *op, uint32_t dim, bool square,
   MgTensorId in = op->inputs[0];
   int64_t n = tensor(e, in)->dims[dim];
   Index idx;
-  int64_t m = coop_warps(e, mg_tensor_numel(out), n);
+  int64_t m = coop_warps(e, mg_tensor_numel(out), n,
+                         terms_contiguous(tensor(e, in), dim));
   Name r;
   if (m) {
     Coop c;

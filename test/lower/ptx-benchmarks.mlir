@@ -5,7 +5,9 @@
 //  - kernel pointer parameters carry their alignment (no `.align 1`),
 //  - DRAM tiles are loaded 16 bytes per thread (ld.global.v4, or
 //    cp.async.cg of 16 bytes in pipelined for-loops),
-//  - reductions over >= 32 elements with idle threads use warp shuffles,
+//  - reductions over >= 32 elements with idle threads, or with terms
+//    contiguous in the tile, use warp shuffles, and so does each GEMV's
+//    kernel (its K slices meet by shuffles before shared memory),
 //  - FMA contraction, and ptxas spills nothing;
 //  - block matmuls whose tiles fit the m16n8k16 shape (GQA's and QKNorm's
 //    Q·K and P·V, LoRA's three) run on tensor cores: ldmatrix and
@@ -17,9 +19,17 @@
 
 // CHECK-LABEL: == rmsnorm
 // CHECK-NOT: {{\.align 1[^0-9]|mma.sync|ldmatrix}}
-// CHECK: {{ld.global.v4.b32|cp.async.cg.shared.global \[.*\], \[.*\], 16;}}
+// CHECK: .entry rmsnorm_paper_lax0_gpu_k2(
 // CHECK: shfl.sync.bfly.b32
+// The GEMV: 16-byte loads of B, FMAs, 8 slices per warp meeting at lane
+// offsets 16, 8 and 4, one barrier.
+// CHECK: .entry rmsnorm_paper_lax0_gpu_k3(
+// CHECK: ld.global.v4.b32
 // CHECK: fma.rn.f32
+// CHECK: shfl.sync.bfly.b32 {{.*}}, 16, 31, -1;
+// CHECK: shfl.sync.bfly.b32 {{.*}}, 8, 31, -1;
+// CHECK: shfl.sync.bfly.b32 {{.*}}, 4, 31, -1;
+// CHECK: bar.sync
 // CHECK: 0 bytes spill stores, 0 bytes spill loads
 // CHECK-NOT: {{[1-9][0-9]*}} bytes spill stores
 
@@ -53,8 +63,17 @@
 
 // CHECK-LABEL: == gated-mlp
 // CHECK-NOT: {{\.align 1[^0-9]|mma.sync|ldmatrix}}
-// CHECK: {{ld.global.v4.b32|cp.async.cg.shared.global \[.*\], \[.*\], 16;}}
+// Two GEMVs (gate and up projections), each with shuffles, then silu·mul.
+// CHECK: .entry gated_mlp_paper_lax0_gpu_k3(
+// CHECK: ld.global.v4.b32
 // CHECK: fma.rn.f32
+// CHECK: shfl.sync.bfly.b32
+// CHECK: .entry gated_mlp_paper_lax0_gpu_k4(
+// CHECK: ld.global.v4.b32
+// CHECK: fma.rn.f32
+// CHECK: shfl.sync.bfly.b32
+// CHECK: .entry gated_mlp_paper_lax0_gpu_k5(
+// CHECK: {{ld.global.v4.b32|cp.async.cg.shared.global \[.*\], \[.*\], 16;}}
 // CHECK-NOT: {{[1-9][0-9]*}} bytes spill stores
 
 // CHECK-LABEL: == ntrans

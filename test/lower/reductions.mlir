@@ -3,7 +3,11 @@
 // (lanes stride over the terms, an xor butterfly of warp shuffles, then the
 // m warp sums through shared memory in warp order). The CPU form runs the
 // same additions in the same order, so mirage-run checks the lane split,
-// the butterfly and the cross-warp step against the interpreter.
+// the butterfly and the cross-warp step against the interpreter. With at
+// least as many elements as threads, a reduction over the tile's innermost
+// dim still takes one warp per element (thread t reading row t would put
+// a warp's lanes on one shared-memory bank); one over an outer dim stays
+// sequential per thread (consecutive lanes read consecutive addresses).
 // RUN: mirage-run --lower %s | FileCheck %s
 // RUN: mirage-opt --mirage-lower="ptx=false" %s | FileCheck %s --check-prefix=GPU
 
@@ -12,6 +16,8 @@
 // CHECK-DAG: @gemv: 1 output, 4 elements, max abs error {{.*}}: ok
 // CHECK-DAG: @many_rows: 1 output, 96 elements, max abs error {{.*}}: ok
 // CHECK-DAG: @norm_accum: 1 output, 4 elements, max abs error {{.*}}: ok
+// CHECK-DAG: @rows_per_thread: 1 output, 512 elements, max abs error {{.*}}: ok
+// CHECK-DAG: @columns: 1 output, 256 elements, max abs error {{.*}}: ok
 // CHECK-NOT: MISMATCH
 
 // One row of 1000 per block (128 threads: all 4 warps on the element, the
@@ -86,4 +92,42 @@ func.func @norm_accum_block(%x: tensor<4x512xf32>) -> tensor<4x1xf32> attributes
 func.func @norm_accum(%x: tensor<4x512xf32>) -> tensor<4x1xf32> attributes {ug.level = "kernel"} {
   %y = "ug.custom"(%x) {kernel = @norm_accum_block, operandSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 0, 0, 0>} : (tensor<4x512xf32>) -> tensor<4x1xf32>
   func.return %y : tensor<4x1xf32>
+}
+
+// 256 rows of 64 halves per block of 128 threads: more rows than threads,
+// terms contiguous: one warp per row, the 4 warps taking rows in turn
+// (64 per warp), a butterfly each; no cross-warp step.
+// GPU-LABEL: gpu.func @rows_per_thread_gpu_k1(
+// GPU: scf.for
+// GPU-COUNT-5: gpu.shuffle xor
+// GPU-NOT: gpu.barrier
+// GPU: memref.store %{{.*}} : memref<256x1xf16, #gpu.address_space<workgroup>>
+// GPU: gpu.barrier
+// GPU: gpu.return
+func.func @rows_per_thread_block(%x: tensor<512x64xf16>) -> tensor<512x1xf16> attributes {ug.block_threads = 128 : i64, ug.forloop = 1 : i64, ug.grid = array<i64: 2, 1, 1>, ug.level = "block"} {
+  %t = "ug.iterator"(%x) {fmap = -1 : i64, imap = array<i64: 0, -1, -1>} : (tensor<512x64xf16>) -> tensor<256x64xf16>
+  %e = "ug.exp"(%t) : (tensor<256x64xf16>) -> tensor<256x64xf16>
+  %s = "ug.sum"(%e) {dim = 1 : i64} : (tensor<256x64xf16>) -> tensor<256x1xf16>
+  %o = "ug.saver"(%s) {omap = array<i64: 0, -1, -1>} : (tensor<256x1xf16>) -> tensor<512x1xf16>
+  func.return %o : tensor<512x1xf16>
+}
+func.func @rows_per_thread(%x: tensor<512x64xf16>) -> tensor<512x1xf16> attributes {ug.level = "kernel"} {
+  %y = "ug.custom"(%x) {kernel = @rows_per_thread_block, operandSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 0, 0, 0>} : (tensor<512x64xf16>) -> tensor<512x1xf16>
+  func.return %y : tensor<512x1xf16>
+}
+
+// The same sizes summed over the outer dim: 128 columns per block, as many
+// as threads, each thread its column's 64 terms in order, no shuffle.
+// GPU-LABEL: gpu.func @columns_gpu_k1(
+// GPU-NOT: gpu.shuffle
+// GPU: gpu.return
+func.func @columns_block(%x: tensor<64x256xf16>) -> tensor<1x256xf16> attributes {ug.block_threads = 128 : i64, ug.forloop = 1 : i64, ug.grid = array<i64: 2, 1, 1>, ug.level = "block"} {
+  %t = "ug.iterator"(%x) {fmap = -1 : i64, imap = array<i64: 1, -1, -1>} : (tensor<64x256xf16>) -> tensor<64x128xf16>
+  %s = "ug.sum"(%t) {dim = 0 : i64} : (tensor<64x128xf16>) -> tensor<1x128xf16>
+  %o = "ug.saver"(%s) {omap = array<i64: 1, -1, -1>} : (tensor<1x128xf16>) -> tensor<1x256xf16>
+  func.return %o : tensor<1x256xf16>
+}
+func.func @columns(%x: tensor<64x256xf16>) -> tensor<1x256xf16> attributes {ug.level = "kernel"} {
+  %y = "ug.custom"(%x) {kernel = @columns_block, operandSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 0, 0, 0>} : (tensor<64x256xf16>) -> tensor<1x256xf16>
+  func.return %y : tensor<1x256xf16>
 }

@@ -850,7 +850,7 @@ static void test_cost_emitted_gemv(void) {
   CHECK_EQ_INT(pl.threads, 128);
   CHECK_EQ_INT(pl.unroll, 8);
   CHECK_EQ_INT(pl.vector, 8);
-  CHECK_EQ_INT(pl.smem_bytes, 32 * 2 * 32 * 4); // slices x rows x cols f32
+  CHECK_EQ_INT(pl.smem_bytes, 4 * 2 * 32 * 4); // warps x rows x cols f32
   MgEmittedCost c;
   CHECK(mg_cost_emitted_kernel(p, 2, NULL, &c));
   // Resident 8 (registers: 65536 / (64 x 128)); the busiest SM runs
@@ -860,9 +860,11 @@ static void test_cost_emitted_gemv(void) {
   CHECK_NEAR(c.inflight_bytes, 32768, 0);
   // A thread: 16 groups of 8 rows, each a DRAM round trip (480), the
   // conversion (4) and 8 dependent FMAs (32): 16 x 516 = 8256 cycles; the
-  // barrier 20; its 64 outputs' 32 partial sums (one per thread of the
-  // first 64): a shared load (30) and 32 adds (128): 158. 8434 cycles.
-  CHECK_REL(c.block_s, 8434 / H_HZ);
+  // warp's 8 slices meet in 3 shuffle stages (offsets 16, 8, 4: a shuffle
+  // 30 and an add 4 each, 102), the shared store 30, the barrier 20; its
+  // 64 outputs' 4 warp sums (one per thread of the first 64): a shared
+  // load (30) and 4 adds (16): 46. 8454 cycles.
+  CHECK_REL(c.block_s, 8454 / H_HZ);
   CHECK_REL(c.path_memory_s, 16 * 480 / H_HZ);
   // B's 4096 x 6144 x 2 B dominate: DRAM-bound, as the roofline.
   CHECK_NEAR(c.dram_bytes, 2 * 4096 * 2 + 4096 * 6144 * 2 + 2 * 6144 * 2, 0);
