@@ -163,6 +163,8 @@ typedef struct MgLowerStep {
                      // butterfly of 5 shuffles; m > 1, m warps meeting in
                      // the shared scratch after a barrier
   bool mma;          // a matmul on tensor cores (mg_lower_uses_mma)
+  int stagger_ops;   // warps 0: index ops per term staggering each row's
+                     // first term against bank conflicts (0: none)
 } MgLowerStep;
 
 #define MG_LOWER_PLAN_MAX_STEPS 64

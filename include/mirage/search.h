@@ -148,6 +148,10 @@ typedef struct MgSearchOptions {
   // Resources.
   uint32_t threads;            // workers; 0 = one per core
   double time_budget_s;        // wall-clock budget; 0 = none
+  uint64_t max_offered;        // stop enumerating once this many complete
+                               // candidates were generated (0: no limit):
+                               // for tools that want the first N whatever
+                               // the machine's speed (mirage-run)
   uint64_t memory_limit;       // bytes (default 2 GiB)
   // Callbacks.
   MgSearchProgressFn progress;

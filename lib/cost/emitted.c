@@ -233,9 +233,11 @@ static void reduction(Model *m, Acc *a, const MgLowerStep *s, double elems,
   if (fma)
     a->fma += elems * n;
   if (s->warps == 0) {
+    // Staggered rows (ops.c reduce) add index ops per term, off the chain.
     a->fp32 += elems * (n * term_fp + fin_fp);
     a->lsu += lsu(elems * (n * loads + fin_acc), 4);
-    a->instr += elems * (n * (term_fp + loads) + fin_fp + fin_acc);
+    a->instr += elems * (n * (term_fp + loads + s->stagger_ops) + fin_fp +
+                         fin_acc);
     double per = (loads ? g->lat_smem : 0) + (ld16 ? g->lat_fp : 0) +
                  n * g->lat_fp + fin_lat;
     a->cycles += ceil(elems / m->threads) * per;

@@ -154,6 +154,11 @@ void mg_lower_tile_type(const MgGraph *b, MgTensorId t, const char *space,
 void mg_lower_prefetch(Emit *e, const MgOp *op, const char *iter,
                        const char *stage);
 
+/// Index ops per term by which a sequential reduction of `in` along `dim`
+/// staggers each row's first term (ops.c reduce: rows of contiguous terms
+/// summed by consecutive threads would share a shared-memory bank): 1 (an
+/// xor), 4 (add, subtract, compare, select), 0 (not staggered).
+int mg_lower_stagger_ops(const MgTensor *in, uint32_t dim);
 /// A kernel-level matmul with at most 8 rows lowered as a split-K GEMV
 /// (gemv.c): true with its launch.
 bool mg_lower_is_gemv(const MgProgram *p, MgOpId op, int64_t *blocks,

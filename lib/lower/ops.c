@@ -466,20 +466,12 @@ typedef struct Coop {
 } Coop;
 
 // Warps per result element for a reduction of n terms over `numel`
-// elements; 0: sequential per element. With at least as many elements as
-// threads none sits idle, but where a result's terms are `contiguous` in
-// the tile (the reduced dim is innermost), thread t reading row t puts
-// every lane of a warp on one shared-memory bank (rows of 64 halves are
-// 128 bytes apart): a warp per element reads a row with consecutive lanes
-// instead. Terms along another dim are read across rows, consecutive
-// lanes at consecutive addresses: sequential stays.
-static int64_t coop_warps(Emit *e, int64_t numel, int64_t n,
-                          bool contiguous) {
+// elements; 0: sequential per element (with at least as many elements as
+// threads none sits idle; `reduce` staggers contiguous terms).
+static int64_t coop_warps(Emit *e, int64_t numel, int64_t n) {
   int64_t threads = e->coop_threads, warps = threads / 32;
-  if (!threads || n < 32)
+  if (!threads || n < 32 || numel >= threads)
     return 0;
-  if (numel >= threads)
-    return contiguous ? 1 : 0;
   // Inside the for-loop a cross-warp combine would add a barrier to every
   // iteration: one warp per element there.
   if (e->in_loop)
@@ -500,23 +492,19 @@ int64_t mg_lower_reduction_warps(Emit *e, const MgOp *op) {
   const MgTensor *out = tensor(e, op->outputs[0]);
   const MgTensor *in = tensor(e, op->inputs[0]);
   int64_t n;
-  bool contiguous = true; // a matmul's B terms run down a column
-  if (op->kind == MG_OP_MATMUL) {
+  if (op->kind == MG_OP_MATMUL)
     n = in->dims[in->rank - 1];
-    contiguous = false;
-  } else if (op->kind == MG_OP_SUM || op->kind == MG_OP_REDUCE_MAX) {
+  else if (op->kind == MG_OP_SUM || op->kind == MG_OP_REDUCE_MAX)
     n = in->dims[op->attr];
-    contiguous = terms_contiguous(in, (uint32_t)op->attr);
-  } else if (op->kind == MG_OP_ACCUM && (op->acc == MG_ACCUM_SUM_LAST ||
-                                         op->acc == MG_ACCUM_SUM_SQ_LAST)) {
+  else if (op->kind == MG_OP_ACCUM && (op->acc == MG_ACCUM_SUM_LAST ||
+                                       op->acc == MG_ACCUM_SUM_SQ_LAST))
     n = in->dims[in->rank - 1];
-  } else {
+  else
     return 0;
-  }
   MgMmaPlan plan;
   if (op->kind == MG_OP_MATMUL && mg_lower_mma_plan(e->g, op, e->sm, &plan))
     return 0; // tensor cores: no scratch
-  return coop_warps(e, mg_tensor_numel(out), n, contiguous);
+  return coop_warps(e, mg_tensor_numel(out), n);
 }
 
 static void i32_const(Emit *e, int64_t v, Name out) {
@@ -826,7 +814,7 @@ static void matmul_into(Emit *e, const MgOp *op, const void *dest,
   const MgTensor *a = tensor(e, op->inputs[0]);
   int64_t n = a->dims[a->rank - 1];
   Index idx, ia, ib;
-  int64_t m = coop_warps(e, mg_tensor_numel(out), n, false);
+  int64_t m = coop_warps(e, mg_tensor_numel(out), n);
   Coop c;
   if (m)
     coop_begin(e, out, m, COMBINE_ADD, idx, &c);
@@ -889,14 +877,62 @@ void mg_lower_matmul_chain(Emit *e, const MgOp *const *ops, uint32_t n,
   matmul_into(e, ops[0], &c, run_chain);
 }
 
+// The element dim consecutive threads step along: the last one before
+// `dim` of extent > 1 (-1: none).
+static int stagger_dim(const MgTensor *t, uint32_t dim) {
+  for (int d = (int)dim - 1; d >= 0; d--)
+    if (t->dims[d] > 1)
+      return d;
+  return -1;
+}
+
+int mg_lower_stagger_ops(const MgTensor *in, uint32_t dim) {
+  int64_t n = in->dims[dim];
+  if (n < 32 || !terms_contiguous(in, dim) || stagger_dim(in, dim) < 0)
+    return 0;
+  return (n & (n - 1)) == 0 ? 1 : 4;
+}
+
 // Σ (or max) over dim `dim` of `in` at result element `idx` (result dim
-// = 1), each term squared when `square`: sequential in one thread.
+// = 1), each term squared when `square`: sequential in one thread. When the
+// terms are contiguous (rows of a tile), thread t sums row t: rows of a
+// multiple of 128 bytes would put every lane of a warp on one shared-
+// memory bank, so each row visits its terms from a start staggered by its
+// row index (one 4-byte word per row): k xor s for n a power of two, else
+// k + s wrapped below n. The lanes' accesses fall in different banks, no
+// thread idles, and nothing needs a shuffle; the CPU form runs the same
+// code, so it adds in the same order.
 static void reduce(Emit *e, Combine how, MgTensorId in, Index idx,
                    uint32_t dim, bool square, Name out) {
   const MgTensor *t = tensor(e, in);
+  int64_t n = t->dims[dim];
+  int ops = mg_lower_stagger_ops(t, dim);
+  Name rot = "", nn;
+  if (ops) {
+    int64_t per_word = 4 / (int64_t)mg_dtype_bytes((MgDType)t->dtype);
+    Name w, scaled;
+    mg_lower_index(e, per_word < 1 ? 1 : per_word, w);
+    mg_lower_index_op(e, "arith.muli", idx[stagger_dim(t, dim)], w, scaled);
+    mg_lower_index(e, n, nn);
+    mg_lower_index_op(e, "arith.remui", scaled, nn, rot);
+  }
   Name k, acc, x, s;
-  open_sum(e, how, t->dims[dim], k, acc, out);
+  open_sum(e, how, n, k, acc, out);
   RowTerm r = {in, idx, dim, square};
+  if (ops == 1) {
+    Name at;
+    mg_lower_index_op(e, "arith.xori", k, rot, at);
+    snprintf(k, NAME_LEN, "%s", at);
+  } else if (ops) {
+    Name sum, wrapped, over, at;
+    mg_lower_index_op(e, "arith.addi", k, rot, sum);
+    mg_lower_index_op(e, "arith.subi", sum, nn, wrapped);
+    mg_lower_index_op(e, "arith.cmpi uge,", sum, nn, over);
+    mg_lower_fresh(e, at);
+    mg_lower_line(e, "%s = arith.select %s, %s, %s : index", at, over,
+                  wrapped, sum);
+    snprintf(k, NAME_LEN, "%s", at);
+  }
   row_term(e, &r, k, x);
   combine(e, how, acc, x, s);
   close_sum(e, s);
@@ -911,8 +947,7 @@ static void reduce_op(Emit *e, const MgOp *op, uint32_t dim, bool square,
   MgTensorId in = op->inputs[0];
   int64_t n = tensor(e, in)->dims[dim];
   Index idx;
-  int64_t m = coop_warps(e, mg_tensor_numel(out), n,
-                         terms_contiguous(tensor(e, in), dim));
+  int64_t m = coop_warps(e, mg_tensor_numel(out), n);
   Name r;
   if (m) {
     Coop c;

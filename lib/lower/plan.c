@@ -183,6 +183,11 @@ static bool block_steps(const MgProgram *p, const MgOp *kop, int sm,
     if (s->terms && !s->mma) {
       r.in_loop = s->phase == MG_LOWER_PHASE_LOOP && b->forloop > 1;
       s->warps = mg_lower_reduction_warps(&r, op);
+      const MgTensor *in = &b->tensors[op->inputs[0]];
+      uint32_t dim = op->kind == MG_OP_ACCUM ? in->rank - 1u
+                                             : (uint32_t)op->attr;
+      if (!s->warps && op->kind != MG_OP_MATMUL)
+        s->stagger_ops = mg_lower_stagger_ops(in, dim);
     }
   }
   free(phase);

@@ -334,7 +334,9 @@ static uint64_t finish(Mat *m) {
     uint64_t structure = mg_hash_bytes(0x73747275ull, m->structure,
                                        m->n * sizeof(uint64_t));
     w->stats.candidates++;
-    atomic_fetch_add(&s->live_candidates, 1);
+    uint64_t offered = atomic_fetch_add(&s->live_candidates, 1) + 1;
+    if (s->opt.max_offered && offered >= s->opt.max_offered)
+      atomic_store(&s->enum_stop, true);
     if (s->opt.on_candidate) {
       pthread_mutex_lock(&s->lock);
       s->opt.on_candidate(p, s->opt.candidate_user_data);

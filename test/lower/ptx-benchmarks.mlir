@@ -5,9 +5,10 @@
 //  - kernel pointer parameters carry their alignment (no `.align 1`),
 //  - DRAM tiles are loaded 16 bytes per thread (ld.global.v4, or
 //    cp.async.cg of 16 bytes in pipelined for-loops),
-//  - reductions over >= 32 elements with idle threads, or with terms
-//    contiguous in the tile, use warp shuffles, and so does each GEMV's
-//    kernel (its K slices meet by shuffles before shared memory),
+//  - reductions over >= 32 elements with idle threads use warp shuffles,
+//    and so does each GEMV (its K slices meet by shuffles before shared
+//    memory); with as many results as threads each thread reduces its own
+//    (docs/lower.md, Reductions),
 //  - FMA contraction, and ptxas spills nothing;
 //  - block matmuls whose tiles fit the m16n8k16 shape (GQA's and QKNorm's
 //    Q·K and P·V, LoRA's three) run on tensor cores: ldmatrix and

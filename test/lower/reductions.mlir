@@ -4,10 +4,11 @@
 // m warp sums through shared memory in warp order). The CPU form runs the
 // same additions in the same order, so mirage-run checks the lane split,
 // the butterfly and the cross-warp step against the interpreter. With at
-// least as many elements as threads, a reduction over the tile's innermost
-// dim still takes one warp per element (thread t reading row t would put
-// a warp's lanes on one shared-memory bank); one over an outer dim stays
-// sequential per thread (consecutive lanes read consecutive addresses).
+// least as many elements as threads no thread idles and each reduces its
+// elements in turn; over the tile's innermost dim each row starts at a
+// term staggered by its row index (thread t reading row t from term 0
+// would put a warp's lanes on one shared-memory bank), over an outer dim
+// consecutive lanes read consecutive addresses already.
 // RUN: mirage-run --lower %s | FileCheck %s
 // RUN: mirage-opt --mirage-lower="ptx=false" %s | FileCheck %s --check-prefix=GPU
 
@@ -18,6 +19,7 @@
 // CHECK-DAG: @norm_accum: 1 output, 4 elements, max abs error {{.*}}: ok
 // CHECK-DAG: @rows_per_thread: 1 output, 512 elements, max abs error {{.*}}: ok
 // CHECK-DAG: @columns: 1 output, 256 elements, max abs error {{.*}}: ok
+// CHECK-DAG: @rows_wrapped: 1 output, 320 elements, max abs error {{.*}}: ok
 // CHECK-NOT: MISMATCH
 
 // One row of 1000 per block (128 threads: all 4 warps on the element, the
@@ -95,14 +97,17 @@ func.func @norm_accum(%x: tensor<4x512xf32>) -> tensor<4x1xf32> attributes {ug.l
 }
 
 // 256 rows of 64 halves per block of 128 threads: more rows than threads,
-// terms contiguous: one warp per row, the 4 warps taking rows in turn
-// (64 per warp), a butterfly each; no cross-warp step.
+// each thread two rows in turn, row r's terms visited as k xor (2r mod 64)
+// (a 4-byte word per row: the 32 lanes read 32 banks).
 // GPU-LABEL: gpu.func @rows_per_thread_gpu_k1(
-// GPU: scf.for
-// GPU-COUNT-5: gpu.shuffle xor
-// GPU-NOT: gpu.barrier
-// GPU: memref.store %{{.*}} : memref<256x1xf16, #gpu.address_space<workgroup>>
-// GPU: gpu.barrier
+// GPU-NOT: gpu.shuffle
+// GPU: scf.for %[[ROW:.*]] = %thread_id_x to %c256{{.*}} step %c128
+// GPU: %[[SCALED:.*]] = arith.muli %[[ROW]], %c2
+// GPU: %[[ROT:.*]] = arith.remui %[[SCALED]], %c64
+// GPU: scf.for %[[K:.*]] = %{{.*}} to %c64{{.*}} step %c1
+// GPU: %[[AT:.*]] = arith.xori %[[K]], %[[ROT]] : index
+// GPU: memref.load %{{.*}}[%[[ROW]], %[[AT]]]
+// GPU-NOT: gpu.shuffle
 // GPU: gpu.return
 func.func @rows_per_thread_block(%x: tensor<512x64xf16>) -> tensor<512x1xf16> attributes {ug.block_threads = 128 : i64, ug.forloop = 1 : i64, ug.grid = array<i64: 2, 1, 1>, ug.level = "block"} {
   %t = "ug.iterator"(%x) {fmap = -1 : i64, imap = array<i64: 0, -1, -1>} : (tensor<512x64xf16>) -> tensor<256x64xf16>
@@ -130,4 +135,25 @@ func.func @columns_block(%x: tensor<64x256xf16>) -> tensor<1x256xf16> attributes
 func.func @columns(%x: tensor<64x256xf16>) -> tensor<1x256xf16> attributes {ug.level = "kernel"} {
   %y = "ug.custom"(%x) {kernel = @columns_block, operandSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 0, 0, 0>} : (tensor<64x256xf16>) -> tensor<1x256xf16>
   func.return %y : tensor<1x256xf16>
+}
+
+// 320 rows of 48 floats on 128 threads: 48 is no power of two, so row r
+// starts at term r mod 48 and wraps (k + r, minus 48 past the end).
+// GPU-LABEL: gpu.func @rows_wrapped_gpu_k1(
+// GPU: scf.for %[[K:.*]] = %{{.*}} to %c48{{.*}} step %c1
+// GPU: %[[SUM:.*]] = arith.addi %[[K]], %{{.*}} : index
+// GPU: %[[LESS:.*]] = arith.subi %[[SUM]], %c48{{.*}} : index
+// GPU: %[[OVER:.*]] = arith.cmpi uge, %[[SUM]], %c48{{.*}} : index
+// GPU: arith.select %[[OVER]], %[[LESS]], %[[SUM]] : index
+// GPU-NOT: gpu.shuffle
+// GPU: gpu.return
+func.func @rows_wrapped_block(%x: tensor<320x48xf32>) -> tensor<320x1xf32> attributes {ug.block_threads = 128 : i64, ug.forloop = 1 : i64, ug.grid = array<i64: 1, 1, 1>, ug.level = "block"} {
+  %t = "ug.iterator"(%x) {fmap = -1 : i64, imap = array<i64: -1, -1, -1>} : (tensor<320x48xf32>) -> tensor<320x48xf32>
+  %s = "ug.reduce_max"(%t) {dim = 1 : i64} : (tensor<320x48xf32>) -> tensor<320x1xf32>
+  %o = "ug.saver"(%s) {omap = array<i64: -1, -1, -1>} : (tensor<320x1xf32>) -> tensor<320x1xf32>
+  func.return %o : tensor<320x1xf32>
+}
+func.func @rows_wrapped(%x: tensor<320x48xf32>) -> tensor<320x1xf32> attributes {ug.level = "kernel"} {
+  %y = "ug.custom"(%x) {kernel = @rows_wrapped_block, operandSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 0, 0, 0>} : (tensor<320x48xf32>) -> tensor<320x1xf32>
+  func.return %y : tensor<320x1xf32>
 }

@@ -927,7 +927,11 @@ static Outcome check_candidates(MlirContext ctx, const MgProgram *program,
   so.max_kernel_ops = 2;
   so.exhaustive = true;
   so.cut_prologues = false;
-  so.time_budget_s = 3; // enumeration stops at 60% of it
+  // The first candidates in enumeration order (one thread: the same ones
+  // on any machine); the time budget only guards against a search that
+  // generates too few.
+  so.max_offered = 4 * (uint64_t)o->candidates;
+  so.time_budget_s = 60;
   so.on_candidate = keep_candidate;
   so.candidate_user_data = &c;
   MgSearchResult r;
