@@ -25,6 +25,7 @@
 #define MIRAGE_GRAPH_H
 
 #include "mirage/support.h"
+#include "mirage/target.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -159,14 +160,6 @@ typedef struct MgProgram {
   MgGraph *graphs;     // graphs[0] is the root kernel graph
 } MgProgram;
 
-/// A GPU target's limits, used by validation (and later the cost model).
-typedef struct MgTarget {
-  const char *name;        // "sm_80", "sm_90", ...
-  int64_t smem_bytes;      // shared memory per block
-  int32_t max_threads;     // threads per block
-  int64_t max_grid[3];
-} MgTarget;
-
 //===--- Op metadata ------------------------------------------------------===//
 
 /// Stable lower-case name of an op kind ("matmul", "div_scalar", ...); the
@@ -187,9 +180,6 @@ MG_API MgDType mg_dtype_from_name(const char *name, size_t len);
 MG_API size_t mg_dtype_bytes(MgDType dtype);
 MG_API const char *mg_level_name(MgLevel level);
 MG_API MgLevel mg_level_from_name(const char *name, size_t len);
-/// Target by name, or NULL. mg_target_default() is sm_90.
-MG_API const MgTarget *mg_target_lookup(const char *name);
-MG_API const MgTarget *mg_target_default(void);
 
 //===--- Programs ---------------------------------------------------------===//
 

@@ -410,10 +410,6 @@ MgAbsStats mg_absexpr_stats(const MgAbsGraph *graph) {
   return graph ? graph->stats : s;
 }
 
-// The verifier's stance: structure is checked, GPU limits are not.
-static const MgTarget unlimited_target = {
-    "absexpr", INT64_MAX, INT32_MAX, {INT64_MAX, INT64_MAX, INT64_MAX}};
-
 MgAbsGraph *mg_absexpr_create(const MgProgram *target,
                               const MgAbsOptions *options, MgDiag *diag) {
   return mg_abs_create_rules(target, options, MG_ABS_RULES_ALL, diag);
@@ -428,7 +424,8 @@ MgAbsGraph *mg_abs_create_rules(const MgProgram *target,
                 "target has no root kernel graph");
     return NULL;
   }
-  if (mg_program_validate(target, &unlimited_target, diag) != MG_STATUS_OK)
+  // The verifier's stance: structure is checked, GPU limits are not.
+  if (mg_program_validate(target, mg_target_unlimited(), diag) != MG_STATUS_OK)
     return NULL;
   MgAbsOptions opts = options ? *options : mg_absexpr_options_default();
   MgAbsGraph *g = mg_abs_graph_new(&opts);

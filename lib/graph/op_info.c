@@ -1,4 +1,4 @@
-//===- op_info.c - Names and properties of op kinds, dtypes, targets -----===//
+//===- op_info.c - Names and properties of op kinds, dtypes, levels ------===//
 //
 // Pure lookup tables, indexed by the enums in mirage/graph.h. Every table is
 // sized by the enum's _COUNT sentinel, so adding an enumerator without a name
@@ -36,16 +36,6 @@ _Static_assert(sizeof dtype_names / sizeof dtype_names[0] == MG_DTYPE_COUNT,
 static const char *const level_names[] = {"kernel", "block", "thread"};
 _Static_assert(sizeof level_names / sizeof level_names[0] == MG_LEVEL_COUNT,
                "level_names out of sync with MgLevel");
-
-// Shared memory per block is the opt-in maximum (cudaFuncAttribute
-// MaxDynamicSharedMemorySize), which is what a fused kernel may use.
-static const MgTarget targets[] = {
-    {"sm_80", 166912, 1024, {2147483647, 65535, 65535}}, // 163 KiB
-    {"sm_86", 101376, 1024, {2147483647, 65535, 65535}}, // 99 KiB
-    {"sm_89", 101376, 1024, {2147483647, 65535, 65535}}, // 99 KiB
-    {"sm_90", 232448, 1024, {2147483647, 65535, 65535}}, // 227 KiB
-};
-#define DEFAULT_TARGET 3 // sm_90
 
 // Index of the `len`-byte string `name` in `table`, or `count` when absent.
 static unsigned find_name(const char *const *table, unsigned count,
@@ -150,14 +140,3 @@ const char *mg_level_name(MgLevel level) {
 MgLevel mg_level_from_name(const char *name, size_t len) {
   return (MgLevel)find_name(level_names, MG_LEVEL_COUNT, name, len);
 }
-
-const MgTarget *mg_target_lookup(const char *name) {
-  if (!name)
-    return NULL;
-  for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++)
-    if (strcmp(targets[i].name, name) == 0)
-      return &targets[i];
-  return NULL;
-}
-
-const MgTarget *mg_target_default(void) { return &targets[DEFAULT_TARGET]; }

@@ -61,7 +61,7 @@ void mg_pass_print_remark(void *user_data, MlirLocation loc,
 bool mg_pass_check_target(const char *name, char *error, size_t size) {
   if (mg_target_lookup(name))
     return true;
-  snprintf(error, size,
-           "unknown target '%s' (expected sm_80, sm_86, sm_89 or sm_90)", name);
+  snprintf(error, size, "unknown target '%s' (expected %s)", name,
+           mg_target_names());
   return false;
 }

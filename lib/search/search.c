@@ -334,9 +334,7 @@ static MgStatus check_target(const MgProgram *t, MgDiag *diag) {
       t->graphs[0].level != MG_LEVEL_KERNEL)
     return mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
                        "target has no root kernel graph");
-  static const MgTarget unlimited = {
-      "search", INT64_MAX, INT32_MAX, {INT64_MAX, INT64_MAX, INT64_MAX}};
-  return mg_program_validate(t, &unlimited, diag);
+  return mg_program_validate(t, mg_target_unlimited(), diag);
 }
 
 static int cmp_found(const void *pa, const void *pb) {
@@ -392,7 +390,7 @@ static Search *search_create(const MgProgram *target,
   mg_explain_init(&s->explain, opt->explain_top);
   s->gpu = opt->target ? opt->target : mg_target_default();
   s->min_blocks = opt->min_blocks ? opt->min_blocks
-                                  : mg_search_sm_count(s->gpu);
+                                  : mg_cost_gpu(s->gpu)->sms;
   s->max_work = opt->max_work_ratio * mg_search_work(target);
   s->start = mg_clock_now();
   if (opt->time_budget_s > 0) {

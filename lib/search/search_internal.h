@@ -535,8 +535,6 @@ bool mg_search_unary(MgOpKind kind);
 /// The kinds tracked by the non-LAX budget.
 bool mg_search_budgeted(MgOpKind kind);
 
-/// The target's SM count by name (for min_blocks = 0).
-uint32_t mg_search_sm_count(const MgTarget *target);
 /// True when `p` sums values scaled by different exp(−max) without
 /// rescaling them (rescale.c): such a candidate differs from a target that
 /// subtracts each row's own max, although abstract expressions agree.

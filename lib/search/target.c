@@ -40,18 +40,6 @@ bool mg_search_budgeted(MgOpKind kind) {
   return kind == MG_OP_EXP || (kind >= MG_OP_SQRT && kind <= MG_OP_ERF);
 }
 
-uint32_t mg_search_sm_count(const MgTarget *target) {
-  static const struct {
-    const char *name;
-    uint32_t sms;
-  } table[] = {{"sm_80", 108}, {"sm_86", 84}, {"sm_89", 128}, {"sm_90", 132}};
-  if (target && target->name)
-    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
-      if (strcmp(table[i].name, target->name) == 0)
-        return table[i].sms;
-  return 132;
-}
-
 MgAbsId mg_search_input_class(const Search *s, uint32_t position) {
   if (!s->abs)
     return MG_ABS_NONE;

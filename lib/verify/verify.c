@@ -39,11 +39,6 @@ MgVerifyOptions mg_verify_options_default(void) {
   return o;
 }
 
-// The verifier checks semantics, not a GPU's limits: validate structure
-// against a target that admits any launch and footprint.
-static const MgTarget unlimited_target = {
-    "verify", INT64_MAX, INT32_MAX, {INT64_MAX, INT64_MAX, INT64_MAX}};
-
 static bool same_dims(const MgTensor *a, const MgTensor *b) {
   if (a->rank != b->rank)
     return false;
@@ -58,7 +53,9 @@ static MgStatus check_program(const MgProgram *p, const char *which,
   if (!p || p->num_graphs == 0 || p->graphs[0].level != MG_LEVEL_KERNEL)
     return mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
                        "program %s has no root kernel graph", which);
-  MgStatus st = mg_program_validate(p, &unlimited_target, diag);
+  // Semantics, not a GPU's limits: structure is checked against a target
+  // that admits any launch and footprint.
+  MgStatus st = mg_program_validate(p, mg_target_unlimited(), diag);
   if (st != MG_STATUS_OK)
     return st;
   const MgGraph *g = &p->graphs[0];

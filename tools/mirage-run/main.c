@@ -261,8 +261,8 @@ static int parse_args(int argc, char **argv, Options *o) {
       time_only = true;
     } else if (!strncmp(a, "--target=", 9)) {
       if (!mg_target_lookup(a + 9) || strlen(a + 9) >= sizeof o->target) {
-        fprintf(stderr, "mirage-run: unknown target '%s' (expected sm_80, "
-                        "sm_86, sm_89 or sm_90)\n", a + 9);
+        fprintf(stderr, "mirage-run: unknown target '%s' (expected %s)\n",
+                a + 9, mg_target_names());
         return 1;
       }
       snprintf(o->target, sizeof o->target, "%s", a + 9);
@@ -1194,12 +1194,10 @@ static Outcome time_kernel(MlirOperation module, const TimeRun *tr,
 /// The newest lowering target the device runs (PTX for an older
 /// architecture is JIT-compiled for newer ones), or NULL below sm_80.
 static const char *device_target(const MgCudaDevice *d) {
-  static const char *const newest_first[] = {"sm_90", "sm_89", "sm_86",
-                                             "sm_80"};
   int cc = d->cc_major * 10 + d->cc_minor;
-  for (size_t i = 0; i < sizeof newest_first / sizeof newest_first[0]; i++)
-    if (atoi(newest_first[i] + 3) <= cc)
-      return newest_first[i];
+  for (size_t i = mg_target_count(); i-- > 0;)
+    if (mg_target_at(i)->gpu->sm <= cc)
+      return mg_target_at(i)->name;
   return NULL;
 }
 
