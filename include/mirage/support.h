@@ -36,14 +36,21 @@ typedef enum MgStatus {
 } MgStatus;
 
 /// Where and why a call failed. `graph`/`op` index the offending op (-1 when
-/// none) so the pass layer can map it to an MLIR location.
+/// none) so the pass layer can map it to an MLIR location. `status` is what
+/// the failing call returned: test it, not the message, to tell exhaustion
+/// from bad input (it stays MG_STATUS_OK in a diagnostic written by hand).
 typedef struct MgDiag {
   int32_t graph;
   int32_t op;
   char message[256];
+  MgStatus status;
 } MgDiag;
 
-/// Fills `diag` (may be NULL) with a printf-style message; returns `status`.
+/// An empty diagnostic: no op, no message, no failure yet.
+#define MG_DIAG_INIT {-1, -1, "", MG_STATUS_OK}
+
+/// Fills `diag` (may be NULL) with `status` and a printf-style message;
+/// returns `status`.
 MG_API MgStatus mg_diag_set(MgDiag *diag, MgStatus status, int32_t graph,
                             int32_t op, const char *fmt, ...)
 #if defined(__GNUC__)

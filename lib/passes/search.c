@@ -360,7 +360,7 @@ static void answer_from_seen(Run *run, const Seen *seen, Answer *a) {
 static void answer_from_cache(Run *run, MlirOperation module,
                               MlirLocation loc, const char *name,
                               const MgProgram *target, Answer *a) {
-  MgDiag diag = {-1, -1, ""};
+  MgDiag diag = MG_DIAG_INIT;
   MgCacheOutcome outcome;
   bool stopped = false, verified = false;
   a->best = mg_cache_fetch(mlirOperationGetContext(module), run->cache_dir,
@@ -385,7 +385,7 @@ static void answer_from_cache(Run *run, MlirOperation module,
 // remarked on).
 static void cache_result(const Run *run, MlirLocation loc,
                          const MgProgram *target, const Answer *a) {
-  MgDiag diag = {-1, -1, ""};
+  MgDiag diag = MG_DIAG_INIT;
   const MgSearchResult *result = &a->result;
   bool stopped = result->stats.timed_out || result->stats.memory_limited;
   MgStatus put = MG_STATUS_OK;
@@ -422,7 +422,7 @@ static void remark_search_limits(const Run *run, MlirLocation loc,
 static bool answer_by_search(Run *run, MlirLocation loc, const char *name,
                              const MgProgram *target, Answer *a) {
   ++run->searched;
-  MgDiag diag = {-1, -1, ""};
+  MgDiag diag = MG_DIAG_INIT;
   ProgressState progress = {name, isatty(fileno(stderr)) != 0, false};
   MgSearchOptions o = run->options;
   if (run->progress) {

@@ -8,7 +8,7 @@ MgProgram *mg_pass_import_checked(MlirSymbolTable symbols, MlirOperation func,
                                   const MgTarget *target, MgBridgeMap *map) {
   MgProgram *program = NULL;
   MlirLocation loc;
-  MgDiag diag = {-1, -1, ""};
+  MgDiag diag = MG_DIAG_INIT;
   if (mg_bridge_import(symbols, func, &program, map, &loc, &diag) !=
       MG_STATUS_OK) {
     mg_pass_error(loc, "%s", diag.message);

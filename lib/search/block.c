@@ -327,12 +327,14 @@ static bool prune_by_phase(Run *r, const MgOp *op, bool *post) {
     *post |= r->ti[op->inputs[k]].phase == PHASE_POST;
   }
   if (op->kind == MG_OP_ACCUM && *post) {
-    static const MgDiag why = {-1, -1, "accumulator input is already post-loop"};
+    static const MgDiag why = {-1, -1, "accumulator input is already post-loop",
+                               MG_STATUS_OK};
     mg_worker_prune(r->w, MG_SEARCH_RULE_SHAPE, &why);
     return true;
   }
   if (graph(r)->forloop > 1 && loop && *post) {
-    static const MgDiag why = {-1, -1, "op mixes in-loop and post-loop values"};
+    static const MgDiag why = {-1, -1, "op mixes in-loop and post-loop values",
+                               MG_STATUS_OK};
     mg_worker_prune(r->w, MG_SEARCH_RULE_SHAPE, &why);
     return true;
   }
@@ -365,7 +367,7 @@ static int build_op(Run *r, MgOp *op, MgOpId *id, MgTensorId *out) {
   MgDiag diag;
   *id = mg_graph_add_op(r->p, r->g, op, out, &diag);
   if (*id == MG_NO_ID) {
-    if (diag.message[0] == 'o' && strcmp(diag.message, "out of memory") == 0) {
+    if (diag.status == MG_STATUS_NOMEM) {
       atomic_store(&r->w->s->failed, true);
       atomic_store(&r->w->s->stop, true);
       return -1;

@@ -13,6 +13,7 @@ static void test_support_diag_set(void) {
   CHECK_EQ_INT(st, MG_STATUS_INVALID);
   CHECK_EQ_INT(d.graph, 3);
   CHECK_EQ_INT(d.op, 7);
+  CHECK_EQ_INT(d.status, MG_STATUS_INVALID);
   CHECK(strcmp(d.message, "bad 'x' 42") == 0);
   // NULL diag: only the status comes back.
   CHECK_EQ_INT(mg_diag_set(NULL, MG_STATUS_NOMEM, 0, 0, "x"), MG_STATUS_NOMEM);
@@ -23,6 +24,7 @@ static void test_support_diag_set(void) {
   mg_diag_set(&d, MG_STATUS_BUDGET, -1, -1, "%s", big);
   CHECK_EQ_INT(strlen(d.message), sizeof d.message - 1);
   CHECK_EQ_INT(d.graph, -1);
+  CHECK_EQ_INT(d.status, MG_STATUS_BUDGET);
 }
 
 static void test_support_status_name(void) {

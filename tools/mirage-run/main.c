@@ -613,7 +613,7 @@ static MgProgram *import_kernel(MlirOperation module, MlirOperation kernel,
   MgProgram *program = NULL;
   MgBridgeMap map = {0};
   MlirLocation loc = mlirOperationGetLocation(kernel);
-  MgDiag diag = {-1, -1, ""};
+  MgDiag diag = MG_DIAG_INIT;
   MlirSymbolTable symbols = mlirSymbolTableCreate(module);
   MgStatus status =
       mg_bridge_import(symbols, kernel, &program, &map, &loc, &diag);
@@ -657,7 +657,7 @@ static Outcome interpret_and_compare(const MgProgram *program,
                                      MlirLocation loc, const char *label,
                                      const Options *o) {
   char err[512];
-  MgDiag diag = {-1, -1, ""};
+  MgDiag diag = MG_DIAG_INIT;
   const double *const *in = (const double *const *)b->in_values;
   if (!mg_interp_stored_to_logical(program, b->in_values)) {
     report_error(loc, label, "out of memory");
@@ -667,7 +667,7 @@ static Outcome interpret_and_compare(const MgProgram *program,
   // unless the copies of the inputs each makes are large: then one after
   // the other, to hold one copy at a time.
   Interpreted run = {program, in, b->interp_out,
-                     {-1, 0, MG_DTYPE_F32, ""}, MG_STATUS_OK, {-1, -1, ""}};
+                     {-1, 0, MG_DTYPE_F32, ""}, MG_STATUS_OK, MG_DIAG_INIT};
   pthread_t thread;
   bool threaded = small_inputs(sig) &&
                   pthread_create(&thread, NULL, interpret, &run) == 0;

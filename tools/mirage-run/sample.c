@@ -436,7 +436,7 @@ MgRunSampleKind mg_run_sample_plan(const MgProgram *p,
     s->work = cost(&best, best.count, s->out_unit);
     s->sampled = malloc((size_t)best.count * sizeof *s->sampled);
     s->program = slice_program(p, &sl, best.count);
-    MgDiag diag = {-1, -1, ""};
+    MgDiag diag = MG_DIAG_INIT;
     if (s->sampled && s->program &&
         choose_groups(best.groups, best.count, seed, s->sampled) &&
         mg_program_validate(s->program, NULL, &diag) == MG_STATUS_OK)
