@@ -117,6 +117,13 @@ MG_API double mg_clock_now(void);
 /// Greatest common divisor of two non-negative integers (gcd(a, 0) = a).
 MG_API int64_t mg_gcd_i64(int64_t a, int64_t b);
 
+/// Makes the malloc'd array `*items` (`*cap` elements of `size` bytes) hold
+/// at least `need` elements: the capacity starts at `first` and doubles.
+/// `items` is the address of the array's pointer (a `T **`). False, with
+/// both unchanged, when out of memory or past UINT32_MAX elements.
+MG_API bool mg_array_reserve(void *items, uint32_t *cap, uint32_t need,
+                             size_t size, uint32_t first);
+
 /// A growable NUL-terminated string. Appends after a failed allocation are
 /// ignored and `failed` stays set, so a caller checks once at the end.
 typedef struct MgText {

@@ -151,21 +151,14 @@ static MgStatus import_graph(Importer *im, MlirOperation func, MgLevel level,
 
 static MgStatus add_map_entry(Importer *im, MgGraphId g, MlirOperation func) {
   MgBridgeMap *m = im->map;
-  if (g >= im->cap_graphs) {
-    uint32_t cap = im->cap_graphs ? im->cap_graphs * 2 : 4;
-    char **names = realloc(m->graph_names, cap * sizeof *names);
-    if (names)
-      m->graph_names = names;
-    MlirOperation *funcs = realloc(m->graph_funcs, cap * sizeof *funcs);
-    if (funcs)
-      m->graph_funcs = funcs;
-    uint32_t *nops = realloc(m->num_ops, cap * sizeof *nops);
-    if (nops)
-      m->num_ops = nops;
-    MlirLocation **locs = realloc(m->op_locs, cap * sizeof *locs);
-    if (locs)
-      m->op_locs = locs;
-    if (!names || !funcs || !nops || !locs)
+  if (g >= im->cap_graphs) { // four parallel arrays, one capacity
+    uint32_t cap = im->cap_graphs, cap1 = cap, cap2 = cap, cap3 = cap;
+    if (!mg_array_reserve(&m->graph_names, &cap, g + 1,
+                          sizeof *m->graph_names, 4) ||
+        !mg_array_reserve(&m->graph_funcs, &cap1, g + 1,
+                          sizeof *m->graph_funcs, 4) ||
+        !mg_array_reserve(&m->num_ops, &cap2, g + 1, sizeof *m->num_ops, 4) ||
+        !mg_array_reserve(&m->op_locs, &cap3, g + 1, sizeof *m->op_locs, 4))
       return MG_STATUS_NOMEM;
     im->cap_graphs = cap;
   }

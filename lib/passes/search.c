@@ -247,14 +247,9 @@ static Seen *find_seen(const Run *run, const MgProgram *p, uint64_t hash) {
 static void remember(Run *run, const MgProgram *subject, uint64_t hash,
                      const MgProgram *best, const char *name,
                      const MgSearchStats *st) {
-  if (run->num_seen == run->cap_seen) {
-    uint32_t cap = run->cap_seen ? 2 * run->cap_seen : 16;
-    Seen *grown = realloc(run->seen, cap * sizeof *grown);
-    if (!grown)
-      return;
-    run->seen = grown;
-    run->cap_seen = cap;
-  }
+  if (!mg_array_reserve(&run->seen, &run->cap_seen, run->num_seen + 1,
+                        sizeof *run->seen, 16))
+    return;
   Seen *e = &run->seen[run->num_seen];
   memset(e, 0, sizeof *e);
   e->hash = hash;

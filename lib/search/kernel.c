@@ -193,14 +193,9 @@ static void push(KRun *k, const MgOp *op, const OpKey *key, void (*next)(KRun *)
 }
 
 static bool add_choice(KRun *k, const Choice *c) {
-  if (k->num_list == k->cap_list) {
-    uint32_t cap = k->cap_list ? k->cap_list * 2 : 64;
-    Choice *fresh = realloc(k->list, cap * sizeof *fresh);
-    if (!fresh)
-      return false;
-    k->list = fresh;
-    k->cap_list = cap;
-  }
+  if (!mg_array_reserve(&k->list, &k->cap_list, k->num_list + 1,
+                        sizeof *k->list, 64))
+    return false;
   k->list[k->num_list++] = *c;
   return true;
 }

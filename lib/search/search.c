@@ -143,14 +143,8 @@ typedef struct Found {
 } Found;
 
 static bool found_add(Found *f, Kept *k, const MgVerifyResult *check) {
-  if (f->n == f->cap) {
-    uint32_t cap = f->cap ? f->cap * 2 : 4;
-    MgSearchFound *items = realloc(f->items, cap * sizeof *items);
-    if (!items)
-      return false;
-    f->items = items;
-    f->cap = cap;
-  }
+  if (!mg_array_reserve(&f->items, &f->cap, f->n + 1, sizeof *f->items, 4))
+    return false;
   MgSearchFound *x = &f->items[f->n++];
   x->program = k->program;
   x->cost = k->cost;
