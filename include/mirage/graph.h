@@ -178,6 +178,11 @@ MG_API MgAccumKind mg_accum_kind_from_name(const char *name, size_t len);
 MG_API const char *mg_dtype_name(MgDType dtype);
 MG_API MgDType mg_dtype_from_name(const char *name, size_t len);
 MG_API size_t mg_dtype_bytes(MgDType dtype);
+/// `x` rounded once to the nearest `dtype` value (ties to even, lib/support's
+/// soft-float encodings for f16/bf16), as a store of `x` would make it.
+MG_API double mg_dtype_round(MgDType dtype, double x);
+/// The largest finite `dtype` value (65504 for f16).
+MG_API double mg_dtype_max_finite(MgDType dtype);
 MG_API const char *mg_level_name(MgLevel level);
 MG_API MgLevel mg_level_from_name(const char *name, size_t len);
 

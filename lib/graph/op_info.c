@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "mirage/graph.h"
 
+#include <math.h>
 #include <string.h>
 
 // ORDER MG_OP: one name per MgOpKind, in enum order. The dialect op is
@@ -131,6 +132,30 @@ MgDType mg_dtype_from_name(const char *name, size_t len) {
 
 size_t mg_dtype_bytes(MgDType dtype) {
   return (unsigned)dtype < MG_DTYPE_COUNT ? dtype_sizes[dtype] : 0;
+}
+
+double mg_dtype_round(MgDType dtype, double x) {
+  switch (dtype) {
+  case MG_DTYPE_F16:
+    return mg_f32_from_bits(
+        mg_softfloat_f16_to_f32(mg_softfloat_f64_to_f16(mg_f64_bits(x))));
+  case MG_DTYPE_BF16:
+    return mg_f32_from_bits(
+        mg_softfloat_bf16_to_f32(mg_softfloat_f64_to_bf16(mg_f64_bits(x))));
+  default:
+    return (float)x;
+  }
+}
+
+double mg_dtype_max_finite(MgDType dtype) {
+  switch (dtype) {
+  case MG_DTYPE_F16:
+    return 65504.0;
+  case MG_DTYPE_BF16:
+    return ldexp(255.0, 120); // 0x7f7f
+  default:
+    return ldexp(16777215.0, 104); // FLT_MAX
+  }
 }
 
 const char *mg_level_name(MgLevel level) {

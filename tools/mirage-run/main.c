@@ -513,8 +513,8 @@ static Outcome compare(const char *label, const MgRunSignature *sig,
       double ref = b->interp_out[k][i];
       // Rounded to the output type: the f64 interpreter's values beyond
       // its range are what a real run would store as inf.
-      double r = mg_run_round(dtype, sides->jit_is_reference ? jit : ref);
-      double c = mg_run_round(dtype, sides->jit_is_reference ? ref : jit);
+      double r = mg_dtype_round(dtype, sides->jit_is_reference ? jit : ref);
+      double c = mg_dtype_round(dtype, sides->jit_is_reference ? ref : jit);
       if (finite_in && !ill && !isfinite(r))
         nf.reference[k]++, overflow = true;
       else if (isfinite(r) && !isfinite(c))
@@ -576,7 +576,7 @@ static Outcome compare(const char *label, const MgRunSignature *sig,
             "results are not meaningful (%s); try --range=%g",
             mg_dtype_name(at.dtype), o->range, at.op, mg_dtype_name(at.dtype),
             at.peak, mg_dtype_name(at.dtype),
-            mg_run_max_finite(at.dtype), where,
+            mg_dtype_max_finite(at.dtype), where,
             mg_run_overflow_range(program, in, o->range, &at,
                                   small_inputs(sig)));
     return OUTCOME_OVERFLOW;
