@@ -317,14 +317,11 @@ const MgTensor *mg_graph_input_tensor(const MgGraph *g, uint32_t pos) {
   return NULL;
 }
 
-static bool same_type(const MgTensor *a, const MgTensor *b) {
-  return a && b && a->dtype == b->dtype && mg_graph_same_shape(a, b);
-}
-
 // Same type and, for inputs, the same stored layout.
 static bool same_input(const MgGraph *ga, const MgTensor *a,
                        const MgGraph *gb, const MgTensor *b) {
-  return same_type(a, b) && mg_graph_same_layout(ga, a, gb, b);
+  return a && b && mg_graph_same_type(a, b) &&
+         mg_graph_same_layout(ga, a, gb, b);
 }
 
 bool mg_program_same_signature(const MgProgram *a, const MgProgram *b) {
@@ -338,7 +335,8 @@ bool mg_program_same_signature(const MgProgram *a, const MgProgram *b) {
                     mg_graph_input_tensor(gb, i)))
       return false;
   for (uint32_t k = 0; k < ga->num_outputs; ++k)
-    if (!same_type(&ga->tensors[ga->outputs[k]], &gb->tensors[gb->outputs[k]]))
+    if (!mg_graph_same_type(&ga->tensors[ga->outputs[k]],
+                            &gb->tensors[gb->outputs[k]]))
       return false;
   return true;
 }

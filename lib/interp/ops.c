@@ -35,15 +35,6 @@ static size_t numel_of(const MgBuffer *b) {
   return n;
 }
 
-static bool same_shape(const MgBuffer *a, const MgBuffer *b) {
-  if (a->rank != b->rank)
-    return false;
-  for (uint32_t d = 0; d < a->rank; ++d)
-    if (a->dims[d] != b->dims[d])
-      return false;
-  return true;
-}
-
 /// Right-aligned broadcast of two shapes (size-1 dims stretch).
 static bool broadcast_shape(const MgBuffer *a, const MgBuffer *b,
                             uint32_t *rank, int64_t *dims) {
@@ -117,14 +108,14 @@ static MgStatus eval_binary(MgExec *ex, const MgOp *op, MgExecValue *vals) {
     return st;
   size_t n = numel_of(&out->buf);
   const MgCell *pa = a->data, *pb = b->data;
-  if (!same_shape(a, &out->buf)) {
+  if (!mg_buffer_same_shape(a, &out->buf)) {
     MgCell *t = mg_interp_scratch(ex, MG_EXEC_SCRATCH_LHS, n);
     if (!t)
       return mg_interp_fail(ex, MG_STATUS_NOMEM, "out of memory broadcasting");
     mg_interp_broadcast(a->data, a->rank, a->dims, t, rank, dims);
     pa = t;
   }
-  if (!same_shape(b, &out->buf)) {
+  if (!mg_buffer_same_shape(b, &out->buf)) {
     MgCell *t = mg_interp_scratch(ex, MG_EXEC_SCRATCH_RHS, n);
     if (!t)
       return mg_interp_fail(ex, MG_STATUS_NOMEM, "out of memory broadcasting");
