@@ -268,6 +268,15 @@ MG_API MgStatus mg_program_copy_layouts(MgProgram *dst, const MgProgram *src,
 MG_API MgOpId mg_graph_add_op(MgProgram *program, MgGraphId graph,
                               const MgOp *op, MgTensorId *out_ids,
                               MgDiag *diag);
+/// Undoes the newest mg_graph_add_op on `graph`: drops the op and its
+/// results, which nothing may read or list as an output yet. The arrays
+/// keep their capacity.
+MG_API void mg_graph_pop_op(MgProgram *program, MgGraphId graph);
+/// Drops the graphs from `num_graphs` on, and the root kernel graph's ops
+/// and tensors from the given counts on and its outputs; the arrays keep
+/// their capacity (a search that backtracks reuses them).
+MG_API void mg_program_truncate(MgProgram *p, uint32_t num_graphs,
+                                uint32_t kernel_ops, uint32_t kernel_tensors);
 MG_API MgTensorId mg_graph_matmul(MgProgram *p, MgGraphId g, MgTensorId a,
                                   MgTensorId b, MgDiag *diag);
 /// ADD, SUB, MUL, DIV, MAX.

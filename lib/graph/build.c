@@ -103,6 +103,12 @@ static MgOpId append_op(MgProgram *p, MgGraphId g, const MgOp *op,
   return id;
 }
 
+void mg_graph_pop_op(MgProgram *program, MgGraphId graph) {
+  MgGraph *gr = &program->graphs[graph];
+  if (gr->num_ops)
+    gr->num_tensors -= gr->ops[--gr->num_ops].num_outputs;
+}
+
 MgOpId mg_graph_add_op(MgProgram *program, MgGraphId graph, const MgOp *op,
                        MgTensorId *out_ids, MgDiag *diag) {
   if (check_graph(program, graph, diag) != MG_STATUS_OK)

@@ -89,6 +89,14 @@ MgStatus mg_graph_reserve(MgProgram *p, MgGraphId g, uint32_t ops,
   return MG_STATUS_OK;
 }
 
+void mg_program_truncate(MgProgram *p, uint32_t num_graphs,
+                         uint32_t kernel_ops, uint32_t kernel_tensors) {
+  p->num_graphs = num_graphs;
+  p->graphs[0].num_ops = kernel_ops;
+  p->graphs[0].num_tensors = kernel_tensors;
+  p->graphs[0].num_outputs = 0;
+}
+
 MgGraphId mg_program_add_graph(MgProgram *program, MgLevel level) {
   if (!program || (unsigned)level >= MG_LEVEL_COUNT)
     return MG_NO_ID;

@@ -218,13 +218,6 @@ static bool is_pending(const Run *r, uint32_t t) {
   return t >= r->nin && r->ti[t].uses == 0;
 }
 
-// Undoes the newest op (one result).
-static void pop_op(Run *r) {
-  MgGraph *g = &r->p->graphs[r->g];
-  g->num_ops--;
-  g->num_tensors -= 1;
-}
-
 static void dfs(Run *r);
 
 static bool duplicate(const Run *r, MgTensorId t) {
@@ -376,7 +369,7 @@ static int build_op(Run *r, MgOp *op, MgOpId *id, MgTensorId *out) {
     return 0;
   }
   if (*out >= RUN_MAX_TENSORS) {
-    pop_op(r);
+    mg_graph_pop_op(r->p, r->g);
     mg_worker_prune(r->w, MG_SEARCH_RULE_BUDGET, NULL);
     return 0;
   }
@@ -396,7 +389,7 @@ static bool prune_by_result(Run *r, const MgOp *op, MgOpId id, MgTensorId out,
   r->cls[out] = cls[0];
   if (s->abs && (cls[0] == MG_ABS_NONE ||
                  !mg_absexpr_is_subexpr(s->abs, cls[0]))) {
-    pop_op(r);
+    mg_graph_pop_op(r->p, r->g);
     mg_worker_prune(r->w, MG_SEARCH_RULE_ABSEXPR, NULL);
     return true;
   }
@@ -408,7 +401,7 @@ static bool prune_by_result(Run *r, const MgOp *op, MgOpId id, MgTensorId out,
   mg_sup_of_op(s, op, r->cls[a], b == MG_NO_ID ? MG_ABS_NONE : r->cls[b],
                &r->ti[a].sup, sb, &r->ti[out].sup);
   if (s->abs && duplicate(r, out)) {
-    pop_op(r);
+    mg_graph_pop_op(r->p, r->g);
     mg_worker_prune(r->w, MG_SEARCH_RULE_DUPLICATE, NULL);
     return true;
   }
@@ -432,7 +425,7 @@ static bool prune_by_pending(Run *r, const MgOp *op, uint32_t *pending) {
   bool counted = mg_search_counted((MgOpKind)op->kind);
   uint32_t left = r->s->opt.max_block_ops - r->counted - (counted ? 1 : 0);
   if (*pending > r->max_out + left) {
-    pop_op(r);
+    mg_graph_pop_op(r->p, r->g);
     mg_worker_prune(r->w, MG_SEARCH_RULE_PENDING, NULL);
     return true;
   }
@@ -465,7 +458,7 @@ static void descend(Run *r, const MgOp *op, const OpKey *key,
   r->pending = saved_pending;
   for (uint32_t k = 0; k < op->num_inputs; k++)
     r->ti[op->inputs[k]].uses--;
-  pop_op(r);
+  mg_graph_pop_op(r->p, r->g);
 }
 
 // The pruning rules run cheapest first: those that need no building, then
@@ -699,7 +692,7 @@ static void close_from(Run *r, Close *c, uint32_t i) {
       } else if (saved >= RUN_MAX_TENSORS ||
                  mg_graph_mark_output(r->p, r->g, saved, NULL) !=
                      MG_STATUS_OK) {
-        pop_op(r);
+        mg_graph_pop_op(r->p, r->g);
       } else {
         MgAbsId cls[MG_MAX_OP_OUTPUTS];
         mg_search_classes(r->s, r->p, r->g, graph(r)->num_ops - 1, r->cls,
@@ -710,7 +703,7 @@ static void close_from(Run *r, Close *c, uint32_t i) {
         memcpy(c->roles[i], roles, sizeof roles);
         close_from(r, c, i + 1);
         r->p->graphs[r->g].num_outputs--;
-        pop_op(r);
+        mg_graph_pop_op(r->p, r->g);
       }
     }
     // Next combination.

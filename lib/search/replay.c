@@ -32,14 +32,6 @@
 #define MAX_LAUNCHES 1024
 #define MAX_DIVISORS 64
 
-void mg_program_truncate(MgProgram *p, uint32_t num_graphs,
-                         uint32_t kernel_ops, uint32_t kernel_tensors) {
-  p->num_graphs = num_graphs;
-  p->graphs[0].num_ops = kernel_ops;
-  p->graphs[0].num_tensors = kernel_tensors;
-  p->graphs[0].num_outputs = 0;
-}
-
 // A block graph in the next slot, reusing the arrays a truncated graph left
 // there (so replaying many times does not grow the arena).
 static MgGraphId next_block_graph(MgProgram *p) {

@@ -447,9 +447,6 @@ bool mg_replay_recipe(MgProgram *p, const Recipe *r, const MgTensorId *inputs,
 /// tiles the policy allows; -1 when no launch builds.
 int64_t mg_recipe_min_smem(const Search *s, const BlockSig *sig,
                            const Recipe *r);
-/// Removes everything appended to `p` after the given counts.
-void mg_program_truncate(MgProgram *p, uint32_t num_graphs,
-                         uint32_t kernel_ops, uint32_t kernel_tensors);
 
 /// Runs `fn(worker, index, arg)` for index in [0, n) on the workers, in
 /// parallel; calls the progress callback meanwhile.
