@@ -9,8 +9,8 @@
 //     (replay.c), so structure is enumerated once for all launch sizes.
 //  2. compute ops, appended one by one in canonical order (canon.c), each
 //     checked, cheapest first, by: op limits and the non-LAX budget;
-//     dimension roles (roles.c); anchors and the reduction rule (target.c,
-//     support.c); loop placement as the builder checks it; its abstract
+//     dimension roles (roles.c); anchors and the reduction rule (goal.c,
+//     monomials.c); loop placement as the builder checks it; its abstract
 //     expression (computed before building) must be a subexpression of a
 //     target output; then the builder of lib/graph (shapes, maps); then no
 //     repeated expression; then every value made so far must still be
@@ -234,7 +234,7 @@ static bool duplicate(const Run *r, MgTensorId t) {
   return false;
 }
 
-// Shift rule (target.c): a − m with m a max must subtract a max of a
+// Shift rule (goal.c): a − m with m a max must subtract a max of a
 // itself, or a max an earlier kernel computed (an input tile: the second
 // pass of a two-pass softmax). Never x − y of one class (a zero: the
 // target subtracts only maxes of the operand, which never erase to 0).

@@ -49,7 +49,7 @@ MgRole mg_role_split_axis(MgRole r);
 
 enum { PHASE_LOOP = 1, PHASE_POST = 2 };
 
-//===--- Monomial supports (support.c) ------------------------------------===//
+//===--- Monomial supports (monomials.c) ----------------------------------===//
 
 #define SUP_MAX 16
 #define SUP_SLOTS 16
@@ -98,7 +98,7 @@ bool mg_role_summable(const uint8_t *reduced, MgRole r);
 /// May the for-loop run over role r (its accumulators fold it)?
 bool mg_role_foldable(const uint8_t *reduced, MgRole r);
 
-//===--- Target analysis (target.c) ---------------------------------------===//
+//===--- Target analysis (goal.c) -----------------------------------------===//
 
 /// One (kind, scalar) of the target's scalar ops.
 typedef struct ScalarOp {
@@ -347,7 +347,7 @@ struct Search {
   MgAbsGraph *abs;            // NULL: no abstract-expression pruning
   MgStability stability;      // the target's exp guards (verify.h)
   bool shift_rule;            // candidates subtract only maxes of the
-                              // operand itself (target.c)
+                              // operand itself (goal.c)
   Vocab vocab;
   uint32_t min_blocks;        // resolved
   double max_work;            // max_work_ratio x the target's work
@@ -482,14 +482,14 @@ MgAbsId mg_search_classes(const Search *s, const MgProgram *p, MgGraphId g,
                           MgOpId op, const MgAbsId *tensor_cls, MgAbsId *cls);
 /// Can a block graph over `sig` make the goal's outputs at all? Every
 /// variable of the goal's supports must be an input's or an atom/divisor
-/// whose argument's variables are (support.c).
+/// whose argument's variables are (monomials.c).
 bool mg_search_goal_reachable(const Search *s, const BlockSig *sig,
                               const Goal *goal);
 /// Slots (bit i = slot i) with a non-zero degree in `sup`.
 uint32_t mg_sup_slots(const Support *sup);
-/// Records a target sum over `role` of `summand` (support.c).
+/// Records a target sum over `role` of `summand` (monomials.c).
 void mg_search_add_reduction(Search *s, MgRole role, const Support *summand);
-/// Reduction rule (support.c): does the target sum over `role` a summand
+/// Reduction rule (monomials.c): does the target sum over `role` a summand
 /// with this support?
 bool mg_search_reduction_ok(const Search *s, MgRole role,
                             const Support *summand);

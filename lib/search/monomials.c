@@ -1,4 +1,4 @@
-//===- support.c - Monomial supports: which sums are meaningful -----------===//
+//===- monomials.c - Monomial supports: which sums are meaningful ---------===//
 //
 // Abstract expressions forget indices, so their axioms let any factor out
 // of a sum: Σk(X·W) = (Σk X)·W. That makes Σk X (a row sum of X) a

@@ -1,4 +1,4 @@
-//===- target.c - What the search learns from the target program ----------===//
+//===- goal.c - What the search learns from the target program ------------===//
 //
 // Before enumerating, the search reads the target once:
 //  - its vocabulary: the element-wise kinds, scalars, matmul and sums it
@@ -331,7 +331,7 @@ static MgStatus find_reductions(Search *s, const MgGraph *g,
     if ((op->kind == MG_OP_SUM || op->kind == MG_OP_REDUCE_MAX) &&
         op->attr >= 0) {
       // A max reduces its role like a sum (roles.c); its summand rule is
-      // checked only for sums (support.c), so recording it is harmless.
+      // checked only for sums (monomials.c), so recording it is harmless.
       r = roles[SLOT(op->inputs[0], (uint32_t)op->attr)];
       summand = *sa;
     } else if (op->kind == MG_OP_MATMUL) {
