@@ -186,7 +186,7 @@ uint32_t mg_block_skeletons(const Search *s, const BlockSig *sig,
         for (uint32_t a = 0; a < 3; a++)
           sk.axis[a] = a < size ? rs.role[axis_ok[pick[a]]] : ROLE_NONE;
         sk.loop = l < rs.n ? rs.role[l] : ROLE_NONE;
-        if (s->opt.use_dims && !mg_role_foldable(s->reduced, sk.loop))
+        if (s->opt.use_dims && !mg_role_foldable(s->facts.reduced, sk.loop))
           continue;
         // Accumulating over a role removes it, so an exact goal's own
         // roles cannot be looped over (split roles fold into a tile role).
@@ -240,7 +240,7 @@ static bool duplicate(const Run *r, MgTensorId t) {
 // target subtracts only maxes of the operand, which never erase to 0).
 static bool shift_ok(const Run *r, MgTensorId a, MgTensorId m) {
   const Search *s = r->s;
-  if (!s->shift_rule)
+  if (!s->facts.shift_rule)
     return true;
   if (r->cls[a] == r->cls[m])
     return false;
@@ -266,7 +266,7 @@ static bool prune_by_order_or_budget(Run *r, const MgOp *op,
   if ((counted && r->counted >= o->max_block_ops) ||
       (unary && r->unary >= o->max_unary_ops) ||
       (o->use_kind_budget && mg_search_budgeted(kind) &&
-       r->kinds[kind] >= s->vocab.budget[kind])) {
+       r->kinds[kind] >= s->facts.vocab.budget[kind])) {
     mg_worker_prune(r->w, MG_SEARCH_RULE_BUDGET, NULL);
     return true;
   }
@@ -283,9 +283,8 @@ static bool prune_by_operands(Run *r, const MgOp *op,
   const MgGraph *g = graph(r);
   MgTensorId a = op->inputs[0];
   MgTensorId b = op->num_inputs > 1 ? op->inputs[1] : MG_NO_ID;
-  if (!mg_roles_of_op(o->use_dims ? s->reduced : NULL, op, &g->tensors[a],
-                      r->ti[a].role,
-                      b == MG_NO_ID ? NULL : &g->tensors[b],
+  if (!mg_roles_of_op(o->use_dims ? s->facts.reduced : NULL, op, &g->tensors[a],
+                      r->ti[a].role, b == MG_NO_ID ? NULL : &g->tensors[b],
                       b == MG_NO_ID ? NULL : r->ti[b].role, r->sk->loop,
                       o->use_dims, roles)) {
     mg_worker_prune(r->w, MG_SEARCH_RULE_DIMS, NULL);
@@ -583,8 +582,8 @@ static bool useful_outputs(const Run *r, const Close *c) {
     bool ok = false;
     for (uint32_t d = 0; d < MG_MAX_DIMS && !ok; d++)
       ok = role_is_split(c->roles[i][d]);
-    for (uint32_t j = 0; j < s->num_cut_classes && !ok; j++)
-      ok = s->cut_classes[j] == c->cls[i];
+    for (uint32_t j = 0; j < s->facts.num_cut_classes && !ok; j++)
+      ok = s->facts.cut_classes[j] == c->cls[i];
     if (!ok)
       return false;
   }
@@ -739,7 +738,7 @@ static bool dfs_ops(Run *r) {
   if (r->has_last && r->last.max_in > from)
     from = r->last.max_in; // smaller largest operands: never canonical
   for (uint32_t m = from; m < n; m++)
-    if (!mg_gen_ops(&r->s->vocab, true, m, r->nin, g->tensors[m].rank,
+    if (!mg_gen_ops(&r->s->facts.vocab, true, m, r->nin, g->tensors[m].rank,
                     try_op, r))
       return false;
   return true;

@@ -36,8 +36,8 @@
 
 // The slot of (kind, cls), or -1.
 static int32_t slot_of(const Search *s, uint8_t kind, MgAbsId cls) {
-  for (uint32_t i = 0; i < s->num_slots; i++)
-    if (s->slots[i].kind == kind && s->slots[i].cls == cls)
+  for (uint32_t i = 0; i < s->facts.num_slots; i++)
+    if (s->facts.slots[i].kind == kind && s->facts.slots[i].cls == cls)
       return (int32_t)i;
   return -1;
 }
@@ -163,9 +163,9 @@ static void project(const Search *s, MgRole role, const Support *in,
   if (role_is_split(role))
     role = mg_role_split_axis(role);
   uint64_t mask = 0;
-  for (uint32_t i = 0; i < s->num_slots; i++)
-    for (uint32_t d = 0; d < s->slots[i].rank; d++)
-      if (s->slots[i].role[d] == role)
+  for (uint32_t i = 0; i < s->facts.num_slots; i++)
+    for (uint32_t d = 0; d < s->facts.slots[i].rank; d++)
+      if (s->facts.slots[i].role[d] == role)
         mask |= (uint64_t)DEG_MAX << (DEG_BITS * i);
   memset(out, 0, sizeof *out);
   out->top = in->top;
@@ -176,18 +176,19 @@ static void project(const Search *s, MgRole role, const Support *in,
 void mg_search_add_reduction(Search *s, MgRole role, const Support *summand) {
   Support p;
   project(s, role, summand, &p);
-  for (uint32_t j = 0; j < s->num_reductions; j++)
-    if (s->reductions[j].role == role &&
-        (s->reductions[j].sup.top || mg_sup_equal(&s->reductions[j].sup, &p)))
+  for (uint32_t j = 0; j < s->facts.num_reductions; j++)
+    if (s->facts.reductions[j].role == role &&
+        (s->facts.reductions[j].sup.top ||
+         mg_sup_equal(&s->facts.reductions[j].sup, &p)))
       return;
-  uint32_t cap = sizeof s->reductions / sizeof s->reductions[0];
-  if (s->num_reductions == cap) { // full: accept any summand over `role`
+  uint32_t cap = sizeof s->facts.reductions / sizeof s->facts.reductions[0];
+  if (s->facts.num_reductions == cap) { // full: accept any summand over `role`
     memset(&p, 0, sizeof p);
     p.top = true;
-    s->num_reductions--;
+    s->facts.num_reductions--;
   }
-  s->reductions[s->num_reductions].role = role;
-  s->reductions[s->num_reductions++].sup = p;
+  s->facts.reductions[s->facts.num_reductions].role = role;
+  s->facts.reductions[s->facts.num_reductions++].sup = p;
 }
 
 bool mg_search_reduction_ok(const Search *s, MgRole role,
@@ -198,10 +199,10 @@ bool mg_search_reduction_ok(const Search *s, MgRole role,
     role = mg_role_split_axis(role);
   Support p;
   project(s, role, summand, &p);
-  for (uint32_t i = 0; i < s->num_reductions; i++)
-    if (s->reductions[i].role == role &&
-        (s->reductions[i].sup.top ||
-         mg_sup_equal(&s->reductions[i].sup, &p)))
+  for (uint32_t i = 0; i < s->facts.num_reductions; i++)
+    if (s->facts.reductions[i].role == role &&
+        (s->facts.reductions[i].sup.top ||
+         mg_sup_equal(&s->facts.reductions[i].sup, &p)))
       return true;
   return false;
 }
@@ -269,9 +270,9 @@ bool mg_search_goal_reachable(const Search *s, const BlockSig *sig,
   // Atoms and divisors can be made from what their arguments need.
   for (bool grew = true; grew;) {
     grew = false;
-    for (uint32_t j = 0; j < s->num_slots; j++)
-      if (!(have & (1u << j)) && s->slots[j].kind != MG_OP_INPUT &&
-          (s->slots[j].needs & ~have) == 0) {
+    for (uint32_t j = 0; j < s->facts.num_slots; j++)
+      if (!(have & (1u << j)) && s->facts.slots[j].kind != MG_OP_INPUT &&
+          (s->facts.slots[j].needs & ~have) == 0) {
         have |= 1u << j;
         grew = true;
       }

@@ -244,9 +244,9 @@ static bool evaluate(Search *s, Worker *workers, uint32_t nw, Collector *c,
     // Only a target whose exps are all guarded constrains candidates.
     MgStability cs;
     bool unstable =
-        s->stability.exps && !s->stability.unguarded &&
+        s->facts.stability.exps && !s->facts.stability.unguarded &&
         mg_verify_stability(c->items[i].program, &cs, NULL) == MG_STATUS_OK &&
-        !mg_verify_keeps_stability(&s->stability, &cs);
+        !mg_verify_keeps_stability(&s->facts.stability, &cs);
     if (unstable && st->unstable++ > 0) {
       mg_explain_note(x, i, MG_SEARCH_FATE_UNSTABLE, NULL);
       continue;
@@ -411,7 +411,7 @@ static MgStatus search_prepare(Search *s, MgSearchStats *stats,
       stats->absexpr_saturated = mg_absexpr_stats(s->abs).saturated;
   }
   stats->absexpr_used = s->abs != NULL;
-  MgStatus st = mg_verify_stability(s->target, &s->stability, diag);
+  MgStatus st = mg_verify_stability(s->target, &s->facts.stability, diag);
   if (st == MG_STATUS_OK)
     st = mg_search_analyze(s, diag);
   if (st == MG_STATUS_OK)

@@ -340,17 +340,13 @@ typedef struct MenuSlot {
   struct MenuSlot *next;
 } MenuSlot;
 
-struct Search {
-  const MgProgram *target;
-  MgSearchOptions opt;
-  const MgTarget *gpu;
-  MgAbsGraph *abs;            // NULL: no abstract-expression pruning
+// What the search learns from the target before enumerating (goal.c,
+// monomials.c); read-only once the search starts.
+typedef struct Facts {
   MgStability stability;      // the target's exp guards (verify.h)
   bool shift_rule;            // candidates subtract only maxes of the
                               // operand itself (goal.c)
   Vocab vocab;
-  uint32_t min_blocks;        // resolved
-  double max_work;            // max_work_ratio x the target's work
   uint8_t reduced[ROLE_MAX_TARGET + 1]; // roles the target sums over
   uint32_t num_anchors;       // (kind, scalar, operand class) of the
   struct {                    // target's unary and scalar ops, and (DIV,
@@ -378,6 +374,16 @@ struct Search {
   MgTensor in_type[MG_MAX_OP_INPUTS * 2];
   TInfo in_info[MG_MAX_OP_INPUTS * 2];
   Goal outputs;               // exact goal of the whole program
+} Facts;
+
+struct Search {
+  const MgProgram *target;
+  MgSearchOptions opt;
+  const MgTarget *gpu;
+  MgAbsGraph *abs;     // NULL: no abstract-expression pruning
+  uint32_t min_blocks; // resolved
+  double max_work;     // max_work_ratio x the target's work
+  Facts facts;
   // Shared.
   pthread_mutex_t lock;       // menu cache, candidate callback, memory
   pthread_cond_t menu_ready;
