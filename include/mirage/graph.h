@@ -171,6 +171,13 @@ MG_API MgOpKind mg_op_kind_from_name(const char *name, size_t len);
 MG_API bool mg_op_kind_is_elementwise(MgOpKind kind);
 /// True for ops inside the LAX fragment (multilinear, division, exp).
 MG_API bool mg_op_kind_is_lax(MgOpKind kind);
+/// True for the element-wise ops of one tensor operand: exp, square, the
+/// opaque functions and the scalar ops.
+MG_API bool mg_op_kind_is_unary(MgOpKind kind);
+/// True for the element-wise functions outside LAX (sqrt, rsqrt, silu,
+/// gelu, relu, log, tanh, erf): the verifiers treat them as uninterpreted
+/// functions of their argument.
+MG_API bool mg_op_kind_is_opaque(MgOpKind kind);
 /// True when the op is allowed at `level`.
 MG_API bool mg_op_kind_allowed_at(MgOpKind kind, MgLevel level);
 MG_API const char *mg_accum_kind_name(MgAccumKind kind);

@@ -70,17 +70,29 @@ bool mg_op_kind_is_elementwise(MgOpKind kind) {
   }
 }
 
-bool mg_op_kind_is_lax(MgOpKind kind) {
+bool mg_op_kind_is_opaque(MgOpKind kind) {
   switch (kind) {
   case MG_OP_SQRT: case MG_OP_RSQRT: case MG_OP_SILU: case MG_OP_GELU:
   case MG_OP_RELU: case MG_OP_LOG: case MG_OP_TANH: case MG_OP_ERF:
-  case MG_OP_MAX: case MG_OP_REDUCE_MAX:
-    return false;
+    return true;
   default:
-    // Structural ops (input, iterator, saver, custom, thread) move or group
-    // values; whether a custom/thread body is LAX depends on its ops.
-    return (unsigned)kind < MG_OP_COUNT;
+    return false;
   }
+}
+
+bool mg_op_kind_is_unary(MgOpKind kind) {
+  return kind == MG_OP_EXP || kind == MG_OP_SQUARE ||
+         kind == MG_OP_MUL_SCALAR || kind == MG_OP_DIV_SCALAR ||
+         mg_op_kind_is_opaque(kind);
+}
+
+bool mg_op_kind_is_lax(MgOpKind kind) {
+  if (mg_op_kind_is_opaque(kind) || kind == MG_OP_MAX ||
+      kind == MG_OP_REDUCE_MAX)
+    return false;
+  // Structural ops (input, iterator, saver, custom, thread) move or group
+  // values; whether a custom/thread body is LAX depends on its ops.
+  return (unsigned)kind < MG_OP_COUNT;
 }
 
 bool mg_op_kind_allowed_at(MgOpKind kind, MgLevel level) {

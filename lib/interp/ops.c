@@ -284,6 +284,8 @@ static MgStatus eval_concat(MgExec *ex, const MgOp *op, MgExecValue *vals) {
 }
 
 MgStatus mg_interp_eval_basic(MgExec *ex, const MgOp *op, MgExecValue *vals) {
+  if (mg_op_kind_is_unary((MgOpKind)op->kind))
+    return eval_unary(ex, op, vals);
   switch ((MgOpKind)op->kind) {
   case MG_OP_MATMUL:
     return eval_matmul(ex, op, vals);
@@ -293,19 +295,6 @@ MgStatus mg_interp_eval_basic(MgExec *ex, const MgOp *op, MgExecValue *vals) {
   case MG_OP_DIV:
   case MG_OP_MAX:
     return eval_binary(ex, op, vals);
-  case MG_OP_EXP:
-  case MG_OP_SQUARE:
-  case MG_OP_SQRT:
-  case MG_OP_RSQRT:
-  case MG_OP_SILU:
-  case MG_OP_GELU:
-  case MG_OP_RELU:
-  case MG_OP_LOG:
-  case MG_OP_TANH:
-  case MG_OP_ERF:
-  case MG_OP_MUL_SCALAR:
-  case MG_OP_DIV_SCALAR:
-    return eval_unary(ex, op, vals);
   case MG_OP_SUM:
   case MG_OP_REDUCE_MAX:
     return eval_sum(ex, op, vals);

@@ -262,7 +262,7 @@ static bool prune_by_order_or_budget(Run *r, const MgOp *op,
     mg_worker_prune(r->w, MG_SEARCH_RULE_CANONICAL, NULL);
     return true;
   }
-  bool counted = mg_search_counted(kind), unary = mg_search_unary(kind);
+  bool counted = mg_search_counted(kind), unary = mg_op_kind_is_unary(kind);
   if ((counted && r->counted >= o->max_block_ops) ||
       (unary && r->unary >= o->max_unary_ops) ||
       (o->use_kind_budget && mg_search_budgeted(kind) &&
@@ -436,7 +436,7 @@ static bool prune_by_pending(Run *r, const MgOp *op, uint32_t *pending) {
 static void descend(Run *r, const MgOp *op, const OpKey *key,
                     uint32_t pending) {
   MgOpKind kind = (MgOpKind)op->kind;
-  bool counted = mg_search_counted(kind), unary = mg_search_unary(kind);
+  bool counted = mg_search_counted(kind), unary = mg_op_kind_is_unary(kind);
   for (uint32_t k = 0; k < op->num_inputs; k++)
     r->ti[op->inputs[k]].uses++;
   uint32_t saved_pending = r->pending;

@@ -19,25 +19,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool mg_search_unary(MgOpKind kind) {
-  switch (kind) {
-  case MG_OP_EXP: case MG_OP_SQUARE: case MG_OP_SQRT: case MG_OP_RSQRT:
-  case MG_OP_SILU: case MG_OP_GELU: case MG_OP_RELU: case MG_OP_LOG:
-  case MG_OP_TANH: case MG_OP_ERF: case MG_OP_MUL_SCALAR:
-  case MG_OP_DIV_SCALAR:
-    return true;
-  default:
-    return false;
-  }
-}
-
 bool mg_search_counted(MgOpKind kind) {
   return kind != MG_OP_INPUT && kind != MG_OP_ITERATOR &&
-         kind != MG_OP_SAVER && !mg_search_unary(kind);
+         kind != MG_OP_SAVER && !mg_op_kind_is_unary(kind);
 }
 
 bool mg_search_budgeted(MgOpKind kind) {
-  return kind == MG_OP_EXP || (kind >= MG_OP_SQRT && kind <= MG_OP_ERF);
+  return kind == MG_OP_EXP || mg_op_kind_is_opaque(kind);
 }
 
 MgAbsId mg_search_input_class(const Search *s, uint32_t position) {
@@ -254,7 +242,7 @@ static void find_anchors(Search *s, const MgGraph *g, const MgAbsId *cls) {
   for (uint32_t i = 0; i < g->num_ops; i++) {
     const MgOp *op = &g->ops[i];
     bool div = op->kind == MG_OP_DIV;
-    if (!div && !mg_search_unary((MgOpKind)op->kind))
+    if (!div && !mg_op_kind_is_unary((MgOpKind)op->kind))
       continue;
     if (s->facts.num_anchors == 64) {
       s->facts.num_anchors++; // overflow: the rule is off
@@ -492,7 +480,7 @@ bool mg_search_anchor_ok(const Search *s, const MgOp *op, MgAbsId ca,
                          MgAbsId cb) {
   bool div = op->kind == MG_OP_DIV;
   if (!s->abs || s->facts.num_anchors > 64 ||
-      (!div && !mg_search_unary((MgOpKind)op->kind)))
+      (!div && !mg_op_kind_is_unary((MgOpKind)op->kind)))
     return true;
   MgAbsId operand = div ? cb : ca;
   double scalar = op->kind == MG_OP_MUL_SCALAR || op->kind == MG_OP_DIV_SCALAR

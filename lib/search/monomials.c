@@ -126,6 +126,10 @@ bool mg_sup_equal(const Support *a, const Support *b) {
 void mg_sup_of_op(const Search *s, const MgOp *op, MgAbsId ca, MgAbsId cb,
                   const Support *a, const Support *b, Support *out) {
   Support x;
+  if (mg_search_budgeted((MgOpKind)op->kind)) { // exp and the opaque ones
+    single(out, ca == MG_ABS_NONE ? -1 : slot_of(s, op->kind, ca));
+    return;
+  }
   switch ((MgOpKind)op->kind) {
   case MG_OP_MATMUL: case MG_OP_MUL:
     mg_sup_product(a, b, out);
@@ -145,11 +149,6 @@ void mg_sup_of_op(const Search *s, const MgOp *op, MgAbsId ca, MgAbsId cb,
   case MG_OP_DIV:
     single(&x, cb == MG_ABS_NONE ? -1 : slot_of(s, MG_OP_DIV, cb));
     mg_sup_product(a, &x, out);
-    return;
-  case MG_OP_EXP: case MG_OP_SQRT: case MG_OP_RSQRT: case MG_OP_SILU:
-  case MG_OP_GELU: case MG_OP_RELU: case MG_OP_LOG: case MG_OP_TANH:
-  case MG_OP_ERF:
-    single(out, ca == MG_ABS_NONE ? -1 : slot_of(s, op->kind, ca));
     return;
   default: // scalars, sum, iterator, saver, concat
     *out = *a;

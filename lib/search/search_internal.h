@@ -533,8 +533,6 @@ bool mg_gen_ops(const Vocab *v, bool block, uint32_t m, uint32_t first,
                 uint32_t rank_m, GenFn fn, void *ctx);
 /// True for ops counted against max_block_ops.
 bool mg_search_counted(MgOpKind kind);
-/// True for unary and scalar element-wise ops.
-bool mg_search_unary(MgOpKind kind);
 /// The kinds tracked by the non-LAX budget.
 bool mg_search_budgeted(MgOpKind kind);
 
