@@ -61,16 +61,12 @@ MgProgram *mg_sample_attention(int64_t bs, int64_t s, int64_t d, int64_t l) {
 MgProgram *mg_sample_attention_split_kv(int64_t bs, int64_t s, int64_t d,
                                         int64_t l, int32_t chunks,
                                         int32_t forloop) {
-  if (!positive(bs, s, d, l) || chunks <= 0 || forloop <= 0 ||
-      bs > INT32_MAX)
+  if (!blocked_attention_sizes(bs, s, d, l, chunks, forloop))
     return NULL;
   Build b = start();
-  MgTensorId ins[3];
-  attention_inputs(&b, 0, bs, s, d, l, ins);
   // Kernel 1: block (x, y) takes KV chunk x of batch y.
-  MgGraphId g1 = block(&b, chunks, (int32_t)bs, forloop);
-  MgTensorId qkv[3];
-  attention_inputs(&b, g1, bs, s, d, l, qkv);
+  MgTensorId ins[3], qkv[3];
+  MgGraphId g1 = attention_block(&b, bs, s, d, l, chunks, forloop, ins, qkv);
   MgTensorId q = qkv[0], k = qkv[1], v = qkv[2];
   MgTensorId qt = iter(&b, g1, q, PHI, 0, PHI, PHI);
   MgTensorId kt = iter(&b, g1, k, 2, 0, PHI, 2);

@@ -147,4 +147,24 @@ static inline void attention_inputs(Build *b, MgGraphId g, int64_t bs,
   qkv[2] = input(b, g, 3, bs, l, d);
 }
 
+// The sizes a blocked attention sample accepts (its grid's y is bs).
+static inline bool blocked_attention_sizes(int64_t bs, int64_t s, int64_t d,
+                                           int64_t l, int32_t blocks,
+                                           int32_t forloop) {
+  return positive(bs, s, d, l) && blocks > 0 && forloop > 0 &&
+         bs <= INT32_MAX;
+}
+
+// Kernel inputs Q, K, V (into ins[3]) and a first block graph of grid
+// (blocks, bs) and for-loop `forloop` reading them (its inputs into qkv[3]).
+static inline MgGraphId attention_block(Build *b, int64_t bs, int64_t s,
+                                        int64_t d, int64_t l, int32_t blocks,
+                                        int32_t forloop, MgTensorId *ins,
+                                        MgTensorId *qkv) {
+  attention_inputs(b, 0, bs, s, d, l, ins);
+  MgGraphId g = block(b, blocks, (int32_t)bs, forloop);
+  attention_inputs(b, g, bs, s, d, l, qkv);
+  return g;
+}
+
 #endif // MIRAGE_GRAPH_SAMPLES_BUILD_H
