@@ -390,6 +390,10 @@ MG_API bool mg_graph_op_in_loop(const MgProgram *p, MgGraphId g, MgOpId op);
 /// mg_graph_op_in_loop for every op of block graph `gr` in one pass:
 /// in_loop[i] for op i (num_ops entries). False on no memory.
 MG_API bool mg_graph_ops_in_loop(const MgGraph *gr, bool *in_loop);
+/// mg_graph_ops_in_loop into `small` (`n` entries) when the graph has no
+/// more ops, else into a new malloc'd array; NULL on no memory. The caller
+/// frees a result that is not `small`.
+MG_API bool *mg_graph_loop_flags(const MgGraph *gr, bool *small, size_t n);
 
 //===--- Pictures ---------------------------------------------------------===//
 
