@@ -66,6 +66,13 @@ bool mg_bridge_func_level(MlirOperation func, MgLevel *level) {
 #define STRINGIFY(x) STRINGIFY_(x)
 #define MG_MAX_DIMS_STR STRINGIFY(MG_MAX_DIMS)
 
+// An imap or omap attribute that read_map rejected.
+static MgStatus bad_map(Importer *im, MlirLocation loc, const char *name) {
+  return fail(im, loc, MG_STATUS_INVALID,
+              "'%s' must be array<i64: x, y, z> with entries in "
+              "[-1, " MG_MAX_DIMS_STR ")", name);
+}
+
 /// Reads a static, ranked tensor type of a supported element type; on
 /// false `why` says what is wrong with it.
 static bool read_type(MlirType type, MgDType *dtype, uint32_t *rank,
@@ -422,9 +429,7 @@ static MgStatus read_attrs(Importer *im, MgGraphId g, MlirOperation op,
   }
   case MG_OP_ITERATOR:
     if (!read_map(op, "imap", proto->imap))
-      return fail(im, loc, MG_STATUS_INVALID, "%s",
-                  "'imap' must be array<i64: x, y, z> with entries in "
-                  "[-1, " MG_MAX_DIMS_STR ")");
+      return bad_map(im, loc, "imap");
     if (!read_int(op, "fmap", &v) || v < MG_MAP_NONE || v >= MG_MAX_DIMS)
       return fail(im, loc, MG_STATUS_INVALID, "%s",
                   "'fmap' must be an integer in [-1, " MG_MAX_DIMS_STR ")");
@@ -432,9 +437,7 @@ static MgStatus read_attrs(Importer *im, MgGraphId g, MlirOperation op,
     break;
   case MG_OP_SAVER:
     if (!read_map(op, "omap", proto->omap))
-      return fail(im, loc, MG_STATUS_INVALID, "%s",
-                  "'omap' must be array<i64: x, y, z> with entries in "
-                  "[-1, " MG_MAX_DIMS_STR ")");
+      return bad_map(im, loc, "omap");
     break;
   case MG_OP_ACCUM: {
     MlirStringRef k = str_attr(op, "kind");
