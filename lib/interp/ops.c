@@ -28,13 +28,6 @@ const MgBuffer *mg_interp_operand(MgExec *ex, const MgOp *op, uint32_t k,
   return b;
 }
 
-static size_t numel_of(const MgBuffer *b) {
-  size_t n = 1;
-  for (uint32_t d = 0; d < b->rank; ++d)
-    n *= (size_t)b->dims[d];
-  return n;
-}
-
 /// Right-aligned broadcast of two shapes (size-1 dims stretch).
 static bool broadcast_shape(const MgBuffer *a, const MgBuffer *b,
                             uint32_t *rank, int64_t *dims) {
@@ -106,7 +99,7 @@ static MgStatus eval_binary(MgExec *ex, const MgOp *op, MgExecValue *vals) {
   MgStatus st = mg_interp_value_shape(ex, out, rank, dims);
   if (st != MG_STATUS_OK)
     return st;
-  size_t n = numel_of(&out->buf);
+  size_t n = (size_t)mg_buffer_numel(&out->buf);
   const MgCell *pa = a->data, *pb = b->data;
   if (!mg_buffer_same_shape(a, &out->buf)) {
     MgCell *t = mg_interp_scratch(ex, MG_EXEC_SCRATCH_LHS, n);
@@ -135,7 +128,7 @@ static MgStatus eval_unary(MgExec *ex, const MgOp *op, MgExecValue *vals) {
   if (st != MG_STATUS_OK)
     return st;
   st = ex->dom->unary(ex->dctx, (MgOpKind)op->kind, op->scalar, a->data,
-                      out->buf.data, numel_of(a));
+                      out->buf.data, (size_t)mg_buffer_numel(a));
   return st == MG_STATUS_OK ? st : mg_interp_domain_fail(ex, st, "unary op");
 }
 
