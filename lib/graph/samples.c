@@ -48,14 +48,7 @@ static MgTensorId attention(Build *b, MgTensorId q, MgTensorId k,
 }
 
 MgProgram *mg_sample_attention(int64_t bs, int64_t s, int64_t d, int64_t l) {
-  if (!positive(bs, s, d, l))
-    return NULL;
-  Build b = start();
-  MgTensorId qkv[3];
-  attention_inputs(&b, 0, bs, s, d, l, qkv);
-  MgTensorId q = qkv[0], k = qkv[1], v = qkv[2];
-  output(&b, 0, attention(&b, q, k, v));
-  return finish(&b);
+  return attention_program(bs, s, d, l, attention, false);
 }
 
 MgProgram *mg_sample_attention_split_kv(int64_t bs, int64_t s, int64_t d,
@@ -91,15 +84,7 @@ MgProgram *mg_sample_attention_split_kv(int64_t bs, int64_t s, int64_t d,
 }
 
 MgProgram *mg_sample_qknorm(int64_t bs, int64_t s, int64_t d, int64_t l) {
-  if (!positive(bs, s, d, l))
-    return NULL;
-  Build b = start();
-  MgTensorId qkv[3];
-  attention_inputs(&b, 0, bs, s, d, l, qkv);
-  MgTensorId q = qkv[0], k = qkv[1], v = qkv[2];
-  output(&b, 0, attention(&b, rmsnorm(&b, 0, q, 3, d), k,
-                          rmsnorm(&b, 0, v, 3, d)));
-  return finish(&b);
+  return attention_program(bs, s, d, l, attention, true);
 }
 
 //===--- LoRA --------------------------------------------------------------===//

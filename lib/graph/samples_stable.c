@@ -61,27 +61,12 @@ static MgTensorId stable_attention(Build *b, MgTensorId q, MgTensorId k,
 
 MgProgram *mg_sample_stable_attention(int64_t bs, int64_t s, int64_t d,
                                       int64_t l) {
-  if (!positive(bs, s, d, l))
-    return NULL;
-  Build b = start();
-  MgTensorId qkv[3];
-  attention_inputs(&b, 0, bs, s, d, l, qkv);
-  MgTensorId q = qkv[0], k = qkv[1], v = qkv[2];
-  output(&b, 0, stable_attention(&b, q, k, v));
-  return finish(&b);
+  return attention_program(bs, s, d, l, stable_attention, false);
 }
 
 MgProgram *mg_sample_stable_qknorm(int64_t bs, int64_t s, int64_t d,
                                    int64_t l) {
-  if (!positive(bs, s, d, l))
-    return NULL;
-  Build b = start();
-  MgTensorId qkv[3];
-  attention_inputs(&b, 0, bs, s, d, l, qkv);
-  MgTensorId q = qkv[0], k = qkv[1], v = qkv[2];
-  output(&b, 0, stable_attention(&b, rmsnorm(&b, 0, q, 3, d), k,
-                                 rmsnorm(&b, 0, v, 3, d)));
-  return finish(&b);
+  return attention_program(bs, s, d, l, stable_attention, true);
 }
 
 // One for-loop step of FlashAttention-2 in block graph g on tiles qt, kt,
