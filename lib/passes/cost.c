@@ -23,11 +23,6 @@ static const MgOptionSpec options[] = {
      "GPU target to estimate for (sm_80, sm_86, sm_89, sm_90)", 0, 0},
 };
 
-static bool check_target(const MgOptionValue *values, char *error,
-                         size_t size) {
-  return mg_pass_check_target(values[OPT_TARGET].s, error, size);
-}
-
 void mg_cost_pass_kernel_figures(const MgOp *op, const MgKernelCost *c,
                                  const MgEmittedCost *e, char *buf,
                                  size_t size) {
@@ -126,4 +121,4 @@ const MgPassDef mg_pass_cost = {
     "mirage-cost",
     "Print the cost models' estimates (the emitted code's and the roofline) "
     "of each kernel graph and kernel (lib/cost)",
-    options, sizeof options / sizeof options[0], check_target, run, NULL};
+    options, sizeof options / sizeof options[0], mg_pass_check_first_target, run, NULL};

@@ -16,11 +16,6 @@ static const MgOptionSpec options[] = {
      "GPU target whose limits apply (sm_80, sm_86, sm_89, sm_90)", 0, 0},
 };
 
-static bool check_target(const MgOptionValue *values, char *error,
-                         size_t size) {
-  return mg_pass_check_target(values[OPT_TARGET].s, error, size);
-}
-
 // Importing and validating is the check: nothing more to do.
 static bool verified(MlirOperation module, MlirSymbolTable symbols,
                      MlirOperation func, const MgProgram *program,
@@ -39,4 +34,4 @@ static void run(MlirOperation module, MlirExternalPass pass,
 const MgPassDef mg_pass_verify_ugraph = {
     "mirage-verify-ugraph",
     "Check the μGraph rules IRDL cannot express (shapes, maps, loops, limits)",
-    options, sizeof options / sizeof options[0], check_target, run, NULL};
+    options, sizeof options / sizeof options[0], mg_pass_check_first_target, run, NULL};
