@@ -20,16 +20,21 @@
 #define PROGRAM_CHUNK_BYTES (16u * 1024u)
 #define HASH_SEED 0xcbf29ce484222325ull // FNV-1a offset basis
 
-MgProgram *mg_program_create(void) {
+// An empty program whose arena grows by `chunk_bytes`; NULL on no memory.
+static MgProgram *program_create(size_t chunk_bytes) {
   MgProgram *p = calloc(1, sizeof *p);
   if (!p)
     return NULL;
-  p->arena = mg_arena_create(PROGRAM_CHUNK_BYTES);
+  p->arena = mg_arena_create(chunk_bytes);
   if (!p->arena) {
     free(p);
     return NULL;
   }
   return p;
+}
+
+MgProgram *mg_program_create(void) {
+  return program_create(PROGRAM_CHUNK_BYTES);
 }
 
 void mg_program_destroy(MgProgram *program) {
@@ -139,14 +144,9 @@ MgProgram *mg_program_clone(const MgProgram *program) {
              (size_t)gr->num_tensors * sizeof(MgTensor) +
              (size_t)gr->num_outputs * sizeof(MgTensorId) + 48;
   }
-  MgProgram *c = calloc(1, sizeof *c);
+  MgProgram *c = program_create(total);
   if (!c)
     return NULL;
-  c->arena = mg_arena_create(total);
-  if (!c->arena) {
-    free(c);
-    return NULL;
-  }
   bool ok = true;
   c->graphs = pack(c->arena, program->graphs, program->num_graphs,
                    sizeof(MgGraph), &ok);
