@@ -172,14 +172,21 @@ static void project(const Search *s, MgRole role, const Support *in,
     insert(out, in->m[i] & mask);
 }
 
+// Does the target sum over `role` a summand of projected support `p`?
+static bool has_reduction(const Search *s, MgRole role, const Support *p) {
+  for (uint32_t i = 0; i < s->facts.num_reductions; i++)
+    if (s->facts.reductions[i].role == role &&
+        (s->facts.reductions[i].sup.top ||
+         mg_sup_equal(&s->facts.reductions[i].sup, p)))
+      return true;
+  return false;
+}
+
 void mg_search_add_reduction(Search *s, MgRole role, const Support *summand) {
   Support p;
   project(s, role, summand, &p);
-  for (uint32_t j = 0; j < s->facts.num_reductions; j++)
-    if (s->facts.reductions[j].role == role &&
-        (s->facts.reductions[j].sup.top ||
-         mg_sup_equal(&s->facts.reductions[j].sup, &p)))
-      return;
+  if (has_reduction(s, role, &p))
+    return;
   uint32_t cap = sizeof s->facts.reductions / sizeof s->facts.reductions[0];
   if (s->facts.num_reductions == cap) { // full: accept any summand over `role`
     memset(&p, 0, sizeof p);
@@ -198,12 +205,7 @@ bool mg_search_reduction_ok(const Search *s, MgRole role,
     role = mg_role_split_axis(role);
   Support p;
   project(s, role, summand, &p);
-  for (uint32_t i = 0; i < s->facts.num_reductions; i++)
-    if (s->facts.reductions[i].role == role &&
-        (s->facts.reductions[i].sup.top ||
-         mg_sup_equal(&s->facts.reductions[i].sup, &p)))
-      return true;
-  return false;
+  return has_reduction(s, role, &p);
 }
 
 bool mg_search_op_reductions_ok(const Search *s, const MgOp *op,
