@@ -342,6 +342,18 @@ static void report_error(MlirLocation loc, const char *label,
   fprintf(stderr, ": error: %s: %s\n", label, message);
 }
 
+// report_error with a printf-style message; the pair's outcome.
+__attribute__((format(printf, 3, 4))) static Outcome
+pair_error(MlirLocation loc, const char *label, const char *fmt, ...) {
+  char msg[400];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  report_error(loc, label, msg);
+  return OUTCOME_ERROR;
+}
+
 //===--- Checking one pair ------------------------------------------------===//
 
 typedef struct Buffers {
@@ -1010,35 +1022,26 @@ static bool is_declaration(MlirOperation func) {
 /// --compare=L,R. Returns the outcome.
 static Outcome run_compare(MlirOperation module, const Options *o) {
   MlirLocation loc = mlirOperationGetLocation(module);
-  char label[600], msg[400];
+  char label[600];
   snprintf(label, sizeof label, "@%s vs @%s", o->lhs, o->rhs);
   MlirOperation lhs = mg_bridge_lookup_func(module, o->lhs);
   MlirOperation rhs = mg_bridge_lookup_func(module, o->rhs);
   const char *missing = mlirOperationIsNull(lhs)   ? o->lhs
                         : mlirOperationIsNull(rhs) ? o->rhs
                                                    : NULL;
-  if (missing) {
-    snprintf(msg, sizeof msg, "no function named '@%s'", missing);
-    report_error(loc, label, msg);
-    return OUTCOME_ERROR;
-  }
+  if (missing)
+    return pair_error(loc, label, "no function named '@%s'", missing);
   MgLevel level;
-  if (mg_bridge_func_level(lhs, &level) || is_declaration(lhs)) {
-    snprintf(msg, sizeof msg,
-             "'@%s' must be a function body in upstream dialects (TOSA, "
-             "linalg, ...) to be JIT-compiled",
-             o->lhs);
-    report_error(mlirOperationGetLocation(lhs), label, msg);
-    return OUTCOME_ERROR;
-  }
-  if (!mg_bridge_func_level(rhs, &level) || level != MG_LEVEL_KERNEL) {
-    snprintf(msg, sizeof msg,
-             "'@%s' is not a kernel-level μGraph function (ug.level = "
-             "\"kernel\")",
-             o->rhs);
-    report_error(mlirOperationGetLocation(rhs), label, msg);
-    return OUTCOME_ERROR;
-  }
+  if (mg_bridge_func_level(lhs, &level) || is_declaration(lhs))
+    return pair_error(mlirOperationGetLocation(lhs), label,
+                      "'@%s' must be a function body in upstream dialects "
+                      "(TOSA, linalg, ...) to be JIT-compiled",
+                      o->lhs);
+  if (!mg_bridge_func_level(rhs, &level) || level != MG_LEVEL_KERNEL)
+    return pair_error(mlirOperationGetLocation(rhs), label,
+                      "'@%s' is not a kernel-level μGraph function "
+                      "(ug.level = \"kernel\")",
+                      o->rhs);
   return check_pair(module, lhs, rhs, label, o);
 }
 
@@ -1057,7 +1060,7 @@ static Outcome run_lifted(MlirOperation module, const Options *o,
         op, mlirStringRefCreateFromCString("ug.reference"));
     if (mlirAttributeIsNull(ref_attr) && !o->lower)
       continue;
-    char label[256], msg[400];
+    char label[256];
     label[0] = '@';
     symbol_name(op, label + 1, sizeof label - 1);
     ++*pairs;
@@ -1074,10 +1077,8 @@ static Outcome run_lifted(MlirOperation module, const Options *o,
       snprintf(ref_name, sizeof ref_name, "%.*s", (int)s.length, s.data);
       MlirOperation ref = mg_bridge_lookup_func_in(symbols, ref_name);
       if (mlirOperationIsNull(ref) || is_declaration(ref)) {
-        snprintf(msg, sizeof msg, "reference function '@%s' not found",
-                 ref_name);
-        report_error(mlirOperationGetLocation(op), label, msg);
-        r = OUTCOME_ERROR;
+        r = pair_error(mlirOperationGetLocation(op), label,
+                       "reference function '@%s' not found", ref_name);
       } else {
         r = check_pair(module, ref, op, label, o);
       }
