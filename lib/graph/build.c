@@ -214,42 +214,44 @@ static MgTensorId wrong_kind(MgProgram *p, MgGraphId g, MgOpKind kind,
   return MG_NO_ID;
 }
 
+// Adds `op`, of the caller's `kind`, when that is one of `ok` (n kinds):
+// those the typed builder `builder` makes.
+static MgTensorId add_kind_in(MgProgram *p, MgGraphId g, MgOpKind kind,
+                              const MgOp *op, const MgOpKind *ok, size_t n,
+                              const char *builder, MgDiag *diag) {
+  if (check_graph(p, g, diag) != MG_STATUS_OK)
+    return MG_NO_ID;
+  if (!kind_in(kind, ok, n))
+    return wrong_kind(p, g, kind, builder, diag);
+  return add_single(p, g, op, diag);
+}
+
 MgTensorId mg_graph_binary(MgProgram *p, MgGraphId g, MgOpKind kind,
                            MgTensorId a, MgTensorId b, MgDiag *diag) {
   static const MgOpKind ok[] = {MG_OP_ADD, MG_OP_SUB, MG_OP_MUL, MG_OP_DIV,
                                 MG_OP_MAX};
-  if (check_graph(p, g, diag) != MG_STATUS_OK)
-    return MG_NO_ID;
-  if (!kind_in(kind, ok, sizeof ok / sizeof ok[0]))
-    return wrong_kind(p, g, kind, "binary", diag);
   MgOp op = op_on(kind, a, b);
-  return add_single(p, g, &op, diag);
+  return add_kind_in(p, g, kind, &op, ok, sizeof ok / sizeof ok[0], "binary",
+                     diag);
 }
 
 MgTensorId mg_graph_unary(MgProgram *p, MgGraphId g, MgOpKind kind,
                           MgTensorId a, MgDiag *diag) {
-  static const MgOpKind ok[] = {MG_OP_EXP,  MG_OP_SQUARE, MG_OP_SQRT,
-                                MG_OP_RSQRT, MG_OP_SILU,  MG_OP_GELU,
-                                MG_OP_RELU,  MG_OP_LOG,   MG_OP_TANH,
-                                MG_OP_ERF};
-  if (check_graph(p, g, diag) != MG_STATUS_OK)
-    return MG_NO_ID;
-  if (!kind_in(kind, ok, sizeof ok / sizeof ok[0]))
-    return wrong_kind(p, g, kind, "unary", diag);
+  static const MgOpKind ok[] = {
+      MG_OP_EXP,  MG_OP_SQUARE, MG_OP_SQRT, MG_OP_RSQRT, MG_OP_SILU,
+      MG_OP_GELU, MG_OP_RELU,   MG_OP_LOG,  MG_OP_TANH,  MG_OP_ERF};
   MgOp op = op_on(kind, a, MG_NO_ID);
-  return add_single(p, g, &op, diag);
+  return add_kind_in(p, g, kind, &op, ok, sizeof ok / sizeof ok[0], "unary",
+                     diag);
 }
 
 MgTensorId mg_graph_scalar(MgProgram *p, MgGraphId g, MgOpKind kind,
                            MgTensorId a, double scalar, MgDiag *diag) {
   static const MgOpKind ok[] = {MG_OP_MUL_SCALAR, MG_OP_DIV_SCALAR};
-  if (check_graph(p, g, diag) != MG_STATUS_OK)
-    return MG_NO_ID;
-  if (!kind_in(kind, ok, sizeof ok / sizeof ok[0]))
-    return wrong_kind(p, g, kind, "scalar", diag);
   MgOp op = op_on(kind, a, MG_NO_ID);
   op.scalar = scalar;
-  return add_single(p, g, &op, diag);
+  return add_kind_in(p, g, kind, &op, ok, sizeof ok / sizeof ok[0], "scalar",
+                     diag);
 }
 
 MgTensorId mg_graph_sum(MgProgram *p, MgGraphId g, MgTensorId a, int32_t dim,
