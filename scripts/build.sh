@@ -2,7 +2,8 @@
 # Configures and builds into build/ (or $MIRAGE_BUILD_DIR). Installs missing
 # dependencies first. Usage: scripts/build.sh [extra cmake args]
 # Extra cmake args (e.g. -DMIRAGE_SANITIZE=address,undefined) are applied
-# to an existing build folder as well.
+# to an existing build folder as well. $MIRAGE_BUILD_TARGETS (names
+# separated by spaces) builds only those targets.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${MIRAGE_BUILD_DIR:-$root/build}"
@@ -14,4 +15,6 @@ if [ ! -f "$build/CMakeCache.txt" ]; then
 elif [ "$#" -gt 0 ]; then
   cmake "$build" "$@" >/dev/null
 fi
-cmake --build "$build" -j "$(nproc)"
+targets=()
+[ -n "${MIRAGE_BUILD_TARGETS:-}" ] && read -ra targets <<<"$MIRAGE_BUILD_TARGETS"
+cmake --build "$build" -j "$(nproc)" ${targets[@]+--target "${targets[@]}"}

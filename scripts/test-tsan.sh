@@ -6,14 +6,11 @@
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${MIRAGE_TSAN_BUILD_DIR:-$root/build-tsan}"
-bash "$root/scripts/install-deps.sh"
-generator=()
-command -v ninja >/dev/null && generator=(-G Ninja)
-cmake -S "$root" -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DMIRAGE_SANITIZE=thread >/dev/null || { echo "0 passed, 1 failed"; exit 1; }
 tests=()
 for src in "$root"/test/unit/test_search_*.c; do tests+=("$(basename "$src" .c)"); done
-cmake --build "$build" -j "$(nproc)" --target "${tests[@]}" || { echo "0 passed, 1 failed"; exit 1; }
+MIRAGE_BUILD_DIR="$build" MIRAGE_BUILD_TARGETS="${tests[*]}" \
+  bash "$root/scripts/build.sh" -DMIRAGE_SANITIZE=thread ||
+  { echo "0 passed, 1 failed"; exit 1; }
 
 # High-entropy ASLR (vm.mmap_rnd_bits > 28) puts mappings where older TSan
 # runtimes do not expect them ("unexpected memory mapping"): run without

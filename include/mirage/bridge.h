@@ -6,6 +6,10 @@
 // as `ug` functions (textual, generic form) and can insert them in a module.
 // import(export(p)) == p for every valid program.
 //
+// The small MLIR helpers every MLIR-facing layer (lift, passes, the tools)
+// uses to name ops, print types and find functions live here too, in
+// names.c: the bridge is the lowest library that links MLIR.
+//
 //===----------------------------------------------------------------------===//
 #ifndef MIRAGE_BRIDGE_H
 #define MIRAGE_BRIDGE_H
@@ -17,17 +21,7 @@
 extern "C" {
 #endif
 
-/// Where each graph and op of an imported program came from.
-typedef struct MgBridgeMap {
-  uint32_t num_graphs;
-  char **graph_names;         // symbol name per graph (malloc'd)
-  MlirOperation *graph_funcs; // func.func per graph
-  uint32_t *num_ops;          // per graph
-  MlirLocation **op_locs;     // per graph, per op (INPUT ops: the func)
-} MgBridgeMap;
-
-/// Frees the map's arrays (not the IR). Accepts a zeroed map.
-MG_API void mg_bridge_map_free(MgBridgeMap *map);
+//===--- MLIR helpers (names.c) -------------------------------------------===//
 
 /// True when `op` is named `name` ("func.func").
 MG_API bool mg_bridge_op_is(MlirOperation op, const char *name);
@@ -43,6 +37,20 @@ MG_API MlirOperation mg_bridge_lookup_func(MlirOperation module,
 /// The func.func named `name` in symbol table `symbols`, or a null operation.
 MG_API MlirOperation mg_bridge_lookup_func_in(MlirSymbolTable symbols,
                                               const char *name);
+
+//===--- Import and export (import.c, export.c, print.c) ------------------===//
+
+/// Where each graph and op of an imported program came from.
+typedef struct MgBridgeMap {
+  uint32_t num_graphs;
+  char **graph_names;         // symbol name per graph (malloc'd)
+  MlirOperation *graph_funcs; // func.func per graph
+  uint32_t *num_ops;          // per graph
+  MlirLocation **op_locs;     // per graph, per op (INPUT ops: the func)
+} MgBridgeMap;
+
+/// Frees the map's arrays (not the IR). Accepts a zeroed map.
+MG_API void mg_bridge_map_free(MgBridgeMap *map);
 
 /// True when `func` is a func.func carrying `ug.level`; writes the level.
 MG_API bool mg_bridge_func_level(MlirOperation func, MgLevel *level);

@@ -35,46 +35,9 @@ extern "C" {
 /// key includes it. Bump it with any change to either model's figures.
 #define MG_COST_MODEL_REVISION 2
 
-/// Hardware figures of one GPU: peaks from vendor data sheets and the CUDA
-/// programming guide, latencies from published microbenchmarks
-/// (lib/cost/gpu.c and docs/cost.md give the source of each; none is
-/// measured by this project yet). The roofline applies its
-/// sustained-fraction factors on top; the emitted model uses the peaks of
-/// the pipes and the latencies.
-typedef struct MgGpu {
-  const char *target;      // "sm_90": the MgTarget it describes
-  const char *model;       // "H100 SXM5"
-  uint32_t sms;            // streaming multiprocessors
-  double clock_hz;         // boost clock
-  double dram_bw;          // DRAM bytes/s
-  double l2_bytes;         // L2 capacity
-  double l2_bw;            // L2 bytes/s (approximate: microbenchmarks)
-  double tensor_flops;     // dense f16 tensor-core flops/s (f32 accumulate)
-  uint32_t simt_lanes;     // FP32 lanes per SM (one element op per clock)
-  uint32_t sfu_lanes;      // special-function lanes per SM (exp, rsqrt)
-  uint32_t smem_bytes_clk; // shared-memory bytes per SM per clock
-  double launch_s;         // launch and fill/drain of one kernel
-  // Used by the model of the emitted code only.
-  int sm;                  // compute capability x 10 (90 for sm_90)
-  uint32_t max_threads_sm; // resident threads per SM
-  uint32_t max_blocks_sm;  // resident blocks per SM
-  uint32_t regs_sm;        // 32-bit registers per SM
-  uint32_t smem_sm;        // shared memory per SM for blocks (bytes)
-  uint32_t smem_reserved;  // shared memory the driver reserves per block
-  uint32_t issue_clk;      // warp instructions issued per SM per clock
-  uint32_t regs_thread;    // registers per thread (assumed: no ptxas here)
-  // Latencies in SM clock cycles.
-  double lat_fp;           // dependent FP32 add / multiply / FMA
-  double lat_sfu;          // special-function unit (ex2, rsqrt, rcp)
-  double lat_smem;         // shared-memory load
-  double lat_shfl;         // warp shuffle
-  double lat_bar;          // bar.sync once every warp has arrived
-  double lat_l2;           // global load that hits L2
-  double lat_dram;         // global load served by DRAM
-} MgGpu;
-
-/// The figures for `target` (by name); the default GPU (sm_90) when the
-/// target is NULL or unknown. Never NULL.
+/// The figures of `target` (its row of the target table, mirage/target.h);
+/// the default GPU's (sm_90) when the target is NULL or has none. Never
+/// NULL.
 MG_API const MgGpu *mg_cost_gpu(const MgTarget *target);
 
 /// The resource that bounds a kernel's time.

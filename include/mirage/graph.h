@@ -25,6 +25,7 @@
 #define MIRAGE_GRAPH_H
 
 #include "mirage/support.h"
+#include "mirage/target.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -159,14 +160,6 @@ typedef struct MgProgram {
   MgGraph *graphs;     // graphs[0] is the root kernel graph
 } MgProgram;
 
-/// A GPU target's limits, used by validation (and later the cost model).
-typedef struct MgTarget {
-  const char *name;        // "sm_80", "sm_90", ...
-  int64_t smem_bytes;      // shared memory per block
-  int32_t max_threads;     // threads per block
-  int64_t max_grid[3];
-} MgTarget;
-
 //===--- Op metadata ------------------------------------------------------===//
 
 /// Stable lower-case name of an op kind ("matmul", "div_scalar", ...); the
@@ -178,6 +171,13 @@ MG_API MgOpKind mg_op_kind_from_name(const char *name, size_t len);
 MG_API bool mg_op_kind_is_elementwise(MgOpKind kind);
 /// True for ops inside the LAX fragment (multilinear, division, exp).
 MG_API bool mg_op_kind_is_lax(MgOpKind kind);
+/// True for the element-wise ops of one tensor operand: exp, square, the
+/// opaque functions and the scalar ops.
+MG_API bool mg_op_kind_is_unary(MgOpKind kind);
+/// True for the element-wise functions outside LAX (sqrt, rsqrt, silu,
+/// gelu, relu, log, tanh, erf): the verifiers treat them as uninterpreted
+/// functions of their argument.
+MG_API bool mg_op_kind_is_opaque(MgOpKind kind);
 /// True when the op is allowed at `level`.
 MG_API bool mg_op_kind_allowed_at(MgOpKind kind, MgLevel level);
 MG_API const char *mg_accum_kind_name(MgAccumKind kind);
@@ -185,11 +185,13 @@ MG_API MgAccumKind mg_accum_kind_from_name(const char *name, size_t len);
 MG_API const char *mg_dtype_name(MgDType dtype);
 MG_API MgDType mg_dtype_from_name(const char *name, size_t len);
 MG_API size_t mg_dtype_bytes(MgDType dtype);
+/// `x` rounded once to the nearest `dtype` value (ties to even, lib/support's
+/// soft-float encodings for f16/bf16), as a store of `x` would make it.
+MG_API double mg_dtype_round(MgDType dtype, double x);
+/// The largest finite `dtype` value (65504 for f16).
+MG_API double mg_dtype_max_finite(MgDType dtype);
 MG_API const char *mg_level_name(MgLevel level);
 MG_API MgLevel mg_level_from_name(const char *name, size_t len);
-/// Target by name, or NULL. mg_target_default() is sm_90.
-MG_API const MgTarget *mg_target_lookup(const char *name);
-MG_API const MgTarget *mg_target_default(void);
 
 //===--- Programs ---------------------------------------------------------===//
 
@@ -273,6 +275,15 @@ MG_API MgStatus mg_program_copy_layouts(MgProgram *dst, const MgProgram *src,
 MG_API MgOpId mg_graph_add_op(MgProgram *program, MgGraphId graph,
                               const MgOp *op, MgTensorId *out_ids,
                               MgDiag *diag);
+/// Undoes the newest mg_graph_add_op on `graph`: drops the op and its
+/// results, which nothing may read or list as an output yet. The arrays
+/// keep their capacity.
+MG_API void mg_graph_pop_op(MgProgram *program, MgGraphId graph);
+/// Drops the graphs from `num_graphs` on, and the root kernel graph's ops
+/// and tensors from the given counts on and its outputs; the arrays keep
+/// their capacity (a search that backtracks reuses them).
+MG_API void mg_program_truncate(MgProgram *p, uint32_t num_graphs,
+                                uint32_t kernel_ops, uint32_t kernel_tensors);
 MG_API MgTensorId mg_graph_matmul(MgProgram *p, MgGraphId g, MgTensorId a,
                                   MgTensorId b, MgDiag *diag);
 /// ADD, SUB, MUL, DIV, MAX.
@@ -379,6 +390,10 @@ MG_API bool mg_graph_op_in_loop(const MgProgram *p, MgGraphId g, MgOpId op);
 /// mg_graph_op_in_loop for every op of block graph `gr` in one pass:
 /// in_loop[i] for op i (num_ops entries). False on no memory.
 MG_API bool mg_graph_ops_in_loop(const MgGraph *gr, bool *in_loop);
+/// mg_graph_ops_in_loop into `small` (`n` entries) when the graph has no
+/// more ops, else into a new malloc'd array; NULL on no memory. The caller
+/// frees a result that is not `small`.
+MG_API bool *mg_graph_loop_flags(const MgGraph *gr, bool *small, size_t n);
 
 //===--- Pictures ---------------------------------------------------------===//
 

@@ -60,6 +60,8 @@ MG_API MgStatus mg_exec_run(const MgProgram *program, const MgDomain *domain,
 MG_API bool mg_buffer_alloc(MgBuffer *buf, uint32_t rank, const int64_t *dims);
 MG_API void mg_buffer_free(MgBuffer *buf);
 MG_API int64_t mg_buffer_numel(const MgBuffer *buf);
+/// True when both buffers have the same rank and dims.
+MG_API bool mg_buffer_same_shape(const MgBuffer *a, const MgBuffer *b);
 
 /// The float reference domain: cells hold doubles; non-LAX ops use their real
 /// definitions (silu x·σ(x), gelu with erf, relu max(x,0)).

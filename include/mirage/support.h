@@ -36,14 +36,21 @@ typedef enum MgStatus {
 } MgStatus;
 
 /// Where and why a call failed. `graph`/`op` index the offending op (-1 when
-/// none) so the pass layer can map it to an MLIR location.
+/// none) so the pass layer can map it to an MLIR location. `status` is what
+/// the failing call returned: test it, not the message, to tell exhaustion
+/// from bad input (it stays MG_STATUS_OK in a diagnostic written by hand).
 typedef struct MgDiag {
   int32_t graph;
   int32_t op;
   char message[256];
+  MgStatus status;
 } MgDiag;
 
-/// Fills `diag` (may be NULL) with a printf-style message; returns `status`.
+/// An empty diagnostic: no op, no message, no failure yet.
+#define MG_DIAG_INIT {-1, -1, "", MG_STATUS_OK}
+
+/// Fills `diag` (may be NULL) with `status` and a printf-style message;
+/// returns `status`.
 MG_API MgStatus mg_diag_set(MgDiag *diag, MgStatus status, int32_t graph,
                             int32_t op, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -109,6 +116,13 @@ MG_API double mg_clock_now(void);
 
 /// Greatest common divisor of two non-negative integers (gcd(a, 0) = a).
 MG_API int64_t mg_gcd_i64(int64_t a, int64_t b);
+
+/// Makes the malloc'd array `*items` (`*cap` elements of `size` bytes) hold
+/// at least `need` elements: the capacity starts at `first` and doubles.
+/// `items` is the address of the array's pointer (a `T **`). False, with
+/// both unchanged, when out of memory or past UINT32_MAX elements.
+MG_API bool mg_array_reserve(void *items, uint32_t *cap, uint32_t need,
+                             size_t size, uint32_t first);
 
 /// A growable NUL-terminated string. Appends after a failed allocation are
 /// ignored and `failed` stays set, so a caller checks once at the end.

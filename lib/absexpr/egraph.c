@@ -93,17 +93,11 @@ MgAbsId mg_abs_find(MgAbsGraph *g, MgAbsId id) {
 void mg_abs_touch(MgAbsGraph *g, MgAbsId c) {
   if (!g->bounded || g->changed_overflow)
     return;
-  if (g->num_changed == g->cap_changed) {
-    uint32_t cap = g->cap_changed ? 2 * g->cap_changed : 1024;
-    MgAbsId *list = cap > g->cap_changed
-                        ? realloc(g->changed, (size_t)cap * sizeof *list)
-                        : NULL;
-    if (!list) { // degrade to "everything changed", never to a missed match
-      g->changed_overflow = true;
-      return;
-    }
-    g->changed = list;
-    g->cap_changed = cap;
+  if (!mg_array_reserve(&g->changed, &g->cap_changed, g->num_changed + 1,
+                        sizeof *g->changed, 1024)) {
+    // Degrade to "everything changed", never to a missed match.
+    g->changed_overflow = true;
+    return;
   }
   g->changed[g->num_changed++] = c;
 }
@@ -246,17 +240,10 @@ bool mg_abs_add_root(MgAbsGraph *g, MgAbsId c) {
   for (uint32_t i = 0; i < g->num_roots; ++i) // few: one per erased shift
     if (g->roots[i] == c)
       return true;
-  if (g->num_roots == g->cap_roots) {
-    uint32_t cap = g->cap_roots ? 2 * g->cap_roots : 8;
-    MgAbsId *r = cap > g->cap_roots
-                     ? realloc(g->roots, (size_t)cap * sizeof *r)
-                     : NULL;
-    if (!r) {
-      g->nomem = true;
-      return false;
-    }
-    g->roots = r;
-    g->cap_roots = cap;
+  if (!mg_array_reserve(&g->roots, &g->cap_roots, g->num_roots + 1,
+                        sizeof *g->roots, 8)) {
+    g->nomem = true;
+    return false;
   }
   g->roots[g->num_roots++] = c;
   return true;
@@ -408,15 +395,10 @@ const int64_t *mg_abs_divisors(MgAbsGraph *g, int64_t n, uint32_t *count) {
       *count = g->div_sets[i].count;
       return *count ? g->divisors + g->div_sets[i].first : NULL;
     }
-  if (g->num_div_sets == g->cap_div_sets) {
-    uint32_t cap = g->cap_div_sets ? 2 * g->cap_div_sets : 16;
-    MgAbsDivisors *s = realloc(g->div_sets, (size_t)cap * sizeof *s);
-    if (!s) {
-      g->nomem = true;
-      return NULL;
-    }
-    g->div_sets = s;
-    g->cap_div_sets = cap;
+  if (!mg_array_reserve(&g->div_sets, &g->cap_div_sets, g->num_div_sets + 1,
+                        sizeof *g->div_sets, 16)) {
+    g->nomem = true;
+    return NULL;
   }
   // Trial division up to sqrt(n) (n <= MG_ABS_MAX_SUM keeps this below
   // 2^20 steps), once to count and once to store: small divisors
@@ -425,17 +407,10 @@ const int64_t *mg_abs_divisors(MgAbsGraph *g, int64_t n, uint32_t *count) {
   for (int64_t d = 2; d <= n / d; ++d)
     if (n % d == 0)
       total += d == n / d ? 1 : 2;
-  if (g->num_divisors + total > g->cap_divisors) {
-    uint32_t cap = g->cap_divisors ? g->cap_divisors : 64;
-    while (cap < g->num_divisors + total)
-      cap *= 2;
-    int64_t *d = realloc(g->divisors, (size_t)cap * sizeof *d);
-    if (!d) {
-      g->nomem = true;
-      return NULL;
-    }
-    g->divisors = d;
-    g->cap_divisors = cap;
+  if (!mg_array_reserve(&g->divisors, &g->cap_divisors,
+                        g->num_divisors + total, sizeof *g->divisors, 64)) {
+    g->nomem = true;
+    return NULL;
   }
   MgAbsDivisors *s = &g->div_sets[g->num_div_sets++];
   s->n = n;

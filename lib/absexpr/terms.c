@@ -290,6 +290,8 @@ static uint32_t eval_body(const Eval *e, const MgProgram *p, uint8_t level,
 // block graph's F (accumulators). MG_ABS_NONE for the other kinds.
 static MgAbsId eval_local(const Eval *e, const MgOp *op, const MgTensor *in0,
                           MgAbsId a, MgAbsId b, int32_t forloop) {
+  if (mg_op_kind_is_opaque((MgOpKind)op->kind))
+    return term(e, unary_symbol((MgOpKind)op->kind), 0, a, MG_ABS_NONE);
   switch ((MgOpKind)op->kind) {
   case MG_OP_MATMUL:
     return sum(e, last_dim(in0), mul(e, a, b));
@@ -307,15 +309,6 @@ static MgAbsId eval_local(const Eval *e, const MgOp *op, const MgTensor *in0,
     return maximum(e, a, b);
   case MG_OP_EXP:
     return expo(e, a);
-  case MG_OP_SQRT:
-  case MG_OP_RSQRT:
-  case MG_OP_SILU:
-  case MG_OP_GELU:
-  case MG_OP_RELU:
-  case MG_OP_LOG:
-  case MG_OP_TANH:
-  case MG_OP_ERF:
-    return term(e, unary_symbol((MgOpKind)op->kind), 0, a, MG_ABS_NONE);
   case MG_OP_MUL_SCALAR: // x·1 is x (and needs no constant 1 to exist)
     return op->scalar == 1.0 ? a : mul(e, a, constant(e, op->scalar));
   case MG_OP_DIV_SCALAR:
@@ -410,10 +403,6 @@ MgAbsStats mg_absexpr_stats(const MgAbsGraph *graph) {
   return graph ? graph->stats : s;
 }
 
-// The verifier's stance: structure is checked, GPU limits are not.
-static const MgTarget unlimited_target = {
-    "absexpr", INT64_MAX, INT32_MAX, {INT64_MAX, INT64_MAX, INT64_MAX}};
-
 MgAbsGraph *mg_absexpr_create(const MgProgram *target,
                               const MgAbsOptions *options, MgDiag *diag) {
   return mg_abs_create_rules(target, options, MG_ABS_RULES_ALL, diag);
@@ -428,7 +417,8 @@ MgAbsGraph *mg_abs_create_rules(const MgProgram *target,
                 "target has no root kernel graph");
     return NULL;
   }
-  if (mg_program_validate(target, &unlimited_target, diag) != MG_STATUS_OK)
+  // The verifier's stance: structure is checked, GPU limits are not.
+  if (mg_program_validate(target, mg_target_unlimited(), diag) != MG_STATUS_OK)
     return NULL;
   MgAbsOptions opts = options ? *options : mg_absexpr_options_default();
   MgAbsGraph *g = mg_abs_graph_new(&opts);

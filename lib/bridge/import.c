@@ -66,6 +66,13 @@ bool mg_bridge_func_level(MlirOperation func, MgLevel *level) {
 #define STRINGIFY(x) STRINGIFY_(x)
 #define MG_MAX_DIMS_STR STRINGIFY(MG_MAX_DIMS)
 
+// An imap or omap attribute that read_map rejected.
+static MgStatus bad_map(Importer *im, MlirLocation loc, const char *name) {
+  return fail(im, loc, MG_STATUS_INVALID,
+              "'%s' must be array<i64: x, y, z> with entries in "
+              "[-1, " MG_MAX_DIMS_STR ")", name);
+}
+
 /// Reads a static, ranked tensor type of a supported element type; on
 /// false `why` says what is wrong with it.
 static bool read_type(MlirType type, MgDType *dtype, uint32_t *rank,
@@ -151,21 +158,14 @@ static MgStatus import_graph(Importer *im, MlirOperation func, MgLevel level,
 
 static MgStatus add_map_entry(Importer *im, MgGraphId g, MlirOperation func) {
   MgBridgeMap *m = im->map;
-  if (g >= im->cap_graphs) {
-    uint32_t cap = im->cap_graphs ? im->cap_graphs * 2 : 4;
-    char **names = realloc(m->graph_names, cap * sizeof *names);
-    if (names)
-      m->graph_names = names;
-    MlirOperation *funcs = realloc(m->graph_funcs, cap * sizeof *funcs);
-    if (funcs)
-      m->graph_funcs = funcs;
-    uint32_t *nops = realloc(m->num_ops, cap * sizeof *nops);
-    if (nops)
-      m->num_ops = nops;
-    MlirLocation **locs = realloc(m->op_locs, cap * sizeof *locs);
-    if (locs)
-      m->op_locs = locs;
-    if (!names || !funcs || !nops || !locs)
+  if (g >= im->cap_graphs) { // four parallel arrays, one capacity
+    uint32_t cap = im->cap_graphs, cap1 = cap, cap2 = cap, cap3 = cap;
+    if (!mg_array_reserve(&m->graph_names, &cap, g + 1,
+                          sizeof *m->graph_names, 4) ||
+        !mg_array_reserve(&m->graph_funcs, &cap1, g + 1,
+                          sizeof *m->graph_funcs, 4) ||
+        !mg_array_reserve(&m->num_ops, &cap2, g + 1, sizeof *m->num_ops, 4) ||
+        !mg_array_reserve(&m->op_locs, &cap3, g + 1, sizeof *m->op_locs, 4))
       return MG_STATUS_NOMEM;
     im->cap_graphs = cap;
   }
@@ -429,9 +429,7 @@ static MgStatus read_attrs(Importer *im, MgGraphId g, MlirOperation op,
   }
   case MG_OP_ITERATOR:
     if (!read_map(op, "imap", proto->imap))
-      return fail(im, loc, MG_STATUS_INVALID, "%s",
-                  "'imap' must be array<i64: x, y, z> with entries in "
-                  "[-1, " MG_MAX_DIMS_STR ")");
+      return bad_map(im, loc, "imap");
     if (!read_int(op, "fmap", &v) || v < MG_MAP_NONE || v >= MG_MAX_DIMS)
       return fail(im, loc, MG_STATUS_INVALID, "%s",
                   "'fmap' must be an integer in [-1, " MG_MAX_DIMS_STR ")");
@@ -439,9 +437,7 @@ static MgStatus read_attrs(Importer *im, MgGraphId g, MlirOperation op,
     break;
   case MG_OP_SAVER:
     if (!read_map(op, "omap", proto->omap))
-      return fail(im, loc, MG_STATUS_INVALID, "%s",
-                  "'omap' must be array<i64: x, y, z> with entries in "
-                  "[-1, " MG_MAX_DIMS_STR ")");
+      return bad_map(im, loc, "omap");
     break;
   case MG_OP_ACCUM: {
     MlirStringRef k = str_attr(op, "kind");

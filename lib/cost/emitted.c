@@ -30,8 +30,8 @@
 //    compute C, barriers B and load latency L: the loads of i + 1 are in
 //    flight during i, one stage ahead.
 // Instruction counts per element-wise op are op_cost's; the latencies and
-// peaks are gpu.c's table. Nothing here is calibrated on hardware; the
-// assumptions are listed in docs/cost.md.
+// peaks are the target table's (lib/target/target.c). Nothing here is
+// calibrated on hardware; the assumptions are listed in docs/cost.md.
 //
 //===----------------------------------------------------------------------===//
 #include "mirage/cost.h"

@@ -152,13 +152,9 @@ double mg_cost_iterator_traffic(const MgGraph *b, const MgOp *it,
 static bool custom(const MgProgram *p, const MgGraph *b, const MgGpu *gpu,
                    MgKernelCost *c) {
   bool small[64];
-  bool *in_loop = b->num_ops <= 64 ? small
-                                    : malloc(b->num_ops * sizeof *in_loop);
-  if (!in_loop || !mg_graph_ops_in_loop(b, in_loop)) {
-    if (in_loop != small)
-      free(in_loop);
+  bool *in_loop = mg_graph_loop_flags(b, small, 64);
+  if (!in_loop)
     return false;
-  }
   double blocks = (double)b->grid[0] * b->grid[1] * b->grid[2];
   for (uint32_t i = 0; i < b->num_ops; i++) {
     const MgOp *op = &b->ops[i];

@@ -17,6 +17,10 @@
 #include "mirage/cost.h"
 #include "cost_internal.h"
 
+const MgGpu *mg_cost_gpu(const MgTarget *target) {
+  return target && target->gpu ? target->gpu : mg_target_default()->gpu;
+}
+
 double mg_cost_program(const MgProgram *program, const MgGpu *gpu) {
   if (!program || program->num_graphs == 0)
     return 0;

@@ -38,6 +38,15 @@ MgOp mg_op_blank(MgOpKind kind) {
   return op;
 }
 
+// A blank op of `kind` on `a`, and on `b` unless it is MG_NO_ID.
+static MgOp op_on(MgOpKind kind, MgTensorId a, MgTensorId b) {
+  MgOp op = mg_op_blank(kind);
+  op.num_inputs = b == MG_NO_ID ? 1 : 2;
+  op.inputs[0] = a;
+  op.inputs[1] = b;
+  return op;
+}
+
 // The stored form of `op`: its kind's fields, defaults elsewhere.
 static MgOp canonical_op(const MgOp *op) {
   MgOp c = mg_op_blank((MgOpKind)op->kind);
@@ -101,6 +110,12 @@ static MgOpId append_op(MgProgram *p, MgGraphId g, const MgOp *op,
   stored.num_outputs = (uint8_t)n;
   gr->ops[gr->num_ops++] = stored;
   return id;
+}
+
+void mg_graph_pop_op(MgProgram *program, MgGraphId graph) {
+  MgGraph *gr = &program->graphs[graph];
+  if (gr->num_ops)
+    gr->num_tensors -= gr->ops[--gr->num_ops].num_outputs;
 }
 
 MgOpId mg_graph_add_op(MgProgram *program, MgGraphId graph, const MgOp *op,
@@ -177,10 +192,7 @@ static MgTensorId add_single(MgProgram *p, MgGraphId g, const MgOp *op,
 
 MgTensorId mg_graph_matmul(MgProgram *p, MgGraphId g, MgTensorId a,
                            MgTensorId b, MgDiag *diag) {
-  MgOp op = mg_op_blank(MG_OP_MATMUL);
-  op.num_inputs = 2;
-  op.inputs[0] = a;
-  op.inputs[1] = b;
+  MgOp op = op_on(MG_OP_MATMUL, a, b);
   return add_single(p, g, &op, diag);
 }
 
@@ -202,49 +214,44 @@ static MgTensorId wrong_kind(MgProgram *p, MgGraphId g, MgOpKind kind,
   return MG_NO_ID;
 }
 
+// Adds `op`, of the caller's `kind`, when that is one of `ok` (n kinds):
+// those the typed builder `builder` makes.
+static MgTensorId add_kind_in(MgProgram *p, MgGraphId g, MgOpKind kind,
+                              const MgOp *op, const MgOpKind *ok, size_t n,
+                              const char *builder, MgDiag *diag) {
+  if (check_graph(p, g, diag) != MG_STATUS_OK)
+    return MG_NO_ID;
+  if (!kind_in(kind, ok, n))
+    return wrong_kind(p, g, kind, builder, diag);
+  return add_single(p, g, op, diag);
+}
+
 MgTensorId mg_graph_binary(MgProgram *p, MgGraphId g, MgOpKind kind,
                            MgTensorId a, MgTensorId b, MgDiag *diag) {
   static const MgOpKind ok[] = {MG_OP_ADD, MG_OP_SUB, MG_OP_MUL, MG_OP_DIV,
                                 MG_OP_MAX};
-  if (check_graph(p, g, diag) != MG_STATUS_OK)
-    return MG_NO_ID;
-  if (!kind_in(kind, ok, sizeof ok / sizeof ok[0]))
-    return wrong_kind(p, g, kind, "binary", diag);
-  MgOp op = mg_op_blank(kind);
-  op.num_inputs = 2;
-  op.inputs[0] = a;
-  op.inputs[1] = b;
-  return add_single(p, g, &op, diag);
+  MgOp op = op_on(kind, a, b);
+  return add_kind_in(p, g, kind, &op, ok, sizeof ok / sizeof ok[0], "binary",
+                     diag);
 }
 
 MgTensorId mg_graph_unary(MgProgram *p, MgGraphId g, MgOpKind kind,
                           MgTensorId a, MgDiag *diag) {
-  static const MgOpKind ok[] = {MG_OP_EXP,  MG_OP_SQUARE, MG_OP_SQRT,
-                                MG_OP_RSQRT, MG_OP_SILU,  MG_OP_GELU,
-                                MG_OP_RELU,  MG_OP_LOG,   MG_OP_TANH,
-                                MG_OP_ERF};
-  if (check_graph(p, g, diag) != MG_STATUS_OK)
-    return MG_NO_ID;
-  if (!kind_in(kind, ok, sizeof ok / sizeof ok[0]))
-    return wrong_kind(p, g, kind, "unary", diag);
-  MgOp op = mg_op_blank(kind);
-  op.num_inputs = 1;
-  op.inputs[0] = a;
-  return add_single(p, g, &op, diag);
+  static const MgOpKind ok[] = {
+      MG_OP_EXP,  MG_OP_SQUARE, MG_OP_SQRT, MG_OP_RSQRT, MG_OP_SILU,
+      MG_OP_GELU, MG_OP_RELU,   MG_OP_LOG,  MG_OP_TANH,  MG_OP_ERF};
+  MgOp op = op_on(kind, a, MG_NO_ID);
+  return add_kind_in(p, g, kind, &op, ok, sizeof ok / sizeof ok[0], "unary",
+                     diag);
 }
 
 MgTensorId mg_graph_scalar(MgProgram *p, MgGraphId g, MgOpKind kind,
                            MgTensorId a, double scalar, MgDiag *diag) {
   static const MgOpKind ok[] = {MG_OP_MUL_SCALAR, MG_OP_DIV_SCALAR};
-  if (check_graph(p, g, diag) != MG_STATUS_OK)
-    return MG_NO_ID;
-  if (!kind_in(kind, ok, sizeof ok / sizeof ok[0]))
-    return wrong_kind(p, g, kind, "scalar", diag);
-  MgOp op = mg_op_blank(kind);
-  op.num_inputs = 1;
-  op.inputs[0] = a;
+  MgOp op = op_on(kind, a, MG_NO_ID);
   op.scalar = scalar;
-  return add_single(p, g, &op, diag);
+  return add_kind_in(p, g, kind, &op, ok, sizeof ok / sizeof ok[0], "scalar",
+                     diag);
 }
 
 MgTensorId mg_graph_sum(MgProgram *p, MgGraphId g, MgTensorId a, int32_t dim,
@@ -259,28 +266,21 @@ MgTensorId mg_graph_reduce(MgProgram *p, MgGraphId g, MgOpKind kind,
       return MG_NO_ID;
     return wrong_kind(p, g, kind, "reduction", diag);
   }
-  MgOp op = mg_op_blank(kind);
-  op.num_inputs = 1;
-  op.inputs[0] = a;
+  MgOp op = op_on(kind, a, MG_NO_ID);
   op.attr = dim;
   return add_single(p, g, &op, diag);
 }
 
 MgTensorId mg_graph_concat(MgProgram *p, MgGraphId g, MgTensorId a,
                            MgTensorId b, int32_t dim, MgDiag *diag) {
-  MgOp op = mg_op_blank(MG_OP_CONCAT);
-  op.num_inputs = 2;
-  op.inputs[0] = a;
-  op.inputs[1] = b;
+  MgOp op = op_on(MG_OP_CONCAT, a, b);
   op.attr = dim;
   return add_single(p, g, &op, diag);
 }
 
 MgTensorId mg_graph_transpose(MgProgram *p, MgGraphId g, MgTensorId a,
                               const int8_t *perm, MgDiag *diag) {
-  MgOp op = mg_op_blank(MG_OP_TRANSPOSE);
-  op.num_inputs = 1;
-  op.inputs[0] = a;
+  MgOp op = op_on(MG_OP_TRANSPOSE, a, MG_NO_ID);
   if (p && g < p->num_graphs && a < p->graphs[g].num_tensors)
     for (uint32_t d = 0; d < p->graphs[g].tensors[a].rank; d++)
       op.perm[d] = perm[d];
@@ -289,9 +289,7 @@ MgTensorId mg_graph_transpose(MgProgram *p, MgGraphId g, MgTensorId a,
 
 MgTensorId mg_graph_reshape(MgProgram *p, MgGraphId g, MgTensorId a,
                             uint32_t rank, const int64_t *dims, MgDiag *diag) {
-  MgOp op = mg_op_blank(MG_OP_RESHAPE);
-  op.num_inputs = 1;
-  op.inputs[0] = a;
+  MgOp op = op_on(MG_OP_RESHAPE, a, MG_NO_ID);
   op.attr = (int32_t)rank;
   for (uint32_t d = 0; d < rank && d < MG_MAX_DIMS; d++)
     op.shape[d] = dims[d];
@@ -301,9 +299,7 @@ MgTensorId mg_graph_reshape(MgProgram *p, MgGraphId g, MgTensorId a,
 MgTensorId mg_graph_slice(MgProgram *p, MgGraphId g, MgTensorId a,
                           int32_t dim, int64_t first, int64_t count,
                           MgDiag *diag) {
-  MgOp op = mg_op_blank(MG_OP_SLICE);
-  op.num_inputs = 1;
-  op.inputs[0] = a;
+  MgOp op = op_on(MG_OP_SLICE, a, MG_NO_ID);
   op.attr = dim;
   op.shape[0] = first;
   op.shape[1] = count;
@@ -312,9 +308,7 @@ MgTensorId mg_graph_slice(MgProgram *p, MgGraphId g, MgTensorId a,
 
 MgTensorId mg_graph_iterator(MgProgram *p, MgGraphId g, MgTensorId a,
                              const int8_t imap[3], int8_t fmap, MgDiag *diag) {
-  MgOp op = mg_op_blank(MG_OP_ITERATOR);
-  op.num_inputs = 1;
-  op.inputs[0] = a;
+  MgOp op = op_on(MG_OP_ITERATOR, a, MG_NO_ID);
   if (imap)
     memcpy(op.imap, imap, sizeof op.imap);
   op.fmap = fmap;
@@ -323,28 +317,21 @@ MgTensorId mg_graph_iterator(MgProgram *p, MgGraphId g, MgTensorId a,
 
 MgTensorId mg_graph_accum(MgProgram *p, MgGraphId g, MgTensorId a,
                           MgAccumKind acc, MgDiag *diag) {
-  MgOp op = mg_op_blank(MG_OP_ACCUM);
-  op.num_inputs = 1;
-  op.inputs[0] = a;
+  MgOp op = op_on(MG_OP_ACCUM, a, MG_NO_ID);
   op.acc = (uint8_t)((unsigned)acc < 256 ? acc : 255);
   return add_single(p, g, &op, diag);
 }
 
 MgTensorId mg_graph_accum_online(MgProgram *p, MgGraphId g, MgTensorId x,
                                  MgTensorId max, MgDiag *diag) {
-  MgOp op = mg_op_blank(MG_OP_ACCUM);
-  op.num_inputs = 2;
-  op.inputs[0] = x;
-  op.inputs[1] = max;
+  MgOp op = op_on(MG_OP_ACCUM, x, max);
   op.acc = MG_ACCUM_ONLINE;
   return add_single(p, g, &op, diag);
 }
 
 MgTensorId mg_graph_saver(MgProgram *p, MgGraphId g, MgTensorId a,
                           const int8_t omap[3], MgDiag *diag) {
-  MgOp op = mg_op_blank(MG_OP_SAVER);
-  op.num_inputs = 1;
-  op.inputs[0] = a;
+  MgOp op = op_on(MG_OP_SAVER, a, MG_NO_ID);
   if (omap)
     memcpy(op.omap, omap, sizeof op.omap);
   return add_single(p, g, &op, diag);

@@ -1,4 +1,4 @@
-//===- op_info.c - Names and properties of op kinds, dtypes, targets -----===//
+//===- op_info.c - Names and properties of op kinds, dtypes, levels ------===//
 //
 // Pure lookup tables, indexed by the enums in mirage/graph.h. Every table is
 // sized by the enum's _COUNT sentinel, so adding an enumerator without a name
@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "mirage/graph.h"
 
+#include <math.h>
 #include <string.h>
 
 // ORDER MG_OP: one name per MgOpKind, in enum order. The dialect op is
@@ -36,16 +37,6 @@ _Static_assert(sizeof dtype_names / sizeof dtype_names[0] == MG_DTYPE_COUNT,
 static const char *const level_names[] = {"kernel", "block", "thread"};
 _Static_assert(sizeof level_names / sizeof level_names[0] == MG_LEVEL_COUNT,
                "level_names out of sync with MgLevel");
-
-// Shared memory per block is the opt-in maximum (cudaFuncAttribute
-// MaxDynamicSharedMemorySize), which is what a fused kernel may use.
-static const MgTarget targets[] = {
-    {"sm_80", 166912, 1024, {2147483647, 65535, 65535}}, // 163 KiB
-    {"sm_86", 101376, 1024, {2147483647, 65535, 65535}}, // 99 KiB
-    {"sm_89", 101376, 1024, {2147483647, 65535, 65535}}, // 99 KiB
-    {"sm_90", 232448, 1024, {2147483647, 65535, 65535}}, // 227 KiB
-};
-#define DEFAULT_TARGET 3 // sm_90
 
 // Index of the `len`-byte string `name` in `table`, or `count` when absent.
 static unsigned find_name(const char *const *table, unsigned count,
@@ -79,17 +70,29 @@ bool mg_op_kind_is_elementwise(MgOpKind kind) {
   }
 }
 
-bool mg_op_kind_is_lax(MgOpKind kind) {
+bool mg_op_kind_is_opaque(MgOpKind kind) {
   switch (kind) {
   case MG_OP_SQRT: case MG_OP_RSQRT: case MG_OP_SILU: case MG_OP_GELU:
   case MG_OP_RELU: case MG_OP_LOG: case MG_OP_TANH: case MG_OP_ERF:
-  case MG_OP_MAX: case MG_OP_REDUCE_MAX:
-    return false;
+    return true;
   default:
-    // Structural ops (input, iterator, saver, custom, thread) move or group
-    // values; whether a custom/thread body is LAX depends on its ops.
-    return (unsigned)kind < MG_OP_COUNT;
+    return false;
   }
+}
+
+bool mg_op_kind_is_unary(MgOpKind kind) {
+  return kind == MG_OP_EXP || kind == MG_OP_SQUARE ||
+         kind == MG_OP_MUL_SCALAR || kind == MG_OP_DIV_SCALAR ||
+         mg_op_kind_is_opaque(kind);
+}
+
+bool mg_op_kind_is_lax(MgOpKind kind) {
+  if (mg_op_kind_is_opaque(kind) || kind == MG_OP_MAX ||
+      kind == MG_OP_REDUCE_MAX)
+    return false;
+  // Structural ops (input, iterator, saver, custom, thread) move or group
+  // values; whether a custom/thread body is LAX depends on its ops.
+  return (unsigned)kind < MG_OP_COUNT;
 }
 
 bool mg_op_kind_allowed_at(MgOpKind kind, MgLevel level) {
@@ -143,6 +146,30 @@ size_t mg_dtype_bytes(MgDType dtype) {
   return (unsigned)dtype < MG_DTYPE_COUNT ? dtype_sizes[dtype] : 0;
 }
 
+double mg_dtype_round(MgDType dtype, double x) {
+  switch (dtype) {
+  case MG_DTYPE_F16:
+    return mg_f32_from_bits(
+        mg_softfloat_f16_to_f32(mg_softfloat_f64_to_f16(mg_f64_bits(x))));
+  case MG_DTYPE_BF16:
+    return mg_f32_from_bits(
+        mg_softfloat_bf16_to_f32(mg_softfloat_f64_to_bf16(mg_f64_bits(x))));
+  default:
+    return (float)x;
+  }
+}
+
+double mg_dtype_max_finite(MgDType dtype) {
+  switch (dtype) {
+  case MG_DTYPE_F16:
+    return 65504.0;
+  case MG_DTYPE_BF16:
+    return ldexp(255.0, 120); // 0x7f7f
+  default:
+    return ldexp(16777215.0, 104); // FLT_MAX
+  }
+}
+
 const char *mg_level_name(MgLevel level) {
   return (unsigned)level < MG_LEVEL_COUNT ? level_names[level] : NULL;
 }
@@ -150,14 +177,3 @@ const char *mg_level_name(MgLevel level) {
 MgLevel mg_level_from_name(const char *name, size_t len) {
   return (MgLevel)find_name(level_names, MG_LEVEL_COUNT, name, len);
 }
-
-const MgTarget *mg_target_lookup(const char *name) {
-  if (!name)
-    return NULL;
-  for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++)
-    if (strcmp(targets[i].name, name) == 0)
-      return &targets[i];
-  return NULL;
-}
-
-const MgTarget *mg_target_default(void) { return &targets[DEFAULT_TARGET]; }

@@ -136,3 +136,14 @@ bool mg_graph_ops_in_loop(const MgGraph *gr, bool *in_loop) {
     free(phase);
   return true;
 }
+
+bool *mg_graph_loop_flags(const MgGraph *gr, bool *small, size_t n) {
+  bool *in_loop =
+      gr->num_ops <= n ? small : malloc(gr->num_ops * sizeof *in_loop);
+  if (in_loop && !mg_graph_ops_in_loop(gr, in_loop)) {
+    if (in_loop != small)
+      free(in_loop);
+    return NULL;
+  }
+  return in_loop;
+}

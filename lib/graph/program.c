@@ -20,16 +20,21 @@
 #define PROGRAM_CHUNK_BYTES (16u * 1024u)
 #define HASH_SEED 0xcbf29ce484222325ull // FNV-1a offset basis
 
-MgProgram *mg_program_create(void) {
+// An empty program whose arena grows by `chunk_bytes`; NULL on no memory.
+static MgProgram *program_create(size_t chunk_bytes) {
   MgProgram *p = calloc(1, sizeof *p);
   if (!p)
     return NULL;
-  p->arena = mg_arena_create(PROGRAM_CHUNK_BYTES);
+  p->arena = mg_arena_create(chunk_bytes);
   if (!p->arena) {
     free(p);
     return NULL;
   }
   return p;
+}
+
+MgProgram *mg_program_create(void) {
+  return program_create(PROGRAM_CHUNK_BYTES);
 }
 
 void mg_program_destroy(MgProgram *program) {
@@ -89,6 +94,14 @@ MgStatus mg_graph_reserve(MgProgram *p, MgGraphId g, uint32_t ops,
   return MG_STATUS_OK;
 }
 
+void mg_program_truncate(MgProgram *p, uint32_t num_graphs,
+                         uint32_t kernel_ops, uint32_t kernel_tensors) {
+  p->num_graphs = num_graphs;
+  p->graphs[0].num_ops = kernel_ops;
+  p->graphs[0].num_tensors = kernel_tensors;
+  p->graphs[0].num_outputs = 0;
+}
+
 MgGraphId mg_program_add_graph(MgProgram *program, MgLevel level) {
   if (!program || (unsigned)level >= MG_LEVEL_COUNT)
     return MG_NO_ID;
@@ -131,14 +144,9 @@ MgProgram *mg_program_clone(const MgProgram *program) {
              (size_t)gr->num_tensors * sizeof(MgTensor) +
              (size_t)gr->num_outputs * sizeof(MgTensorId) + 48;
   }
-  MgProgram *c = calloc(1, sizeof *c);
+  MgProgram *c = program_create(total);
   if (!c)
     return NULL;
-  c->arena = mg_arena_create(total);
-  if (!c->arena) {
-    free(c);
-    return NULL;
-  }
   bool ok = true;
   c->graphs = pack(c->arena, program->graphs, program->num_graphs,
                    sizeof(MgGraph), &ok);
@@ -317,14 +325,11 @@ const MgTensor *mg_graph_input_tensor(const MgGraph *g, uint32_t pos) {
   return NULL;
 }
 
-static bool same_type(const MgTensor *a, const MgTensor *b) {
-  return a && b && a->dtype == b->dtype && mg_graph_same_shape(a, b);
-}
-
 // Same type and, for inputs, the same stored layout.
 static bool same_input(const MgGraph *ga, const MgTensor *a,
                        const MgGraph *gb, const MgTensor *b) {
-  return same_type(a, b) && mg_graph_same_layout(ga, a, gb, b);
+  return a && b && mg_graph_same_type(a, b) &&
+         mg_graph_same_layout(ga, a, gb, b);
 }
 
 bool mg_program_same_signature(const MgProgram *a, const MgProgram *b) {
@@ -338,7 +343,8 @@ bool mg_program_same_signature(const MgProgram *a, const MgProgram *b) {
                     mg_graph_input_tensor(gb, i)))
       return false;
   for (uint32_t k = 0; k < ga->num_outputs; ++k)
-    if (!same_type(&ga->tensors[ga->outputs[k]], &gb->tensors[gb->outputs[k]]))
+    if (!mg_graph_same_type(&ga->tensors[ga->outputs[k]],
+                            &gb->tensors[gb->outputs[k]]))
       return false;
   return true;
 }

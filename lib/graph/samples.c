@@ -48,29 +48,18 @@ static MgTensorId attention(Build *b, MgTensorId q, MgTensorId k,
 }
 
 MgProgram *mg_sample_attention(int64_t bs, int64_t s, int64_t d, int64_t l) {
-  if (!positive(bs, s, d, l))
-    return NULL;
-  Build b = start();
-  MgTensorId qkv[3];
-  attention_inputs(&b, 0, bs, s, d, l, qkv);
-  MgTensorId q = qkv[0], k = qkv[1], v = qkv[2];
-  output(&b, 0, attention(&b, q, k, v));
-  return finish(&b);
+  return attention_program(bs, s, d, l, attention, false);
 }
 
 MgProgram *mg_sample_attention_split_kv(int64_t bs, int64_t s, int64_t d,
                                         int64_t l, int32_t chunks,
                                         int32_t forloop) {
-  if (!positive(bs, s, d, l) || chunks <= 0 || forloop <= 0 ||
-      bs > INT32_MAX)
+  if (!blocked_attention_sizes(bs, s, d, l, chunks, forloop))
     return NULL;
   Build b = start();
-  MgTensorId ins[3];
-  attention_inputs(&b, 0, bs, s, d, l, ins);
   // Kernel 1: block (x, y) takes KV chunk x of batch y.
-  MgGraphId g1 = block(&b, chunks, (int32_t)bs, forloop);
-  MgTensorId qkv[3];
-  attention_inputs(&b, g1, bs, s, d, l, qkv);
+  MgTensorId ins[3], qkv[3];
+  MgGraphId g1 = attention_block(&b, bs, s, d, l, chunks, forloop, ins, qkv);
   MgTensorId q = qkv[0], k = qkv[1], v = qkv[2];
   MgTensorId qt = iter(&b, g1, q, PHI, 0, PHI, PHI);
   MgTensorId kt = iter(&b, g1, k, 2, 0, PHI, 2);
@@ -95,15 +84,7 @@ MgProgram *mg_sample_attention_split_kv(int64_t bs, int64_t s, int64_t d,
 }
 
 MgProgram *mg_sample_qknorm(int64_t bs, int64_t s, int64_t d, int64_t l) {
-  if (!positive(bs, s, d, l))
-    return NULL;
-  Build b = start();
-  MgTensorId qkv[3];
-  attention_inputs(&b, 0, bs, s, d, l, qkv);
-  MgTensorId q = qkv[0], k = qkv[1], v = qkv[2];
-  output(&b, 0, attention(&b, rmsnorm(&b, 0, q, 3, d), k,
-                          rmsnorm(&b, 0, v, 3, d)));
-  return finish(&b);
+  return attention_program(bs, s, d, l, attention, true);
 }
 
 //===--- LoRA --------------------------------------------------------------===//

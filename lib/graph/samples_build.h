@@ -147,4 +147,45 @@ static inline void attention_inputs(Build *b, MgGraphId g, int64_t bs,
   qkv[2] = input(b, g, 3, bs, l, d);
 }
 
+// Attention over kernel inputs Q, K, V: `body` computes it in kernel graph
+// 0, on Q and V normalized by their rms over d first with `qknorm`.
+typedef MgTensorId (*AttentionBody)(Build *b, MgTensorId q, MgTensorId k,
+                                    MgTensorId v);
+static inline MgProgram *attention_program(int64_t bs, int64_t s, int64_t d,
+                                           int64_t l, AttentionBody body,
+                                           bool qknorm) {
+  if (!positive(bs, s, d, l))
+    return NULL;
+  Build b = start();
+  MgTensorId qkv[3];
+  attention_inputs(&b, 0, bs, s, d, l, qkv);
+  MgTensorId q = qkv[0], k = qkv[1], v = qkv[2];
+  if (qknorm) { // V's first: the op order these samples always had
+    v = rmsnorm(&b, 0, v, 3, d);
+    q = rmsnorm(&b, 0, q, 3, d);
+  }
+  output(&b, 0, body(&b, q, k, v));
+  return finish(&b);
+}
+
+// The sizes a blocked attention sample accepts (its grid's y is bs).
+static inline bool blocked_attention_sizes(int64_t bs, int64_t s, int64_t d,
+                                           int64_t l, int32_t blocks,
+                                           int32_t forloop) {
+  return positive(bs, s, d, l) && blocks > 0 && forloop > 0 &&
+         bs <= INT32_MAX;
+}
+
+// Kernel inputs Q, K, V (into ins[3]) and a first block graph of grid
+// (blocks, bs) and for-loop `forloop` reading them (its inputs into qkv[3]).
+static inline MgGraphId attention_block(Build *b, int64_t bs, int64_t s,
+                                        int64_t d, int64_t l, int32_t blocks,
+                                        int32_t forloop, MgTensorId *ins,
+                                        MgTensorId *qkv) {
+  attention_inputs(b, 0, bs, s, d, l, ins);
+  MgGraphId g = block(b, blocks, (int32_t)bs, forloop);
+  attention_inputs(b, g, bs, s, d, l, qkv);
+  return g;
+}
+
 #endif // MIRAGE_GRAPH_SAMPLES_BUILD_H

@@ -61,27 +61,12 @@ static MgTensorId stable_attention(Build *b, MgTensorId q, MgTensorId k,
 
 MgProgram *mg_sample_stable_attention(int64_t bs, int64_t s, int64_t d,
                                       int64_t l) {
-  if (!positive(bs, s, d, l))
-    return NULL;
-  Build b = start();
-  MgTensorId qkv[3];
-  attention_inputs(&b, 0, bs, s, d, l, qkv);
-  MgTensorId q = qkv[0], k = qkv[1], v = qkv[2];
-  output(&b, 0, stable_attention(&b, q, k, v));
-  return finish(&b);
+  return attention_program(bs, s, d, l, stable_attention, false);
 }
 
 MgProgram *mg_sample_stable_qknorm(int64_t bs, int64_t s, int64_t d,
                                    int64_t l) {
-  if (!positive(bs, s, d, l))
-    return NULL;
-  Build b = start();
-  MgTensorId qkv[3];
-  attention_inputs(&b, 0, bs, s, d, l, qkv);
-  MgTensorId q = qkv[0], k = qkv[1], v = qkv[2];
-  output(&b, 0, stable_attention(&b, rmsnorm(&b, 0, q, 3, d), k,
-                                 rmsnorm(&b, 0, v, 3, d)));
-  return finish(&b);
+  return attention_program(bs, s, d, l, stable_attention, true);
 }
 
 // One for-loop step of FlashAttention-2 in block graph g on tiles qt, kt,
@@ -100,16 +85,13 @@ static void flash_step(Build *b, MgGraphId g, MgTensorId qt, MgTensorId kt,
 MgProgram *mg_sample_stable_attention_flash(int64_t bs, int64_t s, int64_t d,
                                             int64_t l, int32_t row_blocks,
                                             int32_t forloop) {
-  if (!positive(bs, s, d, l) || row_blocks <= 0 || forloop <= 0 ||
-      bs > INT32_MAX)
+  if (!blocked_attention_sizes(bs, s, d, l, row_blocks, forloop))
     return NULL;
   Build b = start();
-  MgTensorId ins[3];
-  attention_inputs(&b, 0, bs, s, d, l, ins);
   // Block (x, y): query rows x of batch y, looping over the KV length.
-  MgGraphId g = block(&b, row_blocks, (int32_t)bs, forloop);
-  MgTensorId qkv[3];
-  attention_inputs(&b, g, bs, s, d, l, qkv);
+  MgTensorId ins[3], qkv[3];
+  MgGraphId g =
+      attention_block(&b, bs, s, d, l, row_blocks, forloop, ins, qkv);
   MgTensorId q = qkv[0], k = qkv[1], v = qkv[2];
   MgTensorId num, den, m;
   flash_step(&b, g, iter(&b, g, q, 1, 0, PHI, PHI),
@@ -124,17 +106,13 @@ MgProgram *mg_sample_stable_attention_split_kv(int64_t bs, int64_t s,
                                                int64_t d, int64_t l,
                                                int32_t chunks,
                                                int32_t forloop) {
-  if (!positive(bs, s, d, l) || chunks <= 0 || forloop <= 0 ||
-      bs > INT32_MAX)
+  if (!blocked_attention_sizes(bs, s, d, l, chunks, forloop))
     return NULL;
   Build b = start();
-  MgTensorId ins[3];
-  attention_inputs(&b, 0, bs, s, d, l, ins);
   // Kernel 1: block (x, y) takes KV chunk x of batch y and writes its
   // rescaled partials and its max side by side along dim 1.
-  MgGraphId g1 = block(&b, chunks, (int32_t)bs, forloop);
-  MgTensorId qkv[3];
-  attention_inputs(&b, g1, bs, s, d, l, qkv);
+  MgTensorId ins[3], qkv[3];
+  MgGraphId g1 = attention_block(&b, bs, s, d, l, chunks, forloop, ins, qkv);
   MgTensorId q = qkv[0], k = qkv[1], v = qkv[2];
   MgTensorId num, den, m;
   flash_step(&b, g1, iter(&b, g1, q, PHI, 0, PHI, PHI),

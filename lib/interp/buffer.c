@@ -61,6 +61,15 @@ int64_t mg_buffer_numel(const MgBuffer *buf) {
   return n;
 }
 
+bool mg_buffer_same_shape(const MgBuffer *a, const MgBuffer *b) {
+  if (a->rank != b->rank)
+    return false;
+  for (uint32_t d = 0; d < a->rank; ++d)
+    if (a->dims[d] != b->dims[d])
+      return false;
+  return true;
+}
+
 MgStatus mg_interp_fail(MgExec *ex, MgStatus status, const char *fmt, ...) {
   char msg[sizeof ex->diag->message];
   va_list ap;

@@ -28,22 +28,6 @@ const MgBuffer *mg_interp_operand(MgExec *ex, const MgOp *op, uint32_t k,
   return b;
 }
 
-static size_t numel_of(const MgBuffer *b) {
-  size_t n = 1;
-  for (uint32_t d = 0; d < b->rank; ++d)
-    n *= (size_t)b->dims[d];
-  return n;
-}
-
-static bool same_shape(const MgBuffer *a, const MgBuffer *b) {
-  if (a->rank != b->rank)
-    return false;
-  for (uint32_t d = 0; d < a->rank; ++d)
-    if (a->dims[d] != b->dims[d])
-      return false;
-  return true;
-}
-
 /// Right-aligned broadcast of two shapes (size-1 dims stretch).
 static bool broadcast_shape(const MgBuffer *a, const MgBuffer *b,
                             uint32_t *rank, int64_t *dims) {
@@ -115,16 +99,16 @@ static MgStatus eval_binary(MgExec *ex, const MgOp *op, MgExecValue *vals) {
   MgStatus st = mg_interp_value_shape(ex, out, rank, dims);
   if (st != MG_STATUS_OK)
     return st;
-  size_t n = numel_of(&out->buf);
+  size_t n = (size_t)mg_buffer_numel(&out->buf);
   const MgCell *pa = a->data, *pb = b->data;
-  if (!same_shape(a, &out->buf)) {
+  if (!mg_buffer_same_shape(a, &out->buf)) {
     MgCell *t = mg_interp_scratch(ex, MG_EXEC_SCRATCH_LHS, n);
     if (!t)
       return mg_interp_fail(ex, MG_STATUS_NOMEM, "out of memory broadcasting");
     mg_interp_broadcast(a->data, a->rank, a->dims, t, rank, dims);
     pa = t;
   }
-  if (!same_shape(b, &out->buf)) {
+  if (!mg_buffer_same_shape(b, &out->buf)) {
     MgCell *t = mg_interp_scratch(ex, MG_EXEC_SCRATCH_RHS, n);
     if (!t)
       return mg_interp_fail(ex, MG_STATUS_NOMEM, "out of memory broadcasting");
@@ -144,7 +128,7 @@ static MgStatus eval_unary(MgExec *ex, const MgOp *op, MgExecValue *vals) {
   if (st != MG_STATUS_OK)
     return st;
   st = ex->dom->unary(ex->dctx, (MgOpKind)op->kind, op->scalar, a->data,
-                      out->buf.data, numel_of(a));
+                      out->buf.data, (size_t)mg_buffer_numel(a));
   return st == MG_STATUS_OK ? st : mg_interp_domain_fail(ex, st, "unary op");
 }
 
@@ -293,6 +277,8 @@ static MgStatus eval_concat(MgExec *ex, const MgOp *op, MgExecValue *vals) {
 }
 
 MgStatus mg_interp_eval_basic(MgExec *ex, const MgOp *op, MgExecValue *vals) {
+  if (mg_op_kind_is_unary((MgOpKind)op->kind))
+    return eval_unary(ex, op, vals);
   switch ((MgOpKind)op->kind) {
   case MG_OP_MATMUL:
     return eval_matmul(ex, op, vals);
@@ -302,19 +288,6 @@ MgStatus mg_interp_eval_basic(MgExec *ex, const MgOp *op, MgExecValue *vals) {
   case MG_OP_DIV:
   case MG_OP_MAX:
     return eval_binary(ex, op, vals);
-  case MG_OP_EXP:
-  case MG_OP_SQUARE:
-  case MG_OP_SQRT:
-  case MG_OP_RSQRT:
-  case MG_OP_SILU:
-  case MG_OP_GELU:
-  case MG_OP_RELU:
-  case MG_OP_LOG:
-  case MG_OP_TANH:
-  case MG_OP_ERF:
-  case MG_OP_MUL_SCALAR:
-  case MG_OP_DIV_SCALAR:
-    return eval_unary(ex, op, vals);
   case MG_OP_SUM:
   case MG_OP_REDUCE_MAX:
     return eval_sum(ex, op, vals);

@@ -172,11 +172,10 @@ static bool pad_candidate(const MgGraph *b, MgTensorId t) {
 // The smallest per-block shared memory of the known targets that is at
 // least `bytes` (0: none).
 static int64_t smallest_limit(int64_t bytes) {
-  static const char *const names[] = {"sm_80", "sm_86", "sm_89", "sm_90"};
   int64_t best = 0;
-  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-    const MgTarget *t = mg_target_lookup(names[i]);
-    if (t && t->smem_bytes >= bytes && (!best || t->smem_bytes < best))
+  for (size_t i = 0; i < mg_target_count(); i++) {
+    const MgTarget *t = mg_target_at(i);
+    if (t->smem_bytes >= bytes && (!best || t->smem_bytes < best))
       best = t->smem_bytes;
   }
   return best;

@@ -198,6 +198,23 @@ static void logical_copy(Emit *e, const MgGraph *root, MgTensorId t,
 }
 
 // host=copy: the kernel graph's own signature and value semantics.
+// Appends to `rets` the tensor (type `tt`) that buffer `buf` (type `mt`)
+// holds: the function's result k.
+static void append_result(Emit *e, const char *buf, const char *mt,
+                          const char *tt, uint32_t k, MgText *rets) {
+  Name r;
+  mg_lower_fresh(e, r);
+  mg_lower_line(e, "%s = bufferization.to_tensor %s restrict writable : "
+                   "%s to %s", r, buf, mt, tt);
+  mg_text_printf(rets, "%s%s", k ? ", " : "", r);
+}
+
+static void return_results(Emit *e, const MgText *rets,
+                           const MgText *types) {
+  mg_lower_line(e, "return %s : %s", rets->data ? rets->data : "",
+                types->data ? types->data : "");
+}
+
 static void host_copy_program(Emit *e, const MgLowerOptions *o) {
   const MgGraph *root = &e->p->graphs[0];
   MgText sig = {0}, results = {0};
@@ -240,14 +257,9 @@ static void host_copy_program(Emit *e, const MgLowerOptions *o) {
     snprintf(mt, TYPE_LEN, "%s", e->type[t]);
     if (mg_lower_has_layout(root, t))
       logical_copy(e, root, t, host[k], mt);
-    Name r;
-    mg_lower_fresh(e, r);
-    mg_lower_line(e, "%s = bufferization.to_tensor %s restrict writable : "
-                     "%s to %s", r, host[k], mt, tt);
-    mg_text_printf(&rets, "%s%s", k ? ", " : "", r);
+    append_result(e, host[k], mt, tt, k, &rets);
   }
-  mg_lower_line(e, "return %s : %s", rets.data ? rets.data : "",
-                results.data ? results.data : "");
+  return_results(e, &rets, &results);
   e->indent--;
   mg_lower_line(e, "}");
   mg_text_free(&sig);
@@ -451,16 +463,11 @@ static void device_adapter(Emit *e, const MgLowerOptions *o) {
                   args.data ? args.data : "", types.data ? types.data : "");
     for (uint32_t k = 0; k < root->num_outputs; k++) {
       char mt[TYPE_LEN], tt[TYPE_LEN];
-      Name r;
       out_param_type(root, k, mt);
       tensor_type(&root->tensors[root->outputs[k]], tt);
-      mg_lower_fresh(e, r);
-      mg_lower_line(e, "%s = bufferization.to_tensor %s restrict writable : "
-                       "%s to %s", r, outs[k], mt, tt);
-      mg_text_printf(&rets, "%s%s", k ? ", " : "", r);
+      append_result(e, outs[k], mt, tt, k, &rets);
     }
-    mg_lower_line(e, "return %s : %s", rets.data ? rets.data : "",
-                  results.data ? results.data : "");
+    return_results(e, &rets, &results);
   }
   free(outs);
   e->indent--;

@@ -1323,11 +1323,6 @@ static void thread_loop(Emit *e, const MgOp *op, uint32_t first,
   mg_lower_elems_end(e);
 }
 
-static bool same_shape(const MgTensor *a, const MgTensor *b) {
-  return a->rank == b->rank &&
-         memcmp(a->dims, b->dims, a->rank * sizeof a->dims[0]) == 0;
-}
-
 static void thread(Emit *e, const MgOp *op) {
   const MgGraph *tg = &e->p->graphs[op->attr];
   if (tg->num_tensors > 64) {
@@ -1338,7 +1333,8 @@ static void thread(Emit *e, const MgOp *op) {
                                                  : tg->num_outputs;
   bool uniform = true;
   for (uint32_t k = 1; k < n; k++)
-    uniform &= same_shape(tensor(e, op->outputs[k]), tensor(e, op->outputs[0]));
+    uniform &= mg_graph_same_shape(tensor(e, op->outputs[k]),
+                                   tensor(e, op->outputs[0]));
   if (uniform) {
     if (n)
       thread_loop(e, op, 0, n - 1);

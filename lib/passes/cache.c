@@ -281,7 +281,7 @@ static MgStatus check(Lookup *l, const MgProgram *subject,
   o.threads = mg_search_threads(l->o);
   o.memory_limit = l->o->memory_limit;
   MgVerifyResult r;
-  MgDiag vd = {-1, -1, ""};
+  MgDiag vd = MG_DIAG_INIT;
   MgStatus st = mg_verify_equivalent(subject, entry, &o, &r, &vd);
   if (st != MG_STATUS_OK)
     return mg_diag_set(diag, st, -1, -1, "it cannot be verified: %s",
@@ -326,7 +326,7 @@ static MgProgram *fetch_parts(Lookup *l, const MgProgram *subject, uint32_t n,
         remove_entry(l->dir, key);
       goto done;
     }
-    MgDiag why = {-1, -1, ""};
+    MgDiag why = MG_DIAG_INIT;
     if (nested != 0 || check(l, parts[k], programs[k], l->o->verify_error / n,
                              authentic, &why) != MG_STATUS_OK) {
       mg_diag_set(diag, MG_STATUS_INVALID, -1, -1, "part %u: %s", k,

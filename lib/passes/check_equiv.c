@@ -66,7 +66,7 @@ static void side_free(Side *s) {
 
 static bool load_whole(Side *s) {
   MgLiftOptions opts = mg_lift_options_default();
-  MgDiag diag = {-1, -1, ""};
+  MgDiag diag = MG_DIAG_INIT;
   MgStatus st = mg_lift_function(s->func, &opts, &s->whole, &diag);
   if (st == MG_STATUS_OK)
     return true;
@@ -206,7 +206,7 @@ static bool compare(const Side *a, const Side *b, const MgOptionValue *values) {
       a->ugraph ? a->map.graph_funcs[0] : a->func);
   MgEquivSide ea = equiv_side(a), eb = equiv_side(b);
   MgEquivInputs merged = {0};
-  MgDiag diag = {-1, -1, ""};
+  MgDiag diag = MG_DIAG_INIT;
   MgStatus s = MG_STATUS_OK;
   const MgProgram *pa = ea.program, *pb = eb.program;
   // A lifted function needs the merged input list (its constants, layouts

@@ -23,11 +23,6 @@ static const MgOptionSpec options[] = {
      "GPU target to estimate for (sm_80, sm_86, sm_89, sm_90)", 0, 0},
 };
 
-static bool check_target(const MgOptionValue *values, char *error,
-                         size_t size) {
-  return mg_pass_check_target(values[OPT_TARGET].s, error, size);
-}
-
 void mg_cost_pass_kernel_figures(const MgOp *op, const MgKernelCost *c,
                                  const MgEmittedCost *e, char *buf,
                                  size_t size) {
@@ -94,35 +89,31 @@ void mg_cost_pass_program_figures(const MgProgram *p, const MgGpu *gpu,
 }
 
 static bool cost_one(MlirOperation module, MlirSymbolTable symbols,
-                     MlirOperation func, void *ud) {
+                     MlirOperation func, const MgProgram *p,
+                     const MgBridgeMap *map, void *ud) {
   (void)module;
-  const MgTarget *target = ud;
-  const MgGpu *gpu = mg_cost_gpu(target);
-  MgBridgeMap map;
-  MgProgram *p = mg_pass_import_checked(symbols, func, target, &map);
-  if (!p)
-    return false;
+  (void)symbols;
+  const MgGpu *gpu = mg_cost_gpu(ud);
   const MgGraph *g = &p->graphs[0];
   char figures[160];
   mg_cost_pass_program_figures(p, gpu, figures, sizeof figures);
   mg_pass_remark(mlirOperationGetLocation(func),
-                 "mirage-cost: '@%s' on %s (%s): %s", map.graph_names[0],
+                 "mirage-cost: '@%s' on %s (%s): %s", map->graph_names[0],
                  gpu->target, gpu->model, figures);
   for (uint32_t i = 0; i < g->num_ops; i++) {
     MgKernelCost c;
     MgEmittedCost e;
     if (mg_cost_kernel(p, i, gpu, &c) && mg_cost_emitted_kernel(p, i, gpu, &e))
-      kernel_remark(p, &map, i, &c, &e);
+      kernel_remark(p, map, i, &c, &e);
   }
-  mg_program_destroy(p);
-  mg_bridge_map_free(&map);
   return true;
 }
 
 static void run(MlirOperation module, MlirExternalPass pass,
                 const MgOptionValue *values) {
   const MgTarget *target = mg_target_lookup(values[OPT_TARGET].s);
-  if (!mg_pass_for_each_kernel_func(module, cost_one, (void *)target))
+  if (!mg_pass_for_each_kernel_program(module, target, cost_one,
+                                       (void *)target))
     mlirExternalPassSignalFailure(pass);
 }
 
@@ -130,4 +121,4 @@ const MgPassDef mg_pass_cost = {
     "mirage-cost",
     "Print the cost models' estimates (the emitted code's and the roofline) "
     "of each kernel graph and kernel (lib/cost)",
-    options, sizeof options / sizeof options[0], check_target, run, NULL};
+    options, sizeof options / sizeof options[0], mg_pass_check_first_target, run, NULL};

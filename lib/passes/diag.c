@@ -58,10 +58,15 @@ void mg_pass_print_remark(void *user_data, MlirLocation loc,
   mg_pass_remark(loc, "%s", message);
 }
 
+bool mg_pass_check_first_target(const MgOptionValue *values, char *error,
+                                size_t size) {
+  return mg_pass_check_target(values[0].s, error, size);
+}
+
 bool mg_pass_check_target(const char *name, char *error, size_t size) {
   if (mg_target_lookup(name))
     return true;
-  snprintf(error, size,
-           "unknown target '%s' (expected sm_80, sm_86, sm_89 or sm_90)", name);
+  snprintf(error, size, "unknown target '%s' (expected %s)", name,
+           mg_target_names());
   return false;
 }

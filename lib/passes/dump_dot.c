@@ -31,7 +31,7 @@ bool mg_dump_dot_check(const char *option_value, char *error, size_t size) {
   const char *dir = mg_dump_dot_dir(option_value);
   if (!*dir)
     return true;
-  MgDiag diag = {-1, -1, ""};
+  MgDiag diag = MG_DIAG_INIT;
   if (mg_outfile_make_dirs(dir, &diag) == MG_STATUS_OK)
     return true;
   snprintf(error, size, "%s: %s",
@@ -75,7 +75,7 @@ bool mg_dump_dot_write(const char *dir, const char *func,
                        MlirLocation loc) {
   char stem[MAX_STEM + 8], path[PATH_MAX];
   file_stem(func, stem, sizeof stem);
-  MgDiag diag = {-1, -1, ""};
+  MgDiag diag = MG_DIAG_INIT;
   MgText text = {NULL, 0, 0, false};
   MgOutFile out;
   memset(&out, 0, sizeof out);

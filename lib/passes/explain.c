@@ -509,7 +509,7 @@ bool mg_explain_pass_end(MgExplainPass *x, MlirLocation loc) {
     const MgSearchOptions *o = x->options;
     const MgGpu *gpu = mg_cost_gpu(o->target);
     MgOutFile f;
-    MgDiag diag = {-1, -1, ""};
+    MgDiag diag = MG_DIAG_INIT;
     MgStatus st = x->json.failed ? MG_STATUS_NOMEM
                                  : mg_outfile_open(&f, x->path, &diag);
     if (st == MG_STATUS_OK) {

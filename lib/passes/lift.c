@@ -36,7 +36,7 @@ static void run_lift(MlirOperation module, MlirExternalPass pass,
   opts.lift_relu = values[OPT_LIFT_RELU].b;
   if (mg_pass_remarks_enabled(values[OPT_REMARKS].b))
     opts.remark = mg_pass_print_remark;
-  MgDiag diag = {-1, -1, ""};
+  MgDiag diag = MG_DIAG_INIT;
   if (mg_lift_module(module, &opts, NULL, &diag) != MG_STATUS_OK) {
     mg_pass_error(mlirOperationGetLocation(module), "mirage-lift: %s",
                   diag.message);
@@ -47,7 +47,7 @@ static void run_lift(MlirOperation module, MlirExternalPass pass,
 static void run_unlift(MlirOperation module, MlirExternalPass pass,
                        const MgOptionValue *values) {
   (void)values;
-  MgDiag diag = {-1, -1, ""};
+  MgDiag diag = MG_DIAG_INIT;
   uint32_t inlined = 0;
   if (mg_lift_unlift_module(module, NULL, NULL, &inlined, &diag) !=
       MG_STATUS_OK) {

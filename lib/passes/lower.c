@@ -189,7 +189,7 @@ static bool lower_named(MlirOperation module, MlirSymbolTable symbols,
                         const char *adapter) {
   MlirLocation loc = mlirOperationGetLocation(func);
   MgText text = {0};
-  MgDiag diag = {-1, -1, ""};
+  MgDiag diag = MG_DIAG_INIT;
   MgLowerOptions gpu = {MG_LOWER_GPU, gpu_name, NULL, false,
                         MG_LOWER_HOST_COPY, NULL};
   MgLowerOptions host = {MG_LOWER_HOST, name, gpu_name, false, run->host,

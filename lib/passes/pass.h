@@ -61,6 +61,9 @@ void mg_pass_print_remark(void *user_data, MlirLocation loc,
                           const char *message);
 /// Option check: `name` is a known GPU target; else a message listing them.
 bool mg_pass_check_target(const char *name, char *error, size_t size);
+/// The option check of a pass whose first option is its GPU target.
+bool mg_pass_check_first_target(const MgOptionValue *values, char *error,
+                                size_t size);
 
 
 #endif // MIRAGE_PASSES_PASS_H

@@ -247,14 +247,9 @@ static Seen *find_seen(const Run *run, const MgProgram *p, uint64_t hash) {
 static void remember(Run *run, const MgProgram *subject, uint64_t hash,
                      const MgProgram *best, const char *name,
                      const MgSearchStats *st) {
-  if (run->num_seen == run->cap_seen) {
-    uint32_t cap = run->cap_seen ? 2 * run->cap_seen : 16;
-    Seen *grown = realloc(run->seen, cap * sizeof *grown);
-    if (!grown)
-      return;
-    run->seen = grown;
-    run->cap_seen = cap;
-  }
+  if (!mg_array_reserve(&run->seen, &run->cap_seen, run->num_seen + 1,
+                        sizeof *run->seen, 16))
+    return;
   Seen *e = &run->seen[run->num_seen];
   memset(e, 0, sizeof *e);
   e->hash = hash;
@@ -360,7 +355,7 @@ static void answer_from_seen(Run *run, const Seen *seen, Answer *a) {
 static void answer_from_cache(Run *run, MlirOperation module,
                               MlirLocation loc, const char *name,
                               const MgProgram *target, Answer *a) {
-  MgDiag diag = {-1, -1, ""};
+  MgDiag diag = MG_DIAG_INIT;
   MgCacheOutcome outcome;
   bool stopped = false, verified = false;
   a->best = mg_cache_fetch(mlirOperationGetContext(module), run->cache_dir,
@@ -385,7 +380,7 @@ static void answer_from_cache(Run *run, MlirOperation module,
 // remarked on).
 static void cache_result(const Run *run, MlirLocation loc,
                          const MgProgram *target, const Answer *a) {
-  MgDiag diag = {-1, -1, ""};
+  MgDiag diag = MG_DIAG_INIT;
   const MgSearchResult *result = &a->result;
   bool stopped = result->stats.timed_out || result->stats.memory_limited;
   MgStatus put = MG_STATUS_OK;
@@ -422,7 +417,7 @@ static void remark_search_limits(const Run *run, MlirLocation loc,
 static bool answer_by_search(Run *run, MlirLocation loc, const char *name,
                              const MgProgram *target, Answer *a) {
   ++run->searched;
-  MgDiag diag = {-1, -1, ""};
+  MgDiag diag = MG_DIAG_INIT;
   ProgressState progress = {name, isatty(fileno(stderr)) != 0, false};
   MgSearchOptions o = run->options;
   if (run->progress) {

@@ -75,7 +75,7 @@ static void run(MlirOperation module, MlirExternalPass pass,
   if (remarks)
     lift.remark = mg_pass_print_remark;
   MgLiftStats stats = {0};
-  MgDiag diag = {-1, -1, ""};
+  MgDiag diag = MG_DIAG_INIT;
   if (mg_lift_module(module, &lift, &stats, &diag) != MG_STATUS_OK) {
     mg_pass_error(mlirOperationGetLocation(module), "mirage-superopt: %s",
                   diag.message);

@@ -7,24 +7,19 @@
 #include "ugraph_funcs.h"
 
 static bool roundtrip_one(MlirOperation module, MlirSymbolTable symbols,
-                          MlirOperation func, void *ud) {
+                          MlirOperation func, const MgProgram *p,
+                          const MgBridgeMap *map, void *ud) {
   (void)ud;
-  MgBridgeMap map;
-  MgProgram *p = mg_pass_import_checked(symbols, func, NULL, &map);
-  if (!p)
-    return false;
-  bool ok = mlirLogicalResultIsSuccess(mg_bridge_export(
-      module, symbols, p, map.graph_names[0], (const char *const *)map.graph_names,
-      mlirOperationGetLocation(func), NULL));
-  mg_program_destroy(p);
-  mg_bridge_map_free(&map);
-  return ok;
+  return mlirLogicalResultIsSuccess(mg_bridge_export(
+      module, symbols, p, map->graph_names[0],
+      (const char *const *)map->graph_names, mlirOperationGetLocation(func),
+      NULL));
 }
 
 static void run(MlirOperation module, MlirExternalPass pass,
                 const MgOptionValue *values) {
   (void)values;
-  if (!mg_pass_for_each_kernel_func(module, roundtrip_one, NULL))
+  if (!mg_pass_for_each_kernel_program(module, NULL, roundtrip_one, NULL))
     mlirExternalPassSignalFailure(pass);
 }
 

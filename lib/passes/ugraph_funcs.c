@@ -8,7 +8,7 @@ MgProgram *mg_pass_import_checked(MlirSymbolTable symbols, MlirOperation func,
                                   const MgTarget *target, MgBridgeMap *map) {
   MgProgram *program = NULL;
   MlirLocation loc;
-  MgDiag diag = {-1, -1, ""};
+  MgDiag diag = MG_DIAG_INIT;
   if (mg_bridge_import(symbols, func, &program, map, &loc, &diag) !=
       MG_STATUS_OK) {
     mg_pass_error(loc, "%s", diag.message);
@@ -81,4 +81,30 @@ bool mg_pass_for_each_kernel_func(MlirOperation module,
   mlirSymbolTableDestroy(symbols);
   free(names);
   return ok;
+}
+
+typedef struct EachProgram {
+  const MgTarget *target;
+  MgPassProgramFn fn;
+  void *ud;
+} EachProgram;
+
+static bool import_then_call(MlirOperation module, MlirSymbolTable symbols,
+                             MlirOperation func, void *ud) {
+  const EachProgram *each = ud;
+  MgBridgeMap map;
+  MgProgram *p = mg_pass_import_checked(symbols, func, each->target, &map);
+  if (!p)
+    return false;
+  bool ok = each->fn(module, symbols, func, p, &map, each->ud);
+  mg_program_destroy(p);
+  mg_bridge_map_free(&map);
+  return ok;
+}
+
+bool mg_pass_for_each_kernel_program(MlirOperation module,
+                                     const MgTarget *target, MgPassProgramFn fn,
+                                     void *ud) {
+  EachProgram each = {target, fn, ud};
+  return mg_pass_for_each_kernel_func(module, import_then_call, &each);
 }

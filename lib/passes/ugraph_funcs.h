@@ -27,5 +27,17 @@ bool mg_pass_for_each_kernel_func(MlirOperation module,
                                              MlirOperation func, void *ud),
                                   void *ud);
 
+/// A kernel graph as mg_pass_for_each_kernel_program hands it over:
+/// imported and validated, `program` and `map` freed after the call.
+typedef bool (*MgPassProgramFn)(MlirOperation module, MlirSymbolTable symbols,
+                                MlirOperation func, const MgProgram *program,
+                                const MgBridgeMap *map, void *ud);
+
+/// mg_pass_for_each_kernel_func, each function imported and validated for
+/// `target` first (mg_pass_import_checked: a function that fails counts as
+/// a false return).
+bool mg_pass_for_each_kernel_program(MlirOperation module,
+                                     const MgTarget *target, MgPassProgramFn fn,
+                                     void *ud);
 
 #endif // MIRAGE_PASSES_UGRAPH_FUNCS_H

@@ -9,8 +9,8 @@
 //     (replay.c), so structure is enumerated once for all launch sizes.
 //  2. compute ops, appended one by one in canonical order (canon.c), each
 //     checked, cheapest first, by: op limits and the non-LAX budget;
-//     dimension roles (roles.c); anchors and the reduction rule (target.c,
-//     support.c); loop placement as the builder checks it; its abstract
+//     dimension roles (roles.c); anchors and the reduction rule (goal.c,
+//     monomials.c); loop placement as the builder checks it; its abstract
 //     expression (computed before building) must be a subexpression of a
 //     target output; then the builder of lib/graph (shapes, maps); then no
 //     repeated expression; then every value made so far must still be
@@ -186,7 +186,7 @@ uint32_t mg_block_skeletons(const Search *s, const BlockSig *sig,
         for (uint32_t a = 0; a < 3; a++)
           sk.axis[a] = a < size ? rs.role[axis_ok[pick[a]]] : ROLE_NONE;
         sk.loop = l < rs.n ? rs.role[l] : ROLE_NONE;
-        if (s->opt.use_dims && !mg_role_foldable(s->reduced, sk.loop))
+        if (s->opt.use_dims && !mg_role_foldable(s->facts.reduced, sk.loop))
           continue;
         // Accumulating over a role removes it, so an exact goal's own
         // roles cannot be looped over (split roles fold into a tile role).
@@ -218,13 +218,6 @@ static bool is_pending(const Run *r, uint32_t t) {
   return t >= r->nin && r->ti[t].uses == 0;
 }
 
-// Undoes the newest op (one result).
-static void pop_op(Run *r) {
-  MgGraph *g = &r->p->graphs[r->g];
-  g->num_ops--;
-  g->num_tensors -= 1;
-}
-
 static void dfs(Run *r);
 
 static bool duplicate(const Run *r, MgTensorId t) {
@@ -241,13 +234,13 @@ static bool duplicate(const Run *r, MgTensorId t) {
   return false;
 }
 
-// Shift rule (target.c): a − m with m a max must subtract a max of a
+// Shift rule (goal.c): a − m with m a max must subtract a max of a
 // itself, or a max an earlier kernel computed (an input tile: the second
 // pass of a two-pass softmax). Never x − y of one class (a zero: the
 // target subtracts only maxes of the operand, which never erase to 0).
 static bool shift_ok(const Run *r, MgTensorId a, MgTensorId m) {
   const Search *s = r->s;
-  if (!s->shift_rule)
+  if (!s->facts.shift_rule)
     return true;
   if (r->cls[a] == r->cls[m])
     return false;
@@ -269,11 +262,11 @@ static bool prune_by_order_or_budget(Run *r, const MgOp *op,
     mg_worker_prune(r->w, MG_SEARCH_RULE_CANONICAL, NULL);
     return true;
   }
-  bool counted = mg_search_counted(kind), unary = mg_search_unary(kind);
+  bool counted = mg_search_counted(kind), unary = mg_op_kind_is_unary(kind);
   if ((counted && r->counted >= o->max_block_ops) ||
       (unary && r->unary >= o->max_unary_ops) ||
       (o->use_kind_budget && mg_search_budgeted(kind) &&
-       r->kinds[kind] >= s->vocab.budget[kind])) {
+       r->kinds[kind] >= s->facts.vocab.budget[kind])) {
     mg_worker_prune(r->w, MG_SEARCH_RULE_BUDGET, NULL);
     return true;
   }
@@ -290,9 +283,8 @@ static bool prune_by_operands(Run *r, const MgOp *op,
   const MgGraph *g = graph(r);
   MgTensorId a = op->inputs[0];
   MgTensorId b = op->num_inputs > 1 ? op->inputs[1] : MG_NO_ID;
-  if (!mg_roles_of_op(o->use_dims ? s->reduced : NULL, op, &g->tensors[a],
-                      r->ti[a].role,
-                      b == MG_NO_ID ? NULL : &g->tensors[b],
+  if (!mg_roles_of_op(o->use_dims ? s->facts.reduced : NULL, op, &g->tensors[a],
+                      r->ti[a].role, b == MG_NO_ID ? NULL : &g->tensors[b],
                       b == MG_NO_ID ? NULL : r->ti[b].role, r->sk->loop,
                       o->use_dims, roles)) {
     mg_worker_prune(r->w, MG_SEARCH_RULE_DIMS, NULL);
@@ -327,12 +319,14 @@ static bool prune_by_phase(Run *r, const MgOp *op, bool *post) {
     *post |= r->ti[op->inputs[k]].phase == PHASE_POST;
   }
   if (op->kind == MG_OP_ACCUM && *post) {
-    static const MgDiag why = {-1, -1, "accumulator input is already post-loop"};
+    static const MgDiag why = {-1, -1, "accumulator input is already post-loop",
+                               MG_STATUS_OK};
     mg_worker_prune(r->w, MG_SEARCH_RULE_SHAPE, &why);
     return true;
   }
   if (graph(r)->forloop > 1 && loop && *post) {
-    static const MgDiag why = {-1, -1, "op mixes in-loop and post-loop values"};
+    static const MgDiag why = {-1, -1, "op mixes in-loop and post-loop values",
+                               MG_STATUS_OK};
     mg_worker_prune(r->w, MG_SEARCH_RULE_SHAPE, &why);
     return true;
   }
@@ -365,7 +359,7 @@ static int build_op(Run *r, MgOp *op, MgOpId *id, MgTensorId *out) {
   MgDiag diag;
   *id = mg_graph_add_op(r->p, r->g, op, out, &diag);
   if (*id == MG_NO_ID) {
-    if (diag.message[0] == 'o' && strcmp(diag.message, "out of memory") == 0) {
+    if (diag.status == MG_STATUS_NOMEM) {
       atomic_store(&r->w->s->failed, true);
       atomic_store(&r->w->s->stop, true);
       return -1;
@@ -374,7 +368,7 @@ static int build_op(Run *r, MgOp *op, MgOpId *id, MgTensorId *out) {
     return 0;
   }
   if (*out >= RUN_MAX_TENSORS) {
-    pop_op(r);
+    mg_graph_pop_op(r->p, r->g);
     mg_worker_prune(r->w, MG_SEARCH_RULE_BUDGET, NULL);
     return 0;
   }
@@ -394,7 +388,7 @@ static bool prune_by_result(Run *r, const MgOp *op, MgOpId id, MgTensorId out,
   r->cls[out] = cls[0];
   if (s->abs && (cls[0] == MG_ABS_NONE ||
                  !mg_absexpr_is_subexpr(s->abs, cls[0]))) {
-    pop_op(r);
+    mg_graph_pop_op(r->p, r->g);
     mg_worker_prune(r->w, MG_SEARCH_RULE_ABSEXPR, NULL);
     return true;
   }
@@ -406,7 +400,7 @@ static bool prune_by_result(Run *r, const MgOp *op, MgOpId id, MgTensorId out,
   mg_sup_of_op(s, op, r->cls[a], b == MG_NO_ID ? MG_ABS_NONE : r->cls[b],
                &r->ti[a].sup, sb, &r->ti[out].sup);
   if (s->abs && duplicate(r, out)) {
-    pop_op(r);
+    mg_graph_pop_op(r->p, r->g);
     mg_worker_prune(r->w, MG_SEARCH_RULE_DUPLICATE, NULL);
     return true;
   }
@@ -430,7 +424,7 @@ static bool prune_by_pending(Run *r, const MgOp *op, uint32_t *pending) {
   bool counted = mg_search_counted((MgOpKind)op->kind);
   uint32_t left = r->s->opt.max_block_ops - r->counted - (counted ? 1 : 0);
   if (*pending > r->max_out + left) {
-    pop_op(r);
+    mg_graph_pop_op(r->p, r->g);
     mg_worker_prune(r->w, MG_SEARCH_RULE_PENDING, NULL);
     return true;
   }
@@ -442,7 +436,7 @@ static bool prune_by_pending(Run *r, const MgOp *op, uint32_t *pending) {
 static void descend(Run *r, const MgOp *op, const OpKey *key,
                     uint32_t pending) {
   MgOpKind kind = (MgOpKind)op->kind;
-  bool counted = mg_search_counted(kind), unary = mg_search_unary(kind);
+  bool counted = mg_search_counted(kind), unary = mg_op_kind_is_unary(kind);
   for (uint32_t k = 0; k < op->num_inputs; k++)
     r->ti[op->inputs[k]].uses++;
   uint32_t saved_pending = r->pending;
@@ -463,7 +457,7 @@ static void descend(Run *r, const MgOp *op, const OpKey *key,
   r->pending = saved_pending;
   for (uint32_t k = 0; k < op->num_inputs; k++)
     r->ti[op->inputs[k]].uses--;
-  pop_op(r);
+  mg_graph_pop_op(r->p, r->g);
 }
 
 // The pruning rules run cheapest first: those that need no building, then
@@ -588,8 +582,8 @@ static bool useful_outputs(const Run *r, const Close *c) {
     bool ok = false;
     for (uint32_t d = 0; d < MG_MAX_DIMS && !ok; d++)
       ok = role_is_split(c->roles[i][d]);
-    for (uint32_t j = 0; j < s->num_cut_classes && !ok; j++)
-      ok = s->cut_classes[j] == c->cls[i];
+    for (uint32_t j = 0; j < s->facts.num_cut_classes && !ok; j++)
+      ok = s->facts.cut_classes[j] == c->cls[i];
     if (!ok)
       return false;
   }
@@ -697,7 +691,7 @@ static void close_from(Run *r, Close *c, uint32_t i) {
       } else if (saved >= RUN_MAX_TENSORS ||
                  mg_graph_mark_output(r->p, r->g, saved, NULL) !=
                      MG_STATUS_OK) {
-        pop_op(r);
+        mg_graph_pop_op(r->p, r->g);
       } else {
         MgAbsId cls[MG_MAX_OP_OUTPUTS];
         mg_search_classes(r->s, r->p, r->g, graph(r)->num_ops - 1, r->cls,
@@ -708,7 +702,7 @@ static void close_from(Run *r, Close *c, uint32_t i) {
         memcpy(c->roles[i], roles, sizeof roles);
         close_from(r, c, i + 1);
         r->p->graphs[r->g].num_outputs--;
-        pop_op(r);
+        mg_graph_pop_op(r->p, r->g);
       }
     }
     // Next combination.
@@ -744,7 +738,7 @@ static bool dfs_ops(Run *r) {
   if (r->has_last && r->last.max_in > from)
     from = r->last.max_in; // smaller largest operands: never canonical
   for (uint32_t m = from; m < n; m++)
-    if (!mg_gen_ops(&r->s->vocab, true, m, r->nin, g->tensors[m].rank,
+    if (!mg_gen_ops(&r->s->facts.vocab, true, m, r->nin, g->tensors[m].rank,
                     try_op, r))
       return false;
   return true;

@@ -82,12 +82,12 @@ MgStatus mg_check_create(Search *s, MgDiag *diag) {
   Check *c = calloc(1, sizeof *c);
   if (!c)
     return mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1, "out of memory");
-  c->num_inputs = s->num_inputs;
-  c->num_outputs = s->outputs.n;
-  for (uint32_t i = 0; i < s->num_inputs; i++) {
-    c->in_type[i] = s->in_type[i];
-    c->input_bytes += (uint64_t)mg_tensor_numel(&s->in_type[i]) *
-                      sizeof(MgCell);
+  c->num_inputs = s->facts.num_inputs;
+  c->num_outputs = s->facts.outputs.n;
+  for (uint32_t i = 0; i < s->facts.num_inputs; i++) {
+    c->in_type[i] = s->facts.in_type[i];
+    c->input_bytes +=
+        (uint64_t)mg_tensor_numel(&s->facts.in_type[i]) * sizeof(MgCell);
   }
   c->cache_cap = s->opt.memory_limit / 4;
   // One test of the target needs its inputs and every kernel tensor at

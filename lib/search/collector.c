@@ -115,13 +115,9 @@ double mg_search_work(const MgProgram *program) {
       continue;
     const MgGraph *b = &program->graphs[op->attr];
     bool small[64];
-    bool *in_loop = b->num_ops <= 64 ? small
-                                     : malloc(b->num_ops * sizeof *in_loop);
-    if (!in_loop || !mg_graph_ops_in_loop(b, in_loop)) {
-      if (in_loop != small)
-        free(in_loop);
+    bool *in_loop = mg_graph_loop_flags(b, small, 64);
+    if (!in_loop)
       return INFINITY; // no memory: too much work, never kept
-    }
     double per_block = 0;
     for (uint32_t j = 0; j < b->num_ops; j++) {
       MgOpKind k = (MgOpKind)b->ops[j].kind;

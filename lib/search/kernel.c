@@ -65,14 +65,14 @@ static const MgGraph *kgraph(const KRun *k) { return &k->p->graphs[0]; }
 static bool matches_goal(const KRun *k, MgTensorId t, uint32_t g) {
   const Search *s = k->s;
   const MgTensor *x = &kgraph(k)->tensors[t];
-  if (!mg_graph_same_shape(x, &s->outputs.type[g])) // dtype: see block.c
+  if (!mg_graph_same_shape(x, &s->facts.outputs.type[g])) // dtype: see block.c
     return false;
-  if (s->abs && k->cls[t] != s->outputs.cls[g])
+  if (s->abs && k->cls[t] != s->facts.outputs.cls[g])
     return false;
-  if (!mg_sup_equal(&k->ti[t].sup, &s->outputs.sup[g]))
+  if (!mg_sup_equal(&k->ti[t].sup, &s->facts.outputs.sup[g]))
     return false;
   if (s->opt.use_dims &&
-      memcmp(k->ti[t].role, s->outputs.role[g], x->rank * sizeof(MgRole)))
+      memcmp(k->ti[t].role, s->facts.outputs.role[g], x->rank * sizeof(MgRole)))
     return false;
   return true;
 }
@@ -95,14 +95,14 @@ static void needs_of(const KRun *k, Needs *n) {
       continue;
     bool is_out = false;
     if (t >= k->nin && k->s->abs)
-      for (uint32_t o = 0; o < k->s->outputs.n && !is_out; o++)
+      for (uint32_t o = 0; o < k->s->facts.outputs.n && !is_out; o++)
         if (!made[o] && matches_goal(k, t, o))
           made[o] = is_out = true;
     if (!is_out)
       n->read[n->num_read++] = t;
   }
   n->num_missing = 0;
-  for (uint32_t o = 0; o < k->s->outputs.n; o++)
+  for (uint32_t o = 0; o < k->s->facts.outputs.n; o++)
     if (!made[o])
       n->missing[n->num_missing++] = o;
 }
@@ -148,7 +148,7 @@ static void complete(KRun *k) {
       return; // an input nobody reads
     }
     bool ok = false;
-    for (uint32_t o = 0; o < s->outputs.n && !ok; o++)
+    for (uint32_t o = 0; o < s->facts.outputs.n && !ok; o++)
       if (!used[o] && matches_goal(k, t, o)) {
         used[o] = ok = true;
         outputs[o] = t;
@@ -159,7 +159,7 @@ static void complete(KRun *k) {
       return; // a value nobody reads
     }
   }
-  if (found != s->outputs.n) {
+  if (found != s->facts.outputs.n) {
     mg_worker_prune(k->w, MG_SEARCH_RULE_OUTPUT, NULL);
     return;
   }
@@ -193,14 +193,9 @@ static void push(KRun *k, const MgOp *op, const OpKey *key, void (*next)(KRun *)
 }
 
 static bool add_choice(KRun *k, const Choice *c) {
-  if (k->num_list == k->cap_list) {
-    uint32_t cap = k->cap_list ? k->cap_list * 2 : 64;
-    Choice *fresh = realloc(k->list, cap * sizeof *fresh);
-    if (!fresh)
-      return false;
-    k->list = fresh;
-    k->cap_list = cap;
-  }
+  if (!mg_array_reserve(&k->list, &k->cap_list, k->num_list + 1,
+                        sizeof *k->list, 64))
+    return false;
   k->list[k->num_list++] = *c;
   return true;
 }
@@ -221,7 +216,7 @@ static bool try_kernel_op(void *ctx, MgOp *op, uint64_t attr) {
   uint16_t kinds[MG_OP_COUNT] = {0};
   kinds[kind] = 1;
   if (s->opt.use_kind_budget && mg_search_budgeted(kind) &&
-      k->kinds[kind] >= s->vocab.budget[kind]) {
+      k->kinds[kind] >= s->facts.vocab.budget[kind]) {
     mg_worker_prune(w, MG_SEARCH_RULE_BUDGET, NULL);
     return true;
   }
@@ -238,7 +233,7 @@ static bool try_kernel_op(void *ctx, MgOp *op, uint64_t attr) {
   MgTensorId a = op->inputs[0];
   MgTensorId b = op->num_inputs > 1 ? op->inputs[1] : MG_NO_ID;
   MgRole roles[MG_MAX_DIMS];
-  if (!mg_roles_of_op(s->opt.use_dims ? s->reduced : NULL, op,
+  if (!mg_roles_of_op(s->opt.use_dims ? s->facts.reduced : NULL, op,
                       &g->tensors[a], k->ti[a].role,
                       b == MG_NO_ID ? NULL : &g->tensors[b],
                       b == MG_NO_ID ? NULL : k->ti[b].role, ROLE_NONE,
@@ -349,7 +344,7 @@ static void try_entry(KRun *k, const MgOp *op, const MenuEntry *e) {
   bool over = k->customs >= s->opt.max_custom_kernels;
   for (uint32_t i = 0; i < MG_OP_COUNT && s->opt.use_kind_budget; i++)
     over |= mg_search_budgeted((MgOpKind)i) &&
-            k->kinds[i] + kinds[i] > s->vocab.budget[i];
+            k->kinds[i] + kinds[i] > s->facts.vocab.budget[i];
   if (over) {
     mg_worker_prune(w, MG_SEARCH_RULE_BUDGET, NULL);
     return;
@@ -406,10 +401,10 @@ static Goal goal_of(const KRun *k, const Needs *needs) {
   goal.n = needs->num_missing;
   for (uint32_t i = 0; i < needs->num_missing; i++) {
     uint32_t o = needs->missing[i];
-    goal.cls[i] = k->s->outputs.cls[o];
-    goal.type[i] = k->s->outputs.type[o];
-    memcpy(goal.role[i], k->s->outputs.role[o], sizeof goal.role[i]);
-    goal.sup[i] = k->s->outputs.sup[o];
+    goal.cls[i] = k->s->facts.outputs.cls[o];
+    goal.type[i] = k->s->facts.outputs.type[o];
+    memcpy(goal.role[i], k->s->facts.outputs.role[o], sizeof goal.role[i]);
+    goal.sup[i] = k->s->facts.outputs.sup[o];
   }
   return goal;
 }
@@ -492,7 +487,7 @@ static void kdfs(KRun *k) {
   uint32_t n = g->num_tensors;
   uint32_t from = k->has_last ? k->last.max_in : 0;
   for (uint32_t m = from; m < n && !mg_worker_stopped(k->w); m++) {
-    if (!mg_gen_ops(&k->s->vocab, false, m, 0, g->tensors[m].rank,
+    if (!mg_gen_ops(&k->s->facts.vocab, false, m, 0, g->tensors[m].rank,
                     try_kernel_op, k))
       return;
     if (k->customs < k->s->opt.max_custom_kernels)
@@ -512,15 +507,15 @@ static bool krun_init(KRun *k, Worker *w, uint32_t level) {
   if (!k->p || mg_program_add_graph(k->p, MG_LEVEL_KERNEL) != 0)
     return false;
   const Search *s = w->s;
-  k->nin = s->num_inputs;
-  for (uint32_t i = 0; i < s->num_inputs; i++) {
-    const MgTensor *t = &s->in_type[i];
+  k->nin = s->facts.num_inputs;
+  for (uint32_t i = 0; i < s->facts.num_inputs; i++) {
+    const MgTensor *t = &s->facts.in_type[i];
     if (mg_graph_add_input(k->p, 0, (MgDType)t->dtype, t->rank, t->dims,
                            NULL) != i)
       return false;
-    k->ti[i] = s->in_info[i];
+    k->ti[i] = s->facts.in_info[i];
     k->ti[i].uses = 0;
-    k->cls[i] = s->in_info[i].cls;
+    k->cls[i] = s->facts.in_info[i].cls;
   }
   return true;
 }
@@ -590,7 +585,7 @@ static void run_choice(Worker *w, uint32_t index, void *arg) {
 // goal when the graph has one op), computed in parallel.
 static void prefetch_first(Search *s, Worker *workers, uint32_t nw,
                            uint32_t level) {
-  uint32_t n = s->num_inputs;
+  uint32_t n = s->facts.num_inputs;
   if (n > MG_MAX_OP_INPUTS || n > 12)
     return; // left to the lazy path
   uint32_t count = (1u << n) - 1;
@@ -603,13 +598,13 @@ static void prefetch_first(Search *s, Worker *workers, uint32_t nw,
     BlockSig *sig = &sigs[m];
     for (uint32_t i = 0; i < n; i++)
       if (mask & (1u << i)) {
-        sig->type[sig->n] = s->in_type[i];
+        sig->type[sig->n] = s->facts.in_type[i];
         sig->type[sig->n].producer = 0;
-        sig->info[sig->n] = s->in_info[i];
+        sig->info[sig->n] = s->facts.in_info[i];
         sig->n++;
       }
     if (level == 1)
-      goals[m] = s->outputs;
+      goals[m] = s->facts.outputs;
     m++;
   }
   if (sigs && goals)

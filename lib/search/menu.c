@@ -110,14 +110,9 @@ static MenuEntry *find_or_add(Menu *m, const MenuEntry *sig) {
     if (e->sig == h && sig_equal(e, sig))
       return e;
   }
-  if (m->num == m->cap) {
-    uint32_t cap = m->cap ? m->cap * 2 : 16;
-    MenuEntry *entries = realloc(m->entries, cap * sizeof *entries);
-    if (!entries)
-      return NULL;
-    m->entries = entries;
-    m->cap = cap;
-  }
+  if (!mg_array_reserve(&m->entries, &m->cap, m->num + 1, sizeof *m->entries,
+                        16))
+    return NULL;
   MenuEntry *e = &m->entries[m->num];
   memset(e, 0, sizeof *e);
   e->num_out = sig->num_out;
@@ -364,14 +359,9 @@ void mg_menu_prefetch(Search *s, Worker *workers, uint32_t num_workers,
     todo[k] = true;
     uint32_t m = mg_block_skeletons(s, &sigs[k], &goals[k], sks,
                                     MAX_SKELETONS);
-    if (num_jobs + m > cap_jobs) {
-      uint32_t cap = (num_jobs + m) * 2;
-      Job *fresh = realloc(jobs, cap * sizeof *fresh);
-      if (!fresh)
-        goto fail;
-      jobs = fresh;
-      cap_jobs = cap;
-    }
+    if (!mg_array_reserve(&jobs, &cap_jobs, num_jobs + m, sizeof *jobs,
+                          2 * (num_jobs + m)))
+      goto fail;
     for (uint32_t i = 0; i < m; i++)
       jobs[num_jobs++] = (Job){k, sks[i], NULL};
   }

@@ -32,14 +32,6 @@
 #define MAX_LAUNCHES 1024
 #define MAX_DIVISORS 64
 
-void mg_program_truncate(MgProgram *p, uint32_t num_graphs,
-                         uint32_t kernel_ops, uint32_t kernel_tensors) {
-  p->num_graphs = num_graphs;
-  p->graphs[0].num_ops = kernel_ops;
-  p->graphs[0].num_tensors = kernel_tensors;
-  p->graphs[0].num_outputs = 0;
-}
-
 // A block graph in the next slot, reusing the arrays a truncated graph left
 // there (so replaying many times does not grow the arena).
 static MgGraphId next_block_graph(MgProgram *p) {
@@ -279,8 +271,9 @@ typedef struct Mat {
 // Classes of graph 0 of `p` and a check of the outputs against the goal.
 static bool outputs_match(const Search *s, const MgProgram *p) {
   const MgGraph *g = &p->graphs[0];
-  for (uint32_t k = 0; k < s->outputs.n; k++)
-    if (!mg_graph_same_type(&g->tensors[g->outputs[k]], &s->outputs.type[k]))
+  for (uint32_t k = 0; k < s->facts.outputs.n; k++)
+    if (!mg_graph_same_type(&g->tensors[g->outputs[k]],
+                            &s->facts.outputs.type[k]))
       return false;
   if (!s->abs)
     return true;
@@ -300,8 +293,8 @@ static bool outputs_match(const Search *s, const MgProgram *p) {
     }
   }
   bool ok = true;
-  for (uint32_t k = 0; k < s->outputs.n; k++)
-    ok &= cls[g->outputs[k]] == s->outputs.cls[k];
+  for (uint32_t k = 0; k < s->facts.outputs.n; k++)
+    ok &= cls[g->outputs[k]] == s->facts.outputs.cls[k];
   free(cls);
   return ok;
 }
@@ -310,11 +303,12 @@ static uint64_t finish(Mat *m) {
   Worker *w = m->w;
   Search *s = w->s;
   MgProgram *p = m->p;
-  for (uint32_t k = 0; k < s->outputs.n; k++)
+  for (uint32_t k = 0; k < s->facts.outputs.n; k++)
     if (mg_graph_mark_output(p, 0, m->outputs[k], NULL) != MG_STATUS_OK ||
-        (p->graphs[0].tensors[m->outputs[k]].dtype != s->outputs.type[k].dtype &&
+        (p->graphs[0].tensors[m->outputs[k]].dtype !=
+             s->facts.outputs.type[k].dtype &&
          mg_graph_set_dtype(p, 0, m->outputs[k],
-                            (MgDType)s->outputs.type[k].dtype,
+                            (MgDType)s->facts.outputs.type[k].dtype,
                             NULL) != MG_STATUS_OK)) {
       p->graphs[0].num_outputs = 0;
       mg_worker_prune(w, MG_SEARCH_RULE_OUTPUT, NULL);
@@ -322,7 +316,7 @@ static uint64_t finish(Mat *m) {
     }
   if (!outputs_match(s, p)) {
     mg_worker_prune(w, MG_SEARCH_RULE_OUTPUT, NULL);
-  } else if (s->shift_rule && mg_search_mixes_maxes(p)) {
+  } else if (s->facts.shift_rule && mg_search_mixes_maxes(p)) {
     mg_worker_prune(w, MG_SEARCH_RULE_SHIFT, NULL);
   } else if (mg_program_validate(p, s->gpu, NULL) != MG_STATUS_OK) {
     mg_worker_prune(w, MG_SEARCH_RULE_LAUNCH, NULL);
@@ -359,7 +353,7 @@ static bool budget_ok(const Mat *m, const Recipe *r) {
     return true;
   for (uint32_t k = 0; k < MG_OP_COUNT; k++)
     if (mg_search_budgeted((MgOpKind)k) &&
-        m->kinds[k] + r->kinds[k] > s->vocab.budget[k])
+        m->kinds[k] + r->kinds[k] > s->facts.vocab.budget[k])
       return false;
   return true;
 }
@@ -469,8 +463,8 @@ void mg_replay_kernel_graph(Worker *w, const KOp *ops, uint32_t num_ops,
   m.p = mg_program_create();
   m.v = malloc(m.n * sizeof *m.v);
   bool ok = m.p && m.v && mg_program_add_graph(m.p, MG_LEVEL_KERNEL) == 0;
-  for (uint32_t i = 0; ok && i < s->num_inputs; i++) {
-    const MgTensor *t = &s->in_type[i];
+  for (uint32_t i = 0; ok && i < s->facts.num_inputs; i++) {
+    const MgTensor *t = &s->facts.in_type[i];
     ok = mg_graph_add_input(m.p, 0, (MgDType)t->dtype, t->rank, t->dims,
                             NULL) == i;
   }

@@ -2,7 +2,7 @@
 //
 // A role names what a dim indexes (rows of X, the contraction k, the KV
 // length, ...). The target's roles come from unifying dims through its ops
-// (target.c); a candidate op keeps the roles of its operands and must not
+// (goal.c); a candidate op keeps the roles of its operands and must not
 // combine different ones: matmul contracts equal roles, element-wise ops
 // align equal roles (or broadcast a size-1 dim, role ROLE_ONE), a sum turns
 // its dim into ROLE_ONE. Shapes alone cannot say this: a tile of 128 rows of

@@ -143,14 +143,8 @@ typedef struct Found {
 } Found;
 
 static bool found_add(Found *f, Kept *k, const MgVerifyResult *check) {
-  if (f->n == f->cap) {
-    uint32_t cap = f->cap ? f->cap * 2 : 4;
-    MgSearchFound *items = realloc(f->items, cap * sizeof *items);
-    if (!items)
-      return false;
-    f->items = items;
-    f->cap = cap;
-  }
+  if (!mg_array_reserve(&f->items, &f->cap, f->n + 1, sizeof *f->items, 4))
+    return false;
   MgSearchFound *x = &f->items[f->n++];
   x->program = k->program;
   x->cost = k->cost;
@@ -250,9 +244,9 @@ static bool evaluate(Search *s, Worker *workers, uint32_t nw, Collector *c,
     // Only a target whose exps are all guarded constrains candidates.
     MgStability cs;
     bool unstable =
-        s->stability.exps && !s->stability.unguarded &&
+        s->facts.stability.exps && !s->facts.stability.unguarded &&
         mg_verify_stability(c->items[i].program, &cs, NULL) == MG_STATUS_OK &&
-        !mg_verify_keeps_stability(&s->stability, &cs);
+        !mg_verify_keeps_stability(&s->facts.stability, &cs);
     if (unstable && st->unstable++ > 0) {
       mg_explain_note(x, i, MG_SEARCH_FATE_UNSTABLE, NULL);
       continue;
@@ -334,9 +328,7 @@ static MgStatus check_target(const MgProgram *t, MgDiag *diag) {
       t->graphs[0].level != MG_LEVEL_KERNEL)
     return mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
                        "target has no root kernel graph");
-  static const MgTarget unlimited = {
-      "search", INT64_MAX, INT32_MAX, {INT64_MAX, INT64_MAX, INT64_MAX}};
-  return mg_program_validate(t, &unlimited, diag);
+  return mg_program_validate(t, mg_target_unlimited(), diag);
 }
 
 static int cmp_found(const void *pa, const void *pb) {
@@ -392,7 +384,7 @@ static Search *search_create(const MgProgram *target,
   mg_explain_init(&s->explain, opt->explain_top);
   s->gpu = opt->target ? opt->target : mg_target_default();
   s->min_blocks = opt->min_blocks ? opt->min_blocks
-                                  : mg_search_sm_count(s->gpu);
+                                  : mg_cost_gpu(s->gpu)->sms;
   s->max_work = opt->max_work_ratio * mg_search_work(target);
   s->start = mg_clock_now();
   if (opt->time_budget_s > 0) {
@@ -419,7 +411,7 @@ static MgStatus search_prepare(Search *s, MgSearchStats *stats,
       stats->absexpr_saturated = mg_absexpr_stats(s->abs).saturated;
   }
   stats->absexpr_used = s->abs != NULL;
-  MgStatus st = mg_verify_stability(s->target, &s->stability, diag);
+  MgStatus st = mg_verify_stability(s->target, &s->facts.stability, diag);
   if (st == MG_STATUS_OK)
     st = mg_search_analyze(s, diag);
   if (st == MG_STATUS_OK)

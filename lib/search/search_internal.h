@@ -49,7 +49,7 @@ MgRole mg_role_split_axis(MgRole r);
 
 enum { PHASE_LOOP = 1, PHASE_POST = 2 };
 
-//===--- Monomial supports (support.c) ------------------------------------===//
+//===--- Monomial supports (monomials.c) ----------------------------------===//
 
 #define SUP_MAX 16
 #define SUP_SLOTS 16
@@ -98,7 +98,7 @@ bool mg_role_summable(const uint8_t *reduced, MgRole r);
 /// May the for-loop run over role r (its accumulators fold it)?
 bool mg_role_foldable(const uint8_t *reduced, MgRole r);
 
-//===--- Target analysis (target.c) ---------------------------------------===//
+//===--- Target analysis (goal.c) -----------------------------------------===//
 
 /// One (kind, scalar) of the target's scalar ops.
 typedef struct ScalarOp {
@@ -340,17 +340,13 @@ typedef struct MenuSlot {
   struct MenuSlot *next;
 } MenuSlot;
 
-struct Search {
-  const MgProgram *target;
-  MgSearchOptions opt;
-  const MgTarget *gpu;
-  MgAbsGraph *abs;            // NULL: no abstract-expression pruning
+// What the search learns from the target before enumerating (goal.c,
+// monomials.c); read-only once the search starts.
+typedef struct Facts {
   MgStability stability;      // the target's exp guards (verify.h)
   bool shift_rule;            // candidates subtract only maxes of the
-                              // operand itself (target.c)
+                              // operand itself (goal.c)
   Vocab vocab;
-  uint32_t min_blocks;        // resolved
-  double max_work;            // max_work_ratio x the target's work
   uint8_t reduced[ROLE_MAX_TARGET + 1]; // roles the target sums over
   uint32_t num_anchors;       // (kind, scalar, operand class) of the
   struct {                    // target's unary and scalar ops, and (DIV,
@@ -378,6 +374,16 @@ struct Search {
   MgTensor in_type[MG_MAX_OP_INPUTS * 2];
   TInfo in_info[MG_MAX_OP_INPUTS * 2];
   Goal outputs;               // exact goal of the whole program
+} Facts;
+
+struct Search {
+  const MgProgram *target;
+  MgSearchOptions opt;
+  const MgTarget *gpu;
+  MgAbsGraph *abs;     // NULL: no abstract-expression pruning
+  uint32_t min_blocks; // resolved
+  double max_work;     // max_work_ratio x the target's work
+  Facts facts;
   // Shared.
   pthread_mutex_t lock;       // menu cache, candidate callback, memory
   pthread_cond_t menu_ready;
@@ -447,9 +453,6 @@ bool mg_replay_recipe(MgProgram *p, const Recipe *r, const MgTensorId *inputs,
 /// tiles the policy allows; -1 when no launch builds.
 int64_t mg_recipe_min_smem(const Search *s, const BlockSig *sig,
                            const Recipe *r);
-/// Removes everything appended to `p` after the given counts.
-void mg_program_truncate(MgProgram *p, uint32_t num_graphs,
-                         uint32_t kernel_ops, uint32_t kernel_tensors);
 
 /// Runs `fn(worker, index, arg)` for index in [0, n) on the workers, in
 /// parallel; calls the progress callback meanwhile.
@@ -485,14 +488,14 @@ MgAbsId mg_search_classes(const Search *s, const MgProgram *p, MgGraphId g,
                           MgOpId op, const MgAbsId *tensor_cls, MgAbsId *cls);
 /// Can a block graph over `sig` make the goal's outputs at all? Every
 /// variable of the goal's supports must be an input's or an atom/divisor
-/// whose argument's variables are (support.c).
+/// whose argument's variables are (monomials.c).
 bool mg_search_goal_reachable(const Search *s, const BlockSig *sig,
                               const Goal *goal);
 /// Slots (bit i = slot i) with a non-zero degree in `sup`.
 uint32_t mg_sup_slots(const Support *sup);
-/// Records a target sum over `role` of `summand` (support.c).
+/// Records a target sum over `role` of `summand` (monomials.c).
 void mg_search_add_reduction(Search *s, MgRole role, const Support *summand);
-/// Reduction rule (support.c): does the target sum over `role` a summand
+/// Reduction rule (monomials.c): does the target sum over `role` a summand
 /// with this support?
 bool mg_search_reduction_ok(const Search *s, MgRole role,
                             const Support *summand);
@@ -530,13 +533,9 @@ bool mg_gen_ops(const Vocab *v, bool block, uint32_t m, uint32_t first,
                 uint32_t rank_m, GenFn fn, void *ctx);
 /// True for ops counted against max_block_ops.
 bool mg_search_counted(MgOpKind kind);
-/// True for unary and scalar element-wise ops.
-bool mg_search_unary(MgOpKind kind);
 /// The kinds tracked by the non-LAX budget.
 bool mg_search_budgeted(MgOpKind kind);
 
-/// The target's SM count by name (for min_blocks = 0).
-uint32_t mg_search_sm_count(const MgTarget *target);
 /// True when `p` sums values scaled by different exp(−max) without
 /// rescaling them (rescale.c): such a candidate differs from a target that
 /// subtracts each row's own max, although abstract expressions agree.

@@ -16,6 +16,7 @@ MgStatus mg_diag_set(MgDiag *diag, MgStatus status, int32_t graph, int32_t op,
     return status;
   diag->graph = graph;
   diag->op = op;
+  diag->status = status;
   va_list ap;
   va_start(ap, fmt);
   // vsnprintf truncates long messages and always NUL-terminates.

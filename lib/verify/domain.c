@@ -268,20 +268,13 @@ static MgStatus ff_unary(void *vctx, MgOpKind kind, double scalar,
     }
     return MG_STATUS_OK;
   }
-  case MG_OP_SQRT:
-  case MG_OP_RSQRT:
-  case MG_OP_SILU:
-  case MG_OP_GELU:
-  case MG_OP_RELU:
-  case MG_OP_LOG:
-  case MG_OP_TANH:
-  case MG_OP_ERF:
+  default:
+    if (!mg_op_kind_is_opaque(kind))
+      return fail(ctx, MG_FF_FAULT_UNSUPPORTED);
     for (size_t i = 0; i < n; ++i)
       out[i] = uninterpreted(ctx, kind, mg_ff_cell_p(a[i]));
     ctx->uf_calls += n;
     return MG_STATUS_OK;
-  default:
-    return fail(ctx, MG_FF_FAULT_UNSUPPORTED);
   }
 }
 

@@ -39,26 +39,14 @@ MgVerifyOptions mg_verify_options_default(void) {
   return o;
 }
 
-// The verifier checks semantics, not a GPU's limits: validate structure
-// against a target that admits any launch and footprint.
-static const MgTarget unlimited_target = {
-    "verify", INT64_MAX, INT32_MAX, {INT64_MAX, INT64_MAX, INT64_MAX}};
-
-static bool same_dims(const MgTensor *a, const MgTensor *b) {
-  if (a->rank != b->rank)
-    return false;
-  for (uint32_t d = 0; d < a->rank; ++d)
-    if (a->dims[d] != b->dims[d])
-      return false;
-  return true;
-}
-
 static MgStatus check_program(const MgProgram *p, const char *which,
                               MgDiag *diag) {
   if (!p || p->num_graphs == 0 || p->graphs[0].level != MG_LEVEL_KERNEL)
     return mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
                        "program %s has no root kernel graph", which);
-  MgStatus st = mg_program_validate(p, &unlimited_target, diag);
+  // Semantics, not a GPU's limits: structure is checked against a target
+  // that admits any launch and footprint.
+  MgStatus st = mg_program_validate(p, mg_target_unlimited(), diag);
   if (st != MG_STATUS_OK)
     return st;
   const MgGraph *g = &p->graphs[0];
@@ -79,7 +67,7 @@ static MgStatus check_signatures(const MgProgram *a, const MgProgram *b,
   for (uint32_t i = 0; i < ga->num_inputs; ++i) {
     const MgTensor *x = mg_graph_input_tensor(ga, i);
     const MgTensor *y = mg_graph_input_tensor(gb, i);
-    if (!same_dims(x, y))
+    if (!mg_graph_same_shape(x, y))
       return mg_diag_set(diag, MG_STATUS_INVALID, 0, -1,
                          "shapes of input %u differ", i);
     // Both read the same logical values below, so a program reading W
@@ -94,7 +82,7 @@ static MgStatus check_signatures(const MgProgram *a, const MgProgram *b,
                        "output counts differ: %u vs %u", ga->num_outputs,
                        gb->num_outputs);
   for (uint32_t k = 0; k < ga->num_outputs; ++k)
-    if (!same_dims(&ga->tensors[ga->outputs[k]], &gb->tensors[gb->outputs[k]]))
+    if (!mg_graph_same_shape(&ga->tensors[ga->outputs[k]], &gb->tensors[gb->outputs[k]]))
       return mg_diag_set(diag, MG_STATUS_INVALID, 0, -1,
                          "shapes of output %u differ", k);
   return MG_STATUS_OK;
@@ -228,15 +216,6 @@ static uint64_t attempt_key(uint64_t seed, uint32_t attempt) {
   return mg_hash_u64(mg_hash_u64(seed, 0x766572696679ull), attempt);
 }
 
-static bool same_buffer_shape(const MgBuffer *x, const MgBuffer *y) {
-  if (x->rank != y->rank)
-    return false;
-  for (uint32_t d = 0; d < x->rank; ++d)
-    if (x->dims[d] != y->dims[d])
-      return false;
-  return true;
-}
-
 static void prepare(MgVerifyResult *result) {
   memset(result, 0, sizeof *result);
   result->verdict = MG_VERDICT_UNKNOWN;
@@ -267,7 +246,7 @@ static void run_attempt(const MgProgram *a, const MgProgram *b, Rig *rig,
   out->void_test = st == MG_STATUS_OK && (void_a || void_b);
   if (st == MG_STATUS_OK && !out->void_test) {
     for (uint32_t k = 0; st == MG_STATUS_OK && k < rig->num_outputs; ++k)
-      if (!same_buffer_shape(&rig->out_a[k], &rig->out_b[k]))
+      if (!mg_buffer_same_shape(&rig->out_a[k], &rig->out_b[k]))
         st = mg_diag_set(&out->diag, MG_STATUS_INVALID, 0, -1,
                          "output %u has different run-time shapes", k);
     // Shapes were checked equal above, so a difference is an element.

@@ -158,21 +158,26 @@ static void test_cost_predefined_exp(void) {
   mg_program_destroy(p);
 }
 
-// Row sums X(792,1024) f16 in one custom kernel: grid (g,1,1), F = 4,
-// iterator imap x->0 fmap `fmap`, SUM_LAST accumulator, saver omap x->0.
-static MgProgram *row_sum_kernel(int32_t g, int8_t fmap) {
+// X (rows, cols) of `dt` through one custom kernel: grid (g,1,1) of
+// `threads`, for-loop range `forloop`; an iterator with imap x->0 and fmap
+// `fmap`, with `sum` a SUM_LAST accumulator, a saver with omap x->0.
+static MgProgram *one_block_kernel(MgDType dt, int64_t rows, int64_t cols,
+                                   int32_t g, int32_t threads, int32_t forloop,
+                                   int8_t fmap, bool sum) {
   MgDiag d;
   MgProgram *p = mg_program_create();
   mg_program_add_graph(p, MG_LEVEL_KERNEL);
   MgGraphId b = mg_program_add_graph(p, MG_LEVEL_BLOCK);
-  MgTensorId X = mg_graph_add_input(p, 0, MG_DTYPE_F16, 2, dims2(792, 1024), &d);
+  MgTensorId X = mg_graph_add_input(p, 0, dt, 2, dims2(rows, cols), &d);
   const int32_t grid[3] = {g, 1, 1};
-  CHECK_EQ_INT(mg_graph_set_launch(p, b, grid, 128, 4, &d), MG_STATUS_OK);
-  MgTensorId bx = mg_graph_add_input(p, b, MG_DTYPE_F16, 2, dims2(792, 1024), &d);
+  CHECK_EQ_INT(mg_graph_set_launch(p, b, grid, threads, forloop, &d),
+               MG_STATUS_OK);
+  MgTensorId bx = mg_graph_add_input(p, b, dt, 2, dims2(rows, cols), &d);
   const int8_t x_to_0[3] = {0, NONE, NONE};
   MgTensorId t = mg_graph_iterator(p, b, bx, x_to_0, fmap, &d);
-  MgTensorId s = mg_graph_accum(p, b, t, MG_ACCUM_SUM_LAST, &d);
-  MgTensorId o = mg_graph_saver(p, b, s, x_to_0, &d);
+  if (sum)
+    t = mg_graph_accum(p, b, t, MG_ACCUM_SUM_LAST, &d);
+  MgTensorId o = mg_graph_saver(p, b, t, x_to_0, &d);
   CHECK(o != MG_NO_ID);
   CHECK_EQ_INT(mg_graph_mark_output(p, b, o, &d), MG_STATUS_OK);
   MgTensorId Y;
@@ -180,6 +185,12 @@ static MgProgram *row_sum_kernel(int32_t g, int8_t fmap) {
   CHECK_EQ_INT(mg_graph_mark_output(p, 0, Y, &d), MG_STATUS_OK);
   CHECK_EQ_INT(mg_program_validate(p, NULL, &d), MG_STATUS_OK);
   return p;
+}
+
+// Row sums X(792,1024) f16 in one custom kernel: grid (g,1,1), F = 4,
+// iterator imap x->0 fmap `fmap`, SUM_LAST accumulator, saver omap x->0.
+static MgProgram *row_sum_kernel(int32_t g, int8_t fmap) {
+  return one_block_kernel(MG_DTYPE_F16, 792, 1024, g, 128, 4, fmap, true);
 }
 
 // Wave quantization below, at and above 132 SMs; traffic independent of g.
@@ -604,23 +615,7 @@ static void test_cost_views_match_lowering(void) {
 // rows, `threads` threads, F = 1.
 static MgProgram *copy_kernel(MgDType dt, int64_t rows, int64_t cols,
                               int32_t g, int32_t threads) {
-  MgDiag d;
-  MgProgram *p = mg_program_create();
-  mg_program_add_graph(p, MG_LEVEL_KERNEL);
-  MgGraphId b = mg_program_add_graph(p, MG_LEVEL_BLOCK);
-  MgTensorId X = mg_graph_add_input(p, 0, dt, 2, dims2(rows, cols), &d);
-  const int32_t grid[3] = {g, 1, 1};
-  CHECK_EQ_INT(mg_graph_set_launch(p, b, grid, threads, 1, &d), MG_STATUS_OK);
-  MgTensorId bx = mg_graph_add_input(p, b, dt, 2, dims2(rows, cols), &d);
-  const int8_t x_to_0[3] = {0, NONE, NONE};
-  MgTensorId t = mg_graph_iterator(p, b, bx, x_to_0, NONE, &d);
-  MgTensorId o = mg_graph_saver(p, b, t, x_to_0, &d);
-  CHECK_EQ_INT(mg_graph_mark_output(p, b, o, &d), MG_STATUS_OK);
-  MgTensorId Y;
-  CHECK(mg_graph_custom(p, 0, b, 1, &X, &Y, &d) == 1);
-  CHECK_EQ_INT(mg_graph_mark_output(p, 0, Y, &d), MG_STATUS_OK);
-  CHECK_EQ_INT(mg_program_validate(p, NULL, &d), MG_STATUS_OK);
-  return p;
+  return one_block_kernel(dt, rows, cols, g, threads, 1, NONE, false);
 }
 
 // A pure copy: X (2048, 1002) f16 through (4, 1002) tiles, 512 blocks of
@@ -773,24 +768,7 @@ static void test_cost_emitted_mma_matmul(void) {
 // Row sums of X (64, 8192) f32: a block per row, 128 threads, the columns
 // over F = 64 iterations of (1,128) tiles, a sum_last accumulator.
 static MgProgram *loop_sum_kernel(void) {
-  MgDiag d;
-  MgProgram *p = mg_program_create();
-  mg_program_add_graph(p, MG_LEVEL_KERNEL);
-  MgGraphId b = mg_program_add_graph(p, MG_LEVEL_BLOCK);
-  MgTensorId X = mg_graph_add_input(p, 0, MG_DTYPE_F32, 2, dims2(64, 8192), &d);
-  const int32_t grid[3] = {64, 1, 1};
-  CHECK_EQ_INT(mg_graph_set_launch(p, b, grid, 128, 64, &d), MG_STATUS_OK);
-  MgTensorId bx = mg_graph_add_input(p, b, MG_DTYPE_F32, 2, dims2(64, 8192), &d);
-  const int8_t x_to_0[3] = {0, NONE, NONE};
-  MgTensorId t = mg_graph_iterator(p, b, bx, x_to_0, 1, &d);
-  MgTensorId s = mg_graph_accum(p, b, t, MG_ACCUM_SUM_LAST, &d);
-  MgTensorId o = mg_graph_saver(p, b, s, x_to_0, &d);
-  CHECK_EQ_INT(mg_graph_mark_output(p, b, o, &d), MG_STATUS_OK);
-  MgTensorId Y;
-  CHECK(mg_graph_custom(p, 0, b, 1, &X, &Y, &d) == 1);
-  CHECK_EQ_INT(mg_graph_mark_output(p, 0, Y, &d), MG_STATUS_OK);
-  CHECK_EQ_INT(mg_program_validate(p, NULL, &d), MG_STATUS_OK);
-  return p;
+  return one_block_kernel(MG_DTYPE_F32, 64, 8192, 64, 128, 64, 1, true);
 }
 
 // A pipelined for-loop bound by its per-iteration latency: the next tile

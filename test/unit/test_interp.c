@@ -534,45 +534,50 @@ static MgProgram *ref_matmul(int64_t m, int64_t k, int64_t n) {
   return p;
 }
 
-static void test_interp_block_matmul_grid_n(void) {
+// X(m,k)·W(k,n) as one block graph of grid (gx, gy, 1) and for-loop range
+// `forloop` (accumulated when above 1); the iterators of X and W map grid
+// x, y, z and the loop to the dims in xm and wm, the saver x, y, z by om.
+// Compared with ref_matmul on inputs drawn from `seed`.
+typedef struct BlockMatmul {
+  int64_t m, k, n;
+  int32_t gx, gy, forloop;
+  int8_t xm[4], wm[4], om[3];
+} BlockMatmul;
+
+static void check_block_matmul(BlockMatmul c, uint64_t seed, int line) {
   MgProgram *p = program();
-  MgTensorId x = IN2(p, 0, 8, 16), w = IN2(p, 0, 16, 24);
-  MgGraphId b = block(p, 3, 1, 1, 1);
-  MgTensorId tx = ITER(p, b, IN2(p, b, 8, 16), N, N, N, N);
-  MgTensorId tw = ITER(p, b, IN2(p, b, 16, 24), 1, N, N, N);
-  mark(p, b, SAVE(p, b, MATMUL(p, b, tx, tw), 1, N, N));
+  MgTensorId x = IN2(p, 0, c.m, c.k), w = IN2(p, 0, c.k, c.n);
+  MgGraphId b = block(p, c.gx, c.gy, 1, c.forloop);
+  MgTensorId tx =
+      ITER(p, b, IN2(p, b, c.m, c.k), c.xm[0], c.xm[1], c.xm[2], c.xm[3]);
+  MgTensorId tw =
+      ITER(p, b, IN2(p, b, c.k, c.n), c.wm[0], c.wm[1], c.wm[2], c.wm[3]);
+  MgTensorId mm = MATMUL(p, b, tx, tw);
+  if (c.forloop > 1)
+    mm = ACC(p, b, mm, SUM);
+  mark(p, b, SAVE(p, b, mm, c.om[0], c.om[1], c.om[2]));
   mark(p, 0, custom(p, 0, b, 2, (MgTensorId[]){x, w}, NULL));
-  Case c;
-  case_inputs(&c, 2, (size_t[]){8 * 16, 16 * 24}, 1);
-  compare(p, ref_matmul(8, 16, 24), &c, 8 * 24, __LINE__);
+  Case cs;
+  case_inputs(&cs, 2, (size_t[]){c.m * c.k, c.k * c.n}, seed);
+  compare(p, ref_matmul(c.m, c.k, c.n), &cs, c.m * c.n, line);
+}
+
+static void test_interp_block_matmul_grid_n(void) {
+  check_block_matmul((BlockMatmul){8, 16, 24, 3, 1, 1, {N, N, N, N},
+                                   {1, N, N, N}, {1, N, N}},
+                     1, __LINE__);
 }
 
 static void test_interp_block_matmul_loop_k(void) {
-  MgProgram *p = program();
-  MgTensorId x = IN2(p, 0, 8, 32), w = IN2(p, 0, 32, 12);
-  MgGraphId b = block(p, 1, 1, 1, 4);
-  MgTensorId tx = ITER(p, b, IN2(p, b, 8, 32), N, N, N, 1);
-  MgTensorId tw = ITER(p, b, IN2(p, b, 32, 12), N, N, N, 0);
-  MgTensorId acc = ACC(p, b, MATMUL(p, b, tx, tw), SUM);
-  mark(p, b, SAVE(p, b, acc, N, N, N));
-  mark(p, 0, custom(p, 0, b, 2, (MgTensorId[]){x, w}, NULL));
-  Case c;
-  case_inputs(&c, 2, (size_t[]){8 * 32, 32 * 12}, 2);
-  compare(p, ref_matmul(8, 32, 12), &c, 8 * 12, __LINE__);
+  check_block_matmul((BlockMatmul){8, 32, 12, 1, 1, 4, {N, N, N, 1},
+                                   {N, N, N, 0}, {N, N, N}},
+                     2, __LINE__);
 }
 
 static void test_interp_block_matmul_grid_mn_loop_k(void) {
-  MgProgram *p = program();
-  MgTensorId x = IN2(p, 0, 8, 16), w = IN2(p, 0, 16, 10);
-  MgGraphId b = block(p, 2, 2, 1, 2);
-  MgTensorId tx = ITER(p, b, IN2(p, b, 8, 16), 0, N, N, 1);
-  MgTensorId tw = ITER(p, b, IN2(p, b, 16, 10), N, 1, N, 0);
-  MgTensorId acc = ACC(p, b, MATMUL(p, b, tx, tw), SUM);
-  mark(p, b, SAVE(p, b, acc, 0, 1, N));
-  mark(p, 0, custom(p, 0, b, 2, (MgTensorId[]){x, w}, NULL));
-  Case c;
-  case_inputs(&c, 2, (size_t[]){8 * 16, 16 * 10}, 3);
-  compare(p, ref_matmul(8, 16, 10), &c, 8 * 10, __LINE__);
+  check_block_matmul((BlockMatmul){8, 16, 10, 2, 2, 2, {0, N, N, 1},
+                                   {N, 1, N, 0}, {0, 1, N}},
+                     3, __LINE__);
 }
 
 static void test_interp_block_rmsnorm_matmul(void) {

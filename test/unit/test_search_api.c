@@ -210,7 +210,7 @@ static void input_roles(MgProgram *t, MgRole roles[][MG_MAX_DIMS],
   MgDiag diag;
   CHECK_EQ_INT(mg_search_analyze(s, &diag), MG_STATUS_OK);
   for (uint32_t i = 0; i < n; i++)
-    memcpy(roles[i], s->in_info[i].role, sizeof roles[i]);
+    memcpy(roles[i], s->facts.in_info[i].role, sizeof roles[i]);
   free(s);
   mg_program_destroy(t);
 }

@@ -243,6 +243,17 @@ static void test_search_is_deterministic_across_threads(void) {
 
 //===--- Budgets, progress -------------------------------------------------===//
 
+// Every program a stopped search kept is equivalent to the target.
+static void check_kept_verify(const MgProgram *t, const MgSearchResult *r) {
+  for (uint32_t i = 0; i < r->num_found; i++) {
+    MgVerifyResult vr;
+    MgDiag diag;
+    CHECK_EQ_INT(mg_verify_equivalent(t, r->found[i].program, NULL, &vr,
+                                      &diag), MG_STATUS_OK);
+    CHECK_EQ_INT(vr.verdict, MG_VERDICT_EQUIVALENT);
+  }
+}
+
 static void count_progress(const MgSearchProgress *p, void *user) {
   uint32_t *calls = user;
   (*calls)++;
@@ -266,12 +277,7 @@ static void test_search_time_budget_stops_cleanly(void) {
   CHECK(r.stats.timed_out);
   CHECK(r.stats.elapsed_s < 5.0); // stops soon after the budget
   CHECK(calls > 0);
-  for (uint32_t i = 0; i < r.num_found; i++) { // whatever it kept verifies
-    MgVerifyResult vr;
-    CHECK_EQ_INT(mg_verify_equivalent(t, r.found[i].program, NULL, &vr,
-                                      &diag), MG_STATUS_OK);
-    CHECK_EQ_INT(vr.verdict, MG_VERDICT_EQUIVALENT);
-  }
+  check_kept_verify(t, &r); // whatever it kept verifies
   mg_search_result_free(&r);
   // Without a budget the same search completes and says it did.
   o.time_budget_s = 0;
@@ -303,12 +309,7 @@ static void test_search_memory_bound_stops_enumeration(void) {
   CHECK(!r.stats.timed_out);
   CHECK(r.stats.memory_high_water > o.memory_limit);
   CHECK(r.stats.memory_high_water < 4 * o.memory_limit);
-  for (uint32_t i = 0; i < r.num_found; i++) {
-    MgVerifyResult vr;
-    CHECK_EQ_INT(mg_verify_equivalent(t, r.found[i].program, NULL, &vr,
-                                      &diag), MG_STATUS_OK);
-    CHECK_EQ_INT(vr.verdict, MG_VERDICT_EQUIVALENT);
-  }
+  check_kept_verify(t, &r);
   mg_search_result_free(&r);
   mg_program_destroy(t);
 }

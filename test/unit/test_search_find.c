@@ -60,12 +60,25 @@ static void check_all_verify(const MgProgram *target, const MgSearchResult *r) {
   }
 }
 
+// check_all_verify, then frees the result and the target.
+static void check_all_verify_and_free(MgProgram *target, MgSearchResult *r) {
+  check_all_verify(target, r);
+  mg_search_result_free(r);
+  mg_program_destroy(target);
+}
+
+// Searches `t` with `o`; the search itself must succeed.
+static void search_ok(const MgProgram *t, const MgSearchOptions *o,
+                      MgSearchResult *r) {
+  MgDiag diag;
+  CHECK_EQ_INT(mg_search_run(t, o, r, &diag), MG_STATUS_OK);
+}
+
 static void test_search_finds_rmsnorm_one_kernel(void) {
   MgProgram *t = mg_sample_rmsnorm_matmul(2, 16, 32);
   MgSearchOptions o = small_options();
   MgSearchResult r;
-  MgDiag diag;
-  CHECK_EQ_INT(mg_search_run(t, &o, &r, &diag), MG_STATUS_OK);
+  search_ok(t, &o, &r);
   const MgProgram *best = mg_search_result_best(&r);
   CHECK(best != NULL);
   if (best) {
@@ -86,17 +99,14 @@ static void test_search_finds_rmsnorm_one_kernel(void) {
   CHECK(r.stats.absexpr_used);
   CHECK(r.stats.verified >= 1);
   CHECK_EQ_INT(r.stats.kernel_ops_searched, 1); // stopped at one kernel
-  check_all_verify(t, &r);
-  mg_search_result_free(&r);
-  mg_program_destroy(t);
+  check_all_verify_and_free(t, &r);
 }
 
 static void test_search_finds_lora_one_kernel(void) {
   MgProgram *t = mg_sample_lora(4, 16, 32, 4);
   MgSearchOptions o = small_options();
   MgSearchResult r;
-  MgDiag diag;
-  CHECK_EQ_INT(mg_search_run(t, &o, &r, &diag), MG_STATUS_OK);
+  search_ok(t, &o, &r);
   const MgProgram *best = mg_search_result_best(&r);
   CHECK(best != NULL);
   if (best) {
@@ -107,9 +117,7 @@ static void test_search_finds_lora_one_kernel(void) {
       CHECK_EQ_INT(count_kind(b, MG_OP_ADD), 1);
     }
   }
-  check_all_verify(t, &r);
-  mg_search_result_free(&r);
-  mg_program_destroy(t);
+  check_all_verify_and_free(t, &r);
 }
 
 // Row sums: the predefined sum is already one kernel; the split form (the
@@ -122,8 +130,7 @@ static void test_search_finds_sum_split(void) {
   o.max_verified = 8;
   o.rank = MG_SEARCH_RANK_PROXY;
   MgSearchResult r;
-  MgDiag diag;
-  CHECK_EQ_INT(mg_search_run(t, &o, &r, &diag), MG_STATUS_OK);
+  search_ok(t, &o, &r);
   bool split = false;
   for (uint32_t i = 0; i < r.num_found; i++) {
     const MgGraph *b = single_kernel(r.found[i].program);
@@ -134,9 +141,7 @@ static void test_search_finds_sum_split(void) {
   }
   CHECK(split);
   CHECK(r.num_found >= 2);
-  check_all_verify(t, &r);
-  mg_search_result_free(&r);
-  mg_program_destroy(t);
+  check_all_verify_and_free(t, &r);
 }
 
 static void test_search_finds_gated_mlp_and_ntrans(void) {
@@ -189,8 +194,7 @@ static void test_search_finds_attention_forms(void) {
   o.on_candidate = keep_split;
   o.candidate_user_data = &split;
   MgSearchResult r;
-  MgDiag diag;
-  CHECK_EQ_INT(mg_search_run(t, &o, &r, &diag), MG_STATUS_OK);
+  search_ok(t, &o, &r);
   CHECK_EQ_INT(r.stats.kernel_ops_searched, 2);
   CHECK_EQ_INT(r.num_found, 2); // the best of each level
   if (r.num_found == 2) {
@@ -202,6 +206,7 @@ static void test_search_finds_attention_forms(void) {
   CHECK(split != NULL);
   if (split) {
     MgVerifyResult vr;
+    MgDiag diag;
     CHECK_EQ_INT(mg_verify_equivalent(t, split, NULL, &vr, &diag),
                  MG_STATUS_OK);
     CHECK_EQ_INT(vr.verdict, MG_VERDICT_EQUIVALENT);
@@ -221,8 +226,7 @@ static void test_search_picks_two_kernels_by_cost(void) {
   MgSearchOptions o = mg_search_options_default();
   o.threads = 2;
   MgSearchResult r;
-  MgDiag diag;
-  CHECK_EQ_INT(mg_search_run(t, &o, &r, &diag), MG_STATUS_OK);
+  search_ok(t, &o, &r);
   const MgProgram *best = mg_search_result_best(&r);
   CHECK(best != NULL);
   if (best) {
@@ -231,9 +235,7 @@ static void test_search_picks_two_kernels_by_cost(void) {
   }
   CHECK_EQ_INT(r.stats.kernel_ops_searched, 2);
   CHECK_EQ_INT(r.stats.verified, 1);
-  check_all_verify(t, &r);
-  mg_search_result_free(&r);
-  mg_program_destroy(t);
+  check_all_verify_and_free(t, &r);
 }
 
 // Letting the cost model choose among more launches per block graph can

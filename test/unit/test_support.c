@@ -3,6 +3,7 @@
 #include "test.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void test_support_diag_set(void) {
@@ -13,6 +14,7 @@ static void test_support_diag_set(void) {
   CHECK_EQ_INT(st, MG_STATUS_INVALID);
   CHECK_EQ_INT(d.graph, 3);
   CHECK_EQ_INT(d.op, 7);
+  CHECK_EQ_INT(d.status, MG_STATUS_INVALID);
   CHECK(strcmp(d.message, "bad 'x' 42") == 0);
   // NULL diag: only the status comes back.
   CHECK_EQ_INT(mg_diag_set(NULL, MG_STATUS_NOMEM, 0, 0, "x"), MG_STATUS_NOMEM);
@@ -23,6 +25,7 @@ static void test_support_diag_set(void) {
   mg_diag_set(&d, MG_STATUS_BUDGET, -1, -1, "%s", big);
   CHECK_EQ_INT(strlen(d.message), sizeof d.message - 1);
   CHECK_EQ_INT(d.graph, -1);
+  CHECK_EQ_INT(d.status, MG_STATUS_BUDGET);
 }
 
 static void test_support_status_name(void) {
@@ -185,9 +188,33 @@ static void test_support_hmac_sha256_rfc4231(void) {
   CHECK(digest_is(d, "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54"));
 }
 
+// Capacity starts at `first`, doubles past what is needed, and a failed
+// request leaves the array as it was.
+static void test_support_array_reserve(void) {
+  int64_t *items = NULL;
+  uint32_t cap = 0;
+  CHECK(mg_array_reserve(&items, &cap, 0, sizeof *items, 4));
+  CHECK(items == NULL);
+  CHECK(mg_array_reserve(&items, &cap, 1, sizeof *items, 4));
+  CHECK_EQ_INT(cap, 4);
+  for (int64_t i = 0; i < 4; i++)
+    items[i] = i;
+  CHECK(mg_array_reserve(&items, &cap, 5, sizeof *items, 4));
+  CHECK_EQ_INT(cap, 8);
+  CHECK(mg_array_reserve(&items, &cap, 33, sizeof *items, 4));
+  CHECK_EQ_INT(cap, 64);
+  CHECK_EQ_INT(items[3], 3);
+  int64_t *before = items;
+  CHECK(!mg_array_reserve(&items, &cap, UINT32_MAX, SIZE_MAX / 2, 4));
+  CHECK(items == before);
+  CHECK_EQ_INT(cap, 64);
+  free(items);
+}
+
 int main(void) {
   RUN_TEST(test_support_diag_set);
   RUN_TEST(test_support_status_name);
+  RUN_TEST(test_support_array_reserve);
   RUN_TEST(test_support_arena_aligned_zeroed);
   RUN_TEST(test_support_arena_overflow);
   RUN_TEST(test_support_arena_no_overlap);

@@ -274,7 +274,7 @@ int main(int argc, char **argv) {
   // Written to a temporary file that replaces -o only when everything
   // succeeded: `-o` naming the input cannot lose it.
   MgOutFile outfile;
-  MgDiag diag = {-1, -1, ""};
+  MgDiag diag = MG_DIAG_INIT;
   if (mg_outfile_open(&outfile, o.output ? o.output : "-", &diag) !=
       MG_STATUS_OK) {
     fprintf(stderr, "mirage-opt: %s\n", diag.message);

@@ -603,7 +603,7 @@ bool mg_run_jit_lowered(MlirContext ctx, const MgProgram *program,
                         const char *cpu, const MgRunSignature *sig, void *const *inputs,
                         void *const *outputs, char *err, size_t err_size) {
   MgText text = {0};
-  MgDiag diag = {-1, -1, ""};
+  MgDiag diag = MG_DIAG_INIT;
   MgLowerOptions o = {MG_LOWER_CPU, ENTRY, NULL, true,
                       MG_LOWER_HOST_COPY, NULL};
   if (mg_lower_emit(program, &o, &text, &diag) != MG_STATUS_OK) {

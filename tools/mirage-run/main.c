@@ -261,8 +261,8 @@ static int parse_args(int argc, char **argv, Options *o) {
       time_only = true;
     } else if (!strncmp(a, "--target=", 9)) {
       if (!mg_target_lookup(a + 9) || strlen(a + 9) >= sizeof o->target) {
-        fprintf(stderr, "mirage-run: unknown target '%s' (expected sm_80, "
-                        "sm_86, sm_89 or sm_90)\n", a + 9);
+        fprintf(stderr, "mirage-run: unknown target '%s' (expected %s)\n",
+                a + 9, mg_target_names());
         return 1;
       }
       snprintf(o->target, sizeof o->target, "%s", a + 9);
@@ -340,6 +340,18 @@ static void report_error(MlirLocation loc, const char *label,
   fflush(stdout); // keep the per-pair lines and errors in order
   mg_tool_print_location(loc, stderr);
   fprintf(stderr, ": error: %s: %s\n", label, message);
+}
+
+// report_error with a printf-style message; the pair's outcome.
+__attribute__((format(printf, 3, 4))) static Outcome
+pair_error(MlirLocation loc, const char *label, const char *fmt, ...) {
+  char msg[400];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  report_error(loc, label, msg);
+  return OUTCOME_ERROR;
 }
 
 //===--- Checking one pair ------------------------------------------------===//
@@ -513,8 +525,8 @@ static Outcome compare(const char *label, const MgRunSignature *sig,
       double ref = b->interp_out[k][i];
       // Rounded to the output type: the f64 interpreter's values beyond
       // its range are what a real run would store as inf.
-      double r = mg_run_round(dtype, sides->jit_is_reference ? jit : ref);
-      double c = mg_run_round(dtype, sides->jit_is_reference ? ref : jit);
+      double r = mg_dtype_round(dtype, sides->jit_is_reference ? jit : ref);
+      double c = mg_dtype_round(dtype, sides->jit_is_reference ? ref : jit);
       if (finite_in && !ill && !isfinite(r))
         nf.reference[k]++, overflow = true;
       else if (isfinite(r) && !isfinite(c))
@@ -576,7 +588,7 @@ static Outcome compare(const char *label, const MgRunSignature *sig,
             "results are not meaningful (%s); try --range=%g",
             mg_dtype_name(at.dtype), o->range, at.op, mg_dtype_name(at.dtype),
             at.peak, mg_dtype_name(at.dtype),
-            mg_run_max_finite(at.dtype), where,
+            mg_dtype_max_finite(at.dtype), where,
             mg_run_overflow_range(program, in, o->range, &at,
                                   small_inputs(sig)));
     return OUTCOME_OVERFLOW;
@@ -613,7 +625,7 @@ static MgProgram *import_kernel(MlirOperation module, MlirOperation kernel,
   MgProgram *program = NULL;
   MgBridgeMap map = {0};
   MlirLocation loc = mlirOperationGetLocation(kernel);
-  MgDiag diag = {-1, -1, ""};
+  MgDiag diag = MG_DIAG_INIT;
   MlirSymbolTable symbols = mlirSymbolTableCreate(module);
   MgStatus status =
       mg_bridge_import(symbols, kernel, &program, &map, &loc, &diag);
@@ -657,7 +669,7 @@ static Outcome interpret_and_compare(const MgProgram *program,
                                      MlirLocation loc, const char *label,
                                      const Options *o) {
   char err[512];
-  MgDiag diag = {-1, -1, ""};
+  MgDiag diag = MG_DIAG_INIT;
   const double *const *in = (const double *const *)b->in_values;
   if (!mg_interp_stored_to_logical(program, b->in_values)) {
     report_error(loc, label, "out of memory");
@@ -667,7 +679,7 @@ static Outcome interpret_and_compare(const MgProgram *program,
   // unless the copies of the inputs each makes are large: then one after
   // the other, to hold one copy at a time.
   Interpreted run = {program, in, b->interp_out,
-                     {-1, 0, MG_DTYPE_F32, ""}, MG_STATUS_OK, {-1, -1, ""}};
+                     {-1, 0, MG_DTYPE_F32, ""}, MG_STATUS_OK, MG_DIAG_INIT};
   pthread_t thread;
   bool threaded = small_inputs(sig) &&
                   pthread_create(&thread, NULL, interpret, &run) == 0;
@@ -1014,35 +1026,26 @@ static bool is_declaration(MlirOperation func) {
 /// --compare=L,R. Returns the outcome.
 static Outcome run_compare(MlirOperation module, const Options *o) {
   MlirLocation loc = mlirOperationGetLocation(module);
-  char label[600], msg[400];
+  char label[600];
   snprintf(label, sizeof label, "@%s vs @%s", o->lhs, o->rhs);
   MlirOperation lhs = mg_bridge_lookup_func(module, o->lhs);
   MlirOperation rhs = mg_bridge_lookup_func(module, o->rhs);
   const char *missing = mlirOperationIsNull(lhs)   ? o->lhs
                         : mlirOperationIsNull(rhs) ? o->rhs
                                                    : NULL;
-  if (missing) {
-    snprintf(msg, sizeof msg, "no function named '@%s'", missing);
-    report_error(loc, label, msg);
-    return OUTCOME_ERROR;
-  }
+  if (missing)
+    return pair_error(loc, label, "no function named '@%s'", missing);
   MgLevel level;
-  if (mg_bridge_func_level(lhs, &level) || is_declaration(lhs)) {
-    snprintf(msg, sizeof msg,
-             "'@%s' must be a function body in upstream dialects (TOSA, "
-             "linalg, ...) to be JIT-compiled",
-             o->lhs);
-    report_error(mlirOperationGetLocation(lhs), label, msg);
-    return OUTCOME_ERROR;
-  }
-  if (!mg_bridge_func_level(rhs, &level) || level != MG_LEVEL_KERNEL) {
-    snprintf(msg, sizeof msg,
-             "'@%s' is not a kernel-level μGraph function (ug.level = "
-             "\"kernel\")",
-             o->rhs);
-    report_error(mlirOperationGetLocation(rhs), label, msg);
-    return OUTCOME_ERROR;
-  }
+  if (mg_bridge_func_level(lhs, &level) || is_declaration(lhs))
+    return pair_error(mlirOperationGetLocation(lhs), label,
+                      "'@%s' must be a function body in upstream dialects "
+                      "(TOSA, linalg, ...) to be JIT-compiled",
+                      o->lhs);
+  if (!mg_bridge_func_level(rhs, &level) || level != MG_LEVEL_KERNEL)
+    return pair_error(mlirOperationGetLocation(rhs), label,
+                      "'@%s' is not a kernel-level μGraph function "
+                      "(ug.level = \"kernel\")",
+                      o->rhs);
   return check_pair(module, lhs, rhs, label, o);
 }
 
@@ -1061,7 +1064,7 @@ static Outcome run_lifted(MlirOperation module, const Options *o,
         op, mlirStringRefCreateFromCString("ug.reference"));
     if (mlirAttributeIsNull(ref_attr) && !o->lower)
       continue;
-    char label[256], msg[400];
+    char label[256];
     label[0] = '@';
     symbol_name(op, label + 1, sizeof label - 1);
     ++*pairs;
@@ -1078,10 +1081,8 @@ static Outcome run_lifted(MlirOperation module, const Options *o,
       snprintf(ref_name, sizeof ref_name, "%.*s", (int)s.length, s.data);
       MlirOperation ref = mg_bridge_lookup_func_in(symbols, ref_name);
       if (mlirOperationIsNull(ref) || is_declaration(ref)) {
-        snprintf(msg, sizeof msg, "reference function '@%s' not found",
-                 ref_name);
-        report_error(mlirOperationGetLocation(op), label, msg);
-        r = OUTCOME_ERROR;
+        r = pair_error(mlirOperationGetLocation(op), label,
+                       "reference function '@%s' not found", ref_name);
       } else {
         r = check_pair(module, ref, op, label, o);
       }
@@ -1198,12 +1199,10 @@ static Outcome time_kernel(MlirOperation module, const TimeRun *tr,
 /// The newest lowering target the device runs (PTX for an older
 /// architecture is JIT-compiled for newer ones), or NULL below sm_80.
 static const char *device_target(const MgCudaDevice *d) {
-  static const char *const newest_first[] = {"sm_90", "sm_89", "sm_86",
-                                             "sm_80"};
   int cc = d->cc_major * 10 + d->cc_minor;
-  for (size_t i = 0; i < sizeof newest_first / sizeof newest_first[0]; i++)
-    if (atoi(newest_first[i] + 3) <= cc)
-      return newest_first[i];
+  for (size_t i = mg_target_count(); i-- > 0;)
+    if (mg_target_at(i)->gpu->sm <= cc)
+      return mg_target_at(i)->name;
   return NULL;
 }
 

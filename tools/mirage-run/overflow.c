@@ -77,7 +77,7 @@ static bool probe(const MgProgram *p, const double *const *inputs,
     int64_t n = t ? mg_tensor_numel(t) : 0;
     ok = t && (scaled[i] = malloc((size_t)(n ? n : 1) * sizeof **scaled));
     for (int64_t x = 0; ok && x < n; ++x)
-      scaled[i][x] = mg_run_round((MgDType)t->dtype, inputs[i][x] * scale);
+      scaled[i][x] = mg_dtype_round((MgDType)t->dtype, inputs[i][x] * scale);
   }
   MgDiag diag;
   ok = ok && mg_interp_run_f64(c,
@@ -90,7 +90,7 @@ static bool probe(const MgProgram *p, const double *const *inputs,
                sizeof **values);
   for (uint32_t k = 0; ok && k < g->num_outputs; ++k) {
     const MgTensor *t = &g->tensors[g->outputs[k]];
-    double limit = mg_run_max_finite((MgDType)t->dtype), peak = 0;
+    double limit = mg_dtype_max_finite((MgDType)t->dtype), peak = 0;
     for (int64_t x = 0; x < mg_tensor_numel(t); ++x)
       if (fabs(values[k][x]) > peak) // NaN is not a size
         peak = fabs(values[k][x]);

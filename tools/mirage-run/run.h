@@ -66,14 +66,10 @@ MgDType mg_run_func_narrowest(MlirOperation func);
 
 //===--- values.c ---------------------------------------------------------===//
 
-/// `x` rounded to nearest-even in `dtype` (overflow gives ±inf).
-double mg_run_round(MgDType dtype, double x);
 /// Unit roundoff 2^-p of `dtype` (p = significand bits).
 double mg_run_unit_roundoff(MgDType dtype);
-/// The largest finite value of `dtype` (65504 for f16).
-double mg_run_max_finite(MgDType dtype);
 /// IEEE binary16 and bfloat16 bit patterns of `v` rounded to nearest-even
-/// (mg_run_round is their value), and back.
+/// (mg_dtype_round is their value), and back.
 uint16_t mg_run_f16_bits(double v);
 double mg_run_f16_value(uint16_t bits);
 uint16_t mg_run_bf16_bits(double v);

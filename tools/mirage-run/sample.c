@@ -42,15 +42,6 @@ typedef struct Slicing {
   double fixed;   // work of the ops computing whole tensors
 } Slicing;
 
-static int64_t gcd64(int64_t a, int64_t b) {
-  while (b) {
-    int64_t t = a % b;
-    a = b;
-    b = t;
-  }
-  return a;
-}
-
 static double numel(const MgTensor *t) {
   double n = 1;
   for (uint32_t d = 0; d < t->rank; ++d)
@@ -275,11 +266,11 @@ static bool label(const MgProgram *p, uint32_t d, Slicing *s) {
   s->fixed = 0;
   for (uint32_t t = 0; t < g->num_tensors; ++t)
     if (s->dim[t] >= 0)
-      groups = gcd64(groups, g->tensors[t].dims[s->dim[t]]);
+      groups = mg_gcd_i64(groups, g->tensors[t].dims[s->dim[t]]);
   for (uint32_t o = 0; o < g->num_ops; ++o) {
     const MgOp *op = &g->ops[o];
     if (s->axis[o] >= 0)
-      groups = gcd64(groups, p->graphs[op->attr].grid[s->axis[o]]);
+      groups = mg_gcd_i64(groups, p->graphs[op->attr].grid[s->axis[o]]);
     if (op->kind != MG_OP_INPUT && s->dim[op->outputs[0]] < 0)
       s->fixed += op_work(p, g, op, 0); // whole (or read by nothing)
   }
@@ -436,7 +427,7 @@ MgRunSampleKind mg_run_sample_plan(const MgProgram *p,
     s->work = cost(&best, best.count, s->out_unit);
     s->sampled = malloc((size_t)best.count * sizeof *s->sampled);
     s->program = slice_program(p, &sl, best.count);
-    MgDiag diag = {-1, -1, ""};
+    MgDiag diag = MG_DIAG_INIT;
     if (s->sampled && s->program &&
         choose_groups(best.groups, best.count, seed, s->sampled) &&
         mg_program_validate(s->program, NULL, &diag) == MG_STATUS_OK)

@@ -144,8 +144,8 @@ static void note_type(Types *r, MlirType type) {
     return;
   if (mg_run_unit_roundoff(dtype) > r->u)
     r->u = mg_run_unit_roundoff(dtype);
-  if (mg_run_max_finite(dtype) < r->max) {
-    r->max = mg_run_max_finite(dtype);
+  if (mg_dtype_max_finite(dtype) < r->max) {
+    r->max = mg_dtype_max_finite(dtype);
     r->narrow = dtype;
   }
 }

@@ -30,32 +30,8 @@ static int precision(MgDType dtype) {
   }
 }
 
-// One rounding to nearest-even straight from the double: the soft-float
-// encoding for f16/bf16 (the JIT's own helpers), the hardware's for f32.
-double mg_run_round(MgDType dtype, double x) {
-  switch (dtype) {
-  case MG_DTYPE_F16:
-    return mg_run_f16_value(mg_run_f16_bits(x));
-  case MG_DTYPE_BF16:
-    return mg_run_bf16_value(mg_run_bf16_bits(x));
-  default:
-    return (float)x;
-  }
-}
-
 double mg_run_unit_roundoff(MgDType dtype) {
   return ldexp(1.0, -precision(dtype));
-}
-
-double mg_run_max_finite(MgDType dtype) {
-  switch (dtype) {
-  case MG_DTYPE_F16:
-    return 65504.0;
-  case MG_DTYPE_BF16:
-    return ldexp(255.0, 120); // 0x7f7f
-  default:
-    return ldexp(16777215.0, 104); // FLT_MAX
-  }
 }
 
 // The encodings are lib/support's soft-float conversions, the same ones the

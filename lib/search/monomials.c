@@ -1,4 +1,4 @@
-//===- support.c - Monomial supports: which sums are meaningful -----------===//
+//===- monomials.c - Monomial supports: which sums are meaningful ---------===//
 //
 // Abstract expressions forget indices, so their axioms let any factor out
 // of a sum: Σk(X·W) = (Σk X)·W. That makes Σk X (a row sum of X) a
@@ -36,8 +36,8 @@
 
 // The slot of (kind, cls), or -1.
 static int32_t slot_of(const Search *s, uint8_t kind, MgAbsId cls) {
-  for (uint32_t i = 0; i < s->num_slots; i++)
-    if (s->slots[i].kind == kind && s->slots[i].cls == cls)
+  for (uint32_t i = 0; i < s->facts.num_slots; i++)
+    if (s->facts.slots[i].kind == kind && s->facts.slots[i].cls == cls)
       return (int32_t)i;
   return -1;
 }
@@ -126,6 +126,10 @@ bool mg_sup_equal(const Support *a, const Support *b) {
 void mg_sup_of_op(const Search *s, const MgOp *op, MgAbsId ca, MgAbsId cb,
                   const Support *a, const Support *b, Support *out) {
   Support x;
+  if (mg_search_budgeted((MgOpKind)op->kind)) { // exp and the opaque ones
+    single(out, ca == MG_ABS_NONE ? -1 : slot_of(s, op->kind, ca));
+    return;
+  }
   switch ((MgOpKind)op->kind) {
   case MG_OP_MATMUL: case MG_OP_MUL:
     mg_sup_product(a, b, out);
@@ -146,11 +150,6 @@ void mg_sup_of_op(const Search *s, const MgOp *op, MgAbsId ca, MgAbsId cb,
     single(&x, cb == MG_ABS_NONE ? -1 : slot_of(s, MG_OP_DIV, cb));
     mg_sup_product(a, &x, out);
     return;
-  case MG_OP_EXP: case MG_OP_SQRT: case MG_OP_RSQRT: case MG_OP_SILU:
-  case MG_OP_GELU: case MG_OP_RELU: case MG_OP_LOG: case MG_OP_TANH:
-  case MG_OP_ERF:
-    single(out, ca == MG_ABS_NONE ? -1 : slot_of(s, op->kind, ca));
-    return;
   default: // scalars, sum, iterator, saver, concat
     *out = *a;
     return;
@@ -163,9 +162,9 @@ static void project(const Search *s, MgRole role, const Support *in,
   if (role_is_split(role))
     role = mg_role_split_axis(role);
   uint64_t mask = 0;
-  for (uint32_t i = 0; i < s->num_slots; i++)
-    for (uint32_t d = 0; d < s->slots[i].rank; d++)
-      if (s->slots[i].role[d] == role)
+  for (uint32_t i = 0; i < s->facts.num_slots; i++)
+    for (uint32_t d = 0; d < s->facts.slots[i].rank; d++)
+      if (s->facts.slots[i].role[d] == role)
         mask |= (uint64_t)DEG_MAX << (DEG_BITS * i);
   memset(out, 0, sizeof *out);
   out->top = in->top;
@@ -173,21 +172,29 @@ static void project(const Search *s, MgRole role, const Support *in,
     insert(out, in->m[i] & mask);
 }
 
+// Does the target sum over `role` a summand of projected support `p`?
+static bool has_reduction(const Search *s, MgRole role, const Support *p) {
+  for (uint32_t i = 0; i < s->facts.num_reductions; i++)
+    if (s->facts.reductions[i].role == role &&
+        (s->facts.reductions[i].sup.top ||
+         mg_sup_equal(&s->facts.reductions[i].sup, p)))
+      return true;
+  return false;
+}
+
 void mg_search_add_reduction(Search *s, MgRole role, const Support *summand) {
   Support p;
   project(s, role, summand, &p);
-  for (uint32_t j = 0; j < s->num_reductions; j++)
-    if (s->reductions[j].role == role &&
-        (s->reductions[j].sup.top || mg_sup_equal(&s->reductions[j].sup, &p)))
-      return;
-  uint32_t cap = sizeof s->reductions / sizeof s->reductions[0];
-  if (s->num_reductions == cap) { // full: accept any summand over `role`
+  if (has_reduction(s, role, &p))
+    return;
+  uint32_t cap = sizeof s->facts.reductions / sizeof s->facts.reductions[0];
+  if (s->facts.num_reductions == cap) { // full: accept any summand over `role`
     memset(&p, 0, sizeof p);
     p.top = true;
-    s->num_reductions--;
+    s->facts.num_reductions--;
   }
-  s->reductions[s->num_reductions].role = role;
-  s->reductions[s->num_reductions++].sup = p;
+  s->facts.reductions[s->facts.num_reductions].role = role;
+  s->facts.reductions[s->facts.num_reductions++].sup = p;
 }
 
 bool mg_search_reduction_ok(const Search *s, MgRole role,
@@ -198,12 +205,7 @@ bool mg_search_reduction_ok(const Search *s, MgRole role,
     role = mg_role_split_axis(role);
   Support p;
   project(s, role, summand, &p);
-  for (uint32_t i = 0; i < s->num_reductions; i++)
-    if (s->reductions[i].role == role &&
-        (s->reductions[i].sup.top ||
-         mg_sup_equal(&s->reductions[i].sup, &p)))
-      return true;
-  return false;
+  return has_reduction(s, role, &p);
 }
 
 bool mg_search_op_reductions_ok(const Search *s, const MgOp *op,
@@ -269,9 +271,9 @@ bool mg_search_goal_reachable(const Search *s, const BlockSig *sig,
   // Atoms and divisors can be made from what their arguments need.
   for (bool grew = true; grew;) {
     grew = false;
-    for (uint32_t j = 0; j < s->num_slots; j++)
-      if (!(have & (1u << j)) && s->slots[j].kind != MG_OP_INPUT &&
-          (s->slots[j].needs & ~have) == 0) {
+    for (uint32_t j = 0; j < s->facts.num_slots; j++)
+      if (!(have & (1u << j)) && s->facts.slots[j].kind != MG_OP_INPUT &&
+          (s->facts.slots[j].needs & ~have) == 0) {
         have |= 1u << j;
         grew = true;
       }

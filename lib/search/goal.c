@@ -1,4 +1,4 @@
-//===- target.c - What the search learns from the target program ----------===//
+//===- goal.c - What the search learns from the target program ------------===//
 //
 // Before enumerating, the search reads the target once:
 //  - its vocabulary: the element-wise kinds, scalars, matmul and sums it
@@ -19,37 +19,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool mg_search_unary(MgOpKind kind) {
-  switch (kind) {
-  case MG_OP_EXP: case MG_OP_SQUARE: case MG_OP_SQRT: case MG_OP_RSQRT:
-  case MG_OP_SILU: case MG_OP_GELU: case MG_OP_RELU: case MG_OP_LOG:
-  case MG_OP_TANH: case MG_OP_ERF: case MG_OP_MUL_SCALAR:
-  case MG_OP_DIV_SCALAR:
-    return true;
-  default:
-    return false;
-  }
-}
-
 bool mg_search_counted(MgOpKind kind) {
   return kind != MG_OP_INPUT && kind != MG_OP_ITERATOR &&
-         kind != MG_OP_SAVER && !mg_search_unary(kind);
+         kind != MG_OP_SAVER && !mg_op_kind_is_unary(kind);
 }
 
 bool mg_search_budgeted(MgOpKind kind) {
-  return kind == MG_OP_EXP || (kind >= MG_OP_SQRT && kind <= MG_OP_ERF);
-}
-
-uint32_t mg_search_sm_count(const MgTarget *target) {
-  static const struct {
-    const char *name;
-    uint32_t sms;
-  } table[] = {{"sm_80", 108}, {"sm_86", 84}, {"sm_89", 128}, {"sm_90", 132}};
-  if (target && target->name)
-    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
-      if (strcmp(table[i].name, target->name) == 0)
-        return table[i].sms;
-  return 132;
+  return kind == MG_OP_EXP || mg_op_kind_is_opaque(kind);
 }
 
 MgAbsId mg_search_input_class(const Search *s, uint32_t position) {
@@ -262,21 +238,23 @@ static const MgTensor *input_tensor(const MgGraph *g, uint32_t pos,
 // Anchors: the operand classes of the target's unary and scalar ops and
 // the divisor classes of its divisions (graph 0).
 static void find_anchors(Search *s, const MgGraph *g, const MgAbsId *cls) {
-  s->num_anchors = 0;
+  s->facts.num_anchors = 0;
   for (uint32_t i = 0; i < g->num_ops; i++) {
     const MgOp *op = &g->ops[i];
     bool div = op->kind == MG_OP_DIV;
-    if (!div && !mg_search_unary((MgOpKind)op->kind))
+    if (!div && !mg_op_kind_is_unary((MgOpKind)op->kind))
       continue;
-    if (s->num_anchors == 64) {
-      s->num_anchors++; // overflow: the rule is off
+    if (s->facts.num_anchors == 64) {
+      s->facts.num_anchors++; // overflow: the rule is off
       return;
     }
-    s->anchors[s->num_anchors].kind = op->kind;
-    s->anchors[s->num_anchors].scalar =
+    s->facts.anchors[s->facts.num_anchors].kind = op->kind;
+    s->facts.anchors[s->facts.num_anchors].scalar =
         op->kind == MG_OP_MUL_SCALAR || op->kind == MG_OP_DIV_SCALAR
-            ? op->scalar : 0.0;
-    s->anchors[s->num_anchors++].operand = cls[op->inputs[div ? 1 : 0]];
+            ? op->scalar
+            : 0.0;
+    s->facts.anchors[s->facts.num_anchors++].operand =
+        cls[op->inputs[div ? 1 : 0]];
   }
 }
 
@@ -284,21 +262,22 @@ static void find_anchors(Search *s, const MgGraph *g, const MgAbsId *cls) {
 // the roles of the target tensor it stands for.
 static void add_slot(Search *s, uint8_t kind, MgAbsId cls, const MgTensor *t,
                      const MgRole *roles) {
-  for (uint32_t i = 0; i < s->num_slots; i++)
-    if (s->slots[i].kind == kind && s->slots[i].cls == cls)
+  for (uint32_t i = 0; i < s->facts.num_slots; i++)
+    if (s->facts.slots[i].kind == kind && s->facts.slots[i].cls == cls)
       return;
-  if (s->num_slots == SUP_SLOTS)
+  if (s->facts.num_slots == SUP_SLOTS)
     return; // beyond: counted as a constant
-  s->slots[s->num_slots].kind = kind;
-  s->slots[s->num_slots].cls = cls;
-  s->slots[s->num_slots].rank = t->rank;
-  memcpy(s->slots[s->num_slots].role, roles, sizeof(MgRole) * MG_MAX_DIMS);
-  s->num_slots++;
+  s->facts.slots[s->facts.num_slots].kind = kind;
+  s->facts.slots[s->facts.num_slots].cls = cls;
+  s->facts.slots[s->facts.num_slots].rank = t->rank;
+  memcpy(s->facts.slots[s->facts.num_slots].role, roles,
+         sizeof(MgRole) * MG_MAX_DIMS);
+  s->facts.num_slots++;
 }
 
 static void find_slots(Search *s, const MgGraph *g, const MgAbsId *cls,
                        const MgRole *roles) {
-  s->num_slots = 0;
+  s->facts.num_slots = 0;
   for (uint32_t i = 0; i < g->num_ops; i++) {
     const MgOp *op = &g->ops[i];
     if (op->kind == MG_OP_INPUT)
@@ -323,8 +302,8 @@ static void find_slots(Search *s, const MgGraph *g, const MgAbsId *cls,
 static MgStatus find_reductions(Search *s, const MgGraph *g,
                                 const MgAbsId *cls, const MgRole *roles,
                                 MgDiag *diag) {
-  memset(s->reduced, 0, sizeof s->reduced);
-  s->num_reductions = 0;
+  memset(s->facts.reduced, 0, sizeof s->facts.reduced);
+  s->facts.num_reductions = 0;
   Support *sup = malloc((g->num_tensors ? g->num_tensors : 1) * sizeof *sup);
   if (!sup)
     return mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1, "out of memory");
@@ -343,7 +322,7 @@ static MgStatus find_reductions(Search *s, const MgGraph *g,
     if ((op->kind == MG_OP_SUM || op->kind == MG_OP_REDUCE_MAX) &&
         op->attr >= 0) {
       // A max reduces its role like a sum (roles.c); its summand rule is
-      // checked only for sums (support.c), so recording it is harmless.
+      // checked only for sums (monomials.c), so recording it is harmless.
       r = roles[SLOT(op->inputs[0], (uint32_t)op->attr)];
       summand = *sa;
     } else if (op->kind == MG_OP_MATMUL) {
@@ -360,11 +339,11 @@ static MgStatus find_reductions(Search *s, const MgGraph *g,
     }
     if (r == ROLE_ONE || r > ROLE_MAX_TARGET)
       continue;
-    s->reduced[r] = 1;
+    s->facts.reduced[r] = 1;
     mg_search_add_reduction(s, r, &summand);
   }
-  for (uint32_t k = 0; k < s->outputs.n; k++)
-    s->outputs.sup[k] = sup[g->outputs[k]];
+  for (uint32_t k = 0; k < s->facts.outputs.n; k++)
+    s->facts.outputs.sup[k] = sup[g->outputs[k]];
   // What each atom / divisor slot is made from (its argument's slots).
   for (uint32_t i = 0; cls && i < g->num_ops; i++) {
     const MgOp *op = &g->ops[i];
@@ -372,9 +351,10 @@ static MgStatus find_reductions(Search *s, const MgGraph *g,
     if (!div && !mg_search_budgeted((MgOpKind)op->kind))
       continue;
     MgTensorId arg = op->inputs[div ? 1 : 0];
-    for (uint32_t j = 0; j < s->num_slots; j++)
-      if (s->slots[j].kind == op->kind && s->slots[j].cls == cls[arg])
-        s->slots[j].needs = sup[arg].top ? 0 : mg_sup_slots(&sup[arg]);
+    for (uint32_t j = 0; j < s->facts.num_slots; j++)
+      if (s->facts.slots[j].kind == op->kind &&
+          s->facts.slots[j].cls == cls[arg])
+        s->facts.slots[j].needs = sup[arg].top ? 0 : mg_sup_slots(&sup[arg]);
   }
   free(sup);
   return MG_STATUS_OK;
@@ -396,7 +376,7 @@ bool mg_search_bounds_by_max(const MgGraph *g, MgTensorId a, MgTensorId m) {
 // makes millions of such zeros.
 static bool shift_rule_applies(const Search *s, const MgGraph *g,
                                const MgAbsId *cls) {
-  if (!s->abs || !s->stability.exps || s->stability.unguarded)
+  if (!s->abs || !s->facts.stability.exps || s->facts.stability.unguarded)
     return false;
   for (uint32_t i = 0; i < g->num_ops; i++) {
     const MgOp *op = &g->ops[i];
@@ -410,10 +390,11 @@ static bool shift_rule_applies(const Search *s, const MgGraph *g,
 MgStatus mg_search_analyze(Search *s, MgDiag *diag) {
   const MgProgram *t = s->target;
   const MgGraph *g = &t->graphs[0];
-  if (g->num_inputs > sizeof s->in_type / sizeof s->in_type[0])
+  if (g->num_inputs > sizeof s->facts.in_type / sizeof s->facts.in_type[0])
     return mg_diag_set(diag, MG_STATUS_UNSUPPORTED, 0, -1,
                        "target has %u inputs; the search handles at most %zu",
-                       g->num_inputs, sizeof s->in_type / sizeof s->in_type[0]);
+                       g->num_inputs,
+                       sizeof s->facts.in_type / sizeof s->facts.in_type[0]);
   if (g->num_outputs == 0 || g->num_outputs > SEARCH_MAX_OUTPUTS)
     return mg_diag_set(diag, MG_STATUS_UNSUPPORTED, 0, -1,
                        "target has %u outputs; the search handles 1 to %d",
@@ -425,13 +406,13 @@ MgStatus mg_search_analyze(Search *s, MgDiag *diag) {
       return mg_diag_set(diag, MG_STATUS_UNSUPPORTED, 0, (int32_t)i,
                          "target op %u is a graph-defined kernel; the search "
                          "takes kernel graphs of predefined ops", i);
-  build_vocab(t, &s->vocab);
+  build_vocab(t, &s->facts.vocab);
   MgRole *roles = malloc((g->num_tensors ? g->num_tensors : 1) *
                          MG_MAX_DIMS * sizeof(MgRole));
   if (!roles)
     return mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1, "out of memory");
   MgStatus st = target_roles(g, roles, diag);
-  s->num_inputs = g->num_inputs;
+  s->facts.num_inputs = g->num_inputs;
   for (uint32_t i = 0; st == MG_STATUS_OK && i < g->num_inputs; i++) {
     MgTensorId id;
     const MgTensor *in = input_tensor(g, i, &id);
@@ -440,13 +421,13 @@ MgStatus mg_search_analyze(Search *s, MgDiag *diag) {
                        "target lacks input %u", i);
       break;
     }
-    s->in_type[i] = *in;
-    memset(&s->in_info[i], 0, sizeof s->in_info[i]);
-    s->in_info[i].cls = mg_search_input_class(s, i);
-    memcpy(s->in_info[i].role, &roles[SLOT(id, 0)], sizeof(MgRole) *
-           MG_MAX_DIMS);
+    s->facts.in_type[i] = *in;
+    memset(&s->facts.in_info[i], 0, sizeof s->facts.in_info[i]);
+    s->facts.in_info[i].cls = mg_search_input_class(s, i);
+    memcpy(s->facts.in_info[i].role, &roles[SLOT(id, 0)],
+           sizeof(MgRole) * MG_MAX_DIMS);
   }
-  Goal *goal = &s->outputs;
+  Goal *goal = &s->facts.outputs;
   memset(goal, 0, sizeof *goal);
   goal->exact = true;
   goal->n = g->num_outputs;
@@ -473,21 +454,21 @@ MgStatus mg_search_analyze(Search *s, MgDiag *diag) {
         cls[g->ops[i].outputs[k]] = out[k];
     }
   }
-  s->num_cut_classes = 0;
+  s->facts.num_cut_classes = 0;
   for (uint32_t id = 0; cls && id < g->num_tensors; id++) {
     bool seen = cls[id] == MG_ABS_NONE;
-    for (uint32_t j = 0; j < s->num_cut_classes && !seen; j++)
-      seen = s->cut_classes[j] == cls[id];
-    if (!seen && s->num_cut_classes < 256)
-      s->cut_classes[s->num_cut_classes++] = cls[id];
+    for (uint32_t j = 0; j < s->facts.num_cut_classes && !seen; j++)
+      seen = s->facts.cut_classes[j] == cls[id];
+    if (!seen && s->facts.num_cut_classes < 256)
+      s->facts.cut_classes[s->facts.num_cut_classes++] = cls[id];
   }
-  s->shift_rule = cls && shift_rule_applies(s, g, cls);
+  s->facts.shift_rule = cls && shift_rule_applies(s, g, cls);
   if (st == MG_STATUS_OK) {
     if (cls)
       find_anchors(s, g, cls);
     find_slots(s, g, cls, roles);
-    for (uint32_t i = 0; i < s->num_inputs; i++)
-      mg_sup_input(s, i, &s->in_info[i].sup);
+    for (uint32_t i = 0; i < s->facts.num_inputs; i++)
+      mg_sup_input(s, i, &s->facts.in_info[i].sup);
     st = find_reductions(s, g, cls, roles, diag);
   }
   free(cls);
@@ -498,16 +479,16 @@ MgStatus mg_search_analyze(Search *s, MgDiag *diag) {
 bool mg_search_anchor_ok(const Search *s, const MgOp *op, MgAbsId ca,
                          MgAbsId cb) {
   bool div = op->kind == MG_OP_DIV;
-  if (!s->abs || s->num_anchors > 64 ||
-      (!div && !mg_search_unary((MgOpKind)op->kind)))
+  if (!s->abs || s->facts.num_anchors > 64 ||
+      (!div && !mg_op_kind_is_unary((MgOpKind)op->kind)))
     return true;
   MgAbsId operand = div ? cb : ca;
   double scalar = op->kind == MG_OP_MUL_SCALAR || op->kind == MG_OP_DIV_SCALAR
                       ? op->scalar : 0.0;
-  for (uint32_t i = 0; i < s->num_anchors; i++)
-    if (s->anchors[i].kind == op->kind &&
-        s->anchors[i].operand == operand &&
-        memcmp(&s->anchors[i].scalar, &scalar, sizeof(double)) == 0)
+  for (uint32_t i = 0; i < s->facts.num_anchors; i++)
+    if (s->facts.anchors[i].kind == op->kind &&
+        s->facts.anchors[i].operand == operand &&
+        memcmp(&s->facts.anchors[i].scalar, &scalar, sizeof(double)) == 0)
       return true;
   return false;
 }
