@@ -139,7 +139,7 @@ static bool retype_output(MgLiftBuilder *b, MgTensorId *t, uint8_t dtype) {
   if (g->tensors[*t].dtype != dtype) {
     if (copy || !mg_lift_can_retype(b, *t))
       return false;
-    MgDiag diag = {-1, -1, ""};
+    MgDiag diag = MG_DIAG_INIT;
     return mg_graph_set_dtype(b->prog, 0, *t, (MgDType)dtype, &diag) ==
            MG_STATUS_OK;
   }
@@ -235,7 +235,7 @@ static int mark_result(MgLiftBlock *bs, uint32_t k, MgLiftBuilder *b,
     mg_lift_block_cut(bs, val.origin, bs->members[k], why);
     return MG_LIFT_RUN_RETRY;
   }
-  MgDiag diag = {-1, -1, ""};
+  MgDiag diag = MG_DIAG_INIT;
   if (t == MG_NO_ID ||
       mg_graph_mark_output(b->prog, 0, t, &diag) != MG_STATUS_OK ||
       !push(outs, &v, sizeof v)) {
@@ -299,7 +299,7 @@ static int settle_graph(MgLiftBlock *bs, MgLiftBuilder *b, uint32_t first) {
     mg_lift_block_cut(bs, bs->ops[first].op, first, b->why);
     return MG_LIFT_RUN_RETRY;
   }
-  MgDiag diag = {-1, -1, ""};
+  MgDiag diag = MG_DIAG_INIT;
   if (mg_program_validate(b->prog, NULL, &diag) != MG_STATUS_OK) {
     char why[MG_LIFT_WHY_SIZE + 64];
     snprintf(why, sizeof why, "internal: invalid kernel graph: %.150s",

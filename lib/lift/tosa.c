@@ -213,7 +213,7 @@ static void narrow_result(MgLiftBuilder *b, MlirOperation cast, MgLiftVal *r,
       break;
     v = src;
   }
-  MgDiag diag = {-1, -1, ""};
+  MgDiag diag = MG_DIAG_INIT;
   mg_graph_set_dtype(b->prog, 0, r->t, (MgDType)dtype, &diag);
 }
 

@@ -149,7 +149,7 @@ MgTensorId mg_lift_input_shaped(MgLiftBuilder *b, MlirValue v, uint32_t rank,
     }
     b->cap_inputs = cap;
   }
-  MgDiag diag = {-1, -1, ""};
+  MgDiag diag = MG_DIAG_INIT;
   MgTensorId t = mg_graph_add_input(b->prog, 0, (MgDType)ty.dtype,
                                     dims ? rank : ty.rank,
                                     dims ? dims : ty.dims, &diag);
@@ -245,7 +245,7 @@ static MgTensorId record(MgLiftBuilder *b, MgTensorId r, uint8_t dtype,
                  diag->message);
     return MG_NO_ID;
   }
-  MgDiag d2 = {-1, -1, ""};
+  MgDiag d2 = MG_DIAG_INIT;
   if (dtype != KEEP_DTYPE && mg_lift_tensor(b, r)->dtype != dtype &&
       mg_graph_set_dtype(b->prog, 0, r, (MgDType)dtype, &d2) != MG_STATUS_OK) {
     mg_lift_fail(b, (MlirOperation){NULL}, "%s", d2.message);
@@ -290,7 +290,7 @@ MgTensorId mg_lift_emit_unary(MgLiftBuilder *b, MgOpKind kind, MgTensorId a,
                               uint8_t dtype) {
   if (kind == MG_OP_EXP && tainted(b, a))
     b->lax_break = true;
-  MgDiag diag = {-1, -1, ""};
+  MgDiag diag = MG_DIAG_INIT;
   MgTensorId r = mg_graph_unary(b->prog, 0, kind, a, &diag);
   // Non-LAX ops are uninterpreted functions for the verifier: fresh values.
   bool t = kind == MG_OP_EXP || (kind == MG_OP_SQUARE && tainted(b, a));
@@ -300,14 +300,14 @@ MgTensorId mg_lift_emit_unary(MgLiftBuilder *b, MgOpKind kind, MgTensorId a,
 
 MgTensorId mg_lift_emit_binary(MgLiftBuilder *b, MgOpKind kind, MgTensorId a,
                                MgTensorId c, uint8_t dtype) {
-  MgDiag diag = {-1, -1, ""};
+  MgDiag diag = MG_DIAG_INIT;
   MgTensorId r = mg_graph_binary(b->prog, 0, kind, a, c, &diag);
   return finish(b, r, dtype, tainted(b, a) || tainted(b, c), &diag);
 }
 
 MgTensorId mg_lift_emit_scalar(MgLiftBuilder *b, MgOpKind kind, MgTensorId a,
                                double s, uint8_t dtype) {
-  MgDiag diag = {-1, -1, ""};
+  MgDiag diag = MG_DIAG_INIT;
   MgTensorId r = mg_graph_scalar(b->prog, 0, kind, a, s, &diag);
   (void)dtype;
   return finish(b, r, KEEP_DTYPE, tainted(b, a), &diag);
@@ -322,14 +322,14 @@ MgTensorId mg_lift_emit_sum(MgLiftBuilder *b, MgTensorId a, int32_t dim,
 // exp results reads an exp result).
 MgTensorId mg_lift_emit_reduce(MgLiftBuilder *b, MgOpKind kind, MgTensorId a,
                                int32_t dim, uint8_t dtype) {
-  MgDiag diag = {-1, -1, ""};
+  MgDiag diag = MG_DIAG_INIT;
   MgTensorId r = mg_graph_reduce(b->prog, 0, kind, a, dim, &diag);
   return finish(b, r, dtype, tainted(b, a), &diag);
 }
 
 MgTensorId mg_lift_emit_matmul(MgLiftBuilder *b, MgTensorId a, MgTensorId c,
                                uint8_t dtype) {
-  MgDiag diag = {-1, -1, ""};
+  MgDiag diag = MG_DIAG_INIT;
   MgTensorId r = mg_graph_matmul(b->prog, 0, a, c, &diag);
   return finish(b, r, dtype, tainted(b, a) || tainted(b, c), &diag);
 }
@@ -464,7 +464,7 @@ static MgTensorId finish_view(MgLiftBuilder *b, MgTensorId a, MgTensorId r,
 
 MgTensorId mg_lift_emit_transpose(MgLiftBuilder *b, MgTensorId a,
                                   const int8_t *perm) {
-  MgDiag diag = {-1, -1, ""};
+  MgDiag diag = MG_DIAG_INIT;
   MgTensorId r = mg_graph_transpose(b->prog, 0, a, perm, &diag);
   return finish_view(b, a, r, &diag);
 }
@@ -507,7 +507,7 @@ bool mg_lift_realize(MgLiftBuilder *b, MgLiftVal *v) {
   bool identity = n == x->rank;
   for (uint32_t d = 0; identity && d < n; ++d)
     identity = perm[d] == (int8_t)d;
-  MgDiag diag = {-1, -1, ""};
+  MgDiag diag = MG_DIAG_INIT;
   if (!identity) {
     if ((t = mg_lift_emit_transpose(b, t, perm)) == MG_NO_ID)
       return false;
@@ -545,7 +545,7 @@ bool mg_lift_view_slice(MgLiftBuilder *b, const MgLiftVal *v, uint32_t dim,
     *out = r;
     return true;
   }
-  MgDiag diag = {-1, -1, ""};
+  MgDiag diag = MG_DIAG_INIT;
   MgTensorId t = mg_graph_slice(b->prog, 0, r.t, r.map[dim], first, count,
                                 &diag);
   if ((t = finish_view(b, r.t, t, &diag)) == MG_NO_ID)
@@ -568,7 +568,7 @@ bool mg_lift_view_concat(MgLiftBuilder *b, const MgLiftVal *x,
   if (mg_lift_tensor(b, a.t)->dtype != mg_lift_tensor(b, c.t)->dtype)
     return mg_lift_fail(b, (MlirOperation){NULL},
                         "concat operands have different element types");
-  MgDiag diag = {-1, -1, ""};
+  MgDiag diag = MG_DIAG_INIT;
   MgTensorId t = mg_graph_concat(b->prog, 0, a.t, c.t, (int32_t)dim, &diag);
   if ((t = finish_view(b, a.t, t, &diag)) == MG_NO_ID)
     return false;
@@ -593,7 +593,7 @@ static MgTensorId reshape_of(MgLiftBuilder *b, MgTensorId a, uint32_t rank,
   const MgTensor *x = mg_lift_tensor(b, a);
   if (x->rank == rank && !memcmp(x->dims, dims, rank * sizeof *dims))
     return a;
-  MgDiag diag = {-1, -1, ""};
+  MgDiag diag = MG_DIAG_INIT;
   MgTensorId t = mg_graph_reshape(b->prog, 0, a, rank, dims, &diag);
   return finish_view(b, a, t, &diag);
 }
@@ -723,7 +723,7 @@ bool mg_lift_prune(MgLiftBuilder *b) {
   MgProgram *q = dead ? mg_program_create() : NULL;
   if (dead && (!q || mg_program_add_graph(q, MG_LEVEL_KERNEL) != 0))
     ok = mg_lift_fail(b, (MlirOperation){NULL}, "out of memory");
-  MgDiag diag = {-1, -1, ""};
+  MgDiag diag = MG_DIAG_INIT;
   uint32_t compute = 0;
   // Every input stays, in its position (first, so positions are kept), but
   // an unused twin. Input k is the one at position k (order_inputs).

@@ -130,7 +130,7 @@ static MgStatus add_outputs(Whole *w, MlirOperation ret) {
     MgTensorId t = val.t;
     if (is_input_or_output(b, t))
       t = mg_lift_emit_scalar(b, MG_OP_MUL_SCALAR, t, 1.0, ty.dtype);
-    MgDiag d = {-1, -1, ""};
+    MgDiag d = MG_DIAG_INIT;
     if (t == MG_NO_ID)
       return fail(w, ret, b->why);
     if (mg_graph_mark_output(b->prog, 0, t, &d) != MG_STATUS_OK)
@@ -205,7 +205,7 @@ static MgStatus constant_input(Whole *w, MgProgram *q, MlirValue v,
                 "only splats and dense f16/bf16/f32 constants, through "
                 "reshapes and casts, can");
   w->const_vals[f->num_constants] = v;
-  MgDiag d = {-1, -1, ""};
+  MgDiag d = MG_DIAG_INIT;
   *out = mg_graph_add_input(q, 0, (MgDType)ty.dtype, ty.rank, ty.dims, &d);
   w->canon[f->num_args + f->num_constants++] = *out;
   if (*out == MG_NO_ID)
@@ -234,7 +234,7 @@ static MgStatus bind_input(Whole *w, MgProgram *q, uint32_t k,
   const MgTensor *ct = &q->graphs[0].tensors[c];
   bool same = ct->rank == gt->rank &&
               !memcmp(ct->dims, stored, gt->rank * sizeof *stored);
-  MgDiag d = {-1, -1, ""};
+  MgDiag d = MG_DIAG_INIT;
   if (!same)
     c = mg_graph_reshape(q, 0, c, gt->rank, stored, &d);
   int8_t perm[MG_MAX_DIMS];
@@ -254,7 +254,7 @@ static MgStatus canonicalize(Whole *w) {
   MgStatus st = MG_STATUS_OK;
   if (!q || !map || mg_program_add_graph(q, MG_LEVEL_KERNEL) != 0)
     st = mg_diag_set(w->diag, MG_STATUS_NOMEM, -1, -1, "out of memory");
-  MgDiag d = {-1, -1, ""};
+  MgDiag d = MG_DIAG_INIT;
   for (uint32_t i = 0; st == MG_STATUS_OK && i < w->out->num_args; ++i) {
     MgLiftType ty;
     const char *why = NULL;
