@@ -100,6 +100,14 @@ static void at2(const MgTensor *t, const char *row, const char *col,
   snprintf(out + n, size - n, "%s, %s", row, col);
 }
 
+// "a, b, c": the first `n` of `names` (the M accumulators' yields).
+static void join_names(Name *names, int64_t n, char *out, size_t size) {
+  size_t k = 0;
+  out[0] = '\0';
+  for (int64_t i = 0; i < n && k < size; i++)
+    k += (size_t)snprintf(out + k, size - k, "%s%s", i ? ", " : "", names[i]);
+}
+
 // One FMA step of thread's k loop for the rows `ks[0..n)` of B: every load
 // first (B's vectors, A's scalars), then the FMAs in k order. `acc` holds
 // the M accumulators' names on entry and their new names on exit.
@@ -187,11 +195,8 @@ static void k_loop(Emit *e, const Gemv *g, const char *from, int64_t to,
     mg_lower_index_op(e, "arith.addi", k, off, ks[u]);
   }
   fma_rows(e, g, ks, unroll, col, c0, arg);
-  char yields[GEMV_MAX_ROWS * 16] = "";
-  size_t ny = 0;
-  for (int64_t m = 0; m < g->m; m++)
-    ny += (size_t)snprintf(yields + ny, sizeof yields - ny, "%s%s",
-                           m ? ", " : "", arg[m]);
+  char yields[GEMV_MAX_ROWS * 16];
+  join_names(arg, g->m, yields, sizeof yields);
   mg_lower_line(e, "scf.yield %s : %s", yields, types);
   e->indent--;
   mg_lower_line(e, "}");
@@ -256,11 +261,8 @@ static void partials(Emit *e, const Gemv *g, const Lane *l, Name *acc) {
     mg_lower_index_op(e, "arith.addi", l->slice, w, from);
     k_loop(e, g, from, g->k, SLICES, 1, l->col, c0, acc);
   }
-  char yields[GEMV_MAX_ROWS * 16] = "";
-  size_t ny = 0;
-  for (int64_t m = 0; m < g->m; m++)
-    ny += (size_t)snprintf(yields + ny, sizeof yields - ny, "%s%s",
-                           m ? ", " : "", acc[m]);
+  char yields[GEMV_MAX_ROWS * 16];
+  join_names(acc, g->m, yields, sizeof yields);
   mg_lower_line(e, "scf.yield %s : %s", yields, types);
   e->indent--;
   mg_lower_line(e, "} else {");
