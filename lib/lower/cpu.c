@@ -156,6 +156,13 @@ void mg_lower_cpu_program(Emit *e, const MgLowerOptions *o) {
       view_of[t] = true;
       continue;
     }
+    MgStridedView v;
+    if (mg_graph_folded_view(root, t, &v)) { // strides over its buffer
+      memcpy(e->val[t], e->val[v.base], NAME_LEN); // v.base != t
+      memcpy(e->type[t], e->type[v.base], TYPE_LEN);
+      mg_lower_layout_view(e, root, t, e->val[t], e->type[t]);
+      continue;
+    }
     mg_lower_memref_type(&root->tensors[t], (MgDType)root->tensors[t].dtype,
                          NULL, e->type[t]);
     mg_lower_fresh(e, e->val[t]);
@@ -168,7 +175,7 @@ void mg_lower_cpu_program(Emit *e, const MgLowerOptions *o) {
   e->barrier = false;
   for (uint32_t i = 0; !e->error && i < root->num_ops; i++) {
     const MgOp *op = &root->ops[i];
-    if (op->kind == MG_OP_INPUT)
+    if (op->kind == MG_OP_INPUT || mg_graph_view_folds(root, op))
       continue;
     int64_t blocks, threads;
     if (mg_graph_view_is_free(root, op)) {

@@ -90,6 +90,17 @@ static bool is_view_of_buffer(const MgGraph *root, MgTensorId t) {
   return mg_graph_view_is_free(root, &root->ops[root->tensors[t].producer]);
 }
 
+// A folded view's result: no buffer either; the kernels reading it get
+// the buffer it views (and make the strided view themselves).
+static bool bind_folded(Emit *e, const MgGraph *root, MgTensorId t) {
+  MgStridedView v;
+  if (!mg_graph_folded_view(root, t, &v))
+    return false;
+  memcpy(e->val[t], e->val[v.base], NAME_LEN); // v.base != t
+  memcpy(e->type[t], e->type[v.base], TYPE_LEN);
+  return true;
+}
+
 // Device buffers for every root tensor, inputs copied in; a free view
 // views its operand's buffer (made earlier: operands precede results).
 static void host_buffers(Emit *e, const MgGraph *root, Name tok) {
@@ -101,6 +112,8 @@ static void host_buffers(Emit *e, const MgGraph *root, Name tok) {
                             e->val[t], e->type[t]);
       continue;
     }
+    if (bind_folded(e, root, t))
+      continue;
     mg_lower_stored_type(root, t, e->type[t]);
     mg_lower_fresh(e, e->val[t]);
     Name next;
@@ -225,7 +238,8 @@ static void host_copy_program(Emit *e, const MgLowerOptions *o) {
   }
   // After the last kernel and the copies out: every view is dead by then.
   for (MgTensorId t = 0; t < root->num_tensors; t++) {
-    if (is_view_of_buffer(root, t))
+    if (is_view_of_buffer(root, t) ||
+        mg_graph_view_folds(root, &root->ops[root->tensors[t].producer]))
       continue; // freed with the buffer it views
     mg_lower_fresh(e, next);
     mg_lower_line(e, "%s = gpu.dealloc async [%s] %s : %s", next, tok,
@@ -307,6 +321,8 @@ static void device_buffers(Emit *e, const MgGraph *root, const int64_t *out,
                             e->val[t], e->type[t]);
       continue;
     }
+    if (bind_folded(e, root, t))
+      continue;
     mg_lower_stored_type(root, t, e->type[t]);
     if (op->kind == MG_OP_INPUT) {
       snprintf(e->val[t], NAME_LEN, "%%arg%u", op->attr);

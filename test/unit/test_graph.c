@@ -1107,6 +1107,53 @@ static void test_graph_views(void) {
   mg_program_destroy(p);
 }
 
+// Folded views (fold.c): a head split of a computed tensor, its Kᵀ and a
+// RoPE half compose into strided views of the buffer before them; a view
+// that is returned, or read by a free view, is a copy (a dense buffer),
+// and the views after it start from that buffer.
+static void test_graph_folded_views(void) {
+  MgProgram *p = mg_program_create();
+  MgDiag d;
+  CHECK(mg_program_add_graph(p, MG_LEVEL_KERNEL) == 0);
+  int64_t xd[3] = {1, 8, 64}, hd[4] = {1, 8, 4, 16}, fd[2] = {32, 8};
+  MgTensorId x = mg_graph_add_input(p, 0, MG_DTYPE_F16, 3, xd, &d);
+  MgTensorId e = mg_graph_unary(p, 0, MG_OP_EXP, x, &d);
+  MgTensorId h = mg_graph_reshape(p, 0, e, 4, hd, &d); // free
+  int8_t split[4] = {0, 2, 1, 3}, swap[4] = {0, 1, 3, 2};
+  MgTensorId t = mg_graph_transpose(p, 0, h, split, &d); // 1x4x8x16
+  MgTensorId k = mg_graph_transpose(p, 0, t, swap, &d);  // 1x4x16x8
+  MgTensorId s = mg_graph_slice(p, 0, t, 3, 8, 8, &d);   // 1x4x8x8
+  MgTensorId u = mg_graph_unary(p, 0, MG_OP_EXP, k, &d);
+  MgTensorId v = mg_graph_unary(p, 0, MG_OP_EXP, s, &d);
+  CHECK(mg_graph_mark_output(p, 0, u, &d) == MG_STATUS_OK);
+  CHECK(mg_graph_mark_output(p, 0, v, &d) == MG_STATUS_OK);
+  const MgGraph *g = &p->graphs[0];
+  MgStridedView w;
+  CHECK(!mg_graph_folded_view(g, h, &w) && !mg_graph_is_strided(g, h));
+  CHECK(mg_graph_folded_view(g, k, &w) && mg_graph_is_strided(g, k));
+  // h is 1x8x4x16, strides 512, 64, 16, 1; k walks dims 0, 2, 3, 1.
+  CHECK(w.base == h && w.offset == 0 && w.rank == 4);
+  CHECK(w.stride[0] == 512 && w.stride[1] == 16 && w.stride[2] == 1 &&
+        w.stride[3] == 64);
+  CHECK(w.perm[0] == 0 && w.perm[1] == 2 && w.perm[2] == 3 && w.perm[3] == 1);
+  CHECK(w.stored[1] == 8 && w.stored[2] == 4 && w.stored[3] == 16);
+  CHECK(mg_graph_folded_view(g, s, &w));
+  CHECK(w.base == h && w.offset == 8 && w.stride[1] == 16 &&
+        w.stride[2] == 64 && w.stride[3] == 1);
+  // Returned: t is a copy; k and s then view its buffer (1x4x8x16).
+  CHECK(mg_graph_mark_output(p, 0, t, &d) == MG_STATUS_OK);
+  CHECK(!mg_graph_view_folds(g, &g->ops[g->tensors[t].producer]));
+  CHECK(mg_graph_folded_view(g, k, &w) && w.base == t);
+  CHECK(w.stride[1] == 128 && w.stride[2] == 1 && w.stride[3] == 16);
+  // A reshape reads s: s needs a dense buffer of its own.
+  CHECK(mg_graph_reshape(p, 0, s, 2, fd, &d) != MG_NO_ID);
+  g = &p->graphs[0];
+  CHECK(!mg_graph_view_folds(g, &g->ops[g->tensors[s].producer]));
+  CHECK(!mg_graph_is_strided(g, s));
+  CHECK(mg_program_validate(p, NULL, &d) == MG_STATUS_OK);
+  mg_program_destroy(p);
+}
+
 // Checks that `text` contains `sub`; prints both when it does not.
 #define CHECK_HAS(text, sub)                                                   \
   do {                                                                         \
@@ -1250,6 +1297,7 @@ int main(void) {
   RUN_TEST(test_graph_numel);
   RUN_TEST(test_graph_input_layouts);
   RUN_TEST(test_graph_views);
+  RUN_TEST(test_graph_folded_views);
   RUN_TEST(test_graph_dot);
   RUN_TEST(test_graph_rank6);
   return TEST_SUMMARY();
