@@ -11,8 +11,11 @@
 // strided ones (lib/cost). A chain of folded views composes into one
 // strided view of the first buffer: transposes permute the strides,
 // slices move the offset, a reshape (a free view, contiguous) starts a
-// new buffer. The rules in mg_graph_view_folds keep every folded view's
-// buffer a dense one that lives as long as the kernel graph's others.
+// new buffer. The other way round, a transpose whose operand a
+// graph-defined kernel makes and only it reads is written in place: the
+// kernel's savers store through the inverse strides into the transpose's
+// buffer. The rules keep every folded view's buffer a dense one that
+// lives as long as the kernel graph's others.
 //
 //===----------------------------------------------------------------------===//
 #include "graph_internal.h"
@@ -30,7 +33,8 @@ static bool shared_body(const MgGraph *g, const MgOp *op) {
   return false;
 }
 
-bool mg_graph_view_folds(const MgGraph *g, const MgOp *op) {
+// Read side: the view's readers address its operand's buffer.
+static bool reads_through(const MgGraph *g, const MgOp *op) {
   if (g->level != MG_LEVEL_KERNEL ||
       (op->kind != MG_OP_TRANSPOSE && op->kind != MG_OP_SLICE) ||
       mg_graph_view_is_free(g, op))
@@ -61,11 +65,71 @@ bool mg_graph_view_folds(const MgGraph *g, const MgOp *op) {
   return true;
 }
 
+// The one op reading `t`, or NULL (none, several, or a graph output).
+static const MgOp *only_reader(const MgGraph *g, MgTensorId t) {
+  for (uint32_t k = 0; k < g->num_outputs; k++)
+    if (g->outputs[k] == t)
+      return NULL;
+  const MgOp *found = NULL;
+  for (uint32_t i = 0; i < g->num_ops; i++)
+    for (uint32_t k = 0; k < g->ops[i].num_inputs; k++)
+      if (g->ops[i].inputs[k] == t) {
+        if (found && found != &g->ops[i])
+          return NULL;
+        found = &g->ops[i];
+      }
+  return found;
+}
+
+// Write side: a transpose that is its operand's only reader, the operand
+// a graph-defined kernel's result (its savers store through strides); the
+// kernel writes the transpose's buffer in place, so a result that leaves
+// as a view (the head merge, a transpose then a reshape) is written in
+// the layout its reader wants. Reading through is preferred when both
+// apply.
+static bool writes_through(const MgGraph *g, const MgOp *op) {
+  if (g->level != MG_LEVEL_KERNEL || op->kind != MG_OP_TRANSPOSE ||
+      mg_graph_view_is_free(g, op) || reads_through(g, op))
+    return false;
+  MgTensorId a = op->inputs[0];
+  const MgOp *made = &g->ops[g->tensors[a].producer];
+  return made->kind == MG_OP_CUSTOM && !shared_body(g, made) &&
+         g->tensors[a].dtype == g->tensors[op->outputs[0]].dtype &&
+         only_reader(g, a) == op;
+}
+
+bool mg_graph_view_folds(const MgGraph *g, const MgOp *op) {
+  return reads_through(g, op) || writes_through(g, op);
+}
+
+// `t` is written through a transpose (writes_through): its view of the
+// transpose's result, whose dim d is t's dim perm[d].
+static bool written_view(const MgGraph *g, MgTensorId t, MgStridedView *view) {
+  const MgOp *v = only_reader(g, t);
+  if (!v || !writes_through(g, v))
+    return false;
+  const MgTensor *r = &g->tensors[v->outputs[0]];
+  memset(view, 0, sizeof *view);
+  view->base = v->outputs[0];
+  view->rank = r->rank;
+  int64_t dense[MG_MAX_DIMS], n = 1;
+  for (uint32_t d = r->rank; d-- > 0;) {
+    dense[d] = n;
+    n *= r->dims[d];
+    view->stored[d] = r->dims[d];
+  }
+  for (uint32_t d = 0; d < r->rank; d++) { // t's dim perm[d] is r's dim d
+    view->perm[v->perm[d]] = (int8_t)d;
+    view->stride[v->perm[d]] = dense[d];
+  }
+  return true;
+}
+
 bool mg_graph_folded_view(const MgGraph *g, MgTensorId t,
                           MgStridedView *view) {
   const MgOp *op = &g->ops[g->tensors[t].producer];
-  if (!mg_graph_view_folds(g, op))
-    return false;
+  if (!reads_through(g, op))
+    return g->level == MG_LEVEL_KERNEL && written_view(g, t, view);
   // Walking up the chain: logical dim d walks dim map[d] of the current
   // tensor, which starts at off[] (its own dims).
   uint32_t rank = g->tensors[t].rank;
@@ -74,7 +138,7 @@ bool mg_graph_folded_view(const MgGraph *g, MgTensorId t,
   for (uint32_t d = 0; d < rank; d++)
     map[d] = (int8_t)d;
   MgTensorId cur = t;
-  while (mg_graph_view_folds(g, op)) {
+  while (reads_through(g, op)) {
     if (op->kind == MG_OP_TRANSPOSE) { // result dim e is operand dim perm[e]
       int64_t was[MG_MAX_DIMS];
       memcpy(was, off, sizeof was);
@@ -111,9 +175,12 @@ bool mg_graph_folded_view(const MgGraph *g, MgTensorId t,
 bool mg_graph_is_strided(const MgGraph *g, MgTensorId t) {
   const MgOp *op = &g->ops[g->tensors[t].producer];
   int8_t perm[MG_MAX_DIMS];
+  MgStridedView v;
   if (op->kind == MG_OP_INPUT)
     return op->folded || mg_op_input_perm(op, g->tensors[t].rank, perm);
-  return mg_graph_view_folds(g, op);
+  if (op->kind == MG_OP_SAVER)
+    return op->folded;
+  return mg_graph_folded_view(g, t, &v);
 }
 
 // The layout block-graph input `in` takes from root tensor `t`.
@@ -140,11 +207,11 @@ MgStatus mg_program_fold_layouts(MgProgram *p, MgDiag *diag) {
   MgGraph *root = &p->graphs[0];
   for (uint32_t g = 1; g < p->num_graphs; g++)
     if (p->graphs[g].level == MG_LEVEL_BLOCK)
-      for (uint32_t i = 0; i < p->graphs[g].num_ops; i++)
-        if (p->graphs[g].ops[i].kind == MG_OP_INPUT) {
+      for (uint32_t i = 0; i < p->graphs[g].num_ops; i++) {
+        p->graphs[g].ops[i].folded = 0;
+        if (p->graphs[g].ops[i].kind == MG_OP_INPUT)
           memset(p->graphs[g].ops[i].perm, 0, sizeof p->graphs[g].ops[i].perm);
-          p->graphs[g].ops[i].folded = 0;
-        }
+      }
   bool *set = calloc(p->num_graphs, sizeof *set);
   if (!set)
     return mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1, "out of memory");
@@ -170,6 +237,12 @@ MgStatus mg_program_fold_layouts(MgProgram *p, MgDiag *diag) {
       memcpy(in->perm, want.perm, sizeof want.perm);
       in->folded = want.folded;
     }
+    // Savers of results written through a transpose store through strides
+    // (the body is not shared: writes_through checks).
+    MgStridedView v;
+    for (uint32_t k = 0; k < op->num_outputs && k < body->num_outputs; k++)
+      body->ops[body->tensors[body->outputs[k]].producer].folded =
+          (uint8_t)mg_graph_folded_view(root, op->outputs[k], &v);
     set[op->attr] = true;
   }
   free(set);

@@ -1154,6 +1154,49 @@ static void test_graph_folded_views(void) {
   mg_program_destroy(p);
 }
 
+// The write side: a transpose that is the only reader of a custom op's
+// result is written by that kernel in place (its saver is marked); a
+// second reader of the result makes the transpose a copy again.
+static void test_graph_written_views(void) {
+  MgProgram *p = mg_program_create();
+  MgDiag d;
+  MgGraphId k = mg_program_add_graph(p, MG_LEVEL_KERNEL);
+  MgGraphId b = mg_program_add_graph(p, MG_LEVEL_BLOCK);
+  MgTensorId X = mg_graph_add_input(p, k, MG_DTYPE_F16, 2, dims2(8, 16), &d);
+  const int32_t grid[3] = {2, 1, 1};
+  CHECK_EQ_INT(mg_graph_set_launch(p, b, grid, 128, 1, &d), MG_STATUS_OK);
+  MgTensorId bx = mg_graph_add_input(p, b, MG_DTYPE_F16, 2, dims2(8, 16), &d);
+  const int8_t rows[3] = {0, NONE, NONE};
+  MgTensorId it = mg_graph_iterator(p, b, bx, rows, NONE, &d);
+  MgTensorId e = mg_graph_unary(p, b, MG_OP_EXP, it, &d);
+  MgTensorId out = mg_graph_saver(p, b, e, rows, &d);
+  CHECK_EQ_INT(mg_graph_mark_output(p, b, out, &d), MG_STATUS_OK);
+  MgTensorId Y;
+  CHECK(mg_graph_custom(p, k, b, 1, &X, &Y, &d) != MG_NO_ID);
+  int8_t swap[2] = {1, 0};
+  MgTensorId T = mg_graph_transpose(p, k, Y, swap, &d); // 16x8
+  CHECK_EQ_INT(mg_graph_mark_output(p, k, T, &d), MG_STATUS_OK);
+  const MgGraph *g = &p->graphs[k];
+  MgStridedView v;
+  CHECK(mg_graph_view_folds(g, &g->ops[g->tensors[T].producer]));
+  CHECK(mg_graph_folded_view(g, Y, &v) && v.base == T);
+  CHECK(v.stride[0] == 1 && v.stride[1] == 8 && v.offset == 0);
+  CHECK(!mg_graph_folded_view(g, T, &v) && mg_graph_is_strided(g, Y));
+  CHECK_EQ_INT(mg_program_fold_layouts(p, &d), MG_STATUS_OK);
+  const MgGraph *bg = &p->graphs[b];
+  CHECK(bg->ops[bg->tensors[out].producer].folded == 1);
+  CHECK(mg_graph_is_strided(bg, out) && !mg_graph_is_strided(bg, bx));
+  CHECK(mg_program_validate(p, NULL, &d) == MG_STATUS_OK);
+  // A second reader: Y needs its own buffer, T is a copy.
+  CHECK(mg_graph_unary(p, k, MG_OP_EXP, Y, &d) != MG_NO_ID);
+  g = &p->graphs[k];
+  CHECK(!mg_graph_view_folds(g, &g->ops[g->tensors[T].producer]));
+  CHECK_EQ_INT(mg_program_fold_layouts(p, &d), MG_STATUS_OK);
+  bg = &p->graphs[b];
+  CHECK(bg->ops[bg->tensors[out].producer].folded == 0);
+  mg_program_destroy(p);
+}
+
 // Checks that `text` contains `sub`; prints both when it does not.
 #define CHECK_HAS(text, sub)                                                   \
   do {                                                                         \
@@ -1298,6 +1341,7 @@ int main(void) {
   RUN_TEST(test_graph_input_layouts);
   RUN_TEST(test_graph_views);
   RUN_TEST(test_graph_folded_views);
+  RUN_TEST(test_graph_written_views);
   RUN_TEST(test_graph_dot);
   RUN_TEST(test_graph_rank6);
   return TEST_SUMMARY();
