@@ -88,8 +88,12 @@ static void folded_view(Emit *e, const MgTensor *x, const MgStridedView *v,
                           d ? ", " : "", (long long)v->stride[d]);
   }
   mg_lower_memref_type(x, (MgDType)x->dtype, NULL, logical);
-  snprintf(view, sizeof view, "%.*s, strided<[%s], offset: %lld>>",
-           (int)strlen(logical) - 1, logical, strides, (long long)v->offset);
+  if (snprintf(view, sizeof view, "%.*s, strided<[%s], offset: %lld>>",
+               (int)strlen(logical) - 1, logical, strides,
+               (long long)v->offset) >= (int)sizeof view) {
+    e->error = "a folded view whose memref type is too long";
+    return;
+  }
   Name out;
   mg_lower_fresh(e, out);
   mg_lower_line(e, "%s = memref.reinterpret_cast %s to offset: [%lld], "
