@@ -133,7 +133,8 @@ typedef struct MgOp {
   int8_t perm[MG_MAX_DIMS]; // INPUT: stored layout, see mg_graph_set_input_perm;
                             // TRANSPOSE: the permutation
   uint8_t folded;  // block-graph INPUT / SAVER: its kernel tensor is a
-                   // strided view of another's buffer (fold.c; derived by
+                   // strided view of another's buffer, 2 when its innermost
+                   // dim stays contiguous (fold.c; derived by
                    // mg_program_fold_layouts, never printed)
   int32_t attr;    // INPUT: position; SUM/CONCAT: dim; CUSTOM/THREAD: graph
   double scalar;   // MUL_SCALAR / DIV_SCALAR

@@ -183,6 +183,12 @@ bool mg_graph_is_strided(const MgGraph *g, MgTensorId t) {
   return mg_graph_folded_view(g, t, &v);
 }
 
+// MgOp.folded of a block tensor accessed through `v`: 2 when its
+// innermost dim stays contiguous (rows can move as whole vectors), else 1.
+static uint8_t contiguous_rows(const MgStridedView *v) {
+  return v->stride[v->rank - 1] == 1 ? 2 : 1;
+}
+
 // The layout block-graph input `in` takes from root tensor `t`.
 static void layout_from(const MgGraph *root, MgTensorId t, MgOp *in) {
   const MgOp *from = &root->ops[root->tensors[t].producer];
@@ -197,7 +203,7 @@ static void layout_from(const MgGraph *root, MgTensorId t, MgOp *in) {
       moved |= v.perm[d] != (int8_t)d;
     if (moved) // the identity is all zeros
       memcpy(in->perm, v.perm, v.rank);
-    in->folded = 1;
+    in->folded = contiguous_rows(&v);
   }
 }
 
@@ -242,7 +248,8 @@ MgStatus mg_program_fold_layouts(MgProgram *p, MgDiag *diag) {
     MgStridedView v;
     for (uint32_t k = 0; k < op->num_outputs && k < body->num_outputs; k++)
       body->ops[body->tensors[body->outputs[k]].producer].folded =
-          (uint8_t)mg_graph_folded_view(root, op->outputs[k], &v);
+          mg_graph_folded_view(root, op->outputs[k], &v) ? contiguous_rows(&v)
+                                                          : 0;
     set[op->attr] = true;
   }
   free(set);

@@ -294,8 +294,12 @@ int64_t mg_lower_vector_width(const MgGraph *b, MgTensorId tile,
   MgDType dt = mg_lower_kept_dtype(b, tile);
   if (dt != mg_lower_kept_dtype(b, dram) || x->rank != y->rank)
     return 1;
-  // A transposed view is read element by element, in stored order.
-  if (mg_lower_has_layout(b, dram))
+  // A transposed view is read element by element, in stored order; a
+  // folded view whose rows stay contiguous moves whole vectors along them
+  // (through its strided view, which admits no collapse of unit dims).
+  if (mg_lower_has_layout(b, dram) &&
+      (b->ops[y->producer].folded != 2 ||
+       mg_lower_copy_rank(b, tile, dram) != x->rank))
     return 1;
   int64_t v = MG_LOWER_VECTOR_BYTES / (int64_t)mg_dtype_bytes(dt);
   // Trailing unit dims (a 256x1 column of an Nx1 tensor) do not break
@@ -313,8 +317,11 @@ bool mg_lower_pipelined(const MgGraph *b) {
     const MgOp *op = &b->ops[i];
     if (!mg_lower_is_loop_tile_load(op))
       continue;
-    if (mg_lower_vector_width(b, op->outputs[0], op->inputs[0]) < 2)
-      return false; // every copy must be a 16-byte asynchronous one
+    // Every copy must be a 16-byte asynchronous one, from a dense buffer
+    // (cp.async needs 16-byte aligned sources, which strides do not give).
+    if (mg_lower_vector_width(b, op->outputs[0], op->inputs[0]) < 2 ||
+        mg_lower_has_layout(b, op->inputs[0]))
+      return false;
     any = true;
     extra += one_tile_bytes(b, op->outputs[0]);
   }
