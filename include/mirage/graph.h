@@ -133,6 +133,10 @@ typedef struct MgOp {
   int8_t omap[3];  // SAVER: grid axis -> output dim or MG_MAP_NONE
   int8_t perm[MG_MAX_DIMS]; // INPUT: stored layout, see mg_graph_set_input_perm;
                             // TRANSPOSE: the permutation
+  uint8_t folded;  // block-graph INPUT / SAVER: its kernel tensor is a
+                   // strided view of another's buffer, 2 when its innermost
+                   // dim stays contiguous (fold.c; derived by
+                   // mg_program_fold_layouts, never printed)
   int32_t attr;    // INPUT: position; SUM/CONCAT: dim; CUSTOM/THREAD: graph
   double scalar;   // MUL_SCALAR / DIV_SCALAR
   int64_t shape[MG_MAX_DIMS]; // RESHAPE: result dims; SLICE: first, count
@@ -323,6 +327,44 @@ MG_API bool mg_op_is_view(const MgOp *op, MgLevel level);
 /// it is (no input layout): a reinterpretation of the same buffer, which
 /// the lowering emits without a kernel and the cost model charges nothing.
 MG_API bool mg_graph_view_is_free(const MgGraph *g, const MgOp *op);
+
+/// A strided view of a contiguous buffer (fold.c): logical element idx of
+/// the viewed tensor is element offset + Σ idx[d]·stride[d] of `base`'s
+/// buffer. `stored` and `perm` say the same in tosa.transpose's terms
+/// (logical dim d walks dim perm[d] of the buffer seen as `stored`), which
+/// gives the order that reads memory contiguously.
+typedef struct MgStridedView {
+  MgTensorId base;
+  uint32_t rank;
+  int64_t stored[MG_MAX_DIMS];
+  int8_t perm[MG_MAX_DIMS];
+  int64_t stride[MG_MAX_DIMS];
+  int64_t offset;
+} MgStridedView;
+/// True for a kernel-level transpose or slice that gets no kernel (a
+/// folded view). Either its readers address its operand's buffer through
+/// strides: it is neither free nor a graph output, keeps the element
+/// type, reads no input with a layout, is read by no free view (those
+/// need a buffer) and by no custom op whose block graph another custom op
+/// calls. Or (a transpose only) its operand is made by a custom op with
+/// a block graph of its own and read by nothing else: that kernel writes
+/// the transpose's buffer through strides.
+MG_API bool mg_graph_view_folds(const MgGraph *g, const MgOp *op);
+/// For tensor `t` of kernel graph `g` with no buffer of its own because
+/// of a folded view (made by one that is read through, or the operand of
+/// one written through): the buffer and strides it is accessed with;
+/// false for any other tensor.
+MG_API bool mg_graph_folded_view(const MgGraph *g, MgTensorId t,
+                                 MgStridedView *view);
+/// True when `t` is not accessed as a dense row-major buffer of its own:
+/// an input with a layout, a tensor mg_graph_folded_view describes, or a
+/// block-graph input or saver result receiving one.
+MG_API bool mg_graph_is_strided(const MgGraph *g, MgTensorId t);
+/// Gives each block graph's inputs the layout of the kernel tensor its
+/// custom op passes: an input's layout, or a folded view's permutation
+/// with `folded` set. Fails when a block graph is called with two
+/// different layouts.
+MG_API MgStatus mg_program_fold_layouts(MgProgram *p, MgDiag *diag);
 /// imap[3] and fmap use tensor dims or MG_MAP_NONE.
 MG_API MgTensorId mg_graph_iterator(MgProgram *p, MgGraphId g, MgTensorId a,
                                     const int8_t imap[3], int8_t fmap,

@@ -119,7 +119,9 @@ static void put_stored_type(MgText *t, const MgGraph *g, MgTensorId id) {
 static void put_layout(MgText *t, const MgGraph *g, const MgOp *op) {
   int8_t perm[MG_MAX_DIMS];
   const MgTensor *x = &g->tensors[op->outputs[0]];
-  if (op->kind != MG_OP_INPUT || !mg_op_input_perm(op, x->rank, perm))
+  // A folded view's layout is derived from the kernel graph: not printed.
+  if (op->kind != MG_OP_INPUT || op->folded ||
+      !mg_op_input_perm(op, x->rank, perm))
     return;
   mg_text_printf(t, "    %%t%u = \"ug.transpose\"(%%s%u) {perm = array<i64",
                  op->outputs[0], op->outputs[0]);
@@ -145,7 +147,7 @@ static void put_graph(MgText *t, const MgProgram *p, uint32_t gi,
       if (op->kind == MG_OP_INPUT && (uint32_t)op->attr == pos) {
         int8_t perm[MG_MAX_DIMS];
         const MgTensor *x = &g->tensors[op->outputs[0]];
-        bool view = mg_op_input_perm(op, x->rank, perm);
+        bool view = !op->folded && mg_op_input_perm(op, x->rank, perm);
         mg_text_printf(t, "%s%%%s%u: ", pos ? ", " : "", view ? "s" : "t",
                        op->outputs[0]);
         put_stored_type(t, g, op->outputs[0]);

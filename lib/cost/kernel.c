@@ -16,7 +16,8 @@
 // The online-softmax accumulator costs what the lowering emits for it
 // (online_work below).
 // View ops (views.c) are copy kernels counted in the sectors they move; a
-// free view is no kernel.
+// free or folded view is no kernel (a folded one's readers pay for their
+// strided reads: stored-order tile copies, see emitted.c).
 // Utilization is wave quantization at SM granularity: a grid of B blocks on
 // S SMs keeps B / (S * ceil(B / S)) of the SM time busy. Predefined ops
 // stand for tuned library kernels: their own grid, utilization 1.
@@ -242,7 +243,8 @@ bool mg_cost_kernel(const MgProgram *program, MgOpId op, const MgGpu *gpu,
       return false;
     }
   } else if (mg_op_is_view(o, MG_LEVEL_KERNEL)) {
-    if (mg_graph_view_is_free(&program->graphs[0], o))
+    if (mg_graph_view_is_free(&program->graphs[0], o) ||
+        mg_graph_view_folds(&program->graphs[0], o))
       return false; // a view of its operand's buffer: no kernel
     mg_cost_view(program, o, gpu, out);
   } else {

@@ -75,6 +75,11 @@ static void row_major(uint32_t rank, const int64_t *dims, int64_t *stride) {
 // layout is stored permuted: logical dim d is stored dim perm[d]).
 static void logical_strides(const MgGraph *g, MgTensorId t, int64_t *stride) {
   const MgTensor *x = &g->tensors[t];
+  MgStridedView v; // a folded view: its strides over the buffer it views
+  if (mg_graph_folded_view(g, t, &v)) {
+    memcpy(stride, v.stride, x->rank * sizeof *stride);
+    return;
+  }
   int64_t sdims[MG_MAX_DIMS], sstride[MG_MAX_DIMS];
   int8_t perm[MG_MAX_DIMS];
   mg_graph_stored_dims(g, t, sdims);

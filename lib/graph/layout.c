@@ -10,7 +10,6 @@
 //===----------------------------------------------------------------------===//
 #include "graph_internal.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 bool mg_op_input_perm(const MgOp *op, uint32_t rank, int8_t *perm) {
@@ -33,6 +32,13 @@ bool mg_graph_tensor_perm(const MgGraph *g, const MgTensor *t,
 
 bool mg_graph_same_layout(const MgGraph *ga, const MgTensor *a,
                           const MgGraph *gb, const MgTensor *b) {
+  // A folded view's layout is derived from the whole kernel graph
+  // (mg_program_fold_layouts, rerun by the lowering), not checked op by
+  // op: it agrees with the computed tensor it receives.
+  const MgOp *oa = &ga->ops[a->producer], *ob = &gb->ops[b->producer];
+  if ((oa->folded && ob->kind != MG_OP_INPUT) ||
+      (ob->folded && oa->kind != MG_OP_INPUT))
+    return true;
   int8_t pa[MG_MAX_DIMS], pb[MG_MAX_DIMS];
   mg_graph_tensor_perm(ga, a, pa);
   mg_graph_tensor_perm(gb, b, pb);
@@ -52,7 +58,8 @@ bool mg_graph_is_permutation(const int8_t *perm, uint32_t rank) {
 void mg_graph_stored_dims(const MgGraph *g, MgTensorId t, int64_t *dims) {
   const MgTensor *x = &g->tensors[t];
   int8_t perm[MG_MAX_DIMS];
-  if (!mg_graph_tensor_perm(g, x, perm)) {
+  // A block input receiving a folded view gets it in its logical shape.
+  if (g->ops[x->producer].folded || !mg_graph_tensor_perm(g, x, perm)) {
     memcpy(dims, x->dims, x->rank * sizeof *dims);
     return;
   }
@@ -120,41 +127,10 @@ MgStatus mg_program_copy_layouts(MgProgram *dst, const MgProgram *src,
                          "input %d has no counterpart", op->attr);
     memcpy(op->perm, sroot->ops[st->producer].perm, sizeof op->perm);
   }
-  // Each block graph's inputs take the layouts of what its callers pass;
-  // a body called with two different layouts cannot be lowered once.
-  for (uint32_t g = 1; g < dst->num_graphs; g++)
-    if (dst->graphs[g].level == MG_LEVEL_BLOCK)
-      for (uint32_t i = 0; i < dst->graphs[g].num_ops; i++)
-        memset(dst->graphs[g].ops[i].perm, 0, sizeof dst->graphs[g].ops[i].perm);
-  bool *set = calloc(dst->num_graphs, sizeof *set);
-  if (!set)
-    return mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1, "out of memory");
-  MgStatus status = MG_STATUS_OK;
-  for (uint32_t i = 0; i < root->num_ops && status == MG_STATUS_OK; i++) {
-    const MgOp *op = &root->ops[i];
-    if (op->kind != MG_OP_CUSTOM)
-      continue;
-    MgGraph *body = &dst->graphs[op->attr];
-    for (uint32_t k = 0; k < body->num_ops; k++) {
-      MgOp *in = &body->ops[k];
-      if (in->kind != MG_OP_INPUT)
-        continue;
-      const MgOp *from = &root->ops[root->tensors[op->inputs[in->attr]].producer];
-      int8_t perm[MG_MAX_DIMS] = {0};
-      if (from->kind == MG_OP_INPUT)
-        memcpy(perm, from->perm, sizeof perm);
-      if (set[op->attr] && memcmp(perm, in->perm, sizeof perm)) {
-        status = mg_diag_set(diag, MG_STATUS_INVALID, 0, (int32_t)i,
-                             "block graph %d is called with two layouts",
-                             op->attr);
-        break;
-      }
-      memcpy(in->perm, perm, sizeof perm);
-    }
-    set[op->attr] = true;
-  }
-  free(set);
-  return status;
+  // Each block graph's inputs take the layouts of what its callers pass
+  // (fold.c); a body called with two different layouts cannot be lowered
+  // once.
+  return mg_program_fold_layouts(dst, diag);
 }
 
 // The result lists the operand's elements in their row-major order.

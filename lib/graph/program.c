@@ -193,9 +193,9 @@ static size_t op_key(const MgOp *op, uint64_t *key) {
   for (uint32_t i = 0; i < no; i++)
     key[n++] = op->outputs[i];
   switch (op->kind) {
-  case MG_OP_INPUT:
+  case MG_OP_INPUT: // a folded view's layout follows from the root graph
     for (int d = 0; d < MG_MAX_DIMS; d++)
-      key[n++] = (uint64_t)(uint8_t)op->perm[d];
+      key[n++] = op->folded ? 0 : (uint64_t)(uint8_t)op->perm[d];
     key[n++] = (uint64_t)(uint32_t)op->attr;
     break;
   case MG_OP_SUM: case MG_OP_REDUCE_MAX: case MG_OP_CONCAT: case MG_OP_CUSTOM:

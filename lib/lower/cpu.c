@@ -96,6 +96,14 @@ static void free_view_into_output(Emit *e, const MgOp *op) {
                 e->type[t]);
 }
 
+// A buffer of t's own (freed at the end).
+static void alloc_buffer(Emit *e, const MgGraph *root, MgTensorId t) {
+  mg_lower_memref_type(&root->tensors[t], (MgDType)root->tensors[t].dtype,
+                       NULL, e->type[t]);
+  mg_lower_fresh(e, e->val[t]);
+  mg_lower_line(e, "%s = memref.alloc() : %s", e->val[t], e->type[t]);
+}
+
 void mg_lower_cpu_program(Emit *e, const MgLowerOptions *o) {
   const MgGraph *root = &e->p->graphs[0];
   if (!mg_lower_alloc_tables(e, root)) {
@@ -156,10 +164,18 @@ void mg_lower_cpu_program(Emit *e, const MgLowerOptions *o) {
       view_of[t] = true;
       continue;
     }
-    mg_lower_memref_type(&root->tensors[t], (MgDType)root->tensors[t].dtype,
-                         NULL, e->type[t]);
-    mg_lower_fresh(e, e->val[t]);
-    mg_lower_line(e, "%s = memref.alloc() : %s", e->val[t], e->type[t]);
+    MgStridedView v;
+    if (mg_graph_folded_view(root, t, &v)) { // strides over its buffer
+      if (!e->val[v.base][0]) { // written through a transpose: comes later
+        alloc_buffer(e, root, v.base);
+        alloc_of[v.base] = true;
+      }
+      memcpy(e->val[t], e->val[v.base], NAME_LEN); // v.base != t
+      memcpy(e->type[t], e->type[v.base], TYPE_LEN);
+      mg_lower_layout_view(e, root, t, e->val[t], e->type[t]);
+      continue;
+    }
+    alloc_buffer(e, root, t);
     alloc_of[t] = true;
   }
   mg_lower_index(e, 0, e->lo);
@@ -168,7 +184,7 @@ void mg_lower_cpu_program(Emit *e, const MgLowerOptions *o) {
   e->barrier = false;
   for (uint32_t i = 0; !e->error && i < root->num_ops; i++) {
     const MgOp *op = &root->ops[i];
-    if (op->kind == MG_OP_INPUT)
+    if (op->kind == MG_OP_INPUT || mg_graph_view_folds(root, op))
       continue;
     int64_t blocks, threads;
     if (mg_graph_view_is_free(root, op)) {

@@ -59,22 +59,61 @@ void mg_lower_memref_type(const MgTensor *t, MgDType dtype, const char *space,
 }
 
 bool mg_lower_has_layout(const MgGraph *g, MgTensorId t) {
-  int8_t perm[MG_MAX_DIMS];
-  return mg_graph_tensor_perm(g, &g->tensors[t], perm);
+  return mg_graph_is_strided(g, t);
 }
 
 void mg_lower_stored_type(const MgGraph *g, MgTensorId t, char out[TYPE_LEN]) {
+  MgStridedView v;
+  if (mg_graph_folded_view(g, t, &v)) { // the dense buffer it views
+    mg_lower_memref_type(&g->tensors[v.base], (MgDType)g->tensors[t].dtype,
+                         NULL, out);
+    return;
+  }
   MgTensor s = g->tensors[t];
   mg_graph_stored_dims(g, t, s.dims);
   mg_lower_memref_type(&s, (MgDType)s.dtype, NULL, out);
+}
+
+// A folded view: `val`, the dense buffer it views, becomes the logical
+// shape over it through memref.reinterpret_cast (offset and strides of
+// the composed view ops; nothing copied).
+static void folded_view(Emit *e, const MgTensor *x, const MgStridedView *v,
+                        Name val, char type[TYPE_LEN]) {
+  char sizes[128], strides[128], view[TYPE_LEN], logical[TYPE_LEN];
+  size_t n = 0, k = 0;
+  for (uint32_t d = 0; d < x->rank; d++) {
+    n += (size_t)snprintf(sizes + n, sizeof sizes - n, "%s%lld",
+                          d ? ", " : "", (long long)x->dims[d]);
+    k += (size_t)snprintf(strides + k, sizeof strides - k, "%s%lld",
+                          d ? ", " : "", (long long)v->stride[d]);
+  }
+  mg_lower_memref_type(x, (MgDType)x->dtype, NULL, logical);
+  if (snprintf(view, sizeof view, "%.*s, strided<[%s], offset: %lld>>",
+               (int)strlen(logical) - 1, logical, strides,
+               (long long)v->offset) >= (int)sizeof view) {
+    e->error = "a folded view whose memref type is too long";
+    return;
+  }
+  Name out;
+  mg_lower_fresh(e, out);
+  mg_lower_line(e, "%s = memref.reinterpret_cast %s to offset: [%lld], "
+                   "sizes: [%s], strides: [%s] : %s to %s", out, val,
+                (long long)v->offset, sizes, strides, type, view);
+  snprintf(val, NAME_LEN, "%s", out);
+  snprintf(type, TYPE_LEN, "%s", view);
 }
 
 void mg_lower_layout_view(Emit *e, const MgGraph *g, MgTensorId t, Name val,
                           char type[TYPE_LEN]) {
   const MgTensor *x = &g->tensors[t];
   int8_t perm[MG_MAX_DIMS];
-  if (!mg_graph_tensor_perm(g, x, perm))
+  MgStridedView v;
+  if (mg_graph_folded_view(g, t, &v)) {
+    folded_view(e, x, &v, val, type);
     return;
+  }
+  if (g->ops[x->producer].folded || !mg_graph_tensor_perm(g, x, perm))
+    return; // a block input gets its kernel tensor's view made already
   int64_t sdims[MG_MAX_DIMS], sstride[MG_MAX_DIMS], n = 1;
   mg_graph_stored_dims(g, t, sdims);
   for (uint32_t d = x->rank; d-- > 0;) {
@@ -254,8 +293,12 @@ int64_t mg_lower_vector_width(const MgGraph *b, MgTensorId tile,
   MgDType dt = mg_lower_kept_dtype(b, tile);
   if (dt != mg_lower_kept_dtype(b, dram) || x->rank != y->rank)
     return 1;
-  // A transposed view is read element by element, in stored order.
-  if (mg_lower_has_layout(b, dram))
+  // A transposed view is read element by element, in stored order; a
+  // folded view whose rows stay contiguous moves whole vectors along them
+  // (through its strided view, which admits no collapse of unit dims).
+  if (mg_lower_has_layout(b, dram) &&
+      (b->ops[y->producer].folded != 2 ||
+       mg_lower_copy_rank(b, tile, dram) != x->rank))
     return 1;
   int64_t v = MG_LOWER_VECTOR_BYTES / (int64_t)mg_dtype_bytes(dt);
   // Trailing unit dims (a 256x1 column of an Nx1 tensor) do not break
@@ -273,8 +316,11 @@ bool mg_lower_pipelined(const MgGraph *b) {
     const MgOp *op = &b->ops[i];
     if (!mg_lower_is_loop_tile_load(op))
       continue;
-    if (mg_lower_vector_width(b, op->outputs[0], op->inputs[0]) < 2)
-      return false; // every copy must be a 16-byte asynchronous one
+    // Every copy must be a 16-byte asynchronous one, from a dense buffer
+    // (cp.async needs 16-byte aligned sources, which strides do not give).
+    if (mg_lower_vector_width(b, op->outputs[0], op->inputs[0]) < 2 ||
+        mg_lower_has_layout(b, op->inputs[0]))
+      return false;
     any = true;
     extra += one_tile_bytes(b, op->outputs[0]);
   }
@@ -389,6 +435,9 @@ static const char *unsupported(const MgProgram *p) {
   return NULL;
 }
 
+static MgStatus emit_program(const MgProgram *program, const MgLowerOptions *o,
+                             int sm, MgText *out, MgDiag *diag);
+
 MgStatus mg_lower_emit(const MgProgram *program, const MgLowerOptions *o,
                        MgText *out, MgDiag *diag) {
   return mg_lower_emit_for(program, o, 0, out, diag);
@@ -413,6 +462,20 @@ MgStatus mg_lower_emit_for(const MgProgram *program, const MgLowerOptions *o,
   if (why)
     return mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
                        "cannot lower %s", why);
+  // Block graphs see which of their inputs arrive through folded views
+  // (fold.c): a copy of the program with those layouts derived.
+  MgProgram *folded = mg_program_clone(program);
+  if (!folded)
+    return mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1, "out of memory");
+  MgStatus st = mg_program_fold_layouts(folded, diag);
+  if (st == MG_STATUS_OK)
+    st = emit_program(folded, o, sm, out, diag);
+  mg_program_destroy(folded);
+  return st;
+}
+
+static MgStatus emit_program(const MgProgram *program, const MgLowerOptions *o,
+                             int sm, MgText *out, MgDiag *diag) {
   uint32_t counter = 0;
   Emit e;
   memset(&e, 0, sizeof e);

@@ -90,38 +90,61 @@ static bool is_view_of_buffer(const MgGraph *root, MgTensorId t) {
   return mg_graph_view_is_free(root, &root->ops[root->tensors[t].producer]);
 }
 
-// Device buffers for every root tensor, inputs copied in; a free view
-// views its operand's buffer (made earlier: operands precede results).
-static void host_buffers(Emit *e, const MgGraph *root, Name tok) {
-  for (MgTensorId t = 0; t < root->num_tensors; t++) {
-    const MgTensor *x = &root->tensors[t];
-    if (is_view_of_buffer(root, t)) {
-      MgTensorId a = root->ops[x->producer].inputs[0];
-      mg_lower_reshape_view(e, &root->tensors[a], x, e->val[a], e->type[a],
-                            e->val[t], e->type[t]);
-      continue;
-    }
-    mg_lower_stored_type(root, t, e->type[t]);
-    mg_lower_fresh(e, e->val[t]);
-    Name next;
-    mg_lower_fresh(e, next);
-    mg_lower_line(e, "%s, %s = gpu.alloc async [%s] () : %s", e->val[t], next,
-                  tok, e->type[t]);
-    snprintf(tok, NAME_LEN, "%s", next);
-    const MgOp *op = &root->ops[x->producer];
-    if (op->kind != MG_OP_INPUT)
-      continue;
-    Name h;
-    char tt[TYPE_LEN];
-    stored_tensor_type(root, t, tt);
-    mg_lower_fresh(e, h);
-    mg_lower_line(e, "%s = bufferization.to_buffer %%arg%d : %s to %s", h,
-                  op->attr, tt, e->type[t]);
-    mg_lower_fresh(e, next);
-    mg_lower_line(e, "%s = gpu.memcpy async [%s] %s, %s : %s, %s", next, tok,
-                  e->val[t], h, e->type[t], e->type[t]);
-    snprintf(tok, NAME_LEN, "%s", next);
+// Device buffers for root tensor t (host=copy), an input copied in; a
+// free view views its operand's buffer (made earlier: operands precede
+// results); a folded view's tensor has no buffer of its own but the one
+// it views (made here when it comes later: a transpose's result that its
+// operand's kernel writes through strides); kernels make the strided
+// view themselves.
+static void host_buffer(Emit *e, const MgGraph *root, MgTensorId t,
+                        Name tok) {
+  const MgTensor *x = &root->tensors[t];
+  MgStridedView v;
+  if (e->val[t][0])
+    return;
+  if (is_view_of_buffer(root, t)) {
+    MgTensorId a = root->ops[x->producer].inputs[0];
+    mg_lower_reshape_view(e, &root->tensors[a], x, e->val[a], e->type[a],
+                          e->val[t], e->type[t]);
+    return;
   }
+  if (mg_graph_folded_view(root, t, &v)) {
+    host_buffer(e, root, v.base, tok);
+    memcpy(e->val[t], e->val[v.base], NAME_LEN); // v.base != t
+    memcpy(e->type[t], e->type[v.base], TYPE_LEN);
+    return;
+  }
+  mg_lower_stored_type(root, t, e->type[t]);
+  mg_lower_fresh(e, e->val[t]);
+  Name next;
+  mg_lower_fresh(e, next);
+  mg_lower_line(e, "%s, %s = gpu.alloc async [%s] () : %s", e->val[t], next,
+                tok, e->type[t]);
+  snprintf(tok, NAME_LEN, "%s", next);
+  const MgOp *op = &root->ops[x->producer];
+  if (op->kind != MG_OP_INPUT)
+    return;
+  Name h;
+  char tt[TYPE_LEN];
+  stored_tensor_type(root, t, tt);
+  mg_lower_fresh(e, h);
+  mg_lower_line(e, "%s = bufferization.to_buffer %%arg%d : %s to %s", h,
+                op->attr, tt, e->type[t]);
+  mg_lower_fresh(e, next);
+  mg_lower_line(e, "%s = gpu.memcpy async [%s] %s, %s : %s, %s", next, tok,
+                e->val[t], h, e->type[t], e->type[t]);
+  snprintf(tok, NAME_LEN, "%s", next);
+}
+
+static void host_buffers(Emit *e, const MgGraph *root, Name tok) {
+  for (MgTensorId t = 0; t < root->num_tensors; t++)
+    host_buffer(e, root, t, tok);
+}
+
+// A tensor with no buffer of its own: it views another's.
+static bool has_no_buffer(const MgGraph *root, MgTensorId t) {
+  MgStridedView v;
+  return is_view_of_buffer(root, t) || mg_graph_folded_view(root, t, &v);
 }
 
 static void host_launch(Emit *e, const MgLowerOptions *o, MgOpId i,
@@ -242,7 +265,7 @@ static void host_copy_program(Emit *e, const MgLowerOptions *o) {
   }
   // After the last kernel and the copies out: every view is dead by then.
   for (MgTensorId t = 0; t < root->num_tensors; t++) {
-    if (is_view_of_buffer(root, t))
+    if (has_no_buffer(root, t))
       continue; // freed with the buffer it views
     mg_lower_fresh(e, next);
     mg_lower_line(e, "%s = gpu.dealloc async [%s] %s : %s", next, tok,
@@ -289,6 +312,17 @@ static MgTensorId buffer_of(const MgGraph *root, MgTensorId t) {
 // kernel and output k is t, or a free view of t (a rank-3 wrapper's
 // reshape: t's buffer is then a view of the out-param); the first such k
 // (another output of the same buffer gets a copy); -1 otherwise.
+// t's buffer is written by a kernel: t is made by one, or is a
+// transpose that its operand's kernel writes through strides.
+static bool written_by_kernel(const MgProgram *p, MgTensorId t) {
+  const MgGraph *root = &p->graphs[0];
+  MgOpId made = root->tensors[t].producer;
+  MgStridedView v;
+  return mg_lower_is_kernel(p, made) ||
+         (mg_graph_view_folds(root, &root->ops[made]) &&
+          !mg_graph_folded_view(root, t, &v));
+}
+
 static void bind_out_params(const MgProgram *p, int64_t *out) {
   const MgGraph *root = &p->graphs[0];
   for (MgTensorId t = 0; t < root->num_tensors; t++)
@@ -298,7 +332,7 @@ static void bind_out_params(const MgProgram *p, int64_t *out) {
     for (uint32_t k = 0; k < root->num_outputs; k++) {
       MgTensorId t = buffer_of(root, root->outputs[k]);
       if ((t == root->outputs[k]) == (pass == 0) && out[t] < 0 &&
-          mg_lower_is_kernel(p, root->tensors[t].producer))
+          written_by_kernel(p, t))
         out[t] = k;
     }
 }
@@ -307,40 +341,54 @@ static void bind_out_params(const MgProgram *p, int64_t *out) {
 // computed output the caller's out-param (or a view of it), a free view a
 // view of its operand's buffer, anything else an intermediate of this call
 // (owned[t]).
+static void device_buffer(Emit *e, const MgGraph *root, const int64_t *out,
+                          bool *owned, MgTensorId t, Name tok) {
+  const MgTensor *x = &root->tensors[t];
+  const MgOp *op = &root->ops[x->producer];
+  MgStridedView v;
+  if (e->val[t][0])
+    return; // bound already (host_buffer says when)
+  if (is_view_of_buffer(root, t)) {
+    MgTensorId a = op->inputs[0];
+    mg_lower_reshape_view(e, &root->tensors[a], x, e->val[a], e->type[a],
+                          e->val[t], e->type[t]);
+    return;
+  }
+  if (mg_graph_folded_view(root, t, &v)) {
+    device_buffer(e, root, out, owned, v.base, tok);
+    memcpy(e->val[t], e->val[v.base], NAME_LEN); // v.base != t
+    memcpy(e->type[t], e->type[v.base], TYPE_LEN);
+    return;
+  }
+  mg_lower_stored_type(root, t, e->type[t]);
+  if (op->kind == MG_OP_INPUT) {
+    snprintf(e->val[t], NAME_LEN, "%%arg%u", op->attr);
+    return;
+  }
+  if (out[t] >= 0) {
+    char ot[TYPE_LEN];
+    Name ov;
+    out_param_type(root, (uint32_t)out[t], ot);
+    snprintf(ov, NAME_LEN, "%%out%lld", (long long)out[t]);
+    mg_lower_reshape_view(e, &root->tensors[root->outputs[out[t]]], x, ov,
+                          ot, e->val[t], e->type[t]);
+    return;
+  }
+  Name next;
+  mg_lower_fresh(e, e->val[t]);
+  mg_lower_fresh(e, next);
+  mg_lower_line(e, "%s, %s = gpu.alloc async [%s] () : %s", e->val[t], next,
+                tok, e->type[t]);
+  snprintf(tok, NAME_LEN, "%s", next);
+  owned[t] = true;
+}
+
 static void device_buffers(Emit *e, const MgGraph *root, const int64_t *out,
                            bool *owned, Name tok) {
-  for (MgTensorId t = 0; t < root->num_tensors; t++) {
-    const MgTensor *x = &root->tensors[t];
-    const MgOp *op = &root->ops[x->producer];
+  for (MgTensorId t = 0; t < root->num_tensors; t++)
     owned[t] = false;
-    if (is_view_of_buffer(root, t)) {
-      MgTensorId a = op->inputs[0];
-      mg_lower_reshape_view(e, &root->tensors[a], x, e->val[a], e->type[a],
-                            e->val[t], e->type[t]);
-      continue;
-    }
-    mg_lower_stored_type(root, t, e->type[t]);
-    if (op->kind == MG_OP_INPUT) {
-      snprintf(e->val[t], NAME_LEN, "%%arg%u", op->attr);
-      continue;
-    }
-    if (out[t] >= 0) {
-      char ot[TYPE_LEN];
-      Name ov;
-      out_param_type(root, (uint32_t)out[t], ot);
-      snprintf(ov, NAME_LEN, "%%out%lld", (long long)out[t]);
-      mg_lower_reshape_view(e, &root->tensors[root->outputs[out[t]]], x, ov,
-                            ot, e->val[t], e->type[t]);
-      continue;
-    }
-    Name next;
-    mg_lower_fresh(e, e->val[t]);
-    mg_lower_fresh(e, next);
-    mg_lower_line(e, "%s, %s = gpu.alloc async [%s] () : %s", e->val[t], next,
-                  tok, e->type[t]);
-    snprintf(tok, NAME_LEN, "%s", next);
-    owned[t] = true;
-  }
+  for (MgTensorId t = 0; t < root->num_tensors; t++)
+    device_buffer(e, root, out, owned, t, tok);
 }
 
 // host=device: @F(input memrefs, output memrefs) -> (), all on the device.

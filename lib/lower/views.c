@@ -29,8 +29,9 @@ static const MgTensor *tensor(Emit *e, MgTensorId id) {
 bool mg_lower_is_kernel(const MgProgram *p, MgOpId op) {
   if (!p || p->num_graphs == 0 || op >= p->graphs[0].num_ops)
     return false;
-  return p->graphs[0].ops[op].kind != MG_OP_INPUT &&
-         !mg_graph_view_is_free(&p->graphs[0], &p->graphs[0].ops[op]);
+  const MgOp *o = &p->graphs[0].ops[op];
+  return o->kind != MG_OP_INPUT && !mg_graph_view_is_free(&p->graphs[0], o) &&
+         !mg_graph_view_folds(&p->graphs[0], o);
 }
 
 // "[[0, 1, ..., rank - 1]]": one reassociation group of every dim.

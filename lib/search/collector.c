@@ -55,8 +55,10 @@ MgSearchCost mg_search_proxy_cost(const MgProgram *program) {
   const MgGraph *g = &program->graphs[0];
   for (uint32_t i = 0; i < g->num_ops; i++) {
     const MgOp *op = &g->ops[i];
-    // A free view is no launch and moves no data (docs/lower.md).
-    if (op->kind == MG_OP_INPUT || mg_graph_view_is_free(g, op))
+    // A free or folded view is no launch and moves no data of its own
+    // (docs/lower.md).
+    if (op->kind == MG_OP_INPUT || mg_graph_view_is_free(g, op) ||
+        mg_graph_view_folds(g, op))
       continue;
     c.kernels++;
     if (op->kind == MG_OP_CUSTOM && op->attr >= 0 &&

@@ -307,6 +307,10 @@ static MgProgram *compose(const Split *s, MgProgram *const *programs,
   for (uint32_t k = 0; ok && k < g->num_outputs; k++)
     ok = mg_graph_mark_output(out, 0, map[g->outputs[k]], diag) ==
          MG_STATUS_OK;
+  // The parts' kernels read the transposes and slices between them
+  // through strides (lib/graph/fold.c): their block graphs say so, so the
+  // cost model counts those reads as strided.
+  ok = ok && mg_program_fold_layouts(out, diag) == MG_STATUS_OK;
   ok = ok && mg_program_validate(out, gpu, diag) == MG_STATUS_OK;
   free(map);
   free(in);

@@ -1,6 +1,7 @@
 // Kernel-level view ops (lib/lower/views.c): a reshape of a contiguous
-// buffer is a view (no kernel), transpose, slice and concat are copy
-// kernels. Each kernel graph is checked against its TOSA reference
+// buffer is a view (no kernel), a transpose or slice of a computed value
+// read by kernels is folded into their reads (no kernel), the other
+// transposes and slices and every concat are copy kernels. Each kernel graph is checked against its TOSA reference
 // (written as torch-mlir emits it) by the interpreter, and its CPU
 // lowering against the interpreter.
 // RUN: mirage-run %s | FileCheck %s --check-prefix=INTERP
@@ -8,48 +9,60 @@
 // RUN: mirage-opt --mirage-lower="ptx=false" %s | FileCheck %s --check-prefix=GPU
 
 // INTERP-DAG: @rope_scores: 1 output, 147 elements, max abs error {{.*}}: ok
+// INTERP-DAG: @views_out: 2 outputs, 504 elements, max abs error {{.*}}: ok
 // INTERP-DAG: @bf16_odd: 4 outputs, {{.*}}: ok
 // INTERP-DAG: @layout_reshape: 1 output, 60 elements, max abs error 0 {{.*}}: ok
 // INTERP-DAG: @single_head: 1 output, 49 elements, max abs error {{.*}}: ok
 // INTERP-DAG: @layout_out: 2 outputs, 84 elements, max abs error {{.*}}: ok
 // LOWER-DAG: @rope_scores: 1 output, 147 elements, max abs error {{.*}}: ok
+// LOWER-DAG: @views_out: 2 outputs, 504 elements, max abs error {{.*}}: ok
 // LOWER-DAG: @bf16_odd: 4 outputs, {{.*}}: ok
 // LOWER-DAG: @layout_reshape: 1 output, 60 elements, max abs error 0 {{.*}}: ok
 // LOWER-DAG: @single_head: 1 output, 49 elements, max abs error {{.*}}: ok
 // LOWER-DAG: @layout_out: 2 outputs, 84 elements, max abs error {{.*}}: ok
 
-// One kernel per op but the free reshapes (op 3, 9, 10, 12 of
-// @rope_scores); the copies of whole vectors say their alignment.
+// The head split's transpose and the two rotate-half slices are folded
+// (lib/graph/fold.c): no kernel, no buffer; their readers get the Q
+// projection's buffer and read it through one memref.reinterpret_cast
+// (offsets and strides of the composed views), element by element. Kᵀ
+// stays a copy (a free reshape reads it) and reads the folded transpose
+// through strides too. Four kernels (seven before folding): the
+// projection, the concat, Kᵀ, the scores.
 // GPU-LABEL: gpu.module @rope_scores_gpu
 // GPU: gpu.func @rope_scores_gpu_k2(
-// GPU-NOT: gpu.func @rope_scores_gpu_k3(
-// GPU: gpu.func @rope_scores_gpu_k4(
-// GPU: vector.load {{.*}} {alignment = 16 : i64} : memref<1x7x3x16xf16>, vector<8xf16>
-// GPU: vector.store {{.*}} {alignment = 16 : i64} : memref<1x3x7x16xf16>, vector<8xf16>
-// GPU: gpu.func @rope_scores_gpu_k5(
-// GPU: vector.load {{.*}} : memref<1x3x7x16xf16>, vector<8xf16>
-// GPU: gpu.func @rope_scores_gpu_k6(
-// GPU: vector.load {{.*}} : memref<1x3x7x16xf16>, vector<8xf16>
+// GPU-NOT: gpu.func @rope_scores_gpu_k4(
 // The concat: one loop per operand, no branch per element.
-// GPU: gpu.func @rope_scores_gpu_k7(
+// GPU: gpu.func @rope_scores_gpu_k7(%arg0: memref<1x7x3x16xf16> {{.*}}, %arg1: memref<1x7x3x16xf16> {{.*}}, %arg2: memref<1x3x7x16xf16>
+// GPU-DAG: memref.reinterpret_cast {{.*}} to offset: [8], sizes: [1, 3, 7, 8], strides: [336, 16, 48, 1] : memref<1x7x3x16xf16> to memref<1x3x7x8xf16, strided<[336, 16, 48, 1], offset: 8>>
+// GPU-DAG: memref.reinterpret_cast {{.*}} to offset: [0], sizes: [1, 3, 7, 8], strides: [336, 16, 48, 1] : memref<1x7x3x16xf16> to memref<1x3x7x8xf16, strided<[336, 16, 48, 1]>>
 // GPU-NOT: scf.if
-// GPU: vector.store {{.*}} : memref<1x3x7x16xf16>, vector<8xf16>
+// GPU: memref.load {{.*}} : memref<1x3x7x8xf16, strided<[336, 16, 48, 1], offset: 8>>
 // GPU-NOT: scf.if
-// GPU: vector.store {{.*}} : memref<1x3x7x16xf16>, vector<8xf16>
+// GPU: memref.load {{.*}} : memref<1x3x7x8xf16, strided<[336, 16, 48, 1]>>
 // Kᵀ moves the innermost dim: element by element, stores in result order.
-// GPU: gpu.func @rope_scores_gpu_k8(
+// GPU: gpu.func @rope_scores_gpu_k8(%arg0: memref<1x7x3x16xf16>
 // GPU-NOT: vector.load
-// GPU: memref.load {{.*}} : memref<1x3x7x16xf16>
+// GPU: memref.load {{.*}} : memref<1x3x7x16xf16, strided<[336, 16, 48, 1]>>
 // GPU-NEXT: memref.store {{.*}} : memref<1x3x16x7xf16>
 // GPU: gpu.func @rope_scores_gpu_k11(
 // GPU-NOT: gpu.func
 // GPU-LABEL: func.func @rope_scores(
 // GPU-COUNT-4: memref.expand_shape
-// GPU-COUNT-7: gpu.launch_func
+// GPU-COUNT-4: gpu.launch_func
 // GPU-NOT: gpu.launch_func
 // GPU: gpu.memcpy async [%{{.*}}] %{{.*}}, %expand_shape{{.*}} : memref<1x3x7x7xf16>
-// GPU-COUNT-9: gpu.dealloc
+// GPU-COUNT-6: gpu.dealloc
 // GPU-NOT: gpu.dealloc
+// Views that are outputs stay copies, of whole vectors where they can.
+// GPU-LABEL: gpu.module @views_out_gpu
+// GPU: gpu.func @views_out_gpu_k4(
+// GPU: vector.load {{.*}} {alignment = 16 : i64} : memref<1x7x3x16xf16>, vector<8xf16>
+// GPU: vector.store {{.*}} {alignment = 16 : i64} : memref<1x3x7x16xf16>, vector<8xf16>
+// GPU: gpu.func @views_out_gpu_k5(
+// GPU: vector.load {{.*}} : memref<1x3x7x16xf16>, vector<8xf16>
+// GPU-LABEL: func.func @views_out(
+// GPU-COUNT-3: gpu.launch_func
+// GPU-NOT: gpu.launch_func
 // GPU-LABEL: gpu.module @bf16_odd_gpu
 // GPU-NOT: vector.load
 // GPU-LABEL: func.func @bf16_odd(
@@ -124,6 +137,27 @@ func.func private @rope_scores_ref(%x: tensor<1x7x48xf16>, %w: tensor<1x48x48xf1
   %s3 = tosa.const_shape {values = dense<[1, 3, 7, 7]> : tensor<4xindex>} : () -> !tosa.shape<4>
   %s = tosa.reshape %m, %s3 : (tensor<3x7x7xf16>, !tosa.shape<4>) -> tensor<1x3x7x7xf16>
   return %s : tensor<1x3x7x7xf16>
+}
+
+// A head split and one of its halves returned: copies (an output needs a
+// dense buffer of its own), the slice read from the transpose's copy.
+func.func @views_out(%x: tensor<1x7x48xf16>, %w: tensor<1x48x48xf16>) -> (tensor<1x3x7x16xf16>, tensor<1x3x7x8xf16>) attributes {ug.level = "kernel", ug.reference = @views_out_ref} {
+  %q = "ug.matmul"(%x, %w) : (tensor<1x7x48xf16>, tensor<1x48x48xf16>) -> tensor<1x7x48xf16>
+  %h = "ug.reshape"(%q) : (tensor<1x7x48xf16>) -> tensor<1x7x3x16xf16>
+  %t = "ug.transpose"(%h) {perm = array<i64: 0, 2, 1, 3>} : (tensor<1x7x3x16xf16>) -> tensor<1x3x7x16xf16>
+  %b = "ug.slice"(%t) {dim = 3 : i64, offset = 8 : i64} : (tensor<1x3x7x16xf16>) -> tensor<1x3x7x8xf16>
+  func.return %t, %b : tensor<1x3x7x16xf16>, tensor<1x3x7x8xf16>
+}
+func.func private @views_out_ref(%x: tensor<1x7x48xf16>, %w: tensor<1x48x48xf16>) -> (tensor<1x3x7x16xf16>, tensor<1x3x7x8xf16>) {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf16>}> : () -> tensor<1xf16>
+  %q = tosa.matmul %x, %w, %zp, %zp : (tensor<1x7x48xf16>, tensor<1x48x48xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<1x7x48xf16>
+  %s0 = tosa.const_shape {values = dense<[1, 7, 3, 16]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %h = tosa.reshape %q, %s0 : (tensor<1x7x48xf16>, !tosa.shape<4>) -> tensor<1x7x3x16xf16>
+  %t = tosa.transpose %h {perms = array<i32: 0, 2, 1, 3>} : (tensor<1x7x3x16xf16>) -> tensor<1x3x7x16xf16>
+  %st8 = tosa.const_shape {values = dense<[0, 0, 0, 8]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %sz = tosa.const_shape {values = dense<[1, 3, 7, 8]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %b = tosa.slice %t, %st8, %sz : (tensor<1x3x7x16xf16>, !tosa.shape<4>, !tosa.shape<4>) -> tensor<1x3x7x8xf16>
+  return %t, %b : tensor<1x3x7x16xf16>, tensor<1x3x7x8xf16>
 }
 
 //===----------------------------------------------------------------------===//

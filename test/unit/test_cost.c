@@ -556,6 +556,7 @@ static void test_cost_slice_concat(void) {
   // Columns [32, 64): 64 B at byte 64 of each row, 2 aligned sectors.
   p = view_program(MG_DTYPE_F16, 2, dims2(4, 64), &x);
   s = mg_graph_slice(p, 0, x, 1, 32, 32, &d);
+  CHECK_EQ_INT(mg_graph_mark_output(p, 0, s, &d), MG_STATUS_OK);
   CHECK(mg_cost_kernel(p, 1, NULL, &c));
   CHECK_NEAR(c.l2_bytes, 4 * 64 + 256, 0);
   mg_program_destroy(p);
@@ -574,8 +575,9 @@ static void test_cost_slice_concat(void) {
   mg_program_destroy(p);
 }
 
-// Which view ops are kernels: one rule (mg_graph_view_is_free), read by the
-// model and the lowering alike; each case below is checked through both.
+// Which view ops are kernels: one rule (mg_graph_view_is_free and
+// mg_graph_view_folds), read by the model and the lowering alike; each
+// case below is checked through both.
 static void test_cost_views_match_lowering(void) {
   MgDiag d;
   int64_t kd[4] = {2, 7, 1, 16};
@@ -588,15 +590,18 @@ static void test_cost_views_match_lowering(void) {
   int64_t flat[2] = {14, 16}, wflat[1] = {112};
   MgTensorId kt = mg_graph_transpose(p, 0, k, heads, &d);
   mg_graph_slice(p, 0, kt, 2, 0, 7, &d);       // whole dim: a view
-  mg_graph_slice(p, 0, kt, 2, 1, 6, &d);       // a copy
-  mg_graph_transpose(p, 0, k, moved, &d);      // a copy
+  MgTensorId part = mg_graph_slice(p, 0, kt, 2, 1, 6, &d); // returned: a copy
+  MgTensorId km = mg_graph_transpose(p, 0, k, moved, &d);  // returned: a copy
+  mg_graph_slice(p, 0, k, 3, 0, 8, &d);        // folded: no kernel
   mg_graph_reshape(p, 0, k, 2, flat, &d);      // a view
   mg_graph_reshape(p, 0, w, 1, wflat, &d);     // transposed input: a copy
   mg_graph_concat(p, 0, kt, kt, 2, &d);        // a copy
   MgTensorId c = mg_graph_reshape(p, 0, k, 2, flat, &d);
   CHECK_EQ_INT(mg_graph_set_dtype(p, 0, c, MG_DTYPE_F32, &d), MG_STATUS_OK);
+  CHECK_EQ_INT(mg_graph_mark_output(p, 0, part, &d), MG_STATUS_OK);
+  CHECK_EQ_INT(mg_graph_mark_output(p, 0, km, &d), MG_STATUS_OK);
   const MgGraph *g = &p->graphs[0];
-  CHECK_EQ_INT(g->num_ops, 10);
+  CHECK_EQ_INT(g->num_ops, 11);
   int kernels = 0;
   for (MgOpId i = 0; i < g->num_ops; i++) {
     MgKernelCost cost;

@@ -1107,6 +1107,96 @@ static void test_graph_views(void) {
   mg_program_destroy(p);
 }
 
+// Folded views (fold.c): a head split of a computed tensor, its Kᵀ and a
+// RoPE half compose into strided views of the buffer before them; a view
+// that is returned, or read by a free view, is a copy (a dense buffer),
+// and the views after it start from that buffer.
+static void test_graph_folded_views(void) {
+  MgProgram *p = mg_program_create();
+  MgDiag d;
+  CHECK(mg_program_add_graph(p, MG_LEVEL_KERNEL) == 0);
+  int64_t xd[3] = {1, 8, 64}, hd[4] = {1, 8, 4, 16}, fd[2] = {32, 8};
+  MgTensorId x = mg_graph_add_input(p, 0, MG_DTYPE_F16, 3, xd, &d);
+  MgTensorId e = mg_graph_unary(p, 0, MG_OP_EXP, x, &d);
+  MgTensorId h = mg_graph_reshape(p, 0, e, 4, hd, &d); // free
+  int8_t split[4] = {0, 2, 1, 3}, swap[4] = {0, 1, 3, 2};
+  MgTensorId t = mg_graph_transpose(p, 0, h, split, &d); // 1x4x8x16
+  MgTensorId k = mg_graph_transpose(p, 0, t, swap, &d);  // 1x4x16x8
+  MgTensorId s = mg_graph_slice(p, 0, t, 3, 8, 8, &d);   // 1x4x8x8
+  MgTensorId u = mg_graph_unary(p, 0, MG_OP_EXP, k, &d);
+  MgTensorId v = mg_graph_unary(p, 0, MG_OP_EXP, s, &d);
+  CHECK(mg_graph_mark_output(p, 0, u, &d) == MG_STATUS_OK);
+  CHECK(mg_graph_mark_output(p, 0, v, &d) == MG_STATUS_OK);
+  const MgGraph *g = &p->graphs[0];
+  MgStridedView w;
+  CHECK(!mg_graph_folded_view(g, h, &w) && !mg_graph_is_strided(g, h));
+  CHECK(mg_graph_folded_view(g, k, &w) && mg_graph_is_strided(g, k));
+  // h is 1x8x4x16, strides 512, 64, 16, 1; k walks dims 0, 2, 3, 1.
+  CHECK(w.base == h && w.offset == 0 && w.rank == 4);
+  CHECK(w.stride[0] == 512 && w.stride[1] == 16 && w.stride[2] == 1 &&
+        w.stride[3] == 64);
+  CHECK(w.perm[0] == 0 && w.perm[1] == 2 && w.perm[2] == 3 && w.perm[3] == 1);
+  CHECK(w.stored[1] == 8 && w.stored[2] == 4 && w.stored[3] == 16);
+  CHECK(mg_graph_folded_view(g, s, &w));
+  CHECK(w.base == h && w.offset == 8 && w.stride[1] == 16 &&
+        w.stride[2] == 64 && w.stride[3] == 1);
+  // Returned: t is a copy; k and s then view its buffer (1x4x8x16).
+  CHECK(mg_graph_mark_output(p, 0, t, &d) == MG_STATUS_OK);
+  CHECK(!mg_graph_view_folds(g, &g->ops[g->tensors[t].producer]));
+  CHECK(mg_graph_folded_view(g, k, &w) && w.base == t);
+  CHECK(w.stride[1] == 128 && w.stride[2] == 1 && w.stride[3] == 16);
+  // A reshape reads s: s needs a dense buffer of its own.
+  CHECK(mg_graph_reshape(p, 0, s, 2, fd, &d) != MG_NO_ID);
+  g = &p->graphs[0];
+  CHECK(!mg_graph_view_folds(g, &g->ops[g->tensors[s].producer]));
+  CHECK(!mg_graph_is_strided(g, s));
+  CHECK(mg_program_validate(p, NULL, &d) == MG_STATUS_OK);
+  mg_program_destroy(p);
+}
+
+// The write side: a transpose that is the only reader of a custom op's
+// result is written by that kernel in place (its saver is marked); a
+// second reader of the result makes the transpose a copy again.
+static void test_graph_written_views(void) {
+  MgProgram *p = mg_program_create();
+  MgDiag d;
+  MgGraphId k = mg_program_add_graph(p, MG_LEVEL_KERNEL);
+  MgGraphId b = mg_program_add_graph(p, MG_LEVEL_BLOCK);
+  MgTensorId X = mg_graph_add_input(p, k, MG_DTYPE_F16, 2, dims2(8, 16), &d);
+  const int32_t grid[3] = {2, 1, 1};
+  CHECK_EQ_INT(mg_graph_set_launch(p, b, grid, 128, 1, &d), MG_STATUS_OK);
+  MgTensorId bx = mg_graph_add_input(p, b, MG_DTYPE_F16, 2, dims2(8, 16), &d);
+  const int8_t rows[3] = {0, NONE, NONE};
+  MgTensorId it = mg_graph_iterator(p, b, bx, rows, NONE, &d);
+  MgTensorId e = mg_graph_unary(p, b, MG_OP_EXP, it, &d);
+  MgTensorId out = mg_graph_saver(p, b, e, rows, &d);
+  CHECK_EQ_INT(mg_graph_mark_output(p, b, out, &d), MG_STATUS_OK);
+  MgTensorId Y;
+  CHECK(mg_graph_custom(p, k, b, 1, &X, &Y, &d) != MG_NO_ID);
+  int8_t swap[2] = {1, 0};
+  MgTensorId T = mg_graph_transpose(p, k, Y, swap, &d); // 16x8
+  CHECK_EQ_INT(mg_graph_mark_output(p, k, T, &d), MG_STATUS_OK);
+  const MgGraph *g = &p->graphs[k];
+  MgStridedView v;
+  CHECK(mg_graph_view_folds(g, &g->ops[g->tensors[T].producer]));
+  CHECK(mg_graph_folded_view(g, Y, &v) && v.base == T);
+  CHECK(v.stride[0] == 1 && v.stride[1] == 8 && v.offset == 0);
+  CHECK(!mg_graph_folded_view(g, T, &v) && mg_graph_is_strided(g, Y));
+  CHECK_EQ_INT(mg_program_fold_layouts(p, &d), MG_STATUS_OK);
+  const MgGraph *bg = &p->graphs[b];
+  CHECK(bg->ops[bg->tensors[out].producer].folded == 1);
+  CHECK(mg_graph_is_strided(bg, out) && !mg_graph_is_strided(bg, bx));
+  CHECK(mg_program_validate(p, NULL, &d) == MG_STATUS_OK);
+  // A second reader: Y needs its own buffer, T is a copy.
+  CHECK(mg_graph_unary(p, k, MG_OP_EXP, Y, &d) != MG_NO_ID);
+  g = &p->graphs[k];
+  CHECK(!mg_graph_view_folds(g, &g->ops[g->tensors[T].producer]));
+  CHECK_EQ_INT(mg_program_fold_layouts(p, &d), MG_STATUS_OK);
+  bg = &p->graphs[b];
+  CHECK(bg->ops[bg->tensors[out].producer].folded == 0);
+  mg_program_destroy(p);
+}
+
 // Checks that `text` contains `sub`; prints both when it does not.
 #define CHECK_HAS(text, sub)                                                   \
   do {                                                                         \
@@ -1250,6 +1340,8 @@ int main(void) {
   RUN_TEST(test_graph_numel);
   RUN_TEST(test_graph_input_layouts);
   RUN_TEST(test_graph_views);
+  RUN_TEST(test_graph_folded_views);
+  RUN_TEST(test_graph_written_views);
   RUN_TEST(test_graph_dot);
   RUN_TEST(test_graph_rank6);
   return TEST_SUMMARY();

@@ -346,6 +346,9 @@ static void test_lower_views_only(void) {
   MgTensorId km = mg_graph_transpose(q, 0, k, moved, &d); // 2x1x16x7
   MgTensorId part = mg_graph_slice(q, 0, kt, 2, 0, 6, &d);
   CHECK(all != MG_NO_ID && km != MG_NO_ID && part != MG_NO_ID);
+  // Returned, so copies (read by a kernel instead, they would fold).
+  CHECK_EQ_INT(mg_graph_mark_output(q, 0, km, &d), MG_STATUS_OK);
+  CHECK_EQ_INT(mg_graph_mark_output(q, 0, part, &d), MG_STATUS_OK);
   CHECK(!mg_lower_is_kernel(q, q->graphs[0].tensors[kt].producer));
   CHECK(!mg_lower_is_kernel(q, q->graphs[0].tensors[all].producer));
   CHECK(mg_lower_is_kernel(q, q->graphs[0].tensors[km].producer));
