@@ -29,7 +29,8 @@ run_tests() {
   unit_failed=$(sed -n "s/$re/\1/p" "$log/ctest.txt" | tail -1)
   unit_total=${unit_total:-0}; unit_failed=${unit_failed:-1}
 
-  "$lit" -sv "$dir/test" 2>&1 | tee "$log/lit.txt"
+  # --time-tests: the log ends with the slowest tests (docs/testing.md).
+  "$lit" -sv --time-tests "$dir/test" 2>&1 | tee "$log/lit.txt"
   local lit_passed lit_failed lit_unsupported
   lit_passed=$(sed -n 's/^ *Passed *: *\([0-9]*\).*/\1/p' "$log/lit.txt" | tail -1)
   lit_failed=$(grep -E '^ *(Failed|Unresolved|Timed Out|Unexpectedly Passed) *:' "$log/lit.txt" | awk -F: '{s += $2} END {print s + 0}')

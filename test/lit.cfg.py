@@ -27,6 +27,9 @@ config.substitutions.append(("%ugraph_irdl", os.path.join(config.mirage_src_root
 config.substitutions.append(("%shlibext", ".so"))
 mlir_opt = os.path.join(config.llvm_tools_dir, "mlir-opt")
 config.substitutions.append(("%mlir_opt", mlir_opt))
+# Stock mlir-opt as it is, for tests that load no plugin into it (the
+# sanitized run's %mlir_opt preloads the sanitizer runtime, below).
+config.substitutions.append(("%stock_mlir_opt", mlir_opt))
 if config.ptxas and os.path.exists(config.ptxas):
     config.available_features.add("ptxas")
 # The PTX pipeline links libdevice from the CUDA toolkit next to ptxas.

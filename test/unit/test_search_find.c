@@ -289,12 +289,21 @@ static void test_search_cuts_qknorm(void) {
   // size 1 stops the default search there. Known cost of the cut, kept
   // because at the paper's shapes the composition wins and the whole
   // target's larger sizes take tens of seconds (docs/search.md).
+  // That search is most of this executable's time (two threads, as the
+  // other searches here): the sanitized builds (MIRAGE_TEST_SANITIZED,
+  // test/CMakeLists.txt) leave it out, where it would take minutes: with
+  // no cut it is the plain search of a whole target, which runs there to
+  // two kernels in test_search_picks_two_kernels_by_cost and in the lit
+  // searches.
+#ifndef MIRAGE_TEST_SANITIZED
+  o.threads = 2;
   o.cut_prologues = false;
   CHECK_EQ_INT(mg_search_run(t, &o, &r1, &diag), MG_STATUS_OK);
   CHECK_EQ_INT(r1.stats.cut_parts, 0);
   CHECK(r1.num_found > 0 && r1.found[0].cost.kernels == 2 &&
         r1.stats.kernel_ops_searched == 2);
   mg_search_result_free(&r1);
+#endif
   mg_search_result_free(&r);
   mg_program_destroy(t);
 }
