@@ -310,7 +310,8 @@ static void gpu_matmul(Emit *e, const MgOp *op, const MgMmaPlan *p,
   Name nwt, wt;
   mg_lower_index(e, p->batch * p->mt * p->nt, nwt);
   open_for(e, warp, nwt, p->warps, wt); // warp-uniform: mma.sync converges
-  Index idx;
+  Index idx = {""}; // the row and column slots stay empty: operand_index
+                    // overwrites them after mg_lower_broadcast copies them
   Name m0, n0;
   warp_tile_origin(e, p, out, wt, idx, m0, n0);
   Name zero;
@@ -560,7 +561,8 @@ static void cpu_matmul(Emit *e, const MgOp *op, const MgMmaPlan *p,
   open_range(e, 0, p->warps, 1, w);
   mg_lower_index(e, p->batch * p->mt * p->nt, nwt);
   open_for(e, w, nwt, p->warps, wt); // warp w's tiles, as on the GPU
-  Index idx;
+  Index idx = {""}; // the row and column slots stay empty: operand_index
+                    // overwrites them after mg_lower_broadcast copies them
   Name m0, n0;
   warp_tile_origin(e, p, out, wt, idx, m0, n0);
   Name mi, nj, l, i, zero;
