@@ -37,6 +37,9 @@
 #    with the resource that bounds it; "roofline" is the idealised model the
 #    search ranks by. From --mirage-cost on a third compile (lower=false),
 #    matched to the kernels in order. Neither is a measurement.
+#  - one row per launch: the compiles use dedup-kernels=false, so a kernel
+#    launched twice (gated MLP's gate and up GEMVs) has a row per launch,
+#    as the estimates do; the default compile keeps one copy of it.
 #  - load bytes/SM (1 in flight per thread) = blocks/SM x threads x width of
 #    the kernel's widest global load (ld.global or cp.async; 16 for v4.b32,
 #    2 for b16, ...): the bytes an SM has outstanding if every resident thread
@@ -152,8 +155,8 @@ for target in "${targets[@]}"; do
   for name in rmsnorm gqa qknorm lora gated-mlp ntrans; do
     src="$root/test/lift/$name-tosa.mlir" dir="$out/$target/$name"
     mkdir -p "$dir"
-    if ! "$bin/mirage-opt" --mirage-superopt="cache=false target=$target" "$src" -o "$dir/opt.mlir" 2>"$dir/err" ||
-       ! "$bin/mirage-opt" --mirage-superopt="cache=false target=$target ptx=false" "$src" -o "$dir/host.mlir" 2>>"$dir/err" ||
+    if ! "$bin/mirage-opt" --mirage-superopt="cache=false target=$target dedup-kernels=false" "$src" -o "$dir/opt.mlir" 2>"$dir/err" ||
+       ! "$bin/mirage-opt" --mirage-superopt="cache=false target=$target ptx=false dedup-kernels=false" "$src" -o "$dir/host.mlir" 2>>"$dir/err" ||
        ! "$bin/mirage-opt" --mirage-superopt="cache=false target=$target lower=false" "$src" -o "$dir/ugraph.mlir" 2>>"$dir/err" ||
        ! "$bin/mirage-opt" --mirage-cost="target=$target" "$dir/ugraph.mlir" -o /dev/null 2>"$dir/cost.err"; then
       echo "| $name | mirage-opt failed: $(head -1 "$dir/err") |"; continue

@@ -4,7 +4,8 @@
 # bench/models/llama_tosa.py at 7B shapes (hidden 4096, 32 heads, ffn 11008,
 # seq 16, f16) in torch-mlir's TOSA style. Prints one markdown row per
 # compile: subprograms, searched / from the cache / deduplicated, kernels
-# launched (gpu.launch_func in the output), wall seconds, peak RSS, and
+# launched (gpu.launch_func in the output), distinct kernels compiled to PTX
+# (`.entry` in the gpu.binary ops), wall seconds, peak RSS, and
 # whether the warm output is byte-identical to the cold one. Does not build (the caller does) and asserts nothing.
 # Usage: bench/whole-model.sh [--layers N] [--seq S] [--options "k=v ..."]
 set -euo pipefail
@@ -26,8 +27,8 @@ ops=$(grep -c ' = tosa\.' "$out/model.mlir")
 echo "model: $layers layers, seq $seq, 7B shapes, f16: $ops TOSA ops ($(wc -c < "$out/model.mlir") bytes)"
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 echo
-echo "| compile | subprograms | searched | from the cache | deduplicated | kernels | wall s | peak RSS MiB | output |"
-echo "|---|---|---|---|---|---|---|---|---|"
+echo "| compile | subprograms | searched | from the cache | deduplicated | kernels | distinct kernels | wall s | peak RSS MiB | output |"
+echo "|---|---|---|---|---|---|---|---|---|---|"
 for run in cold warm; do
   /usr/bin/time -f "%e %M" -o "$out/time.$run" \
     "$bin/mirage-opt" --mirage-superopt="progress=true cache-dir=$out/cache $options" \
@@ -39,7 +40,8 @@ for run in cold warm; do
   cached=$(sed -E 's/.* ([0-9]+) from the cache.*/\1/' <<<"$line")
   dedup=$(sed -E 's/.* ([0-9]+) deduplicated.*/\1/' <<<"$line")
   kernels=$(grep -c 'gpu.launch_func' "$out/$run.mlir" || true)
+  distinct=$(grep -o '\.entry ' "$out/$run.mlir" | wc -l)
   same="-"
   [[ $run == warm ]] && { cmp -s "$out/cold.mlir" "$out/warm.mlir" && same="identical" || same="DIFFERS"; }
-  echo "| $run | $total | $searched | $cached | $dedup | $kernels | $wall | $((rss / 1024)) | $same |"
+  echo "| $run | $total | $searched | $cached | $dedup | $kernels | $distinct | $wall | $((rss / 1024)) | $same |"
 done

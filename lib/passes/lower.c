@@ -15,6 +15,7 @@
 // stays for upstream host pipelines (bufferization, gpu-to-llvm).
 //
 //===----------------------------------------------------------------------===//
+#include "kernel_dedup.h"
 #include "lower_pass.h"
 #include "ugraph_funcs.h"
 
@@ -45,7 +46,7 @@ static bool ptx_mode(const char *s, int *mode) {
   return true;
 }
 
-MgLowerHost mg_lower_pass_host(const MgOptionValue *v) {
+static MgLowerHost host_mode(const MgOptionValue *v) {
   return strcmp(v[MG_LOWER_OPT_HOST].s, "device") ? MG_LOWER_HOST_COPY
                                                   : MG_LOWER_HOST_DEVICE;
 }
@@ -344,13 +345,25 @@ static void erase_graph_funcs(MlirOperation module) {
 }
 
 bool mg_lower_pass_run_on(MlirOperation module, const MgTarget *target,
-                          MgLowerHost host, bool remarks) {
-  Run run = {target, host, remarks, 0};
+                          const MgOptionValue *values, bool remarks) {
+  Run run = {target, host_mode(values), remarks, 0};
   if (!mg_pass_for_each_kernel_func(module, lower_one, &run))
     return false;
   if (run.lowered == 0)
     return true; // nothing to do: the module stays as it is
   erase_graph_funcs(module);
+  MgKernelDedup dedup = {0};
+  if (values[MG_LOWER_OPT_DEDUP].b && !mg_lower_dedup_kernels(module, &dedup)) {
+    mg_pass_error(mlirOperationGetLocation(module), "out of memory");
+    return false;
+  }
+  if (remarks && dedup.merged)
+    mg_pass_remark(mlirOperationGetLocation(module),
+                   "mirage-lower: %u of %u kernels are identical to an "
+                   "earlier one and share it (%u distinct kernels to "
+                   "compile)",
+                   dedup.merged, dedup.kernels,
+                   dedup.kernels - dedup.merged);
   mlirOperationSetAttributeByName(
       module, str("gpu.container_module"),
       mlirUnitAttrGet(mlirOperationGetContext(module)));
@@ -381,7 +394,7 @@ static bool extend(MlirOpPassManager pm, const MgOptionValue *values,
 static void run(MlirOperation module, MlirExternalPass pass,
                 const MgOptionValue *values) {
   if (!mg_lower_pass_run_on(module, mg_target_lookup(values[OPT_TARGET].s),
-                            mg_lower_pass_host(&values[OPT_PTX]),
+                            &values[OPT_PTX],
                             mg_pass_remarks_enabled(values[OPT_REMARKS].b)))
     mlirExternalPassSignalFailure(pass);
 }

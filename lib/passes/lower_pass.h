@@ -18,11 +18,14 @@
      "check the PTX with the toolkit's ptxas (mirage-ptxas)", 0, 0}, \
     {"host", MG_OPTION_STRING, "copy", \
      "host code: copy (tensors in host memory, copied in and out per call) " \
-     "or device (device-resident memrefs, outputs as out-params)", 0, 0}
+     "or device (device-resident memrefs, outputs as out-params)", 0, 0}, \
+    {"dedup-kernels", MG_OPTION_BOOL, "true", \
+     "compile identical kernels once: their launches share the first copy " \
+     "(false: one kernel per launch)", 0, 0}
 
 /// Where each of MG_LOWER_OPTION_SPECS sits from the first one.
 enum { MG_LOWER_OPT_PTX, MG_LOWER_OPT_TOOLKIT, MG_LOWER_OPT_PTXAS,
-       MG_LOWER_OPT_HOST, MG_LOWER_OPT_COUNT };
+       MG_LOWER_OPT_HOST, MG_LOWER_OPT_DEDUP, MG_LOWER_OPT_COUNT };
 
 extern const MgOptionSpec mg_lower_pass_options[];
 extern const MgPassDef mg_pass_lower;
@@ -40,13 +43,11 @@ bool mg_lower_pass_check(const MgOptionValue *values, char *error,
 bool mg_lower_pass_extend(MlirOpPassManager pm, const MgOptionValue *values,
                           const char *target, bool remarks, char *error,
                           size_t size);
-/// The host calling convention the options ask for (`values` starts at the
-/// ptx option; checked by mg_lower_pass_check).
-MgLowerHost mg_lower_pass_host(const MgOptionValue *values);
 /// Lowers every kernel-level μGraph function of `module` (kernels + host
-/// code in convention `host`) and marks the module gpu.container_module;
-/// false after reporting an error.
+/// code in the convention the options ask for, identical kernels kept once
+/// unless dedup-kernels=false; `values` starts at the ptx option) and marks
+/// the module gpu.container_module; false after reporting an error.
 bool mg_lower_pass_run_on(MlirOperation module, const MgTarget *target,
-                          MgLowerHost host, bool remarks);
+                          const MgOptionValue *values, bool remarks);
 
 #endif // MIRAGE_PASSES_LOWER_PASS_H

@@ -97,7 +97,7 @@ static void run(MlirOperation module, MlirExternalPass pass,
   }
   if (lower && !mg_lower_pass_run_on(
                    module, mg_target_lookup(values[SEARCH_OPT_TARGET].s),
-                   mg_lower_pass_host(&values[OPT_PTX]), remarks)) {
+                   &values[OPT_PTX], remarks)) {
     mlirExternalPassSignalFailure(pass);
     return;
   }

@@ -4,7 +4,10 @@
 // characters, more than 256 kernel tensors on the GPU path.
 // RUN: mirage-run --lower %s | FileCheck %s
 // RUN: mirage-opt --mirage-lower="ptx=false" %s | FileCheck %s --check-prefix=GPU
-// RUN: mirage-opt --mirage-lower="ptx=false" %S/Inputs/long-chain.mlir | FileCheck %s --check-prefix=CHAIN
+// RUN: mirage-opt --mirage-lower="ptx=false dedup-kernels=false" %S/Inputs/long-chain.mlir | FileCheck %s --check-prefix=CHAIN
+// The 260 exps are one kernel once identical kernels are merged (the
+// default): 260 launches of it.
+// RUN: mirage-opt --mirage-lower="ptx=false" %S/Inputs/long-chain.mlir | FileCheck %s --check-prefix=CHAIN-ONE
 // A kernel graph that only returns its input needs no GPU module; one that
 // also returns an input beside a result copies it back.
 // RUN: mirage-opt --mirage-lower="ptx=false" --mirage-remarks %S/Inputs/pass-through.mlir 2>&1 | FileCheck %s --check-prefix=PASS
@@ -21,6 +24,10 @@
 // GPU: func.func @caller(
 // GPU-NEXT: call @ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff(
 // CHAIN: gpu.func @chain_gpu_k260(
+// CHAIN-ONE: gpu.func @[[EXP:chain_gpu_k[0-9]+]](
+// CHAIN-ONE-NOT: gpu.func
+// CHAIN-ONE-COUNT-260: gpu.launch_func async [%{{.*}}] @chain_gpu::@[[EXP]] blocks
+// CHAIN-ONE-NOT: gpu.launch_func
 // PASS: remark: mirage-lower: '@id': no kernel (it passes its inputs through)
 // PASS: remark: mirage-lower: '@two': 1 kernel(s) in gpu.module @two_gpu
 // PASS-NOT: gpu.module @id_gpu

@@ -36,32 +36,39 @@
 // NUM-NOT: MISMATCH
 
 // CHECK-LABEL: gpu.module @attention_f16_lax0_gpu
+// The Q, K, V and output projections (32x32 weights) are one kernel,
+// compiled once (docs/lower.md, identical kernels).
+// CHECK: gpu.func @[[PROJ:attention_f16_lax0_gpu_k[0-9]+]](%arg0: memref<1x16x32xf16>
 // Q·Kᵀ reads the Q and K projections' buffers, typed as stored, through
 // the composed views: (B,S,H·D) -> (H,B,S,D) for Q, (H,B,D,S) for Kᵀ.
-// CHECK: gpu.func @attention_f16_lax0_gpu_k[[QK:[0-9]+]](%arg0: memref<1x16x2x16xf16> {{.*}}, %arg1: memref<1x16x2x16xf16> {{.*}}, %arg2: memref<2x1x16x16xf16>
+// CHECK: gpu.func @[[QK:attention_f16_lax0_gpu_k[0-9]+]](%arg0: memref<1x16x2x16xf16> {{.*}}, %arg1: memref<1x16x2x16xf16> {{.*}}, %arg2: memref<2x1x16x16xf16>
 // CHECK-DAG: memref.reinterpret_cast {{.*}} to offset: [0], sizes: [2, 1, 16, 16], strides: [16, 512, 32, 1] : memref<1x16x2x16xf16> to memref<2x1x16x16xf16, strided<[16, 512, 32, 1]>>
 // CHECK-DAG: memref.reinterpret_cast {{.*}} to offset: [0], sizes: [2, 1, 16, 16], strides: [16, 512, 1, 32] : memref<1x16x2x16xf16> to memref<2x1x16x16xf16, strided<[16, 512, 1, 32]>>
 // Softmax·V reads V's buffer the same way and writes its result through
 // the head merge's transpose, in the layout the reshape reads.
-// CHECK: gpu.func @attention_f16_lax0_gpu_k{{[0-9]+}}(%arg0: memref<1x1x16x16xf16> {{.*}}, %arg1: memref<1x16x2x16xf16> {{.*}}, %arg2: memref<2x1x16x16xf16> {{.*}}, %arg3: memref<1x16x2x16xf16>
+// CHECK: gpu.func @[[PV:attention_f16_lax0_gpu_k[0-9]+]](%arg0: memref<1x1x16x16xf16> {{.*}}, %arg1: memref<1x16x2x16xf16> {{.*}}, %arg2: memref<2x1x16x16xf16> {{.*}}, %arg3: memref<1x16x2x16xf16>
 // CHECK-DAG: memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [2, 1, 16, 16], strides: [16, 512, 32, 1] : memref<1x16x2x16xf16> to memref<2x1x16x16xf16, strided<[16, 512, 32, 1]>>
 // CHECK-DAG: memref.store {{.*}} : memref<2x1x16x16xf16, strided<[16, 512, 32, 1]>>
-// The output projection.
-// CHECK: gpu.func
 // CHECK-NOT: gpu.func
 // CHECK-LABEL: func.func private @attention_f16_lax0(
-// CHECK-COUNT-6: gpu.launch_func
+// CHECK-COUNT-3: gpu.launch_func async [%{{.*}}] @attention_f16_lax0_gpu::@[[PROJ]] blocks
+// CHECK: gpu.launch_func async [%{{.*}}] @attention_f16_lax0_gpu::@[[QK]] blocks
+// CHECK: gpu.launch_func async [%{{.*}}] @attention_f16_lax0_gpu::@[[PV]] blocks
+// CHECK: gpu.launch_func async [%{{.*}}] @attention_f16_lax0_gpu::@[[PROJ]] blocks
 // CHECK-NOT: gpu.launch_func
 // CHECK: return
 // CHECK-LABEL: gpu.module @attention_bf16_lax0_gpu
-// CHECK-COUNT-6: gpu.func
+// CHECK-COUNT-3: gpu.func
 // CHECK-NOT: gpu.func
 // CHECK-LABEL: func.func private @attention_bf16_lax0(
 // CHECK-COUNT-6: gpu.launch_func
 // CHECK-NOT: gpu.launch_func
-// CHECK-LABEL: gpu.module @heads_merged_f16_lax0_gpu
-// CHECK-COUNT-5: gpu.func
-// CHECK-NOT: gpu.func
+// The f16 block with its heads merged differently has the f16 attention's
+// kernels: it launches them and has no GPU module of its own.
+// CHECK-NOT: gpu.module @heads_merged_f16_lax0_gpu
+// CHECK-LABEL: func.func private @heads_merged_f16_lax0(
+// CHECK-COUNT-5: gpu.launch_func async [%{{.*}}] @attention_f16_lax0_gpu::
+// CHECK-NOT: gpu.launch_func
 
 // DEVICE-LABEL: func.func private @heads_merged_f16_lax0(
 // DEVICE-COUNT-5: gpu.launch_func

@@ -39,10 +39,12 @@ MlirOperation mg_run_lower_module(MlirOperation module, const char *target,
   // host=copy, stated: timing.c re-derives that mode's buffers (one per
   // root tensor, inputs copied in) and reads only the launches from @F,
   // so the module must stay in the mode its plan follows, whatever the
-  // pass's default.
+  // pass's default; each launch keeps its own kernel, in @F's GPU module
+  // (dedup-kernels=false), so the launches map to the plan's ops.
   char options[4500];
   snprintf(options, sizeof options,
-           "ptx=true host=copy target=%s toolkit=\"%s\"", target, toolkit);
+           "ptx=true host=copy dedup-kernels=false target=%s toolkit=\"%s\"",
+           target, toolkit);
   char error[512];
   bool ok = mg_passes_add(mlirPassManagerGetAsOpPassManager(pm),
                           "mirage-lower", str(options), error, sizeof error);
