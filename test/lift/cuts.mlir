@@ -130,71 +130,92 @@ func.func @exp_of_exp_in_one_op(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
 }
 
 // CHECK-LABEL: func.func @reduce_max(
-// CHECK: call @reduce_max_lax0(%arg0) : (tensor<4x8xf32>) -> tensor<4x1xf32>
-// CHECK-LABEL: func.func private @reduce_max_lax0(%arg0: tensor<4x8xf32>) -> tensor<4x1xf32> attributes {ug.level = "kernel", ug.reference = @reduce_max_lax0_ref} {
-// CHECK-NEXT: %0 = "ug.reduce_max"(%arg0) {dim = 1 : i64} : (tensor<4x8xf32>) -> tensor<4x1xf32>
-// CHECK-NEXT: %1 = "ug.exp"(%0) : (tensor<4x1xf32>) -> tensor<4x1xf32>
-// CHECK-NEXT: return %1 : tensor<4x1xf32>
+// CHECK-SAME: %[[X:[^:]+]]: tensor<4x8xf32>)
+// CHECK: call @reduce_max_lax0(%[[X]]) : (tensor<4x8xf32>) -> tensor<4x1xf32>
+// CHECK-LABEL: func.func private @reduce_max_lax0(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<4x8xf32>) -> tensor<4x1xf32> attributes {ug.level = "kernel", ug.reference = @reduce_max_lax0_ref} {
+// CHECK-NEXT: %[[MAX:.*]] = "ug.reduce_max"(%[[X]]) {dim = 1 : i64} : (tensor<4x8xf32>) -> tensor<4x1xf32>
+// CHECK-NEXT: %[[EXP:.*]] = "ug.exp"(%[[MAX]]) : (tensor<4x1xf32>) -> tensor<4x1xf32>
+// CHECK-NEXT: return %[[EXP]] : tensor<4x1xf32>
 // CHECK-LABEL: func.func @pow3(
-// CHECK: call @pow3_lax0(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-LABEL: func.func private @pow3_lax0(%arg0: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {ug.level = "kernel", ug.reference = @pow3_lax0_ref} {
-// CHECK-NEXT: %0 = "ug.exp"(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT: return %0 : tensor<4x8xf32>
+// CHECK-SAME: %[[X:[^:]+]]: tensor<4x8xf32>)
+// CHECK: call @pow3_lax0(%[[X]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-LABEL: func.func private @pow3_lax0(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {ug.level = "kernel", ug.reference = @pow3_lax0_ref} {
+// CHECK-NEXT: %[[EXP:.*]] = "ug.exp"(%[[X]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: return %[[EXP]] : tensor<4x8xf32>
 // CHECK-LABEL: func.func @sigmoid_alone(
-// CHECK: call @sigmoid_alone_lax0(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-LABEL: func.func private @sigmoid_alone_lax0(%arg0: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {ug.level = "kernel", ug.reference = @sigmoid_alone_lax0_ref} {
-// CHECK-NEXT: %0 = "ug.exp"(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT: return %0 : tensor<4x8xf32>
+// CHECK-SAME: %[[X:[^:]+]]: tensor<4x8xf32>)
+// CHECK: call @sigmoid_alone_lax0(%[[X]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-LABEL: func.func private @sigmoid_alone_lax0(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {ug.level = "kernel", ug.reference = @sigmoid_alone_lax0_ref} {
+// CHECK-NEXT: %[[EXP:.*]] = "ug.exp"(%[[X]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: return %[[EXP]] : tensor<4x8xf32>
 // CHECK-LABEL: func.func @reciprocal_alone(
-// CHECK: call @reciprocal_alone_lax0(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-LABEL: func.func private @reciprocal_alone_lax0(%arg0: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {ug.level = "kernel", ug.reference = @reciprocal_alone_lax0_ref} {
-// CHECK-NEXT: %0 = "ug.exp"(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT: return %0 : tensor<4x8xf32>
+// CHECK-SAME: %[[X:[^:]+]]: tensor<4x8xf32>)
+// CHECK: call @reciprocal_alone_lax0(%[[X]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-LABEL: func.func private @reciprocal_alone_lax0(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {ug.level = "kernel", ug.reference = @reciprocal_alone_lax0_ref} {
+// CHECK-NEXT: %[[EXP:.*]] = "ug.exp"(%[[X]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: return %[[EXP]] : tensor<4x8xf32>
 // CHECK-LABEL: func.func @transposed_weight(
-// CHECK: call @transposed_weight_lax0(%arg0, %arg1) : (tensor<2x8xf32>, tensor<4x8xf32>) -> tensor<2x4xf32>
-// CHECK-LABEL: func.func private @transposed_weight_lax0(%arg0: tensor<2x8xf32>, %arg1: tensor<4x8xf32>) -> tensor<2x4xf32> attributes {ug.level = "kernel", ug.reference = @transposed_weight_lax0_ref} {
-// CHECK-NEXT: %0 = "ug.transpose"(%arg1) {perm = array<i64: 1, 0>} : (tensor<4x8xf32>) -> tensor<8x4xf32>
-// CHECK-NEXT: %1 = "ug.exp"(%arg0) : (tensor<2x8xf32>) -> tensor<2x8xf32>
-// CHECK-NEXT: %2 = "ug.matmul"(%1, %0) : (tensor<2x8xf32>, tensor<8x4xf32>) -> tensor<2x4xf32>
-// CHECK-NEXT: return %2 : tensor<2x4xf32>
+// CHECK-SAME: %[[X:[^:]+]]: tensor<2x8xf32>, %[[W:[^:]+]]: tensor<4x8xf32>)
+// CHECK: call @transposed_weight_lax0(%[[X]], %[[W]]) : (tensor<2x8xf32>, tensor<4x8xf32>) -> tensor<2x4xf32>
+// CHECK-LABEL: func.func private @transposed_weight_lax0(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<2x8xf32>, %[[W:[^:]+]]: tensor<4x8xf32>) -> tensor<2x4xf32> attributes {ug.level = "kernel", ug.reference = @transposed_weight_lax0_ref} {
+// CHECK-NEXT: %[[T:.*]] = "ug.transpose"(%[[W]]) {perm = array<i64: 1, 0>} : (tensor<4x8xf32>) -> tensor<8x4xf32>
+// CHECK-NEXT: %[[EXP:.*]] = "ug.exp"(%[[X]]) : (tensor<2x8xf32>) -> tensor<2x8xf32>
+// CHECK-NEXT: %[[MM:.*]] = "ug.matmul"(%[[EXP]], %[[T]]) : (tensor<2x8xf32>, tensor<8x4xf32>) -> tensor<2x4xf32>
+// CHECK-NEXT: return %[[MM]] : tensor<2x4xf32>
 // CHECK-LABEL: func.func @transpose_cancels(
-// CHECK: call @transpose_cancels_lax0(%arg0, %arg1) : (tensor<2x8xf32>, tensor<8x4xf32>) -> tensor<2x4xf32>
-// CHECK-LABEL: func.func private @transpose_cancels_lax0(%arg0: tensor<2x8xf32>, %arg1: tensor<8x4xf32>) -> tensor<2x4xf32> attributes {ug.level = "kernel", ug.reference = @transpose_cancels_lax0_ref} {
-// CHECK-NEXT: %0 = "ug.exp"(%arg1) : (tensor<8x4xf32>) -> tensor<8x4xf32>
-// CHECK-NEXT: %1 = "ug.matmul"(%arg0, %0) : (tensor<2x8xf32>, tensor<8x4xf32>) -> tensor<2x4xf32>
-// CHECK-NEXT: return %1 : tensor<2x4xf32>
+// CHECK-SAME: %[[X:[^:]+]]: tensor<2x8xf32>, %[[W:[^:]+]]: tensor<8x4xf32>)
+// CHECK: call @transpose_cancels_lax0(%[[X]], %[[W]]) : (tensor<2x8xf32>, tensor<8x4xf32>) -> tensor<2x4xf32>
+// CHECK-LABEL: func.func private @transpose_cancels_lax0(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<2x8xf32>, %[[W:[^:]+]]: tensor<8x4xf32>) -> tensor<2x4xf32> attributes {ug.level = "kernel", ug.reference = @transpose_cancels_lax0_ref} {
+// CHECK-NEXT: %[[EXP:.*]] = "ug.exp"(%[[W]]) : (tensor<8x4xf32>) -> tensor<8x4xf32>
+// CHECK-NEXT: %[[MM:.*]] = "ug.matmul"(%[[X]], %[[EXP]]) : (tensor<2x8xf32>, tensor<8x4xf32>) -> tensor<2x4xf32>
+// CHECK-NEXT: return %[[MM]] : tensor<2x4xf32>
 // CHECK-LABEL: func.func @reduce_returned(
-// CHECK: call @reduce_returned_lax0(%arg0) : (tensor<4x8xf32>) -> tensor<4xf32>
-// CHECK-LABEL: func.func private @reduce_returned_lax0(%arg0: tensor<4x8xf32>) -> tensor<4xf32> attributes {ug.level = "kernel", ug.reference = @reduce_returned_lax0_ref} {
-// CHECK-NEXT: %0 = "ug.square"(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT: %1 = "ug.sum"(%0) {dim = 1 : i64} : (tensor<4x8xf32>) -> tensor<4x1xf32>
-// CHECK-NEXT: %2 = "ug.reshape"(%1) : (tensor<4x1xf32>) -> tensor<4xf32>
-// CHECK-NEXT: return %2 : tensor<4xf32>
+// CHECK-SAME: %[[X:[^:]+]]: tensor<4x8xf32>)
+// CHECK: call @reduce_returned_lax0(%[[X]]) : (tensor<4x8xf32>) -> tensor<4xf32>
+// CHECK-LABEL: func.func private @reduce_returned_lax0(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<4x8xf32>) -> tensor<4xf32> attributes {ug.level = "kernel", ug.reference = @reduce_returned_lax0_ref} {
+// CHECK-NEXT: %[[SQ:.*]] = "ug.square"(%[[X]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: %[[SUM:.*]] = "ug.sum"(%[[SQ]]) {dim = 1 : i64} : (tensor<4x8xf32>) -> tensor<4x1xf32>
+// CHECK-NEXT: %[[RESHAPE:.*]] = "ug.reshape"(%[[SUM]]) : (tensor<4x1xf32>) -> tensor<4xf32>
+// CHECK-NEXT: return %[[RESHAPE]] : tensor<4xf32>
 // CHECK-LABEL: func.func @merging_reshape(
-// CHECK: call @merging_reshape_lax0(%arg0) : (tensor<2x4xf32>) -> tensor<2x4xf32>
-// CHECK: call @merging_reshape_lax1(%0) : (tensor<2x4xf32>) -> tensor<8xf32>
-// CHECK-LABEL: func.func private @merging_reshape_lax0(%arg0: tensor<2x4xf32>) -> tensor<2x4xf32> attributes {ug.level = "kernel", ug.reference = @merging_reshape_lax0_ref} {
-// CHECK-NEXT: %0 = "ug.exp"(%arg0) : (tensor<2x4xf32>) -> tensor<2x4xf32>
-// CHECK-NEXT: return %0 : tensor<2x4xf32>
-// CHECK-LABEL: func.func private @merging_reshape_lax1(%arg0: tensor<2x4xf32>) -> tensor<8xf32> attributes {ug.level = "kernel", ug.reference = @merging_reshape_lax1_ref} {
-// CHECK-NEXT: %0 = "ug.reshape"(%arg0) : (tensor<2x4xf32>) -> tensor<8xf32>
-// CHECK-NEXT: %1 = "ug.exp"(%0) : (tensor<8xf32>) -> tensor<8xf32>
-// CHECK-NEXT: return %1 : tensor<8xf32>
+// CHECK-SAME: %[[X:[^:]+]]: tensor<2x4xf32>)
+// CHECK: %[[LAX0:.*]] = call @merging_reshape_lax0(%[[X]]) : (tensor<2x4xf32>) -> tensor<2x4xf32>
+// CHECK: call @merging_reshape_lax1(%[[LAX0]]) : (tensor<2x4xf32>) -> tensor<8xf32>
+// CHECK-LABEL: func.func private @merging_reshape_lax0(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<2x4xf32>) -> tensor<2x4xf32> attributes {ug.level = "kernel", ug.reference = @merging_reshape_lax0_ref} {
+// CHECK-NEXT: %[[EXP:.*]] = "ug.exp"(%[[X]]) : (tensor<2x4xf32>) -> tensor<2x4xf32>
+// CHECK-NEXT: return %[[EXP]] : tensor<2x4xf32>
+// CHECK-LABEL: func.func private @merging_reshape_lax1(
+// CHECK-SAME: %[[LAX0:[^:]+]]: tensor<2x4xf32>) -> tensor<8xf32> attributes {ug.level = "kernel", ug.reference = @merging_reshape_lax1_ref} {
+// CHECK-NEXT: %[[RESHAPE:.*]] = "ug.reshape"(%[[LAX0]]) : (tensor<2x4xf32>) -> tensor<8xf32>
+// CHECK-NEXT: %[[EXP:.*]] = "ug.exp"(%[[RESHAPE]]) : (tensor<8xf32>) -> tensor<8xf32>
+// CHECK-NEXT: return %[[EXP]] : tensor<8xf32>
 // CHECK-LABEL: func.func @broadcast_up(
 // CHECK-LABEL: func.func @max_reduction(
-// CHECK: call @max_reduction_lax0(%arg0, %expanded) : (tensor<4x8xf32>, tensor<4x1xf32>) -> tensor<4xf32>
-// CHECK-LABEL: func.func private @max_reduction_lax0(%arg0: tensor<4x8xf32>, %arg1: tensor<4x1xf32>) -> tensor<4xf32> attributes {ug.level = "kernel", ug.reference = @max_reduction_lax0_ref} {
-// CHECK-NEXT: %0 = "ug.reduce_max"(%arg0) {dim = 1 : i64} : (tensor<4x8xf32>) -> tensor<4x1xf32>
-// CHECK-NEXT: %1 = "ug.maximum"(%arg1, %0) : (tensor<4x1xf32>, tensor<4x1xf32>) -> tensor<4x1xf32>
-// CHECK-NEXT: %2 = "ug.reshape"(%1) : (tensor<4x1xf32>) -> tensor<4xf32>
-// CHECK-NEXT: return %2 : tensor<4xf32>
+// CHECK-SAME: %[[X:[^:]+]]: tensor<4x8xf32>, %[[INIT:[^:]+]]: tensor<4xf32>)
+// CHECK: call @max_reduction_lax0(%[[X]], %expanded) : (tensor<4x8xf32>, tensor<4x1xf32>) -> tensor<4xf32>
+// CHECK-LABEL: func.func private @max_reduction_lax0(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<4x8xf32>, %[[EXPANDED:[^:]+]]: tensor<4x1xf32>) -> tensor<4xf32> attributes {ug.level = "kernel", ug.reference = @max_reduction_lax0_ref} {
+// CHECK-NEXT: %[[MAX:.*]] = "ug.reduce_max"(%[[X]]) {dim = 1 : i64} : (tensor<4x8xf32>) -> tensor<4x1xf32>
+// CHECK-NEXT: %[[MAXIMUM:.*]] = "ug.maximum"(%[[EXPANDED]], %[[MAX]]) : (tensor<4x1xf32>, tensor<4x1xf32>) -> tensor<4x1xf32>
+// CHECK-NEXT: %[[RESHAPE:.*]] = "ug.reshape"(%[[MAXIMUM]]) : (tensor<4x1xf32>) -> tensor<4xf32>
+// CHECK-NEXT: return %[[RESHAPE]] : tensor<4xf32>
 // CHECK-LABEL: func.func @empty_accumulator(
 // CHECK-LABEL: func.func @accumulate_into(
-// CHECK: call @accumulate_into_lax0(%arg0, %arg1, %arg2) : (tensor<2x8xf32>, tensor<8x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
-// CHECK-LABEL: func.func private @accumulate_into_lax0(%arg0: tensor<2x8xf32>, %arg1: tensor<8x4xf32>, %arg2: tensor<2x4xf32>) -> tensor<2x4xf32> attributes {ug.level = "kernel", ug.reference = @accumulate_into_lax0_ref} {
-// CHECK-NEXT: %0 = "ug.matmul"(%arg0, %arg1) : (tensor<2x8xf32>, tensor<8x4xf32>) -> tensor<2x4xf32>
-// CHECK-NEXT: %1 = "ug.add"(%arg2, %0) : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
-// CHECK-NEXT: return %1 : tensor<2x4xf32>
+// CHECK-SAME: %[[X:[^:]+]]: tensor<2x8xf32>, %[[W:[^:]+]]: tensor<8x4xf32>, %[[C:[^:]+]]: tensor<2x4xf32>)
+// CHECK: call @accumulate_into_lax0(%[[X]], %[[W]], %[[C]]) : (tensor<2x8xf32>, tensor<8x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+// CHECK-LABEL: func.func private @accumulate_into_lax0(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<2x8xf32>, %[[W:[^:]+]]: tensor<8x4xf32>, %[[C:[^:]+]]: tensor<2x4xf32>) -> tensor<2x4xf32> attributes {ug.level = "kernel", ug.reference = @accumulate_into_lax0_ref} {
+// CHECK-NEXT: %[[MM:.*]] = "ug.matmul"(%[[X]], %[[W]]) : (tensor<2x8xf32>, tensor<8x4xf32>) -> tensor<2x4xf32>
+// CHECK-NEXT: %[[ADD:.*]] = "ug.add"(%[[C]], %[[MM]]) : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+// CHECK-NEXT: return %[[ADD]] : tensor<2x4xf32>
 // CHECK-LABEL: func.func @exp_of_exp_in_one_op(
 
 // REM: {{.*}}:18:{{[0-9]+}}: remark: mirage-lift: '@reduce_max': lifted 1 subprogram (@reduce_max_lax0); 0 tensor ops left in place

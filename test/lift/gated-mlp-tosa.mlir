@@ -42,22 +42,26 @@ func.func @gated_mlp_paper(%x: tensor<1x8x4096xf16>, %w1: tensor<1x4096x4096xf16
 }
 
 // CHECK-LABEL: func.func @gated_mlp_small(
-// CHECK: %[[R:.*]] = call @gated_mlp_small_lax0(%arg0, %arg1, %arg2) : (tensor<1x8x64xf16>, tensor<1x64x64xf16>, tensor<1x64x64xf16>) -> tensor<1x8x64xf16>
+// CHECK-SAME: %[[X:[^:]+]]: tensor<1x8x64xf16>, %[[W1:[^:]+]]: tensor<1x64x64xf16>, %[[W2:[^:]+]]: tensor<1x64x64xf16>)
+// CHECK: %[[R:.*]] = call @gated_mlp_small_lax0(%[[X]], %[[W1]], %[[W2]]) : (tensor<1x8x64xf16>, tensor<1x64x64xf16>, tensor<1x64x64xf16>) -> tensor<1x8x64xf16>
 // CHECK-NEXT: return %[[R]]
-// CHECK-LABEL: func.func private @gated_mlp_small_lax0(%arg0: tensor<1x8x64xf16>, %arg1: tensor<1x64x64xf16>, %arg2: tensor<1x64x64xf16>) -> tensor<1x8x64xf16> attributes {ug.level = "kernel", ug.reference = @gated_mlp_small_lax0_ref} {
-// CHECK-NEXT: %0 = "ug.matmul"(%arg0, %arg1) : (tensor<1x8x64xf16>, tensor<1x64x64xf16>) -> tensor<1x8x64xf16>
-// CHECK-NEXT: %1 = "ug.silu"(%0) : (tensor<1x8x64xf16>) -> tensor<1x8x64xf16>
-// CHECK-NEXT: %2 = "ug.matmul"(%arg0, %arg2) : (tensor<1x8x64xf16>, tensor<1x64x64xf16>) -> tensor<1x8x64xf16>
-// CHECK-NEXT: %3 = "ug.mul"(%1, %2) : (tensor<1x8x64xf16>, tensor<1x8x64xf16>) -> tensor<1x8x64xf16>
-// CHECK-NEXT: return %3 : tensor<1x8x64xf16>
+// CHECK-LABEL: func.func private @gated_mlp_small_lax0(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<1x8x64xf16>, %[[W1:[^:]+]]: tensor<1x64x64xf16>, %[[W2:[^:]+]]: tensor<1x64x64xf16>) -> tensor<1x8x64xf16> attributes {ug.level = "kernel", ug.reference = @gated_mlp_small_lax0_ref} {
+// CHECK-NEXT: %[[MM0:.*]] = "ug.matmul"(%[[X]], %[[W1]]) : (tensor<1x8x64xf16>, tensor<1x64x64xf16>) -> tensor<1x8x64xf16>
+// CHECK-NEXT: %[[SILU:.*]] = "ug.silu"(%[[MM0]]) : (tensor<1x8x64xf16>) -> tensor<1x8x64xf16>
+// CHECK-NEXT: %[[MM1:.*]] = "ug.matmul"(%[[X]], %[[W2]]) : (tensor<1x8x64xf16>, tensor<1x64x64xf16>) -> tensor<1x8x64xf16>
+// CHECK-NEXT: %[[MUL:.*]] = "ug.mul"(%[[SILU]], %[[MM1]]) : (tensor<1x8x64xf16>, tensor<1x8x64xf16>) -> tensor<1x8x64xf16>
+// CHECK-NEXT: return %[[MUL]] : tensor<1x8x64xf16>
 // CHECK-LABEL: func.func @gated_mlp_paper(
-// CHECK: %[[R:.*]] = call @gated_mlp_paper_lax0(%arg0, %arg1, %arg2) : (tensor<1x8x4096xf16>, tensor<1x4096x4096xf16>, tensor<1x4096x4096xf16>) -> tensor<1x8x4096xf16>
+// CHECK-SAME: %[[X:[^:]+]]: tensor<1x8x4096xf16>, %[[W1:[^:]+]]: tensor<1x4096x4096xf16>, %[[W2:[^:]+]]: tensor<1x4096x4096xf16>)
+// CHECK: %[[R:.*]] = call @gated_mlp_paper_lax0(%[[X]], %[[W1]], %[[W2]]) : (tensor<1x8x4096xf16>, tensor<1x4096x4096xf16>, tensor<1x4096x4096xf16>) -> tensor<1x8x4096xf16>
 // CHECK-NEXT: return %[[R]]
-// CHECK-LABEL: func.func private @gated_mlp_paper_lax0(%arg0: tensor<1x8x4096xf16>, %arg1: tensor<1x4096x4096xf16>, %arg2: tensor<1x4096x4096xf16>) -> tensor<1x8x4096xf16> attributes {ug.level = "kernel", ug.reference = @gated_mlp_paper_lax0_ref} {
-// CHECK-NEXT: %0 = "ug.matmul"(%arg0, %arg1) : (tensor<1x8x4096xf16>, tensor<1x4096x4096xf16>) -> tensor<1x8x4096xf16>
-// CHECK-NEXT: %1 = "ug.silu"(%0) : (tensor<1x8x4096xf16>) -> tensor<1x8x4096xf16>
-// CHECK-NEXT: %2 = "ug.matmul"(%arg0, %arg2) : (tensor<1x8x4096xf16>, tensor<1x4096x4096xf16>) -> tensor<1x8x4096xf16>
-// CHECK-NEXT: %3 = "ug.mul"(%1, %2) : (tensor<1x8x4096xf16>, tensor<1x8x4096xf16>) -> tensor<1x8x4096xf16>
-// CHECK-NEXT: return %3 : tensor<1x8x4096xf16>
+// CHECK-LABEL: func.func private @gated_mlp_paper_lax0(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<1x8x4096xf16>, %[[W1:[^:]+]]: tensor<1x4096x4096xf16>, %[[W2:[^:]+]]: tensor<1x4096x4096xf16>) -> tensor<1x8x4096xf16> attributes {ug.level = "kernel", ug.reference = @gated_mlp_paper_lax0_ref} {
+// CHECK-NEXT: %[[MM0:.*]] = "ug.matmul"(%[[X]], %[[W1]]) : (tensor<1x8x4096xf16>, tensor<1x4096x4096xf16>) -> tensor<1x8x4096xf16>
+// CHECK-NEXT: %[[SILU:.*]] = "ug.silu"(%[[MM0]]) : (tensor<1x8x4096xf16>) -> tensor<1x8x4096xf16>
+// CHECK-NEXT: %[[MM1:.*]] = "ug.matmul"(%[[X]], %[[W2]]) : (tensor<1x8x4096xf16>, tensor<1x4096x4096xf16>) -> tensor<1x8x4096xf16>
+// CHECK-NEXT: %[[MUL:.*]] = "ug.mul"(%[[SILU]], %[[MM1]]) : (tensor<1x8x4096xf16>, tensor<1x8x4096xf16>) -> tensor<1x8x4096xf16>
+// CHECK-NEXT: return %[[MUL]] : tensor<1x8x4096xf16>
 // NUM-NOT: ill-conditioned
 // NUM: ok

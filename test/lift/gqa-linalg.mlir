@@ -76,24 +76,28 @@ func.func @gqa_paper(%q: tensor<2x256x64xf16>, %k: tensor<2x64x4096xf16>, %v: te
 }
 
 // CHECK-LABEL: func.func @gqa_small(
-// CHECK: %[[R:.*]] = call @gqa_small_lax0(%arg0, %arg1, %arg2) : (tensor<2x4x8xf16>, tensor<2x8x16xf16>, tensor<2x16x8xf16>) -> tensor<2x4x8xf16>
+// CHECK-SAME: %[[Q:[^:]+]]: tensor<2x4x8xf16>, %[[K:[^:]+]]: tensor<2x8x16xf16>, %[[V:[^:]+]]: tensor<2x16x8xf16>)
+// CHECK: %[[R:.*]] = call @gqa_small_lax0(%[[Q]], %[[K]], %[[V]]) : (tensor<2x4x8xf16>, tensor<2x8x16xf16>, tensor<2x16x8xf16>) -> tensor<2x4x8xf16>
 // CHECK-NEXT: return %[[R]]
-// CHECK-LABEL: func.func private @gqa_small_lax0(%arg0: tensor<2x4x8xf16>, %arg1: tensor<2x8x16xf16>, %arg2: tensor<2x16x8xf16>) -> tensor<2x4x8xf16> attributes {ug.level = "kernel", ug.reference = @gqa_small_lax0_ref} {
-// CHECK-NEXT: %0 = "ug.matmul"(%arg0, %arg1) : (tensor<2x4x8xf16>, tensor<2x8x16xf16>) -> tensor<2x4x16xf16>
-// CHECK-NEXT: %1 = "ug.exp"(%0) : (tensor<2x4x16xf16>) -> tensor<2x4x16xf16>
-// CHECK-NEXT: %2 = "ug.sum"(%1) {dim = 2 : i64} : (tensor<2x4x16xf16>) -> tensor<2x4x1xf16>
-// CHECK-NEXT: %3 = "ug.div"(%1, %2) : (tensor<2x4x16xf16>, tensor<2x4x1xf16>) -> tensor<2x4x16xf16>
-// CHECK-NEXT: %4 = "ug.matmul"(%3, %arg2) : (tensor<2x4x16xf16>, tensor<2x16x8xf16>) -> tensor<2x4x8xf16>
-// CHECK-NEXT: return %4 : tensor<2x4x8xf16>
+// CHECK-LABEL: func.func private @gqa_small_lax0(
+// CHECK-SAME: %[[Q:[^:]+]]: tensor<2x4x8xf16>, %[[K:[^:]+]]: tensor<2x8x16xf16>, %[[V:[^:]+]]: tensor<2x16x8xf16>) -> tensor<2x4x8xf16> attributes {ug.level = "kernel", ug.reference = @gqa_small_lax0_ref} {
+// CHECK-NEXT: %[[MM0:.*]] = "ug.matmul"(%[[Q]], %[[K]]) : (tensor<2x4x8xf16>, tensor<2x8x16xf16>) -> tensor<2x4x16xf16>
+// CHECK-NEXT: %[[EXP:.*]] = "ug.exp"(%[[MM0]]) : (tensor<2x4x16xf16>) -> tensor<2x4x16xf16>
+// CHECK-NEXT: %[[SUM:.*]] = "ug.sum"(%[[EXP]]) {dim = 2 : i64} : (tensor<2x4x16xf16>) -> tensor<2x4x1xf16>
+// CHECK-NEXT: %[[DIV:.*]] = "ug.div"(%[[EXP]], %[[SUM]]) : (tensor<2x4x16xf16>, tensor<2x4x1xf16>) -> tensor<2x4x16xf16>
+// CHECK-NEXT: %[[MM1:.*]] = "ug.matmul"(%[[DIV]], %[[V]]) : (tensor<2x4x16xf16>, tensor<2x16x8xf16>) -> tensor<2x4x8xf16>
+// CHECK-NEXT: return %[[MM1]] : tensor<2x4x8xf16>
 // CHECK-LABEL: func.func @gqa_paper(
-// CHECK: %[[R:.*]] = call @gqa_paper_lax0(%arg0, %arg1, %arg2) : (tensor<2x256x64xf16>, tensor<2x64x4096xf16>, tensor<2x4096x64xf16>) -> tensor<2x256x64xf16>
+// CHECK-SAME: %[[Q:[^:]+]]: tensor<2x256x64xf16>, %[[K:[^:]+]]: tensor<2x64x4096xf16>, %[[V:[^:]+]]: tensor<2x4096x64xf16>)
+// CHECK: %[[R:.*]] = call @gqa_paper_lax0(%[[Q]], %[[K]], %[[V]]) : (tensor<2x256x64xf16>, tensor<2x64x4096xf16>, tensor<2x4096x64xf16>) -> tensor<2x256x64xf16>
 // CHECK-NEXT: return %[[R]]
-// CHECK-LABEL: func.func private @gqa_paper_lax0(%arg0: tensor<2x256x64xf16>, %arg1: tensor<2x64x4096xf16>, %arg2: tensor<2x4096x64xf16>) -> tensor<2x256x64xf16> attributes {ug.level = "kernel", ug.reference = @gqa_paper_lax0_ref} {
-// CHECK-NEXT: %0 = "ug.matmul"(%arg0, %arg1) : (tensor<2x256x64xf16>, tensor<2x64x4096xf16>) -> tensor<2x256x4096xf16>
-// CHECK-NEXT: %1 = "ug.exp"(%0) : (tensor<2x256x4096xf16>) -> tensor<2x256x4096xf16>
-// CHECK-NEXT: %2 = "ug.sum"(%1) {dim = 2 : i64} : (tensor<2x256x4096xf16>) -> tensor<2x256x1xf16>
-// CHECK-NEXT: %3 = "ug.div"(%1, %2) : (tensor<2x256x4096xf16>, tensor<2x256x1xf16>) -> tensor<2x256x4096xf16>
-// CHECK-NEXT: %4 = "ug.matmul"(%3, %arg2) : (tensor<2x256x4096xf16>, tensor<2x4096x64xf16>) -> tensor<2x256x64xf16>
-// CHECK-NEXT: return %4 : tensor<2x256x64xf16>
+// CHECK-LABEL: func.func private @gqa_paper_lax0(
+// CHECK-SAME: %[[Q:[^:]+]]: tensor<2x256x64xf16>, %[[K:[^:]+]]: tensor<2x64x4096xf16>, %[[V:[^:]+]]: tensor<2x4096x64xf16>) -> tensor<2x256x64xf16> attributes {ug.level = "kernel", ug.reference = @gqa_paper_lax0_ref} {
+// CHECK-NEXT: %[[MM0:.*]] = "ug.matmul"(%[[Q]], %[[K]]) : (tensor<2x256x64xf16>, tensor<2x64x4096xf16>) -> tensor<2x256x4096xf16>
+// CHECK-NEXT: %[[EXP:.*]] = "ug.exp"(%[[MM0]]) : (tensor<2x256x4096xf16>) -> tensor<2x256x4096xf16>
+// CHECK-NEXT: %[[SUM:.*]] = "ug.sum"(%[[EXP]]) {dim = 2 : i64} : (tensor<2x256x4096xf16>) -> tensor<2x256x1xf16>
+// CHECK-NEXT: %[[DIV:.*]] = "ug.div"(%[[EXP]], %[[SUM]]) : (tensor<2x256x4096xf16>, tensor<2x256x1xf16>) -> tensor<2x256x4096xf16>
+// CHECK-NEXT: %[[MM1:.*]] = "ug.matmul"(%[[DIV]], %[[V]]) : (tensor<2x256x4096xf16>, tensor<2x4096x64xf16>) -> tensor<2x256x64xf16>
+// CHECK-NEXT: return %[[MM1]] : tensor<2x256x64xf16>
 // NUM-NOT: ill-conditioned
 // NUM: ok

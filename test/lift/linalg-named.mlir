@@ -30,35 +30,42 @@ func.func @named(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>) -> tensor<4x8xf32> {
 }
 
 // CHECK-LABEL: func.func @named(
-// CHECK: call @named_lax0(%arg0, %arg1) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK: call @named_lax1(%2) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-LABEL: func.func private @named_lax0(%arg0: tensor<4x8xf32>, %arg1: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {ug.level = "kernel", ug.reference = @named_lax0_ref} {
-// CHECK-NEXT: %0 = "ug.div"(%arg0, %arg1) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT: %1 = "ug.mul_scalar"(%0) {scalar = -1.000000e+00 : f64} : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT: %2 = "ug.exp"(%1) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT: %3 = "ug.div"(%arg0, %2) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT: %4 = "ug.square"(%3) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT: %5 = "ug.rsqrt"(%4) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT: %6 = "ug.sub"(%5, %arg0) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT: %7 = "ug.square"(%6) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT: return %7 : tensor<4x8xf32>
-// CHECK-LABEL: func.func private @named_lax1(%arg0: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {ug.level = "kernel", ug.reference = @named_lax1_ref} {
-// CHECK-NEXT: %0 = "ug.sqrt"(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT: return %0 : tensor<4x8xf32>
+// CHECK-SAME: %[[X:[^:]+]]: tensor<4x8xf32>, %[[Y:[^:]+]]: tensor<4x8xf32>)
+// CHECK: %[[LAX0:.*]] = call @named_lax0(%[[X]], %[[Y]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<4x8xf32>
+// CHECK-NEXT: %[[MAX:.*]] = linalg.max ins(%[[LAX0]], %[[ZERO]] : tensor<4x8xf32>, tensor<4x8xf32>)
+// CHECK: call @named_lax1(%[[MAX]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-LABEL: func.func private @named_lax0(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<4x8xf32>, %[[Y:[^:]+]]: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {ug.level = "kernel", ug.reference = @named_lax0_ref} {
+// CHECK-NEXT: %[[DIV0:.*]] = "ug.div"(%[[X]], %[[Y]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: %[[MULS:.*]] = "ug.mul_scalar"(%[[DIV0]]) {scalar = -1.000000e+00 : f64} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: %[[EXP:.*]] = "ug.exp"(%[[MULS]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: %[[DIV1:.*]] = "ug.div"(%[[X]], %[[EXP]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: %[[SQ0:.*]] = "ug.square"(%[[DIV1]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: %[[RSQRT:.*]] = "ug.rsqrt"(%[[SQ0]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: %[[SUB:.*]] = "ug.sub"(%[[RSQRT]], %[[X]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: %[[SQ1:.*]] = "ug.square"(%[[SUB]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: return %[[SQ1]] : tensor<4x8xf32>
+// CHECK-LABEL: func.func private @named_lax1(
+// CHECK-SAME: %[[MAX:[^:]+]]: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {ug.level = "kernel", ug.reference = @named_lax1_ref} {
+// CHECK-NEXT: %[[SQRT:.*]] = "ug.sqrt"(%[[MAX]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: return %[[SQRT]] : tensor<4x8xf32>
 
 // RELU-LABEL: func.func @named(
-// RELU: call @named_lax0(%arg0, %arg1) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// RELU-LABEL: func.func private @named_lax0(%arg0: tensor<4x8xf32>, %arg1: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {ug.level = "kernel", ug.reference = @named_lax0_ref} {
-// RELU-NEXT: %0 = "ug.div"(%arg0, %arg1) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// RELU-NEXT: %1 = "ug.mul_scalar"(%0) {scalar = -1.000000e+00 : f64} : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// RELU-NEXT: %2 = "ug.exp"(%1) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// RELU-NEXT: %3 = "ug.div"(%arg0, %2) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// RELU-NEXT: %4 = "ug.square"(%3) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// RELU-NEXT: %5 = "ug.rsqrt"(%4) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// RELU-NEXT: %6 = "ug.sub"(%5, %arg0) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// RELU-NEXT: %7 = "ug.square"(%6) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// RELU-NEXT: %8 = "ug.relu"(%7) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// RELU-NEXT: %9 = "ug.sqrt"(%8) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// RELU-NEXT: return %9 : tensor<4x8xf32>
+// RELU-SAME: %[[X:[^:]+]]: tensor<4x8xf32>, %[[Y:[^:]+]]: tensor<4x8xf32>)
+// RELU: call @named_lax0(%[[X]], %[[Y]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// RELU-LABEL: func.func private @named_lax0(
+// RELU-SAME: %[[X:[^:]+]]: tensor<4x8xf32>, %[[Y:[^:]+]]: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {ug.level = "kernel", ug.reference = @named_lax0_ref} {
+// RELU-NEXT: %[[DIV0:.*]] = "ug.div"(%[[X]], %[[Y]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// RELU-NEXT: %[[MULS:.*]] = "ug.mul_scalar"(%[[DIV0]]) {scalar = -1.000000e+00 : f64} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// RELU-NEXT: %[[EXP:.*]] = "ug.exp"(%[[MULS]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// RELU-NEXT: %[[DIV1:.*]] = "ug.div"(%[[X]], %[[EXP]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// RELU-NEXT: %[[SQ0:.*]] = "ug.square"(%[[DIV1]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// RELU-NEXT: %[[RSQRT:.*]] = "ug.rsqrt"(%[[SQ0]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// RELU-NEXT: %[[SUB:.*]] = "ug.sub"(%[[RSQRT]], %[[X]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// RELU-NEXT: %[[SQ1:.*]] = "ug.square"(%[[SUB]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// RELU-NEXT: %[[RELU:.*]] = "ug.relu"(%[[SQ1]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// RELU-NEXT: %[[SQRT:.*]] = "ug.sqrt"(%[[RELU]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// RELU-NEXT: return %[[SQRT]] : tensor<4x8xf32>
 // NUM-NOT: ill-conditioned
 // NUM: @named_lax0: {{.*}}: ok

@@ -39,22 +39,26 @@ func.func @lora_paper(%x: tensor<1x16x256xf16>, %w: tensor<1x256x4096xf16>, %a: 
 }
 
 // CHECK-LABEL: func.func @lora_small(
-// CHECK: %[[R:.*]] = call @lora_small_lax0(%arg0, %arg1, %arg2, %arg3) : (tensor<1x4x32xf16>, tensor<1x32x64xf16>, tensor<1x32x4xf16>, tensor<1x4x64xf16>) -> tensor<1x4x64xf16>
+// CHECK-SAME: %[[X:[^:]+]]: tensor<1x4x32xf16>, %[[W:[^:]+]]: tensor<1x32x64xf16>, %[[A:[^:]+]]: tensor<1x32x4xf16>, %[[B:[^:]+]]: tensor<1x4x64xf16>)
+// CHECK: %[[R:.*]] = call @lora_small_lax0(%[[X]], %[[W]], %[[A]], %[[B]]) : (tensor<1x4x32xf16>, tensor<1x32x64xf16>, tensor<1x32x4xf16>, tensor<1x4x64xf16>) -> tensor<1x4x64xf16>
 // CHECK-NEXT: return %[[R]]
-// CHECK-LABEL: func.func private @lora_small_lax0(%arg0: tensor<1x4x32xf16>, %arg1: tensor<1x32x64xf16>, %arg2: tensor<1x32x4xf16>, %arg3: tensor<1x4x64xf16>) -> tensor<1x4x64xf16> attributes {ug.level = "kernel", ug.reference = @lora_small_lax0_ref} {
-// CHECK-NEXT: %0 = "ug.matmul"(%arg0, %arg1) : (tensor<1x4x32xf16>, tensor<1x32x64xf16>) -> tensor<1x4x64xf16>
-// CHECK-NEXT: %1 = "ug.matmul"(%arg0, %arg2) : (tensor<1x4x32xf16>, tensor<1x32x4xf16>) -> tensor<1x4x4xf16>
-// CHECK-NEXT: %2 = "ug.matmul"(%1, %arg3) : (tensor<1x4x4xf16>, tensor<1x4x64xf16>) -> tensor<1x4x64xf16>
-// CHECK-NEXT: %3 = "ug.add"(%0, %2) : (tensor<1x4x64xf16>, tensor<1x4x64xf16>) -> tensor<1x4x64xf16>
-// CHECK-NEXT: return %3 : tensor<1x4x64xf16>
+// CHECK-LABEL: func.func private @lora_small_lax0(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<1x4x32xf16>, %[[W:[^:]+]]: tensor<1x32x64xf16>, %[[A:[^:]+]]: tensor<1x32x4xf16>, %[[B:[^:]+]]: tensor<1x4x64xf16>) -> tensor<1x4x64xf16> attributes {ug.level = "kernel", ug.reference = @lora_small_lax0_ref} {
+// CHECK-NEXT: %[[MM0:.*]] = "ug.matmul"(%[[X]], %[[W]]) : (tensor<1x4x32xf16>, tensor<1x32x64xf16>) -> tensor<1x4x64xf16>
+// CHECK-NEXT: %[[MM1:.*]] = "ug.matmul"(%[[X]], %[[A]]) : (tensor<1x4x32xf16>, tensor<1x32x4xf16>) -> tensor<1x4x4xf16>
+// CHECK-NEXT: %[[MM2:.*]] = "ug.matmul"(%[[MM1]], %[[B]]) : (tensor<1x4x4xf16>, tensor<1x4x64xf16>) -> tensor<1x4x64xf16>
+// CHECK-NEXT: %[[ADD:.*]] = "ug.add"(%[[MM0]], %[[MM2]]) : (tensor<1x4x64xf16>, tensor<1x4x64xf16>) -> tensor<1x4x64xf16>
+// CHECK-NEXT: return %[[ADD]] : tensor<1x4x64xf16>
 // CHECK-LABEL: func.func @lora_paper(
-// CHECK: %[[R:.*]] = call @lora_paper_lax0(%arg0, %arg1, %arg2, %arg3) : (tensor<1x16x256xf16>, tensor<1x256x4096xf16>, tensor<1x256x16xf16>, tensor<1x16x4096xf16>) -> tensor<1x16x4096xf16>
+// CHECK-SAME: %[[X:[^:]+]]: tensor<1x16x256xf16>, %[[W:[^:]+]]: tensor<1x256x4096xf16>, %[[A:[^:]+]]: tensor<1x256x16xf16>, %[[B:[^:]+]]: tensor<1x16x4096xf16>)
+// CHECK: %[[R:.*]] = call @lora_paper_lax0(%[[X]], %[[W]], %[[A]], %[[B]]) : (tensor<1x16x256xf16>, tensor<1x256x4096xf16>, tensor<1x256x16xf16>, tensor<1x16x4096xf16>) -> tensor<1x16x4096xf16>
 // CHECK-NEXT: return %[[R]]
-// CHECK-LABEL: func.func private @lora_paper_lax0(%arg0: tensor<1x16x256xf16>, %arg1: tensor<1x256x4096xf16>, %arg2: tensor<1x256x16xf16>, %arg3: tensor<1x16x4096xf16>) -> tensor<1x16x4096xf16> attributes {ug.level = "kernel", ug.reference = @lora_paper_lax0_ref} {
-// CHECK-NEXT: %0 = "ug.matmul"(%arg0, %arg1) : (tensor<1x16x256xf16>, tensor<1x256x4096xf16>) -> tensor<1x16x4096xf16>
-// CHECK-NEXT: %1 = "ug.matmul"(%arg0, %arg2) : (tensor<1x16x256xf16>, tensor<1x256x16xf16>) -> tensor<1x16x16xf16>
-// CHECK-NEXT: %2 = "ug.matmul"(%1, %arg3) : (tensor<1x16x16xf16>, tensor<1x16x4096xf16>) -> tensor<1x16x4096xf16>
-// CHECK-NEXT: %3 = "ug.add"(%0, %2) : (tensor<1x16x4096xf16>, tensor<1x16x4096xf16>) -> tensor<1x16x4096xf16>
-// CHECK-NEXT: return %3 : tensor<1x16x4096xf16>
+// CHECK-LABEL: func.func private @lora_paper_lax0(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<1x16x256xf16>, %[[W:[^:]+]]: tensor<1x256x4096xf16>, %[[A:[^:]+]]: tensor<1x256x16xf16>, %[[B:[^:]+]]: tensor<1x16x4096xf16>) -> tensor<1x16x4096xf16> attributes {ug.level = "kernel", ug.reference = @lora_paper_lax0_ref} {
+// CHECK-NEXT: %[[MM0:.*]] = "ug.matmul"(%[[X]], %[[W]]) : (tensor<1x16x256xf16>, tensor<1x256x4096xf16>) -> tensor<1x16x4096xf16>
+// CHECK-NEXT: %[[MM1:.*]] = "ug.matmul"(%[[X]], %[[A]]) : (tensor<1x16x256xf16>, tensor<1x256x16xf16>) -> tensor<1x16x16xf16>
+// CHECK-NEXT: %[[MM2:.*]] = "ug.matmul"(%[[MM1]], %[[B]]) : (tensor<1x16x16xf16>, tensor<1x16x4096xf16>) -> tensor<1x16x4096xf16>
+// CHECK-NEXT: %[[ADD:.*]] = "ug.add"(%[[MM0]], %[[MM2]]) : (tensor<1x16x4096xf16>, tensor<1x16x4096xf16>) -> tensor<1x16x4096xf16>
+// CHECK-NEXT: return %[[ADD]] : tensor<1x16x4096xf16>
 // NUM-NOT: ill-conditioned
 // NUM: ok

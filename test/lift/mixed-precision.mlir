@@ -67,43 +67,56 @@ func.func @widening_cast(%x: tensor<4x8xf16>) -> tensor<4x8xf32> {
 }
 
 // CHECK-LABEL: func.func @tosa_f16_to_f32(
-// CHECK: call @tosa_f16_to_f32_lax0(%arg0, %arg1) : (tensor<1x4x8xf16>, tensor<1x8x16xf16>) -> tensor<1x4x16xf32>
-// CHECK-LABEL: func.func private @tosa_f16_to_f32_lax0(%arg0: tensor<1x4x8xf16>, %arg1: tensor<1x8x16xf16>) -> tensor<1x4x16xf32> attributes {ug.level = "kernel", ug.reference = @tosa_f16_to_f32_lax0_ref} {
-// CHECK-NEXT: %0 = "ug.matmul"(%arg0, %arg1) : (tensor<1x4x8xf16>, tensor<1x8x16xf16>) -> tensor<1x4x16xf32>
-// CHECK-NEXT: %1 = "ug.exp"(%0) : (tensor<1x4x16xf32>) -> tensor<1x4x16xf32>
-// CHECK-NEXT: return %1 : tensor<1x4x16xf32>
+// CHECK-SAME: %[[X:[^:]+]]: tensor<1x4x8xf16>, %[[W:[^:]+]]: tensor<1x8x16xf16>)
+// CHECK: call @tosa_f16_to_f32_lax0(%[[X]], %[[W]]) : (tensor<1x4x8xf16>, tensor<1x8x16xf16>) -> tensor<1x4x16xf32>
+// CHECK-LABEL: func.func private @tosa_f16_to_f32_lax0(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<1x4x8xf16>, %[[W:[^:]+]]: tensor<1x8x16xf16>) -> tensor<1x4x16xf32> attributes {ug.level = "kernel", ug.reference = @tosa_f16_to_f32_lax0_ref} {
+// CHECK-NEXT: %[[MM:.*]] = "ug.matmul"(%[[X]], %[[W]]) : (tensor<1x4x8xf16>, tensor<1x8x16xf16>) -> tensor<1x4x16xf32>
+// CHECK-NEXT: %[[EXP:.*]] = "ug.exp"(%[[MM]]) : (tensor<1x4x16xf32>) -> tensor<1x4x16xf32>
+// CHECK-NEXT: return %[[EXP]] : tensor<1x4x16xf32>
 // CHECK-LABEL: func.func @linalg_f16_to_f32(
-// CHECK: call @linalg_f16_to_f32_lax0(%arg0, %arg1) : (tensor<4x8xf16>, tensor<8x16xf16>) -> tensor<4x16xf32>
-// CHECK-LABEL: func.func private @linalg_f16_to_f32_lax0(%arg0: tensor<4x8xf16>, %arg1: tensor<8x16xf16>) -> tensor<4x16xf32> attributes {ug.level = "kernel", ug.reference = @linalg_f16_to_f32_lax0_ref} {
-// CHECK-NEXT: %0 = "ug.matmul"(%arg0, %arg1) : (tensor<4x8xf16>, tensor<8x16xf16>) -> tensor<4x16xf32>
-// CHECK-NEXT: %1 = "ug.sqrt"(%0) : (tensor<4x16xf32>) -> tensor<4x16xf32>
-// CHECK-NEXT: return %1 : tensor<4x16xf32>
+// CHECK-SAME: %[[X:[^:]+]]: tensor<4x8xf16>, %[[W:[^:]+]]: tensor<8x16xf16>)
+// CHECK: call @linalg_f16_to_f32_lax0(%[[X]], %[[W]]) : (tensor<4x8xf16>, tensor<8x16xf16>) -> tensor<4x16xf32>
+// CHECK-LABEL: func.func private @linalg_f16_to_f32_lax0(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<4x8xf16>, %[[W:[^:]+]]: tensor<8x16xf16>) -> tensor<4x16xf32> attributes {ug.level = "kernel", ug.reference = @linalg_f16_to_f32_lax0_ref} {
+// CHECK-NEXT: %[[MM:.*]] = "ug.matmul"(%[[X]], %[[W]]) : (tensor<4x8xf16>, tensor<8x16xf16>) -> tensor<4x16xf32>
+// CHECK-NEXT: %[[SQRT:.*]] = "ug.sqrt"(%[[MM]]) : (tensor<4x16xf32>) -> tensor<4x16xf32>
+// CHECK-NEXT: return %[[SQRT]] : tensor<4x16xf32>
 // CHECK-LABEL: func.func @bf16(
-// CHECK: call @bf16_lax0(%arg0, %arg1) : (tensor<4x8xbf16>, tensor<4x8xbf16>) -> tensor<4x1xbf16>
-// CHECK-LABEL: func.func private @bf16_lax0(%arg0: tensor<4x8xbf16>, %arg1: tensor<4x8xbf16>) -> tensor<4x1xbf16> attributes {ug.level = "kernel", ug.reference = @bf16_lax0_ref} {
-// CHECK-NEXT: %0 = "ug.add"(%arg0, %arg1) : (tensor<4x8xbf16>, tensor<4x8xbf16>) -> tensor<4x8xbf16>
-// CHECK-NEXT: %1 = "ug.exp"(%0) : (tensor<4x8xbf16>) -> tensor<4x8xbf16>
-// CHECK-NEXT: %2 = "ug.sum"(%1) {dim = 1 : i64} : (tensor<4x8xbf16>) -> tensor<4x1xbf16>
-// CHECK-NEXT: return %2 : tensor<4x1xbf16>
+// CHECK-SAME: %[[X:[^:]+]]: tensor<4x8xbf16>, %[[Y:[^:]+]]: tensor<4x8xbf16>)
+// CHECK: call @bf16_lax0(%[[X]], %[[Y]]) : (tensor<4x8xbf16>, tensor<4x8xbf16>) -> tensor<4x1xbf16>
+// CHECK-LABEL: func.func private @bf16_lax0(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<4x8xbf16>, %[[Y:[^:]+]]: tensor<4x8xbf16>) -> tensor<4x1xbf16> attributes {ug.level = "kernel", ug.reference = @bf16_lax0_ref} {
+// CHECK-NEXT: %[[ADD:.*]] = "ug.add"(%[[X]], %[[Y]]) : (tensor<4x8xbf16>, tensor<4x8xbf16>) -> tensor<4x8xbf16>
+// CHECK-NEXT: %[[EXP:.*]] = "ug.exp"(%[[ADD]]) : (tensor<4x8xbf16>) -> tensor<4x8xbf16>
+// CHECK-NEXT: %[[SUM:.*]] = "ug.sum"(%[[EXP]]) {dim = 1 : i64} : (tensor<4x8xbf16>) -> tensor<4x1xbf16>
+// CHECK-NEXT: return %[[SUM]] : tensor<4x1xbf16>
 // CHECK-LABEL: func.func @f32_accumulator(
-// CHECK: call @f32_accumulator_lax0(%arg0) : (tensor<4x8xf16>) -> tensor<4x1xf32>
-// CHECK-LABEL: func.func private @f32_accumulator_lax0(%arg0: tensor<4x8xf16>) -> tensor<4x1xf32> attributes {ug.level = "kernel", ug.reference = @f32_accumulator_lax0_ref} {
-// CHECK-NEXT: %0 = "ug.mul"(%arg0, %arg0) : (tensor<4x8xf16>, tensor<4x8xf16>) -> tensor<4x8xf32>
-// CHECK-NEXT: %1 = "ug.sum"(%0) {dim = 1 : i64} : (tensor<4x8xf32>) -> tensor<4x1xf32>
-// CHECK-NEXT: return %1 : tensor<4x1xf32>
+// CHECK-SAME: %[[X:[^:]+]]: tensor<4x8xf16>)
+// CHECK: call @f32_accumulator_lax0(%[[X]]) : (tensor<4x8xf16>) -> tensor<4x1xf32>
+// CHECK-LABEL: func.func private @f32_accumulator_lax0(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<4x8xf16>) -> tensor<4x1xf32> attributes {ug.level = "kernel", ug.reference = @f32_accumulator_lax0_ref} {
+// CHECK-NEXT: %[[MUL:.*]] = "ug.mul"(%[[X]], %[[X]]) : (tensor<4x8xf16>, tensor<4x8xf16>) -> tensor<4x8xf32>
+// CHECK-NEXT: %[[SUM:.*]] = "ug.sum"(%[[MUL]]) {dim = 1 : i64} : (tensor<4x8xf32>) -> tensor<4x1xf32>
+// CHECK-NEXT: return %[[SUM]] : tensor<4x1xf32>
 // CHECK-LABEL: func.func @narrowing_cast(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<4x8xf32>)
 // The cast is the add's only reader: the add stores f16 itself.
-// CHECK: call @narrowing_cast_lax0(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf16>
-// CHECK-LABEL: func.func private @narrowing_cast_lax0(%arg0: tensor<4x8xf32>) -> tensor<4x8xf16> attributes {ug.level = "kernel", ug.reference = @narrowing_cast_lax0_ref} {
-// CHECK-NEXT: %0 = "ug.add"(%arg0, %arg0) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf16>
-// CHECK-NEXT: %1 = "ug.exp"(%0) : (tensor<4x8xf16>) -> tensor<4x8xf16>
-// CHECK-NEXT: return %1 : tensor<4x8xf16>
+// CHECK: call @narrowing_cast_lax0(%[[X]]) : (tensor<4x8xf32>) -> tensor<4x8xf16>
+// CHECK-LABEL: func.func private @narrowing_cast_lax0(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<4x8xf32>) -> tensor<4x8xf16> attributes {ug.level = "kernel", ug.reference = @narrowing_cast_lax0_ref} {
+// CHECK-NEXT: %[[ADD:.*]] = "ug.add"(%[[X]], %[[X]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf16>
+// CHECK-NEXT: %[[EXP:.*]] = "ug.exp"(%[[ADD]]) : (tensor<4x8xf16>) -> tensor<4x8xf16>
+// CHECK-NEXT: return %[[EXP]] : tensor<4x8xf16>
 // CHECK-LABEL: func.func @widening_cast(
-// CHECK: call @widening_cast_lax0(%0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-LABEL: func.func private @widening_cast_lax0(%arg0: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {ug.level = "kernel", ug.reference = @widening_cast_lax0_ref} {
-// CHECK-NEXT: %0 = "ug.exp"(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT: %1 = "ug.sub"(%0, %arg0) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT: return %1 : tensor<4x8xf32>
+// CHECK-SAME: %[[X:[^:]+]]: tensor<4x8xf16>)
+// CHECK: %[[CAST:.*]] = tosa.cast %[[X]] : (tensor<4x8xf16>) -> tensor<4x8xf32>
+// CHECK-NEXT: call @widening_cast_lax0(%[[CAST]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-LABEL: func.func private @widening_cast_lax0(
+// CHECK-SAME: %[[CAST:[^:]+]]: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {ug.level = "kernel", ug.reference = @widening_cast_lax0_ref} {
+// CHECK-NEXT: %[[EXP:.*]] = "ug.exp"(%[[CAST]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: %[[SUB:.*]] = "ug.sub"(%[[EXP]], %[[CAST]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: return %[[SUB]] : tensor<4x8xf32>
 
 // REM: {{.*}}:17:{{[0-9]+}}: remark: mirage-lift: '@tosa_f16_to_f32': lifted 1 subprogram (@tosa_f16_to_f32_lax0); 0 tensor ops left in place
 // REM: {{.*}}:19:{{[0-9]+}}: remark: mirage-lift: @tosa_f16_to_f32_lax0: 2 ops -> kernel graph of 2 μGraph ops, 2 inputs, 1 output

@@ -63,73 +63,88 @@ func.func @loop_split(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> tensor<4x8xf3
 
 // Each caller keeps the ops in between as written; then its kernel graphs.
 // CHECK-LABEL: func.func @clamp_split(
-// CHECK-NEXT:    %[[A:.*]] = call @clamp_split_lax0(%arg0, %arg1)
+// CHECK-SAME: %[[X:[^:]+]]: tensor<4x8xf32>, %[[Y:[^:]+]]: tensor<4x8xf32>)
+// CHECK-NEXT:    %[[A:.*]] = call @clamp_split_lax0(%[[X]], %[[Y]])
 // CHECK-NEXT:    %[[C:.*]] = tosa.clamp %[[A]] {max_val = 3.40282347E+38 : f32, min_val = 0.000000e+00 : f32}
-// CHECK-NEXT:    %[[B:.*]] = call @clamp_split_lax1(%arg1, %[[C]])
+// CHECK-NEXT:    %[[B:.*]] = call @clamp_split_lax1(%[[Y]], %[[C]])
 // CHECK-NEXT:    return %[[B]]
-// CHECK-LABEL: func.func private @clamp_split_lax0(%arg0: tensor<4x8xf32>, %arg1: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {ug.level = "kernel", ug.reference = @clamp_split_lax0_ref} {
-// CHECK-NEXT: %0 = "ug.add"(%arg0, %arg1) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT: %1 = "ug.exp"(%0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT: return %1 : tensor<4x8xf32>
-// CHECK-LABEL: func.func private @clamp_split_lax1(%arg0: tensor<4x8xf32>, %arg1: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {ug.level = "kernel", ug.reference = @clamp_split_lax1_ref} {
-// CHECK-NEXT: %0 = "ug.sub"(%arg1, %arg0) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT: %1 = "ug.rsqrt"(%0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT: return %1 : tensor<4x8xf32>
+// CHECK-LABEL: func.func private @clamp_split_lax0(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<4x8xf32>, %[[Y:[^:]+]]: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {ug.level = "kernel", ug.reference = @clamp_split_lax0_ref} {
+// CHECK-NEXT: %[[ADD:.*]] = "ug.add"(%[[X]], %[[Y]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: %[[EXP:.*]] = "ug.exp"(%[[ADD]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: return %[[EXP]] : tensor<4x8xf32>
+// CHECK-LABEL: func.func private @clamp_split_lax1(
+// CHECK-SAME: %[[Y:[^:]+]]: tensor<4x8xf32>, %[[CLAMP:[^:]+]]: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {ug.level = "kernel", ug.reference = @clamp_split_lax1_ref} {
+// CHECK-NEXT: %[[SUB:.*]] = "ug.sub"(%[[CLAMP]], %[[Y]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: %[[RSQRT:.*]] = "ug.rsqrt"(%[[SUB]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: return %[[RSQRT]] : tensor<4x8xf32>
 // CHECK-LABEL: func.func @relu6_split(
-// CHECK-NEXT:    %[[E:.*]] = call @relu6_split_lax0(%arg0)
+// CHECK-SAME: %[[X:[^:]+]]: tensor<4x8xf16>)
+// CHECK-NEXT:    %[[E:.*]] = call @relu6_split_lax0(%[[X]])
 // CHECK-NEXT:    %[[C:.*]] = tosa.clamp %[[E]] {max_val = 6.000000e+00 : f16, min_val = 0.000000e+00 : f16}
 // CHECK-NEXT:    %[[S:.*]] = call @relu6_split_lax1(%[[C]])
 // CHECK-NEXT:    return %[[S]]
-// CHECK-LABEL: func.func private @relu6_split_lax0(%arg0: tensor<4x8xf16>) -> tensor<4x8xf16> attributes {ug.level = "kernel", ug.reference = @relu6_split_lax0_ref} {
-// CHECK-NEXT: %0 = "ug.exp"(%arg0) : (tensor<4x8xf16>) -> tensor<4x8xf16>
-// CHECK-NEXT: return %0 : tensor<4x8xf16>
-// CHECK-LABEL: func.func private @relu6_split_lax1(%arg0: tensor<4x8xf16>) -> tensor<4x8xf16> attributes {ug.level = "kernel", ug.reference = @relu6_split_lax1_ref} {
-// CHECK-NEXT: %0 = "ug.rsqrt"(%arg0) : (tensor<4x8xf16>) -> tensor<4x8xf16>
-// CHECK-NEXT: return %0 : tensor<4x8xf16>
+// CHECK-LABEL: func.func private @relu6_split_lax0(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<4x8xf16>) -> tensor<4x8xf16> attributes {ug.level = "kernel", ug.reference = @relu6_split_lax0_ref} {
+// CHECK-NEXT: %[[EXP:.*]] = "ug.exp"(%[[X]]) : (tensor<4x8xf16>) -> tensor<4x8xf16>
+// CHECK-NEXT: return %[[EXP]] : tensor<4x8xf16>
+// CHECK-LABEL: func.func private @relu6_split_lax1(
+// CHECK-SAME: %[[CLAMP:[^:]+]]: tensor<4x8xf16>) -> tensor<4x8xf16> attributes {ug.level = "kernel", ug.reference = @relu6_split_lax1_ref} {
+// CHECK-NEXT: %[[RSQRT:.*]] = "ug.rsqrt"(%[[CLAMP]]) : (tensor<4x8xf16>) -> tensor<4x8xf16>
+// CHECK-NEXT: return %[[RSQRT]] : tensor<4x8xf16>
 // CHECK-LABEL: func.func @gather_split(
-// CHECK:         %[[P:.*]] = call @gather_split_lax0(%arg0)
-// CHECK-NEXT:    %[[G:.*]] = tosa.gather %[[P]], %arg1
+// CHECK-SAME: %[[X:[^:]+]]: tensor<1x4x8xf32>, %[[IDX:[^:]+]]: tensor<1x3xi32>)
+// CHECK:         %[[P:.*]] = call @gather_split_lax0(%[[X]])
+// CHECK-NEXT:    %[[G:.*]] = tosa.gather %[[P]], %[[IDX]]
 // CHECK-NEXT:    %[[O:.*]] = call @gather_split_lax1(%[[G]])
 // CHECK-NEXT:    return %[[O]]
-// CHECK-LABEL: func.func private @gather_split_lax0(%arg0: tensor<1x4x8xf32>) -> tensor<1x4x8xf32> attributes {ug.level = "kernel", ug.reference = @gather_split_lax0_ref} {
-// CHECK-NEXT: %0 = "ug.exp"(%arg0) : (tensor<1x4x8xf32>) -> tensor<1x4x8xf32>
-// CHECK-NEXT: %1 = "ug.sum"(%0) {dim = 2 : i64} : (tensor<1x4x8xf32>) -> tensor<1x4x1xf32>
-// CHECK-NEXT: %2 = "ug.div"(%0, %1) : (tensor<1x4x8xf32>, tensor<1x4x1xf32>) -> tensor<1x4x8xf32>
-// CHECK-NEXT: return %2 : tensor<1x4x8xf32>
-// CHECK-LABEL: func.func private @gather_split_lax1(%arg0: tensor<1x3x8xf32>) -> tensor<1x3x8xf32> attributes {ug.level = "kernel", ug.reference = @gather_split_lax1_ref} {
-// CHECK-NEXT: %0 = "ug.square"(%arg0) : (tensor<1x3x8xf32>) -> tensor<1x3x8xf32>
-// CHECK-NEXT: %1 = "ug.add"(%0, %arg0) : (tensor<1x3x8xf32>, tensor<1x3x8xf32>) -> tensor<1x3x8xf32>
-// CHECK-NEXT: return %1 : tensor<1x3x8xf32>
+// CHECK-LABEL: func.func private @gather_split_lax0(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<1x4x8xf32>) -> tensor<1x4x8xf32> attributes {ug.level = "kernel", ug.reference = @gather_split_lax0_ref} {
+// CHECK-NEXT: %[[EXP:.*]] = "ug.exp"(%[[X]]) : (tensor<1x4x8xf32>) -> tensor<1x4x8xf32>
+// CHECK-NEXT: %[[SUM:.*]] = "ug.sum"(%[[EXP]]) {dim = 2 : i64} : (tensor<1x4x8xf32>) -> tensor<1x4x1xf32>
+// CHECK-NEXT: %[[DIV:.*]] = "ug.div"(%[[EXP]], %[[SUM]]) : (tensor<1x4x8xf32>, tensor<1x4x1xf32>) -> tensor<1x4x8xf32>
+// CHECK-NEXT: return %[[DIV]] : tensor<1x4x8xf32>
+// CHECK-LABEL: func.func private @gather_split_lax1(
+// CHECK-SAME: %[[GATHER:[^:]+]]: tensor<1x3x8xf32>) -> tensor<1x3x8xf32> attributes {ug.level = "kernel", ug.reference = @gather_split_lax1_ref} {
+// CHECK-NEXT: %[[SQ:.*]] = "ug.square"(%[[GATHER]]) : (tensor<1x3x8xf32>) -> tensor<1x3x8xf32>
+// CHECK-NEXT: %[[ADD:.*]] = "ug.add"(%[[SQ]], %[[GATHER]]) : (tensor<1x3x8xf32>, tensor<1x3x8xf32>) -> tensor<1x3x8xf32>
+// CHECK-NEXT: return %[[ADD]] : tensor<1x3x8xf32>
 // CHECK-LABEL: func.func @loop_split(
-// CHECK:         %[[I:.*]] = call @loop_split_lax0(%arg0)
+// CHECK-SAME: %[[X:[^:]+]]: tensor<4x8xf32>, %[[W:[^:]+]]: tensor<8x8xf32>)
+// CHECK:         %[[I:.*]] = call @loop_split_lax0(%[[X]])
 // CHECK-NEXT:    %[[L:.*]] = scf.for %{{.*}} = %c0 to %c3 step %c1 iter_args(%[[ACC:.*]] = %[[I]])
 // CHECK-NEXT:      linalg.fill
-// CHECK-NEXT:      %[[N:.*]] = func.call @loop_split_lax1(%arg1, %[[ACC]])
+// CHECK-NEXT:      %[[N:.*]] = func.call @loop_split_lax1(%[[W]], %[[ACC]])
 // CHECK-NEXT:      scf.yield %[[N]]
 // CHECK-NEXT:    }
-// CHECK-NEXT:    %[[R:.*]] = call @loop_split_lax2(%arg0, %[[L]])
+// CHECK-NEXT:    %[[R:.*]] = call @loop_split_lax2(%[[X]], %[[L]])
 // CHECK-NEXT:    return %[[R]]
 
-// CHECK-LABEL: func.func private @loop_split_lax0(%arg0: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {ug.level = "kernel", ug.reference = @loop_split_lax0_ref} {
-// CHECK-NEXT: %0 = "ug.exp"(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT: return %0 : tensor<4x8xf32>
-// CHECK-LABEL: func.func private @loop_split_lax1(%arg0: tensor<8x8xf32>, %arg1: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {ug.level = "kernel", ug.reference = @loop_split_lax1_ref} {
-// CHECK-NEXT: %0 = "ug.matmul"(%arg1, %arg0) : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT: %1 = "ug.add"(%0, %arg1) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT: return %1 : tensor<4x8xf32>
-// CHECK-LABEL: func.func private @loop_split_lax2(%arg0: tensor<4x8xf32>, %arg1: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {ug.level = "kernel", ug.reference = @loop_split_lax2_ref} {
-// CHECK-NEXT: %0 = "ug.mul"(%arg1, %arg0) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT: return %0 : tensor<4x8xf32>
+// CHECK-LABEL: func.func private @loop_split_lax0(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {ug.level = "kernel", ug.reference = @loop_split_lax0_ref} {
+// CHECK-NEXT: %[[EXP:.*]] = "ug.exp"(%[[X]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: return %[[EXP]] : tensor<4x8xf32>
+// CHECK-LABEL: func.func private @loop_split_lax1(
+// CHECK-SAME: %[[W:[^:]+]]: tensor<8x8xf32>, %[[ACC:[^:]+]]: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {ug.level = "kernel", ug.reference = @loop_split_lax1_ref} {
+// CHECK-NEXT: %[[MM:.*]] = "ug.matmul"(%[[ACC]], %[[W]]) : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: %[[ADD:.*]] = "ug.add"(%[[MM]], %[[ACC]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: return %[[ADD]] : tensor<4x8xf32>
+// CHECK-LABEL: func.func private @loop_split_lax2(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<4x8xf32>, %[[LOOP:[^:]+]]: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {ug.level = "kernel", ug.reference = @loop_split_lax2_ref} {
+// CHECK-NEXT: %[[MUL:.*]] = "ug.mul"(%[[LOOP]], %[[X]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: return %[[MUL]] : tensor<4x8xf32>
 
 // RELU-LABEL: func.func @clamp_split(
-// RELU: call @clamp_split_lax0(%arg0, %arg1) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// RELU-LABEL: func.func private @clamp_split_lax0(%arg0: tensor<4x8xf32>, %arg1: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {ug.level = "kernel", ug.reference = @clamp_split_lax0_ref} {
-// RELU-NEXT: %0 = "ug.add"(%arg0, %arg1) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// RELU-NEXT: %1 = "ug.exp"(%0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// RELU-NEXT: %2 = "ug.relu"(%1) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// RELU-NEXT: %3 = "ug.sub"(%2, %arg1) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// RELU-NEXT: %4 = "ug.rsqrt"(%3) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// RELU-NEXT: return %4 : tensor<4x8xf32>
+// RELU-SAME: %[[X:[^:]+]]: tensor<4x8xf32>, %[[Y:[^:]+]]: tensor<4x8xf32>)
+// RELU: call @clamp_split_lax0(%[[X]], %[[Y]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// RELU-LABEL: func.func private @clamp_split_lax0(
+// RELU-SAME: %[[X:[^:]+]]: tensor<4x8xf32>, %[[Y:[^:]+]]: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {ug.level = "kernel", ug.reference = @clamp_split_lax0_ref} {
+// RELU-NEXT: %[[ADD:.*]] = "ug.add"(%[[X]], %[[Y]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// RELU-NEXT: %[[EXP:.*]] = "ug.exp"(%[[ADD]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// RELU-NEXT: %[[RELU:.*]] = "ug.relu"(%[[EXP]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// RELU-NEXT: %[[SUB:.*]] = "ug.sub"(%[[RELU]], %[[Y]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// RELU-NEXT: %[[RSQRT:.*]] = "ug.rsqrt"(%[[SUB]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// RELU-NEXT: return %[[RSQRT]] : tensor<4x8xf32>
 // RELU-NOT: @clamp_split_lax1
 
 // REM: {{.*}}:19:{{[0-9]+}}: remark: mirage-lift: '@clamp_split': lifted 2 subprograms (@clamp_split_lax0, @clamp_split_lax1); 1 tensor op left in place

@@ -164,40 +164,44 @@ func.func @ntrans_paper(%h: tensor<8x4096xf16>, %x: tensor<8x4096xf16>, %alpha: 
 }
 
 // CHECK-LABEL: func.func @ntrans_small(
-// CHECK: %[[R:.*]] = call @ntrans_small_lax0(%arg0, %arg1, %arg2) : (tensor<8x64xf16>, tensor<8x64xf16>, tensor<8x64xf16>) -> tensor<8x64xf16>
+// CHECK-SAME: %[[H:[^:]+]]: tensor<8x64xf16>, %[[X:[^:]+]]: tensor<8x64xf16>, %[[ALPHA:[^:]+]]: tensor<8x64xf16>)
+// CHECK: %[[R:.*]] = call @ntrans_small_lax0(%[[H]], %[[X]], %[[ALPHA]]) : (tensor<8x64xf16>, tensor<8x64xf16>, tensor<8x64xf16>) -> tensor<8x64xf16>
 // CHECK-NEXT: return %[[R]]
-// CHECK-LABEL: func.func private @ntrans_small_lax0(%arg0: tensor<8x64xf16>, %arg1: tensor<8x64xf16>, %arg2: tensor<8x64xf16>) -> tensor<8x64xf16> attributes {ug.level = "kernel", ug.reference = @ntrans_small_lax0_ref} {
-// CHECK-NEXT: %0 = "ug.square"(%arg0) : (tensor<8x64xf16>) -> tensor<8x64xf16>
-// CHECK-NEXT: %1 = "ug.sum"(%0) {dim = 1 : i64} : (tensor<8x64xf16>) -> tensor<8x1xf16>
-// CHECK-NEXT: %2 = "ug.div_scalar"(%1) {scalar = 6.400000e+01 : f64} : (tensor<8x1xf16>) -> tensor<8x1xf16>
-// CHECK-NEXT: %3 = "ug.sqrt"(%2) : (tensor<8x1xf16>) -> tensor<8x1xf16>
-// CHECK-NEXT: %4 = "ug.div"(%arg0, %3) : (tensor<8x64xf16>, tensor<8x1xf16>) -> tensor<8x64xf16>
-// CHECK-NEXT: %5 = "ug.add"(%4, %arg1) : (tensor<8x64xf16>, tensor<8x64xf16>) -> tensor<8x64xf16>
-// CHECK-NEXT: %6 = "ug.mul"(%arg2, %5) : (tensor<8x64xf16>, tensor<8x64xf16>) -> tensor<8x64xf16>
-// CHECK-NEXT: %7 = "ug.add"(%arg1, %6) : (tensor<8x64xf16>, tensor<8x64xf16>) -> tensor<8x64xf16>
-// CHECK-NEXT: %8 = "ug.square"(%7) : (tensor<8x64xf16>) -> tensor<8x64xf16>
-// CHECK-NEXT: %9 = "ug.sum"(%8) {dim = 1 : i64} : (tensor<8x64xf16>) -> tensor<8x1xf16>
-// CHECK-NEXT: %10 = "ug.div_scalar"(%9) {scalar = 6.400000e+01 : f64} : (tensor<8x1xf16>) -> tensor<8x1xf16>
-// CHECK-NEXT: %11 = "ug.sqrt"(%10) : (tensor<8x1xf16>) -> tensor<8x1xf16>
-// CHECK-NEXT: %12 = "ug.div"(%7, %11) : (tensor<8x64xf16>, tensor<8x1xf16>) -> tensor<8x64xf16>
-// CHECK-NEXT: return %12 : tensor<8x64xf16>
+// CHECK-LABEL: func.func private @ntrans_small_lax0(
+// CHECK-SAME: %[[H:[^:]+]]: tensor<8x64xf16>, %[[X:[^:]+]]: tensor<8x64xf16>, %[[ALPHA:[^:]+]]: tensor<8x64xf16>) -> tensor<8x64xf16> attributes {ug.level = "kernel", ug.reference = @ntrans_small_lax0_ref} {
+// CHECK-NEXT: %[[SQ0:.*]] = "ug.square"(%[[H]]) : (tensor<8x64xf16>) -> tensor<8x64xf16>
+// CHECK-NEXT: %[[SUM0:.*]] = "ug.sum"(%[[SQ0]]) {dim = 1 : i64} : (tensor<8x64xf16>) -> tensor<8x1xf16>
+// CHECK-NEXT: %[[DIVS0:.*]] = "ug.div_scalar"(%[[SUM0]]) {scalar = 6.400000e+01 : f64} : (tensor<8x1xf16>) -> tensor<8x1xf16>
+// CHECK-NEXT: %[[SQRT0:.*]] = "ug.sqrt"(%[[DIVS0]]) : (tensor<8x1xf16>) -> tensor<8x1xf16>
+// CHECK-NEXT: %[[DIV0:.*]] = "ug.div"(%[[H]], %[[SQRT0]]) : (tensor<8x64xf16>, tensor<8x1xf16>) -> tensor<8x64xf16>
+// CHECK-NEXT: %[[ADD0:.*]] = "ug.add"(%[[DIV0]], %[[X]]) : (tensor<8x64xf16>, tensor<8x64xf16>) -> tensor<8x64xf16>
+// CHECK-NEXT: %[[MUL:.*]] = "ug.mul"(%[[ALPHA]], %[[ADD0]]) : (tensor<8x64xf16>, tensor<8x64xf16>) -> tensor<8x64xf16>
+// CHECK-NEXT: %[[ADD1:.*]] = "ug.add"(%[[X]], %[[MUL]]) : (tensor<8x64xf16>, tensor<8x64xf16>) -> tensor<8x64xf16>
+// CHECK-NEXT: %[[SQ1:.*]] = "ug.square"(%[[ADD1]]) : (tensor<8x64xf16>) -> tensor<8x64xf16>
+// CHECK-NEXT: %[[SUM1:.*]] = "ug.sum"(%[[SQ1]]) {dim = 1 : i64} : (tensor<8x64xf16>) -> tensor<8x1xf16>
+// CHECK-NEXT: %[[DIVS1:.*]] = "ug.div_scalar"(%[[SUM1]]) {scalar = 6.400000e+01 : f64} : (tensor<8x1xf16>) -> tensor<8x1xf16>
+// CHECK-NEXT: %[[SQRT1:.*]] = "ug.sqrt"(%[[DIVS1]]) : (tensor<8x1xf16>) -> tensor<8x1xf16>
+// CHECK-NEXT: %[[DIV1:.*]] = "ug.div"(%[[ADD1]], %[[SQRT1]]) : (tensor<8x64xf16>, tensor<8x1xf16>) -> tensor<8x64xf16>
+// CHECK-NEXT: return %[[DIV1]] : tensor<8x64xf16>
 // CHECK-LABEL: func.func @ntrans_paper(
-// CHECK: %[[R:.*]] = call @ntrans_paper_lax0(%arg0, %arg1, %arg2) : (tensor<8x4096xf16>, tensor<8x4096xf16>, tensor<8x4096xf16>) -> tensor<8x4096xf16>
+// CHECK-SAME: %[[H:[^:]+]]: tensor<8x4096xf16>, %[[X:[^:]+]]: tensor<8x4096xf16>, %[[ALPHA:[^:]+]]: tensor<8x4096xf16>)
+// CHECK: %[[R:.*]] = call @ntrans_paper_lax0(%[[H]], %[[X]], %[[ALPHA]]) : (tensor<8x4096xf16>, tensor<8x4096xf16>, tensor<8x4096xf16>) -> tensor<8x4096xf16>
 // CHECK-NEXT: return %[[R]]
-// CHECK-LABEL: func.func private @ntrans_paper_lax0(%arg0: tensor<8x4096xf16>, %arg1: tensor<8x4096xf16>, %arg2: tensor<8x4096xf16>) -> tensor<8x4096xf16> attributes {ug.level = "kernel", ug.reference = @ntrans_paper_lax0_ref} {
-// CHECK-NEXT: %0 = "ug.square"(%arg0) : (tensor<8x4096xf16>) -> tensor<8x4096xf16>
-// CHECK-NEXT: %1 = "ug.sum"(%0) {dim = 1 : i64} : (tensor<8x4096xf16>) -> tensor<8x1xf16>
-// CHECK-NEXT: %2 = "ug.div_scalar"(%1) {scalar = 4.096000e+03 : f64} : (tensor<8x1xf16>) -> tensor<8x1xf16>
-// CHECK-NEXT: %3 = "ug.sqrt"(%2) : (tensor<8x1xf16>) -> tensor<8x1xf16>
-// CHECK-NEXT: %4 = "ug.div"(%arg0, %3) : (tensor<8x4096xf16>, tensor<8x1xf16>) -> tensor<8x4096xf16>
-// CHECK-NEXT: %5 = "ug.add"(%4, %arg1) : (tensor<8x4096xf16>, tensor<8x4096xf16>) -> tensor<8x4096xf16>
-// CHECK-NEXT: %6 = "ug.mul"(%arg2, %5) : (tensor<8x4096xf16>, tensor<8x4096xf16>) -> tensor<8x4096xf16>
-// CHECK-NEXT: %7 = "ug.add"(%arg1, %6) : (tensor<8x4096xf16>, tensor<8x4096xf16>) -> tensor<8x4096xf16>
-// CHECK-NEXT: %8 = "ug.square"(%7) : (tensor<8x4096xf16>) -> tensor<8x4096xf16>
-// CHECK-NEXT: %9 = "ug.sum"(%8) {dim = 1 : i64} : (tensor<8x4096xf16>) -> tensor<8x1xf16>
-// CHECK-NEXT: %10 = "ug.div_scalar"(%9) {scalar = 4.096000e+03 : f64} : (tensor<8x1xf16>) -> tensor<8x1xf16>
-// CHECK-NEXT: %11 = "ug.sqrt"(%10) : (tensor<8x1xf16>) -> tensor<8x1xf16>
-// CHECK-NEXT: %12 = "ug.div"(%7, %11) : (tensor<8x4096xf16>, tensor<8x1xf16>) -> tensor<8x4096xf16>
-// CHECK-NEXT: return %12 : tensor<8x4096xf16>
+// CHECK-LABEL: func.func private @ntrans_paper_lax0(
+// CHECK-SAME: %[[H:[^:]+]]: tensor<8x4096xf16>, %[[X:[^:]+]]: tensor<8x4096xf16>, %[[ALPHA:[^:]+]]: tensor<8x4096xf16>) -> tensor<8x4096xf16> attributes {ug.level = "kernel", ug.reference = @ntrans_paper_lax0_ref} {
+// CHECK-NEXT: %[[SQ0:.*]] = "ug.square"(%[[H]]) : (tensor<8x4096xf16>) -> tensor<8x4096xf16>
+// CHECK-NEXT: %[[SUM0:.*]] = "ug.sum"(%[[SQ0]]) {dim = 1 : i64} : (tensor<8x4096xf16>) -> tensor<8x1xf16>
+// CHECK-NEXT: %[[DIVS0:.*]] = "ug.div_scalar"(%[[SUM0]]) {scalar = 4.096000e+03 : f64} : (tensor<8x1xf16>) -> tensor<8x1xf16>
+// CHECK-NEXT: %[[SQRT0:.*]] = "ug.sqrt"(%[[DIVS0]]) : (tensor<8x1xf16>) -> tensor<8x1xf16>
+// CHECK-NEXT: %[[DIV0:.*]] = "ug.div"(%[[H]], %[[SQRT0]]) : (tensor<8x4096xf16>, tensor<8x1xf16>) -> tensor<8x4096xf16>
+// CHECK-NEXT: %[[ADD0:.*]] = "ug.add"(%[[DIV0]], %[[X]]) : (tensor<8x4096xf16>, tensor<8x4096xf16>) -> tensor<8x4096xf16>
+// CHECK-NEXT: %[[MUL:.*]] = "ug.mul"(%[[ALPHA]], %[[ADD0]]) : (tensor<8x4096xf16>, tensor<8x4096xf16>) -> tensor<8x4096xf16>
+// CHECK-NEXT: %[[ADD1:.*]] = "ug.add"(%[[X]], %[[MUL]]) : (tensor<8x4096xf16>, tensor<8x4096xf16>) -> tensor<8x4096xf16>
+// CHECK-NEXT: %[[SQ1:.*]] = "ug.square"(%[[ADD1]]) : (tensor<8x4096xf16>) -> tensor<8x4096xf16>
+// CHECK-NEXT: %[[SUM1:.*]] = "ug.sum"(%[[SQ1]]) {dim = 1 : i64} : (tensor<8x4096xf16>) -> tensor<8x1xf16>
+// CHECK-NEXT: %[[DIVS1:.*]] = "ug.div_scalar"(%[[SUM1]]) {scalar = 4.096000e+03 : f64} : (tensor<8x1xf16>) -> tensor<8x1xf16>
+// CHECK-NEXT: %[[SQRT1:.*]] = "ug.sqrt"(%[[DIVS1]]) : (tensor<8x1xf16>) -> tensor<8x1xf16>
+// CHECK-NEXT: %[[DIV1:.*]] = "ug.div"(%[[ADD1]], %[[SQRT1]]) : (tensor<8x4096xf16>, tensor<8x1xf16>) -> tensor<8x4096xf16>
+// CHECK-NEXT: return %[[DIV1]] : tensor<8x4096xf16>
 // NUM-NOT: ill-conditioned
 // NUM: ok

@@ -58,40 +58,44 @@ func.func @ntrans_paper(%h: tensor<8x4096xf16>, %x: tensor<8x4096xf16>, %alpha: 
 }
 
 // CHECK-LABEL: func.func @ntrans_small(
-// CHECK: %[[R:.*]] = call @ntrans_small_lax0(%arg0, %arg1, %arg2) : (tensor<8x64xf16>, tensor<8x64xf16>, tensor<8x64xf16>) -> tensor<8x64xf16>
+// CHECK-SAME: %[[H:[^:]+]]: tensor<8x64xf16>, %[[X:[^:]+]]: tensor<8x64xf16>, %[[ALPHA:[^:]+]]: tensor<8x64xf16>)
+// CHECK: %[[R:.*]] = call @ntrans_small_lax0(%[[H]], %[[X]], %[[ALPHA]]) : (tensor<8x64xf16>, tensor<8x64xf16>, tensor<8x64xf16>) -> tensor<8x64xf16>
 // CHECK-NEXT: return %[[R]]
-// CHECK-LABEL: func.func private @ntrans_small_lax0(%arg0: tensor<8x64xf16>, %arg1: tensor<8x64xf16>, %arg2: tensor<8x64xf16>) -> tensor<8x64xf16> attributes {ug.level = "kernel", ug.reference = @ntrans_small_lax0_ref} {
-// CHECK-NEXT: %0 = "ug.square"(%arg0) : (tensor<8x64xf16>) -> tensor<8x64xf16>
-// CHECK-NEXT: %1 = "ug.sum"(%0) {dim = 1 : i64} : (tensor<8x64xf16>) -> tensor<8x1xf16>
-// CHECK-NEXT: %2 = "ug.mul_scalar"(%1) {scalar = 1.562500e-02 : f64} : (tensor<8x1xf16>) -> tensor<8x1xf16>
-// CHECK-NEXT: %3 = "ug.rsqrt"(%2) : (tensor<8x1xf16>) -> tensor<8x1xf16>
-// CHECK-NEXT: %4 = "ug.mul"(%arg0, %3) : (tensor<8x64xf16>, tensor<8x1xf16>) -> tensor<8x64xf16>
-// CHECK-NEXT: %5 = "ug.add"(%4, %arg1) : (tensor<8x64xf16>, tensor<8x64xf16>) -> tensor<8x64xf16>
-// CHECK-NEXT: %6 = "ug.mul"(%arg2, %5) : (tensor<8x64xf16>, tensor<8x64xf16>) -> tensor<8x64xf16>
-// CHECK-NEXT: %7 = "ug.add"(%arg1, %6) : (tensor<8x64xf16>, tensor<8x64xf16>) -> tensor<8x64xf16>
-// CHECK-NEXT: %8 = "ug.square"(%7) : (tensor<8x64xf16>) -> tensor<8x64xf16>
-// CHECK-NEXT: %9 = "ug.sum"(%8) {dim = 1 : i64} : (tensor<8x64xf16>) -> tensor<8x1xf16>
-// CHECK-NEXT: %10 = "ug.mul_scalar"(%9) {scalar = 1.562500e-02 : f64} : (tensor<8x1xf16>) -> tensor<8x1xf16>
-// CHECK-NEXT: %11 = "ug.rsqrt"(%10) : (tensor<8x1xf16>) -> tensor<8x1xf16>
-// CHECK-NEXT: %12 = "ug.mul"(%7, %11) : (tensor<8x64xf16>, tensor<8x1xf16>) -> tensor<8x64xf16>
-// CHECK-NEXT: return %12 : tensor<8x64xf16>
+// CHECK-LABEL: func.func private @ntrans_small_lax0(
+// CHECK-SAME: %[[H:[^:]+]]: tensor<8x64xf16>, %[[X:[^:]+]]: tensor<8x64xf16>, %[[ALPHA:[^:]+]]: tensor<8x64xf16>) -> tensor<8x64xf16> attributes {ug.level = "kernel", ug.reference = @ntrans_small_lax0_ref} {
+// CHECK-NEXT: %[[SQ0:.*]] = "ug.square"(%[[H]]) : (tensor<8x64xf16>) -> tensor<8x64xf16>
+// CHECK-NEXT: %[[SUM0:.*]] = "ug.sum"(%[[SQ0]]) {dim = 1 : i64} : (tensor<8x64xf16>) -> tensor<8x1xf16>
+// CHECK-NEXT: %[[MULS0:.*]] = "ug.mul_scalar"(%[[SUM0]]) {scalar = 1.562500e-02 : f64} : (tensor<8x1xf16>) -> tensor<8x1xf16>
+// CHECK-NEXT: %[[RSQRT0:.*]] = "ug.rsqrt"(%[[MULS0]]) : (tensor<8x1xf16>) -> tensor<8x1xf16>
+// CHECK-NEXT: %[[MUL0:.*]] = "ug.mul"(%[[H]], %[[RSQRT0]]) : (tensor<8x64xf16>, tensor<8x1xf16>) -> tensor<8x64xf16>
+// CHECK-NEXT: %[[ADD0:.*]] = "ug.add"(%[[MUL0]], %[[X]]) : (tensor<8x64xf16>, tensor<8x64xf16>) -> tensor<8x64xf16>
+// CHECK-NEXT: %[[MUL1:.*]] = "ug.mul"(%[[ALPHA]], %[[ADD0]]) : (tensor<8x64xf16>, tensor<8x64xf16>) -> tensor<8x64xf16>
+// CHECK-NEXT: %[[ADD1:.*]] = "ug.add"(%[[X]], %[[MUL1]]) : (tensor<8x64xf16>, tensor<8x64xf16>) -> tensor<8x64xf16>
+// CHECK-NEXT: %[[SQ1:.*]] = "ug.square"(%[[ADD1]]) : (tensor<8x64xf16>) -> tensor<8x64xf16>
+// CHECK-NEXT: %[[SUM1:.*]] = "ug.sum"(%[[SQ1]]) {dim = 1 : i64} : (tensor<8x64xf16>) -> tensor<8x1xf16>
+// CHECK-NEXT: %[[MULS1:.*]] = "ug.mul_scalar"(%[[SUM1]]) {scalar = 1.562500e-02 : f64} : (tensor<8x1xf16>) -> tensor<8x1xf16>
+// CHECK-NEXT: %[[RSQRT1:.*]] = "ug.rsqrt"(%[[MULS1]]) : (tensor<8x1xf16>) -> tensor<8x1xf16>
+// CHECK-NEXT: %[[MUL2:.*]] = "ug.mul"(%[[ADD1]], %[[RSQRT1]]) : (tensor<8x64xf16>, tensor<8x1xf16>) -> tensor<8x64xf16>
+// CHECK-NEXT: return %[[MUL2]] : tensor<8x64xf16>
 // CHECK-LABEL: func.func @ntrans_paper(
-// CHECK: %[[R:.*]] = call @ntrans_paper_lax0(%arg0, %arg1, %arg2) : (tensor<8x4096xf16>, tensor<8x4096xf16>, tensor<8x4096xf16>) -> tensor<8x4096xf16>
+// CHECK-SAME: %[[H:[^:]+]]: tensor<8x4096xf16>, %[[X:[^:]+]]: tensor<8x4096xf16>, %[[ALPHA:[^:]+]]: tensor<8x4096xf16>)
+// CHECK: %[[R:.*]] = call @ntrans_paper_lax0(%[[H]], %[[X]], %[[ALPHA]]) : (tensor<8x4096xf16>, tensor<8x4096xf16>, tensor<8x4096xf16>) -> tensor<8x4096xf16>
 // CHECK-NEXT: return %[[R]]
-// CHECK-LABEL: func.func private @ntrans_paper_lax0(%arg0: tensor<8x4096xf16>, %arg1: tensor<8x4096xf16>, %arg2: tensor<8x4096xf16>) -> tensor<8x4096xf16> attributes {ug.level = "kernel", ug.reference = @ntrans_paper_lax0_ref} {
-// CHECK-NEXT: %0 = "ug.square"(%arg0) : (tensor<8x4096xf16>) -> tensor<8x4096xf16>
-// CHECK-NEXT: %1 = "ug.sum"(%0) {dim = 1 : i64} : (tensor<8x4096xf16>) -> tensor<8x1xf16>
-// CHECK-NEXT: %2 = "ug.mul_scalar"(%1) {scalar = 2.44140625E-4 : f64} : (tensor<8x1xf16>) -> tensor<8x1xf16>
-// CHECK-NEXT: %3 = "ug.rsqrt"(%2) : (tensor<8x1xf16>) -> tensor<8x1xf16>
-// CHECK-NEXT: %4 = "ug.mul"(%arg0, %3) : (tensor<8x4096xf16>, tensor<8x1xf16>) -> tensor<8x4096xf16>
-// CHECK-NEXT: %5 = "ug.add"(%4, %arg1) : (tensor<8x4096xf16>, tensor<8x4096xf16>) -> tensor<8x4096xf16>
-// CHECK-NEXT: %6 = "ug.mul"(%arg2, %5) : (tensor<8x4096xf16>, tensor<8x4096xf16>) -> tensor<8x4096xf16>
-// CHECK-NEXT: %7 = "ug.add"(%arg1, %6) : (tensor<8x4096xf16>, tensor<8x4096xf16>) -> tensor<8x4096xf16>
-// CHECK-NEXT: %8 = "ug.square"(%7) : (tensor<8x4096xf16>) -> tensor<8x4096xf16>
-// CHECK-NEXT: %9 = "ug.sum"(%8) {dim = 1 : i64} : (tensor<8x4096xf16>) -> tensor<8x1xf16>
-// CHECK-NEXT: %10 = "ug.mul_scalar"(%9) {scalar = 2.44140625E-4 : f64} : (tensor<8x1xf16>) -> tensor<8x1xf16>
-// CHECK-NEXT: %11 = "ug.rsqrt"(%10) : (tensor<8x1xf16>) -> tensor<8x1xf16>
-// CHECK-NEXT: %12 = "ug.mul"(%7, %11) : (tensor<8x4096xf16>, tensor<8x1xf16>) -> tensor<8x4096xf16>
-// CHECK-NEXT: return %12 : tensor<8x4096xf16>
+// CHECK-LABEL: func.func private @ntrans_paper_lax0(
+// CHECK-SAME: %[[H:[^:]+]]: tensor<8x4096xf16>, %[[X:[^:]+]]: tensor<8x4096xf16>, %[[ALPHA:[^:]+]]: tensor<8x4096xf16>) -> tensor<8x4096xf16> attributes {ug.level = "kernel", ug.reference = @ntrans_paper_lax0_ref} {
+// CHECK-NEXT: %[[SQ0:.*]] = "ug.square"(%[[H]]) : (tensor<8x4096xf16>) -> tensor<8x4096xf16>
+// CHECK-NEXT: %[[SUM0:.*]] = "ug.sum"(%[[SQ0]]) {dim = 1 : i64} : (tensor<8x4096xf16>) -> tensor<8x1xf16>
+// CHECK-NEXT: %[[MULS0:.*]] = "ug.mul_scalar"(%[[SUM0]]) {scalar = 2.44140625E-4 : f64} : (tensor<8x1xf16>) -> tensor<8x1xf16>
+// CHECK-NEXT: %[[RSQRT0:.*]] = "ug.rsqrt"(%[[MULS0]]) : (tensor<8x1xf16>) -> tensor<8x1xf16>
+// CHECK-NEXT: %[[MUL0:.*]] = "ug.mul"(%[[H]], %[[RSQRT0]]) : (tensor<8x4096xf16>, tensor<8x1xf16>) -> tensor<8x4096xf16>
+// CHECK-NEXT: %[[ADD0:.*]] = "ug.add"(%[[MUL0]], %[[X]]) : (tensor<8x4096xf16>, tensor<8x4096xf16>) -> tensor<8x4096xf16>
+// CHECK-NEXT: %[[MUL1:.*]] = "ug.mul"(%[[ALPHA]], %[[ADD0]]) : (tensor<8x4096xf16>, tensor<8x4096xf16>) -> tensor<8x4096xf16>
+// CHECK-NEXT: %[[ADD1:.*]] = "ug.add"(%[[X]], %[[MUL1]]) : (tensor<8x4096xf16>, tensor<8x4096xf16>) -> tensor<8x4096xf16>
+// CHECK-NEXT: %[[SQ1:.*]] = "ug.square"(%[[ADD1]]) : (tensor<8x4096xf16>) -> tensor<8x4096xf16>
+// CHECK-NEXT: %[[SUM1:.*]] = "ug.sum"(%[[SQ1]]) {dim = 1 : i64} : (tensor<8x4096xf16>) -> tensor<8x1xf16>
+// CHECK-NEXT: %[[MULS1:.*]] = "ug.mul_scalar"(%[[SUM1]]) {scalar = 2.44140625E-4 : f64} : (tensor<8x1xf16>) -> tensor<8x1xf16>
+// CHECK-NEXT: %[[RSQRT1:.*]] = "ug.rsqrt"(%[[MULS1]]) : (tensor<8x1xf16>) -> tensor<8x1xf16>
+// CHECK-NEXT: %[[MUL2:.*]] = "ug.mul"(%[[ADD1]], %[[RSQRT1]]) : (tensor<8x4096xf16>, tensor<8x1xf16>) -> tensor<8x4096xf16>
+// CHECK-NEXT: return %[[MUL2]] : tensor<8x4096xf16>
 // NUM-NOT: ill-conditioned
 // NUM: ok

@@ -104,98 +104,123 @@ func.func @blocks(%x: tensor<4x8xf32>, %flag: i1) -> tensor<4x8xf32> {
 }
 
 // CHECK-LABEL: func.func @bounded(
-// CHECK: call @bounded_lax0(%arg0, %arg1, %arg2) : (tensor<1x4x8xf32>, tensor<1x8x8xf32>, tensor<1x8x8xf32>) -> tensor<1x4x8xf32>
-// CHECK-LABEL: func.func private @bounded_lax0(%arg0: tensor<1x4x8xf32>, %arg1: tensor<1x8x8xf32>, %arg2: tensor<1x8x8xf32>) -> tensor<1x4x8xf32> attributes {ug.level = "kernel", ug.reference = @bounded_lax0_ref} {
-// CHECK-NEXT: %0 = "ug.matmul"(%arg0, %arg1) : (tensor<1x4x8xf32>, tensor<1x8x8xf32>) -> tensor<1x4x8xf32>
-// CHECK-NEXT: %1 = "ug.matmul"(%arg0, %arg2) : (tensor<1x4x8xf32>, tensor<1x8x8xf32>) -> tensor<1x4x8xf32>
-// CHECK-NEXT: %2 = "ug.add"(%0, %1) : (tensor<1x4x8xf32>, tensor<1x4x8xf32>) -> tensor<1x4x8xf32>
-// CHECK-NEXT: %3 = "ug.silu"(%2) : (tensor<1x4x8xf32>) -> tensor<1x4x8xf32>
-// CHECK-NEXT: %4 = "ug.mul"(%3, %0) : (tensor<1x4x8xf32>, tensor<1x4x8xf32>) -> tensor<1x4x8xf32>
-// CHECK-NEXT: return %4 : tensor<1x4x8xf32>
+// CHECK-SAME: %[[X:[^:]+]]: tensor<1x4x8xf32>, %[[W1:[^:]+]]: tensor<1x8x8xf32>, %[[W2:[^:]+]]: tensor<1x8x8xf32>)
+// CHECK: call @bounded_lax0(%[[X]], %[[W1]], %[[W2]]) : (tensor<1x4x8xf32>, tensor<1x8x8xf32>, tensor<1x8x8xf32>) -> tensor<1x4x8xf32>
+// CHECK-LABEL: func.func private @bounded_lax0(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<1x4x8xf32>, %[[W1:[^:]+]]: tensor<1x8x8xf32>, %[[W2:[^:]+]]: tensor<1x8x8xf32>) -> tensor<1x4x8xf32> attributes {ug.level = "kernel", ug.reference = @bounded_lax0_ref} {
+// CHECK-NEXT: %[[MM0:.*]] = "ug.matmul"(%[[X]], %[[W1]]) : (tensor<1x4x8xf32>, tensor<1x8x8xf32>) -> tensor<1x4x8xf32>
+// CHECK-NEXT: %[[MM1:.*]] = "ug.matmul"(%[[X]], %[[W2]]) : (tensor<1x4x8xf32>, tensor<1x8x8xf32>) -> tensor<1x4x8xf32>
+// CHECK-NEXT: %[[ADD:.*]] = "ug.add"(%[[MM0]], %[[MM1]]) : (tensor<1x4x8xf32>, tensor<1x4x8xf32>) -> tensor<1x4x8xf32>
+// CHECK-NEXT: %[[SILU:.*]] = "ug.silu"(%[[ADD]]) : (tensor<1x4x8xf32>) -> tensor<1x4x8xf32>
+// CHECK-NEXT: %[[MUL:.*]] = "ug.mul"(%[[SILU]], %[[MM0]]) : (tensor<1x4x8xf32>, tensor<1x4x8xf32>) -> tensor<1x4x8xf32>
+// CHECK-NEXT: return %[[MUL]] : tensor<1x4x8xf32>
 // CHECK-LABEL: func.func @lax(
-// CHECK: call @lax_lax0(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK: call @lax_lax1(%0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-LABEL: func.func private @lax_lax0(%arg0: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {ug.level = "kernel", ug.reference = @lax_lax0_ref} {
-// CHECK-NEXT: %0 = "ug.exp"(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT: %1 = "ug.sub"(%0, %arg0) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT: %2 = "ug.rsqrt"(%1) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT: %3 = "ug.exp"(%2) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT: %4 = "ug.add"(%3, %1) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT: return %4 : tensor<4x8xf32>
-// CHECK-LABEL: func.func private @lax_lax1(%arg0: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {ug.level = "kernel", ug.reference = @lax_lax1_ref} {
-// CHECK-NEXT: %0 = "ug.exp"(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT: return %0 : tensor<4x8xf32>
+// CHECK-SAME: %[[X:[^:]+]]: tensor<4x8xf32>)
+// CHECK: %[[LAX0:.*]] = call @lax_lax0(%[[X]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK: call @lax_lax1(%[[LAX0]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-LABEL: func.func private @lax_lax0(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {ug.level = "kernel", ug.reference = @lax_lax0_ref} {
+// CHECK-NEXT: %[[EXP0:.*]] = "ug.exp"(%[[X]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: %[[SUB:.*]] = "ug.sub"(%[[EXP0]], %[[X]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: %[[RSQRT:.*]] = "ug.rsqrt"(%[[SUB]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: %[[EXP1:.*]] = "ug.exp"(%[[RSQRT]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: %[[ADD:.*]] = "ug.add"(%[[EXP1]], %[[SUB]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: return %[[ADD]] : tensor<4x8xf32>
+// CHECK-LABEL: func.func private @lax_lax1(
+// CHECK-SAME: %[[LAX0:[^:]+]]: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {ug.level = "kernel", ug.reference = @lax_lax1_ref} {
+// CHECK-NEXT: %[[EXP:.*]] = "ug.exp"(%[[LAX0]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: return %[[EXP]] : tensor<4x8xf32>
 // CHECK-LABEL: func.func @unrelated(
-// CHECK: call @unrelated_lax0(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK: call @unrelated_lax1(%arg1) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-LABEL: func.func private @unrelated_lax0(%arg0: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {ug.level = "kernel", ug.reference = @unrelated_lax0_ref} {
-// CHECK-NEXT: %0 = "ug.exp"(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT: %1 = "ug.add"(%0, %0) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT: return %1 : tensor<4x8xf32>
-// CHECK-LABEL: func.func private @unrelated_lax1(%arg0: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {ug.level = "kernel", ug.reference = @unrelated_lax1_ref} {
-// CHECK-NEXT: %0 = "ug.rsqrt"(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT: %1 = "ug.sub"(%0, %0) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT: return %1 : tensor<4x8xf32>
+// CHECK-SAME: %[[X:[^:]+]]: tensor<4x8xf32>, %[[Y:[^:]+]]: tensor<4x8xf32>)
+// CHECK: call @unrelated_lax0(%[[X]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK: call @unrelated_lax1(%[[Y]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-LABEL: func.func private @unrelated_lax0(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {ug.level = "kernel", ug.reference = @unrelated_lax0_ref} {
+// CHECK-NEXT: %[[EXP:.*]] = "ug.exp"(%[[X]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: %[[ADD:.*]] = "ug.add"(%[[EXP]], %[[EXP]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: return %[[ADD]] : tensor<4x8xf32>
+// CHECK-LABEL: func.func private @unrelated_lax1(
+// CHECK-SAME: %[[Y:[^:]+]]: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {ug.level = "kernel", ug.reference = @unrelated_lax1_ref} {
+// CHECK-NEXT: %[[RSQRT:.*]] = "ug.rsqrt"(%[[Y]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: %[[SUB:.*]] = "ug.sub"(%[[RSQRT]], %[[RSQRT]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: return %[[SUB]] : tensor<4x8xf32>
 // CHECK-LABEL: func.func @interleaved(
-// CHECK: call @interleaved_lax0(%arg0, %arg1) : (tensor<4x8xf32>, tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>)
-// CHECK-LABEL: func.func private @interleaved_lax0(%arg0: tensor<4x8xf32>, %arg1: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) attributes {ug.level = "kernel", ug.reference = @interleaved_lax0_ref} {
-// CHECK-NEXT: %0 = "ug.exp"(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT: %1 = "ug.rsqrt"(%arg1) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT: %2 = "ug.add"(%0, %0) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT: %3 = "ug.sub"(%1, %1) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT: return %2, %3 : tensor<4x8xf32>, tensor<4x8xf32>
+// CHECK-SAME: %[[X:[^:]+]]: tensor<4x8xf32>, %[[Y:[^:]+]]: tensor<4x8xf32>)
+// CHECK: call @interleaved_lax0(%[[X]], %[[Y]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>)
+// CHECK-LABEL: func.func private @interleaved_lax0(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<4x8xf32>, %[[Y:[^:]+]]: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) attributes {ug.level = "kernel", ug.reference = @interleaved_lax0_ref} {
+// CHECK-NEXT: %[[EXP:.*]] = "ug.exp"(%[[X]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: %[[RSQRT:.*]] = "ug.rsqrt"(%[[Y]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: %[[ADD:.*]] = "ug.add"(%[[EXP]], %[[EXP]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: %[[SUB:.*]] = "ug.sub"(%[[RSQRT]], %[[RSQRT]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: return %[[ADD]], %[[SUB]] : tensor<4x8xf32>, tensor<4x8xf32>
 // CHECK-LABEL: func.func @shared_input(
-// CHECK: call @shared_input_lax0(%arg0, %arg1, %arg2) : (tensor<2x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>) -> (tensor<2x8xf32>, tensor<2x8xf32>)
-// CHECK-LABEL: func.func private @shared_input_lax0(%arg0: tensor<2x8xf32>, %arg1: tensor<8x8xf32>, %arg2: tensor<8x8xf32>) -> (tensor<2x8xf32>, tensor<2x8xf32>) attributes {ug.level = "kernel", ug.reference = @shared_input_lax0_ref} {
-// CHECK-NEXT: %0 = "ug.matmul"(%arg0, %arg1) : (tensor<2x8xf32>, tensor<8x8xf32>) -> tensor<2x8xf32>
-// CHECK-NEXT: %1 = "ug.matmul"(%arg0, %arg2) : (tensor<2x8xf32>, tensor<8x8xf32>) -> tensor<2x8xf32>
-// CHECK-NEXT: return %0, %1 : tensor<2x8xf32>, tensor<2x8xf32>
+// CHECK-SAME: %[[X:[^:]+]]: tensor<2x8xf32>, %[[WQ:[^:]+]]: tensor<8x8xf32>, %[[WK:[^:]+]]: tensor<8x8xf32>)
+// CHECK: call @shared_input_lax0(%[[X]], %[[WQ]], %[[WK]]) : (tensor<2x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>) -> (tensor<2x8xf32>, tensor<2x8xf32>)
+// CHECK-LABEL: func.func private @shared_input_lax0(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<2x8xf32>, %[[WQ:[^:]+]]: tensor<8x8xf32>, %[[WK:[^:]+]]: tensor<8x8xf32>) -> (tensor<2x8xf32>, tensor<2x8xf32>) attributes {ug.level = "kernel", ug.reference = @shared_input_lax0_ref} {
+// CHECK-NEXT: %[[MM0:.*]] = "ug.matmul"(%[[X]], %[[WQ]]) : (tensor<2x8xf32>, tensor<8x8xf32>) -> tensor<2x8xf32>
+// CHECK-NEXT: %[[MM1:.*]] = "ug.matmul"(%[[X]], %[[WK]]) : (tensor<2x8xf32>, tensor<8x8xf32>) -> tensor<2x8xf32>
+// CHECK-NEXT: return %[[MM0]], %[[MM1]] : tensor<2x8xf32>, tensor<2x8xf32>
 // CHECK-LABEL: func.func @dead_and_outputs(
-// CHECK: call @dead_and_outputs_lax0(%arg0) : (tensor<4x8xf32>) -> (tensor<4x1xf32>, tensor<4x8xf32>)
-// CHECK-LABEL: func.func private @dead_and_outputs_lax0(%arg0: tensor<4x8xf32>) -> (tensor<4x1xf32>, tensor<4x8xf32>) attributes {ug.level = "kernel", ug.reference = @dead_and_outputs_lax0_ref} {
-// CHECK-NEXT: %0 = "ug.exp"(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT: %1 = "ug.sum"(%0) {dim = 1 : i64} : (tensor<4x8xf32>) -> tensor<4x1xf32>
-// CHECK-NEXT: %2 = "ug.div"(%0, %1) : (tensor<4x8xf32>, tensor<4x1xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT: return %1, %2 : tensor<4x1xf32>, tensor<4x8xf32>
+// CHECK-SAME: %[[X:[^:]+]]: tensor<4x8xf32>)
+// CHECK: call @dead_and_outputs_lax0(%[[X]]) : (tensor<4x8xf32>) -> (tensor<4x1xf32>, tensor<4x8xf32>)
+// CHECK-LABEL: func.func private @dead_and_outputs_lax0(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<4x8xf32>) -> (tensor<4x1xf32>, tensor<4x8xf32>) attributes {ug.level = "kernel", ug.reference = @dead_and_outputs_lax0_ref} {
+// CHECK-NEXT: %[[EXP:.*]] = "ug.exp"(%[[X]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: %[[SUM:.*]] = "ug.sum"(%[[EXP]]) {dim = 1 : i64} : (tensor<4x8xf32>) -> tensor<4x1xf32>
+// CHECK-NEXT: %[[DIV:.*]] = "ug.div"(%[[EXP]], %[[SUM]]) : (tensor<4x8xf32>, tensor<4x1xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: return %[[SUM]], %[[DIV]] : tensor<4x1xf32>, tensor<4x8xf32>
 // CHECK-LABEL: func.func @independent_in_span(
-// CHECK: call @independent_in_span_lax0(%arg0, %0) : (tensor<1x4x8xf32>, tensor<1x4x8xf32>) -> tensor<1x4x8xf32>
-// CHECK-LABEL: func.func private @independent_in_span_lax0(%arg0: tensor<1x4x8xf32>, %arg1: tensor<1x4x8xf32>) -> tensor<1x4x8xf32> attributes {ug.level = "kernel", ug.reference = @independent_in_span_lax0_ref} {
-// CHECK-NEXT: %0 = "ug.exp"(%arg0) : (tensor<1x4x8xf32>) -> tensor<1x4x8xf32>
-// CHECK-NEXT: %1 = "ug.mul_scalar"(%0) {scalar = 5.000000e-01 : f64} : (tensor<1x4x8xf32>) -> tensor<1x4x8xf32>
-// CHECK-NEXT: %2 = "ug.add"(%1, %arg1) : (tensor<1x4x8xf32>, tensor<1x4x8xf32>) -> tensor<1x4x8xf32>
-// CHECK-NEXT: return %2 : tensor<1x4x8xf32>
+// CHECK-SAME: %[[X:[^:]+]]: tensor<1x4x8xf32>, %[[T:[^:]+]]: tensor<1x4x8xf32>, %[[IDX:[^:]+]]: tensor<1x4xi32>)
+// CHECK: %[[GATHER:.*]] = tosa.gather %[[T]], %[[IDX]] : (tensor<1x4x8xf32>, tensor<1x4xi32>) -> tensor<1x4x8xf32>
+// CHECK: call @independent_in_span_lax0(%[[X]], %[[GATHER]]) : (tensor<1x4x8xf32>, tensor<1x4x8xf32>) -> tensor<1x4x8xf32>
+// CHECK-LABEL: func.func private @independent_in_span_lax0(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<1x4x8xf32>, %[[GATHER:[^:]+]]: tensor<1x4x8xf32>) -> tensor<1x4x8xf32> attributes {ug.level = "kernel", ug.reference = @independent_in_span_lax0_ref} {
+// CHECK-NEXT: %[[EXP:.*]] = "ug.exp"(%[[X]]) : (tensor<1x4x8xf32>) -> tensor<1x4x8xf32>
+// CHECK-NEXT: %[[MULS:.*]] = "ug.mul_scalar"(%[[EXP]]) {scalar = 5.000000e-01 : f64} : (tensor<1x4x8xf32>) -> tensor<1x4x8xf32>
+// CHECK-NEXT: %[[ADD:.*]] = "ug.add"(%[[MULS]], %[[GATHER]]) : (tensor<1x4x8xf32>, tensor<1x4x8xf32>) -> tensor<1x4x8xf32>
+// CHECK-NEXT: return %[[ADD]] : tensor<1x4x8xf32>
 // The gather and the two constants stayed in the span: three slots; the
 // reference's ops go back before stayed op 0, are the originals of stayed
 // ops 1 and 2, or go back just before the call (slot 3).
 // CHECK-LABEL: func.func private @independent_in_span_lax0_ref(
 // CHECK-SAME: attributes {ug.unlift = array<i64: 3, 0, -3, -4, 3, 3>}
 // CHECK-LABEL: func.func @blocks(
-// CHECK: call @blocks_lax0(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK: call @blocks_lax1(%arg0, %0) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK: call @blocks_lax2(%2, %0) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-LABEL: func.func private @blocks_lax0(%arg0: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {ug.level = "kernel", ug.reference = @blocks_lax0_ref} {
-// CHECK-NEXT: %0 = "ug.exp"(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT: return %0 : tensor<4x8xf32>
-// CHECK-LABEL: func.func private @blocks_lax1(%arg0: tensor<4x8xf32>, %arg1: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {ug.level = "kernel", ug.reference = @blocks_lax1_ref} {
-// CHECK-NEXT: %0 = "ug.add"(%arg1, %arg0) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT: %1 = "ug.rsqrt"(%0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT: return %1 : tensor<4x8xf32>
-// CHECK-LABEL: func.func private @blocks_lax2(%arg0: tensor<4x8xf32>, %arg1: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {ug.level = "kernel", ug.reference = @blocks_lax2_ref} {
-// CHECK-NEXT: %0 = "ug.sub"(%arg0, %arg1) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT: return %0 : tensor<4x8xf32>
+// CHECK-SAME: %[[X:[^:]+]]: tensor<4x8xf32>, %[[FLAG:[^:]+]]: i1)
+// CHECK: %[[LAX0:.*]] = call @blocks_lax0(%[[X]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK: call @blocks_lax1(%[[X]], %[[LAX0]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK: ^bb2(%[[MERGED:[^:]+]]: tensor<4x8xf32>):
+// CHECK-NEXT: call @blocks_lax2(%[[MERGED]], %[[LAX0]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-LABEL: func.func private @blocks_lax0(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {ug.level = "kernel", ug.reference = @blocks_lax0_ref} {
+// CHECK-NEXT: %[[EXP:.*]] = "ug.exp"(%[[X]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: return %[[EXP]] : tensor<4x8xf32>
+// CHECK-LABEL: func.func private @blocks_lax1(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<4x8xf32>, %[[LAX0:[^:]+]]: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {ug.level = "kernel", ug.reference = @blocks_lax1_ref} {
+// CHECK-NEXT: %[[ADD:.*]] = "ug.add"(%[[LAX0]], %[[X]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: %[[RSQRT:.*]] = "ug.rsqrt"(%[[ADD]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: return %[[RSQRT]] : tensor<4x8xf32>
+// CHECK-LABEL: func.func private @blocks_lax2(
+// CHECK-SAME: %[[MERGED:[^:]+]]: tensor<4x8xf32>, %[[LAX0:[^:]+]]: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {ug.level = "kernel", ug.reference = @blocks_lax2_ref} {
+// CHECK-NEXT: %[[SUB:.*]] = "ug.sub"(%[[MERGED]], %[[LAX0]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: return %[[SUB]] : tensor<4x8xf32>
 
 // BOUND-LABEL: func.func @bounded(
-// BOUND: call @bounded_lax0(%arg0, %arg1, %arg2) : (tensor<1x4x8xf32>, tensor<1x8x8xf32>, tensor<1x8x8xf32>) -> (tensor<1x4x8xf32>, tensor<1x4x8xf32>)
-// BOUND: call @bounded_lax1(%2#0, %2#1) : (tensor<1x4x8xf32>, tensor<1x4x8xf32>) -> tensor<1x4x8xf32>
-// BOUND-LABEL: func.func private @bounded_lax0(%arg0: tensor<1x4x8xf32>, %arg1: tensor<1x8x8xf32>, %arg2: tensor<1x8x8xf32>) -> (tensor<1x4x8xf32>, tensor<1x4x8xf32>) attributes {ug.level = "kernel", ug.reference = @bounded_lax0_ref} {
-// BOUND-NEXT: %0 = "ug.matmul"(%arg0, %arg1) : (tensor<1x4x8xf32>, tensor<1x8x8xf32>) -> tensor<1x4x8xf32>
-// BOUND-NEXT: %1 = "ug.matmul"(%arg0, %arg2) : (tensor<1x4x8xf32>, tensor<1x8x8xf32>) -> tensor<1x4x8xf32>
-// BOUND-NEXT: %2 = "ug.add"(%0, %1) : (tensor<1x4x8xf32>, tensor<1x4x8xf32>) -> tensor<1x4x8xf32>
-// BOUND-NEXT: return %0, %2 : tensor<1x4x8xf32>, tensor<1x4x8xf32>
-// BOUND-LABEL: func.func private @bounded_lax1(%arg0: tensor<1x4x8xf32>, %arg1: tensor<1x4x8xf32>) -> tensor<1x4x8xf32> attributes {ug.level = "kernel", ug.reference = @bounded_lax1_ref} {
-// BOUND-NEXT: %0 = "ug.silu"(%arg1) : (tensor<1x4x8xf32>) -> tensor<1x4x8xf32>
-// BOUND-NEXT: %1 = "ug.mul"(%0, %arg0) : (tensor<1x4x8xf32>, tensor<1x4x8xf32>) -> tensor<1x4x8xf32>
-// BOUND-NEXT: return %1 : tensor<1x4x8xf32>
+// BOUND-SAME: %[[X:[^:]+]]: tensor<1x4x8xf32>, %[[W1:[^:]+]]: tensor<1x8x8xf32>, %[[W2:[^:]+]]: tensor<1x8x8xf32>)
+// BOUND: %[[LAX0:.*]]:2 = call @bounded_lax0(%[[X]], %[[W1]], %[[W2]]) : (tensor<1x4x8xf32>, tensor<1x8x8xf32>, tensor<1x8x8xf32>) -> (tensor<1x4x8xf32>, tensor<1x4x8xf32>)
+// BOUND: call @bounded_lax1(%[[LAX0]]#0, %[[LAX0]]#1) : (tensor<1x4x8xf32>, tensor<1x4x8xf32>) -> tensor<1x4x8xf32>
+// BOUND-LABEL: func.func private @bounded_lax0(
+// BOUND-SAME: %[[X:[^:]+]]: tensor<1x4x8xf32>, %[[W1:[^:]+]]: tensor<1x8x8xf32>, %[[W2:[^:]+]]: tensor<1x8x8xf32>) -> (tensor<1x4x8xf32>, tensor<1x4x8xf32>) attributes {ug.level = "kernel", ug.reference = @bounded_lax0_ref} {
+// BOUND-NEXT: %[[MM0:.*]] = "ug.matmul"(%[[X]], %[[W1]]) : (tensor<1x4x8xf32>, tensor<1x8x8xf32>) -> tensor<1x4x8xf32>
+// BOUND-NEXT: %[[MM1:.*]] = "ug.matmul"(%[[X]], %[[W2]]) : (tensor<1x4x8xf32>, tensor<1x8x8xf32>) -> tensor<1x4x8xf32>
+// BOUND-NEXT: %[[ADD:.*]] = "ug.add"(%[[MM0]], %[[MM1]]) : (tensor<1x4x8xf32>, tensor<1x4x8xf32>) -> tensor<1x4x8xf32>
+// BOUND-NEXT: return %[[MM0]], %[[ADD]] : tensor<1x4x8xf32>, tensor<1x4x8xf32>
+// BOUND-LABEL: func.func private @bounded_lax1(
+// BOUND-SAME: %[[A:[^:]+]]: tensor<1x4x8xf32>, %[[C:[^:]+]]: tensor<1x4x8xf32>) -> tensor<1x4x8xf32> attributes {ug.level = "kernel", ug.reference = @bounded_lax1_ref} {
+// BOUND-NEXT: %[[SILU:.*]] = "ug.silu"(%[[C]]) : (tensor<1x4x8xf32>) -> tensor<1x4x8xf32>
+// BOUND-NEXT: %[[MUL:.*]] = "ug.mul"(%[[SILU]], %[[A]]) : (tensor<1x4x8xf32>, tensor<1x4x8xf32>) -> tensor<1x4x8xf32>
+// BOUND-NEXT: return %[[MUL]] : tensor<1x4x8xf32>
 
 // REM: {{.*}}:27:{{[0-9]+}}: remark: mirage-lift: '@bounded': lifted 1 subprogram (@bounded_lax0); 0 tensor ops left in place
 // REM: {{.*}}:30:{{[0-9]+}}: remark: mirage-lift: @bounded_lax0: 6 ops -> kernel graph of 5 μGraph ops, 3 inputs, 1 output

@@ -176,44 +176,48 @@ func.func @qknorm_paper(%q: tensor<2x256x64xf16>, %k: tensor<2x64x4096xf16>, %v:
 }
 
 // CHECK-LABEL: func.func @qknorm_small(
-// CHECK: %[[R:.*]] = call @qknorm_small_lax0(%arg0, %arg1, %arg2) : (tensor<2x4x8xf16>, tensor<2x8x16xf16>, tensor<2x16x8xf16>) -> tensor<2x4x8xf16>
+// CHECK-SAME: %[[Q:[^:]+]]: tensor<2x4x8xf16>, %[[K:[^:]+]]: tensor<2x8x16xf16>, %[[V:[^:]+]]: tensor<2x16x8xf16>)
+// CHECK: %[[R:.*]] = call @qknorm_small_lax0(%[[Q]], %[[K]], %[[V]]) : (tensor<2x4x8xf16>, tensor<2x8x16xf16>, tensor<2x16x8xf16>) -> tensor<2x4x8xf16>
 // CHECK-NEXT: return %[[R]]
-// CHECK-LABEL: func.func private @qknorm_small_lax0(%arg0: tensor<2x4x8xf16>, %arg1: tensor<2x8x16xf16>, %arg2: tensor<2x16x8xf16>) -> tensor<2x4x8xf16> attributes {ug.level = "kernel", ug.reference = @qknorm_small_lax0_ref} {
-// CHECK-NEXT: %0 = "ug.square"(%arg0) : (tensor<2x4x8xf16>) -> tensor<2x4x8xf16>
-// CHECK-NEXT: %1 = "ug.sum"(%0) {dim = 2 : i64} : (tensor<2x4x8xf16>) -> tensor<2x4x1xf16>
-// CHECK-NEXT: %2 = "ug.div_scalar"(%1) {scalar = 8.000000e+00 : f64} : (tensor<2x4x1xf16>) -> tensor<2x4x1xf16>
-// CHECK-NEXT: %3 = "ug.sqrt"(%2) : (tensor<2x4x1xf16>) -> tensor<2x4x1xf16>
-// CHECK-NEXT: %4 = "ug.div"(%arg0, %3) : (tensor<2x4x8xf16>, tensor<2x4x1xf16>) -> tensor<2x4x8xf16>
-// CHECK-NEXT: %5 = "ug.square"(%arg2) : (tensor<2x16x8xf16>) -> tensor<2x16x8xf16>
-// CHECK-NEXT: %6 = "ug.sum"(%5) {dim = 2 : i64} : (tensor<2x16x8xf16>) -> tensor<2x16x1xf16>
-// CHECK-NEXT: %7 = "ug.div_scalar"(%6) {scalar = 8.000000e+00 : f64} : (tensor<2x16x1xf16>) -> tensor<2x16x1xf16>
-// CHECK-NEXT: %8 = "ug.sqrt"(%7) : (tensor<2x16x1xf16>) -> tensor<2x16x1xf16>
-// CHECK-NEXT: %9 = "ug.div"(%arg2, %8) : (tensor<2x16x8xf16>, tensor<2x16x1xf16>) -> tensor<2x16x8xf16>
-// CHECK-NEXT: %10 = "ug.matmul"(%4, %arg1) : (tensor<2x4x8xf16>, tensor<2x8x16xf16>) -> tensor<2x4x16xf16>
-// CHECK-NEXT: %11 = "ug.exp"(%10) : (tensor<2x4x16xf16>) -> tensor<2x4x16xf16>
-// CHECK-NEXT: %12 = "ug.sum"(%11) {dim = 2 : i64} : (tensor<2x4x16xf16>) -> tensor<2x4x1xf16>
-// CHECK-NEXT: %13 = "ug.div"(%11, %12) : (tensor<2x4x16xf16>, tensor<2x4x1xf16>) -> tensor<2x4x16xf16>
-// CHECK-NEXT: %14 = "ug.matmul"(%13, %9) : (tensor<2x4x16xf16>, tensor<2x16x8xf16>) -> tensor<2x4x8xf16>
-// CHECK-NEXT: return %14 : tensor<2x4x8xf16>
+// CHECK-LABEL: func.func private @qknorm_small_lax0(
+// CHECK-SAME: %[[Q:[^:]+]]: tensor<2x4x8xf16>, %[[K:[^:]+]]: tensor<2x8x16xf16>, %[[V:[^:]+]]: tensor<2x16x8xf16>) -> tensor<2x4x8xf16> attributes {ug.level = "kernel", ug.reference = @qknorm_small_lax0_ref} {
+// CHECK-NEXT: %[[SQ0:.*]] = "ug.square"(%[[Q]]) : (tensor<2x4x8xf16>) -> tensor<2x4x8xf16>
+// CHECK-NEXT: %[[SUM0:.*]] = "ug.sum"(%[[SQ0]]) {dim = 2 : i64} : (tensor<2x4x8xf16>) -> tensor<2x4x1xf16>
+// CHECK-NEXT: %[[DIVS0:.*]] = "ug.div_scalar"(%[[SUM0]]) {scalar = 8.000000e+00 : f64} : (tensor<2x4x1xf16>) -> tensor<2x4x1xf16>
+// CHECK-NEXT: %[[SQRT0:.*]] = "ug.sqrt"(%[[DIVS0]]) : (tensor<2x4x1xf16>) -> tensor<2x4x1xf16>
+// CHECK-NEXT: %[[DIV0:.*]] = "ug.div"(%[[Q]], %[[SQRT0]]) : (tensor<2x4x8xf16>, tensor<2x4x1xf16>) -> tensor<2x4x8xf16>
+// CHECK-NEXT: %[[SQ1:.*]] = "ug.square"(%[[V]]) : (tensor<2x16x8xf16>) -> tensor<2x16x8xf16>
+// CHECK-NEXT: %[[SUM1:.*]] = "ug.sum"(%[[SQ1]]) {dim = 2 : i64} : (tensor<2x16x8xf16>) -> tensor<2x16x1xf16>
+// CHECK-NEXT: %[[DIVS1:.*]] = "ug.div_scalar"(%[[SUM1]]) {scalar = 8.000000e+00 : f64} : (tensor<2x16x1xf16>) -> tensor<2x16x1xf16>
+// CHECK-NEXT: %[[SQRT1:.*]] = "ug.sqrt"(%[[DIVS1]]) : (tensor<2x16x1xf16>) -> tensor<2x16x1xf16>
+// CHECK-NEXT: %[[DIV1:.*]] = "ug.div"(%[[V]], %[[SQRT1]]) : (tensor<2x16x8xf16>, tensor<2x16x1xf16>) -> tensor<2x16x8xf16>
+// CHECK-NEXT: %[[MM0:.*]] = "ug.matmul"(%[[DIV0]], %[[K]]) : (tensor<2x4x8xf16>, tensor<2x8x16xf16>) -> tensor<2x4x16xf16>
+// CHECK-NEXT: %[[EXP:.*]] = "ug.exp"(%[[MM0]]) : (tensor<2x4x16xf16>) -> tensor<2x4x16xf16>
+// CHECK-NEXT: %[[SUM2:.*]] = "ug.sum"(%[[EXP]]) {dim = 2 : i64} : (tensor<2x4x16xf16>) -> tensor<2x4x1xf16>
+// CHECK-NEXT: %[[DIV2:.*]] = "ug.div"(%[[EXP]], %[[SUM2]]) : (tensor<2x4x16xf16>, tensor<2x4x1xf16>) -> tensor<2x4x16xf16>
+// CHECK-NEXT: %[[MM1:.*]] = "ug.matmul"(%[[DIV2]], %[[DIV1]]) : (tensor<2x4x16xf16>, tensor<2x16x8xf16>) -> tensor<2x4x8xf16>
+// CHECK-NEXT: return %[[MM1]] : tensor<2x4x8xf16>
 // CHECK-LABEL: func.func @qknorm_paper(
-// CHECK: %[[R:.*]] = call @qknorm_paper_lax0(%arg0, %arg1, %arg2) : (tensor<2x256x64xf16>, tensor<2x64x4096xf16>, tensor<2x4096x64xf16>) -> tensor<2x256x64xf16>
+// CHECK-SAME: %[[Q:[^:]+]]: tensor<2x256x64xf16>, %[[K:[^:]+]]: tensor<2x64x4096xf16>, %[[V:[^:]+]]: tensor<2x4096x64xf16>)
+// CHECK: %[[R:.*]] = call @qknorm_paper_lax0(%[[Q]], %[[K]], %[[V]]) : (tensor<2x256x64xf16>, tensor<2x64x4096xf16>, tensor<2x4096x64xf16>) -> tensor<2x256x64xf16>
 // CHECK-NEXT: return %[[R]]
-// CHECK-LABEL: func.func private @qknorm_paper_lax0(%arg0: tensor<2x256x64xf16>, %arg1: tensor<2x64x4096xf16>, %arg2: tensor<2x4096x64xf16>) -> tensor<2x256x64xf16> attributes {ug.level = "kernel", ug.reference = @qknorm_paper_lax0_ref} {
-// CHECK-NEXT: %0 = "ug.square"(%arg0) : (tensor<2x256x64xf16>) -> tensor<2x256x64xf16>
-// CHECK-NEXT: %1 = "ug.sum"(%0) {dim = 2 : i64} : (tensor<2x256x64xf16>) -> tensor<2x256x1xf16>
-// CHECK-NEXT: %2 = "ug.div_scalar"(%1) {scalar = 6.400000e+01 : f64} : (tensor<2x256x1xf16>) -> tensor<2x256x1xf16>
-// CHECK-NEXT: %3 = "ug.sqrt"(%2) : (tensor<2x256x1xf16>) -> tensor<2x256x1xf16>
-// CHECK-NEXT: %4 = "ug.div"(%arg0, %3) : (tensor<2x256x64xf16>, tensor<2x256x1xf16>) -> tensor<2x256x64xf16>
-// CHECK-NEXT: %5 = "ug.square"(%arg2) : (tensor<2x4096x64xf16>) -> tensor<2x4096x64xf16>
-// CHECK-NEXT: %6 = "ug.sum"(%5) {dim = 2 : i64} : (tensor<2x4096x64xf16>) -> tensor<2x4096x1xf16>
-// CHECK-NEXT: %7 = "ug.div_scalar"(%6) {scalar = 6.400000e+01 : f64} : (tensor<2x4096x1xf16>) -> tensor<2x4096x1xf16>
-// CHECK-NEXT: %8 = "ug.sqrt"(%7) : (tensor<2x4096x1xf16>) -> tensor<2x4096x1xf16>
-// CHECK-NEXT: %9 = "ug.div"(%arg2, %8) : (tensor<2x4096x64xf16>, tensor<2x4096x1xf16>) -> tensor<2x4096x64xf16>
-// CHECK-NEXT: %10 = "ug.matmul"(%4, %arg1) : (tensor<2x256x64xf16>, tensor<2x64x4096xf16>) -> tensor<2x256x4096xf16>
-// CHECK-NEXT: %11 = "ug.exp"(%10) : (tensor<2x256x4096xf16>) -> tensor<2x256x4096xf16>
-// CHECK-NEXT: %12 = "ug.sum"(%11) {dim = 2 : i64} : (tensor<2x256x4096xf16>) -> tensor<2x256x1xf16>
-// CHECK-NEXT: %13 = "ug.div"(%11, %12) : (tensor<2x256x4096xf16>, tensor<2x256x1xf16>) -> tensor<2x256x4096xf16>
-// CHECK-NEXT: %14 = "ug.matmul"(%13, %9) : (tensor<2x256x4096xf16>, tensor<2x4096x64xf16>) -> tensor<2x256x64xf16>
-// CHECK-NEXT: return %14 : tensor<2x256x64xf16>
+// CHECK-LABEL: func.func private @qknorm_paper_lax0(
+// CHECK-SAME: %[[Q:[^:]+]]: tensor<2x256x64xf16>, %[[K:[^:]+]]: tensor<2x64x4096xf16>, %[[V:[^:]+]]: tensor<2x4096x64xf16>) -> tensor<2x256x64xf16> attributes {ug.level = "kernel", ug.reference = @qknorm_paper_lax0_ref} {
+// CHECK-NEXT: %[[SQ0:.*]] = "ug.square"(%[[Q]]) : (tensor<2x256x64xf16>) -> tensor<2x256x64xf16>
+// CHECK-NEXT: %[[SUM0:.*]] = "ug.sum"(%[[SQ0]]) {dim = 2 : i64} : (tensor<2x256x64xf16>) -> tensor<2x256x1xf16>
+// CHECK-NEXT: %[[DIVS0:.*]] = "ug.div_scalar"(%[[SUM0]]) {scalar = 6.400000e+01 : f64} : (tensor<2x256x1xf16>) -> tensor<2x256x1xf16>
+// CHECK-NEXT: %[[SQRT0:.*]] = "ug.sqrt"(%[[DIVS0]]) : (tensor<2x256x1xf16>) -> tensor<2x256x1xf16>
+// CHECK-NEXT: %[[DIV0:.*]] = "ug.div"(%[[Q]], %[[SQRT0]]) : (tensor<2x256x64xf16>, tensor<2x256x1xf16>) -> tensor<2x256x64xf16>
+// CHECK-NEXT: %[[SQ1:.*]] = "ug.square"(%[[V]]) : (tensor<2x4096x64xf16>) -> tensor<2x4096x64xf16>
+// CHECK-NEXT: %[[SUM1:.*]] = "ug.sum"(%[[SQ1]]) {dim = 2 : i64} : (tensor<2x4096x64xf16>) -> tensor<2x4096x1xf16>
+// CHECK-NEXT: %[[DIVS1:.*]] = "ug.div_scalar"(%[[SUM1]]) {scalar = 6.400000e+01 : f64} : (tensor<2x4096x1xf16>) -> tensor<2x4096x1xf16>
+// CHECK-NEXT: %[[SQRT1:.*]] = "ug.sqrt"(%[[DIVS1]]) : (tensor<2x4096x1xf16>) -> tensor<2x4096x1xf16>
+// CHECK-NEXT: %[[DIV1:.*]] = "ug.div"(%[[V]], %[[SQRT1]]) : (tensor<2x4096x64xf16>, tensor<2x4096x1xf16>) -> tensor<2x4096x64xf16>
+// CHECK-NEXT: %[[MM0:.*]] = "ug.matmul"(%[[DIV0]], %[[K]]) : (tensor<2x256x64xf16>, tensor<2x64x4096xf16>) -> tensor<2x256x4096xf16>
+// CHECK-NEXT: %[[EXP:.*]] = "ug.exp"(%[[MM0]]) : (tensor<2x256x4096xf16>) -> tensor<2x256x4096xf16>
+// CHECK-NEXT: %[[SUM2:.*]] = "ug.sum"(%[[EXP]]) {dim = 2 : i64} : (tensor<2x256x4096xf16>) -> tensor<2x256x1xf16>
+// CHECK-NEXT: %[[DIV2:.*]] = "ug.div"(%[[EXP]], %[[SUM2]]) : (tensor<2x256x4096xf16>, tensor<2x256x1xf16>) -> tensor<2x256x4096xf16>
+// CHECK-NEXT: %[[MM1:.*]] = "ug.matmul"(%[[DIV2]], %[[DIV1]]) : (tensor<2x256x4096xf16>, tensor<2x4096x64xf16>) -> tensor<2x256x64xf16>
+// CHECK-NEXT: return %[[MM1]] : tensor<2x256x64xf16>
 // NUM-NOT: ill-conditioned
 // NUM: ok

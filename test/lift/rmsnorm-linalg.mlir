@@ -98,26 +98,30 @@ func.func @rmsnorm_paper(%x: tensor<2x4096xf16>, %w: tensor<4096x6144xf16>) -> t
 }
 
 // CHECK-LABEL: func.func @rmsnorm_small(
-// CHECK: %[[R:.*]] = call @rmsnorm_small_lax0(%arg0, %arg1) : (tensor<2x64xf16>, tensor<64x96xf16>) -> tensor<2x96xf16>
+// CHECK-SAME: %[[X:[^:]+]]: tensor<2x64xf16>, %[[W:[^:]+]]: tensor<64x96xf16>)
+// CHECK: %[[R:.*]] = call @rmsnorm_small_lax0(%[[X]], %[[W]]) : (tensor<2x64xf16>, tensor<64x96xf16>) -> tensor<2x96xf16>
 // CHECK-NEXT: return %[[R]]
-// CHECK-LABEL: func.func private @rmsnorm_small_lax0(%arg0: tensor<2x64xf16>, %arg1: tensor<64x96xf16>) -> tensor<2x96xf16> attributes {ug.level = "kernel", ug.reference = @rmsnorm_small_lax0_ref} {
-// CHECK-NEXT: %0 = "ug.square"(%arg0) : (tensor<2x64xf16>) -> tensor<2x64xf16>
-// CHECK-NEXT: %1 = "ug.sum"(%0) {dim = 1 : i64} : (tensor<2x64xf16>) -> tensor<2x1xf16>
-// CHECK-NEXT: %2 = "ug.div_scalar"(%1) {scalar = 6.400000e+01 : f64} : (tensor<2x1xf16>) -> tensor<2x1xf16>
-// CHECK-NEXT: %3 = "ug.sqrt"(%2) : (tensor<2x1xf16>) -> tensor<2x1xf16>
-// CHECK-NEXT: %4 = "ug.div"(%arg0, %3) : (tensor<2x64xf16>, tensor<2x1xf16>) -> tensor<2x64xf16>
-// CHECK-NEXT: %5 = "ug.matmul"(%4, %arg1) : (tensor<2x64xf16>, tensor<64x96xf16>) -> tensor<2x96xf16>
-// CHECK-NEXT: return %5 : tensor<2x96xf16>
+// CHECK-LABEL: func.func private @rmsnorm_small_lax0(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<2x64xf16>, %[[W:[^:]+]]: tensor<64x96xf16>) -> tensor<2x96xf16> attributes {ug.level = "kernel", ug.reference = @rmsnorm_small_lax0_ref} {
+// CHECK-NEXT: %[[SQ:.*]] = "ug.square"(%[[X]]) : (tensor<2x64xf16>) -> tensor<2x64xf16>
+// CHECK-NEXT: %[[SUM:.*]] = "ug.sum"(%[[SQ]]) {dim = 1 : i64} : (tensor<2x64xf16>) -> tensor<2x1xf16>
+// CHECK-NEXT: %[[DIVS:.*]] = "ug.div_scalar"(%[[SUM]]) {scalar = 6.400000e+01 : f64} : (tensor<2x1xf16>) -> tensor<2x1xf16>
+// CHECK-NEXT: %[[SQRT:.*]] = "ug.sqrt"(%[[DIVS]]) : (tensor<2x1xf16>) -> tensor<2x1xf16>
+// CHECK-NEXT: %[[DIV:.*]] = "ug.div"(%[[X]], %[[SQRT]]) : (tensor<2x64xf16>, tensor<2x1xf16>) -> tensor<2x64xf16>
+// CHECK-NEXT: %[[MM:.*]] = "ug.matmul"(%[[DIV]], %[[W]]) : (tensor<2x64xf16>, tensor<64x96xf16>) -> tensor<2x96xf16>
+// CHECK-NEXT: return %[[MM]] : tensor<2x96xf16>
 // CHECK-LABEL: func.func @rmsnorm_paper(
-// CHECK: %[[R:.*]] = call @rmsnorm_paper_lax0(%arg0, %arg1) : (tensor<2x4096xf16>, tensor<4096x6144xf16>) -> tensor<2x6144xf16>
+// CHECK-SAME: %[[X:[^:]+]]: tensor<2x4096xf16>, %[[W:[^:]+]]: tensor<4096x6144xf16>)
+// CHECK: %[[R:.*]] = call @rmsnorm_paper_lax0(%[[X]], %[[W]]) : (tensor<2x4096xf16>, tensor<4096x6144xf16>) -> tensor<2x6144xf16>
 // CHECK-NEXT: return %[[R]]
-// CHECK-LABEL: func.func private @rmsnorm_paper_lax0(%arg0: tensor<2x4096xf16>, %arg1: tensor<4096x6144xf16>) -> tensor<2x6144xf16> attributes {ug.level = "kernel", ug.reference = @rmsnorm_paper_lax0_ref} {
-// CHECK-NEXT: %0 = "ug.square"(%arg0) : (tensor<2x4096xf16>) -> tensor<2x4096xf16>
-// CHECK-NEXT: %1 = "ug.sum"(%0) {dim = 1 : i64} : (tensor<2x4096xf16>) -> tensor<2x1xf16>
-// CHECK-NEXT: %2 = "ug.div_scalar"(%1) {scalar = 4.096000e+03 : f64} : (tensor<2x1xf16>) -> tensor<2x1xf16>
-// CHECK-NEXT: %3 = "ug.sqrt"(%2) : (tensor<2x1xf16>) -> tensor<2x1xf16>
-// CHECK-NEXT: %4 = "ug.div"(%arg0, %3) : (tensor<2x4096xf16>, tensor<2x1xf16>) -> tensor<2x4096xf16>
-// CHECK-NEXT: %5 = "ug.matmul"(%4, %arg1) : (tensor<2x4096xf16>, tensor<4096x6144xf16>) -> tensor<2x6144xf16>
-// CHECK-NEXT: return %5 : tensor<2x6144xf16>
+// CHECK-LABEL: func.func private @rmsnorm_paper_lax0(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<2x4096xf16>, %[[W:[^:]+]]: tensor<4096x6144xf16>) -> tensor<2x6144xf16> attributes {ug.level = "kernel", ug.reference = @rmsnorm_paper_lax0_ref} {
+// CHECK-NEXT: %[[SQ:.*]] = "ug.square"(%[[X]]) : (tensor<2x4096xf16>) -> tensor<2x4096xf16>
+// CHECK-NEXT: %[[SUM:.*]] = "ug.sum"(%[[SQ]]) {dim = 1 : i64} : (tensor<2x4096xf16>) -> tensor<2x1xf16>
+// CHECK-NEXT: %[[DIVS:.*]] = "ug.div_scalar"(%[[SUM]]) {scalar = 4.096000e+03 : f64} : (tensor<2x1xf16>) -> tensor<2x1xf16>
+// CHECK-NEXT: %[[SQRT:.*]] = "ug.sqrt"(%[[DIVS]]) : (tensor<2x1xf16>) -> tensor<2x1xf16>
+// CHECK-NEXT: %[[DIV:.*]] = "ug.div"(%[[X]], %[[SQRT]]) : (tensor<2x4096xf16>, tensor<2x1xf16>) -> tensor<2x4096xf16>
+// CHECK-NEXT: %[[MM:.*]] = "ug.matmul"(%[[DIV]], %[[W]]) : (tensor<2x4096xf16>, tensor<4096x6144xf16>) -> tensor<2x6144xf16>
+// CHECK-NEXT: return %[[MM]] : tensor<2x6144xf16>
 // NUM-NOT: ill-conditioned
 // NUM: ok

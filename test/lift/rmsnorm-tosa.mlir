@@ -49,26 +49,30 @@ func.func @rmsnorm_paper(%x: tensor<1x2x4096xf16>, %w: tensor<1x4096x6144xf16>) 
 }
 
 // CHECK-LABEL: func.func @rmsnorm_small(
-// CHECK: %[[R:.*]] = call @rmsnorm_small_lax0(%arg0, %arg1) : (tensor<1x2x64xf16>, tensor<1x64x96xf16>) -> tensor<1x2x96xf16>
+// CHECK-SAME: %[[X:[^:]+]]: tensor<1x2x64xf16>, %[[W:[^:]+]]: tensor<1x64x96xf16>)
+// CHECK: %[[R:.*]] = call @rmsnorm_small_lax0(%[[X]], %[[W]]) : (tensor<1x2x64xf16>, tensor<1x64x96xf16>) -> tensor<1x2x96xf16>
 // CHECK-NEXT: return %[[R]]
-// CHECK-LABEL: func.func private @rmsnorm_small_lax0(%arg0: tensor<1x2x64xf16>, %arg1: tensor<1x64x96xf16>) -> tensor<1x2x96xf16> attributes {ug.level = "kernel", ug.reference = @rmsnorm_small_lax0_ref} {
-// CHECK-NEXT: %0 = "ug.square"(%arg0) : (tensor<1x2x64xf16>) -> tensor<1x2x64xf16>
-// CHECK-NEXT: %1 = "ug.sum"(%0) {dim = 2 : i64} : (tensor<1x2x64xf16>) -> tensor<1x2x1xf16>
-// CHECK-NEXT: %2 = "ug.mul_scalar"(%1) {scalar = 1.562500e-02 : f64} : (tensor<1x2x1xf16>) -> tensor<1x2x1xf16>
-// CHECK-NEXT: %3 = "ug.sqrt"(%2) : (tensor<1x2x1xf16>) -> tensor<1x2x1xf16>
-// CHECK-NEXT: %4 = "ug.div"(%arg0, %3) : (tensor<1x2x64xf16>, tensor<1x2x1xf16>) -> tensor<1x2x64xf16>
-// CHECK-NEXT: %5 = "ug.matmul"(%4, %arg1) : (tensor<1x2x64xf16>, tensor<1x64x96xf16>) -> tensor<1x2x96xf16>
-// CHECK-NEXT: return %5 : tensor<1x2x96xf16>
+// CHECK-LABEL: func.func private @rmsnorm_small_lax0(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<1x2x64xf16>, %[[W:[^:]+]]: tensor<1x64x96xf16>) -> tensor<1x2x96xf16> attributes {ug.level = "kernel", ug.reference = @rmsnorm_small_lax0_ref} {
+// CHECK-NEXT: %[[SQ:.*]] = "ug.square"(%[[X]]) : (tensor<1x2x64xf16>) -> tensor<1x2x64xf16>
+// CHECK-NEXT: %[[SUM:.*]] = "ug.sum"(%[[SQ]]) {dim = 2 : i64} : (tensor<1x2x64xf16>) -> tensor<1x2x1xf16>
+// CHECK-NEXT: %[[MULS:.*]] = "ug.mul_scalar"(%[[SUM]]) {scalar = 1.562500e-02 : f64} : (tensor<1x2x1xf16>) -> tensor<1x2x1xf16>
+// CHECK-NEXT: %[[SQRT:.*]] = "ug.sqrt"(%[[MULS]]) : (tensor<1x2x1xf16>) -> tensor<1x2x1xf16>
+// CHECK-NEXT: %[[DIV:.*]] = "ug.div"(%[[X]], %[[SQRT]]) : (tensor<1x2x64xf16>, tensor<1x2x1xf16>) -> tensor<1x2x64xf16>
+// CHECK-NEXT: %[[MM:.*]] = "ug.matmul"(%[[DIV]], %[[W]]) : (tensor<1x2x64xf16>, tensor<1x64x96xf16>) -> tensor<1x2x96xf16>
+// CHECK-NEXT: return %[[MM]] : tensor<1x2x96xf16>
 // CHECK-LABEL: func.func @rmsnorm_paper(
-// CHECK: %[[R:.*]] = call @rmsnorm_paper_lax0(%arg0, %arg1) : (tensor<1x2x4096xf16>, tensor<1x4096x6144xf16>) -> tensor<1x2x6144xf16>
+// CHECK-SAME: %[[X:[^:]+]]: tensor<1x2x4096xf16>, %[[W:[^:]+]]: tensor<1x4096x6144xf16>)
+// CHECK: %[[R:.*]] = call @rmsnorm_paper_lax0(%[[X]], %[[W]]) : (tensor<1x2x4096xf16>, tensor<1x4096x6144xf16>) -> tensor<1x2x6144xf16>
 // CHECK-NEXT: return %[[R]]
-// CHECK-LABEL: func.func private @rmsnorm_paper_lax0(%arg0: tensor<1x2x4096xf16>, %arg1: tensor<1x4096x6144xf16>) -> tensor<1x2x6144xf16> attributes {ug.level = "kernel", ug.reference = @rmsnorm_paper_lax0_ref} {
-// CHECK-NEXT: %0 = "ug.square"(%arg0) : (tensor<1x2x4096xf16>) -> tensor<1x2x4096xf16>
-// CHECK-NEXT: %1 = "ug.sum"(%0) {dim = 2 : i64} : (tensor<1x2x4096xf16>) -> tensor<1x2x1xf16>
-// CHECK-NEXT: %2 = "ug.mul_scalar"(%1) {scalar = 2.44140625E-4 : f64} : (tensor<1x2x1xf16>) -> tensor<1x2x1xf16>
-// CHECK-NEXT: %3 = "ug.rsqrt"(%2) : (tensor<1x2x1xf16>) -> tensor<1x2x1xf16>
-// CHECK-NEXT: %4 = "ug.mul"(%arg0, %3) : (tensor<1x2x4096xf16>, tensor<1x2x1xf16>) -> tensor<1x2x4096xf16>
-// CHECK-NEXT: %5 = "ug.matmul"(%4, %arg1) : (tensor<1x2x4096xf16>, tensor<1x4096x6144xf16>) -> tensor<1x2x6144xf16>
-// CHECK-NEXT: return %5 : tensor<1x2x6144xf16>
+// CHECK-LABEL: func.func private @rmsnorm_paper_lax0(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<1x2x4096xf16>, %[[W:[^:]+]]: tensor<1x4096x6144xf16>) -> tensor<1x2x6144xf16> attributes {ug.level = "kernel", ug.reference = @rmsnorm_paper_lax0_ref} {
+// CHECK-NEXT: %[[SQ:.*]] = "ug.square"(%[[X]]) : (tensor<1x2x4096xf16>) -> tensor<1x2x4096xf16>
+// CHECK-NEXT: %[[SUM:.*]] = "ug.sum"(%[[SQ]]) {dim = 2 : i64} : (tensor<1x2x4096xf16>) -> tensor<1x2x1xf16>
+// CHECK-NEXT: %[[MULS:.*]] = "ug.mul_scalar"(%[[SUM]]) {scalar = 2.44140625E-4 : f64} : (tensor<1x2x1xf16>) -> tensor<1x2x1xf16>
+// CHECK-NEXT: %[[RSQRT:.*]] = "ug.rsqrt"(%[[MULS]]) : (tensor<1x2x1xf16>) -> tensor<1x2x1xf16>
+// CHECK-NEXT: %[[MUL:.*]] = "ug.mul"(%[[X]], %[[RSQRT]]) : (tensor<1x2x4096xf16>, tensor<1x2x1xf16>) -> tensor<1x2x4096xf16>
+// CHECK-NEXT: %[[MM:.*]] = "ug.matmul"(%[[MUL]], %[[W]]) : (tensor<1x2x4096xf16>, tensor<1x4096x6144xf16>) -> tensor<1x2x6144xf16>
+// CHECK-NEXT: return %[[MM]] : tensor<1x2x6144xf16>
 // NUM-NOT: ill-conditioned
 // NUM: ok

@@ -81,26 +81,30 @@ func.func @gqa_decode(%q: tensor<2x1x64xf16>, %k: tensor<2x64x4096xf16>, %v: ten
 }
 
 // CHECK-LABEL: func.func @gqa_prefill(
-// CHECK: call @gqa_prefill_lax0(%arg0, %arg1, %arg2) : (tensor<2x256x64xf16>, tensor<2x64x4096xf16>, tensor<2x4096x64xf16>) -> tensor<2x256x64xf16>
-// CHECK-LABEL: func.func private @gqa_prefill_lax0(%arg0: tensor<2x256x64xf16>, %arg1: tensor<2x64x4096xf16>, %arg2: tensor<2x4096x64xf16>) -> tensor<2x256x64xf16> attributes {ug.level = "kernel", ug.reference = @gqa_prefill_lax0_ref} {
-// CHECK-NEXT: %0 = "ug.matmul"(%arg0, %arg1) : (tensor<2x256x64xf16>, tensor<2x64x4096xf16>) -> tensor<2x256x4096xf16>
-// CHECK-NEXT: %1 = "ug.mul_scalar"(%0) {scalar = 1.250000e-01 : f64} : (tensor<2x256x4096xf16>) -> tensor<2x256x4096xf16>
-// CHECK-NEXT: %2 = "ug.reduce_max"(%1) {dim = 2 : i64} : (tensor<2x256x4096xf16>) -> tensor<2x256x1xf32>
-// CHECK-NEXT: %3 = "ug.sub"(%1, %2) : (tensor<2x256x4096xf16>, tensor<2x256x1xf32>) -> tensor<2x256x4096xf32>
-// CHECK-NEXT: %4 = "ug.exp"(%3) : (tensor<2x256x4096xf32>) -> tensor<2x256x4096xf32>
-// CHECK-NEXT: %5 = "ug.sum"(%4) {dim = 2 : i64} : (tensor<2x256x4096xf32>) -> tensor<2x256x1xf32>
-// CHECK-NEXT: %6 = "ug.div"(%4, %5) : (tensor<2x256x4096xf32>, tensor<2x256x1xf32>) -> tensor<2x256x4096xf16>
-// CHECK-NEXT: %7 = "ug.matmul"(%6, %arg2) : (tensor<2x256x4096xf16>, tensor<2x4096x64xf16>) -> tensor<2x256x64xf16>
-// CHECK-NEXT: return %7 : tensor<2x256x64xf16>
+// CHECK-SAME: %[[Q:[^:]+]]: tensor<2x256x64xf16>, %[[K:[^:]+]]: tensor<2x64x4096xf16>, %[[V:[^:]+]]: tensor<2x4096x64xf16>)
+// CHECK: call @gqa_prefill_lax0(%[[Q]], %[[K]], %[[V]]) : (tensor<2x256x64xf16>, tensor<2x64x4096xf16>, tensor<2x4096x64xf16>) -> tensor<2x256x64xf16>
+// CHECK-LABEL: func.func private @gqa_prefill_lax0(
+// CHECK-SAME: %[[Q:[^:]+]]: tensor<2x256x64xf16>, %[[K:[^:]+]]: tensor<2x64x4096xf16>, %[[V:[^:]+]]: tensor<2x4096x64xf16>) -> tensor<2x256x64xf16> attributes {ug.level = "kernel", ug.reference = @gqa_prefill_lax0_ref} {
+// CHECK-NEXT: %[[MM0:.*]] = "ug.matmul"(%[[Q]], %[[K]]) : (tensor<2x256x64xf16>, tensor<2x64x4096xf16>) -> tensor<2x256x4096xf16>
+// CHECK-NEXT: %[[MULS:.*]] = "ug.mul_scalar"(%[[MM0]]) {scalar = 1.250000e-01 : f64} : (tensor<2x256x4096xf16>) -> tensor<2x256x4096xf16>
+// CHECK-NEXT: %[[MAX:.*]] = "ug.reduce_max"(%[[MULS]]) {dim = 2 : i64} : (tensor<2x256x4096xf16>) -> tensor<2x256x1xf32>
+// CHECK-NEXT: %[[SUB:.*]] = "ug.sub"(%[[MULS]], %[[MAX]]) : (tensor<2x256x4096xf16>, tensor<2x256x1xf32>) -> tensor<2x256x4096xf32>
+// CHECK-NEXT: %[[EXP:.*]] = "ug.exp"(%[[SUB]]) : (tensor<2x256x4096xf32>) -> tensor<2x256x4096xf32>
+// CHECK-NEXT: %[[SUM:.*]] = "ug.sum"(%[[EXP]]) {dim = 2 : i64} : (tensor<2x256x4096xf32>) -> tensor<2x256x1xf32>
+// CHECK-NEXT: %[[DIV:.*]] = "ug.div"(%[[EXP]], %[[SUM]]) : (tensor<2x256x4096xf32>, tensor<2x256x1xf32>) -> tensor<2x256x4096xf16>
+// CHECK-NEXT: %[[MM1:.*]] = "ug.matmul"(%[[DIV]], %[[V]]) : (tensor<2x256x4096xf16>, tensor<2x4096x64xf16>) -> tensor<2x256x64xf16>
+// CHECK-NEXT: return %[[MM1]] : tensor<2x256x64xf16>
 // CHECK-LABEL: func.func @gqa_decode(
-// CHECK: call @gqa_decode_lax0(%arg0, %arg1, %arg2) : (tensor<2x1x64xf16>, tensor<2x64x4096xf16>, tensor<2x4096x64xf16>) -> tensor<2x1x64xf16>
-// CHECK-LABEL: func.func private @gqa_decode_lax0(%arg0: tensor<2x1x64xf16>, %arg1: tensor<2x64x4096xf16>, %arg2: tensor<2x4096x64xf16>) -> tensor<2x1x64xf16> attributes {ug.level = "kernel", ug.reference = @gqa_decode_lax0_ref} {
-// CHECK-NEXT: %0 = "ug.matmul"(%arg0, %arg1) : (tensor<2x1x64xf16>, tensor<2x64x4096xf16>) -> tensor<2x1x4096xf16>
-// CHECK-NEXT: %1 = "ug.mul_scalar"(%0) {scalar = 1.250000e-01 : f64} : (tensor<2x1x4096xf16>) -> tensor<2x1x4096xf16>
-// CHECK-NEXT: %2 = "ug.reduce_max"(%1) {dim = 2 : i64} : (tensor<2x1x4096xf16>) -> tensor<2x1x1xf32>
-// CHECK-NEXT: %3 = "ug.sub"(%1, %2) : (tensor<2x1x4096xf16>, tensor<2x1x1xf32>) -> tensor<2x1x4096xf32>
-// CHECK-NEXT: %4 = "ug.exp"(%3) : (tensor<2x1x4096xf32>) -> tensor<2x1x4096xf32>
-// CHECK-NEXT: %5 = "ug.sum"(%4) {dim = 2 : i64} : (tensor<2x1x4096xf32>) -> tensor<2x1x1xf32>
-// CHECK-NEXT: %6 = "ug.div"(%4, %5) : (tensor<2x1x4096xf32>, tensor<2x1x1xf32>) -> tensor<2x1x4096xf16>
-// CHECK-NEXT: %7 = "ug.matmul"(%6, %arg2) : (tensor<2x1x4096xf16>, tensor<2x4096x64xf16>) -> tensor<2x1x64xf16>
-// CHECK-NEXT: return %7 : tensor<2x1x64xf16>
+// CHECK-SAME: %[[Q:[^:]+]]: tensor<2x1x64xf16>, %[[K:[^:]+]]: tensor<2x64x4096xf16>, %[[V:[^:]+]]: tensor<2x4096x64xf16>)
+// CHECK: call @gqa_decode_lax0(%[[Q]], %[[K]], %[[V]]) : (tensor<2x1x64xf16>, tensor<2x64x4096xf16>, tensor<2x4096x64xf16>) -> tensor<2x1x64xf16>
+// CHECK-LABEL: func.func private @gqa_decode_lax0(
+// CHECK-SAME: %[[Q:[^:]+]]: tensor<2x1x64xf16>, %[[K:[^:]+]]: tensor<2x64x4096xf16>, %[[V:[^:]+]]: tensor<2x4096x64xf16>) -> tensor<2x1x64xf16> attributes {ug.level = "kernel", ug.reference = @gqa_decode_lax0_ref} {
+// CHECK-NEXT: %[[MM0:.*]] = "ug.matmul"(%[[Q]], %[[K]]) : (tensor<2x1x64xf16>, tensor<2x64x4096xf16>) -> tensor<2x1x4096xf16>
+// CHECK-NEXT: %[[MULS:.*]] = "ug.mul_scalar"(%[[MM0]]) {scalar = 1.250000e-01 : f64} : (tensor<2x1x4096xf16>) -> tensor<2x1x4096xf16>
+// CHECK-NEXT: %[[MAX:.*]] = "ug.reduce_max"(%[[MULS]]) {dim = 2 : i64} : (tensor<2x1x4096xf16>) -> tensor<2x1x1xf32>
+// CHECK-NEXT: %[[SUB:.*]] = "ug.sub"(%[[MULS]], %[[MAX]]) : (tensor<2x1x4096xf16>, tensor<2x1x1xf32>) -> tensor<2x1x4096xf32>
+// CHECK-NEXT: %[[EXP:.*]] = "ug.exp"(%[[SUB]]) : (tensor<2x1x4096xf32>) -> tensor<2x1x4096xf32>
+// CHECK-NEXT: %[[SUM:.*]] = "ug.sum"(%[[EXP]]) {dim = 2 : i64} : (tensor<2x1x4096xf32>) -> tensor<2x1x1xf32>
+// CHECK-NEXT: %[[DIV:.*]] = "ug.div"(%[[EXP]], %[[SUM]]) : (tensor<2x1x4096xf32>, tensor<2x1x1xf32>) -> tensor<2x1x4096xf16>
+// CHECK-NEXT: %[[MM1:.*]] = "ug.matmul"(%[[DIV]], %[[V]]) : (tensor<2x1x4096xf16>, tensor<2x4096x64xf16>) -> tensor<2x1x64xf16>
+// CHECK-NEXT: return %[[MM1]] : tensor<2x1x64xf16>

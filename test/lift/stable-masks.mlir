@@ -198,55 +198,66 @@ func.func @causal_additive_linalg(%arg0: tensor<2x16x16xf32>) -> tensor<2x16x16x
 
 // The caller computes the additive mask from the original mask and -inf.
 // CHECK-LABEL: func.func @causal_select(
+// CHECK-SAME: %[[Q:[^:]+]]: tensor<2x16x16xf16>, %[[K:[^:]+]]: tensor<2x16x16xf16>, %[[V:[^:]+]]: tensor<2x16x16xf16>)
 // CHECK: %[[MASK:[0-9]+]] = "tosa.const"() <{values = dense<"0x0100030007000F00{{[0-9A-F]*}}"> : tensor<1x16x16xi1>}>
 // CHECK-NEXT: %[[NINF:[0-9]+]] = "tosa.const"() <{values = dense<0xFC00> : tensor<1x1x1xf16>}>
 // CHECK-NEXT: %[[ZERO:[0-9]+]] = "tosa.const"() <{values = dense<0.000000e+00> : tensor<1x1x1xf16>}> {ug.boundary}
 // CHECK-NEXT: %[[A:[0-9]+]] = tosa.select %[[MASK]], %[[ZERO]], %[[NINF]] {ug.boundary} : (tensor<1x16x16xi1>, tensor<1x1x1xf16>, tensor<1x1x1xf16>) -> tensor<1x16x16xf16>
-// CHECK-NEXT: call @causal_select_lax0(%arg0, %arg1, %arg2, %[[A]]) : (tensor<2x16x16xf16>, tensor<2x16x16xf16>, tensor<2x16x16xf16>, tensor<1x16x16xf16>) -> tensor<2x16x16xf16>
-// CHECK-LABEL: func.func private @causal_select_lax0(%arg0: tensor<2x16x16xf16>, %arg1: tensor<2x16x16xf16>, %arg2: tensor<2x16x16xf16>, %arg3: tensor<1x16x16xf16>) -> tensor<2x16x16xf16> attributes {ug.level = "kernel", ug.reference = @causal_select_lax0_ref} {
-// CHECK-NEXT: %0 = "ug.matmul"(%arg0, %arg1) : (tensor<2x16x16xf16>, tensor<2x16x16xf16>) -> tensor<2x16x16xf16>
-// CHECK-NEXT: %1 = "ug.mul_scalar"(%0) {scalar = 2.500000e-01 : f64} : (tensor<2x16x16xf16>) -> tensor<2x16x16xf16>
-// CHECK-NEXT: %2 = "ug.add"(%1, %arg3) : (tensor<2x16x16xf16>, tensor<1x16x16xf16>) -> tensor<2x16x16xf16>
-// CHECK-NEXT: %3 = "ug.reduce_max"(%2) {dim = 2 : i64} : (tensor<2x16x16xf16>) -> tensor<2x16x1xf16>
-// CHECK-NEXT: %4 = "ug.sub"(%2, %3) : (tensor<2x16x16xf16>, tensor<2x16x1xf16>) -> tensor<2x16x16xf16>
-// CHECK-NEXT: %5 = "ug.exp"(%4) : (tensor<2x16x16xf16>) -> tensor<2x16x16xf16>
-// CHECK-NEXT: %6 = "ug.sum"(%5) {dim = 2 : i64} : (tensor<2x16x16xf16>) -> tensor<2x16x1xf16>
-// CHECK-NEXT: %7 = "ug.div"(%5, %6) : (tensor<2x16x16xf16>, tensor<2x16x1xf16>) -> tensor<2x16x16xf16>
-// CHECK-NEXT: %8 = "ug.matmul"(%7, %arg2) : (tensor<2x16x16xf16>, tensor<2x16x16xf16>) -> tensor<2x16x16xf16>
-// CHECK-NEXT: return %8 : tensor<2x16x16xf16>
+// CHECK-NEXT: call @causal_select_lax0(%[[Q]], %[[K]], %[[V]], %[[A]]) : (tensor<2x16x16xf16>, tensor<2x16x16xf16>, tensor<2x16x16xf16>, tensor<1x16x16xf16>) -> tensor<2x16x16xf16>
+// CHECK-LABEL: func.func private @causal_select_lax0(
+// CHECK-SAME: %[[Q:[^:]+]]: tensor<2x16x16xf16>, %[[K:[^:]+]]: tensor<2x16x16xf16>, %[[V:[^:]+]]: tensor<2x16x16xf16>, %[[A:[^:]+]]: tensor<1x16x16xf16>) -> tensor<2x16x16xf16> attributes {ug.level = "kernel", ug.reference = @causal_select_lax0_ref} {
+// CHECK-NEXT: %[[MM0:.*]] = "ug.matmul"(%[[Q]], %[[K]]) : (tensor<2x16x16xf16>, tensor<2x16x16xf16>) -> tensor<2x16x16xf16>
+// CHECK-NEXT: %[[MULS:.*]] = "ug.mul_scalar"(%[[MM0]]) {scalar = 2.500000e-01 : f64} : (tensor<2x16x16xf16>) -> tensor<2x16x16xf16>
+// CHECK-NEXT: %[[ADD:.*]] = "ug.add"(%[[MULS]], %[[A]]) : (tensor<2x16x16xf16>, tensor<1x16x16xf16>) -> tensor<2x16x16xf16>
+// CHECK-NEXT: %[[MAX:.*]] = "ug.reduce_max"(%[[ADD]]) {dim = 2 : i64} : (tensor<2x16x16xf16>) -> tensor<2x16x1xf16>
+// CHECK-NEXT: %[[SUB:.*]] = "ug.sub"(%[[ADD]], %[[MAX]]) : (tensor<2x16x16xf16>, tensor<2x16x1xf16>) -> tensor<2x16x16xf16>
+// CHECK-NEXT: %[[EXP:.*]] = "ug.exp"(%[[SUB]]) : (tensor<2x16x16xf16>) -> tensor<2x16x16xf16>
+// CHECK-NEXT: %[[SUM:.*]] = "ug.sum"(%[[EXP]]) {dim = 2 : i64} : (tensor<2x16x16xf16>) -> tensor<2x16x1xf16>
+// CHECK-NEXT: %[[DIV:.*]] = "ug.div"(%[[EXP]], %[[SUM]]) : (tensor<2x16x16xf16>, tensor<2x16x1xf16>) -> tensor<2x16x16xf16>
+// CHECK-NEXT: %[[MM1:.*]] = "ug.matmul"(%[[DIV]], %[[V]]) : (tensor<2x16x16xf16>, tensor<2x16x16xf16>) -> tensor<2x16x16xf16>
+// CHECK-NEXT: return %[[MM1]] : tensor<2x16x16xf16>
 // The reference adds the argument where the select was.
 // CHECK-LABEL: func.func private @causal_select_lax0_ref(
+// CHECK-SAME: %[[Q:[^:]+]]: tensor<2x16x16xf16>, %[[K:[^:]+]]: tensor<2x16x16xf16>, %[[V:[^:]+]]: tensor<2x16x16xf16>, %[[A:[^:]+]]: tensor<1x16x16xf16>)
 // CHECK: %[[SS:[0-9]+]] = tosa.mul
-// CHECK: %[[X:[0-9]+]] = tosa.add %[[SS]], %arg3 {ug.boundary} : (tensor<2x16x16xf16>, tensor<1x16x16xf16>) -> tensor<2x16x16xf16>
+// CHECK: %[[X:[0-9]+]] = tosa.add %[[SS]], %[[A]] {ug.boundary} : (tensor<2x16x16xf16>, tensor<1x16x16xf16>) -> tensor<2x16x16xf16>
 // CHECK-NEXT: tosa.reduce_max %[[X]] {axis = 2 : i32}
 // The fill on the true side: A = select(mask, fill, 0).
 // CHECK-LABEL: func.func @causal_masked_fill(
+// CHECK-SAME: %[[Q:[^:]+]]: tensor<2x16x16xf16>, %[[K:[^:]+]]: tensor<2x16x16xf16>, %[[V:[^:]+]]: tensor<2x16x16xf16>)
 // CHECK: %[[MASK:[0-9]+]] = "tosa.const"() <{values = dense<"0xFEFFFCFF{{[0-9A-F]*}}"> : tensor<1x16x16xi1>}>
 // CHECK-NEXT: %[[FILL:[0-9]+]] = "tosa.const"() <{values = dense<-6.550400e+04> : tensor<1x1x1xf16>}>
 // CHECK-NEXT: %[[ZERO:[0-9]+]] = "tosa.const"() <{values = dense<0.000000e+00> : tensor<1x1x1xf16>}> {ug.boundary}
 // CHECK-NEXT: %[[A:[0-9]+]] = tosa.select %[[MASK]], %[[FILL]], %[[ZERO]] {ug.boundary}
-// CHECK-NEXT: call @causal_masked_fill_lax0(%arg0, %arg1, %arg2, %[[A]])
+// CHECK-NEXT: call @causal_masked_fill_lax0(%[[Q]], %[[K]], %[[V]], %[[A]])
 // CHECK-LABEL: func.func private @causal_masked_fill_lax0(
-// CHECK: "ug.add"(%1, %arg3) : (tensor<2x16x16xf16>, tensor<1x16x16xf16>) -> tensor<2x16x16xf16>
+// CHECK-SAME: %[[Q:[^:]+]]: tensor<2x16x16xf16>, %[[K:[^:]+]]: tensor<2x16x16xf16>, %[[V:[^:]+]]: tensor<2x16x16xf16>, %[[A:[^:]+]]: tensor<1x16x16xf16>)
+// CHECK: %[[MULS:.*]] = "ug.mul_scalar"
+// CHECK-NEXT: "ug.add"(%[[MULS]], %[[A]]) : (tensor<2x16x16xf16>, tensor<1x16x16xf16>) -> tensor<2x16x16xf16>
 // CHECK-NEXT: "ug.reduce_max"
 // The additive mask is passed as it is.
 // CHECK-LABEL: func.func @causal_additive(
+// CHECK-SAME: %[[Q:[^:]+]]: tensor<2x16x16xf16>, %[[K:[^:]+]]: tensor<2x16x16xf16>, %[[V:[^:]+]]: tensor<2x16x16xf16>)
 // CHECK: %[[MASK:[0-9]+]] = "tosa.const"() <{values = dense<"0x0000{{(00FC)+}}{{[0-9A-F]*}}"> : tensor<1x16x16xf16>}>
-// CHECK-NEXT: call @causal_additive_lax0(%arg0, %arg1, %arg2, %[[MASK]])
+// CHECK-NEXT: call @causal_additive_lax0(%[[Q]], %[[K]], %[[V]], %[[MASK]])
 // CHECK-LABEL: func.func private @causal_additive_lax0(
-// CHECK: "ug.add"(%1, %arg3) : (tensor<2x16x16xf16>, tensor<1x16x16xf16>) -> tensor<2x16x16xf16>
+// CHECK-SAME: %[[Q:[^:]+]]: tensor<2x16x16xf16>, %[[K:[^:]+]]: tensor<2x16x16xf16>, %[[V:[^:]+]]: tensor<2x16x16xf16>, %[[MASK:[^:]+]]: tensor<1x16x16xf16>)
+// CHECK: %[[MULS:.*]] = "ug.mul_scalar"
+// CHECK-NEXT: "ug.add"(%[[MULS]], %[[MASK]]) : (tensor<2x16x16xf16>, tensor<1x16x16xf16>) -> tensor<2x16x16xf16>
 // CHECK-NEXT: "ug.reduce_max"
 // CHECK-LABEL: func.func @not_a_mask(
 // CHECK: call @not_a_mask_lax0(
 // CHECK: tosa.select
 // CHECK-NEXT: call @not_a_mask_lax1(
 // CHECK-LABEL: func.func @causal_additive_linalg(
-// CHECK: call @causal_additive_linalg_lax0(%arg0, %expanded) : (tensor<2x16x16xf32>, tensor<1x16x16xf32>) -> tensor<2x16x16xf32>
+// CHECK-SAME: %[[S:[^:]+]]: tensor<2x16x16xf32>)
+// CHECK: call @causal_additive_linalg_lax0(%[[S]], %expanded) : (tensor<2x16x16xf32>, tensor<1x16x16xf32>) -> tensor<2x16x16xf32>
 // CHECK-LABEL: func.func private @causal_additive_linalg_lax0(
-// CHECK-NEXT: %0 = "ug.add"(%arg0, %arg1) : (tensor<2x16x16xf32>, tensor<1x16x16xf32>) -> tensor<2x16x16xf32>
-// CHECK-NEXT: %1 = "ug.reduce_max"(%0) {dim = 2 : i64} : (tensor<2x16x16xf32>) -> tensor<2x16x1xf32>
-// CHECK-NEXT: %2 = "ug.sub"(%0, %1)
-// CHECK-NEXT: %3 = "ug.exp"(%2)
-// CHECK-NEXT: %4 = "ug.sum"(%3) {dim = 2 : i64}
-// CHECK-NEXT: %5 = "ug.div"(%3, %4)
-// CHECK-NEXT: return %5 : tensor<2x16x16xf32>
+// CHECK-SAME: %[[S:[^:]+]]: tensor<2x16x16xf32>, %[[EXPANDED:[^:]+]]: tensor<1x16x16xf32>)
+// CHECK-NEXT: %[[ADD:.*]] = "ug.add"(%[[S]], %[[EXPANDED]]) : (tensor<2x16x16xf32>, tensor<1x16x16xf32>) -> tensor<2x16x16xf32>
+// CHECK-NEXT: %[[MAX:.*]] = "ug.reduce_max"(%[[ADD]]) {dim = 2 : i64} : (tensor<2x16x16xf32>) -> tensor<2x16x1xf32>
+// CHECK-NEXT: %[[SUB:.*]] = "ug.sub"(%[[ADD]], %[[MAX]])
+// CHECK-NEXT: %[[EXP:.*]] = "ug.exp"(%[[SUB]])
+// CHECK-NEXT: %[[SUM:.*]] = "ug.sum"(%[[EXP]]) {dim = 2 : i64}
+// CHECK-NEXT: %[[DIV:.*]] = "ug.div"(%[[EXP]], %[[SUM]])
+// CHECK-NEXT: return %[[DIV]] : tensor<2x16x16xf32>

@@ -122,41 +122,51 @@ func.func @exp_of_max_of_exp(%x: tensor<8x16xf32>, %y: tensor<8x16xf32>) -> tens
 }
 
 // CHECK-LABEL: func.func private @maximum_tosa_lax0(
-// CHECK-NEXT: %0 = "ug.exp"(%arg0) : (tensor<2x8x16xf16>) -> tensor<2x8x16xf16>
-// CHECK-NEXT: %1 = "ug.maximum"(%0, %arg1) : (tensor<2x8x16xf16>, tensor<2x8x16xf16>) -> tensor<2x8x16xf16>
-// CHECK-NEXT: return %1
+// CHECK-SAME: %[[X:[^:]+]]: tensor<2x8x16xf16>, %[[Y:[^:]+]]: tensor<2x8x16xf16>)
+// CHECK-NEXT: %[[EXP:.*]] = "ug.exp"(%[[X]]) : (tensor<2x8x16xf16>) -> tensor<2x8x16xf16>
+// CHECK-NEXT: %[[MAXIMUM:.*]] = "ug.maximum"(%[[EXP]], %[[Y]]) : (tensor<2x8x16xf16>, tensor<2x8x16xf16>) -> tensor<2x8x16xf16>
+// CHECK-NEXT: return %[[MAXIMUM]]
 // CHECK-LABEL: func.func private @maximum_neg_inf_lax0(
-// CHECK-NEXT: %0 = "ug.mul_scalar"(%arg0) {scalar = 5.000000e-01 : f64} : (tensor<2x8x16xf16>) -> tensor<2x8x16xf16>
-// CHECK-NEXT: %1 = "ug.exp"(%0) : (tensor<2x8x16xf16>) -> tensor<2x8x16xf16>
-// CHECK-NEXT: return %1
+// CHECK-SAME: %[[X:[^:]+]]: tensor<2x8x16xf16>)
+// CHECK-NEXT: %[[MULS:.*]] = "ug.mul_scalar"(%[[X]]) {scalar = 5.000000e-01 : f64} : (tensor<2x8x16xf16>) -> tensor<2x8x16xf16>
+// CHECK-NEXT: %[[EXP:.*]] = "ug.exp"(%[[MULS]]) : (tensor<2x8x16xf16>) -> tensor<2x8x16xf16>
+// CHECK-NEXT: return %[[EXP]]
 // CHECK-LABEL: func.func private @maximum_neg_inf_lax0_ref(
 // CHECK: tosa.maximum
 // CHECK-LABEL: func.func private @relu_lax0(
-// CHECK-NEXT: %0 = "ug.sub"(%arg0, %arg1)
-// CHECK-NEXT: %1 = "ug.relu"(%0) : (tensor<2x8x16xf16>) -> tensor<2x8x16xf16>
-// CHECK-NEXT: %2 = "ug.maximum"(%1, %arg1) : (tensor<2x8x16xf16>, tensor<2x8x16xf16>) -> tensor<2x8x16xf16>
-// CHECK-NEXT: return %2
+// CHECK-SAME: %[[X:[^:]+]]: tensor<2x8x16xf16>, %[[Y:[^:]+]]: tensor<2x8x16xf16>)
+// CHECK-NEXT: %[[SUB:.*]] = "ug.sub"(%[[X]], %[[Y]])
+// CHECK-NEXT: %[[RELU:.*]] = "ug.relu"(%[[SUB]]) : (tensor<2x8x16xf16>) -> tensor<2x8x16xf16>
+// CHECK-NEXT: %[[MAXIMUM:.*]] = "ug.maximum"(%[[RELU]], %[[Y]]) : (tensor<2x8x16xf16>, tensor<2x8x16xf16>) -> tensor<2x8x16xf16>
+// CHECK-NEXT: return %[[MAXIMUM]]
 // CHECK-LABEL: func.func private @max_named_lax0(
-// CHECK-NEXT: %0 = "ug.exp"(%arg0) : (tensor<8x16xf32>) -> tensor<8x16xf32>
-// CHECK-NEXT: %1 = "ug.maximum"(%0, %arg1) : (tensor<8x16xf32>, tensor<8x16xf32>) -> tensor<8x16xf32>
-// CHECK-NEXT: return %1
+// CHECK-SAME: %[[A:[^:]+]]: tensor<8x16xf32>, %[[B:[^:]+]]: tensor<8x16xf32>)
+// CHECK-NEXT: %[[EXP:.*]] = "ug.exp"(%[[A]]) : (tensor<8x16xf32>) -> tensor<8x16xf32>
+// CHECK-NEXT: %[[MAXIMUM:.*]] = "ug.maximum"(%[[EXP]], %[[B]]) : (tensor<8x16xf32>, tensor<8x16xf32>) -> tensor<8x16xf32>
+// CHECK-NEXT: return %[[MAXIMUM]]
 // CHECK-LABEL: func.func @max_generic_maxnumf(
-// CHECK: call @max_generic_maxnumf_lax0(%arg0, %expanded) : (tensor<2x8x16xf32>, tensor<1x1x16xf32>) -> tensor<2x8x16xf32>
+// CHECK-SAME: %[[A:[^:]+]]: tensor<2x8x16xf32>, %[[B:[^:]+]]: tensor<16xf32>)
+// CHECK: call @max_generic_maxnumf_lax0(%[[A]], %expanded) : (tensor<2x8x16xf32>, tensor<1x1x16xf32>) -> tensor<2x8x16xf32>
 // CHECK-LABEL: func.func private @max_generic_maxnumf_lax0(
-// CHECK-NEXT: %0 = "ug.square"(%arg0) : (tensor<2x8x16xf32>) -> tensor<2x8x16xf32>
-// CHECK-NEXT: %1 = "ug.maximum"(%0, %arg1) : (tensor<2x8x16xf32>, tensor<1x1x16xf32>) -> tensor<2x8x16xf32>
-// CHECK-NEXT: return %1
+// CHECK-SAME: %[[A:[^:]+]]: tensor<2x8x16xf32>, %[[EXPANDED:[^:]+]]: tensor<1x1x16xf32>)
+// CHECK-NEXT: %[[SQ:.*]] = "ug.square"(%[[A]]) : (tensor<2x8x16xf32>) -> tensor<2x8x16xf32>
+// CHECK-NEXT: %[[MAXIMUM:.*]] = "ug.maximum"(%[[SQ]], %[[EXPANDED]]) : (tensor<2x8x16xf32>, tensor<1x1x16xf32>) -> tensor<2x8x16xf32>
+// CHECK-NEXT: return %[[MAXIMUM]]
 // CHECK-LABEL: func.func private @reduce_max_lowest_lax0(
-// CHECK-NEXT: %0 = "ug.reduce_max"(%arg0) {dim = 2 : i64} : (tensor<2x8x16xf32>) -> tensor<2x8x1xf32>
-// CHECK-NEXT: return %0
+// CHECK-SAME: %[[A:[^:]+]]: tensor<2x8x16xf32>)
+// CHECK-NEXT: %[[MAX:.*]] = "ug.reduce_max"(%[[A]]) {dim = 2 : i64} : (tensor<2x8x16xf32>) -> tensor<2x8x1xf32>
+// CHECK-NEXT: return %[[MAX]]
 // CHECK-LABEL: func.func private @reduce_max_from_zero_lax0(
-// CHECK-NEXT: %0 = "ug.reduce_max"(%arg0) {dim = 2 : i64} : (tensor<2x8x16xf32>) -> tensor<2x8x1xf32>
-// CHECK-NEXT: %1 = "ug.relu"(%0) : (tensor<2x8x1xf32>) -> tensor<2x8x1xf32>
-// CHECK-NEXT: return %1
+// CHECK-SAME: %[[A:[^:]+]]: tensor<2x8x16xf32>)
+// CHECK-NEXT: %[[MAX:.*]] = "ug.reduce_max"(%[[A]]) {dim = 2 : i64} : (tensor<2x8x16xf32>) -> tensor<2x8x1xf32>
+// CHECK-NEXT: %[[RELU:.*]] = "ug.relu"(%[[MAX]]) : (tensor<2x8x1xf32>) -> tensor<2x8x1xf32>
+// CHECK-NEXT: return %[[RELU]]
 // CHECK-LABEL: func.func private @reduce_max_bf16_lax0(
-// CHECK-NEXT: %0 = "ug.reduce_max"(%arg0) {dim = 1 : i64} : (tensor<8x16xbf16>) -> tensor<8x1xbf16>
-// CHECK-NEXT: %1 = "ug.exp"(%0) : (tensor<8x1xbf16>) -> tensor<8x1xbf16>
-// CHECK-NEXT: return %1
+// CHECK-SAME: %[[A:[^:]+]]: tensor<8x16xbf16>)
+// CHECK-NEXT: %[[MAX:.*]] = "ug.reduce_max"(%[[A]]) {dim = 1 : i64} : (tensor<8x16xbf16>) -> tensor<8x1xbf16>
+// CHECK-NEXT: %[[EXP:.*]] = "ug.exp"(%[[MAX]]) : (tensor<8x1xbf16>) -> tensor<8x1xbf16>
+// CHECK-NEXT: return %[[EXP]]
 // CHECK-LABEL: func.func @exp_of_max_of_exp(
-// CHECK: %[[M:[0-9]+]] = call @exp_of_max_of_exp_lax0(%arg0, %arg1)
+// CHECK-SAME: %[[X:[^:]+]]: tensor<8x16xf32>, %[[Y:[^:]+]]: tensor<8x16xf32>)
+// CHECK: %[[M:[0-9]+]] = call @exp_of_max_of_exp_lax0(%[[X]], %[[Y]])
 // CHECK-NEXT: call @exp_of_max_of_exp_lax1(%[[M]])

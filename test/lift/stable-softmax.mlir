@@ -130,29 +130,35 @@ func.func @softmax_jax(%arg0: tensor<2x256x4096xf16>) -> tensor<2x256x4096xf16> 
 }
 
 // CHECK-LABEL: func.func @softmax_tosa(
-// CHECK: call @softmax_tosa_lax0(%arg0) : (tensor<2x256x4096xf16>) -> tensor<2x256x4096xf16>
-// CHECK-LABEL: func.func private @softmax_tosa_lax0(%arg0: tensor<2x256x4096xf16>) -> tensor<2x256x4096xf16> attributes {ug.level = "kernel", ug.reference = @softmax_tosa_lax0_ref} {
-// CHECK-NEXT: %0 = "ug.reduce_max"(%arg0) {dim = 2 : i64} : (tensor<2x256x4096xf16>) -> tensor<2x256x1xf32>
-// CHECK-NEXT: %1 = "ug.sub"(%arg0, %0) : (tensor<2x256x4096xf16>, tensor<2x256x1xf32>) -> tensor<2x256x4096xf32>
-// CHECK-NEXT: %2 = "ug.exp"(%1) : (tensor<2x256x4096xf32>) -> tensor<2x256x4096xf32>
-// CHECK-NEXT: %3 = "ug.sum"(%2) {dim = 2 : i64} : (tensor<2x256x4096xf32>) -> tensor<2x256x1xf32>
-// CHECK-NEXT: %4 = "ug.div"(%2, %3) : (tensor<2x256x4096xf32>, tensor<2x256x1xf32>) -> tensor<2x256x4096xf16>
-// CHECK-NEXT: return %4 : tensor<2x256x4096xf16>
+// CHECK-SAME: %[[X:[^:]+]]: tensor<2x256x4096xf16>)
+// CHECK: call @softmax_tosa_lax0(%[[X]]) : (tensor<2x256x4096xf16>) -> tensor<2x256x4096xf16>
+// CHECK-LABEL: func.func private @softmax_tosa_lax0(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<2x256x4096xf16>) -> tensor<2x256x4096xf16> attributes {ug.level = "kernel", ug.reference = @softmax_tosa_lax0_ref} {
+// CHECK-NEXT: %[[MAX:.*]] = "ug.reduce_max"(%[[X]]) {dim = 2 : i64} : (tensor<2x256x4096xf16>) -> tensor<2x256x1xf32>
+// CHECK-NEXT: %[[SUB:.*]] = "ug.sub"(%[[X]], %[[MAX]]) : (tensor<2x256x4096xf16>, tensor<2x256x1xf32>) -> tensor<2x256x4096xf32>
+// CHECK-NEXT: %[[EXP:.*]] = "ug.exp"(%[[SUB]]) : (tensor<2x256x4096xf32>) -> tensor<2x256x4096xf32>
+// CHECK-NEXT: %[[SUM:.*]] = "ug.sum"(%[[EXP]]) {dim = 2 : i64} : (tensor<2x256x4096xf32>) -> tensor<2x256x1xf32>
+// CHECK-NEXT: %[[DIV:.*]] = "ug.div"(%[[EXP]], %[[SUM]]) : (tensor<2x256x4096xf32>, tensor<2x256x1xf32>) -> tensor<2x256x4096xf16>
+// CHECK-NEXT: return %[[DIV]] : tensor<2x256x4096xf16>
 // CHECK-LABEL: func.func @softmax_linalg(
-// CHECK: call @softmax_linalg_lax0(%arg0) : (tensor<2x256x4096xf16>) -> tensor<2x256x4096xf16>
-// CHECK-LABEL: func.func private @softmax_linalg_lax0(%arg0: tensor<2x256x4096xf16>) -> tensor<2x256x4096xf16> attributes {ug.level = "kernel", ug.reference = @softmax_linalg_lax0_ref} {
-// CHECK-NEXT: %0 = "ug.reduce_max"(%arg0) {dim = 2 : i64} : (tensor<2x256x4096xf16>) -> tensor<2x256x1xf32>
-// CHECK-NEXT: %1 = "ug.sub"(%arg0, %0) : (tensor<2x256x4096xf16>, tensor<2x256x1xf32>) -> tensor<2x256x4096xf32>
-// CHECK-NEXT: %2 = "ug.exp"(%1) : (tensor<2x256x4096xf32>) -> tensor<2x256x4096xf32>
-// CHECK-NEXT: %3 = "ug.sum"(%2) {dim = 2 : i64} : (tensor<2x256x4096xf32>) -> tensor<2x256x1xf32>
-// CHECK-NEXT: %4 = "ug.div"(%2, %3) : (tensor<2x256x4096xf32>, tensor<2x256x1xf32>) -> tensor<2x256x4096xf16>
-// CHECK-NEXT: return %4 : tensor<2x256x4096xf16>
+// CHECK-SAME: %[[X:[^:]+]]: tensor<2x256x4096xf16>)
+// CHECK: call @softmax_linalg_lax0(%[[X]]) : (tensor<2x256x4096xf16>) -> tensor<2x256x4096xf16>
+// CHECK-LABEL: func.func private @softmax_linalg_lax0(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<2x256x4096xf16>) -> tensor<2x256x4096xf16> attributes {ug.level = "kernel", ug.reference = @softmax_linalg_lax0_ref} {
+// CHECK-NEXT: %[[MAX:.*]] = "ug.reduce_max"(%[[X]]) {dim = 2 : i64} : (tensor<2x256x4096xf16>) -> tensor<2x256x1xf32>
+// CHECK-NEXT: %[[SUB:.*]] = "ug.sub"(%[[X]], %[[MAX]]) : (tensor<2x256x4096xf16>, tensor<2x256x1xf32>) -> tensor<2x256x4096xf32>
+// CHECK-NEXT: %[[EXP:.*]] = "ug.exp"(%[[SUB]]) : (tensor<2x256x4096xf32>) -> tensor<2x256x4096xf32>
+// CHECK-NEXT: %[[SUM:.*]] = "ug.sum"(%[[EXP]]) {dim = 2 : i64} : (tensor<2x256x4096xf32>) -> tensor<2x256x1xf32>
+// CHECK-NEXT: %[[DIV:.*]] = "ug.div"(%[[EXP]], %[[SUM]]) : (tensor<2x256x4096xf32>, tensor<2x256x1xf32>) -> tensor<2x256x4096xf16>
+// CHECK-NEXT: return %[[DIV]] : tensor<2x256x4096xf16>
 // CHECK-LABEL: func.func @softmax_jax(
-// CHECK: call @softmax_jax_lax0(%arg0) : (tensor<2x256x4096xf16>) -> tensor<2x256x4096xf16>
-// CHECK-LABEL: func.func private @softmax_jax_lax0(%arg0: tensor<2x256x4096xf16>) -> tensor<2x256x4096xf16> attributes {ug.level = "kernel", ug.reference = @softmax_jax_lax0_ref} {
-// CHECK-NEXT: %0 = "ug.reduce_max"(%arg0) {dim = 2 : i64} : (tensor<2x256x4096xf16>) -> tensor<2x256x1xf16>
-// CHECK-NEXT: %1 = "ug.sub"(%arg0, %0) : (tensor<2x256x4096xf16>, tensor<2x256x1xf16>) -> tensor<2x256x4096xf16>
-// CHECK-NEXT: %2 = "ug.exp"(%1) : (tensor<2x256x4096xf16>) -> tensor<2x256x4096xf16>
-// CHECK-NEXT: %3 = "ug.sum"(%2) {dim = 2 : i64} : (tensor<2x256x4096xf16>) -> tensor<2x256x1xf32>
-// CHECK-NEXT: %4 = "ug.div"(%2, %3) : (tensor<2x256x4096xf16>, tensor<2x256x1xf32>) -> tensor<2x256x4096xf16>
-// CHECK-NEXT: return %4 : tensor<2x256x4096xf16>
+// CHECK-SAME: %[[X:[^:]+]]: tensor<2x256x4096xf16>)
+// CHECK: call @softmax_jax_lax0(%[[X]]) : (tensor<2x256x4096xf16>) -> tensor<2x256x4096xf16>
+// CHECK-LABEL: func.func private @softmax_jax_lax0(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<2x256x4096xf16>) -> tensor<2x256x4096xf16> attributes {ug.level = "kernel", ug.reference = @softmax_jax_lax0_ref} {
+// CHECK-NEXT: %[[MAX:.*]] = "ug.reduce_max"(%[[X]]) {dim = 2 : i64} : (tensor<2x256x4096xf16>) -> tensor<2x256x1xf16>
+// CHECK-NEXT: %[[SUB:.*]] = "ug.sub"(%[[X]], %[[MAX]]) : (tensor<2x256x4096xf16>, tensor<2x256x1xf16>) -> tensor<2x256x4096xf16>
+// CHECK-NEXT: %[[EXP:.*]] = "ug.exp"(%[[SUB]]) : (tensor<2x256x4096xf16>) -> tensor<2x256x4096xf16>
+// CHECK-NEXT: %[[SUM:.*]] = "ug.sum"(%[[EXP]]) {dim = 2 : i64} : (tensor<2x256x4096xf16>) -> tensor<2x256x1xf32>
+// CHECK-NEXT: %[[DIV:.*]] = "ug.div"(%[[EXP]], %[[SUM]]) : (tensor<2x256x4096xf16>, tensor<2x256x1xf32>) -> tensor<2x256x4096xf16>
+// CHECK-NEXT: return %[[DIV]] : tensor<2x256x4096xf16>

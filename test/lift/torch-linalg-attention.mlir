@@ -76,21 +76,23 @@ func.func @forward(%arg0: tensor<2x4x8xf32>, %arg1: tensor<2x16x8xf32>, %arg2: t
 }
 
 // CHECK-LABEL: func.func @forward(
-// CHECK: call @forward_lax0(%arg0, %arg1, %arg2) : (tensor<2x4x8xf32>, tensor<2x16x8xf32>, tensor<2x16x8xf32>) -> tensor<2x4x8xf32>
-// CHECK-LABEL: func.func private @forward_lax0(%arg0: tensor<2x4x8xf32>, %arg1: tensor<2x16x8xf32>, %arg2: tensor<2x16x8xf32>) -> tensor<2x4x8xf32> attributes {ug.level = "kernel", ug.reference = @forward_lax0_ref} {
-// CHECK-NEXT: %0 = "ug.transpose"(%arg1) {perm = array<i64: 0, 2, 1>} : (tensor<2x16x8xf32>) -> tensor<2x8x16xf32>
-// CHECK-NEXT: %1 = "ug.matmul"(%arg0, %0) : (tensor<2x4x8xf32>, tensor<2x8x16xf32>) -> tensor<2x4x16xf32>
-// CHECK-NEXT: %2 = "ug.mul_scalar"(%1) {scalar = 0.35355338454246521 : f64} : (tensor<2x4x16xf32>) -> tensor<2x4x16xf32>
-// CHECK-NEXT: %3 = "ug.exp"(%2) : (tensor<2x4x16xf32>) -> tensor<2x4x16xf32>
-// CHECK-NEXT: %4 = "ug.sum"(%3) {dim = 2 : i64} : (tensor<2x4x16xf32>) -> tensor<2x4x1xf32>
-// CHECK-NEXT: %5 = "ug.div"(%3, %4) : (tensor<2x4x16xf32>, tensor<2x4x1xf32>) -> tensor<2x4x16xf32>
-// CHECK-NEXT: %6 = "ug.square"(%arg2) : (tensor<2x16x8xf32>) -> tensor<2x16x8xf32>
-// CHECK-NEXT: %7 = "ug.sum"(%6) {dim = 2 : i64} : (tensor<2x16x8xf32>) -> tensor<2x16x1xf32>
-// CHECK-NEXT: %8 = "ug.div_scalar"(%7) {scalar = 8.000000e+00 : f64} : (tensor<2x16x1xf32>) -> tensor<2x16x1xf32>
-// CHECK-NEXT: %9 = "ug.rsqrt"(%8) : (tensor<2x16x1xf32>) -> tensor<2x16x1xf32>
-// CHECK-NEXT: %10 = "ug.mul"(%arg2, %9) : (tensor<2x16x8xf32>, tensor<2x16x1xf32>) -> tensor<2x16x8xf32>
-// CHECK-NEXT: %11 = "ug.matmul"(%5, %10) : (tensor<2x4x16xf32>, tensor<2x16x8xf32>) -> tensor<2x4x8xf32>
-// CHECK-NEXT: return %11 : tensor<2x4x8xf32>
+// CHECK-SAME: %[[Q:[^:]+]]: tensor<2x4x8xf32>, %[[K:[^:]+]]: tensor<2x16x8xf32>, %[[V:[^:]+]]: tensor<2x16x8xf32>)
+// CHECK: call @forward_lax0(%[[Q]], %[[K]], %[[V]]) : (tensor<2x4x8xf32>, tensor<2x16x8xf32>, tensor<2x16x8xf32>) -> tensor<2x4x8xf32>
+// CHECK-LABEL: func.func private @forward_lax0(
+// CHECK-SAME: %[[Q:[^:]+]]: tensor<2x4x8xf32>, %[[K:[^:]+]]: tensor<2x16x8xf32>, %[[V:[^:]+]]: tensor<2x16x8xf32>) -> tensor<2x4x8xf32> attributes {ug.level = "kernel", ug.reference = @forward_lax0_ref} {
+// CHECK-NEXT: %[[T:.*]] = "ug.transpose"(%[[K]]) {perm = array<i64: 0, 2, 1>} : (tensor<2x16x8xf32>) -> tensor<2x8x16xf32>
+// CHECK-NEXT: %[[MM0:.*]] = "ug.matmul"(%[[Q]], %[[T]]) : (tensor<2x4x8xf32>, tensor<2x8x16xf32>) -> tensor<2x4x16xf32>
+// CHECK-NEXT: %[[MULS:.*]] = "ug.mul_scalar"(%[[MM0]]) {scalar = 0.35355338454246521 : f64} : (tensor<2x4x16xf32>) -> tensor<2x4x16xf32>
+// CHECK-NEXT: %[[EXP:.*]] = "ug.exp"(%[[MULS]]) : (tensor<2x4x16xf32>) -> tensor<2x4x16xf32>
+// CHECK-NEXT: %[[SUM0:.*]] = "ug.sum"(%[[EXP]]) {dim = 2 : i64} : (tensor<2x4x16xf32>) -> tensor<2x4x1xf32>
+// CHECK-NEXT: %[[DIV:.*]] = "ug.div"(%[[EXP]], %[[SUM0]]) : (tensor<2x4x16xf32>, tensor<2x4x1xf32>) -> tensor<2x4x16xf32>
+// CHECK-NEXT: %[[SQ:.*]] = "ug.square"(%[[V]]) : (tensor<2x16x8xf32>) -> tensor<2x16x8xf32>
+// CHECK-NEXT: %[[SUM1:.*]] = "ug.sum"(%[[SQ]]) {dim = 2 : i64} : (tensor<2x16x8xf32>) -> tensor<2x16x1xf32>
+// CHECK-NEXT: %[[DIVS:.*]] = "ug.div_scalar"(%[[SUM1]]) {scalar = 8.000000e+00 : f64} : (tensor<2x16x1xf32>) -> tensor<2x16x1xf32>
+// CHECK-NEXT: %[[RSQRT:.*]] = "ug.rsqrt"(%[[DIVS]]) : (tensor<2x16x1xf32>) -> tensor<2x16x1xf32>
+// CHECK-NEXT: %[[MUL:.*]] = "ug.mul"(%[[V]], %[[RSQRT]]) : (tensor<2x16x8xf32>, tensor<2x16x1xf32>) -> tensor<2x16x8xf32>
+// CHECK-NEXT: %[[MM1:.*]] = "ug.matmul"(%[[DIV]], %[[MUL]]) : (tensor<2x4x16xf32>, tensor<2x16x8xf32>) -> tensor<2x4x8xf32>
+// CHECK-NEXT: return %[[MM1]] : tensor<2x4x8xf32>
 // REM: {{.*}}:19:{{[0-9]+}}: remark: mirage-lift: '@forward': lifted 1 subprogram (@forward_lax0); 0 tensor ops left in place
 // REM: {{.*}}:24:{{[0-9]+}}: remark: mirage-lift: @forward_lax0: 11 ops -> kernel graph of 11 μGraph ops, 3 inputs, 1 output
 // NUM-NOT: ill-conditioned

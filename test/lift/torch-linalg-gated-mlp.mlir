@@ -47,15 +47,17 @@ func.func @forward(%arg0: tensor<8x64xf32>, %arg1: tensor<96x64xf32>, %arg2: ten
 }
 
 // CHECK-LABEL: func.func @forward(
-// CHECK: call @forward_lax0(%arg0, %arg1, %arg2) : (tensor<8x64xf32>, tensor<96x64xf32>, tensor<96x64xf32>) -> tensor<8x96xf32>
-// CHECK-LABEL: func.func private @forward_lax0(%arg0: tensor<8x64xf32>, %arg1: tensor<96x64xf32>, %arg2: tensor<96x64xf32>) -> tensor<8x96xf32> attributes {ug.level = "kernel", ug.reference = @forward_lax0_ref} {
-// CHECK-NEXT: %0 = "ug.transpose"(%arg1) {perm = array<i64: 1, 0>} : (tensor<96x64xf32>) -> tensor<64x96xf32>
-// CHECK-NEXT: %1 = "ug.transpose"(%arg2) {perm = array<i64: 1, 0>} : (tensor<96x64xf32>) -> tensor<64x96xf32>
-// CHECK-NEXT: %2 = "ug.matmul"(%arg0, %0) : (tensor<8x64xf32>, tensor<64x96xf32>) -> tensor<8x96xf32>
-// CHECK-NEXT: %3 = "ug.silu"(%2) : (tensor<8x96xf32>) -> tensor<8x96xf32>
-// CHECK-NEXT: %4 = "ug.matmul"(%arg0, %1) : (tensor<8x64xf32>, tensor<64x96xf32>) -> tensor<8x96xf32>
-// CHECK-NEXT: %5 = "ug.mul"(%3, %4) : (tensor<8x96xf32>, tensor<8x96xf32>) -> tensor<8x96xf32>
-// CHECK-NEXT: return %5 : tensor<8x96xf32>
+// CHECK-SAME: %[[X:[^:]+]]: tensor<8x64xf32>, %[[W1:[^:]+]]: tensor<96x64xf32>, %[[W2:[^:]+]]: tensor<96x64xf32>)
+// CHECK: call @forward_lax0(%[[X]], %[[W1]], %[[W2]]) : (tensor<8x64xf32>, tensor<96x64xf32>, tensor<96x64xf32>) -> tensor<8x96xf32>
+// CHECK-LABEL: func.func private @forward_lax0(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<8x64xf32>, %[[W1:[^:]+]]: tensor<96x64xf32>, %[[W2:[^:]+]]: tensor<96x64xf32>) -> tensor<8x96xf32> attributes {ug.level = "kernel", ug.reference = @forward_lax0_ref} {
+// CHECK-NEXT: %[[T0:.*]] = "ug.transpose"(%[[W1]]) {perm = array<i64: 1, 0>} : (tensor<96x64xf32>) -> tensor<64x96xf32>
+// CHECK-NEXT: %[[T1:.*]] = "ug.transpose"(%[[W2]]) {perm = array<i64: 1, 0>} : (tensor<96x64xf32>) -> tensor<64x96xf32>
+// CHECK-NEXT: %[[MM0:.*]] = "ug.matmul"(%[[X]], %[[T0]]) : (tensor<8x64xf32>, tensor<64x96xf32>) -> tensor<8x96xf32>
+// CHECK-NEXT: %[[SILU:.*]] = "ug.silu"(%[[MM0]]) : (tensor<8x96xf32>) -> tensor<8x96xf32>
+// CHECK-NEXT: %[[MM1:.*]] = "ug.matmul"(%[[X]], %[[T1]]) : (tensor<8x64xf32>, tensor<64x96xf32>) -> tensor<8x96xf32>
+// CHECK-NEXT: %[[MUL:.*]] = "ug.mul"(%[[SILU]], %[[MM1]]) : (tensor<8x96xf32>, tensor<8x96xf32>) -> tensor<8x96xf32>
+// CHECK-NEXT: return %[[MUL]] : tensor<8x96xf32>
 // REM: {{.*}}:17:{{[0-9]+}}: remark: mirage-lift: '@forward': lifted 1 subprogram (@forward_lax0); 0 tensor ops left in place
 // REM: {{.*}}:21:{{[0-9]+}}: remark: mirage-lift: @forward_lax0: 7 ops -> kernel graph of 4 μGraph ops, 3 inputs, 1 output
 // NUM-NOT: ill-conditioned

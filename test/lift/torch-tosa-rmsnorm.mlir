@@ -49,22 +49,26 @@ func.func @forward(%arg0: tensor<2x64xf16>, %arg1: tensor<64xf16>, %arg2: tensor
 }
 
 // CHECK-LABEL: func.func @forward(
-// CHECK: %[[W:.*]] = tensor.expand_shape %arg1 {{\[\[}}0, 1]] output_shape [1, 64] {ug.boundary} : tensor<64xf16> into tensor<1x64xf16>
-// CHECK-NEXT: call @forward_lax0(%arg0, %[[W]], %arg2, %4) : (tensor<2x64xf16>, tensor<1x64xf16>, tensor<64x96xf16>, tensor<1x1xf32>) -> tensor<2x96xf16>
-// CHECK-LABEL: func.func private @forward_lax0(%arg0: tensor<2x64xf16>, %arg1: tensor<1x64xf16>, %arg2: tensor<64x96xf16>, %arg3: tensor<1x1xf32>) -> tensor<2x96xf16> attributes {ug.level = "kernel", ug.reference = @forward_lax0_ref} {
-// CHECK-NEXT: %0 = "ug.mul"(%arg0, %arg0) : (tensor<2x64xf16>, tensor<2x64xf16>) -> tensor<2x64xf32>
-// CHECK-NEXT: %1 = "ug.sum"(%0) {dim = 1 : i64} : (tensor<2x64xf32>) -> tensor<2x1xf32>
-// CHECK-NEXT: %2 = "ug.mul_scalar"(%1) {scalar = 1.562500e-02 : f64} : (tensor<2x1xf32>) -> tensor<2x1xf32>
-// CHECK-NEXT: %3 = "ug.add"(%2, %arg3) : (tensor<2x1xf32>, tensor<1x1xf32>) -> tensor<2x1xf32>
-// CHECK-NEXT: %4 = "ug.rsqrt"(%3) : (tensor<2x1xf32>) -> tensor<2x1xf32>
+// CHECK-SAME: %[[X:[^:]+]]: tensor<2x64xf16>, %[[NORM_W:[^:]+]]: tensor<64xf16>, %[[PROJ_W:[^:]+]]: tensor<64x96xf16>)
+// CHECK: %[[EPS:.*]] = "tosa.const"() <{values = dense<9.99999997E-7> : tensor<1x1xf32>}> : () -> tensor<1x1xf32>
+// CHECK: %[[W:.*]] = tensor.expand_shape %[[NORM_W]] {{\[\[}}0, 1]] output_shape [1, 64] {ug.boundary} : tensor<64xf16> into tensor<1x64xf16>
+// CHECK-NEXT: call @forward_lax0(%[[X]], %[[W]], %[[PROJ_W]], %[[EPS]]) : (tensor<2x64xf16>, tensor<1x64xf16>, tensor<64x96xf16>, tensor<1x1xf32>) -> tensor<2x96xf16>
+// CHECK-LABEL: func.func private @forward_lax0(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<2x64xf16>, %[[NORM_W:[^:]+]]: tensor<1x64xf16>, %[[PROJ_W:[^:]+]]: tensor<64x96xf16>, %[[EPS:[^:]+]]: tensor<1x1xf32>) -> tensor<2x96xf16> attributes {ug.level = "kernel", ug.reference = @forward_lax0_ref} {
+// CHECK-NEXT: %[[MUL0:.*]] = "ug.mul"(%[[X]], %[[X]]) : (tensor<2x64xf16>, tensor<2x64xf16>) -> tensor<2x64xf32>
+// CHECK-NEXT: %[[SUM:.*]] = "ug.sum"(%[[MUL0]]) {dim = 1 : i64} : (tensor<2x64xf32>) -> tensor<2x1xf32>
+// CHECK-NEXT: %[[MULS:.*]] = "ug.mul_scalar"(%[[SUM]]) {scalar = 1.562500e-02 : f64} : (tensor<2x1xf32>) -> tensor<2x1xf32>
+// CHECK-NEXT: %[[ADD:.*]] = "ug.add"(%[[MULS]], %[[EPS]]) : (tensor<2x1xf32>, tensor<1x1xf32>) -> tensor<2x1xf32>
+// CHECK-NEXT: %[[RSQRT:.*]] = "ug.rsqrt"(%[[ADD]]) : (tensor<2x1xf32>) -> tensor<2x1xf32>
 // The cast back to f16 is the product's only reader: the product stores f16.
-// CHECK-NEXT: %5 = "ug.mul"(%arg0, %4) : (tensor<2x64xf16>, tensor<2x1xf32>) -> tensor<2x64xf16>
-// CHECK-NEXT: %6 = "ug.mul"(%arg1, %5) : (tensor<1x64xf16>, tensor<2x64xf16>) -> tensor<2x64xf16>
-// CHECK-NEXT: %7 = "ug.matmul"(%6, %arg2) : (tensor<2x64xf16>, tensor<64x96xf16>) -> tensor<2x96xf16>
-// CHECK-NEXT: return %7 : tensor<2x96xf16>
+// CHECK-NEXT: %[[MUL1:.*]] = "ug.mul"(%[[X]], %[[RSQRT]]) : (tensor<2x64xf16>, tensor<2x1xf32>) -> tensor<2x64xf16>
+// CHECK-NEXT: %[[MUL2:.*]] = "ug.mul"(%[[NORM_W]], %[[MUL1]]) : (tensor<1x64xf16>, tensor<2x64xf16>) -> tensor<2x64xf16>
+// CHECK-NEXT: %[[MM:.*]] = "ug.matmul"(%[[MUL2]], %[[PROJ_W]]) : (tensor<2x64xf16>, tensor<64x96xf16>) -> tensor<2x96xf16>
+// CHECK-NEXT: return %[[MM]] : tensor<2x96xf16>
 // The reference reads the weight back through the inverse reshape.
 // CHECK-LABEL: func.func private @forward_lax0_ref(
-// CHECK-NEXT: %collapsed = tensor.collapse_shape %arg1 {{\[\[}}0, 1]] {ug.boundary} : tensor<1x64xf16> into tensor<64xf16>
+// CHECK-SAME: %[[X:[^:]+]]: tensor<2x64xf16>, %[[NORM_W:[^:]+]]: tensor<1x64xf16>, %[[PROJ_W:[^:]+]]: tensor<64x96xf16>, %[[EPS:[^:]+]]: tensor<1x1xf32>)
+// CHECK-NEXT: %collapsed = tensor.collapse_shape %[[NORM_W]] {{\[\[}}0, 1]] {ug.boundary} : tensor<1x64xf16> into tensor<64xf16>
 // REM: {{.*}}:20:{{[0-9]+}}: remark: mirage-lift: '@forward': lifted 1 subprogram (@forward_lax0); 0 tensor ops left in place
 // REM: {{.*}}:21:{{[0-9]+}}: remark: mirage-lift: @forward_lax0: 15 ops -> kernel graph of 8 μGraph ops, 4 inputs, 1 output
 // REM-NOT: is not lifted
