@@ -190,6 +190,10 @@ typedef struct MgLowerKernelPlan {
                             // of the operand streamed (B for the GEMV)
   int64_t unroll;           // GEMV: rows of B each thread loads before it
                             // uses them (then one at a time for the rest)
+  int64_t rows;             // GEMV: rows of A per block (its row group;
+                            // A's rows / rows blocks read each column of B)
+  int64_t cols;             // GEMV with B stored transposed: columns per
+                            // warp (dot products along K; 0: split-K form)
   uint32_t num_steps;       // BLOCKS: the block graph's ops but inputs,
   MgLowerStep steps[MG_LOWER_PLAN_MAX_STEPS]; // in graph order
 } MgLowerKernelPlan;

@@ -507,6 +507,61 @@ static void blocks_form(Model *m, Acc *total, double *path,
   *inflight = loop_bytes > 0 ? loop_bytes : fmax(be->inflight, af->inflight);
 }
 
+// The GEMV whose B is stored transposed (gemv.c, dot form): per block of
+// T threads (8 warps of C columns each) and per chunk of K (32 vectors of
+// V): the threads copy A's M x chunk into shared memory (16-byte loads
+// from L2: A is small; smem stores), a barrier, each lane loads C vectors
+// of W (DRAM) and M of A (shared), multiplies and reduces them into its
+// M·C sums, a barrier. Then the warp's shuffle stages (halving, then a
+// butterfly) and the stores. Every block reads all of A from L2 once.
+static void gemv_dot(Model *m, const MgOp *o, Acc *a, double *per_thread,
+                     double *per, double parts[3], double *inflight) {
+  const MgGpu *g = m->gpu;
+  const MgGraph *r = &m->p->graphs[0];
+  const MgLowerKernelPlan *pl = m->plan;
+  const MgTensor *ta = &r->tensors[o->inputs[0]];
+  double rows = (double)ta->dims[ta->rank - 2];
+  double es = (double)mg_dtype_bytes((MgDType)ta->dtype);
+  double v = (double)pl->vector, conv = is16((MgDType)ta->dtype);
+  double c = (double)pl->cols, T = m->threads, B = m->blocks;
+  double chunks = (double)pl->forloop, held = rows * c;
+  double copies = ceil(rows * 32 / T); // A's vectors per thread and chunk
+  double a_bytes = numel(ta) * es;
+  m->extra_l2 += (B - 1) * a_bytes;
+  if (a_bytes > g->l2_bytes / 2)
+    m->extra_dram += (B - 1) * a_bytes;
+  double shfl = 0, sel = 0, adds = 0, stages = 0;
+  for (double s = 16; s >= 1; s /= 2, stages++) {
+    bool halve = fmod(held, 2) == 0;
+    double sends = halve ? held / 2 : held;
+    shfl += sends;
+    sel += halve ? 2 * sends : 0;
+    adds += sends;
+    held = sends;
+  }
+  double per_chunk_fp = conv * (c + rows) * v + rows * c * 2 * v;
+  a->fp32 = T * (chunks * per_chunk_fp + sel + adds) +
+            rows * c * (T / 32) * conv;
+  a->lsu = lsu(T * chunks * copies * 2, 16) + lsu(T * chunks * (c + rows), 16) +
+           T * shfl / 32 + lsu(rows * c * T / 32, es);
+  a->instr = a->fp32 + T * chunks * (2 * copies + c + rows) + T * shfl;
+  // One chunk's path: A's copy (an L2 round trip, then the store), a
+  // barrier, W's load from DRAM, the products' reductions (log2 V deep,
+  // M·C independent chains), a barrier. Then the shuffle stages.
+  double chain = (1 + log2(v)) * g->lat_fp + (conv ? g->lat_fp : 0);
+  double chunk_path = g->lat_l2 + g->lat_smem + g->lat_dram + g->lat_smem +
+                      chain;
+  *per_thread = 1;
+  *per = chunks * chunk_path + stages * (g->lat_shfl + g->lat_fp) +
+         g->lat_smem;
+  parts[0] = chunks * (g->lat_l2 + g->lat_dram);
+  *inflight = T * c * 16;
+  a->fma = 0;
+  a->fp32 *= B; // the counts above are one block's
+  a->lsu *= B;
+  a->instr *= B;
+}
+
 // A predefined op's grid-stride kernel (GRID), the GEMV and the view
 // copy: per-block counts and the critical path of one block.
 static void other_form(Model *m, const MgOp *o, const MgKernelCost *roof,
@@ -530,9 +585,19 @@ static void other_form(Model *m, const MgOp *o, const MgKernelCost *roof,
     per = lat;
     parts[0] = per_thread * lat;
     *inflight = T * v * es;
+  } else if (pl->form == MG_LOWER_FORM_GEMV && pl->cols > 0) {
+    gemv_dot(m, o, &a, &per_thread, &per, parts, inflight);
   } else if (pl->form == MG_LOWER_FORM_GEMV) {
     const MgTensor *ta = &r->tensors[o->inputs[0]];
-    double rows = (double)ta->dims[ta->rank - 2];
+    double rows = (double)pl->rows; // a block's row group
+    // Each row group's blocks read all of B: re-reads hit L2 only when B
+    // fits in half of it (the rule for iterators' re-reads, kernel.c).
+    const MgTensor *tb = &r->tensors[o->inputs[1]];
+    double b_bytes = numel(tb) * (double)mg_dtype_bytes((MgDType)tb->dtype);
+    double rereads = (double)ta->dims[ta->rank - 2] / rows - 1;
+    m->extra_l2 += rereads * b_bytes;
+    if (b_bytes > g->l2_bytes / 2)
+      m->extra_dram += rereads * b_bytes;
     double k = (double)ta->dims[ta->rank - 1];
     double es = (double)mg_dtype_bytes((MgDType)ta->dtype);
     double v = (double)pl->vector, conv = is16((MgDType)ta->dtype);
@@ -627,8 +692,10 @@ static void other_form(Model *m, const MgOp *o, const MgKernelCost *roof,
   total->lsu = a.lsu / B;
   total->instr = a.instr / B;
   *path = per_thread * per;
-  parts[2] = pl->form == MG_LOWER_FORM_GEMV ? pl->barriers_after * g->lat_bar
-                                            : 0;
+  parts[2] = pl->form == MG_LOWER_FORM_GEMV
+                 ? (pl->barriers_after +
+                    pl->forloop * pl->barriers_per_iteration) * g->lat_bar
+                 : 0;
   parts[1] = *path - parts[0] - parts[2];
 }
 

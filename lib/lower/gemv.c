@@ -1,6 +1,6 @@
 //===- gemv.c - A kernel-level matmul with few rows as a split-K GEMV -----===//
 //
-// C = A·B with A M x K (M <= 8 rows, the batch of a decoding step) and B
+// C = A·B with A M x K (M <= 64 rows, the batch of a decoding step) and B
 // K x N is a bandwidth problem: B's K·N elements are read once, and one
 // output per thread (the generic predefined kernel) reads B column-wise,
 // 2 bytes per thread per load. Here each block owns CG groups of V
@@ -17,6 +17,12 @@
 // fewer blocks than GEMV_MIN_BLOCKS (about one per SM on A100/H100): then
 // 4 or 2, so that a 6144-wide B still fills the GPU.
 //
+// More than 8 rows go in row groups of RG <= 8 rows (the largest divisor
+// of M, at least 4), one block per column block and row group; the row
+// group is the block index's fastest digit, so the blocks that read the
+// same columns of B run side by side and the later ones find B in L2.
+// The M x V accumulators thus stay at most 64 registers.
+//
 // The CPU form runs the same blocks and threads one after the other (the
 // partial sums in a buffer), so the JIT checks the split and the order.
 //
@@ -27,17 +33,25 @@
 #include <string.h>
 
 #define SLICES 32
-#define GEMV_MAX_ROWS 8
+#define GEMV_MAX_ROWS 8        // per block: a row group
+#define GEMV_MIN_GROUP_ROWS 4  // row groups smaller than this: not a GEMV
+#define GEMV_MAX_TOTAL_ROWS 64
 #define GEMV_MIN_BLOCKS 128
 #define GEMV_MAX_UNROLL 8
 
 typedef struct Gemv {
-  int64_t m, k, n, v, blocks;
+  int64_t m, k, n, v, blocks; // m: rows per block; blocks: all of them
+  int64_t rows, rgroups, colblocks; // A's rows = rgroups row groups of m
   int64_t cg;      // column groups per block; 32·cg threads
   int64_t unroll;  // rows of B each thread loads before it uses them
   MgDType dt;     // of A and B
   MgTensorId a, b, c;
+  bool dot;        // B stored transposed (gemv_dot.c's form): cols per
+  int64_t cols, chunk; // warp, and K per staging of A in shared memory
+
 } Gemv;
+
+static bool dot_shape(const MgGraph *r, const MgOp *op, Gemv *g);
 
 // All dims but the last two are 1 (no batch), A and B of one type.
 static bool gemv_shape(const MgProgram *p, const MgOp *op, Gemv *g) {
@@ -46,15 +60,21 @@ static bool gemv_shape(const MgProgram *p, const MgOp *op, Gemv *g) {
     return false;
   const MgTensor *a = &r->tensors[op->inputs[0]], *b = &r->tensors[op->inputs[1]];
   const MgTensor *c = &r->tensors[op->outputs[0]];
+  memset(g, 0, sizeof *g);
   if (a->rank < 2 || b->rank < 2 || a->dtype != b->dtype ||
-      mg_lower_has_layout(r, op->inputs[0]) ||
-      mg_lower_has_layout(r, op->inputs[1]))
+      mg_lower_has_layout(r, op->inputs[0]))
     return false; // its vector loads need rows stored as read
+  if (mg_lower_has_layout(r, op->inputs[1]))
+    return dot_shape(r, op, g);
   for (const MgTensor *t = a; t; t = t == a ? b : t == b ? c : NULL)
     for (uint32_t d = 0; d + 2 < t->rank; d++)
       if (t->dims[d] != 1)
         return false;
-  g->m = a->dims[a->rank - 2];
+  g->rows = a->dims[a->rank - 2];
+  g->m = g->rows < GEMV_MAX_ROWS ? g->rows : GEMV_MAX_ROWS;
+  while (g->m > 1 && g->rows % g->m)
+    g->m--;
+  g->rgroups = g->m ? g->rows / g->m : 0;
   g->k = a->dims[a->rank - 1];
   g->n = b->dims[b->rank - 1];
   g->dt = (MgDType)a->dtype;
@@ -64,13 +84,15 @@ static bool gemv_shape(const MgProgram *p, const MgOp *op, Gemv *g) {
   g->c = op->outputs[0];
   int64_t groups = g->n / g->v;
   for (g->cg = 8;; g->cg /= 2) {
-    g->blocks = (groups + g->cg - 1) / g->cg;
+    g->colblocks = (groups + g->cg - 1) / g->cg;
+    g->blocks = g->colblocks * g->rgroups;
     if (g->cg == 2 || g->blocks >= GEMV_MIN_BLOCKS)
       break;
   }
   // The accumulators (M x V f32) and the loaded vectors share registers.
   g->unroll = g->m <= 2 ? GEMV_MAX_UNROLL : 4;
-  return g->m >= 1 && g->m <= GEMV_MAX_ROWS && g->k >= SLICES &&
+  return g->rows >= 1 && g->rows <= GEMV_MAX_TOTAL_ROWS &&
+         (g->rgroups == 1 || g->m >= GEMV_MIN_GROUP_ROWS) && g->k >= SLICES &&
          g->n % g->v == 0 && g->blocks <= 65535 &&
          g->cg * g->m * g->cg * g->v * 4 <= MG_LOWER_STATIC_SMEM;
 }
@@ -88,6 +110,51 @@ bool mg_lower_is_gemv(const MgProgram *p, MgOpId op, int64_t *blocks,
 int64_t mg_lower_gemv_unroll(const MgProgram *p, MgOpId op) {
   Gemv g;
   return gemv_shape(p, &p->graphs[0].ops[op], &g) ? g.unroll : 0;
+}
+
+int64_t mg_lower_gemv_rows(const MgProgram *p, MgOpId op) {
+  Gemv g;
+  return gemv_shape(p, &p->graphs[0].ops[op], &g) ? g.m : 0;
+}
+
+int64_t mg_lower_gemv_dot_cols(const MgProgram *p, MgOpId op, int64_t *chunk) {
+  Gemv g;
+  if (!gemv_shape(p, &p->graphs[0].ops[op], &g) || !g.dot)
+    return 0;
+  *chunk = g.chunk;
+  return g.cols;
+}
+
+// Block `bid`'s column block and first row (its row group's): with one
+// row group the block index itself and no row offset (has_row0 false).
+typedef struct BlockAt {
+  Name colblock, row0;
+  bool has_row0;
+} BlockAt;
+
+static void block_at(Emit *e, const Gemv *g, const char *bid, BlockAt *b) {
+  b->has_row0 = g->rgroups > 1;
+  if (!b->has_row0) {
+    snprintf(b->colblock, NAME_LEN, "%s", bid);
+    return;
+  }
+  Name rgs, rg, mm;
+  mg_lower_index(e, g->rgroups, rgs);
+  mg_lower_index_op(e, "arith.divui", bid, rgs, b->colblock);
+  mg_lower_index_op(e, "arith.remui", bid, rgs, rg);
+  mg_lower_index(e, g->m, mm);
+  mg_lower_index_op(e, "arith.muli", rg, mm, b->row0);
+}
+
+// Row `m` of the block's row group, as an index of A or C.
+static void row_at(Emit *e, const BlockAt *b, int64_t m, Name out) {
+  if (!b->has_row0) {
+    mg_lower_index(e, m, out);
+    return;
+  }
+  Name mi;
+  mg_lower_index(e, m, mi);
+  mg_lower_index_op(e, "arith.addi", b->row0, mi, out);
 }
 
 // "%r, %c" etc.: A and B may carry leading unit dims.
@@ -111,8 +178,8 @@ static void join_names(Name *names, int64_t n, char *out, size_t size) {
 // One FMA step of thread's k loop for the rows `ks[0..n)` of B: every load
 // first (B's vectors, A's scalars), then the FMAs in k order. `acc` holds
 // the M accumulators' names on entry and their new names on exit.
-static void fma_rows(Emit *e, const Gemv *g, Name *ks, int64_t n,
-                     const char *col, const char *c0, Name *acc) {
+static void fma_rows(Emit *e, const Gemv *g, const BlockAt *blk, Name *ks,
+                     int64_t n, const char *col, const char *c0, Name *acc) {
   const MgGraph *r = &e->p->graphs[0];
   const MgTensor *bt = &r->tensors[g->b], *atn = &r->tensors[g->a];
   char vf[32], vn[32], at[MG_MAX_DIMS * (NAME_LEN + 2)];
@@ -127,7 +194,7 @@ static void fma_rows(Emit *e, const Gemv *g, Name *ks, int64_t n,
                   at, e->type[g->b], vn);
     for (int64_t m = 0; m < g->m; m++) {
       Name row;
-      mg_lower_index(e, m, row);
+      row_at(e, blk, m, row);
       at2(atn, row, ks[u], c0, at, sizeof at);
       mg_lower_fresh(e, araw[u][m]);
       mg_lower_line(e, "%s = memref.load %s[%s] : %s", araw[u][m],
@@ -163,9 +230,10 @@ static void fma_rows(Emit *e, const Gemv *g, Name *ks, int64_t n,
 // scf.for `k` = `from` to `to` step `step` over the M accumulators `acc`
 // (replaced by the loop's results); `unroll` rows per iteration, SLICES
 // apart.
-static void k_loop(Emit *e, const Gemv *g, const char *from, int64_t to,
-                   int64_t step, int64_t unroll, const char *col,
-                   const char *c0, Name *acc) {
+static void k_loop(Emit *e, const Gemv *g, const BlockAt *blk,
+                   const char *from, int64_t to, int64_t step,
+                   int64_t unroll, const char *col, const char *c0,
+                   Name *acc) {
   char vf[32];
   snprintf(vf, sizeof vf, "vector<%lldxf32>", (long long)g->v);
   Name hi, st, k, res;
@@ -194,7 +262,7 @@ static void k_loop(Emit *e, const Gemv *g, const char *from, int64_t to,
     mg_lower_index(e, u * SLICES, off);
     mg_lower_index_op(e, "arith.addi", k, off, ks[u]);
   }
-  fma_rows(e, g, ks, unroll, col, c0, arg);
+  fma_rows(e, g, blk, ks, unroll, col, c0, arg);
   char yields[GEMV_MAX_ROWS * 16];
   join_names(arg, g->m, yields, sizeof yields);
   mg_lower_line(e, "scf.yield %s : %s", yields, types);
@@ -213,6 +281,7 @@ static void k_loop(Emit *e, const Gemv *g, const char *from, int64_t to,
 // have fewer).
 typedef struct Lane {
   Name cg, slice, col, valid, vw;
+  BlockAt blk;
 } Lane;
 
 static void lane_of(Emit *e, const Gemv *g, const char *bid, const char *tid,
@@ -221,7 +290,8 @@ static void lane_of(Emit *e, const Gemv *g, const char *bid, const char *tid,
   mg_lower_index(e, g->cg, cgs);
   mg_lower_index_op(e, "arith.remui", tid, cgs, l->cg);
   mg_lower_index_op(e, "arith.divui", tid, cgs, l->slice);
-  mg_lower_index_op(e, "arith.muli", bid, cgs, gbase);
+  block_at(e, g, bid, &l->blk);
+  mg_lower_index_op(e, "arith.muli", l->blk.colblock, cgs, gbase);
   mg_lower_index_op(e, "arith.addi", gbase, l->cg, gidx);
   mg_lower_index(e, g->v, l->vw);
   mg_lower_index_op(e, "arith.muli", gidx, l->vw, l->col);
@@ -254,12 +324,13 @@ static void partials(Emit *e, const Gemv *g, const Lane *l, Name *acc) {
   e->indent++;
   int64_t group = SLICES * g->unroll, whole = g->k / group * group;
   if (whole > 0)
-    k_loop(e, g, l->slice, whole, group, g->unroll, l->col, c0, acc);
+    k_loop(e, g, &l->blk, l->slice, whole, group, g->unroll, l->col, c0,
+           acc);
   if (whole < g->k) {
     Name from, w;
     mg_lower_index(e, whole, w);
     mg_lower_index_op(e, "arith.addi", l->slice, w, from);
-    k_loop(e, g, from, g->k, SLICES, 1, l->col, c0, acc);
+    k_loop(e, g, &l->blk, from, g->k, SLICES, 1, l->col, c0, acc);
   }
   char yields[GEMV_MAX_ROWS * 16];
   join_names(acc, g->m, yields, sizeof yields);
@@ -539,7 +610,9 @@ static void combine(Emit *e, const Gemv *g, const char *bid, const char *tid,
   mg_lower_index(e, width, wd);
   mg_lower_index_op(e, "arith.divui", idx, wd, m);
   mg_lower_index_op(e, "arith.remui", idx, wd, c);
-  mg_lower_index_op(e, "arith.muli", bid, wd, base);
+  BlockAt blk;
+  block_at(e, g, bid, &blk);
+  mg_lower_index_op(e, "arith.muli", blk.colblock, wd, base);
   mg_lower_index_op(e, "arith.addi", base, c, col);
   mg_lower_index(e, g->n, nn);
   mg_lower_index_op(e, "arith.cmpi ult,", col, nn, ok);
@@ -569,8 +642,12 @@ static void combine(Emit *e, const Gemv *g, const char *bid, const char *tid,
     mg_lower_line(e, "%s = arith.truncf %s : f32 to %s", x, sum,
                   mg_lower_elt((MgDType)ct->dtype));
   }
+  Name row;
+  snprintf(row, NAME_LEN, "%s", m);
+  if (blk.has_row0)
+    mg_lower_index_op(e, "arith.addi", blk.row0, m, row);
   char at[MG_MAX_DIMS * (NAME_LEN + 2)];
-  at2(ct, m, col, c0, at, sizeof at);
+  at2(ct, row, col, c0, at, sizeof at);
   mg_lower_line(e, "memref.store %s, %s[%s] : %s", x, e->val[g->c], at,
                 e->type[g->c]);
   e->indent--;
@@ -588,10 +665,383 @@ static void partials_type(const Gemv *g, bool gpu, char *out, size_t size) {
            gpu ? MG_LOWER_WORKGROUP : "");
 }
 
+
+//===--- B stored transposed: dot products along K ------------------------===//
+//
+// nn.Linear's weight W (N x K, rows contiguous) read as B = Wᵀ: column n
+// of B is row n of W, contiguous along K, so a warp reads it along K (lane
+// l takes the 16-byte vectors l, l + 32, ..) instead of across columns.
+// Each warp owns DOT_COLS adjacent columns (C) and the block's 8 warps
+// take 8·C of them. A (M <= 16 rows) is what every warp of the block
+// reads: the block stages it in shared memory, DOT_CHUNK of K at a time
+// (every thread copies 16-byte vectors of it, a barrier, the warps'
+// products, a barrier), so L2 serves A once per block, not once per warp.
+// A lane's M·C sums meet across the warp by the same shuffle stages as the
+// split-K GEMV's (offsets 16 .. 1: recursive halving, then a butterfly),
+// and the lanes left holding sums store them. The CPU form runs the same
+// code with the threads as loops per segment (between barriers and
+// exchanges), as the split-K GEMV's does.
+#define DOT_WARPS 8
+#define DOT_MAX_ROWS 16
+
+// B's view is its stored transpose in the last two dims (an input's
+// layout, not a folded view): column n is row n of the stored array.
+static bool dot_shape(const MgGraph *r, const MgOp *op, Gemv *g) {
+  const MgTensor *a = &r->tensors[op->inputs[0]], *b = &r->tensors[op->inputs[1]];
+  const MgTensor *c = &r->tensors[op->outputs[0]];
+  int8_t perm[MG_MAX_DIMS];
+  MgStridedView view;
+  uint32_t rk = b->rank;
+  if (mg_graph_folded_view(r, op->inputs[1], &view) ||
+      !mg_graph_tensor_perm(r, b, perm) || perm[rk - 2] != (int8_t)(rk - 1) ||
+      perm[rk - 1] != (int8_t)(rk - 2))
+    return false;
+  for (const MgTensor *t = a; t; t = t == a ? b : t == b ? c : NULL)
+    for (uint32_t d = 0; d + 2 < t->rank; d++)
+      if (t->dims[d] != 1)
+        return false;
+  g->dot = true;
+  g->m = g->rows = a->dims[a->rank - 2];
+  g->rgroups = 1;
+  g->k = a->dims[a->rank - 1];
+  g->n = b->dims[rk - 1];
+  g->dt = (MgDType)a->dtype;
+  g->v = MG_LOWER_VECTOR_BYTES / (int64_t)mg_dtype_bytes(g->dt);
+  g->a = op->inputs[0];
+  g->b = op->inputs[1];
+  g->c = op->outputs[0];
+  g->cols = g->m <= 8 ? 2 : 1; // the lane's M·C sums: at most 16
+  g->chunk = 32 * g->v;        // one vector per lane and chunk
+  g->cg = DOT_WARPS;           // 32·cg threads, as the split-K form
+  g->unroll = 1;
+  g->colblocks = g->blocks = g->n / (DOT_WARPS * g->cols);
+  return g->m >= 1 && g->m <= DOT_MAX_ROWS && g->k % g->chunk == 0 &&
+         g->n % (DOT_WARPS * g->cols) == 0 && g->blocks <= 65535 &&
+         g->m * g->chunk * (int64_t)mg_dtype_bytes(g->dt) <=
+             MG_LOWER_STATIC_SMEM;
+}
+
+// Where thread `tid` of block `bid` works: its lane and first column.
+static void dot_lane(Emit *e, const Gemv *g, const char *bid, const char *tid,
+                     Name lane, Name col0) {
+  Name c32, warp, nw, bw, gw, cs;
+  mg_lower_index(e, 32, c32);
+  mg_lower_index_op(e, "arith.remui", tid, c32, lane);
+  mg_lower_index_op(e, "arith.divui", tid, c32, warp);
+  mg_lower_index(e, DOT_WARPS, nw);
+  mg_lower_index_op(e, "arith.muli", bid, nw, bw);
+  mg_lower_index_op(e, "arith.addi", bw, warp, gw);
+  mg_lower_index(e, g->cols, cs);
+  mg_lower_index_op(e, "arith.muli", gw, cs, col0);
+}
+
+// The block's threads copy A[:, ch .. ch + chunk) into `smem` (M x chunk),
+// 16-byte vectors, consecutive threads on consecutive vectors.
+static void dot_stage_a(Emit *e, const Gemv *g, const char *tid,
+                        const char *ch, const char *smem,
+                        const char *smem_type) {
+  const MgTensor *at = &e->p->graphs[0].tensors[g->a];
+  int64_t per_row = g->chunk / g->v, total = g->m * per_row;
+  Name n, step, i, pr, m, j, vw, kk, k, c0;
+  char vn[32], from[MG_MAX_DIMS * (NAME_LEN + 2)];
+  snprintf(vn, sizeof vn, "vector<%lldx%s>", (long long)g->v,
+           mg_lower_elt(g->dt));
+  mg_lower_index(e, total, n);
+  mg_lower_index(e, SLICES * g->cg, step);
+  mg_lower_index(e, 0, c0);
+  mg_lower_fresh(e, i);
+  mg_lower_line(e, "scf.for %s = %s to %s step %s {", i, tid, n, step);
+  e->indent++;
+  mg_lower_index(e, per_row, pr);
+  mg_lower_index_op(e, "arith.divui", i, pr, m);
+  mg_lower_index_op(e, "arith.remui", i, pr, j);
+  mg_lower_index(e, g->v, vw);
+  mg_lower_index_op(e, "arith.muli", j, vw, kk);
+  mg_lower_index_op(e, "arith.addi", ch, kk, k);
+  at2(at, m, k, c0, from, sizeof from);
+  Name x;
+  mg_lower_fresh(e, x);
+  mg_lower_line(e, "%s = vector.load %s[%s] : %s, %s", x, e->val[g->a], from,
+                e->type[g->a], vn);
+  mg_lower_line(e, "vector.store %s, %s[%s, %s] : %s, %s", x, smem, m, kk,
+                smem_type, vn);
+  e->indent--;
+  mg_lower_line(e, "}");
+}
+
+// One chunk's products: the lane's vector of each of the warp's C rows of
+// W (B's columns) against the M rows of A in shared memory; `acc` (M·C
+// names, row-major) is replaced by the new sums.
+static void dot_products(Emit *e, const Gemv *g, const char *bt,
+                         const char *bt_type, const char *lane,
+                         const char *col0, const char *ch, const char *smem,
+                         const char *smem_type, Name *acc) {
+  Name vw, kk, k, c0;
+  char vn[32], vf[32];
+  snprintf(vn, sizeof vn, "vector<%lldx%s>", (long long)g->v,
+           mg_lower_elt(g->dt));
+  snprintf(vf, sizeof vf, "vector<%lldxf32>", (long long)g->v);
+  bool wide = g->dt == MG_DTYPE_F32;
+  mg_lower_index(e, g->v, vw);
+  mg_lower_index_op(e, "arith.muli", lane, vw, kk);
+  mg_lower_index_op(e, "arith.addi", ch, kk, k);
+  mg_lower_index(e, 0, c0);
+  const MgTensor *btn = &e->p->graphs[0].tensors[g->b];
+  Name w[DOT_MAX_ROWS], a[DOT_MAX_ROWS];
+  for (int64_t c = 0; c < g->cols; c++) { // W's rows first: DRAM
+    Name ci, col;
+    char at[MG_MAX_DIMS * (NAME_LEN + 2)];
+    mg_lower_index(e, c, ci);
+    mg_lower_index_op(e, "arith.addi", col0, ci, col);
+    at2(btn, col, k, c0, at, sizeof at);
+    mg_lower_fresh(e, w[c]);
+    mg_lower_line(e, "%s = vector.load %s[%s] : %s, %s", w[c], bt, at,
+                  bt_type, vn);
+  }
+  for (int64_t m = 0; m < g->m; m++) {
+    Name mi;
+    mg_lower_index(e, m, mi);
+    mg_lower_fresh(e, a[m]);
+    mg_lower_line(e, "%s = vector.load %s[%s, %s] : %s, %s", a[m], smem, mi,
+                  kk, smem_type, vn);
+  }
+  for (int64_t i = 0; i < g->m + g->cols; i++) {
+    Name *x = i < g->cols ? &w[i] : &a[i - g->cols];
+    if (wide)
+      continue;
+    Name y;
+    mg_lower_fresh(e, y);
+    mg_lower_line(e, "%s = arith.extf %s : %s to %s", y, *x, vn, vf);
+    memcpy(*x, y, sizeof y);
+  }
+  for (int64_t m = 0; m < g->m; m++)
+    for (int64_t c = 0; c < g->cols; c++) {
+      Name pr, sum;
+      mg_lower_fresh(e, pr);
+      mg_lower_line(e, "%s = arith.mulf %s, %s : %s", pr, a[m], w[c], vf);
+      mg_lower_fresh(e, sum);
+      mg_lower_line(e, "%s = vector.reduction <add>, %s, %s : %s into f32",
+                    sum, pr, acc[m * g->cols + c], vf);
+      memcpy(acc[m * g->cols + c], sum, sizeof sum);
+    }
+}
+
+// The lanes left holding sums store them: value i of a lane at position
+// pos is output (m, c) = ((pos + i) / C, (pos + i) mod C).
+static void dot_store(Emit *e, Warp *w, const char *bid) {
+  const Gemv *g = w->g;
+  const MgTensor *ct = &e->p->graphs[0].tensors[g->c];
+  lanes_open(e, w);
+  Name flag, pos, lane, col0, cs, c0;
+  state_get(e, w, 1, flag);
+  state_get(e, w, 0, pos);
+  dot_lane(e, g, bid, w->tid, lane, col0);
+  mg_lower_index(e, g->cols, cs);
+  mg_lower_index(e, 0, c0);
+  mg_lower_line(e, "scf.if %s {", flag);
+  e->indent++;
+  for (int64_t i = 0; i < w->n; i++) {
+    Name v, ii, at, m, c, col, x;
+    reg_get(e, w, i, v);
+    mg_lower_index(e, i, ii);
+    mg_lower_index_op(e, "arith.addi", pos, ii, at);
+    mg_lower_index_op(e, "arith.divui", at, cs, m);
+    mg_lower_index_op(e, "arith.remui", at, cs, c);
+    mg_lower_index_op(e, "arith.addi", col0, c, col);
+    snprintf(x, NAME_LEN, "%s", v);
+    if (ct->dtype != MG_DTYPE_F32) {
+      mg_lower_fresh(e, x);
+      mg_lower_line(e, "%s = arith.truncf %s : f32 to %s", x, v,
+                    mg_lower_elt((MgDType)ct->dtype));
+    }
+    char to[MG_MAX_DIMS * (NAME_LEN + 2)];
+    at2(ct, m, col, c0, to, sizeof to);
+    mg_lower_line(e, "memref.store %s, %s[%s] : %s", x, e->val[g->c], to,
+                  e->type[g->c]);
+  }
+  e->indent--;
+  mg_lower_line(e, "}");
+  lanes_close(e, w);
+}
+
+// B's stored rows: its view transposed back in the last two dims (unit
+// stride along K, as vector.load needs).
+static void dot_stored_b(Emit *e, const Gemv *g, Name bt,
+                         char bt_type[TYPE_LEN]) {
+  const MgTensor *b = &e->p->graphs[0].tensors[g->b];
+  MgTensor s = *b;
+  uint32_t rk = b->rank;
+  s.dims[rk - 2] = b->dims[rk - 1];
+  s.dims[rk - 1] = b->dims[rk - 2];
+  char dense[TYPE_LEN], map[96], strides[128];
+  mg_lower_memref_type(&s, g->dt, NULL, dense);
+  size_t n = (size_t)snprintf(map, sizeof map, "("), k = 0;
+  for (uint32_t d = 0; d < rk; d++)
+    n += (size_t)snprintf(map + n, sizeof map - n, "%sd%u", d ? ", " : "", d);
+  n += (size_t)snprintf(map + n, sizeof map - n, ") -> (");
+  int64_t stride = 1, st[MG_MAX_DIMS];
+  for (uint32_t d = rk; d-- > 0;) {
+    st[d] = stride;
+    stride *= s.dims[d];
+  }
+  for (uint32_t d = 0; d < rk; d++) {
+    uint32_t from = d + 2 == rk ? rk - 1 : d + 1 == rk ? rk - 2 : d;
+    n += (size_t)snprintf(map + n, sizeof map - n, "%sd%u", d ? ", " : "",
+                          from);
+    k += (size_t)snprintf(strides + k, sizeof strides - k, "%s%lld",
+                          d ? ", " : "", (long long)st[d]);
+  }
+  snprintf(map + n, sizeof map - n, ")");
+  snprintf(bt_type, TYPE_LEN, "%.*s, strided<[%s]>>", (int)strlen(dense) - 1,
+           dense, strides);
+  mg_lower_fresh(e, bt);
+  mg_lower_line(e, "%s = memref.transpose %s %s : %s to %s", bt,
+                e->val[g->b], map, e->type[g->b], bt_type);
+}
+
+static void smem_type_of(const Gemv *g, bool gpu, char *out, size_t size) {
+  snprintf(out, size, "memref<%lldx%lldx%s%s%s>", (long long)g->m,
+           (long long)g->chunk, mg_lower_elt(g->dt), gpu ? ", " : "",
+           gpu ? MG_LOWER_WORKGROUP : "");
+}
+
+static void dot_gpu(Emit *e, const Gemv *g, const char *smem) {
+  char smem_type[TYPE_LEN], bt_type[TYPE_LEN], types[DOT_MAX_ROWS * 8] = "";
+  smem_type_of(g, true, smem_type, sizeof smem_type);
+  Warp w = {.g = g, .cpu = false, .n = g->m * g->cols};
+  Name bid, lane, col0, bt, zero, lo, hi, st, ch, res;
+  mg_lower_fresh(e, bid);
+  mg_lower_line(e, "%s = gpu.block_id x", bid);
+  mg_lower_fresh(e, w.tid);
+  mg_lower_line(e, "%s = gpu.thread_id x", w.tid);
+  dot_lane(e, g, bid, w.tid, lane, col0);
+  dot_stored_b(e, g, bt, bt_type);
+  mg_lower_fresh(e, zero);
+  mg_lower_line(e, "%s = arith.constant 0.0 : f32", zero);
+  mg_lower_index(e, 0, lo);
+  mg_lower_index(e, g->k, hi);
+  mg_lower_index(e, g->chunk, st);
+  mg_lower_fresh(e, res);
+  mg_lower_fresh(e, ch);
+  char iters[DOT_MAX_ROWS * 2 * 40] = "";
+  Name acc[DOT_MAX_ROWS];
+  size_t ni = 0, nt = 0;
+  for (int64_t i = 0; i < w.n; i++) {
+    mg_lower_fresh(e, acc[i]);
+    ni += (size_t)snprintf(iters + ni, sizeof iters - ni, "%s%s = %s",
+                           i ? ", " : "", acc[i], zero);
+    nt += (size_t)snprintf(types + nt, sizeof types - nt, "%sf32",
+                           i ? ", " : "");
+  }
+  mg_lower_line(e, "%s:%lld = scf.for %s = %s to %s step %s iter_args(%s) "
+                   "-> (%s) {", res, (long long)w.n, ch, lo, hi, st, iters,
+                types);
+  e->indent++;
+  dot_stage_a(e, g, w.tid, ch, smem, smem_type);
+  mg_lower_line(e, "gpu.barrier");
+  dot_products(e, g, bt, bt_type, lane, col0, ch, smem, smem_type, acc);
+  mg_lower_line(e, "gpu.barrier");
+  char yields[DOT_MAX_ROWS * 16];
+  join_names(acc, w.n, yields, sizeof yields);
+  mg_lower_line(e, "scf.yield %s : %s", yields, types);
+  e->indent--;
+  mg_lower_line(e, "}");
+  for (int64_t i = 0; i < w.n; i++)
+    snprintf(w.val[i], NAME_LEN, "%.12s#%d", res, (int)i);
+  Name t;
+  mg_lower_fresh(e, t);
+  mg_lower_line(e, "%s = arith.constant true", t);
+  state_set(e, &w, 0, lo);
+  state_set(e, &w, 1, t);
+  for (int64_t o = 16; o >= 1; o /= 2)
+    meet_stage(e, &w, o);
+  dot_store(e, &w, bid);
+}
+
+// The CPU form: blocks, then each segment's threads one after the other;
+// a thread's sums live in a buffer between segments.
+static void dot_cpu(Emit *e, const Gemv *g) {
+  char smem_type[TYPE_LEN], bt_type[TYPE_LEN];
+  smem_type_of(g, false, smem_type, sizeof smem_type);
+  int64_t threads = SLICES * g->cg;
+  Warp w = {.g = g, .cpu = true, .n = g->m * g->cols};
+  snprintf(w.regs_type, sizeof w.regs_type, "memref<%lldx%lldxf32>",
+           (long long)threads, (long long)w.n);
+  static const char *const bufs[] = {"f32", "f32", "index", "i1"};
+  Name *names[] = {&w.regs, &w.xchg, &w.posb, &w.flagb};
+  Name smem, zero, one, nb, bid, bt, fz, lo, hi, st, ch, t;
+  mg_lower_fresh(e, smem);
+  mg_lower_line(e, "%s = memref.alloc() : %s", smem, smem_type);
+  for (int i = 0; i < 4; i++) {
+    mg_lower_fresh(e, *names[i]);
+    if (i < 2)
+      mg_lower_line(e, "%s = memref.alloc() : %s", *names[i], w.regs_type);
+    else
+      mg_lower_line(e, "%s = memref.alloc() : memref<%lldx%s>", *names[i],
+                    (long long)threads, bufs[i]);
+  }
+  dot_stored_b(e, g, bt, bt_type);
+  mg_lower_fresh(e, fz);
+  mg_lower_line(e, "%s = arith.constant 0.0 : f32", fz);
+  mg_lower_fresh(e, t);
+  mg_lower_line(e, "%s = arith.constant true", t);
+  mg_lower_index(e, 0, zero);
+  mg_lower_index(e, 1, one);
+  mg_lower_index(e, g->blocks, nb);
+  mg_lower_fresh(e, bid);
+  mg_lower_line(e, "scf.for %s = %s to %s step %s {", bid, zero, nb, one);
+  e->indent++;
+  lanes_open(e, &w);
+  for (int64_t i = 0; i < w.n; i++)
+    reg_set(e, &w, i, fz);
+  state_set(e, &w, 0, zero);
+  state_set(e, &w, 1, t);
+  lanes_close(e, &w);
+  mg_lower_index(e, 0, lo);
+  mg_lower_index(e, g->k, hi);
+  mg_lower_index(e, g->chunk, st);
+  mg_lower_fresh(e, ch);
+  mg_lower_line(e, "scf.for %s = %s to %s step %s {", ch, lo, hi, st);
+  e->indent++;
+  lanes_open(e, &w);
+  dot_stage_a(e, g, w.tid, ch, smem, smem_type);
+  lanes_close(e, &w);
+  lanes_open(e, &w);
+  Name lane, col0, acc[DOT_MAX_ROWS];
+  dot_lane(e, g, bid, w.tid, lane, col0);
+  for (int64_t i = 0; i < w.n; i++)
+    reg_get(e, &w, i, acc[i]);
+  dot_products(e, g, bt, bt_type, lane, col0, ch, smem, smem_type, acc);
+  for (int64_t i = 0; i < w.n; i++)
+    reg_set(e, &w, i, acc[i]);
+  lanes_close(e, &w);
+  e->indent--;
+  mg_lower_line(e, "}");
+  for (int64_t o = 16; o >= 1; o /= 2)
+    meet_stage(e, &w, o);
+  dot_store(e, &w, bid);
+  e->indent--;
+  mg_lower_line(e, "}");
+  mg_lower_line(e, "memref.dealloc %s : %s", smem, smem_type);
+  for (int i = 0; i < 4; i++)
+    if (i < 2)
+      mg_lower_line(e, "memref.dealloc %s : %s", *names[i], w.regs_type);
+    else
+      mg_lower_line(e, "memref.dealloc %s : memref<%lldx%s>", *names[i],
+                    (long long)threads, bufs[i]);
+}
+
 void mg_lower_gemv(Emit *e, const MgOp *op, const char *part) {
   Gemv g;
   if (!gemv_shape(e->p, op, &g)) {
     e->error = "a matmul that is not a GEMV lowered as one";
+    return;
+  }
+  if (g.dot) {
+    if (e->mode == MG_LOWER_CPU)
+      dot_cpu(e, &g);
+    else
+      dot_gpu(e, &g, part);
     return;
   }
   bool cpu = e->mode == MG_LOWER_CPU;
@@ -661,6 +1111,10 @@ int64_t mg_lower_gemv_smem(const MgProgram *p, MgOpId op, char *type,
   Gemv g;
   if (!gemv_shape(p, &p->graphs[0].ops[op], &g))
     return 0;
+  if (g.dot) {
+    smem_type_of(&g, true, type, size);
+    return g.m * g.chunk * (int64_t)mg_dtype_bytes(g.dt);
+  }
   partials_type(&g, true, type, size);
   return g.cg * g.m * g.cg * g.v * 4;
 }

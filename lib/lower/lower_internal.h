@@ -159,12 +159,18 @@ void mg_lower_prefetch(Emit *e, const MgOp *op, const char *iter,
 /// summed by consecutive threads would share a shared-memory bank): 1 (an
 /// xor), 4 (add, subtract, compare, select), 0 (not staggered).
 int mg_lower_stagger_ops(const MgTensor *in, uint32_t dim);
-/// A kernel-level matmul with at most 8 rows lowered as a split-K GEMV
+/// A kernel-level matmul with at most 64 rows lowered as a split-K GEMV
 /// (gemv.c): true with its launch.
 bool mg_lower_is_gemv(const MgProgram *p, MgOpId op, int64_t *blocks,
                       int64_t *threads);
 /// The GEMV's rows of B loaded ahead per thread (0: not a GEMV).
 int64_t mg_lower_gemv_unroll(const MgProgram *p, MgOpId op);
+/// The GEMV's rows of A per block (a row group; 0: not a GEMV).
+int64_t mg_lower_gemv_rows(const MgProgram *p, MgOpId op);
+/// Columns per warp of a GEMV whose B is stored transposed (dot products
+/// along K, A staged in shared memory DOT chunks at a time), 0 otherwise;
+/// `chunk` gets K per staging.
+int64_t mg_lower_gemv_dot_cols(const MgProgram *p, MgOpId op, int64_t *chunk);
 /// Writes the GEMV kernel's body (GPU) or its CPU form; `part` names the
 /// partial-sum buffer (GPU: a workgroup attribution of mg_lower_gemv_smem's
 /// type; CPU: allocated here).

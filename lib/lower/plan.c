@@ -232,7 +232,16 @@ bool mg_lower_kernel_plan(const MgProgram *p, MgOpId op, int sm,
     plan->vector = MG_LOWER_VECTOR_BYTES /
                    (int64_t)mg_dtype_bytes(root->tensors[o->inputs[1]].dtype);
     plan->unroll = mg_lower_gemv_unroll(p, op);
-    plan->barriers_after = 1; // the partial sums meet after one barrier
+    plan->rows = mg_lower_gemv_rows(p, op);
+    int64_t chunk = 0;
+    plan->cols = mg_lower_gemv_dot_cols(p, op, &chunk);
+    if (plan->cols) { // A staged per chunk: a barrier before and after use
+      const MgTensor *a = &root->tensors[o->inputs[0]];
+      plan->forloop = a->dims[a->rank - 1] / chunk;
+      plan->barriers_per_iteration = 2;
+    } else {
+      plan->barriers_after = 1; // the partial sums meet after one barrier
+    }
   } else {
     plan->form = MG_LOWER_FORM_GRID;
     plan->vector = 1;

@@ -1,0 +1,30 @@
+// REQUIRES: ptxas, libdevice
+// The GEMV forms of gemv-forms.mlir as PTX for sm_90 and sm_80: ptxas
+// accepts them without spills. The transposed weight of @dot16 is read
+// 16 bytes per load along its stored rows (no 2-byte global loads), A
+// from shared memory 16 bytes per load, and the lanes' 16 sums meet in
+// 16 shuffles.
+// RUN: mirage-opt --mirage-lower %S/gemv-forms.mlir -o %t.sm90.mlir
+// RUN: %python %S/Inputs/extract_ptx.py %t.sm90.mlir %t.sm90 > /dev/null
+// RUN: FileCheck %s < %t.sm90/dot16_gpu.ptx
+// RUN: %ptxas -arch=sm_90 -v %t.sm90/dot16_gpu.ptx -o %t.sm90/dot16.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
+// RUN: %ptxas -arch=sm_90 -v %t.sm90/rows16_gpu.ptx -o %t.sm90/rows16.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
+// RUN: %ptxas -arch=sm_90 -v %t.sm90/dot3_gpu.ptx -o %t.sm90/dot3.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
+// RUN: mirage-opt --mirage-lower="target=sm_80" %S/gemv-forms.mlir -o %t.sm80.mlir
+// RUN: %python %S/Inputs/extract_ptx.py %t.sm80.mlir %t.sm80 > /dev/null
+// RUN: FileCheck %s < %t.sm80/dot16_gpu.ptx
+// RUN: %ptxas -arch=sm_80 -v %t.sm80/dot16_gpu.ptx -o %t.sm80/dot16.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
+
+// CHECK-LABEL: .entry dot16_gpu_k2(
+// CHECK-NOT: ld.global{{(.nc)?}}.{{b16|u16}}
+// CHECK: ld.global{{(.nc)?}}.v4.{{b32|u32|f32}}
+// CHECK: st.shared.v4
+// CHECK: bar.sync
+// CHECK-COUNT-16: ld.shared.v4
+// CHECK: bar.sync
+// CHECK-COUNT-16: shfl.sync.bfly.b32
+// CHECK-NOT: shfl.sync
+// CHECK-NOT: ld.global{{(.nc)?}}.{{b16|u16}}
+
+// NOSPILL: 0 bytes spill stores, 0 bytes spill loads
+// NOSPILL-NOT: {{[1-9][0-9]*}} bytes spill
