@@ -550,7 +550,7 @@ static void gemv_dot(Model *m, const MgOp *o, Acc *a, double *per_thread,
   // M·C independent chains), a barrier. Then the shuffle stages.
   double chain = (1 + log2(v)) * g->lat_fp + (conv ? g->lat_fp : 0);
   double chunk_path = g->lat_l2 + g->lat_smem + g->lat_dram + g->lat_smem +
-                      chain;
+                      chain + 2 * g->lat_bar;
   *per_thread = 1;
   *per = chunks * chunk_path + stages * (g->lat_shfl + g->lat_fp) +
          g->lat_smem;
