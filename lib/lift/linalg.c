@@ -234,14 +234,8 @@ static int arg_index(const Structured *s, MlirValue v) {
 static bool eval(BodyEval *e, MlirValue v, MgLiftVal *out);
 
 static bool remember(BodyEval *e, MlirValue v, const MgLiftVal *val) {
-  if (e->num == e->cap) {
-    uint32_t cap = e->cap ? 2 * e->cap : 16;
-    MgLiftVal *vals = realloc(e->vals, cap * sizeof *vals);
-    if (!vals)
-      return mg_lift_fail(e->b, e->s->op, "out of memory");
-    e->vals = vals;
-    e->cap = cap;
-  }
+  if (!mg_array_reserve(&e->vals, &e->cap, e->num + 1, sizeof *e->vals, 16))
+    return mg_lift_fail(e->b, e->s->op, "out of memory");
   e->vals[e->num] = *val;
   if (!mg_ptrmap_put(&e->memo, v.ptr, e->num))
     return mg_lift_fail(e->b, e->s->op, "out of memory");
