@@ -66,12 +66,12 @@ static void split_kv(Build *b, const BlockedAttention *a) {
   custom(b, g1, 3, a->ins, part);
   // Kernel 2: batch y adds its chunks' partials over the for-loop, then
   // divides: (Σ_c N_c) / (Σ_c S_c).
-  int64_t bs = a->bs, rows = a->blocks * a->s;
-  MgGraphId g2 = block(b, (int32_t)bs, 1, a->blocks);
-  MgTensorId pn = input(b, g2, 3, bs, rows, a->d);
-  MgTensorId ps = input(b, g2, 3, bs, rows, 1);
-  MgTensorId n2 = accum(b, g2, iter(b, g2, pn, 0, PHI, PHI, 1), MG_ACCUM_SUM);
-  MgTensorId s2 = accum(b, g2, iter(b, g2, ps, 0, PHI, PHI, 1), MG_ACCUM_SUM);
+  MgTensorId pns[2]; // Σ P·V, Σ P
+  MgGraphId g2 = split_kv_merge_block(b, a, 2, pns);
+  MgTensorId n2 =
+      accum(b, g2, iter(b, g2, pns[0], 0, PHI, PHI, 1), MG_ACCUM_SUM);
+  MgTensorId s2 =
+      accum(b, g2, iter(b, g2, pns[1], 0, PHI, PHI, 1), MG_ACCUM_SUM);
   save(b, g2, binary(b, g2, MG_OP_DIV, n2, s2), 0, PHI, PHI);
   output(b, 0, custom(b, g2, 2, part, NULL));
 }

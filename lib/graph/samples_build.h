@@ -207,4 +207,18 @@ static inline MgProgram *blocked_attention_program(int64_t bs, int64_t s,
   return finish(&b);
 }
 
+// The second kernel of a split-KV sample: a block graph of grid (bs, 1)
+// looping over the chunks, with inputs the n partials kernel 1 wrote side
+// by side (`blocks` chunks of s rows per batch): the first of width d, the
+// others of width 1. Returns the graph; the partials go to in[n].
+static inline MgGraphId split_kv_merge_block(Build *b,
+                                             const BlockedAttention *a,
+                                             uint32_t n, MgTensorId *in) {
+  int64_t rows = a->blocks * a->s;
+  MgGraphId g = block(b, (int32_t)a->bs, 1, a->blocks);
+  for (uint32_t i = 0; i < n; ++i)
+    in[i] = input(b, g, 3, a->bs, rows, i == 0 ? a->d : 1);
+  return g;
+}
+
 #endif // MIRAGE_GRAPH_SAMPLES_BUILD_H

@@ -112,14 +112,11 @@ static void stable_split_kv(Build *b, const BlockedAttention *a) {
   custom(b, g1, 3, a->ins, part);
   // Kernel 2: batch y merges its chunks over the for-loop with the same
   // online sums, keyed by each chunk's max, then divides.
-  int64_t bs = a->bs, rows = a->blocks * a->s;
-  MgGraphId g2 = block(b, (int32_t)bs, 1, a->blocks);
-  MgTensorId pn = input(b, g2, 3, bs, rows, a->d);
-  MgTensorId ps = input(b, g2, 3, bs, rows, 1);
-  MgTensorId pm = input(b, g2, 3, bs, rows, 1);
-  MgTensorId mt = iter(b, g2, pm, 0, PHI, PHI, 1);
-  MgTensorId n2 = online(b, g2, iter(b, g2, pn, 0, PHI, PHI, 1), mt);
-  MgTensorId s2 = online(b, g2, iter(b, g2, ps, 0, PHI, PHI, 1), mt);
+  MgTensorId pnsm[3]; // Σ P·V, Σ P, the max
+  MgGraphId g2 = split_kv_merge_block(b, a, 3, pnsm);
+  MgTensorId mt = iter(b, g2, pnsm[2], 0, PHI, PHI, 1);
+  MgTensorId n2 = online(b, g2, iter(b, g2, pnsm[0], 0, PHI, PHI, 1), mt);
+  MgTensorId s2 = online(b, g2, iter(b, g2, pnsm[1], 0, PHI, PHI, 1), mt);
   save(b, g2, binary(b, g2, MG_OP_DIV, n2, s2), 0, PHI, PHI);
   output(b, 0, custom(b, g2, 3, part, NULL));
 }
