@@ -574,14 +574,7 @@ bool mg_lift_translate_linalg(MgLiftBuilder *b, MlirOperation op) {
     if (!mg_lift_get(b, mg_lift_view_source(op), &x))
       return false;
     if (mg_bridge_op_is(op, "linalg.transpose")) {
-      MlirAttribute p = mg_lift_attr(op, "permutation");
-      if (mlirAttributeIsNull(p) || !mlirAttributeIsADenseI64Array(p) ||
-          mlirDenseArrayGetNumElements(p) != x.rank)
-        return mg_lift_fail(b, op, "missing 'permutation'");
-      int64_t perm[MG_LIFT_MAX_RANK];
-      for (uint32_t i = 0; i < x.rank; ++i)
-        perm[i] = mlirDenseI64ArrayGetElement(p, i);
-      if (!mg_lift_view_transpose(b, &x, perm, &r))
+      if (!mg_lift_view_permute(b, op, "permutation", true, &x, &r))
         return false;
     } else {
       r = x;

@@ -669,6 +669,21 @@ bool mg_lift_view_transpose(MgLiftBuilder *b, const MgLiftVal *v,
   return true;
 }
 
+bool mg_lift_view_permute(MgLiftBuilder *b, MlirOperation op, const char *attr,
+                          bool i64, const MgLiftVal *v, MgLiftVal *out) {
+  MlirAttribute p = mg_lift_attr(op, attr);
+  if (mlirAttributeIsNull(p) ||
+      !(i64 ? mlirAttributeIsADenseI64Array(p)
+            : mlirAttributeIsADenseI32Array(p)) ||
+      mlirDenseArrayGetNumElements(p) != v->rank)
+    return mg_lift_fail(b, op, "missing '%s'", attr);
+  int64_t perm[MG_LIFT_MAX_RANK];
+  for (uint32_t i = 0; i < v->rank; ++i)
+    perm[i] = i64 ? mlirDenseI64ArrayGetElement(p, i)
+                  : mlirDenseI32ArrayGetElement(p, i);
+  return mg_lift_view_transpose(b, v, perm, out);
+}
+
 //===--- Dead ops ---------------------------------------------------------===//
 
 // True when input k is unused and its IR value also enters as another
