@@ -29,6 +29,9 @@ MG_API bool mg_bridge_op_is(MlirOperation op, const char *name);
 MG_API void mg_bridge_op_name(MlirOperation op, char *buf, size_t size);
 /// `type` as MLIR prints it, NUL-terminated in `buf` (cut at size - 1).
 MG_API void mg_bridge_type_text(MlirType type, char *buf, size_t size);
+/// The μGraph dtype of the MLIR element type `element` (f16, bf16, f32);
+/// false, `*dtype` untouched, for any other type.
+MG_API bool mg_bridge_dtype(MlirType element, MgDType *dtype);
 /// The func.func named `name` in `module`, or a null operation. Builds the
 /// module's symbol table (O(functions)): for repeated lookups build one with
 /// mlirSymbolTableCreate and use mg_bridge_lookup_func_in.

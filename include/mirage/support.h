@@ -124,6 +124,14 @@ MG_API int64_t mg_gcd_i64(int64_t a, int64_t b);
 MG_API bool mg_array_reserve(void *items, uint32_t *cap, uint32_t need,
                              size_t size, uint32_t first);
 
+/// mg_array_reserve for `n` parallel arrays that share one capacity `*cap`:
+/// `items[i]` is the address of array i's pointer, `sizes[i]` its element
+/// size. False, with `*cap` unchanged, when any of them could not grow (the
+/// ones that did keep their larger allocation, still owned by the caller).
+MG_API bool mg_array_reserve_parallel(void *const *items, const size_t *sizes,
+                                      uint32_t n, uint32_t *cap, uint32_t need,
+                                      uint32_t first);
+
 /// A growable NUL-terminated string. Appends after a failed allocation are
 /// ignored and `failed` stays set, so a caller checks once at the end.
 typedef struct MgText {

@@ -96,14 +96,7 @@ static bool read_type(MlirType type, MgDType *dtype, uint32_t *rank,
              (long long)r, MG_MAX_DIMS);
     return false;
   }
-  MlirType e = mlirShapedTypeGetElementType(type);
-  if (mlirTypeIsAF16(e))
-    *dtype = MG_DTYPE_F16;
-  else if (mlirTypeIsABF16(e))
-    *dtype = MG_DTYPE_BF16;
-  else if (mlirTypeIsAF32(e))
-    *dtype = MG_DTYPE_F32;
-  else {
+  if (!mg_bridge_dtype(mlirShapedTypeGetElementType(type), dtype)) {
     snprintf(why, WHY_LEN, "element type must be f16, bf16 or f32");
     return false;
   }

@@ -1,5 +1,6 @@
 //===- names.c - Op names and function lookup, for every MLIR-facing layer -===//
 #include "mirage/bridge.h"
+#include "mlir-c/BuiltinTypes.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -31,6 +32,18 @@ void mg_bridge_type_text(MlirType type, char *buf, size_t size) {
   TypeText t = {buf, size, 0};
   buf[0] = 0;
   mlirTypePrint(type, append_text, &t);
+}
+
+bool mg_bridge_dtype(MlirType element, MgDType *dtype) {
+  if (mlirTypeIsAF16(element))
+    *dtype = MG_DTYPE_F16;
+  else if (mlirTypeIsABF16(element))
+    *dtype = MG_DTYPE_BF16;
+  else if (mlirTypeIsAF32(element))
+    *dtype = MG_DTYPE_F32;
+  else
+    return false;
+  return true;
 }
 
 MlirOperation mg_bridge_lookup_func_in(MlirSymbolTable symbols,

@@ -33,29 +33,38 @@ MgStatus mg_graph_append(MgProgram *dst, MgGraphId dg, const MgProgram *src,
         return MG_STATUS_INVALID;
       continue;
     }
-    MgOp c = *op;
-    for (uint32_t k = 0; k < op->num_inputs; k++)
-      c.inputs[k] = map[op->inputs[k]];
+    int32_t attr = op->attr;
     if (op->kind == MG_OP_CUSTOM || op->kind == MG_OP_THREAD) {
       MgGraphId sub = mg_program_copy_graph(dst, src, (MgGraphId)op->attr,
                                             diag);
       if (sub == MG_NO_ID)
         return MG_STATUS_INVALID;
-      c.attr = (int32_t)sub;
+      attr = (int32_t)sub;
     }
-    MgTensorId out[MG_MAX_OP_OUTPUTS];
-    if (mg_graph_add_op(dst, dg, &c, out, diag) == MG_NO_ID)
+    if (mg_graph_copy_op(dst, dg, g, op, attr, map, diag) != MG_STATUS_OK)
       return MG_STATUS_INVALID;
-    for (uint32_t k = 0; k < op->num_outputs; k++) {
-      const MgTensor *t = &g->tensors[op->outputs[k]];
-      map[op->outputs[k]] = out[k];
-      if (dst->graphs[dg].tensors[out[k]].dtype != t->dtype &&
-          mg_graph_set_dtype(dst, dg, out[k], (MgDType)t->dtype, diag) !=
-              MG_STATUS_OK)
-        return MG_STATUS_INVALID;
-    }
   }
   return MG_STATUS_OK;
+}
+
+MgStatus mg_graph_copy_op(MgProgram *dst, MgGraphId dg, const MgGraph *g,
+                          const MgOp *op, int32_t attr, MgTensorId *map,
+                          MgDiag *diag) {
+  MgOp c = *op;
+  for (uint32_t k = 0; k < op->num_inputs; k++)
+    c.inputs[k] = map[op->inputs[k]];
+  c.attr = attr;
+  MgTensorId out[MG_MAX_OP_OUTPUTS];
+  if (mg_graph_add_op(dst, dg, &c, out, diag) == MG_NO_ID)
+    return MG_STATUS_INVALID;
+  MgStatus st = MG_STATUS_OK;
+  for (uint32_t k = 0; st == MG_STATUS_OK && k < op->num_outputs; k++) {
+    const MgTensor *t = &g->tensors[op->outputs[k]];
+    map[op->outputs[k]] = out[k];
+    if (dst->graphs[dg].tensors[out[k]].dtype != t->dtype)
+      st = mg_graph_set_dtype(dst, dg, out[k], (MgDType)t->dtype, diag);
+  }
+  return st;
 }
 
 MgGraphId mg_program_copy_graph(MgProgram *dst, const MgProgram *src,

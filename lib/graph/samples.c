@@ -51,36 +51,35 @@ MgProgram *mg_sample_attention(int64_t bs, int64_t s, int64_t d, int64_t l) {
   return attention_program(bs, s, d, l, attention, false);
 }
 
+// Kernel 1: block (x, y) takes KV chunk x of batch y.
+static void split_kv(Build *b, const BlockedAttention *a) {
+  MgGraphId g1 = a->g;
+  MgTensorId qt = iter(b, g1, a->q, PHI, 0, PHI, PHI);
+  MgTensorId kt = iter(b, g1, a->k, 2, 0, PHI, 2);
+  MgTensorId vt = iter(b, g1, a->v, 1, 0, PHI, 1);
+  MgTensorId e = unary(b, g1, MG_OP_EXP, matmul(b, g1, qt, kt));
+  MgTensorId num = accum(b, g1, matmul(b, g1, e, vt), MG_ACCUM_SUM);
+  MgTensorId den = accum(b, g1, e, MG_ACCUM_SUM_LAST);
+  save(b, g1, num, 1, 0, PHI);
+  save(b, g1, den, 1, 0, PHI);
+  MgTensorId part[2];
+  custom(b, g1, 3, a->ins, part);
+  // Kernel 2: batch y adds its chunks' partials over the for-loop, then
+  // divides: (Σ_c N_c) / (Σ_c S_c).
+  MgTensorId pns[2]; // Σ P·V, Σ P
+  MgGraphId g2 = split_kv_merge_block(b, a, 2, pns);
+  MgTensorId n2 =
+      accum(b, g2, iter(b, g2, pns[0], 0, PHI, PHI, 1), MG_ACCUM_SUM);
+  MgTensorId s2 =
+      accum(b, g2, iter(b, g2, pns[1], 0, PHI, PHI, 1), MG_ACCUM_SUM);
+  save(b, g2, binary(b, g2, MG_OP_DIV, n2, s2), 0, PHI, PHI);
+  output(b, 0, custom(b, g2, 2, part, NULL));
+}
+
 MgProgram *mg_sample_attention_split_kv(int64_t bs, int64_t s, int64_t d,
                                         int64_t l, int32_t chunks,
                                         int32_t forloop) {
-  if (!blocked_attention_sizes(bs, s, d, l, chunks, forloop))
-    return NULL;
-  Build b = start();
-  // Kernel 1: block (x, y) takes KV chunk x of batch y.
-  MgTensorId ins[3], qkv[3];
-  MgGraphId g1 = attention_block(&b, bs, s, d, l, chunks, forloop, ins, qkv);
-  MgTensorId q = qkv[0], k = qkv[1], v = qkv[2];
-  MgTensorId qt = iter(&b, g1, q, PHI, 0, PHI, PHI);
-  MgTensorId kt = iter(&b, g1, k, 2, 0, PHI, 2);
-  MgTensorId vt = iter(&b, g1, v, 1, 0, PHI, 1);
-  MgTensorId e = unary(&b, g1, MG_OP_EXP, matmul(&b, g1, qt, kt));
-  MgTensorId num = accum(&b, g1, matmul(&b, g1, e, vt), MG_ACCUM_SUM);
-  MgTensorId den = accum(&b, g1, e, MG_ACCUM_SUM_LAST);
-  save(&b, g1, num, 1, 0, PHI);
-  save(&b, g1, den, 1, 0, PHI);
-  MgTensorId part[2];
-  custom(&b, g1, 3, ins, part);
-  // Kernel 2: batch y adds its chunks' partials over the for-loop, then
-  // divides: (Σ_c N_c) / (Σ_c S_c).
-  MgGraphId g2 = block(&b, (int32_t)bs, 1, chunks);
-  MgTensorId pn = input(&b, g2, 3, bs, chunks * s, d);
-  MgTensorId ps = input(&b, g2, 3, bs, chunks * s, 1);
-  MgTensorId n2 = accum(&b, g2, iter(&b, g2, pn, 0, PHI, PHI, 1), MG_ACCUM_SUM);
-  MgTensorId s2 = accum(&b, g2, iter(&b, g2, ps, 0, PHI, PHI, 1), MG_ACCUM_SUM);
-  save(&b, g2, binary(&b, g2, MG_OP_DIV, n2, s2), 0, PHI, PHI);
-  output(&b, 0, custom(&b, g2, 2, part, NULL));
-  return finish(&b);
+  return blocked_attention_program(bs, s, d, l, chunks, forloop, split_kv);
 }
 
 MgProgram *mg_sample_qknorm(int64_t bs, int64_t s, int64_t d, int64_t l) {
@@ -124,14 +123,32 @@ MgProgram *mg_sample_lora_fused(int64_t m, int64_t k, int64_t n, int64_t r,
 
 //===--- Gated MLP ---------------------------------------------------------===//
 
-MgProgram *mg_sample_gated_mlp(int64_t m, int64_t k, int64_t n) {
+// The MLP inputs X(m,k), W1(k,n), W2(k,n) of graph g, into xw[3].
+static void mlp_inputs(Build *b, MgGraphId g, int64_t m, int64_t k, int64_t n,
+                       MgTensorId *xw) {
+  xw[0] = input(b, g, 2, m, k, 0);
+  xw[1] = input(b, g, 2, k, n, 0);
+  xw[2] = input(b, g, 2, k, n, 0);
+}
+
+// An unfused MLP sample's start: its sizes checked, *b started and the
+// kernel inputs in xw[3]. False when the sizes are not accepted.
+static bool mlp_start(Build *b, int64_t m, int64_t k, int64_t n,
+                      MgTensorId *xw) {
   if (!positive(m, k, n, 1))
+    return false;
+  *b = start();
+  mlp_inputs(b, 0, m, k, n, xw);
+  return true;
+}
+
+MgProgram *mg_sample_gated_mlp(int64_t m, int64_t k, int64_t n) {
+  Build b;
+  MgTensorId in[3]; // x, w1, w2
+  if (!mlp_start(&b, m, k, n, in))
     return NULL;
-  Build b = start();
-  MgTensorId x = input(&b, 0, 2, m, k, 0), w1 = input(&b, 0, 2, k, n, 0);
-  MgTensorId w2 = input(&b, 0, 2, k, n, 0);
-  MgTensorId gate = unary(&b, 0, MG_OP_SILU, matmul(&b, 0, x, w1));
-  output(&b, 0, binary(&b, 0, MG_OP_MUL, gate, matmul(&b, 0, x, w2)));
+  MgTensorId gate = unary(&b, 0, MG_OP_SILU, matmul(&b, 0, in[0], in[1]));
+  output(&b, 0, binary(&b, 0, MG_OP_MUL, gate, matmul(&b, 0, in[0], in[2])));
   return finish(&b);
 }
 
@@ -146,14 +163,13 @@ static MgProgram *mlp_fused(int64_t m, int64_t k, int64_t n, int32_t grid,
   if (!positive(m, k, n, 1) || grid <= 0 || forloop <= 0)
     return NULL;
   Build b = start();
-  MgTensorId ins[3] = {input(&b, 0, 2, m, k, 0), input(&b, 0, 2, k, n, 0),
-                       input(&b, 0, 2, k, n, 0)};
+  MgTensorId ins[3], xw[3];
+  mlp_inputs(&b, 0, m, k, n, ins);
   MgGraphId g = block(&b, grid, 1, forloop);
-  MgTensorId x = input(&b, g, 2, m, k, 0), w1 = input(&b, g, 2, k, n, 0);
-  MgTensorId w2 = input(&b, g, 2, k, n, 0);
-  MgTensorId xt = iter(&b, g, x, PHI, PHI, PHI, 1);
-  MgTensorId w1t = iter(&b, g, w1, 1, PHI, PHI, 0);
-  MgTensorId w2t = iter(&b, g, w2, 1, PHI, PHI, 0);
+  mlp_inputs(&b, g, m, k, n, xw);
+  MgTensorId xt = iter(&b, g, xw[0], PHI, PHI, PHI, 1);
+  MgTensorId w1t = iter(&b, g, xw[1], 1, PHI, PHI, 0);
+  MgTensorId w2t = iter(&b, g, xw[2], 1, PHI, PHI, 0);
   MgTensorId h1 = accum(&b, g, matmul(&b, g, xt, w1t), MG_ACCUM_SUM);
   MgTensorId h2 = accum(&b, g, matmul(&b, g, xt, w2t), MG_ACCUM_SUM);
   save(&b, g, post(&b, g, h1, h2), 1, PHI, PHI);
@@ -184,12 +200,12 @@ static MgTensorId math_post(Build *b, MgGraphId g, MgTensorId h1,
 }
 
 MgProgram *mg_sample_math_mlp(int64_t m, int64_t k, int64_t n) {
-  if (!positive(m, k, n, 1))
+  Build b;
+  MgTensorId in[3]; // x, w1, w2
+  if (!mlp_start(&b, m, k, n, in))
     return NULL;
-  Build b = start();
-  MgTensorId x = input(&b, 0, 2, m, k, 0), w1 = input(&b, 0, 2, k, n, 0);
-  MgTensorId w2 = input(&b, 0, 2, k, n, 0);
-  output(&b, 0, math_post(&b, 0, matmul(&b, 0, x, w1), matmul(&b, 0, x, w2)));
+  output(&b, 0, math_post(&b, 0, matmul(&b, 0, in[0], in[1]),
+                          matmul(&b, 0, in[0], in[2])));
   return finish(&b);
 }
 

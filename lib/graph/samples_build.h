@@ -25,6 +25,10 @@ static inline MgTensorId check(Build *b, MgTensorId t) {
   return t;
 }
 
+// One builder step: skipped (MG_NO_ID) once an op was rejected, else the
+// op `call`, whose rejection clears ok. `call` is evaluated only when ok.
+#define BUILD_STEP(b, call) ((b)->ok ? check((b), (call)) : MG_NO_ID)
+
 static inline Build start(void) {
   Build b;
   b.p = mg_program_create();
@@ -45,45 +49,41 @@ static inline bool positive(int64_t a, int64_t b, int64_t c, int64_t d) {
 
 static inline MgTensorId input(Build *b, MgGraphId g, uint32_t rank, int64_t d0,
                         int64_t d1, int64_t d2) {
-  if (!b->ok)
-    return MG_NO_ID;
   int64_t dims[3] = {d0, d1, d2};
-  return check(b, mg_graph_add_input(b->p, g, MG_DTYPE_F16, rank, dims, NULL));
+  return BUILD_STEP(b,
+                    mg_graph_add_input(b->p, g, MG_DTYPE_F16, rank, dims, NULL));
 }
 
 static inline MgTensorId matmul(Build *b, MgGraphId g, MgTensorId x, MgTensorId y) {
-  return b->ok ? check(b, mg_graph_matmul(b->p, g, x, y, NULL)) : MG_NO_ID;
+  return BUILD_STEP(b, mg_graph_matmul(b->p, g, x, y, NULL));
 }
 
 static inline MgTensorId binary(Build *b, MgGraphId g, MgOpKind kind, MgTensorId x,
                          MgTensorId y) {
-  return b->ok ? check(b, mg_graph_binary(b->p, g, kind, x, y, NULL))
-               : MG_NO_ID;
+  return BUILD_STEP(b, mg_graph_binary(b->p, g, kind, x, y, NULL));
 }
 
 static inline MgTensorId unary(Build *b, MgGraphId g, MgOpKind kind, MgTensorId x) {
-  return b->ok ? check(b, mg_graph_unary(b->p, g, kind, x, NULL)) : MG_NO_ID;
+  return BUILD_STEP(b, mg_graph_unary(b->p, g, kind, x, NULL));
 }
 
 static inline MgTensorId scalar(Build *b, MgGraphId g, MgOpKind kind, MgTensorId x,
                          double s) {
-  return b->ok ? check(b, mg_graph_scalar(b->p, g, kind, x, s, NULL))
-               : MG_NO_ID;
+  return BUILD_STEP(b, mg_graph_scalar(b->p, g, kind, x, s, NULL));
 }
 
 static inline MgTensorId sum(Build *b, MgGraphId g, MgTensorId x, int32_t dim) {
-  return b->ok ? check(b, mg_graph_sum(b->p, g, x, dim, NULL)) : MG_NO_ID;
+  return BUILD_STEP(b, mg_graph_sum(b->p, g, x, dim, NULL));
 }
 
 static inline MgTensorId iter(Build *b, MgGraphId g, MgTensorId x, int8_t ix,
                        int8_t iy, int8_t iz, int8_t fmap) {
   int8_t imap[3] = {ix, iy, iz};
-  return b->ok ? check(b, mg_graph_iterator(b->p, g, x, imap, fmap, NULL))
-               : MG_NO_ID;
+  return BUILD_STEP(b, mg_graph_iterator(b->p, g, x, imap, fmap, NULL));
 }
 
 static inline MgTensorId accum(Build *b, MgGraphId g, MgTensorId x, MgAccumKind k) {
-  return b->ok ? check(b, mg_graph_accum(b->p, g, x, k, NULL)) : MG_NO_ID;
+  return BUILD_STEP(b, mg_graph_accum(b->p, g, x, k, NULL));
 }
 
 static inline MgTensorId save(Build *b, MgGraphId g, MgTensorId x, int8_t ox,
@@ -168,23 +168,56 @@ static inline MgProgram *attention_program(int64_t bs, int64_t s, int64_t d,
   return finish(&b);
 }
 
-// The sizes a blocked attention sample accepts (its grid's y is bs).
-static inline bool blocked_attention_sizes(int64_t bs, int64_t s, int64_t d,
-                                           int64_t l, int32_t blocks,
-                                           int32_t forloop) {
-  return positive(bs, s, d, l) && blocks > 0 && forloop > 0 &&
-         bs <= INT32_MAX;
+// A blocked attention sample as its body sees it: the sizes, kernel inputs
+// Q, K, V and a first block graph g of grid (blocks, bs) and for-loop
+// `forloop` with inputs q, k, v reading them.
+typedef struct BlockedAttention {
+  int64_t bs, s, d, l;
+  int32_t blocks, forloop;
+  MgTensorId ins[3];
+  MgGraphId g;
+  MgTensorId q, k, v;
+} BlockedAttention;
+
+// Builds the rest of the program from block graph a->g on, its kernel
+// graph output included.
+typedef void (*BlockedBody)(Build *b, const BlockedAttention *a);
+
+// The one start of the blocked attention samples (split-KV, FlashAttention
+// and their stable forms): NULL for sizes they do not accept (the grid's y
+// is bs), else the program `body` completes.
+static inline MgProgram *blocked_attention_program(int64_t bs, int64_t s,
+                                                   int64_t d, int64_t l,
+                                                   int32_t blocks,
+                                                   int32_t forloop,
+                                                   BlockedBody body) {
+  if (!positive(bs, s, d, l) || blocks <= 0 || forloop <= 0 ||
+      bs > INT32_MAX)
+    return NULL;
+  Build b = start();
+  BlockedAttention a = {bs, s, d, l, blocks, forloop, {0}, 0, 0, 0, 0};
+  attention_inputs(&b, 0, bs, s, d, l, a.ins);
+  a.g = block(&b, blocks, (int32_t)bs, forloop);
+  MgTensorId qkv[3];
+  attention_inputs(&b, a.g, bs, s, d, l, qkv);
+  a.q = qkv[0];
+  a.k = qkv[1];
+  a.v = qkv[2];
+  body(&b, &a);
+  return finish(&b);
 }
 
-// Kernel inputs Q, K, V (into ins[3]) and a first block graph of grid
-// (blocks, bs) and for-loop `forloop` reading them (its inputs into qkv[3]).
-static inline MgGraphId attention_block(Build *b, int64_t bs, int64_t s,
-                                        int64_t d, int64_t l, int32_t blocks,
-                                        int32_t forloop, MgTensorId *ins,
-                                        MgTensorId *qkv) {
-  attention_inputs(b, 0, bs, s, d, l, ins);
-  MgGraphId g = block(b, blocks, (int32_t)bs, forloop);
-  attention_inputs(b, g, bs, s, d, l, qkv);
+// The second kernel of a split-KV sample: a block graph of grid (bs, 1)
+// looping over the chunks, with inputs the n partials kernel 1 wrote side
+// by side (`blocks` chunks of s rows per batch): the first of width d, the
+// others of width 1. Returns the graph; the partials go to in[n].
+static inline MgGraphId split_kv_merge_block(Build *b,
+                                             const BlockedAttention *a,
+                                             uint32_t n, MgTensorId *in) {
+  int64_t rows = a->blocks * a->s;
+  MgGraphId g = block(b, (int32_t)a->bs, 1, a->blocks);
+  for (uint32_t i = 0; i < n; ++i)
+    in[i] = input(b, g, 3, a->bs, rows, i == 0 ? a->d : 1);
   return g;
 }
 

@@ -10,14 +10,12 @@
 #include "samples_build.h"
 
 static MgTensorId row_max(Build *b, MgGraphId g, MgTensorId x, int32_t dim) {
-  return b->ok ? check(b, mg_graph_reduce(b->p, g, MG_OP_REDUCE_MAX, x, dim,
-                                          NULL))
-               : MG_NO_ID;
+  return BUILD_STEP(b,
+                    mg_graph_reduce(b->p, g, MG_OP_REDUCE_MAX, x, dim, NULL));
 }
 
 static MgTensorId online(Build *b, MgGraphId g, MgTensorId x, MgTensorId m) {
-  return b->ok ? check(b, mg_graph_accum_online(b->p, g, x, m, NULL))
-               : MG_NO_ID;
+  return BUILD_STEP(b, mg_graph_accum_online(b->p, g, x, m, NULL));
 }
 
 // exp(x − max_dim x): every element in (0, 1].
@@ -82,57 +80,51 @@ static void flash_step(Build *b, MgGraphId g, MgTensorId qt, MgTensorId kt,
   *den = online(b, g, sum(b, g, p, 2), *m);
 }
 
+// Block (x, y): query rows x of batch y, looping over the KV length.
+static void flash(Build *b, const BlockedAttention *a) {
+  MgGraphId g = a->g;
+  MgTensorId num, den, m;
+  flash_step(b, g, iter(b, g, a->q, 1, 0, PHI, PHI),
+             iter(b, g, a->k, PHI, 0, PHI, 2), iter(b, g, a->v, PHI, 0, PHI, 1),
+             &num, &den, &m);
+  save(b, g, binary(b, g, MG_OP_DIV, num, den), 1, 0, PHI);
+  output(b, 0, custom(b, g, 3, a->ins, NULL));
+}
+
 MgProgram *mg_sample_stable_attention_flash(int64_t bs, int64_t s, int64_t d,
                                             int64_t l, int32_t row_blocks,
                                             int32_t forloop) {
-  if (!blocked_attention_sizes(bs, s, d, l, row_blocks, forloop))
-    return NULL;
-  Build b = start();
-  // Block (x, y): query rows x of batch y, looping over the KV length.
-  MgTensorId ins[3], qkv[3];
-  MgGraphId g =
-      attention_block(&b, bs, s, d, l, row_blocks, forloop, ins, qkv);
-  MgTensorId q = qkv[0], k = qkv[1], v = qkv[2];
+  return blocked_attention_program(bs, s, d, l, row_blocks, forloop, flash);
+}
+
+// Kernel 1: block (x, y) takes KV chunk x of batch y and writes its
+// rescaled partials and its max side by side along dim 1.
+static void stable_split_kv(Build *b, const BlockedAttention *a) {
+  MgGraphId g1 = a->g;
   MgTensorId num, den, m;
-  flash_step(&b, g, iter(&b, g, q, 1, 0, PHI, PHI),
-             iter(&b, g, k, PHI, 0, PHI, 2), iter(&b, g, v, PHI, 0, PHI, 1),
+  flash_step(b, g1, iter(b, g1, a->q, PHI, 0, PHI, PHI),
+             iter(b, g1, a->k, 2, 0, PHI, 2), iter(b, g1, a->v, 1, 0, PHI, 1),
              &num, &den, &m);
-  save(&b, g, binary(&b, g, MG_OP_DIV, num, den), 1, 0, PHI);
-  output(&b, 0, custom(&b, g, 3, ins, NULL));
-  return finish(&b);
+  save(b, g1, num, 1, 0, PHI);
+  save(b, g1, den, 1, 0, PHI);
+  save(b, g1, accum(b, g1, m, MG_ACCUM_MAX), 1, 0, PHI);
+  MgTensorId part[3];
+  custom(b, g1, 3, a->ins, part);
+  // Kernel 2: batch y merges its chunks over the for-loop with the same
+  // online sums, keyed by each chunk's max, then divides.
+  MgTensorId pnsm[3]; // Σ P·V, Σ P, the max
+  MgGraphId g2 = split_kv_merge_block(b, a, 3, pnsm);
+  MgTensorId mt = iter(b, g2, pnsm[2], 0, PHI, PHI, 1);
+  MgTensorId n2 = online(b, g2, iter(b, g2, pnsm[0], 0, PHI, PHI, 1), mt);
+  MgTensorId s2 = online(b, g2, iter(b, g2, pnsm[1], 0, PHI, PHI, 1), mt);
+  save(b, g2, binary(b, g2, MG_OP_DIV, n2, s2), 0, PHI, PHI);
+  output(b, 0, custom(b, g2, 3, part, NULL));
 }
 
 MgProgram *mg_sample_stable_attention_split_kv(int64_t bs, int64_t s,
                                                int64_t d, int64_t l,
                                                int32_t chunks,
                                                int32_t forloop) {
-  if (!blocked_attention_sizes(bs, s, d, l, chunks, forloop))
-    return NULL;
-  Build b = start();
-  // Kernel 1: block (x, y) takes KV chunk x of batch y and writes its
-  // rescaled partials and its max side by side along dim 1.
-  MgTensorId ins[3], qkv[3];
-  MgGraphId g1 = attention_block(&b, bs, s, d, l, chunks, forloop, ins, qkv);
-  MgTensorId q = qkv[0], k = qkv[1], v = qkv[2];
-  MgTensorId num, den, m;
-  flash_step(&b, g1, iter(&b, g1, q, PHI, 0, PHI, PHI),
-             iter(&b, g1, k, 2, 0, PHI, 2), iter(&b, g1, v, 1, 0, PHI, 1),
-             &num, &den, &m);
-  save(&b, g1, num, 1, 0, PHI);
-  save(&b, g1, den, 1, 0, PHI);
-  save(&b, g1, accum(&b, g1, m, MG_ACCUM_MAX), 1, 0, PHI);
-  MgTensorId part[3];
-  custom(&b, g1, 3, ins, part);
-  // Kernel 2: batch y merges its chunks over the for-loop with the same
-  // online sums, keyed by each chunk's max, then divides.
-  MgGraphId g2 = block(&b, (int32_t)bs, 1, chunks);
-  MgTensorId pn = input(&b, g2, 3, bs, chunks * s, d);
-  MgTensorId ps = input(&b, g2, 3, bs, chunks * s, 1);
-  MgTensorId pm = input(&b, g2, 3, bs, chunks * s, 1);
-  MgTensorId mt = iter(&b, g2, pm, 0, PHI, PHI, 1);
-  MgTensorId n2 = online(&b, g2, iter(&b, g2, pn, 0, PHI, PHI, 1), mt);
-  MgTensorId s2 = online(&b, g2, iter(&b, g2, ps, 0, PHI, PHI, 1), mt);
-  save(&b, g2, binary(&b, g2, MG_OP_DIV, n2, s2), 0, PHI, PHI);
-  output(&b, 0, custom(&b, g2, 3, part, NULL));
-  return finish(&b);
+  return blocked_attention_program(bs, s, d, l, chunks, forloop,
+                                   stable_split_kv);
 }

@@ -86,6 +86,11 @@ MgStatus mg_interp_domain_fail(MgExec *ex, MgStatus status, const char *what) {
                         mg_status_name(status));
 }
 
+MgStatus mg_interp_domain_check(MgExec *ex, MgStatus status, const char *what) {
+  return status == MG_STATUS_OK ? status
+                                : mg_interp_domain_fail(ex, status, what);
+}
+
 MgStatus mg_interp_value_shape(MgExec *ex, MgExecValue *v, uint32_t rank,
                                const int64_t *dims) {
   size_t n;

@@ -58,6 +58,9 @@ MgStatus mg_interp_fail(MgExec *ex, MgStatus status, const char *fmt, ...)
     ;
 /// Reports a failing domain call by the op it served.
 MgStatus mg_interp_domain_fail(MgExec *ex, MgStatus status, const char *what);
+/// `status` of a domain call: MG_STATUS_OK as it is, a failure reported
+/// through mg_interp_domain_fail.
+MgStatus mg_interp_domain_check(MgExec *ex, MgStatus status, const char *what);
 /// Element count of a shape; false on a negative dim, rank > MG_MAX_DIMS or
 /// a byte size that does not fit in size_t.
 bool mg_interp_numel(uint32_t rank, const int64_t *dims, size_t *out);

@@ -12,10 +12,6 @@
 
 #include <string.h>
 
-static MgStatus dom_fail(MgExec *ex, MgStatus st, const char *what) {
-  return st == MG_STATUS_OK ? st : mg_interp_domain_fail(ex, st, what);
-}
-
 MgStatus mg_interp_accum_max(MgExec *ex, MgExecValue *acc, const MgBuffer *x,
                              bool first) {
   size_t n = (size_t)mg_buffer_numel(x);
@@ -26,7 +22,7 @@ MgStatus mg_interp_accum_max(MgExec *ex, MgExecValue *acc, const MgBuffer *x,
     memcpy(acc->buf.data, x->data, n * sizeof(MgCell));
     return MG_STATUS_OK;
   }
-  return dom_fail(ex,
+  return mg_interp_domain_check(ex,
                   ex->dom->binary(ex->dctx, MG_OP_MAX, acc->buf.data, x->data,
                                   acc->buf.data, n),
                   "max");
@@ -66,7 +62,7 @@ MgStatus mg_interp_accum_online(MgExec *ex, MgExecValue *acc,
     if ((st = d->binary(ex->dctx, MG_OP_MAX, M, m->data, mn, nm)) ||
         (st = d->binary(ex->dctx, MG_OP_SUB, M, mn, sc, nm)) ||
         (st = d->unary(ex->dctx, MG_OP_EXP, 0.0, sc, sc, nm)))
-      return dom_fail(ex, st, "online rescale");
+      return mg_interp_domain_check(ex, st, "online rescale");
     const MgCell *s = expand(ex, MG_EXEC_SCRATCH_LHS, sc, m, x, n);
     if (!s)
       return mg_interp_fail(ex, MG_STATUS_NOMEM, "out of memory");
@@ -74,12 +70,12 @@ MgStatus mg_interp_accum_online(MgExec *ex, MgExecValue *acc,
                         n)) ||
         (st = d->binary(ex->dctx, MG_OP_SUB, m->data, mn, sc, nm)) ||
         (st = d->unary(ex->dctx, MG_OP_EXP, 0.0, sc, sc, nm)))
-      return dom_fail(ex, st, "online rescale");
+      return mg_interp_domain_check(ex, st, "online rescale");
     if (!(s = expand(ex, MG_EXEC_SCRATCH_LHS, sc, m, x, n)))
       return mg_interp_fail(ex, MG_STATUS_NOMEM, "out of memory");
     if ((st = d->binary(ex->dctx, MG_OP_MUL, x->data, s, t, n)) ||
         (st = d->add_into(ex->dctx, acc->buf.data, t, n)))
-      return dom_fail(ex, st, "online sum");
+      return mg_interp_domain_check(ex, st, "online sum");
     memcpy(M, mn, nm * sizeof(MgCell));
   }
   return MG_STATUS_OK;

@@ -66,7 +66,7 @@ MgStatus mg_interp_reduce(MgExec *ex, const MgCell *src, size_t outer,
     for (size_t j = 0; j < n && st == MG_STATUS_OK; ++j)
       st = dom->add_into(ex->dctx, dst, t + j * outer * inner, outer * inner);
   }
-  return st == MG_STATUS_OK ? st : mg_interp_domain_fail(ex, st, "add_into");
+  return mg_interp_domain_check(ex, st, "add_into");
 }
 
 MgStatus mg_interp_reduce_max(MgExec *ex, const MgCell *src, size_t outer,
@@ -81,13 +81,39 @@ MgStatus mg_interp_reduce_max(MgExec *ex, const MgCell *src, size_t outer,
       st = ex->dom->binary(ex->dctx, MG_OP_MAX, d, src + (o * n + j) * inner,
                            d, inner);
   }
-  return st == MG_STATUS_OK ? st : mg_interp_domain_fail(ex, st, "max");
+  return mg_interp_domain_check(ex, st, "max");
+}
+
+// Operands 0 and 1 of a two-operand op into *a and *b; false (reported)
+// when either is missing.
+static bool two_operands(MgExec *ex, const MgOp *op, MgExecValue *vals,
+                         const MgBuffer **a, const MgBuffer **b) {
+  *a = mg_interp_operand(ex, op, 0, vals);
+  *b = *a ? mg_interp_operand(ex, op, 1, vals) : NULL;
+  return *b != NULL;
+}
+
+// The cells of operand x at the binary op's result shape (rank, dims; n
+// cells): x's own when it has that shape, else x broadcast into scratch
+// `slot`. NULL (reported) when out of memory.
+static const MgCell *broadcast_operand(MgExec *ex, const MgBuffer *x,
+                                       const MgBuffer *out, MgExecScratch slot,
+                                       uint32_t rank, const int64_t *dims,
+                                       size_t n) {
+  if (mg_buffer_same_shape(x, out))
+    return x->data;
+  MgCell *t = mg_interp_scratch(ex, slot, n);
+  if (!t) {
+    mg_interp_fail(ex, MG_STATUS_NOMEM, "out of memory broadcasting");
+    return NULL;
+  }
+  mg_interp_broadcast(x->data, x->rank, x->dims, t, rank, dims);
+  return t;
 }
 
 static MgStatus eval_binary(MgExec *ex, const MgOp *op, MgExecValue *vals) {
-  const MgBuffer *a = mg_interp_operand(ex, op, 0, vals);
-  const MgBuffer *b = a ? mg_interp_operand(ex, op, 1, vals) : NULL;
-  if (!b)
+  const MgBuffer *a, *b;
+  if (!two_operands(ex, op, vals, &a, &b))
     return MG_STATUS_INVALID;
   uint32_t rank;
   int64_t dims[MG_MAX_DIMS];
@@ -100,23 +126,15 @@ static MgStatus eval_binary(MgExec *ex, const MgOp *op, MgExecValue *vals) {
   if (st != MG_STATUS_OK)
     return st;
   size_t n = (size_t)mg_buffer_numel(&out->buf);
-  const MgCell *pa = a->data, *pb = b->data;
-  if (!mg_buffer_same_shape(a, &out->buf)) {
-    MgCell *t = mg_interp_scratch(ex, MG_EXEC_SCRATCH_LHS, n);
-    if (!t)
-      return mg_interp_fail(ex, MG_STATUS_NOMEM, "out of memory broadcasting");
-    mg_interp_broadcast(a->data, a->rank, a->dims, t, rank, dims);
-    pa = t;
-  }
-  if (!mg_buffer_same_shape(b, &out->buf)) {
-    MgCell *t = mg_interp_scratch(ex, MG_EXEC_SCRATCH_RHS, n);
-    if (!t)
-      return mg_interp_fail(ex, MG_STATUS_NOMEM, "out of memory broadcasting");
-    mg_interp_broadcast(b->data, b->rank, b->dims, t, rank, dims);
-    pb = t;
-  }
+  const MgCell *pa = broadcast_operand(ex, a, &out->buf, MG_EXEC_SCRATCH_LHS,
+                                       rank, dims, n);
+  const MgCell *pb = pa ? broadcast_operand(ex, b, &out->buf,
+                                            MG_EXEC_SCRATCH_RHS, rank, dims, n)
+                        : NULL;
+  if (!pb)
+    return MG_STATUS_NOMEM;
   st = ex->dom->binary(ex->dctx, (MgOpKind)op->kind, pa, pb, out->buf.data, n);
-  return st == MG_STATUS_OK ? st : mg_interp_domain_fail(ex, st, "binary op");
+  return mg_interp_domain_check(ex, st, "binary op");
 }
 
 static MgStatus eval_unary(MgExec *ex, const MgOp *op, MgExecValue *vals) {
@@ -129,13 +147,12 @@ static MgStatus eval_unary(MgExec *ex, const MgOp *op, MgExecValue *vals) {
     return st;
   st = ex->dom->unary(ex->dctx, (MgOpKind)op->kind, op->scalar, a->data,
                       out->buf.data, (size_t)mg_buffer_numel(a));
-  return st == MG_STATUS_OK ? st : mg_interp_domain_fail(ex, st, "unary op");
+  return mg_interp_domain_check(ex, st, "unary op");
 }
 
 static MgStatus eval_matmul(MgExec *ex, const MgOp *op, MgExecValue *vals) {
-  const MgBuffer *a = mg_interp_operand(ex, op, 0, vals);
-  const MgBuffer *b = a ? mg_interp_operand(ex, op, 1, vals) : NULL;
-  if (!b)
+  const MgBuffer *a, *b;
+  if (!two_operands(ex, op, vals, &a, &b))
     return MG_STATUS_INVALID;
   if (a->rank < 2 || b->rank < 2)
     return mg_interp_fail(ex, MG_STATUS_INVALID, "matmul needs rank >= 2");

@@ -31,14 +31,8 @@ typedef struct Growable {
 } Growable;
 
 static bool push(Growable *g, const void *item, size_t size) {
-  if (g->num == g->cap) {
-    uint32_t cap = g->cap ? 2 * g->cap : 8;
-    void *d = realloc(g->data, cap * size);
-    if (!d)
-      return false;
-    g->data = d;
-    g->cap = cap;
-  }
+  if (!mg_array_reserve(&g->data, &g->cap, g->num + 1, size, 8))
+    return false;
   memcpy((char *)g->data + g->num * size, item, size);
   g->num++;
   return true;

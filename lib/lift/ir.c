@@ -28,14 +28,10 @@ MlirAttribute mg_lift_attr(MlirOperation op, const char *name) {
 }
 
 bool mg_lift_float_dtype(MlirType type, uint8_t *dtype) {
-  if (mlirTypeIsAF16(type))
-    *dtype = MG_DTYPE_F16;
-  else if (mlirTypeIsABF16(type))
-    *dtype = MG_DTYPE_BF16;
-  else if (mlirTypeIsAF32(type))
-    *dtype = MG_DTYPE_F32;
-  else
+  MgDType d; // the lift keeps dtypes in uint8_t fields
+  if (!mg_bridge_dtype(type, &d))
     return false;
+  *dtype = (uint8_t)d;
   return true;
 }
 

@@ -266,6 +266,11 @@ bool mg_lift_view_reshape(MgLiftBuilder *b, const MgLiftVal *v, uint32_t rank,
 /// out dim i = v dim perm[i].
 bool mg_lift_view_transpose(MgLiftBuilder *b, const MgLiftVal *v,
                             const int64_t *perm, MgLiftVal *out);
+/// mg_lift_view_transpose by the permutation attribute `attr` of `op`, a
+/// dense i64 array when `i64` (linalg.transpose's `permutation`), else i32
+/// (tosa.transpose's `perms`); "missing" when it is not one of v's rank.
+bool mg_lift_view_permute(MgLiftBuilder *b, MlirOperation op, const char *attr,
+                          bool i64, const MgLiftVal *v, MgLiftVal *out);
 
 /// Algebra in one frame (operands already in it); `dtype` is the IR result
 /// element type.

@@ -234,14 +234,8 @@ static int arg_index(const Structured *s, MlirValue v) {
 static bool eval(BodyEval *e, MlirValue v, MgLiftVal *out);
 
 static bool remember(BodyEval *e, MlirValue v, const MgLiftVal *val) {
-  if (e->num == e->cap) {
-    uint32_t cap = e->cap ? 2 * e->cap : 16;
-    MgLiftVal *vals = realloc(e->vals, cap * sizeof *vals);
-    if (!vals)
-      return mg_lift_fail(e->b, e->s->op, "out of memory");
-    e->vals = vals;
-    e->cap = cap;
-  }
+  if (!mg_array_reserve(&e->vals, &e->cap, e->num + 1, sizeof *e->vals, 16))
+    return mg_lift_fail(e->b, e->s->op, "out of memory");
   e->vals[e->num] = *val;
   if (!mg_ptrmap_put(&e->memo, v.ptr, e->num))
     return mg_lift_fail(e->b, e->s->op, "out of memory");
@@ -580,14 +574,7 @@ bool mg_lift_translate_linalg(MgLiftBuilder *b, MlirOperation op) {
     if (!mg_lift_get(b, mg_lift_view_source(op), &x))
       return false;
     if (mg_bridge_op_is(op, "linalg.transpose")) {
-      MlirAttribute p = mg_lift_attr(op, "permutation");
-      if (mlirAttributeIsNull(p) || !mlirAttributeIsADenseI64Array(p) ||
-          mlirDenseArrayGetNumElements(p) != x.rank)
-        return mg_lift_fail(b, op, "missing 'permutation'");
-      int64_t perm[MG_LIFT_MAX_RANK];
-      for (uint32_t i = 0; i < x.rank; ++i)
-        perm[i] = mlirDenseI64ArrayGetElement(p, i);
-      if (!mg_lift_view_transpose(b, &x, perm, &r))
+      if (!mg_lift_view_permute(b, op, "permutation", true, &x, &r))
         return false;
     } else {
       r = x;

@@ -61,6 +61,18 @@ MlirOperation mg_lift_select_input(const MgLiftChunk *c, uint32_t i) {
   return (MlirOperation){NULL};
 }
 
+// The state of a tosa op `name` on `n` operands with one result of `type`
+// (all three ops this file creates: the select A, the add and the select
+// unlift restores).
+static MlirOperationState tosa_state(const char *name, MlirLocation loc,
+                                     intptr_t n, const MlirValue *operands,
+                                     MlirType type) {
+  MlirOperationState s = mlirOperationStateGet(str(name), loc);
+  mlirOperationStateAddOperands(&s, n, operands);
+  mlirOperationStateAddResults(&s, 1, &type);
+  return s;
+}
+
 static MlirOperation boundary_op(MlirOperationState *s) {
   MlirContext ctx = mlirLocationGetContext(s->location);
   MlirNamedAttribute mark = mlirNamedAttributeGet(
@@ -98,9 +110,7 @@ MlirValue mg_lift_mask_make(MlirBlock block, MlirOperation at,
     operands[1] = operands[2];
     operands[2] = mlirOperationGetResult(zero, 0);
   }
-  MlirOperationState ss = mlirOperationStateGet(str("tosa.select"), loc);
-  mlirOperationStateAddOperands(&ss, 3, operands);
-  mlirOperationStateAddResults(&ss, 1, &type);
+  MlirOperationState ss = tosa_state("tosa.select", loc, 3, operands, type);
   MlirOperation a = boundary_op(&ss);
   if (mlirOperationIsNull(at)) {
     mlirBlockAppendOwnedOperation(block, zero);
@@ -115,10 +125,8 @@ MlirValue mg_lift_mask_make(MlirBlock block, MlirOperation at,
 MlirOperation mg_lift_mask_add(MlirOperation sel, MlirValue x, MlirValue a) {
   MlirValue operands[2] = {x, a};
   MlirType type = mlirValueGetType(mlirOperationGetResult(sel, 0));
-  MlirOperationState s =
-      mlirOperationStateGet(str("tosa.add"), mlirOperationGetLocation(sel));
-  mlirOperationStateAddOperands(&s, 2, operands);
-  mlirOperationStateAddResults(&s, 1, &type);
+  MlirOperationState s = tosa_state(
+      "tosa.add", mlirOperationGetLocation(sel), 2, operands, type);
   return boundary_op(&s);
 }
 
@@ -142,9 +150,7 @@ MlirOperation mg_lift_mask_restore(MlirOperation add, MlirValue x,
   MlirValue operands[3] = {mlirOperationGetOperand(def, 0),
                            fill_true ? on_true : x, fill_true ? x : on_false};
   MlirType type = mlirValueGetType(mlirOperationGetResult(add, 0));
-  MlirOperationState s =
-      mlirOperationStateGet(str("tosa.select"), mlirOperationGetLocation(add));
-  mlirOperationStateAddOperands(&s, 3, operands);
-  mlirOperationStateAddResults(&s, 1, &type);
+  MlirOperationState s = tosa_state(
+      "tosa.select", mlirOperationGetLocation(add), 3, operands, type);
   return mlirOperationCreate(&s);
 }

@@ -324,15 +324,10 @@ void mg_lift_plan_note(MgLiftPlan *plan, MlirOperation op, const char *fmt,
                        ...) {
   if (!plan->opts->remark)
     return;
-  if (plan->num_notes == plan->cap_notes) {
-    uint32_t cap = plan->cap_notes ? 2 * plan->cap_notes : 16;
-    MgLiftNote *n = realloc(plan->notes, cap * sizeof *n);
-    if (!n) {
-      plan->status = MG_STATUS_NOMEM;
-      return;
-    }
-    plan->notes = n;
-    plan->cap_notes = cap;
+  if (!mg_array_reserve(&plan->notes, &plan->cap_notes, plan->num_notes + 1,
+                        sizeof *plan->notes, 16)) {
+    plan->status = MG_STATUS_NOMEM;
+    return;
   }
   MgLiftNote *note = &plan->notes[plan->num_notes++];
   note->order = mg_ptrmap_get(&plan->order, op.ptr);

@@ -225,14 +225,7 @@ static bool view(MgLiftBuilder *b, MlirOperation op, const MgLiftType *rt) {
     if (!mg_lift_view_reshape(b, &x, rt->rank, rt->dims, &r))
       return false;
   } else if (mg_bridge_op_is(op, "tosa.transpose")) {
-    MlirAttribute p = mg_lift_attr(op, "perms");
-    if (mlirAttributeIsNull(p) || !mlirAttributeIsADenseI32Array(p) ||
-        mlirDenseArrayGetNumElements(p) != x.rank)
-      return mg_lift_fail(b, op, "missing 'perms'");
-    int64_t perm[MG_LIFT_MAX_RANK];
-    for (uint32_t i = 0; i < x.rank; ++i)
-      perm[i] = mlirDenseI32ArrayGetElement(p, i);
-    if (!mg_lift_view_transpose(b, &x, perm, &r))
+    if (!mg_lift_view_permute(b, op, "perms", false, &x, &r))
       return false;
   } else { // cast, identity: same elements, maybe another storage type
     r = x;

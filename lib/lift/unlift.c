@@ -62,22 +62,12 @@ static MlirWalkResult collect(MlirOperation op, void *ud) {
   if (mlirOperationIsNull(ref) ||
       (c->filter && !c->filter(kernel, c->filter_data)))
     return MlirWalkResultAdvance;
-  if (c->num == c->cap) {
-    uint32_t cap = c->cap ? 2 * c->cap : 8;
-    MlirOperation *a = realloc(c->calls, cap * sizeof *a);
-    if (a)
-      c->calls = a;
-    MlirOperation *k = realloc(c->kernels, cap * sizeof *k);
-    if (k)
-      c->kernels = k;
-    MlirOperation *r = realloc(c->refs, cap * sizeof *r);
-    if (r)
-      c->refs = r;
-    if (!a || !k || !r) {
-      c->nomem = true;
-      return MlirWalkResultInterrupt;
-    }
-    c->cap = cap;
+  void *const arrays[] = {&c->calls, &c->kernels, &c->refs};
+  const size_t sizes[] = {sizeof *c->calls, sizeof *c->kernels,
+                          sizeof *c->refs};
+  if (!mg_array_reserve_parallel(arrays, sizes, 3, &c->cap, c->num + 1, 8)) {
+    c->nomem = true;
+    return MlirWalkResultInterrupt;
   }
   c->calls[c->num] = op;
   c->kernels[c->num] = kernel;
@@ -463,15 +453,10 @@ typedef struct Names {
 } Names;
 
 static void add_name(Names *n, MlirStringRef name) {
-  if (n->num == n->cap) {
-    uint32_t cap = n->cap ? 2 * n->cap : 64;
-    MlirStringRef *a = realloc(n->names, cap * sizeof *a);
-    if (!a) {
-      n->nomem = true;
-      return;
-    }
-    n->names = a;
-    n->cap = cap;
+  if (!mg_array_reserve(&n->names, &n->cap, n->num + 1, sizeof *n->names,
+                        64)) {
+    n->nomem = true;
+    return;
   }
   n->names[n->num++] = name;
 }

@@ -132,22 +132,13 @@ MgTensorId mg_lift_input_shaped(MgLiftBuilder *b, MlirValue v, uint32_t rank,
         ty.rank, MG_MAX_DIMS);
     return MG_NO_ID;
   }
-  if (b->num_inputs == b->cap_inputs) {
-    uint32_t cap = b->cap_inputs ? 2 * b->cap_inputs : 8;
-    MlirValue *in = realloc(b->inputs, cap * sizeof *in);
-    if (in)
-      b->inputs = in;
-    MgTensorId *ids = realloc(b->input_ids, cap * sizeof *ids);
-    if (ids)
-      b->input_ids = ids;
-    bool *reshaped = realloc(b->input_reshaped, cap * sizeof *reshaped);
-    if (reshaped)
-      b->input_reshaped = reshaped;
-    if (!in || !ids || !reshaped) {
-      mg_lift_fail(b, (MlirOperation){NULL}, "out of memory");
-      return MG_NO_ID;
-    }
-    b->cap_inputs = cap;
+  void *const arrays[] = {&b->inputs, &b->input_ids, &b->input_reshaped};
+  const size_t sizes[] = {sizeof *b->inputs, sizeof *b->input_ids,
+                          sizeof *b->input_reshaped};
+  if (!mg_array_reserve_parallel(arrays, sizes, 3, &b->cap_inputs,
+                                 b->num_inputs + 1, 8)) {
+    mg_lift_fail(b, (MlirOperation){NULL}, "out of memory");
+    return MG_NO_ID;
   }
   MgDiag diag = MG_DIAG_INIT;
   MgTensorId t = mg_graph_add_input(b->prog, 0, (MgDType)ty.dtype,
@@ -676,6 +667,21 @@ bool mg_lift_view_transpose(MgLiftBuilder *b, const MgLiftVal *v,
   }
   *out = r;
   return true;
+}
+
+bool mg_lift_view_permute(MgLiftBuilder *b, MlirOperation op, const char *attr,
+                          bool i64, const MgLiftVal *v, MgLiftVal *out) {
+  MlirAttribute p = mg_lift_attr(op, attr);
+  if (mlirAttributeIsNull(p) ||
+      !(i64 ? mlirAttributeIsADenseI64Array(p)
+            : mlirAttributeIsADenseI32Array(p)) ||
+      mlirDenseArrayGetNumElements(p) != v->rank)
+    return mg_lift_fail(b, op, "missing '%s'", attr);
+  int64_t perm[MG_LIFT_MAX_RANK];
+  for (uint32_t i = 0; i < v->rank; ++i)
+    perm[i] = i64 ? mlirDenseI64ArrayGetElement(p, i)
+                  : mlirDenseI32ArrayGetElement(p, i);
+  return mg_lift_view_transpose(b, v, perm, out);
 }
 
 //===--- Dead ops ---------------------------------------------------------===//

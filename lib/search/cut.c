@@ -156,22 +156,7 @@ static MgProgram *make_part(const Cuts *c, uint8_t part, MgDiag *diag) {
     const MgOp *op = &g->ops[i];
     if (op->kind == MG_OP_INPUT || c->owner[i] != part)
       continue;
-    MgOp copy = *op;
-    for (uint32_t k = 0; k < op->num_inputs; k++)
-      copy.inputs[k] = map[op->inputs[k]];
-    MgTensorId out[MG_MAX_OP_OUTPUTS];
-    if (mg_graph_add_op(p, 0, &copy, out, diag) == MG_NO_ID) {
-      st = MG_STATUS_INVALID;
-      break;
-    }
-    for (uint32_t k = 0; k < op->num_outputs; k++) {
-      map[op->outputs[k]] = out[k];
-      if (p->graphs[0].tensors[out[k]].dtype !=
-          g->tensors[op->outputs[k]].dtype)
-        st = mg_graph_set_dtype(p, 0, out[k],
-                                (MgDType)g->tensors[op->outputs[k]].dtype,
-                                diag);
-    }
+    st = mg_graph_copy_op(p, 0, g, op, op->attr, map, diag);
   }
   if (part)
     st = st == MG_STATUS_OK

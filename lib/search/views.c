@@ -182,21 +182,7 @@ static MgProgram *make_part(const Split *s, uint32_t p, MgTensorId *in,
     const MgOp *op = &g->ops[i];
     if (s->part[i] != p)
       continue;
-    MgOp copy = *op;
-    for (uint32_t k = 0; k < op->num_inputs; k++)
-      copy.inputs[k] = map[op->inputs[k]];
-    MgTensorId made[MG_MAX_OP_OUTPUTS];
-    if (mg_graph_add_op(prog, 0, &copy, made, diag) == MG_NO_ID) {
-      st = MG_STATUS_INVALID;
-      break;
-    }
-    for (uint32_t k = 0; st == MG_STATUS_OK && k < op->num_outputs; k++) {
-      MgTensorId t = op->outputs[k];
-      map[t] = made[k];
-      if (prog->graphs[0].tensors[made[k]].dtype != g->tensors[t].dtype)
-        st = mg_graph_set_dtype(prog, 0, made[k],
-                                (MgDType)g->tensors[t].dtype, diag);
-    }
+    st = mg_graph_copy_op(prog, 0, g, op, op->attr, map, diag);
   }
   *num_out = part_outputs(s, p, out);
   for (uint32_t k = 0; st == MG_STATUS_OK && k < *num_out; k++)

@@ -11,21 +11,43 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool mg_array_reserve(void *items, uint32_t *cap, uint32_t need, size_t size,
-                      uint32_t first) {
-  if (need <= *cap)
-    return true;
-  uint64_t want = *cap ? *cap : (first ? first : 1);
+// The capacity that holds `need` elements under the growth rule, or 0 when
+// it would pass UINT32_MAX elements.
+static uint32_t grown_capacity(uint32_t cap, uint32_t need, uint32_t first) {
+  uint64_t want = cap ? cap : (first ? first : 1);
   while (want < need)
     want *= 2;
-  if (want > UINT32_MAX || want > SIZE_MAX / size)
+  return want > UINT32_MAX ? 0 : (uint32_t)want;
+}
+
+// Reallocates the array whose pointer is at `items` to `count` elements.
+static bool resize(void *items, uint32_t count, size_t size) {
+  if (count > SIZE_MAX / size)
     return false;
   void *old;
   memcpy(&old, items, sizeof old); // items is the address of a T *
-  void *fresh = realloc(old, (size_t)want * size);
+  void *fresh = realloc(old, (size_t)count * size);
   if (!fresh)
     return false;
   memcpy(items, &fresh, sizeof fresh);
-  *cap = (uint32_t)want;
   return true;
+}
+
+bool mg_array_reserve(void *items, uint32_t *cap, uint32_t need, size_t size,
+                      uint32_t first) {
+  return mg_array_reserve_parallel(&items, &size, 1, cap, need, first);
+}
+
+bool mg_array_reserve_parallel(void *const *items, const size_t *sizes,
+                               uint32_t n, uint32_t *cap, uint32_t need,
+                               uint32_t first) {
+  if (need <= *cap)
+    return true;
+  uint32_t want = grown_capacity(*cap, need, first);
+  bool ok = want != 0;
+  for (uint32_t i = 0; ok && i < n; ++i)
+    ok = resize(items[i], want, sizes[i]);
+  if (ok)
+    *cap = want;
+  return ok;
 }

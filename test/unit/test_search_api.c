@@ -229,6 +229,19 @@ static void finish(MgProgram *p, MgTensorId t) {
   mg_graph_mark_output(p, 0, t, NULL);
 }
 
+// Roles (into r) of the two inputs of reshape(x, dims) + y, x and y of the
+// shapes `shapes` and ranks `ranks`.
+static void reshape_add_roles(const int64_t (*shapes)[3],
+                              const uint32_t *ranks, uint32_t rank,
+                              const int64_t *dims, MgRole r[][MG_MAX_DIMS]) {
+  MgTensorId in[2];
+  MgProgram *p = kernel_with(2, shapes, ranks, in);
+  finish(p, mg_graph_binary(p, 0, MG_OP_ADD,
+                            mg_graph_reshape(p, 0, in[0], rank, dims, NULL),
+                            in[1], NULL));
+  input_roles(p, r, 2);
+}
+
 static void test_search_roles_through_views(void) {
   MgRole r[3][MG_MAX_DIMS];
   MgTensorId in[3];
@@ -248,24 +261,14 @@ static void test_search_roles_through_views(void) {
   // (4,2,2) read as (2,2,4): dim 1 has extent 2 on both sides but another
   // stride, so it is not the same index.
   const int64_t rsh[2][3] = {{4, 2, 2}, {2, 2, 4}};
-  p = kernel_with(2, rsh, three_two, in);
-  finish(p, mg_graph_binary(p, 0, MG_OP_ADD,
-                            mg_graph_reshape(p, 0, in[0], 3,
-                                             (const int64_t[]){2, 2, 4}, NULL),
-                            in[1], NULL));
-  input_roles(p, r, 2);
+  reshape_add_roles(rsh, three_two, 3, (const int64_t[]){2, 2, 4}, r);
   for (int d = 0; d < 3; d++)
     for (int e = 0; e < 3; e++)
       CHECK(r[0][d] != r[1][e]);
   // A head split (6,4) -> (2,3,4) keeps the last dim.
   const int64_t split[2][3] = {{6, 4}, {2, 3, 4}};
   const uint32_t ranks[2] = {2, 3};
-  p = kernel_with(2, split, ranks, in);
-  finish(p, mg_graph_binary(p, 0, MG_OP_ADD,
-                            mg_graph_reshape(p, 0, in[0], 3,
-                                             (const int64_t[]){2, 3, 4}, NULL),
-                            in[1], NULL));
-  input_roles(p, r, 2);
+  reshape_add_roles(split, ranks, 3, (const int64_t[]){2, 3, 4}, r);
   CHECK_EQ_INT(r[0][1], r[1][2]);
   CHECK(r[0][0] != r[1][0] && r[0][0] != r[1][1]);
   // concat(x, y) along dim 1 plus w, and a slice of w's columns plus z:

@@ -211,10 +211,33 @@ static void test_support_array_reserve(void) {
   free(items);
 }
 
+static void test_support_array_reserve_parallel(void) {
+  int64_t *wide = NULL;
+  uint8_t *narrow = NULL;
+  void *const arrays[] = {&wide, &narrow};
+  const size_t sizes[] = {sizeof *wide, sizeof *narrow};
+  uint32_t cap = 0;
+  CHECK(mg_array_reserve_parallel(arrays, sizes, 2, &cap, 3, 8));
+  CHECK_EQ_INT(cap, 8);
+  CHECK(wide != NULL && narrow != NULL);
+  wide[7] = 7;
+  narrow[7] = 7;
+  CHECK(mg_array_reserve_parallel(arrays, sizes, 2, &cap, 9, 8));
+  CHECK_EQ_INT(cap, 16);
+  CHECK_EQ_INT(wide[7], 7);
+  CHECK_EQ_INT(narrow[7], 7);
+  // Past UINT32_MAX elements: false, the shared capacity unchanged.
+  CHECK(!mg_array_reserve_parallel(arrays, sizes, 2, &cap, UINT32_MAX, 8));
+  CHECK_EQ_INT(cap, 16);
+  free(wide);
+  free(narrow);
+}
+
 int main(void) {
   RUN_TEST(test_support_diag_set);
   RUN_TEST(test_support_status_name);
   RUN_TEST(test_support_array_reserve);
+  RUN_TEST(test_support_array_reserve_parallel);
   RUN_TEST(test_support_arena_aligned_zeroed);
   RUN_TEST(test_support_arena_overflow);
   RUN_TEST(test_support_arena_no_overlap);

@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,12 +120,35 @@ static bool build_pipeline(MlirOpPassManager opm, const Options *o) {
   return true;
 }
 
+// The options that only switch a flag of Options on.
+static const struct {
+  const char *name;
+  size_t offset; // of the bool in Options
+} switches[] = {
+    {"--split-input-file", offsetof(Options, split_input)},
+    {"--mlir-print-op-generic", offsetof(Options, generic)},
+    {"--mlir-print-debuginfo", offsetof(Options, debug_info)},
+    {"--mirage-remarks", offsetof(Options, remarks)},
+    {"--mirage-progress", offsetof(Options, progress)},
+    {"--mirage-stats", offsetof(Options, stats)},
+    {"--mirage-explain", offsetof(Options, explain)},
+};
+
+// The flag option `a` switches on, or NULL when it is no such option.
+static bool *switch_flag(Options *o, const char *a) {
+  for (size_t i = 0; i < sizeof switches / sizeof *switches; ++i)
+    if (!strcmp(a, switches[i].name))
+      return (bool *)((char *)o + switches[i].offset);
+  return NULL;
+}
+
 static int parse_args(int argc, char **argv, Options *o) {
   o->flags = calloc((size_t)argc, sizeof *o->flags);
   if (!o->flags)
     return 1;
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i];
+    bool *flag;
     if (!strcmp(a, "-o")) {
       if (++i >= argc) {
         fprintf(stderr, "mirage-opt: '-o' needs a file name\n");
@@ -146,20 +170,8 @@ static int parse_args(int argc, char **argv, Options *o) {
       return -2;
     } else if (!strncmp(a, "--pass-pipeline=", 16)) {
       o->pipeline = a + 16;
-    } else if (!strcmp(a, "--split-input-file")) {
-      o->split_input = true;
-    } else if (!strcmp(a, "--mlir-print-op-generic")) {
-      o->generic = true;
-    } else if (!strcmp(a, "--mlir-print-debuginfo")) {
-      o->debug_info = true;
-    } else if (!strcmp(a, "--mirage-remarks")) {
-      o->remarks = true;
-    } else if (!strcmp(a, "--mirage-progress")) {
-      o->progress = true;
-    } else if (!strcmp(a, "--mirage-stats")) {
-      o->stats = true;
-    } else if (!strcmp(a, "--mirage-explain")) {
-      o->explain = true;
+    } else if ((flag = switch_flag(o, a)) != NULL) {
+      *flag = true;
     } else if (!strncmp(a, "--mirage-explain=", 17)) {
       o->explain = true;
       o->explain_file = a + 17;

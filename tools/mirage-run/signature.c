@@ -16,25 +16,13 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 
-static bool dtype_of(MlirType element, MgDType *dtype) {
-  if (mlirTypeIsAF16(element))
-    *dtype = MG_DTYPE_F16;
-  else if (mlirTypeIsABF16(element))
-    *dtype = MG_DTYPE_BF16;
-  else if (mlirTypeIsAF32(element))
-    *dtype = MG_DTYPE_F32;
-  else
-    return false;
-  return true;
-}
-
 static bool read_type(MlirType type, const char *what, intptr_t index,
                       MgRunTensorType *out, char *err, size_t err_size) {
   char text[128];
   if (!mlirTypeIsARankedTensor(type) || !mlirShapedTypeHasStaticShape(type) ||
       mlirShapedTypeGetRank(type) < 1 ||
       mlirShapedTypeGetRank(type) > MG_MAX_DIMS ||
-      !dtype_of(mlirShapedTypeGetElementType(type), &out->dtype)) {
+      !mg_bridge_dtype(mlirShapedTypeGetElementType(type), &out->dtype)) {
     mg_bridge_type_text(type, text, sizeof text);
     snprintf(err, err_size,
              "unsupported %s %ld type '%s' (expected a static tensor of rank "
@@ -140,7 +128,7 @@ static void note_type(Types *r, MlirType type) {
   if (mlirTypeIsAShaped(type))
     type = mlirShapedTypeGetElementType(type);
   MgDType dtype;
-  if (!dtype_of(type, &dtype))
+  if (!mg_bridge_dtype(type, &dtype))
     return;
   if (mg_run_unit_roundoff(dtype) > r->u)
     r->u = mg_run_unit_roundoff(dtype);
