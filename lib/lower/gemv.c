@@ -1,6 +1,6 @@
 //===- gemv.c - A kernel-level matmul with few rows as a split-K GEMV -----===//
 //
-// C = A·B with A M x K (M <= 64 rows, the batch of a decoding step) and B
+// C = A·B with A M x K (M <= 32 rows, the batch of a decoding step) and B
 // K x N is a bandwidth problem: B's K·N elements are read once, and one
 // output per thread (the generic predefined kernel) reads B column-wise,
 // 2 bytes per thread per load. Here each block owns CG groups of V
@@ -35,7 +35,7 @@
 #define SLICES 32
 #define GEMV_MAX_ROWS 8        // per block: a row group
 #define GEMV_MIN_GROUP_ROWS 4  // row groups smaller than this: not a GEMV
-#define GEMV_MAX_TOTAL_ROWS 64
+#define GEMV_MAX_TOTAL_ROWS 32
 #define GEMV_MIN_BLOCKS 128
 #define GEMV_MAX_UNROLL 8
 

@@ -159,7 +159,7 @@ void mg_lower_prefetch(Emit *e, const MgOp *op, const char *iter,
 /// summed by consecutive threads would share a shared-memory bank): 1 (an
 /// xor), 4 (add, subtract, compare, select), 0 (not staggered).
 int mg_lower_stagger_ops(const MgTensor *in, uint32_t dim);
-/// A kernel-level matmul with at most 64 rows lowered as a split-K GEMV
+/// A kernel-level matmul with at most 32 rows lowered as a split-K GEMV
 /// (gemv.c): true with its launch.
 bool mg_lower_is_gemv(const MgProgram *p, MgOpId op, int64_t *blocks,
                       int64_t *threads);

@@ -1,5 +1,5 @@
 // Two more GEMV forms (gemv.c):
-//  - more than 8 rows (at most 64) go in row groups of at most 8, one
+//  - more than 8 rows (at most 32) go in row groups of at most 8, one
 //    block per column block and row group, the row group the block
 //    index's fastest digit (16 rows: 2 groups of 8; 12 rows: 2 of 6);
 //  - B stored transposed (nn.Linear's weight W read as Wᵀ): each warp takes

@@ -856,6 +856,61 @@ static void test_cost_emitted_gemv(void) {
   mg_program_destroy(p);
 }
 
+// nn.Linear's projection at the 7B decoder's shapes: A (16, 4096) · Wᵀ,
+// W (4096, 4096) f16 stored as is (an input layout): gemv.c's
+// transposed-B form. 16 rows: one column per warp, 8 warps, 512 blocks of
+// 256 threads; A staged 256 columns (32 vectors of 8) at a time: 16
+// chunks, 16 x 256 halves of shared memory.
+static void test_cost_emitted_gemv_dot(void) {
+  MgDiag d;
+  MgProgram *p = mg_program_create();
+  mg_program_add_graph(p, MG_LEVEL_KERNEL);
+  MgTensorId a = mg_graph_add_input(p, 0, MG_DTYPE_F16, 2, dims2(16, 4096), &d);
+  MgTensorId b = mg_graph_add_input(p, 0, MG_DTYPE_F16, 2, dims2(4096, 4096), &d);
+  const int8_t perm[2] = {1, 0};
+  CHECK_EQ_INT(mg_graph_set_input_perm(p, 0, b, perm, &d), MG_STATUS_OK);
+  MgTensorId y = mg_graph_matmul(p, 0, a, b, &d);
+  CHECK(y != MG_NO_ID);
+  CHECK_EQ_INT(mg_graph_mark_output(p, 0, y, &d), MG_STATUS_OK);
+  MgLowerKernelPlan pl;
+  CHECK(mg_lower_kernel_plan(p, 2, 90, &pl));
+  CHECK_EQ_INT(pl.form, MG_LOWER_FORM_GEMV);
+  CHECK_EQ_INT(pl.cols, 1);
+  CHECK_EQ_INT(pl.rows, 16);
+  CHECK_EQ_INT(pl.grid[0], 512);
+  CHECK_EQ_INT(pl.threads, 256);
+  CHECK_EQ_INT(pl.forloop, 16);
+  CHECK_EQ_INT(pl.barriers_per_iteration, 2);
+  CHECK_EQ_INT(pl.smem_bytes, 16 * 256 * 2);
+  MgEmittedCost c;
+  CHECK(mg_cost_emitted_kernel(p, 2, NULL, &c));
+  // A chunk: A's copy from L2 (260) and its shared store (30), a barrier
+  // (20), W's vector from DRAM (480), A's vectors from shared memory
+  // (30), the conversion (4) and the product's reduction (1 + log2 8
+  // dependent FP32 steps: 16), a barrier (20): 860 cycles, 16 chunks.
+  // Then 5 shuffle stages (30 + 4 each) and a store (30): 13960 cycles.
+  CHECK_REL(c.block_s, 13960 / H_HZ);
+  CHECK_REL(c.path_memory_s, 16 * (260 + 480) / H_HZ);
+  CHECK_REL(c.path_barrier_s, 16 * 2 * 20 / H_HZ);
+  // Registers bound residency: 65536 / (64 x 256) = 4 blocks; the busiest
+  // SM runs ceil(512 / 132) = 4: one round, 4 x 256 x 16 B in flight.
+  CHECK_EQ_INT(c.resident, 4);
+  CHECK_EQ_INT(c.rounds, 1);
+  CHECK_NEAR(c.inflight_bytes, 16384, 0);
+  // W once from DRAM; every block reads A (128 KiB) from L2, the other
+  // 511 blocks' reads on top of the roofline's traffic.
+  double bytes_a = 16 * 4096 * 2, bytes_w = 4096.0 * 4096 * 2;
+  CHECK_NEAR(c.dram_bytes, bytes_a + bytes_w + bytes_a, 0);
+  CHECK_NEAR(c.l2_bytes, bytes_a + bytes_w + bytes_a + 511 * bytes_a, 0);
+  // FP32 ops per block: per chunk (1 + 16) vectors of 8 converted and 16
+  // rows x 16 (8 products and 8 adds of the reduction): 392, x 16 = 6272;
+  // the shuffle stages' 30 selects and 16 adds; x 256 threads, and the
+  // 16 sums of each warp converted once stored: 1617536 a block.
+  CHECK_NEAR(c.fp32_ops, 1617536.0 * 512, 0);
+  CHECK(c.time_s > H_LAUNCH + c.dram_bytes / R_DRAM);
+  mg_program_destroy(p);
+}
+
 static void test_cost_emitted_grid_exp(void) {
   MgDiag d;
   MgProgram *p = mg_program_create();
@@ -903,5 +958,6 @@ int main(void) {
   RUN_TEST(test_cost_emitted_pipelined_loop);
   RUN_TEST(test_cost_emitted_grid_exp);
   RUN_TEST(test_cost_emitted_gemv);
+  RUN_TEST(test_cost_emitted_gemv_dot);
   return TEST_SUMMARY();
 }
