@@ -283,13 +283,17 @@ static double sector_factor(const MgGraph *b, MgTensorId tile,
   return ceil(run / 32) * 32 / run;
 }
 
-// An iterator's copy from its kernel tensor into the tile.
+// An iterator's copy from its kernel tensor into the tile: per access a
+// global load of `vector` elements and its shared store; a copy in stored
+// order that scatters stores each element on its own.
 static void copy_in(Model *m, const MgLowerStep *s, const MgOp *op, Acc *a) {
   const MgGpu *g = m->gpu;
   const MgTensor *tile = &m->b->tensors[op->outputs[0]];
   double es = (double)mg_dtype_bytes((MgDType)tile->dtype);
   double v = (double)s->vector;
   double accesses = ceil(numel(tile) / v);
+  // Shared stores per access and their width in elements.
+  double stores = s->scattered ? v : 1, sv = s->scattered ? 1 : v;
   double dram;
   double reads = mg_cost_iterator_traffic(m->b, op, m->blocks, g, &dram);
   double waste = sector_factor(m->b, op->outputs[0], op->inputs[0],
@@ -299,8 +303,13 @@ static void copy_in(Model *m, const MgLowerStep *s, const MgOp *op, Acc *a) {
     m->extra_dram += reads * waste;
   double f = reads > 0 ? dram / reads : 1;
   double lat = f * g->lat_dram + (1 - f) * g->lat_l2;
-  a->lsu += lsu(accesses, v * es) * (s->async ? 1 : 2); // cp.async: one
-  a->instr += accesses * (s->async ? 1 : 2);
+  if (s->async) { // cp.async: one instruction, global to shared
+    a->lsu += lsu(accesses, v * es);
+    a->instr += accesses;
+  } else {
+    a->lsu += lsu(accesses, v * es) + lsu(accesses * stores, sv * es);
+    a->instr += accesses * (1 + stores);
+  }
   if (s->async) { // every copy of the stage in flight at once
     m->async_cycles = fmax(m->async_cycles, lat);
     m->async_bytes += accesses * v * es;
