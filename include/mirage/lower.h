@@ -154,8 +154,14 @@ typedef struct MgLowerStep {
                      // worth, or 1 (element by element)
   bool async;        // iterator: cp.async into the other stage of the
                      // two-stage pipeline (all its copies in flight at once)
-  bool stored_order; // iterator of an input with a layout: elements in
-                     // stored order, strided shared-memory writes
+  bool stored_order; // iterator of a kernel tensor with a layout (an
+                     // input stored transposed, a folded view) whose rows
+                     // are not read as stored: read in stored order,
+                     // `vector` elements along the dim contiguous in memory
+  bool scattered;    // stored_order: each element goes into the tile by a
+                     // shared store of its own (strided); false when a
+                     // vector's elements are contiguous in the tile (one
+                     // vector store)
   // Reductions: matmul's k, sum, reduce_max, the sum_last accumulators.
   int64_t terms;     // terms per result element (0: not a reduction)
   int64_t warps;     // warps per result element: 0, each thread reduces its

@@ -283,13 +283,17 @@ static double sector_factor(const MgGraph *b, MgTensorId tile,
   return ceil(run / 32) * 32 / run;
 }
 
-// An iterator's copy from its kernel tensor into the tile.
+// An iterator's copy from its kernel tensor into the tile: per access a
+// global load of `vector` elements and its shared store; a copy in stored
+// order that scatters stores each element on its own.
 static void copy_in(Model *m, const MgLowerStep *s, const MgOp *op, Acc *a) {
   const MgGpu *g = m->gpu;
   const MgTensor *tile = &m->b->tensors[op->outputs[0]];
   double es = (double)mg_dtype_bytes((MgDType)tile->dtype);
   double v = (double)s->vector;
   double accesses = ceil(numel(tile) / v);
+  // Shared stores per access and their width in elements.
+  double stores = s->scattered ? v : 1, sv = s->scattered ? 1 : v;
   double dram;
   double reads = mg_cost_iterator_traffic(m->b, op, m->blocks, g, &dram);
   double waste = sector_factor(m->b, op->outputs[0], op->inputs[0],
@@ -299,8 +303,13 @@ static void copy_in(Model *m, const MgLowerStep *s, const MgOp *op, Acc *a) {
     m->extra_dram += reads * waste;
   double f = reads > 0 ? dram / reads : 1;
   double lat = f * g->lat_dram + (1 - f) * g->lat_l2;
-  a->lsu += lsu(accesses, v * es) * (s->async ? 1 : 2); // cp.async: one
-  a->instr += accesses * (s->async ? 1 : 2);
+  if (s->async) { // cp.async: one instruction, global to shared
+    a->lsu += lsu(accesses, v * es);
+    a->instr += accesses;
+  } else {
+    a->lsu += lsu(accesses, v * es) + lsu(accesses * stores, sv * es);
+    a->instr += accesses * (1 + stores);
+  }
   if (s->async) { // every copy of the stage in flight at once
     m->async_cycles = fmax(m->async_cycles, lat);
     m->async_bytes += accesses * v * es;
@@ -507,6 +516,88 @@ static void blocks_form(Model *m, Acc *total, double *path,
   *inflight = loop_bytes > 0 ? loop_bytes : fmax(be->inflight, af->inflight);
 }
 
+// One form's whole-kernel counts (`a`) and a thread's critical path:
+// `per_thread` work items of `per` cycles each, of which `mem` cycles in
+// all are memory round trips; bytes one block has in flight.
+typedef struct Form {
+  Acc a;
+  double per_thread, per, mem, inflight;
+} Form;
+
+// A view op's copy: one vector (or element) per thread and step, loaded
+// and stored, one round trip of latency `lat` each.
+static void copy_form(const Model *m, const MgTensor *out, double lat,
+                      Form *f) {
+  double es = (double)mg_dtype_bytes((MgDType)out->dtype);
+  double v = (double)m->plan->vector, items = ceil(numel(out) / v);
+  f->a.lsu = 2 * lsu(items, v * es);
+  f->a.instr = 2 * items;
+  f->per_thread = ceil(items / (m->blocks * m->threads));
+  f->per = lat;
+  f->mem = f->per_thread * lat;
+  f->inflight = m->threads * v * es;
+}
+
+// The split-K GEMV (lib/lower/gemv.c); the counts are one row group's.
+static void gemv_form(Model *m, const MgOp *o, Form *f) {
+  const MgGpu *g = m->gpu;
+  const MgLowerKernelPlan *pl = m->plan;
+  const MgTensor *ta = &m->p->graphs[0].tensors[o->inputs[0]];
+  double T = m->threads, B = m->blocks;
+  double rows = (double)pl->rows; // a block's row group
+  // Each row group's blocks read all of B: re-reads hit L2 only when B
+  // fits in half of it (the rule for iterators' re-reads, kernel.c).
+  const MgTensor *tb = &m->p->graphs[0].tensors[o->inputs[1]];
+  double b_bytes = numel(tb) * (double)mg_dtype_bytes((MgDType)tb->dtype);
+  double rereads = (double)ta->dims[ta->rank - 2] / rows - 1;
+  m->extra_l2 += rereads * b_bytes;
+  if (b_bytes > g->l2_bytes / 2)
+    m->extra_dram += rereads * b_bytes;
+  double k = (double)ta->dims[ta->rank - 1];
+  double es = (double)mg_dtype_bytes((MgDType)ta->dtype);
+  double v = (double)pl->vector, conv = is16((MgDType)ta->dtype);
+  double u = (double)(pl->unroll > 0 ? pl->unroll : 1);
+  double steps = ceil(k / 32); // rows of B per thread
+  // Round trips: the groups of u rows loaded together, then the rest
+  // one at a time; each group's FMAs chain u deep per accumulator.
+  double groups = floor(k / (32 * u)), singles = steps - groups * u;
+  // Per thread and row: a 16-byte vector of B (DRAM) and A's row
+  // scalars, rows x v FMAs and the conversions. Then the warp's slices
+  // meet by shuffles (gemv.c: halving while a lane's count is even, two
+  // selects per value sent, then a butterfly), the CG warps' partials go
+  // through shared memory, and each output adds CG of them in order.
+  double cg = T / 32, outs = rows * cg * v;
+  double held = rows * v, shfl = 0, sel = 0, adds = 0, stages = 0;
+  for (double off = 16; off >= cg; off /= 2, stages++) {
+    bool halve = fmod(held, 2) == 0;
+    double sends = halve ? held / 2 : held;
+    shfl += sends;
+    sel += halve ? 2 * sends : 0;
+    adds += sends;
+    held = sends;
+  }
+  Acc *a = &f->a;
+  a->fma = T * steps * rows * v;
+  a->fp32 = a->fma + T * steps * conv * (v + rows) + T * (sel + adds) +
+            outs * (cg + conv);
+  a->lsu = lsu(T * steps, 16) + lsu(T * steps * rows, es) + T * shfl / 32 +
+           lsu(outs * cg, 4) + lsu(outs * (cg + 1), 4);
+  a->instr = a->fp32 + T * steps * (1 + rows) + T * shfl + outs * cg +
+             outs * (cg + 1);
+  f->per_thread = 1;
+  double trip = g->lat_dram + (conv ? g->lat_fp : 0);
+  f->per = groups * (trip + u * g->lat_fp) + singles * (trip + g->lat_fp) +
+           stages * (g->lat_shfl + g->lat_fp) + g->lat_smem +
+           pl->barriers_after * g->lat_bar +
+           ceil(outs / T) * (g->lat_smem + cg * g->lat_fp);
+  f->inflight = T * 16 * (groups > 0 ? u : 1);
+  f->mem = (groups + singles) * g->lat_dram;
+  a->fma *= B; // the counts above are one block's
+  a->fp32 *= B;
+  a->lsu *= B;
+  a->instr *= B;
+}
+
 // The GEMV whose B is stored transposed (gemv.c, dot form): per block of
 // T threads (8 warps of C columns each) and per chunk of K (32 vectors of
 // V): the threads copy A's M x chunk into shared memory (16-byte loads
@@ -514,12 +605,10 @@ static void blocks_form(Model *m, Acc *total, double *path,
 // of W (DRAM) and M of A (shared), multiplies and reduces them into its
 // M·C sums, a barrier. Then the warp's shuffle stages (halving, then a
 // butterfly) and the stores. Every block reads all of A from L2 once.
-static void gemv_dot(Model *m, const MgOp *o, Acc *a, double *per_thread,
-                     double *per, double parts[3], double *inflight) {
+static void gemv_dot_form(Model *m, const MgOp *o, Form *f) {
   const MgGpu *g = m->gpu;
-  const MgGraph *r = &m->p->graphs[0];
   const MgLowerKernelPlan *pl = m->plan;
-  const MgTensor *ta = &r->tensors[o->inputs[0]];
+  const MgTensor *ta = &m->p->graphs[0].tensors[o->inputs[0]];
   double rows = (double)ta->dims[ta->rank - 2];
   double es = (double)mg_dtype_bytes((MgDType)ta->dtype);
   double v = (double)pl->vector, conv = is16((MgDType)ta->dtype);
@@ -531,7 +620,7 @@ static void gemv_dot(Model *m, const MgOp *o, Acc *a, double *per_thread,
   if (a_bytes > g->l2_bytes / 2)
     m->extra_dram += (B - 1) * a_bytes;
   double shfl = 0, sel = 0, adds = 0, stages = 0;
-  for (double s = 16; s >= 1; s /= 2, stages++) {
+  for (double off = 16; off >= 1; off /= 2, stages++) {
     bool halve = fmod(held, 2) == 0;
     double sends = halve ? held / 2 : held;
     shfl += sends;
@@ -539,11 +628,13 @@ static void gemv_dot(Model *m, const MgOp *o, Acc *a, double *per_thread,
     adds += sends;
     held = sends;
   }
+  Acc *a = &f->a;
   double per_chunk_fp = conv * (c + rows) * v + rows * c * 2 * v;
   a->fp32 = T * (chunks * per_chunk_fp + sel + adds) +
             rows * c * (T / 32) * conv;
-  a->lsu = lsu(T * chunks * copies * 2, 16) + lsu(T * chunks * (c + rows), 16) +
-           T * shfl / 32 + lsu(rows * c * T / 32, es);
+  a->lsu = lsu(T * chunks * copies * 2, 16) +
+           lsu(T * chunks * (c + rows), 16) + T * shfl / 32 +
+           lsu(rows * c * T / 32, es);
   a->instr = a->fp32 + T * chunks * (2 * copies + c + rows) + T * shfl;
   // One chunk's path: A's copy (an L2 round trip, then the store), a
   // barrier, W's load from DRAM, the products' reductions (log2 V deep,
@@ -551,15 +642,74 @@ static void gemv_dot(Model *m, const MgOp *o, Acc *a, double *per_thread,
   double chain = (1 + log2(v)) * g->lat_fp + (conv ? g->lat_fp : 0);
   double chunk_path = g->lat_l2 + g->lat_smem + g->lat_dram + g->lat_smem +
                       chain + 2 * g->lat_bar;
-  *per_thread = 1;
-  *per = chunks * chunk_path + stages * (g->lat_shfl + g->lat_fp) +
-         g->lat_smem;
-  parts[0] = chunks * (g->lat_l2 + g->lat_dram);
-  *inflight = T * c * 16;
-  a->fma = 0;
+  f->per_thread = 1;
+  f->per = chunks * chunk_path + stages * (g->lat_shfl + g->lat_fp) +
+           g->lat_smem;
+  f->mem = chunks * (g->lat_l2 + g->lat_dram);
+  f->inflight = T * c * 16;
   a->fp32 *= B; // the counts above are one block's
   a->lsu *= B;
   a->instr *= B;
+}
+
+// A predefined matmul, sum or reduce_max: one result per thread and step,
+// its terms read from global memory a group of GLOBAL_UNROLL at a time.
+// A matmul's L2 traffic is its own (`*l2_bytes`).
+static void reduction_form(const Model *m, const MgOp *o,
+                           const MgKernelCost *roof, double lat,
+                           double *l2_bytes, Form *f) {
+  const MgGpu *g = m->gpu;
+  const MgGraph *r = &m->p->graphs[0];
+  const MgTensor *in = &r->tensors[o->inputs[0]];
+  const MgTensor *out = &r->tensors[o->outputs[0]];
+  bool mm = o->kind == MG_OP_MATMUL;
+  double n = (double)(mm ? in->dims[in->rank - 1] : in->dims[o->attr]);
+  double es = (double)mg_dtype_bytes((MgDType)in->dtype);
+  double conv = is16((MgDType)in->dtype), loads = mm ? 2 : 1;
+  double results = numel(out);
+  Acc *a = &f->a;
+  a->fma = mm ? results * n : 0;
+  a->fp32 = results * (n * (1 + loads * conv) + is16((MgDType)out->dtype));
+  a->lsu = lsu(results * n * loads, es) + lsu(results, es);
+  a->instr = a->fp32 + results * (n * loads + 1);
+  if (mm) { // per warp and term: A's sector (a broadcast), B's row piece
+    *l2_bytes = results / 32 * n * (32 + fmax(32, 32 * es));
+    double hit = *l2_bytes > 0 ? fmin(roof->dram_bytes / *l2_bytes, 1) : 1;
+    lat = hit * g->lat_dram + (1 - hit) * g->lat_l2;
+  }
+  if (!mm && o->attr == (int32_t)in->rank - 1) {
+    // A thread's terms are contiguous: a group misses once per 128-byte
+    // L1 line, the others hit L1 (the shared-memory SRAM: its latency).
+    double per_line = fmax(1, 128 / (GLOBAL_UNROLL * es));
+    lat = (lat + (per_line - 1) * g->lat_smem) / per_line;
+  }
+  f->per_thread = ceil(results / (m->blocks * m->threads));
+  f->per = ceil(n / GLOBAL_UNROLL) * (lat + GLOBAL_UNROLL * g->lat_fp) +
+           (conv ? g->lat_fp : 0);
+  f->mem = f->per_thread * ceil(n / GLOBAL_UNROLL) * lat;
+  f->inflight = m->threads * GLOBAL_UNROLL * loads * es;
+}
+
+// A predefined element-wise op: its operands loaded together, one round
+// trip per element.
+static void elementwise_form(const Model *m, const MgOp *o, double lat,
+                             Form *f) {
+  const MgGpu *g = m->gpu;
+  const MgTensor *out = &m->p->graphs[0].tensors[o->outputs[0]];
+  OpCost c = op_cost((MgOpKind)o->kind);
+  double es = (double)mg_dtype_bytes((MgDType)out->dtype);
+  double conv = is16((MgDType)out->dtype), n = numel(out);
+  double k = o->num_inputs;
+  Acc *a = &f->a;
+  a->fp32 = n * (c.fp32 + conv * (k + 1));
+  a->sfu = n * c.sfu;
+  a->lsu = lsu(n * (k + 1), es);
+  a->instr = a->fp32 + a->sfu + n * (k + 1);
+  f->per_thread = ceil(n / (m->blocks * m->threads));
+  f->per = lat + c.chain_fp * g->lat_fp + c.chain_sfu * g->lat_sfu +
+           (conv ? 2 * g->lat_fp : 0);
+  f->mem = f->per_thread * lat;
+  f->inflight = m->threads * k * es;
 }
 
 // A predefined op's grid-stride kernel (GRID), the GEMV and the view
@@ -568,130 +718,33 @@ static void other_form(Model *m, const MgOp *o, const MgKernelCost *roof,
                        Acc *total, double *path, double parts[3],
                        double *inflight, double *l2_bytes) {
   const MgGpu *g = m->gpu;
-  const MgGraph *r = &m->p->graphs[0];
   const MgLowerKernelPlan *pl = m->plan;
-  const MgTensor *out = &r->tensors[o->outputs[0]];
+  const MgTensor *out = &m->p->graphs[0].tensors[o->outputs[0]];
   double f = roof->l2_bytes > 0 ? roof->dram_bytes / roof->l2_bytes : 1;
   double lat = fmin(f, 1) * g->lat_dram + (1 - fmin(f, 1)) * g->lat_l2;
-  double T = m->threads, B = m->blocks, per_thread, per = 0;
-  Acc a = {0};
-  *inflight = 0;
-  if (pl->form == MG_LOWER_FORM_COPY) {
-    double es = (double)mg_dtype_bytes((MgDType)out->dtype);
-    double v = (double)pl->vector, items = ceil(numel(out) / v);
-    a.lsu = 2 * lsu(items, v * es);
-    a.instr = 2 * items;
-    per_thread = ceil(items / (B * T));
-    per = lat;
-    parts[0] = per_thread * lat;
-    *inflight = T * v * es;
-  } else if (pl->form == MG_LOWER_FORM_GEMV && pl->cols > 0) {
-    gemv_dot(m, o, &a, &per_thread, &per, parts, inflight);
-  } else if (pl->form == MG_LOWER_FORM_GEMV) {
-    const MgTensor *ta = &r->tensors[o->inputs[0]];
-    double rows = (double)pl->rows; // a block's row group
-    // Each row group's blocks read all of B: re-reads hit L2 only when B
-    // fits in half of it (the rule for iterators' re-reads, kernel.c).
-    const MgTensor *tb = &r->tensors[o->inputs[1]];
-    double b_bytes = numel(tb) * (double)mg_dtype_bytes((MgDType)tb->dtype);
-    double rereads = (double)ta->dims[ta->rank - 2] / rows - 1;
-    m->extra_l2 += rereads * b_bytes;
-    if (b_bytes > g->l2_bytes / 2)
-      m->extra_dram += rereads * b_bytes;
-    double k = (double)ta->dims[ta->rank - 1];
-    double es = (double)mg_dtype_bytes((MgDType)ta->dtype);
-    double v = (double)pl->vector, conv = is16((MgDType)ta->dtype);
-    double u = (double)(pl->unroll > 0 ? pl->unroll : 1);
-    double steps = ceil(k / 32); // rows of B per thread
-    // Round trips: the groups of u rows loaded together, then the rest
-    // one at a time; each group's FMAs chain u deep per accumulator.
-    double groups = floor(k / (32 * u)), singles = steps - groups * u;
-    // Per thread and row: a 16-byte vector of B (DRAM) and A's row
-    // scalars, rows x v FMAs and the conversions. Then the warp's slices
-    // meet by shuffles (gemv.c: halving while a lane's count is even, two
-    // selects per value sent, then a butterfly), the CG warps' partials go
-    // through shared memory, and each output adds CG of them in order.
-    double cg = T / 32, outs = rows * cg * v;
-    double held = rows * v, shfl = 0, sel = 0, adds = 0, stages = 0;
-    for (double o = 16; o >= cg; o /= 2, stages++) {
-      bool halve = fmod(held, 2) == 0;
-      double sends = halve ? held / 2 : held;
-      shfl += sends;
-      sel += halve ? 2 * sends : 0;
-      adds += sends;
-      held = sends;
-    }
-    a.fma = T * steps * rows * v;
-    a.fp32 = a.fma + T * steps * conv * (v + rows) + T * (sel + adds) +
-             outs * (cg + conv);
-    a.lsu = lsu(T * steps, 16) + lsu(T * steps * rows, es) + T * shfl / 32 +
-            lsu(outs * cg, 4) + lsu(outs * (cg + 1), 4);
-    a.instr = a.fp32 + T * steps * (1 + rows) + T * shfl + outs * cg +
-              outs * (cg + 1);
-    per_thread = 1;
-    double trip = g->lat_dram + (conv ? g->lat_fp : 0);
-    per = groups * (trip + u * g->lat_fp) + singles * (trip + g->lat_fp) +
-          stages * (g->lat_shfl + g->lat_fp) + g->lat_smem +
-          pl->barriers_after * g->lat_bar +
-          ceil(outs / T) * (g->lat_smem + cg * g->lat_fp);
-    *inflight = T * 16 * (groups > 0 ? u : 1);
-    parts[0] = (groups + singles) * g->lat_dram;
-    a.fma *= B; // the counts above are one block's
-    a.fp32 *= B;
-    a.lsu *= B;
-    a.instr *= B;
-  } else if (o->kind == MG_OP_MATMUL || o->kind == MG_OP_SUM ||
-             o->kind == MG_OP_REDUCE_MAX) {
-    // One result per thread and step, its terms read from global memory
-    // a group of GLOBAL_UNROLL at a time.
-    const MgTensor *in = &r->tensors[o->inputs[0]];
-    bool mm = o->kind == MG_OP_MATMUL;
-    double n = (double)(mm ? in->dims[in->rank - 1] : in->dims[o->attr]);
-    double es = (double)mg_dtype_bytes((MgDType)in->dtype);
-    double conv = is16((MgDType)in->dtype), loads = mm ? 2 : 1;
-    double results = numel(out);
-    a.fma = mm ? results * n : 0;
-    a.fp32 = results * (n * (1 + loads * conv) + is16((MgDType)out->dtype));
-    a.lsu = lsu(results * n * loads, es) + lsu(results, es);
-    a.instr = a.fp32 + results * (n * loads + 1);
-    if (mm) { // per warp and term: A's sector (a broadcast), B's row piece
-      *l2_bytes = results / 32 * n * (32 + fmax(32, 32 * es));
-      double hit = *l2_bytes > 0 ? fmin(roof->dram_bytes / *l2_bytes, 1) : 1;
-      lat = hit * g->lat_dram + (1 - hit) * g->lat_l2;
-    }
-    if (!mm && o->attr == (int32_t)in->rank - 1) {
-      // A thread's terms are contiguous: a group misses once per 128-byte
-      // L1 line, the others hit L1 (the shared-memory SRAM: its latency).
-      double per_line = fmax(1, 128 / (GLOBAL_UNROLL * es));
-      lat = (lat + (per_line - 1) * g->lat_smem) / per_line;
-    }
-    per_thread = ceil(results / (B * T));
-    per = ceil(n / GLOBAL_UNROLL) * (lat + GLOBAL_UNROLL * g->lat_fp) +
-          (conv ? g->lat_fp : 0);
-    parts[0] = per_thread * ceil(n / GLOBAL_UNROLL) * lat;
-    *inflight = T * GLOBAL_UNROLL * loads * es;
-  } else { // element-wise: operands loaded together, one round trip each
-    OpCost c = op_cost((MgOpKind)o->kind);
-    double es = (double)mg_dtype_bytes((MgDType)out->dtype);
-    double conv = is16((MgDType)out->dtype), n = numel(out);
-    double k = o->num_inputs;
-    a.fp32 = n * (c.fp32 + conv * (k + 1));
-    a.sfu = n * c.sfu;
-    a.lsu = lsu(n * (k + 1), es);
-    a.instr = a.fp32 + a.sfu + n * (k + 1);
-    per_thread = ceil(n / (B * T));
-    per = lat + c.chain_fp * g->lat_fp + c.chain_sfu * g->lat_sfu +
-          (conv ? 2 * g->lat_fp : 0);
-    parts[0] = per_thread * lat;
-    *inflight = T * k * es;
-  }
+  Form form;
+  memset(&form, 0, sizeof form);
+  if (pl->form == MG_LOWER_FORM_COPY)
+    copy_form(m, out, lat, &form);
+  else if (pl->form == MG_LOWER_FORM_GEMV && pl->cols > 0)
+    gemv_dot_form(m, o, &form);
+  else if (pl->form == MG_LOWER_FORM_GEMV)
+    gemv_form(m, o, &form);
+  else if (o->kind == MG_OP_MATMUL || o->kind == MG_OP_SUM ||
+           o->kind == MG_OP_REDUCE_MAX)
+    reduction_form(m, o, roof, lat, l2_bytes, &form);
+  else
+    elementwise_form(m, o, lat, &form);
   // The whole kernel's counts: per block.
-  total->fp32 = a.fp32 / B;
-  total->fma = a.fma / B;
-  total->sfu = a.sfu / B;
-  total->lsu = a.lsu / B;
-  total->instr = a.instr / B;
-  *path = per_thread * per;
+  double B = m->blocks;
+  total->fp32 = form.a.fp32 / B;
+  total->fma = form.a.fma / B;
+  total->sfu = form.a.sfu / B;
+  total->lsu = form.a.lsu / B;
+  total->instr = form.a.instr / B;
+  *inflight = form.inflight;
+  *path = form.per_thread * form.per;
+  parts[0] = form.mem;
   parts[2] = pl->form == MG_LOWER_FORM_GEMV
                  ? (pl->barriers_after +
                     pl->forloop * pl->barriers_per_iteration) * g->lat_bar

@@ -307,6 +307,90 @@ int64_t mg_lower_vector_width(const MgGraph *b, MgTensorId tile,
   return x->dims[last] % v || y->dims[last] % v ? 1 : v;
 }
 
+// The caller's kernel tensor behind block-graph input `t` of `b` (one of
+// the program's graphs), or MG_NO_ID. A block graph reading a folded view
+// has exactly one caller (mg_graph_view_folds); others may have more, all
+// passing tensors of one layout.
+static MgTensorId caller_tensor(const MgProgram *p, const MgGraph *b,
+                                MgTensorId t) {
+  const MgOp *in = &b->ops[b->tensors[t].producer];
+  if (!p || b < p->graphs + 1 || b >= p->graphs + p->num_graphs ||
+      in->kind != MG_OP_INPUT)
+    return MG_NO_ID;
+  const MgGraph *root = &p->graphs[0];
+  int32_t id = (int32_t)(b - p->graphs);
+  for (uint32_t i = 0; i < root->num_ops; i++) {
+    const MgOp *op = &root->ops[i];
+    if (op->kind == MG_OP_CUSTOM && op->attr == id &&
+        in->attr >= 0 && (uint32_t)in->attr < op->num_inputs)
+      return op->inputs[in->attr];
+  }
+  return MG_NO_ID;
+}
+
+bool mg_lower_view_strides(const MgProgram *p, const MgGraph *b, MgTensorId t,
+                           int64_t *stride, int64_t *offset) {
+  const MgTensor *x = &b->tensors[t];
+  int8_t perm[MG_MAX_DIMS];
+  *offset = 0;
+  if (b->ops[x->producer].folded) { // the caller's strided view
+    MgTensorId k = caller_tensor(p, b, t);
+    MgStridedView v;
+    if (k == MG_NO_ID || !mg_graph_folded_view(&p->graphs[0], k, &v) ||
+        v.rank != x->rank)
+      return false;
+    memcpy(stride, v.stride, x->rank * sizeof *stride);
+    *offset = v.offset;
+    return true;
+  }
+  mg_graph_tensor_perm(b, x, perm); // the identity when none was set
+  int64_t sdims[MG_MAX_DIMS], sstride[MG_MAX_DIMS], n = 1;
+  mg_graph_stored_dims(b, t, sdims);
+  for (uint32_t d = x->rank; d-- > 0;) {
+    sstride[d] = n;
+    n *= sdims[d];
+  }
+  for (uint32_t d = 0; d < x->rank; d++)
+    stride[d] = sstride[perm[d]]; // as mg_lower_layout_view's transpose
+  return true;
+}
+
+int64_t mg_lower_stored_vector_width(const MgProgram *p, const MgGraph *b,
+                                     MgTensorId tile, MgTensorId dram,
+                                     uint32_t *dim, bool *whole) {
+  const MgTensor *x = &b->tensors[tile], *y = &b->tensors[dram];
+  MgDType dt = mg_lower_kept_dtype(b, tile);
+  if (!mg_lower_has_layout(b, dram) || mg_lower_vector_width(b, tile, dram) > 1 ||
+      dt != mg_lower_kept_dtype(b, dram) || x->rank != y->rank)
+    return 1;
+  int64_t stride[MG_MAX_DIMS], offset;
+  if (!mg_lower_view_strides(p, b, dram, stride, &offset))
+    return 1;
+  int64_t v = MG_LOWER_VECTOR_BYTES / (int64_t)mg_dtype_bytes(dt);
+  // The dim contiguous in memory; every other dim (of extent > 1) must
+  // step by whole vectors and the view start on one, so that each
+  // vector's first element is 16-byte aligned in the 16-byte aligned
+  // buffer.
+  uint32_t inner = MG_MAX_DIMS;
+  for (uint32_t d = 0; d < y->rank; d++) {
+    if (stride[d] == 1 && y->dims[d] > 1 && inner == MG_MAX_DIMS)
+      inner = d;
+    else if (y->dims[d] > 1 && stride[d] % v)
+      return 1;
+  }
+  if (inner == MG_MAX_DIMS || offset % v || x->dims[inner] % v ||
+      y->dims[inner] % v)
+    return 1;
+  if (dim)
+    *dim = inner;
+  if (whole) { // the tile's dims after `inner` are all 1
+    *whole = true;
+    for (uint32_t d = inner + 1; d < x->rank; d++)
+      *whole &= x->dims[d] == 1;
+  }
+  return v;
+}
+
 bool mg_lower_pipelined(const MgGraph *b) {
   if (b->level != MG_LEVEL_BLOCK || b->forloop < 2)
     return false;

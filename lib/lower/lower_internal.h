@@ -114,10 +114,6 @@ bool mg_lower_register_values(const MgGraph *b, bool *reg);
 
 /// Bytes one vector access of a tile copy moves (ld.global.v4 / st.v4).
 #define MG_LOWER_VECTOR_BYTES 16
-/// Elements per 16-byte vector when the copy between `tile` and `dram` can
-/// move whole vectors (same element type; the innermost dims of both are
-/// multiples of the vector, so every tile row starts 16-byte aligned in
-/// both), else 1.
 /// True when `t` is an input stored in another layout (a transposed view).
 bool mg_lower_has_layout(const MgGraph *g, MgTensorId t);
 /// The identity memref type of `t`'s stored shape (its layout undone).
@@ -126,8 +122,30 @@ void mg_lower_stored_type(const MgGraph *g, MgTensorId t, char out[TYPE_LEN]);
 /// memref.transpose view of the logical shape (strided); else unchanged.
 void mg_lower_layout_view(Emit *e, const MgGraph *g, MgTensorId t, Name val,
                           char type[TYPE_LEN]);
+/// Elements per 16-byte vector when the copy between `tile` and `dram` can
+/// move whole vectors (same element type; the innermost dims of both are
+/// multiples of the vector, so every tile row starts 16-byte aligned in
+/// both), else 1.
 int64_t mg_lower_vector_width(const MgGraph *b, MgTensorId tile,
                               MgTensorId dram);
+/// Strides (elements, per logical dim) and offset of the view through
+/// which block graph `b` (one of p's graphs) reads input `t` with a layout:
+/// the transpose of its stored array, or the caller's folded view. False
+/// when the caller's view cannot be found.
+bool mg_lower_view_strides(const MgProgram *p, const MgGraph *b, MgTensorId t,
+                           int64_t *stride, int64_t *offset);
+/// For an iterator copying input `dram` with a layout into `tile` where
+/// mg_lower_vector_width is 1: elements per 16-byte vector read along the
+/// dim contiguous in memory (stride 1: `*dim`) when the tile's and the
+/// tensor's extents along it are multiples of the vector and every vector
+/// starts 16-byte aligned (the other strides and the view's offset
+/// multiples of it), else 1 (element by element in stored order). `*whole`:
+/// the tile's dims after `*dim` are all 1, so a vector's elements are
+/// contiguous in the tile too (one vector store). Either pointer may be
+/// NULL; both are set only when the result is above 1.
+int64_t mg_lower_stored_vector_width(const MgProgram *p, const MgGraph *b,
+                                     MgTensorId tile, MgTensorId dram,
+                                     uint32_t *dim, bool *whole);
 /// Dims of the copy between `tile` and `dram` once their common trailing
 /// unit dims are dropped (vector copies run on such collapsed views).
 uint32_t mg_lower_copy_rank(const MgGraph *b, MgTensorId tile,

@@ -1144,6 +1144,122 @@ static void stored_elems_begin(Emit *e, MgTensorId dram, const MgTensor *tile,
     snprintf(idx[d], NAME_LEN, "%s", sidx[perm[d]]);
 }
 
+// The view of input `dram` (with a layout) in the order of memory,
+// dim `inner` (stride 1) last: memref.transpose of the logical view, so
+// its innermost stride is 1, as vector.load needs. ord[j] gets the logical
+// dim at stored position j.
+static void stored_order_view(Emit *e, MgTensorId dram, uint32_t inner,
+                              uint32_t *ord, Name val, char type[TYPE_LEN]) {
+  const MgTensor *y = tensor(e, dram);
+  uint32_t r = y->rank, n = 0;
+  int8_t perm[MG_MAX_DIMS];
+  int64_t stride[MG_MAX_DIMS], offset;
+  mg_graph_tensor_perm(e->g, y, perm);
+  if (!mg_lower_view_strides(e->p, e->g, dram, stride, &offset)) {
+    e->error = "a strided view whose caller is not found";
+    return;
+  }
+  for (uint32_t j = 0; j < r; j++)
+    for (uint32_t d = 0; d < r; d++)
+      if ((uint32_t)perm[d] == j && d != inner)
+        ord[n++] = d;
+  ord[n] = inner;
+  MgTensor st = *y;
+  char map[96], strides[128], plain[TYPE_LEN]; // rank 6, strides < 2^48
+  size_t m = (size_t)snprintf(map, sizeof map, "(");
+  for (uint32_t d = 0; d < r; d++)
+    m += (size_t)snprintf(map + m, sizeof map - m, "%sd%u", d ? ", " : "", d);
+  m += (size_t)snprintf(map + m, sizeof map - m, ") -> (");
+  size_t k = 0;
+  for (uint32_t j = 0; j < r; j++) {
+    st.dims[j] = y->dims[ord[j]];
+    m += (size_t)snprintf(map + m, sizeof map - m, "%sd%u", j ? ", " : "",
+                          ord[j]);
+    k += (size_t)snprintf(strides + k, sizeof strides - k, "%s%lld",
+                          j ? ", " : "", (long long)stride[ord[j]]);
+  }
+  snprintf(map + m, sizeof map - m, ")");
+  mg_lower_memref_type(&st, (MgDType)e->dtype[dram], NULL, plain);
+  snprintf(type, TYPE_LEN, "%.*s, strided<[%s], offset: %lld>>",
+           (int)strlen(plain) - 1, plain, strides, (long long)offset);
+  mg_lower_fresh(e, val);
+  mg_lower_line(e, "%s = memref.transpose %s %s : %s to %s", val,
+                e->val[dram], map, e->type[dram], type);
+}
+
+// An iterator of input `dram` with a layout whose rows in memory are whole
+// 16-byte vectors (mg_lower_stored_vector_width): each thread loads one
+// vector along dim `inner`, contiguous in memory, through the stored-order
+// view and stores its elements into the tile one by one at their logical
+// positions (the tile is written with a stride), or as one vector when
+// they are contiguous there too (`whole`: the tile's dims after `inner`
+// are 1, folded away). Consecutive threads read consecutive vectors.
+static void move_stored_vectors(Emit *e, const MgOp *op, int64_t vw,
+                                uint32_t inner, bool whole, Name *off,
+                                const bool *has) {
+  MgTensorId tile_id = op->outputs[0], dram_id = op->inputs[0];
+  const MgTensor *tile = tensor(e, tile_id);
+  uint32_t r = tile->rank, ord[MG_MAX_DIMS];
+  Name view;
+  char vtype[TYPE_LEN];
+  stored_order_view(e, dram_id, inner, ord, view, vtype);
+  if (e->error)
+    return;
+  Name tv; // the tile, its dims after `inner` folded away when whole
+  char tt[TYPE_LEN];
+  snprintf(tv, NAME_LEN, "%s", e->val[tile_id]);
+  snprintf(tt, TYPE_LEN, "%s", e->type[tile_id]);
+  if (whole)
+    collapse(e, tile, inner + 1, 0,
+             e->mode == MG_LOWER_CPU ? NULL : MG_LOWER_WORKGROUP, tv, tt);
+  MgTensor st = *tile; // the tile in stored order
+  for (uint32_t j = 0; j < r; j++)
+    st.dims[j] = tile->dims[ord[j]];
+  Index sidx, idx, at;
+  mg_lower_vector_elems_begin(e, &st, r, vw, sidx);
+  for (uint32_t j = 0; j < r; j++)
+    snprintf(idx[ord[j]], NAME_LEN, "%s", sidx[j]);
+  offset_positions(e, idx, off, has, r, at);
+  Name spos[MG_MAX_DIMS];
+  for (uint32_t j = 0; j < r; j++)
+    snprintf(spos[j], NAME_LEN, "%s", at[ord[j]]);
+  char lf[MG_MAX_DIMS * (NAME_LEN + 2)], vec[32];
+  mg_lower_index_list(spos, r, lf, sizeof lf);
+  const char *elt = mg_lower_elt((MgDType)e->dtype[tile_id]);
+  snprintf(vec, sizeof vec, "vector<%lldx%s>", (long long)vw, elt);
+  // mg_lower_stored_vector_width checked the alignment (the buffer is
+  // 16-byte aligned, the kernel argument says so); the CPU form states
+  // nothing (its buffers come from the caller).
+  Name x;
+  mg_lower_fresh(e, x);
+  mg_lower_line(e, "%s = vector.load %s[%s]%s : %s, %s", x, view, lf,
+                e->mode == MG_LOWER_CPU ? "" : " {alignment = 16 : i64}",
+                vtype, vec);
+  if (whole) {
+    char lt[MG_MAX_DIMS * (NAME_LEN + 2)];
+    mg_lower_index_list(idx, inner + 1, lt, sizeof lt);
+    mg_lower_line(e, "vector.store %s, %s[%s] : %s, %s", x, tv, lt, tt, vec);
+    mg_lower_elems_end(e);
+    return;
+  }
+  Name first;
+  snprintf(first, NAME_LEN, "%s", idx[inner]);
+  for (int64_t k = 0; k < vw; k++) {
+    Name el, kk;
+    if (k) {
+      mg_lower_index(e, k, kk);
+      mg_lower_index_op(e, "arith.addi", first, kk, idx[inner]);
+    }
+    mg_lower_fresh(e, el);
+    mg_lower_line(e, "%s = vector.extract %s[%lld] : %s from %s", el, x,
+                  (long long)k, elt, vec);
+    char lt[MG_MAX_DIMS * (NAME_LEN + 2)];
+    mg_lower_index_list(idx, r, lt, sizeof lt);
+    mg_lower_line(e, "memref.store %s, %s[%s] : %s", el, tv, lt, tt);
+  }
+  mg_lower_elems_end(e);
+}
+
 // Copies between a tile and its kernel tensor: the iterator reads the
 // kernel tensor, the saver writes it. Element types are usually equal; an
 // f32 tile saved to a narrower tensor (a target output stored in the
@@ -1164,6 +1280,15 @@ static void move_tile(Emit *e, const MgOp *op, bool saver) {
   if (dt_tile != dt_dram && dt_tile != MG_DTYPE_F32 && dt_dram != MG_DTYPE_F32)
     vw = 1;
   uint32_t rank = tile->rank; // of the copy: trailing unit dims folded
+  uint32_t inner = 0;
+  bool whole = false;
+  int64_t svw = saver ? 1 : mg_lower_stored_vector_width(e->p, e->g, tile_id,
+                                                          dram_id, &inner,
+                                                          &whole);
+  if (svw > 1) {
+    move_stored_vectors(e, op, svw, inner, whole, off, has);
+    return;
+  }
   CopyViews v;
   if (vw > 1) {
     copy_views(e, tile_id, dram_id, false, &v);

@@ -14,7 +14,8 @@
 //    emitter allocates tiles by);
 //  - tile copies: mg_lower_vector_width (with move_tile's rule for a saver
 //    storing into a narrower kernel tensor), mg_lower_is_staged,
-//    mg_lower_pipelined, mg_lower_has_layout;
+//    mg_lower_pipelined, mg_lower_has_layout, for a tile read in stored
+//    order mg_lower_stored_vector_width;
 //  - reductions: mg_lower_reduction_warps with the Emit fields it reads
 //    (the graph, the cooperative threads, whether the op runs inside a
 //    for-loop of F > 1), tensor cores through mg_lower_uses_mma;
@@ -175,6 +176,12 @@ static bool block_steps(const MgProgram *p, const MgOp *kop, int sm,
         s->async = mg_lower_is_staged(b, op->outputs[0]);
         s->stored_order = s->vector == 1 &&
                           mg_lower_has_layout(b, op->inputs[0]);
+        bool whole = false;
+        if (s->stored_order)
+          s->vector = mg_lower_stored_vector_width(p, b, op->outputs[0],
+                                                   op->inputs[0], NULL,
+                                                   &whole);
+        s->scattered = s->stored_order && !whole;
       }
       continue;
     }

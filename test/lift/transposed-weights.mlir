@@ -4,9 +4,10 @@
 // as stored through ug.transpose, nothing is copied or cut. A gated MLP
 // with a rank-3 activation lifts whole (f16 and bf16) and becomes two
 // kernels; the lowering reads the transposed tiles in stored order
-// (memref.transpose views, scalar coalesced loads) and agrees with the
-// original on the CPU; ptxas accepts the kernels. linalg's forms too:
-// linalg.transpose + linalg.matmul, and linalg.matmul with a transposed map.
+// (memref.transpose views, 16-byte loads of the stored rows) and agrees
+// with the original on the CPU; ptxas accepts the kernels. linalg's forms
+// too: linalg.transpose + linalg.matmul, and linalg.matmul with a
+// transposed map.
 //
 // RUN: mirage-opt --mirage-lift %s | FileCheck %s
 // RUN: mirage-opt --mirage-lift --mirage-remarks %s 2>&1 >/dev/null | FileCheck %s --check-prefix=REM

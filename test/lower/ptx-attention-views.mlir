@@ -27,9 +27,11 @@
 // CHECK-NOT: .entry
 
 // Q·Kᵀ (op 15): both operands folded; Q's rows stay contiguous in the
-// projection's buffer (16-byte loads through the strided view), Kᵀ's do
-// not (2-byte loads).
+// projection's buffer (16-byte loads through the strided view); Kᵀ's do
+// not, but K's buffer stores D contiguously, so Kᵀ's tiles are read as
+// 16-byte vectors of D in stored order too: no 2-byte loads.
 // QK-LABEL: .entry attention_f16_lax0_gpu_k15(
-// QK: ld.global.v4.b32
-// QK: ld.global.b16
+// QK-NOT: ld.global.b16
+// QK-COUNT-2: ld.global.v4.b32
+// QK-NOT: ld.global.b16
 // QK-LABEL: .entry attention_f16_lax0_gpu_k16(

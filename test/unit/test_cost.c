@@ -682,6 +682,76 @@ static void test_cost_emitted_copy(void) {
   mg_program_destroy(p);
 }
 
+// Y = X through one tile per block, X (rows, cols) f16 stored transposed,
+// as (cols, rows): grid g over rows, 128 threads, F = 1.
+static MgProgram *transposed_copy_kernel(int64_t rows, int64_t cols,
+                                         int32_t g) {
+  MgProgram *p = copy_kernel(MG_DTYPE_F16, rows, cols, g, 128);
+  MgDiag d;
+  int8_t swap[2] = {1, 0};
+  CHECK_EQ_INT(mg_graph_set_input_perm(p, 0, 0, swap, &d), MG_STATUS_OK);
+  CHECK_EQ_INT(mg_graph_set_input_perm(p, 1, 0, swap, &d), MG_STATUS_OK);
+  CHECK_EQ_INT(mg_program_validate(p, NULL, &d), MG_STATUS_OK);
+  return p;
+}
+
+// A tile read in stored order (lib/lower move_stored_vectors): X (2048,
+// 64) stored as (64, 2048), tiles (8, 64) in 256 blocks. Dim 0 is
+// contiguous in memory and the tile holds 8 of it, one 16-byte vector per
+// stored row: 64 vector loads per block, each scattered into the tile by 8
+// shared stores (a column of the tile). With tiles (4, 64) (512 blocks)
+// the rows are half vectors: 256 element loads and stores.
+static void test_cost_emitted_stored_order(void) {
+  MgProgram *p = transposed_copy_kernel(2048, 64, 256);
+  MgLowerKernelPlan pl;
+  CHECK(mg_lower_kernel_plan(p, 1, 90, &pl));
+  CHECK_EQ_INT(pl.num_steps, 2);
+  CHECK(pl.steps[0].stored_order);
+  CHECK(pl.steps[0].scattered);
+  CHECK_EQ_INT(pl.steps[0].vector, 8);
+  CHECK_EQ_INT(pl.steps[1].vector, 8); // the saver: Y is dense
+  MgEmittedCost c;
+  CHECK(mg_cost_emitted_kernel(p, 1, NULL, &c));
+  // LSU per block: the iterator's 64 loads of 16 B (a warp access 512 B: 4
+  // cycles, so 64 / 32 x 4 = 8) and 512 stores of 2 B (16); the saver's
+  // 64 shared loads and 64 global stores of 16 B (8 + 8): 40 cycles.
+  // Instructions: 64 x (1 + 8) + 2 x 64 = 704.
+  CHECK_NEAR(c.lsu_cycles, 40.0 * 256, 0);
+  CHECK_NEAR(c.instructions, 704.0 * 256, 0);
+  // Path: 64 loads on 128 threads, one DRAM round trip (480); the barrier
+  // (20); the saver's shared loads, one trip (30): 530 cycles.
+  CHECK_REL(c.block_s, 530 / H_HZ);
+  CHECK_REL(c.path_memory_s, 480 / H_HZ);
+  mg_program_destroy(p);
+
+  p = transposed_copy_kernel(2048, 64, 512);
+  CHECK(mg_lower_kernel_plan(p, 1, 90, &pl));
+  CHECK(pl.steps[0].stored_order);
+  CHECK(pl.steps[0].scattered);
+  CHECK_EQ_INT(pl.steps[0].vector, 1);
+  CHECK(mg_cost_emitted_kernel(p, 1, NULL, &c));
+  // Iterator: 256 loads and 256 stores of 2 B (8 + 8); saver: 32 vectors
+  // (4 + 4): 24 cycles; 2 x 256 + 2 x 32 = 576 instructions. Path: two
+  // round trips of 480, the barrier, one shared load: 1010 cycles.
+  CHECK_NEAR(c.lsu_cycles, 24.0 * 512, 0);
+  CHECK_NEAR(c.instructions, 576.0 * 512, 0);
+  CHECK_REL(c.block_s, 1010 / H_HZ);
+  mg_program_destroy(p);
+
+  // X (2048, 1) stored as (1, 2048), tiles (8, 1): a vector's elements
+  // are contiguous in the tile too, one vector store each. Per block one
+  // load and one store of 16 B; the saver too (the trailing unit dims of
+  // the tile and Y fold away): 4 instructions.
+  p = transposed_copy_kernel(2048, 1, 256);
+  CHECK(mg_lower_kernel_plan(p, 1, 90, &pl));
+  CHECK(pl.steps[0].stored_order);
+  CHECK(!pl.steps[0].scattered);
+  CHECK_EQ_INT(pl.steps[0].vector, 8);
+  CHECK(mg_cost_emitted_kernel(p, 1, NULL, &c));
+  CHECK_NEAR(c.instructions, 4.0 * 256, 0);
+  mg_program_destroy(p);
+}
+
 // Y = A·B: A (64,k) whole in each of 64 blocks, B (k,4096) cut into (k,64)
 // tiles, f16, 128 threads, F = 1.
 static MgProgram *matmul_kernel(int64_t k) {
@@ -953,6 +1023,7 @@ int main(void) {
   RUN_TEST(test_cost_slice_concat);
   RUN_TEST(test_cost_views_match_lowering);
   RUN_TEST(test_cost_emitted_copy);
+  RUN_TEST(test_cost_emitted_stored_order);
   RUN_TEST(test_cost_emitted_fma_matmul);
   RUN_TEST(test_cost_emitted_mma_matmul);
   RUN_TEST(test_cost_emitted_pipelined_loop);
