@@ -153,6 +153,11 @@ typedef struct MgSearchOptions {
                                // for tools that want the first N whatever
                                // the machine's speed (mirage-run)
   uint64_t memory_limit;       // bytes (default 2 GiB)
+  // Set by mg_search_run, not by callers: the target whose input layouts
+  // the programs found will get. The search runs on the logical program;
+  // candidates are ranked with those layouts applied, so a kernel whose
+  // form depends on them (a GEMV reading Wᵀ) is costed as it will run.
+  const MgProgram *layouts;
   // Callbacks.
   MgSearchProgressFn progress;
   void *progress_user_data;

@@ -82,9 +82,20 @@ MgSearchCost mg_search_cost(const MgProgram *program,
                             const MgSearchOptions *options) {
   MgSearchCost c = mg_search_proxy_cost(program);
   MgSearchRank rank = options ? options->rank : MG_SEARCH_RANK_COST;
-  if (rank == MG_SEARCH_RANK_COST)
-    c.time_s = mg_cost_emitted_program(
-        program, mg_cost_gpu(options ? options->target : NULL));
+  if (rank != MG_SEARCH_RANK_COST)
+    return c;
+  const MgGpu *gpu = mg_cost_gpu(options ? options->target : NULL);
+  // With the layouts the program will run with, where it takes them (one
+  // that cannot is dropped later and costed here as it is).
+  MgProgram *laid = options && options->layouts ? mg_program_clone(program)
+                                                : NULL;
+  MgDiag d;
+  if (laid && mg_program_copy_layouts(laid, options->layouts, &d) ==
+                  MG_STATUS_OK)
+    c.time_s = mg_cost_emitted_program(laid, gpu);
+  else
+    c.time_s = mg_cost_emitted_program(program, gpu);
+  mg_program_destroy(laid);
   return c;
 }
 

@@ -643,7 +643,9 @@ MgStatus mg_search_run(const MgProgram *target, const MgSearchOptions *options,
     return mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1, "out of memory");
   }
   mg_program_clear_layouts(logical);
-  MgStatus st = search_logical(logical, options, result, diag);
+  MgSearchOptions laid = options ? *options : mg_search_options_default();
+  laid.layouts = target;
+  MgStatus st = search_logical(logical, &laid, result, diag);
   mg_program_destroy(logical);
   // A program whose block graphs cannot take the layouts is dropped.
   uint32_t kept = 0;
