@@ -538,6 +538,27 @@ static void copy_form(const Model *m, const MgTensor *out, double lat,
   f->inflight = m->threads * v * es;
 }
 
+// The shuffle stages of gemv.c's warp meet at offsets 16 .. `last`, a
+// lane starting with `held` values: halving while the count is even (two
+// selects per value sent), then butterflies. Per lane: shuffles,
+// selects, adds; and the number of stages.
+typedef struct Stages {
+  double shfl, sel, adds, count;
+} Stages;
+
+static Stages shuffle_stages(double held, double last) {
+  Stages st = {0, 0, 0, 0};
+  for (double off = 16; off >= last; off /= 2, st.count++) {
+    bool halve = fmod(held, 2) == 0;
+    double sends = halve ? held / 2 : held;
+    st.shfl += sends;
+    st.sel += halve ? 2 * sends : 0;
+    st.adds += sends;
+    held = sends;
+  }
+  return st;
+}
+
 // The split-K GEMV (lib/lower/gemv.c); the counts are one row group's.
 static void gemv_form(Model *m, const MgOp *o, Form *f) {
   const MgGpu *g = m->gpu;
@@ -567,15 +588,8 @@ static void gemv_form(Model *m, const MgOp *o, Form *f) {
   // selects per value sent, then a butterfly), the CG warps' partials go
   // through shared memory, and each output adds CG of them in order.
   double cg = T / 32, outs = rows * cg * v;
-  double held = rows * v, shfl = 0, sel = 0, adds = 0, stages = 0;
-  for (double off = 16; off >= cg; off /= 2, stages++) {
-    bool halve = fmod(held, 2) == 0;
-    double sends = halve ? held / 2 : held;
-    shfl += sends;
-    sel += halve ? 2 * sends : 0;
-    adds += sends;
-    held = sends;
-  }
+  Stages sh = shuffle_stages(rows * v, cg);
+  double shfl = sh.shfl, sel = sh.sel, adds = sh.adds, stages = sh.count;
   Acc *a = &f->a;
   a->fma = T * steps * rows * v;
   a->fp32 = a->fma + T * steps * conv * (v + rows) + T * (sel + adds) +
@@ -613,21 +627,14 @@ static void gemv_dot_form(Model *m, const MgOp *o, Form *f) {
   double es = (double)mg_dtype_bytes((MgDType)ta->dtype);
   double v = (double)pl->vector, conv = is16((MgDType)ta->dtype);
   double c = (double)pl->cols, T = m->threads, B = m->blocks;
-  double chunks = (double)pl->forloop, held = rows * c;
+  double chunks = (double)pl->forloop;
   double copies = ceil(rows * 32 / T); // A's vectors per thread and chunk
   double a_bytes = numel(ta) * es;
   m->extra_l2 += (B - 1) * a_bytes;
   if (a_bytes > g->l2_bytes / 2)
     m->extra_dram += (B - 1) * a_bytes;
-  double shfl = 0, sel = 0, adds = 0, stages = 0;
-  for (double off = 16; off >= 1; off /= 2, stages++) {
-    bool halve = fmod(held, 2) == 0;
-    double sends = halve ? held / 2 : held;
-    shfl += sends;
-    sel += halve ? 2 * sends : 0;
-    adds += sends;
-    held = sends;
-  }
+  Stages sh = shuffle_stages(rows * c, 1);
+  double shfl = sh.shfl, sel = sh.sel, adds = sh.adds, stages = sh.count;
   Acc *a = &f->a;
   double per_chunk_fp = conv * (c + rows) * v + rows * c * 2 * v;
   a->fp32 = T * (chunks * per_chunk_fp + sel + adds) +

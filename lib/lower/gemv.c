@@ -595,21 +595,59 @@ static void warp_start(Emit *e, Warp *w, const Lane *l, Name *acc) {
   }
 }
 
-// Phase 2: the block's outputs, each the warps' sums added in warp order.
-static void combine(Emit *e, const Gemv *g, const char *bid, const char *tid,
-                    const char *part, const char *part_type) {
-  const MgGraph *r = &e->p->graphs[0];
-  int64_t width = g->cg * g->v, outs = g->m * width;
-  Name n, step, idx, wd, m, c, base, col, nn, ok, c0;
-  mg_lower_index(e, outs, n);
-  mg_lower_index(e, SLICES * g->cg, step);
+// C[row][col] = v (an f32 sum), rounded to C's element type.
+static void store_output(Emit *e, const Gemv *g, const char *row,
+                         const char *col, const char *v) {
+  const MgTensor *ct = &e->p->graphs[0].tensors[g->c];
+  Name x, c0;
+  snprintf(x, NAME_LEN, "%s", v);
+  if (ct->dtype != MG_DTYPE_F32) {
+    mg_lower_fresh(e, x);
+    mg_lower_line(e, "%s = arith.truncf %s : f32 to %s", x, v,
+                  mg_lower_elt((MgDType)ct->dtype));
+  }
   mg_lower_index(e, 0, c0);
+  char at[MG_MAX_DIMS * (NAME_LEN + 2)];
+  at2(ct, row, col, c0, at, sizeof at);
+  mg_lower_line(e, "memref.store %s, %s[%s] : %s", x, e->val[g->c], at,
+                e->type[g->c]);
+}
+
+// The CPU form's loop over the blocks (`bid`), opened.
+static void cpu_blocks_begin(Emit *e, const Gemv *g, Name bid) {
+  Name zero, one, nb;
+  mg_lower_index(e, 0, zero);
+  mg_lower_index(e, 1, one);
+  mg_lower_index(e, g->blocks, nb);
+  mg_lower_fresh(e, bid);
+  mg_lower_line(e, "scf.for %s = %s to %s step %s {", bid, zero, nb, one);
+  e->indent++;
+}
+
+// Opens a loop of the block's threads striding over `total` items laid
+// out in rows of `width`: `row`, `col` get the item's place.
+static void strided_items_begin(Emit *e, const Gemv *g, const char *tid,
+                                int64_t total, int64_t width, Name row,
+                                Name col) {
+  Name n, step, idx, wd;
+  mg_lower_index(e, total, n);
+  mg_lower_index(e, SLICES * g->cg, step);
   mg_lower_fresh(e, idx);
   mg_lower_line(e, "scf.for %s = %s to %s step %s {", idx, tid, n, step);
   e->indent++;
   mg_lower_index(e, width, wd);
-  mg_lower_index_op(e, "arith.divui", idx, wd, m);
-  mg_lower_index_op(e, "arith.remui", idx, wd, c);
+  mg_lower_index_op(e, "arith.divui", idx, wd, row);
+  mg_lower_index_op(e, "arith.remui", idx, wd, col);
+}
+
+// Phase 2: the block's outputs, each the warps' sums added in warp order.
+static void combine(Emit *e, const Gemv *g, const char *bid, const char *tid,
+                    const char *part, const char *part_type) {
+  int64_t width = g->cg * g->v, outs = g->m * width;
+  Name wd, m, c, base, col, nn, ok, c0;
+  mg_lower_index(e, 0, c0);
+  strided_items_begin(e, g, tid, outs, width, m, c);
+  mg_lower_index(e, width, wd);
   BlockAt blk;
   block_at(e, g, bid, &blk);
   mg_lower_index_op(e, "arith.muli", blk.colblock, wd, base);
@@ -634,22 +672,11 @@ static void combine(Emit *e, const Gemv *g, const char *bid, const char *tid,
       snprintf(sum, NAME_LEN, "%s", t);
     }
   }
-  const MgTensor *ct = &r->tensors[g->c];
-  Name x;
-  snprintf(x, NAME_LEN, "%s", sum);
-  if (ct->dtype != MG_DTYPE_F32) {
-    mg_lower_fresh(e, x);
-    mg_lower_line(e, "%s = arith.truncf %s : f32 to %s", x, sum,
-                  mg_lower_elt((MgDType)ct->dtype));
-  }
   Name row;
   snprintf(row, NAME_LEN, "%s", m);
   if (blk.has_row0)
     mg_lower_index_op(e, "arith.addi", blk.row0, m, row);
-  char at[MG_MAX_DIMS * (NAME_LEN + 2)];
-  at2(ct, row, col, c0, at, sizeof at);
-  mg_lower_line(e, "memref.store %s, %s[%s] : %s", x, e->val[g->c], at,
-                e->type[g->c]);
+  store_output(e, g, row, col, sum);
   e->indent--;
   mg_lower_line(e, "}");
   e->indent--;
@@ -665,6 +692,42 @@ static void partials_type(const Gemv *g, bool gpu, char *out, size_t size) {
            gpu ? MG_LOWER_WORKGROUP : "");
 }
 
+
+// The CPU form's per-thread buffers (lane values, exchange, positions,
+// store flags) and a block-sized scratch `buf` of `buf_type`, allocated
+// and freed around the blocks' loop.
+static const char *const lane_buf_types[] = {"f32", "f32", "index", "i1"};
+
+static void cpu_buffers_alloc(Emit *e, Warp *w, Name buf,
+                              const char *buf_type) {
+  int64_t threads = SLICES * w->g->cg;
+  Name *names[] = {&w->regs, &w->xchg, &w->posb, &w->flagb};
+  snprintf(w->regs_type, sizeof w->regs_type, "memref<%lldx%lldxf32>",
+           (long long)threads, (long long)w->n);
+  mg_lower_fresh(e, buf);
+  mg_lower_line(e, "%s = memref.alloc() : %s", buf, buf_type);
+  for (int i = 0; i < 4; i++) {
+    mg_lower_fresh(e, *names[i]);
+    if (i < 2)
+      mg_lower_line(e, "%s = memref.alloc() : %s", *names[i], w->regs_type);
+    else
+      mg_lower_line(e, "%s = memref.alloc() : memref<%lldx%s>", *names[i],
+                    (long long)threads, lane_buf_types[i]);
+  }
+}
+
+static void cpu_buffers_free(Emit *e, const Warp *w, const char *buf,
+                             const char *buf_type) {
+  int64_t threads = SLICES * w->g->cg;
+  const Name *names[] = {&w->regs, &w->xchg, &w->posb, &w->flagb};
+  mg_lower_line(e, "memref.dealloc %s : %s", buf, buf_type);
+  for (int i = 0; i < 4; i++)
+    if (i < 2)
+      mg_lower_line(e, "memref.dealloc %s : %s", *names[i], w->regs_type);
+    else
+      mg_lower_line(e, "memref.dealloc %s : memref<%lldx%s>", *names[i],
+                    (long long)threads, lane_buf_types[i]);
+}
 
 //===--- B stored transposed: dot products along K ------------------------===//
 //
@@ -741,20 +804,13 @@ static void dot_stage_a(Emit *e, const Gemv *g, const char *tid,
                         const char *ch, const char *smem,
                         const char *smem_type) {
   const MgTensor *at = &e->p->graphs[0].tensors[g->a];
-  int64_t per_row = g->chunk / g->v, total = g->m * per_row;
-  Name n, step, i, pr, m, j, vw, kk, k, c0;
+  int64_t per_row = g->chunk / g->v;
+  Name m, j, vw, kk, k, c0;
   char vn[32], from[MG_MAX_DIMS * (NAME_LEN + 2)];
   snprintf(vn, sizeof vn, "vector<%lldx%s>", (long long)g->v,
            mg_lower_elt(g->dt));
-  mg_lower_index(e, total, n);
-  mg_lower_index(e, SLICES * g->cg, step);
   mg_lower_index(e, 0, c0);
-  mg_lower_fresh(e, i);
-  mg_lower_line(e, "scf.for %s = %s to %s step %s {", i, tid, n, step);
-  e->indent++;
-  mg_lower_index(e, per_row, pr);
-  mg_lower_index_op(e, "arith.divui", i, pr, m);
-  mg_lower_index_op(e, "arith.remui", i, pr, j);
+  strided_items_begin(e, g, tid, g->m * per_row, per_row, m, j);
   mg_lower_index(e, g->v, vw);
   mg_lower_index_op(e, "arith.muli", j, vw, kk);
   mg_lower_index_op(e, "arith.addi", ch, kk, k);
@@ -830,7 +886,6 @@ static void dot_products(Emit *e, const Gemv *g, const char *bt,
 // pos is output (m, c) = ((pos + i) / C, (pos + i) mod C).
 static void dot_store(Emit *e, Warp *w, const char *bid) {
   const Gemv *g = w->g;
-  const MgTensor *ct = &e->p->graphs[0].tensors[g->c];
   lanes_open(e, w);
   Name flag, pos, lane, col0, cs, c0;
   state_get(e, w, 1, flag);
@@ -841,23 +896,14 @@ static void dot_store(Emit *e, Warp *w, const char *bid) {
   mg_lower_line(e, "scf.if %s {", flag);
   e->indent++;
   for (int64_t i = 0; i < w->n; i++) {
-    Name v, ii, at, m, c, col, x;
+    Name v, ii, at, m, c, col;
     reg_get(e, w, i, v);
     mg_lower_index(e, i, ii);
     mg_lower_index_op(e, "arith.addi", pos, ii, at);
     mg_lower_index_op(e, "arith.divui", at, cs, m);
     mg_lower_index_op(e, "arith.remui", at, cs, c);
     mg_lower_index_op(e, "arith.addi", col0, c, col);
-    snprintf(x, NAME_LEN, "%s", v);
-    if (ct->dtype != MG_DTYPE_F32) {
-      mg_lower_fresh(e, x);
-      mg_lower_line(e, "%s = arith.truncf %s : f32 to %s", x, v,
-                    mg_lower_elt((MgDType)ct->dtype));
-    }
-    char to[MG_MAX_DIMS * (NAME_LEN + 2)];
-    at2(ct, m, col, c0, to, sizeof to);
-    mg_lower_line(e, "memref.store %s, %s[%s] : %s", x, e->val[g->c], to,
-                  e->type[g->c]);
+    store_output(e, g, m, col, v);
   }
   e->indent--;
   mg_lower_line(e, "}");
@@ -963,34 +1009,16 @@ static void dot_gpu(Emit *e, const Gemv *g, const char *smem) {
 static void dot_cpu(Emit *e, const Gemv *g) {
   char smem_type[TYPE_LEN], bt_type[TYPE_LEN];
   smem_type_of(g, false, smem_type, sizeof smem_type);
-  int64_t threads = SLICES * g->cg;
   Warp w = {.g = g, .cpu = true, .n = g->m * g->cols};
-  snprintf(w.regs_type, sizeof w.regs_type, "memref<%lldx%lldxf32>",
-           (long long)threads, (long long)w.n);
-  static const char *const bufs[] = {"f32", "f32", "index", "i1"};
-  Name *names[] = {&w.regs, &w.xchg, &w.posb, &w.flagb};
-  Name smem, zero, one, nb, bid, bt, fz, lo, hi, st, ch, t;
-  mg_lower_fresh(e, smem);
-  mg_lower_line(e, "%s = memref.alloc() : %s", smem, smem_type);
-  for (int i = 0; i < 4; i++) {
-    mg_lower_fresh(e, *names[i]);
-    if (i < 2)
-      mg_lower_line(e, "%s = memref.alloc() : %s", *names[i], w.regs_type);
-    else
-      mg_lower_line(e, "%s = memref.alloc() : memref<%lldx%s>", *names[i],
-                    (long long)threads, bufs[i]);
-  }
+  Name smem, zero, bid, bt, fz, lo, hi, st, ch, t;
+  cpu_buffers_alloc(e, &w, smem, smem_type);
   dot_stored_b(e, g, bt, bt_type);
   mg_lower_fresh(e, fz);
   mg_lower_line(e, "%s = arith.constant 0.0 : f32", fz);
   mg_lower_fresh(e, t);
   mg_lower_line(e, "%s = arith.constant true", t);
   mg_lower_index(e, 0, zero);
-  mg_lower_index(e, 1, one);
-  mg_lower_index(e, g->blocks, nb);
-  mg_lower_fresh(e, bid);
-  mg_lower_line(e, "scf.for %s = %s to %s step %s {", bid, zero, nb, one);
-  e->indent++;
+  cpu_blocks_begin(e, g, bid);
   lanes_open(e, &w);
   for (int64_t i = 0; i < w.n; i++)
     reg_set(e, &w, i, fz);
@@ -1022,13 +1050,7 @@ static void dot_cpu(Emit *e, const Gemv *g) {
   dot_store(e, &w, bid);
   e->indent--;
   mg_lower_line(e, "}");
-  mg_lower_line(e, "memref.dealloc %s : %s", smem, smem_type);
-  for (int i = 0; i < 4; i++)
-    if (i < 2)
-      mg_lower_line(e, "memref.dealloc %s : %s", *names[i], w.regs_type);
-    else
-      mg_lower_line(e, "memref.dealloc %s : memref<%lldx%s>", *names[i],
-                    (long long)threads, bufs[i]);
+  cpu_buffers_free(e, &w, smem, smem_type);
 }
 
 void mg_lower_gemv(Emit *e, const MgOp *op, const char *part) {
@@ -1050,7 +1072,6 @@ void mg_lower_gemv(Emit *e, const MgOp *op, const char *part) {
   Name acc[GEMV_MAX_ROWS], bid;
   Lane l;
   Warp w = {.g = &g, .cpu = cpu, .n = g.m * g.v};
-  int64_t threads = SLICES * g.cg;
   if (!cpu) {
     mg_lower_fresh(e, bid);
     mg_lower_line(e, "%s = gpu.block_id x", bid);
@@ -1065,27 +1086,9 @@ void mg_lower_gemv(Emit *e, const MgOp *op, const char *part) {
     return;
   }
   // CPU: blocks, then each segment's threads, one after the other.
-  static const char *const bufs[] = {"f32", "f32", "index", "i1"};
-  Name *names[] = {&w.regs, &w.xchg, &w.posb, &w.flagb};
-  snprintf(w.regs_type, sizeof w.regs_type, "memref<%lldx%lldxf32>",
-           (long long)threads, (long long)w.n);
-  Name buf, zero, one, nb;
-  mg_lower_fresh(e, buf);
-  mg_lower_line(e, "%s = memref.alloc() : %s", buf, part_type);
-  for (int i = 0; i < 4; i++) {
-    mg_lower_fresh(e, *names[i]);
-    if (i < 2)
-      mg_lower_line(e, "%s = memref.alloc() : %s", *names[i], w.regs_type);
-    else
-      mg_lower_line(e, "%s = memref.alloc() : memref<%lldx%s>", *names[i],
-                    (long long)threads, bufs[i]);
-  }
-  mg_lower_index(e, 0, zero);
-  mg_lower_index(e, 1, one);
-  mg_lower_index(e, g.blocks, nb);
-  mg_lower_fresh(e, bid);
-  mg_lower_line(e, "scf.for %s = %s to %s step %s {", bid, zero, nb, one);
-  e->indent++;
+  Name buf;
+  cpu_buffers_alloc(e, &w, buf, part_type);
+  cpu_blocks_begin(e, &g, bid);
   lanes_open(e, &w);
   lane_of(e, &g, bid, w.tid, &l);
   partials(e, &g, &l, acc);
@@ -1097,13 +1100,7 @@ void mg_lower_gemv(Emit *e, const MgOp *op, const char *part) {
   lanes_close(e, &w);
   e->indent--;
   mg_lower_line(e, "}");
-  mg_lower_line(e, "memref.dealloc %s : %s", buf, part_type);
-  for (int i = 0; i < 4; i++)
-    if (i < 2)
-      mg_lower_line(e, "memref.dealloc %s : %s", *names[i], w.regs_type);
-    else
-      mg_lower_line(e, "memref.dealloc %s : memref<%lldx%s>", *names[i],
-                    (long long)threads, bufs[i]);
+  cpu_buffers_free(e, &w, buf, part_type);
 }
 
 int64_t mg_lower_gemv_smem(const MgProgram *p, MgOpId op, char *type,
