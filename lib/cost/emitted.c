@@ -615,9 +615,10 @@ static void gemv_form(Model *m, const MgOp *o, Form *f) {
 // The GEMV whose B is stored transposed (gemv.c, dot form): per block of
 // T threads (8 warps of C columns each) and per chunk of K (32 vectors of
 // V): the threads copy A's M x chunk into shared memory (16-byte loads
-// from L2: A is small; smem stores), a barrier, each lane loads C vectors
-// of W (DRAM) and M of A (shared), multiplies and reduces them into its
-// M·C sums, a barrier. Then the warp's shuffle stages (halving, then a
+// from L2: A is small; 16-byte shared stores), a barrier, each lane loads
+// C vectors of W (DRAM) and M of A (shared), converts them, V FMAs per
+// row and column into 4-wide partial sums, a barrier. After the last chunk each partial sum is
+// reduced (3 adds), then the warp's shuffle stages (halving, then a
 // butterfly) and the stores. Every block reads all of A from L2 once.
 static void gemv_dot_form(Model *m, const MgOp *o, Form *f) {
   const MgGpu *g = m->gpu;
@@ -636,25 +637,28 @@ static void gemv_dot_form(Model *m, const MgOp *o, Form *f) {
   Stages sh = shuffle_stages(rows * c, 1);
   double shfl = sh.shfl, sel = sh.sel, adds = sh.adds, stages = sh.count;
   Acc *a = &f->a;
-  double per_chunk_fp = conv * (c + rows) * v + rows * c * 2 * v;
-  a->fp32 = T * (chunks * per_chunk_fp + sel + adds) +
+  double fmas = rows * c * v; // per thread and chunk
+  double per_chunk_fp = conv * (c + rows) * v + fmas;
+  a->fma = T * chunks * fmas;
+  a->fp32 = T * (chunks * per_chunk_fp + rows * c * 3 + sel + adds) +
             rows * c * (T / 32) * conv;
-  a->lsu = lsu(T * chunks * copies * 2, 16) +
-           lsu(T * chunks * (c + rows), 16) + T * shfl / 32 +
-           lsu(rows * c * T / 32, es);
+  a->lsu = lsu(T * chunks * copies * 2, 16) + lsu(T * chunks * (c + rows), 16) +
+           T * shfl / 32 + lsu(rows * c * T / 32, es);
   a->instr = a->fp32 + T * chunks * (2 * copies + c + rows) + T * shfl;
   // One chunk's path: A's copy (an L2 round trip, then the store), a
-  // barrier, W's load from DRAM, the products' reductions (log2 V deep,
-  // M·C independent chains), a barrier. Then the shuffle stages.
-  double chain = (1 + log2(v)) * g->lat_fp + (conv ? g->lat_fp : 0);
+  // barrier, W's load from DRAM, A's loads, the conversion, V / 4
+  // dependent FMAs per partial sum (M·C independent chains), a barrier.
+  // Then the partial sums' reduction and the shuffle stages.
+  double chain = (conv ? g->lat_fp : 0) + v / 4 * g->lat_fp;
   double chunk_path = g->lat_l2 + g->lat_smem + g->lat_dram + g->lat_smem +
                       chain + 2 * g->lat_bar;
   f->per_thread = 1;
-  f->per = chunks * chunk_path + stages * (g->lat_shfl + g->lat_fp) +
-           g->lat_smem;
+  f->per = chunks * chunk_path + 2 * g->lat_fp +
+           stages * (g->lat_shfl + g->lat_fp) + g->lat_smem;
   f->mem = chunks * (g->lat_l2 + g->lat_dram);
   f->inflight = T * c * 16;
-  a->fp32 *= B; // the counts above are one block's
+  a->fma *= B; // the counts above are one block's
+  a->fp32 *= B;
   a->lsu *= B;
   a->instr *= B;
 }

@@ -746,6 +746,7 @@ static void cpu_buffers_free(Emit *e, const Warp *w, const char *buf,
 // exchanges), as the split-K GEMV's does.
 #define DOT_WARPS 8
 #define DOT_MAX_ROWS 16
+#define DOT_ACC 4 // f32 lanes of a sum's partial accumulator
 
 // B's view is its stored transpose in the last two dims (an input's
 // layout, not a folded view): column n is row n of the stored array.
@@ -798,8 +799,9 @@ static void dot_lane(Emit *e, const Gemv *g, const char *bid, const char *tid,
   mg_lower_index_op(e, "arith.muli", gw, cs, col0);
 }
 
-// The block's threads copy A[:, ch .. ch + chunk) into `smem` (M x chunk),
-// 16-byte vectors, consecutive threads on consecutive vectors.
+// The block's threads copy A[:, ch .. ch + chunk) into `smem` (M x chunk,
+// A's type: f32 would double the shared-memory reads that bound the
+// products), 16-byte vectors, consecutive threads on consecutive vectors.
 static void dot_stage_a(Emit *e, const Gemv *g, const char *tid,
                         const char *ch, const char *smem,
                         const char *smem_type) {
@@ -825,25 +827,58 @@ static void dot_stage_a(Emit *e, const Gemv *g, const char *tid,
   mg_lower_line(e, "}");
 }
 
+// A loaded vector `x` of V elements of A's type as f32 pieces of DOT_ACC
+// (`out[0..V/DOT_ACC)`): converted, then split by vector.shuffle (which
+// both forms lower), itself when V = DOT_ACC and f32.
+static void dot_pieces(Emit *e, const Gemv *g, const char *x, bool wide,
+                       Name *out) {
+  char vn[32], vf[32], va[32];
+  snprintf(vn, sizeof vn, "vector<%lldx%s>", (long long)g->v,
+           mg_lower_elt(g->dt));
+  snprintf(vf, sizeof vf, "vector<%lldxf32>", (long long)g->v);
+  snprintf(va, sizeof va, "vector<%dxf32>", DOT_ACC);
+  Name y;
+  snprintf(y, NAME_LEN, "%s", x);
+  if (!wide) {
+    mg_lower_fresh(e, y);
+    mg_lower_line(e, "%s = arith.extf %s : %s to %s", y, x, vn, vf);
+  }
+  int64_t parts = g->v / DOT_ACC;
+  for (int64_t q = 0; q < parts; q++) {
+    if (parts == 1) {
+      snprintf(out[q], NAME_LEN, "%s", y);
+      continue;
+    }
+    char lanes[64];
+    size_t nl = 0;
+    for (int64_t l = 0; l < DOT_ACC; l++)
+      nl += (size_t)snprintf(lanes + nl, sizeof lanes - nl, "%s%lld",
+                             l ? ", " : "", (long long)(q * DOT_ACC + l));
+    mg_lower_fresh(e, out[q]);
+    mg_lower_line(e, "%s = vector.shuffle %s, %s [%s] : %s, %s", out[q], y, y,
+                  lanes, vf, vf);
+  }
+}
+
 // One chunk's products: the lane's vector of each of the warp's C rows of
-// W (B's columns) against the M rows of A in shared memory; `acc` (M·C
-// names, row-major) is replaced by the new sums.
+// W (B's columns) against the M rows of A in shared memory, converted to
+// f32, as FMAs into DOT_ACC-wide partial sums, V / DOT_ACC per product;
+// `acc` (M·C vector names, row-major) is replaced by the new sums.
 static void dot_products(Emit *e, const Gemv *g, const char *bt,
                          const char *bt_type, const char *lane,
                          const char *col0, const char *ch, const char *smem,
                          const char *smem_type, Name *acc) {
   Name vw, kk, k, c0;
-  char vn[32], vf[32];
+  char vn[32];
   snprintf(vn, sizeof vn, "vector<%lldx%s>", (long long)g->v,
            mg_lower_elt(g->dt));
-  snprintf(vf, sizeof vf, "vector<%lldxf32>", (long long)g->v);
   bool wide = g->dt == MG_DTYPE_F32;
   mg_lower_index(e, g->v, vw);
   mg_lower_index_op(e, "arith.muli", lane, vw, kk);
   mg_lower_index_op(e, "arith.addi", ch, kk, k);
   mg_lower_index(e, 0, c0);
   const MgTensor *btn = &e->p->graphs[0].tensors[g->b];
-  Name w[DOT_MAX_ROWS], a[DOT_MAX_ROWS];
+  Name w[DOT_MAX_ROWS];
   for (int64_t c = 0; c < g->cols; c++) { // W's rows first: DRAM
     Name ci, col;
     char at[MG_MAX_DIMS * (NAME_LEN + 2)];
@@ -854,32 +889,36 @@ static void dot_products(Emit *e, const Gemv *g, const char *bt,
     mg_lower_line(e, "%s = vector.load %s[%s] : %s, %s", w[c], bt, at,
                   bt_type, vn);
   }
+  int64_t parts = g->v / DOT_ACC;
+  char va[32];
+  snprintf(va, sizeof va, "vector<%dxf32>", DOT_ACC);
+  Name wp[DOT_MAX_ROWS][2], ap[2];
+  for (int64_t c = 0; c < g->cols; c++)
+    dot_pieces(e, g, w[c], wide, wp[c]);
   for (int64_t m = 0; m < g->m; m++) {
-    Name mi;
+    Name mi, x;
     mg_lower_index(e, m, mi);
-    mg_lower_fresh(e, a[m]);
-    mg_lower_line(e, "%s = vector.load %s[%s, %s] : %s, %s", a[m], smem, mi,
-                  kk, smem_type, vn);
+    mg_lower_fresh(e, x);
+    mg_lower_line(e, "%s = vector.load %s[%s, %s] : %s, %s", x, smem, mi, kk,
+                  smem_type, vn);
+    dot_pieces(e, g, x, wide, ap);
+    for (int64_t c = 0; c < g->cols; c++)
+      for (int64_t q = 0; q < parts; q++) {
+        Name sum;
+        mg_lower_fresh(e, sum);
+        mg_lower_line(e, "%s = vector.fma %s, %s, %s : %s", sum, ap[q],
+                      wp[c][q], acc[m * g->cols + c], va);
+        memcpy(acc[m * g->cols + c], sum, sizeof sum);
+      }
   }
-  for (int64_t i = 0; i < g->m + g->cols; i++) {
-    Name *x = i < g->cols ? &w[i] : &a[i - g->cols];
-    if (wide)
-      continue;
-    Name y;
-    mg_lower_fresh(e, y);
-    mg_lower_line(e, "%s = arith.extf %s : %s to %s", y, *x, vn, vf);
-    memcpy(*x, y, sizeof y);
-  }
-  for (int64_t m = 0; m < g->m; m++)
-    for (int64_t c = 0; c < g->cols; c++) {
-      Name pr, sum;
-      mg_lower_fresh(e, pr);
-      mg_lower_line(e, "%s = arith.mulf %s, %s : %s", pr, a[m], w[c], vf);
-      mg_lower_fresh(e, sum);
-      mg_lower_line(e, "%s = vector.reduction <add>, %s, %s : %s into f32",
-                    sum, pr, acc[m * g->cols + c], vf);
-      memcpy(acc[m * g->cols + c], sum, sizeof sum);
-    }
+}
+
+// A lane's partial accumulator `acc` (vector<DOT_ACCxf32>) summed into
+// one f32 `out`.
+static void dot_reduce(Emit *e, const char *acc, Name out) {
+  mg_lower_fresh(e, out);
+  mg_lower_line(e, "%s = vector.reduction <add>, %s : vector<%dxf32> into "
+                   "f32", out, acc, DOT_ACC);
 }
 
 // The lanes left holding sums store them: value i of a lane at position
@@ -952,7 +991,7 @@ static void smem_type_of(const Gemv *g, bool gpu, char *out, size_t size) {
 }
 
 static void dot_gpu(Emit *e, const Gemv *g, const char *smem) {
-  char smem_type[TYPE_LEN], bt_type[TYPE_LEN], types[DOT_MAX_ROWS * 8] = "";
+  char smem_type[TYPE_LEN], bt_type[TYPE_LEN], types[DOT_MAX_ROWS * 20] = "";
   smem_type_of(g, true, smem_type, sizeof smem_type);
   Warp w = {.g = g, .cpu = false, .n = g->m * g->cols};
   Name bid, lane, col0, bt, zero, lo, hi, st, ch, res;
@@ -963,7 +1002,8 @@ static void dot_gpu(Emit *e, const Gemv *g, const char *smem) {
   dot_lane(e, g, bid, w.tid, lane, col0);
   dot_stored_b(e, g, bt, bt_type);
   mg_lower_fresh(e, zero);
-  mg_lower_line(e, "%s = arith.constant 0.0 : f32", zero);
+  mg_lower_line(e, "%s = arith.constant dense<0.0> : vector<%dxf32>", zero,
+                DOT_ACC);
   mg_lower_index(e, 0, lo);
   mg_lower_index(e, g->k, hi);
   mg_lower_index(e, g->chunk, st);
@@ -976,8 +1016,8 @@ static void dot_gpu(Emit *e, const Gemv *g, const char *smem) {
     mg_lower_fresh(e, acc[i]);
     ni += (size_t)snprintf(iters + ni, sizeof iters - ni, "%s%s = %s",
                            i ? ", " : "", acc[i], zero);
-    nt += (size_t)snprintf(types + nt, sizeof types - nt, "%sf32",
-                           i ? ", " : "");
+    nt += (size_t)snprintf(types + nt, sizeof types - nt,
+                           "%svector<%dxf32>", i ? ", " : "", DOT_ACC);
   }
   mg_lower_line(e, "%s:%lld = scf.for %s = %s to %s step %s iter_args(%s) "
                    "-> (%s) {", res, (long long)w.n, ch, lo, hi, st, iters,
@@ -992,8 +1032,11 @@ static void dot_gpu(Emit *e, const Gemv *g, const char *smem) {
   mg_lower_line(e, "scf.yield %s : %s", yields, types);
   e->indent--;
   mg_lower_line(e, "}");
-  for (int64_t i = 0; i < w.n; i++)
-    snprintf(w.val[i], NAME_LEN, "%.12s#%d", res, (int)i);
+  for (int64_t i = 0; i < w.n; i++) {
+    Name r;
+    snprintf(r, NAME_LEN, "%.12s#%d", res, (int)i);
+    dot_reduce(e, r, w.val[i]);
+  }
   Name t;
   mg_lower_fresh(e, t);
   mg_lower_line(e, "%s = arith.constant true", t);
@@ -1004,24 +1047,49 @@ static void dot_gpu(Emit *e, const Gemv *g, const char *smem) {
   dot_store(e, &w, bid);
 }
 
+// The CPU form's partial accumulator `i` of the current thread: stores
+// `set` when given, else loads it into `get`.
+static void acc_at(Emit *e, const Warp *w, const char *accb,
+                   const char *acc_type, int64_t i, const char *set,
+                   char *get) {
+  Name ii, c0;
+  mg_lower_index(e, i, ii);
+  mg_lower_index(e, 0, c0);
+  if (set) {
+    mg_lower_line(e, "vector.store %s, %s[%s, %s, %s] : %s, vector<%dxf32>",
+                  set, accb, w->tid, ii, c0, acc_type, DOT_ACC);
+    return;
+  }
+  mg_lower_fresh(e, get);
+  mg_lower_line(e, "%s = vector.load %s[%s, %s, %s] : %s, vector<%dxf32>",
+                get, accb, w->tid, ii, c0, acc_type, DOT_ACC);
+}
+
 // The CPU form: blocks, then each segment's threads one after the other;
 // a thread's sums live in a buffer between segments.
 static void dot_cpu(Emit *e, const Gemv *g) {
   char smem_type[TYPE_LEN], bt_type[TYPE_LEN];
   smem_type_of(g, false, smem_type, sizeof smem_type);
   Warp w = {.g = g, .cpu = true, .n = g->m * g->cols};
-  Name smem, zero, bid, bt, fz, lo, hi, st, ch, t;
+  Name smem, zero, bid, bt, fz, lo, hi, st, ch, t, accb;
   cpu_buffers_alloc(e, &w, smem, smem_type);
+  // The lanes' partial accumulators between segments: [thread][sum][lane].
+  char acc_type[TYPE_LEN];
+  snprintf(acc_type, sizeof acc_type, "memref<%lldx%lldx%dxf32>",
+           (long long)(SLICES * g->cg), (long long)w.n, DOT_ACC);
+  mg_lower_fresh(e, accb);
+  mg_lower_line(e, "%s = memref.alloc() : %s", accb, acc_type);
   dot_stored_b(e, g, bt, bt_type);
   mg_lower_fresh(e, fz);
-  mg_lower_line(e, "%s = arith.constant 0.0 : f32", fz);
+  mg_lower_line(e, "%s = arith.constant dense<0.0> : vector<%dxf32>", fz,
+                DOT_ACC);
   mg_lower_fresh(e, t);
   mg_lower_line(e, "%s = arith.constant true", t);
   mg_lower_index(e, 0, zero);
   cpu_blocks_begin(e, g, bid);
   lanes_open(e, &w);
   for (int64_t i = 0; i < w.n; i++)
-    reg_set(e, &w, i, fz);
+    acc_at(e, &w, accb, acc_type, i, fz, NULL);
   state_set(e, &w, 0, zero);
   state_set(e, &w, 1, t);
   lanes_close(e, &w);
@@ -1038,18 +1106,27 @@ static void dot_cpu(Emit *e, const Gemv *g) {
   Name lane, col0, acc[DOT_MAX_ROWS];
   dot_lane(e, g, bid, w.tid, lane, col0);
   for (int64_t i = 0; i < w.n; i++)
-    reg_get(e, &w, i, acc[i]);
+    acc_at(e, &w, accb, acc_type, i, NULL, acc[i]);
   dot_products(e, g, bt, bt_type, lane, col0, ch, smem, smem_type, acc);
   for (int64_t i = 0; i < w.n; i++)
-    reg_set(e, &w, i, acc[i]);
+    acc_at(e, &w, accb, acc_type, i, acc[i], NULL);
   lanes_close(e, &w);
   e->indent--;
   mg_lower_line(e, "}");
+  lanes_open(e, &w); // the partial sums summed: the lanes' values
+  for (int64_t i = 0; i < w.n; i++) {
+    Name v, s;
+    acc_at(e, &w, accb, acc_type, i, NULL, v);
+    dot_reduce(e, v, s);
+    reg_set(e, &w, i, s);
+  }
+  lanes_close(e, &w);
   for (int64_t o = 16; o >= 1; o /= 2)
     meet_stage(e, &w, o);
   dot_store(e, &w, bid);
   e->indent--;
   mg_lower_line(e, "}");
+  mg_lower_line(e, "memref.dealloc %s : %s", accb, acc_type);
   cpu_buffers_free(e, &w, smem, smem_type);
 }
 

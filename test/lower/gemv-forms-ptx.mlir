@@ -2,11 +2,12 @@
 // The GEMV forms of gemv-forms.mlir as PTX for sm_90 and sm_80: ptxas
 // accepts them without spills. The transposed weight of @dot16 is read
 // 16 bytes per load along its stored rows (no 2-byte global loads), A
-// from shared memory 16 bytes per load, and the lanes' 16 sums meet in
-// 16 shuffles.
+// from shared memory 16 bytes per load, 128 FMAs a chunk (16 rows x 8),
+// and the lanes' 16 sums meet in 16 shuffles.
 // RUN: mirage-opt --mirage-lower %S/gemv-forms.mlir -o %t.sm90.mlir
 // RUN: %python %S/Inputs/extract_ptx.py %t.sm90.mlir %t.sm90 > /dev/null
 // RUN: FileCheck %s < %t.sm90/dot16_gpu.ptx
+// RUN: grep -c "fma.rn.f32" %t.sm90/dot16_gpu.ptx | FileCheck %s --check-prefix=FMA
 // RUN: %ptxas -arch=sm_90 -v %t.sm90/dot16_gpu.ptx -o %t.sm90/dot16.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
 // RUN: %ptxas -arch=sm_90 -v %t.sm90/rows16_gpu.ptx -o %t.sm90/rows16.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
 // RUN: %ptxas -arch=sm_90 -v %t.sm90/dot3_gpu.ptx -o %t.sm90/dot3.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
@@ -26,5 +27,6 @@
 // CHECK-NOT: shfl.sync
 // CHECK-NOT: ld.global{{(.nc)?}}.{{b16|u16}}
 
+// FMA: 128
 // NOSPILL: 0 bytes spill stores, 0 bytes spill loads
 // NOSPILL-NOT: {{[1-9][0-9]*}} bytes spill

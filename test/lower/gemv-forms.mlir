@@ -5,8 +5,9 @@
 //  - B stored transposed (nn.Linear's weight W read as Wᵀ): each warp takes
 //    1 column (M > 8) or 2 (M <= 8), reads W's rows along K with 16-byte
 //    vectors, A staged in shared memory one chunk of K (32 vectors) at a
-//    time between two barriers, and the lane's sums meet by shuffles
-//    (offsets 16 .. 1). The CPU form runs the same code with the threads
+//    time between two barriers, FMAs into 4-wide partial sums reduced
+//    after the last chunk, and the lane's sums meet by shuffles (offsets
+//    16 .. 1). The CPU form runs the same code with the threads
 //    as loops, so mirage-run checks the chunks, the columns and the lanes'
 //    positions against the interpreter (f16, bf16, f32; 3, 5, 16 rows).
 // RUN: mirage-run --lower %s | FileCheck %s
@@ -45,8 +46,9 @@ func.func @rows12(%a: tensor<1x12x256xf32>, %b: tensor<1x256x128xf32>) -> tensor
 
 // 16 rows: one column per warp, 512 / 8 = 64 blocks of 256 threads. W is
 // read through its stored rows (the layout's transpose undone), A from
-// shared memory (16 x 256 halves); each lane holds 16 sums: 4 halving
-// stages (8 + 4 + 2 + 1 shuffles) and a butterfly (1).
+// shared memory (16 x 256 halves); each W vector of 8 is two 4-wide FMAs
+// per row into the row's partial sum; each lane then holds 16 sums: 4
+// halving stages (8 + 4 + 2 + 1 shuffles) and a butterfly (1).
 // GPU-LABEL: gpu.func @dot16_gpu_k2(
 // GPU-SAME: workgroup(%[[SMEM:.*]] : memref<16x256xf16, #gpu.address_space<workgroup>>
 // GPU-SAME: known_block_size = array<i32: 256, 1, 1>, known_grid_size = array<i32: 64, 1, 1>
@@ -56,8 +58,13 @@ func.func @rows12(%a: tensor<1x12x256xf32>, %b: tensor<1x256x128xf32>) -> tensor
 // GPU: vector.store %{{.*}}, %[[SMEM]][%{{.*}}, %{{.*}}] : memref<16x256xf16, #gpu.address_space<workgroup>>, vector<8xf16>
 // GPU: gpu.barrier
 // GPU: vector.load %[[W]][%{{.*}}, %{{.*}}] : memref<512x256xf16, strided<[256, 1]>>, vector<8xf16>
-// GPU-COUNT-16: vector.reduction <add>
+// GPU: vector.load %[[SMEM]][%{{.*}}, %{{.*}}] : memref<16x256xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+// GPU: arith.extf %{{.*}} : vector<8xf16> to vector<8xf32>
+// GPU: vector.shuffle %{{.*}} [4, 5, 6, 7] : vector<8xf32>, vector<8xf32>
+// GPU-COUNT-32: vector.fma %{{.*}} : vector<4xf32>
 // GPU: gpu.barrier
+// GPU: scf.yield
+// GPU-COUNT-16: vector.reduction <add>, %{{.*}} : vector<4xf32> into f32
 // GPU-COUNT-16: gpu.shuffle  xor
 // GPU-NOT: gpu.shuffle
 // GPU: gpu.return

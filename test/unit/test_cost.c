@@ -956,10 +956,11 @@ static void test_cost_emitted_gemv_dot(void) {
   CHECK(mg_cost_emitted_kernel(p, 2, NULL, &c));
   // A chunk: A's copy from L2 (260) and its shared store (30), a barrier
   // (20), W's vector from DRAM (480), A's vectors from shared memory
-  // (30), the conversion (4) and the product's reduction (1 + log2 8
-  // dependent FP32 steps: 16), a barrier (20): 860 cycles, 16 chunks.
-  // Then 5 shuffle stages (30 + 4 each) and a store (30): 13960 cycles.
-  CHECK_REL(c.block_s, 13960 / H_HZ);
+  // (30), the conversion (4) and the two dependent 4-wide FMAs of a row
+  // (8), a barrier (20): 852 cycles, 16 chunks. Then the partial sums'
+  // reduction (2 dependent adds, 8), 5 shuffle stages (30 + 4 each) and a
+  // store (30): 13840 cycles.
+  CHECK_REL(c.block_s, 13840 / H_HZ);
   CHECK_REL(c.path_memory_s, 16 * (260 + 480) / H_HZ);
   CHECK_REL(c.path_barrier_s, 16 * 2 * 20 / H_HZ);
   // Registers bound residency: 65536 / (64 x 256) = 4 blocks; the busiest
@@ -972,11 +973,13 @@ static void test_cost_emitted_gemv_dot(void) {
   double bytes_a = 16 * 4096 * 2, bytes_w = 4096.0 * 4096 * 2;
   CHECK_NEAR(c.dram_bytes, bytes_a + bytes_w + bytes_a, 0);
   CHECK_NEAR(c.l2_bytes, bytes_a + bytes_w + bytes_a + 511 * bytes_a, 0);
-  // FP32 ops per block: per chunk (1 + 16) vectors of 8 converted and 16
-  // rows x 16 (8 products and 8 adds of the reduction): 392, x 16 = 6272;
-  // the shuffle stages' 30 selects and 16 adds; x 256 threads, and the
-  // 16 sums of each warp converted once stored: 1617536 a block.
-  CHECK_NEAR(c.fp32_ops, 1617536.0 * 512, 0);
+  // FP32 ops per thread: per chunk W's vector and A's 16 converted (136)
+  // and 16 rows x 8 FMAs (128): 264, x 16 = 4224; the partial sums'
+  // reduction (16 x 3 adds); the shuffle stages' 30 selects and 16 adds:
+  // 4318; x 256 threads, and the 16 sums of each warp converted once
+  // stored: 1105536 a block, 128 x 16 x 256 FMAs of them.
+  CHECK_NEAR(c.fp32_ops, 1105536.0 * 512, 0);
+  CHECK_NEAR(c.fma, 128.0 * 16 * 256 * 512, 0);
   CHECK(c.time_s > H_LAUNCH + c.dram_bytes / R_DRAM);
   mg_program_destroy(p);
 }
