@@ -200,6 +200,7 @@ typedef struct MgLowerKernelPlan {
                             // A's rows / rows blocks read each column of B)
   int64_t cols;             // GEMV with B stored transposed: columns per
                             // warp (dot products along K; 0: split-K form)
+  int64_t acc_lanes;        // its sums' partial accumulators: f32 lanes
   uint32_t num_steps;       // BLOCKS: the block graph's ops but inputs,
   MgLowerStep steps[MG_LOWER_PLAN_MAX_STEPS]; // in graph order
 } MgLowerKernelPlan;

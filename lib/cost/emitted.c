@@ -617,7 +617,7 @@ static void gemv_form(Model *m, const MgOp *o, Form *f) {
 // V): the threads copy A's M x chunk into shared memory (16-byte loads
 // from L2: A is small; 16-byte shared stores), a barrier, each lane loads
 // C vectors of W (DRAM) and M of A (shared), converts them, V FMAs per
-// row and column into 4-wide partial sums, a barrier. After the last chunk each partial sum is
+// row and column into partial sums `acc_lanes` wide, a barrier. After the last chunk each partial sum is
 // reduced (3 adds), then the warp's shuffle stages (halving, then a
 // butterfly) and the stores. Every block reads all of A from L2 once.
 static void gemv_dot_form(Model *m, const MgOp *o, Form *f) {
@@ -637,23 +637,25 @@ static void gemv_dot_form(Model *m, const MgOp *o, Form *f) {
   Stages sh = shuffle_stages(rows * c, 1);
   double shfl = sh.shfl, sel = sh.sel, adds = sh.adds, stages = sh.count;
   Acc *a = &f->a;
+  double lanes = (double)(pl->acc_lanes > 0 ? pl->acc_lanes : 1);
   double fmas = rows * c * v; // per thread and chunk
   double per_chunk_fp = conv * (c + rows) * v + fmas;
   a->fma = T * chunks * fmas;
-  a->fp32 = T * (chunks * per_chunk_fp + rows * c * 3 + sel + adds) +
+  a->fp32 = T * (chunks * per_chunk_fp + rows * c * (lanes - 1) + sel +
+                 adds) +
             rows * c * (T / 32) * conv;
   a->lsu = lsu(T * chunks * copies * 2, 16) + lsu(T * chunks * (c + rows), 16) +
            T * shfl / 32 + lsu(rows * c * T / 32, es);
   a->instr = a->fp32 + T * chunks * (2 * copies + c + rows) + T * shfl;
   // One chunk's path: A's copy (an L2 round trip, then the store), a
-  // barrier, W's load from DRAM, A's loads, the conversion, V / 4
+  // barrier, W's load from DRAM, A's loads, the conversion, V / lanes
   // dependent FMAs per partial sum (M·C independent chains), a barrier.
   // Then the partial sums' reduction and the shuffle stages.
-  double chain = (conv ? g->lat_fp : 0) + v / 4 * g->lat_fp;
+  double chain = (conv ? g->lat_fp : 0) + v / lanes * g->lat_fp;
   double chunk_path = g->lat_l2 + g->lat_smem + g->lat_dram + g->lat_smem +
                       chain + 2 * g->lat_bar;
   f->per_thread = 1;
-  f->per = chunks * chunk_path + 2 * g->lat_fp +
+  f->per = chunks * chunk_path + log2(lanes) * g->lat_fp +
            stages * (g->lat_shfl + g->lat_fp) + g->lat_smem;
   f->mem = chunks * (g->lat_l2 + g->lat_dram);
   f->inflight = T * c * 16;

@@ -46,8 +46,9 @@ typedef struct Gemv {
   int64_t unroll;  // rows of B each thread loads before it uses them
   MgDType dt;     // of A and B
   MgTensorId a, b, c;
-  bool dot;        // B stored transposed (gemv_dot.c's form): cols per
-  int64_t cols, chunk; // warp, and K per staging of A in shared memory
+  bool dot;        // B stored transposed (the dot form): cols per warp,
+  int64_t cols, chunk; // K per staging of A in shared memory, and
+  int accw;            // f32 lanes of a sum's partial accumulator
 
 } Gemv;
 
@@ -117,11 +118,13 @@ int64_t mg_lower_gemv_rows(const MgProgram *p, MgOpId op) {
   return gemv_shape(p, &p->graphs[0].ops[op], &g) ? g.m : 0;
 }
 
-int64_t mg_lower_gemv_dot_cols(const MgProgram *p, MgOpId op, int64_t *chunk) {
+int64_t mg_lower_gemv_dot_cols(const MgProgram *p, MgOpId op, int64_t *chunk,
+                               int64_t *acc_lanes) {
   Gemv g;
   if (!gemv_shape(p, &p->graphs[0].ops[op], &g) || !g.dot)
     return 0;
   *chunk = g.chunk;
+  *acc_lanes = g.accw;
   return g.cols;
 }
 
@@ -746,7 +749,8 @@ static void cpu_buffers_free(Emit *e, const Warp *w, const char *buf,
 // exchanges), as the split-K GEMV's does.
 #define DOT_WARPS 8
 #define DOT_MAX_ROWS 16
-#define DOT_ACC 4 // f32 lanes of a sum's partial accumulator
+#define DOT_MAX_SUMS 32   // a lane's M·C sums
+#define DOT_MAX_PIECES 8  // V / accw
 
 // B's view is its stored transpose in the last two dims (an input's
 // layout, not a folded view): column n is row n of the stored array.
@@ -774,7 +778,12 @@ static bool dot_shape(const MgGraph *r, const MgOp *op, Gemv *g) {
   g->a = op->inputs[0];
   g->b = op->inputs[1];
   g->c = op->outputs[0];
-  g->cols = g->m <= 8 ? 2 : 1; // the lane's M·C sums: at most 16
+  // Each A vector read from shared memory serves C columns: as many as
+  // the lane's M·C partial sums (accw wide) fit in 64 registers.
+  g->cols = g->m <= 8 ? 4 : 2;
+  g->accw = g->m * g->cols <= 8 ? 4 : 2;
+  if (g->accw > g->v)
+    g->accw = (int)g->v;
   g->chunk = 32 * g->v;        // one vector per lane and chunk
   g->cg = DOT_WARPS;           // 32·cg threads, as the split-K form
   g->unroll = 1;
@@ -827,23 +836,23 @@ static void dot_stage_a(Emit *e, const Gemv *g, const char *tid,
   mg_lower_line(e, "}");
 }
 
-// A loaded vector `x` of V elements of A's type as f32 pieces of DOT_ACC
-// (`out[0..V/DOT_ACC)`): converted, then split by vector.shuffle (which
-// both forms lower), itself when V = DOT_ACC and f32.
+// A loaded vector `x` of V elements of A's type as f32 pieces of g->accw
+// (`out[0..V/accw)`): converted, then split by vector.shuffle (which
+// both forms lower), itself when V = accw and f32.
 static void dot_pieces(Emit *e, const Gemv *g, const char *x, bool wide,
                        Name *out) {
   char vn[32], vf[32], va[32];
   snprintf(vn, sizeof vn, "vector<%lldx%s>", (long long)g->v,
            mg_lower_elt(g->dt));
   snprintf(vf, sizeof vf, "vector<%lldxf32>", (long long)g->v);
-  snprintf(va, sizeof va, "vector<%dxf32>", DOT_ACC);
+  snprintf(va, sizeof va, "vector<%dxf32>", g->accw);
   Name y;
   snprintf(y, NAME_LEN, "%s", x);
   if (!wide) {
     mg_lower_fresh(e, y);
     mg_lower_line(e, "%s = arith.extf %s : %s to %s", y, x, vn, vf);
   }
-  int64_t parts = g->v / DOT_ACC;
+  int64_t parts = g->v / g->accw;
   for (int64_t q = 0; q < parts; q++) {
     if (parts == 1) {
       snprintf(out[q], NAME_LEN, "%s", y);
@@ -851,9 +860,9 @@ static void dot_pieces(Emit *e, const Gemv *g, const char *x, bool wide,
     }
     char lanes[64];
     size_t nl = 0;
-    for (int64_t l = 0; l < DOT_ACC; l++)
+    for (int64_t l = 0; l < g->accw; l++)
       nl += (size_t)snprintf(lanes + nl, sizeof lanes - nl, "%s%lld",
-                             l ? ", " : "", (long long)(q * DOT_ACC + l));
+                             l ? ", " : "", (long long)(q * g->accw + l));
     mg_lower_fresh(e, out[q]);
     mg_lower_line(e, "%s = vector.shuffle %s, %s [%s] : %s, %s", out[q], y, y,
                   lanes, vf, vf);
@@ -862,7 +871,7 @@ static void dot_pieces(Emit *e, const Gemv *g, const char *x, bool wide,
 
 // One chunk's products: the lane's vector of each of the warp's C rows of
 // W (B's columns) against the M rows of A in shared memory, converted to
-// f32, as FMAs into DOT_ACC-wide partial sums, V / DOT_ACC per product;
+// f32, as FMAs into accw-wide partial sums, V / accw per product;
 // `acc` (M·C vector names, row-major) is replaced by the new sums.
 static void dot_products(Emit *e, const Gemv *g, const char *bt,
                          const char *bt_type, const char *lane,
@@ -889,10 +898,10 @@ static void dot_products(Emit *e, const Gemv *g, const char *bt,
     mg_lower_line(e, "%s = vector.load %s[%s] : %s, %s", w[c], bt, at,
                   bt_type, vn);
   }
-  int64_t parts = g->v / DOT_ACC;
+  int64_t parts = g->v / g->accw;
   char va[32];
-  snprintf(va, sizeof va, "vector<%dxf32>", DOT_ACC);
-  Name wp[DOT_MAX_ROWS][2], ap[2];
+  snprintf(va, sizeof va, "vector<%dxf32>", g->accw);
+  Name wp[DOT_MAX_ROWS][DOT_MAX_PIECES], ap[DOT_MAX_PIECES];
   for (int64_t c = 0; c < g->cols; c++)
     dot_pieces(e, g, w[c], wide, wp[c]);
   for (int64_t m = 0; m < g->m; m++) {
@@ -913,12 +922,12 @@ static void dot_products(Emit *e, const Gemv *g, const char *bt,
   }
 }
 
-// A lane's partial accumulator `acc` (vector<DOT_ACCxf32>) summed into
+// A lane's partial accumulator `acc` (vector<accw x f32>) summed into
 // one f32 `out`.
-static void dot_reduce(Emit *e, const char *acc, Name out) {
+static void dot_reduce(Emit *e, const Gemv *g, const char *acc, Name out) {
   mg_lower_fresh(e, out);
   mg_lower_line(e, "%s = vector.reduction <add>, %s : vector<%dxf32> into "
-                   "f32", out, acc, DOT_ACC);
+                   "f32", out, acc, g->accw);
 }
 
 // The lanes left holding sums store them: value i of a lane at position
@@ -991,7 +1000,7 @@ static void smem_type_of(const Gemv *g, bool gpu, char *out, size_t size) {
 }
 
 static void dot_gpu(Emit *e, const Gemv *g, const char *smem) {
-  char smem_type[TYPE_LEN], bt_type[TYPE_LEN], types[DOT_MAX_ROWS * 20] = "";
+  char smem_type[TYPE_LEN], bt_type[TYPE_LEN], types[DOT_MAX_SUMS * 20] = "";
   smem_type_of(g, true, smem_type, sizeof smem_type);
   Warp w = {.g = g, .cpu = false, .n = g->m * g->cols};
   Name bid, lane, col0, bt, zero, lo, hi, st, ch, res;
@@ -1003,21 +1012,21 @@ static void dot_gpu(Emit *e, const Gemv *g, const char *smem) {
   dot_stored_b(e, g, bt, bt_type);
   mg_lower_fresh(e, zero);
   mg_lower_line(e, "%s = arith.constant dense<0.0> : vector<%dxf32>", zero,
-                DOT_ACC);
+                g->accw);
   mg_lower_index(e, 0, lo);
   mg_lower_index(e, g->k, hi);
   mg_lower_index(e, g->chunk, st);
   mg_lower_fresh(e, res);
   mg_lower_fresh(e, ch);
-  char iters[DOT_MAX_ROWS * 2 * 40] = "";
-  Name acc[DOT_MAX_ROWS];
+  char iters[DOT_MAX_SUMS * 40] = "";
+  Name acc[DOT_MAX_SUMS];
   size_t ni = 0, nt = 0;
   for (int64_t i = 0; i < w.n; i++) {
     mg_lower_fresh(e, acc[i]);
     ni += (size_t)snprintf(iters + ni, sizeof iters - ni, "%s%s = %s",
                            i ? ", " : "", acc[i], zero);
     nt += (size_t)snprintf(types + nt, sizeof types - nt,
-                           "%svector<%dxf32>", i ? ", " : "", DOT_ACC);
+                           "%svector<%dxf32>", i ? ", " : "", g->accw);
   }
   mg_lower_line(e, "%s:%lld = scf.for %s = %s to %s step %s iter_args(%s) "
                    "-> (%s) {", res, (long long)w.n, ch, lo, hi, st, iters,
@@ -1027,7 +1036,7 @@ static void dot_gpu(Emit *e, const Gemv *g, const char *smem) {
   mg_lower_line(e, "gpu.barrier");
   dot_products(e, g, bt, bt_type, lane, col0, ch, smem, smem_type, acc);
   mg_lower_line(e, "gpu.barrier");
-  char yields[DOT_MAX_ROWS * 16];
+  char yields[DOT_MAX_SUMS * 16];
   join_names(acc, w.n, yields, sizeof yields);
   mg_lower_line(e, "scf.yield %s : %s", yields, types);
   e->indent--;
@@ -1035,7 +1044,7 @@ static void dot_gpu(Emit *e, const Gemv *g, const char *smem) {
   for (int64_t i = 0; i < w.n; i++) {
     Name r;
     snprintf(r, NAME_LEN, "%.12s#%d", res, (int)i);
-    dot_reduce(e, r, w.val[i]);
+    dot_reduce(e, g, r, w.val[i]);
   }
   Name t;
   mg_lower_fresh(e, t);
@@ -1057,12 +1066,12 @@ static void acc_at(Emit *e, const Warp *w, const char *accb,
   mg_lower_index(e, 0, c0);
   if (set) {
     mg_lower_line(e, "vector.store %s, %s[%s, %s, %s] : %s, vector<%dxf32>",
-                  set, accb, w->tid, ii, c0, acc_type, DOT_ACC);
+                  set, accb, w->tid, ii, c0, acc_type, w->g->accw);
     return;
   }
   mg_lower_fresh(e, get);
   mg_lower_line(e, "%s = vector.load %s[%s, %s, %s] : %s, vector<%dxf32>",
-                get, accb, w->tid, ii, c0, acc_type, DOT_ACC);
+                get, accb, w->tid, ii, c0, acc_type, w->g->accw);
 }
 
 // The CPU form: blocks, then each segment's threads one after the other;
@@ -1076,13 +1085,13 @@ static void dot_cpu(Emit *e, const Gemv *g) {
   // The lanes' partial accumulators between segments: [thread][sum][lane].
   char acc_type[TYPE_LEN];
   snprintf(acc_type, sizeof acc_type, "memref<%lldx%lldx%dxf32>",
-           (long long)(SLICES * g->cg), (long long)w.n, DOT_ACC);
+           (long long)(SLICES * g->cg), (long long)w.n, g->accw);
   mg_lower_fresh(e, accb);
   mg_lower_line(e, "%s = memref.alloc() : %s", accb, acc_type);
   dot_stored_b(e, g, bt, bt_type);
   mg_lower_fresh(e, fz);
   mg_lower_line(e, "%s = arith.constant dense<0.0> : vector<%dxf32>", fz,
-                DOT_ACC);
+                g->accw);
   mg_lower_fresh(e, t);
   mg_lower_line(e, "%s = arith.constant true", t);
   mg_lower_index(e, 0, zero);
@@ -1103,7 +1112,7 @@ static void dot_cpu(Emit *e, const Gemv *g) {
   dot_stage_a(e, g, w.tid, ch, smem, smem_type);
   lanes_close(e, &w);
   lanes_open(e, &w);
-  Name lane, col0, acc[DOT_MAX_ROWS];
+  Name lane, col0, acc[DOT_MAX_SUMS];
   dot_lane(e, g, bid, w.tid, lane, col0);
   for (int64_t i = 0; i < w.n; i++)
     acc_at(e, &w, accb, acc_type, i, NULL, acc[i]);
@@ -1117,7 +1126,7 @@ static void dot_cpu(Emit *e, const Gemv *g) {
   for (int64_t i = 0; i < w.n; i++) {
     Name v, s;
     acc_at(e, &w, accb, acc_type, i, NULL, v);
-    dot_reduce(e, v, s);
+    dot_reduce(e, g, v, s);
     reg_set(e, &w, i, s);
   }
   lanes_close(e, &w);

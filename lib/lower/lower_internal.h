@@ -186,9 +186,11 @@ int64_t mg_lower_gemv_unroll(const MgProgram *p, MgOpId op);
 /// The GEMV's rows of A per block (a row group; 0: not a GEMV).
 int64_t mg_lower_gemv_rows(const MgProgram *p, MgOpId op);
 /// Columns per warp of a GEMV whose B is stored transposed (dot products
-/// along K, A staged in shared memory DOT chunks at a time), 0 otherwise;
-/// `chunk` gets K per staging.
-int64_t mg_lower_gemv_dot_cols(const MgProgram *p, MgOpId op, int64_t *chunk);
+/// along K, A staged in shared memory a chunk at a time), 0 otherwise;
+/// `chunk` gets K per staging, `acc_lanes` the width of a sum's partial
+/// accumulator.
+int64_t mg_lower_gemv_dot_cols(const MgProgram *p, MgOpId op, int64_t *chunk,
+                               int64_t *acc_lanes);
 /// Writes the GEMV kernel's body (GPU) or its CPU form; `part` names the
 /// partial-sum buffer (GPU: a workgroup attribution of mg_lower_gemv_smem's
 /// type; CPU: allocated here).

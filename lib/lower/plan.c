@@ -241,7 +241,7 @@ bool mg_lower_kernel_plan(const MgProgram *p, MgOpId op, int sm,
     plan->unroll = mg_lower_gemv_unroll(p, op);
     plan->rows = mg_lower_gemv_rows(p, op);
     int64_t chunk = 0;
-    plan->cols = mg_lower_gemv_dot_cols(p, op, &chunk);
+    plan->cols = mg_lower_gemv_dot_cols(p, op, &chunk, &plan->acc_lanes);
     if (plan->cols) { // A staged per chunk: a barrier before and after use
       const MgTensor *a = &root->tensors[o->inputs[0]];
       plan->forloop = a->dims[a->rank - 1] / chunk;

@@ -2,8 +2,8 @@
 // The GEMV forms of gemv-forms.mlir as PTX for sm_90 and sm_80: ptxas
 // accepts them without spills. The transposed weight of @dot16 is read
 // 16 bytes per load along its stored rows (no 2-byte global loads), A
-// from shared memory 16 bytes per load, 128 FMAs a chunk (16 rows x 8),
-// and the lanes' 16 sums meet in 16 shuffles.
+// from shared memory 16 bytes per load, 256 FMAs a chunk (16 rows x 2
+// columns x 8), and the lanes' 32 sums meet in 31 shuffles.
 // RUN: mirage-opt --mirage-lower %S/gemv-forms.mlir -o %t.sm90.mlir
 // RUN: %python %S/Inputs/extract_ptx.py %t.sm90.mlir %t.sm90 > /dev/null
 // RUN: FileCheck %s < %t.sm90/dot16_gpu.ptx
@@ -23,10 +23,10 @@
 // CHECK: bar.sync
 // CHECK-COUNT-16: ld.shared.v4
 // CHECK: bar.sync
-// CHECK-COUNT-16: shfl.sync.bfly.b32
+// CHECK-COUNT-31: shfl.sync.bfly.b32
 // CHECK-NOT: shfl.sync
 // CHECK-NOT: ld.global{{(.nc)?}}.{{b16|u16}}
 
-// FMA: 128
+// FMA: 256
 // NOSPILL: 0 bytes spill stores, 0 bytes spill loads
 // NOSPILL-NOT: {{[1-9][0-9]*}} bytes spill

@@ -3,11 +3,11 @@
 //    block per column block and row group, the row group the block
 //    index's fastest digit (16 rows: 2 groups of 8; 12 rows: 2 of 6);
 //  - B stored transposed (nn.Linear's weight W read as Wᵀ): each warp takes
-//    1 column (M > 8) or 2 (M <= 8), reads W's rows along K with 16-byte
+//    2 columns (M > 8) or 4 (M <= 8), reads W's rows along K with 16-byte
 //    vectors, A staged in shared memory one chunk of K (32 vectors) at a
-//    time between two barriers, FMAs into 4-wide partial sums reduced
-//    after the last chunk, and the lane's sums meet by shuffles (offsets
-//    16 .. 1). The CPU form runs the same code with the threads
+//    time between two barriers, FMAs into partial sums (4 wide for at
+//    most 8 sums, else 2) reduced after the last chunk, and the lane's
+//    sums meet by shuffles (offsets 16 .. 1). The CPU form runs the same code with the threads
 //    as loops, so mirage-run checks the chunks, the columns and the lanes'
 //    positions against the interpreter (f16, bf16, f32; 3, 5, 16 rows).
 // RUN: mirage-run --lower %s | FileCheck %s
@@ -44,14 +44,15 @@ func.func @rows12(%a: tensor<1x12x256xf32>, %b: tensor<1x256x128xf32>) -> tensor
   func.return %c : tensor<1x12x128xf32>
 }
 
-// 16 rows: one column per warp, 512 / 8 = 64 blocks of 256 threads. W is
-// read through its stored rows (the layout's transpose undone), A from
-// shared memory (16 x 256 halves); each W vector of 8 is two 4-wide FMAs
-// per row into the row's partial sum; each lane then holds 16 sums: 4
-// halving stages (8 + 4 + 2 + 1 shuffles) and a butterfly (1).
+// 16 rows: two columns per warp, 512 / 16 = 32 blocks of 256 threads. W
+// is read through its stored rows (the layout's transpose undone), A from
+// shared memory (16 x 256 halves), each A vector serving both columns;
+// each product of 8 is four 2-wide FMAs into the sum's partial sum (16 x
+// 2 x 4 = 128 a chunk); each lane then holds 32 sums: 5 halving stages
+// (16 + 8 + 4 + 2 + 1 shuffles).
 // GPU-LABEL: gpu.func @dot16_gpu_k2(
 // GPU-SAME: workgroup(%[[SMEM:.*]] : memref<16x256xf16, #gpu.address_space<workgroup>>
-// GPU-SAME: known_block_size = array<i32: 256, 1, 1>, known_grid_size = array<i32: 64, 1, 1>
+// GPU-SAME: known_block_size = array<i32: 256, 1, 1>, known_grid_size = array<i32: 32, 1, 1>
 // GPU: %[[VIEW:.*]] = memref.transpose %{{.*}} (d0, d1) -> (d1, d0) : memref<512x256xf16> to memref<256x512xf16, strided<[1, 256]>>
 // GPU: %[[W:.*]] = memref.transpose %[[VIEW]] (d0, d1) -> (d1, d0) : memref<256x512xf16, strided<[1, 256]>> to memref<512x256xf16, strided<[256, 1]>>
 // GPU: scf.for
@@ -60,12 +61,12 @@ func.func @rows12(%a: tensor<1x12x256xf32>, %b: tensor<1x256x128xf32>) -> tensor
 // GPU: vector.load %[[W]][%{{.*}}, %{{.*}}] : memref<512x256xf16, strided<[256, 1]>>, vector<8xf16>
 // GPU: vector.load %[[SMEM]][%{{.*}}, %{{.*}}] : memref<16x256xf16, #gpu.address_space<workgroup>>, vector<8xf16>
 // GPU: arith.extf %{{.*}} : vector<8xf16> to vector<8xf32>
-// GPU: vector.shuffle %{{.*}} [4, 5, 6, 7] : vector<8xf32>, vector<8xf32>
-// GPU-COUNT-32: vector.fma %{{.*}} : vector<4xf32>
+// GPU: vector.shuffle %{{.*}} [6, 7] : vector<8xf32>, vector<8xf32>
+// GPU-COUNT-128: vector.fma %{{.*}} : vector<2xf32>
 // GPU: gpu.barrier
 // GPU: scf.yield
-// GPU-COUNT-16: vector.reduction <add>, %{{.*}} : vector<4xf32> into f32
-// GPU-COUNT-16: gpu.shuffle  xor
+// GPU-COUNT-32: vector.reduction <add>, %{{.*}} : vector<2xf32> into f32
+// GPU-COUNT-31: gpu.shuffle  xor
 // GPU-NOT: gpu.shuffle
 // GPU: gpu.return
 func.func @dot16(%a: tensor<16x256xf16>, %w: tensor<512x256xf16>) -> tensor<16x512xf16> attributes {ug.level = "kernel"} {
@@ -73,8 +74,8 @@ func.func @dot16(%a: tensor<16x256xf16>, %w: tensor<512x256xf16>) -> tensor<16x5
   %c = "ug.matmul"(%a, %b) : (tensor<16x256xf16>, tensor<256x512xf16>) -> tensor<16x512xf16>
   func.return %c : tensor<16x512xf16>
 }
-// 3 rows x 2 columns per warp: 6 sums, halved once (lanes below 16 keep
-// 3, lanes from 16 the other 3), then butterflies: lanes 0 and 16 store.
+// 3 rows x 4 columns per warp: 12 sums, halved twice (3 left in each
+// quarter of the warp), then butterflies: lanes 0, 8, 16 and 24 store.
 func.func @dot3(%a: tensor<1x3x512xbf16>, %w: tensor<1x128x512xbf16>) -> tensor<1x3x128xbf16> attributes {ug.level = "kernel"} {
   %b = "ug.transpose"(%w) {perm = array<i64: 0, 2, 1>} : (tensor<1x128x512xbf16>) -> tensor<1x512x128xbf16>
   %c = "ug.matmul"(%a, %b) : (tensor<1x3x512xbf16>, tensor<1x512x128xbf16>) -> tensor<1x3x128xbf16>

@@ -928,9 +928,10 @@ static void test_cost_emitted_gemv(void) {
 
 // nn.Linear's projection at the 7B decoder's shapes: A (16, 4096) · Wᵀ,
 // W (4096, 4096) f16 stored as is (an input layout): gemv.c's
-// transposed-B form. 16 rows: one column per warp, 8 warps, 512 blocks of
-// 256 threads; A staged 256 columns (32 vectors of 8) at a time: 16
-// chunks, 16 x 256 halves of shared memory.
+// transposed-B form. 16 rows: two columns per warp (32 sums, partial
+// accumulators 2 wide), 8 warps, 256 blocks of 256 threads; A staged 256
+// columns (32 vectors of 8) at a time: 16 chunks, 16 x 256 halves of
+// shared memory.
 static void test_cost_emitted_gemv_dot(void) {
   MgDiag d;
   MgProgram *p = mg_program_create();
@@ -945,9 +946,10 @@ static void test_cost_emitted_gemv_dot(void) {
   MgLowerKernelPlan pl;
   CHECK(mg_lower_kernel_plan(p, 2, 90, &pl));
   CHECK_EQ_INT(pl.form, MG_LOWER_FORM_GEMV);
-  CHECK_EQ_INT(pl.cols, 1);
+  CHECK_EQ_INT(pl.cols, 2);
+  CHECK_EQ_INT(pl.acc_lanes, 2);
   CHECK_EQ_INT(pl.rows, 16);
-  CHECK_EQ_INT(pl.grid[0], 512);
+  CHECK_EQ_INT(pl.grid[0], 256);
   CHECK_EQ_INT(pl.threads, 256);
   CHECK_EQ_INT(pl.forloop, 16);
   CHECK_EQ_INT(pl.barriers_per_iteration, 2);
@@ -955,31 +957,31 @@ static void test_cost_emitted_gemv_dot(void) {
   MgEmittedCost c;
   CHECK(mg_cost_emitted_kernel(p, 2, NULL, &c));
   // A chunk: A's copy from L2 (260) and its shared store (30), a barrier
-  // (20), W's vector from DRAM (480), A's vectors from shared memory
-  // (30), the conversion (4) and the two dependent 4-wide FMAs of a row
-  // (8), a barrier (20): 852 cycles, 16 chunks. Then the partial sums'
-  // reduction (2 dependent adds, 8), 5 shuffle stages (30 + 4 each) and a
-  // store (30): 13840 cycles.
-  CHECK_REL(c.block_s, 13840 / H_HZ);
+  // (20), W's vectors from DRAM (480), A's vectors from shared memory
+  // (30), the conversion (4) and the 4 dependent 2-wide FMAs of a row and
+  // column (16), a barrier (20): 860 cycles, 16 chunks. Then the partial
+  // sums' reduction (one add, 4), 5 halving shuffle stages (30 + 4 each)
+  // and a store (30): 13964 cycles.
+  CHECK_REL(c.block_s, 13964 / H_HZ);
   CHECK_REL(c.path_memory_s, 16 * (260 + 480) / H_HZ);
   CHECK_REL(c.path_barrier_s, 16 * 2 * 20 / H_HZ);
   // Registers bound residency: 65536 / (64 x 256) = 4 blocks; the busiest
-  // SM runs ceil(512 / 132) = 4: one round, 4 x 256 x 16 B in flight.
+  // SM runs ceil(256 / 132) = 2: one round, 2 x 256 x 2 x 16 B in flight.
   CHECK_EQ_INT(c.resident, 4);
   CHECK_EQ_INT(c.rounds, 1);
   CHECK_NEAR(c.inflight_bytes, 16384, 0);
   // W once from DRAM; every block reads A (128 KiB) from L2, the other
-  // 511 blocks' reads on top of the roofline's traffic.
+  // 255 blocks' reads on top of the roofline's traffic.
   double bytes_a = 16 * 4096 * 2, bytes_w = 4096.0 * 4096 * 2;
   CHECK_NEAR(c.dram_bytes, bytes_a + bytes_w + bytes_a, 0);
-  CHECK_NEAR(c.l2_bytes, bytes_a + bytes_w + bytes_a + 511 * bytes_a, 0);
-  // FP32 ops per thread: per chunk W's vector and A's 16 converted (136)
-  // and 16 rows x 8 FMAs (128): 264, x 16 = 4224; the partial sums'
-  // reduction (16 x 3 adds); the shuffle stages' 30 selects and 16 adds:
-  // 4318; x 256 threads, and the 16 sums of each warp converted once
-  // stored: 1105536 a block, 128 x 16 x 256 FMAs of them.
-  CHECK_NEAR(c.fp32_ops, 1105536.0 * 512, 0);
-  CHECK_NEAR(c.fma, 128.0 * 16 * 256 * 512, 0);
+  CHECK_NEAR(c.l2_bytes, bytes_a + bytes_w + bytes_a + 255 * bytes_a, 0);
+  // FP32 ops per thread: per chunk W's 2 vectors and A's 16 converted
+  // (144) and 16 rows x 2 columns x 8 FMAs (256): 400, x 16 = 6400; the
+  // partial sums' reduction (32 adds); the shuffle stages' 62 selects and
+  // 31 adds: 6525; x 256 threads, and the 32 sums of each warp converted
+  // once stored: 1670656 a block, 256 x 16 x 256 FMAs of them.
+  CHECK_NEAR(c.fp32_ops, 1670656.0 * 256, 0);
+  CHECK_NEAR(c.fma, 256.0 * 16 * 256 * 256, 0);
   CHECK(c.time_s > H_LAUNCH + c.dram_bytes / R_DRAM);
   mg_program_destroy(p);
 }
