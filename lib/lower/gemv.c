@@ -118,12 +118,12 @@ int64_t mg_lower_gemv_rows(const MgProgram *p, MgOpId op) {
   return gemv_shape(p, &p->graphs[0].ops[op], &g) ? g.m : 0;
 }
 
-int64_t mg_lower_gemv_dot_cols(const MgProgram *p, MgOpId op, int64_t *chunk,
-                               int64_t *acc_lanes) {
+int64_t mg_lower_gemv_dot_cols(const MgProgram *p, MgOpId op,
+                               int64_t *chunks, int64_t *acc_lanes) {
   Gemv g;
   if (!gemv_shape(p, &p->graphs[0].ops[op], &g) || !g.dot)
     return 0;
-  *chunk = g.chunk;
+  *chunks = g.k / g.chunk;
   *acc_lanes = g.accw;
   return g.cols;
 }
@@ -540,6 +540,20 @@ static void meet_stage(Emit *e, Warp *w, int64_t o) {
   w->n = sends;
 }
 
+// Value `i` of the lane at position `pos` (`v`), placed in a grid of rows
+// `width` wide: row (pos + i) / width, column `base` + (pos + i) mod width.
+static void held_value(Emit *e, Warp *w, int64_t i, const char *pos,
+                       const char *width, const char *base, Name v, Name row,
+                       Name col) {
+  Name ii, at, c;
+  reg_get(e, w, i, v);
+  mg_lower_index(e, i, ii);
+  mg_lower_index_op(e, "arith.addi", pos, ii, at);
+  mg_lower_index_op(e, "arith.divui", at, width, row);
+  mg_lower_index_op(e, "arith.remui", at, width, c);
+  mg_lower_index_op(e, "arith.addi", base, c, col);
+}
+
 // The stages, then the storing lanes' values into part[warp][row][column].
 static void warp_meet(Emit *e, Warp *w, const char *part,
                       const char *part_type) {
@@ -558,13 +572,8 @@ static void warp_meet(Emit *e, Warp *w, const char *part,
   mg_lower_line(e, "scf.if %s {", flag);
   e->indent++;
   for (int64_t i = 0; i < w->n; i++) {
-    Name v, at, ii, row, c, col;
-    reg_get(e, w, i, v);
-    mg_lower_index(e, i, ii);
-    mg_lower_index_op(e, "arith.addi", pos, ii, at);
-    mg_lower_index_op(e, "arith.divui", at, vw, row);
-    mg_lower_index_op(e, "arith.remui", at, vw, c);
-    mg_lower_index_op(e, "arith.addi", base, c, col);
+    Name v, row, col;
+    held_value(e, w, i, pos, vw, base, v, row, col);
     mg_lower_line(e, "memref.store %s, %s[%s, %s, %s] : %s", v, part, warp,
                   row, col, part_type);
   }
@@ -839,8 +848,7 @@ static void dot_stage_a(Emit *e, const Gemv *g, const char *tid,
 // A loaded vector `x` of V elements of A's type as f32 pieces of g->accw
 // (`out[0..V/accw)`): converted, then split by vector.shuffle (which
 // both forms lower), itself when V = accw and f32.
-static void dot_pieces(Emit *e, const Gemv *g, const char *x, bool wide,
-                       Name *out) {
+static void dot_pieces(Emit *e, const Gemv *g, const char *x, Name *out) {
   char vn[32], vf[32], va[32];
   snprintf(vn, sizeof vn, "vector<%lldx%s>", (long long)g->v,
            mg_lower_elt(g->dt));
@@ -848,7 +856,7 @@ static void dot_pieces(Emit *e, const Gemv *g, const char *x, bool wide,
   snprintf(va, sizeof va, "vector<%dxf32>", g->accw);
   Name y;
   snprintf(y, NAME_LEN, "%s", x);
-  if (!wide) {
+  if (g->dt != MG_DTYPE_F32) {
     mg_lower_fresh(e, y);
     mg_lower_line(e, "%s = arith.extf %s : %s to %s", y, x, vn, vf);
   }
@@ -881,7 +889,6 @@ static void dot_products(Emit *e, const Gemv *g, const char *bt,
   char vn[32];
   snprintf(vn, sizeof vn, "vector<%lldx%s>", (long long)g->v,
            mg_lower_elt(g->dt));
-  bool wide = g->dt == MG_DTYPE_F32;
   mg_lower_index(e, g->v, vw);
   mg_lower_index_op(e, "arith.muli", lane, vw, kk);
   mg_lower_index_op(e, "arith.addi", ch, kk, k);
@@ -903,14 +910,14 @@ static void dot_products(Emit *e, const Gemv *g, const char *bt,
   snprintf(va, sizeof va, "vector<%dxf32>", g->accw);
   Name wp[DOT_MAX_ROWS][DOT_MAX_PIECES], ap[DOT_MAX_PIECES];
   for (int64_t c = 0; c < g->cols; c++)
-    dot_pieces(e, g, w[c], wide, wp[c]);
+    dot_pieces(e, g, w[c], wp[c]);
   for (int64_t m = 0; m < g->m; m++) {
     Name mi, x;
     mg_lower_index(e, m, mi);
     mg_lower_fresh(e, x);
     mg_lower_line(e, "%s = vector.load %s[%s, %s] : %s, %s", x, smem, mi, kk,
                   smem_type, vn);
-    dot_pieces(e, g, x, wide, ap);
+    dot_pieces(e, g, x, ap);
     for (int64_t c = 0; c < g->cols; c++)
       for (int64_t q = 0; q < parts; q++) {
         Name sum;
@@ -935,22 +942,16 @@ static void dot_reduce(Emit *e, const Gemv *g, const char *acc, Name out) {
 static void dot_store(Emit *e, Warp *w, const char *bid) {
   const Gemv *g = w->g;
   lanes_open(e, w);
-  Name flag, pos, lane, col0, cs, c0;
+  Name flag, pos, lane, col0, cs;
   state_get(e, w, 1, flag);
   state_get(e, w, 0, pos);
   dot_lane(e, g, bid, w->tid, lane, col0);
   mg_lower_index(e, g->cols, cs);
-  mg_lower_index(e, 0, c0);
   mg_lower_line(e, "scf.if %s {", flag);
   e->indent++;
   for (int64_t i = 0; i < w->n; i++) {
-    Name v, ii, at, m, c, col;
-    reg_get(e, w, i, v);
-    mg_lower_index(e, i, ii);
-    mg_lower_index_op(e, "arith.addi", pos, ii, at);
-    mg_lower_index_op(e, "arith.divui", at, cs, m);
-    mg_lower_index_op(e, "arith.remui", at, cs, c);
-    mg_lower_index_op(e, "arith.addi", col0, c, col);
+    Name v, m, col;
+    held_value(e, w, i, pos, cs, col0, v, m, col);
     store_output(e, g, m, col, v);
   }
   e->indent--;

@@ -187,10 +187,10 @@ int64_t mg_lower_gemv_unroll(const MgProgram *p, MgOpId op);
 int64_t mg_lower_gemv_rows(const MgProgram *p, MgOpId op);
 /// Columns per warp of a GEMV whose B is stored transposed (dot products
 /// along K, A staged in shared memory a chunk at a time), 0 otherwise;
-/// `chunk` gets K per staging, `acc_lanes` the width of a sum's partial
-/// accumulator.
-int64_t mg_lower_gemv_dot_cols(const MgProgram *p, MgOpId op, int64_t *chunk,
-                               int64_t *acc_lanes);
+/// `chunks` gets the stagings (chunks of K), `acc_lanes` the width of a
+/// sum's partial accumulator.
+int64_t mg_lower_gemv_dot_cols(const MgProgram *p, MgOpId op,
+                               int64_t *chunks, int64_t *acc_lanes);
 /// Writes the GEMV kernel's body (GPU) or its CPU form; `part` names the
 /// partial-sum buffer (GPU: a workgroup attribution of mg_lower_gemv_smem's
 /// type; CPU: allocated here).

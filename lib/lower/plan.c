@@ -240,11 +240,10 @@ bool mg_lower_kernel_plan(const MgProgram *p, MgOpId op, int sm,
                    (int64_t)mg_dtype_bytes(root->tensors[o->inputs[1]].dtype);
     plan->unroll = mg_lower_gemv_unroll(p, op);
     plan->rows = mg_lower_gemv_rows(p, op);
-    int64_t chunk = 0;
-    plan->cols = mg_lower_gemv_dot_cols(p, op, &chunk, &plan->acc_lanes);
+    int64_t chunks = 0;
+    plan->cols = mg_lower_gemv_dot_cols(p, op, &chunks, &plan->acc_lanes);
     if (plan->cols) { // A staged per chunk: a barrier before and after use
-      const MgTensor *a = &root->tensors[o->inputs[0]];
-      plan->forloop = a->dims[a->rank - 1] / chunk;
+      plan->forloop = chunks;
       plan->barriers_per_iteration = 2;
     } else {
       plan->barriers_after = 1; // the partial sums meet after one barrier
