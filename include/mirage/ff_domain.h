@@ -30,12 +30,14 @@ typedef enum MgFfFault {
 
 typedef struct MgFfContext {
   uint64_t key;     // keys the uninterpreted functions of this test
+  MgFfField field;  // this test's p and q (MG_FF_P, MG_FF_Q until rekeyed)
   MgFfFault fault;  // why the last failing call failed
   uint64_t uf_calls;// uninterpreted-function applications so far
   double deadline;  // mg_clock_now() time after which calls fail; 0 = none
   uint64_t work;    // cells processed since the clock was last read
   uint32_t *exp_lo; // g^x for x < 2^16 (built on first exp)
   uint32_t *exp_hi; // g^(x * 2^16) for x < 2^14 (q < 2^30)
+  uint32_t exp_p;   // the p the tables hold powers for
   uint64_t *scratch;// matmul operands and row accumulators
   size_t scratch_cap;
 } MgFfContext;
@@ -46,6 +48,8 @@ MG_API const MgDomain *mg_ff_domain(void);
 MG_API void mg_ff_context_init(MgFfContext *ctx, uint64_t key);
 /// Sets the key (and clears the fault) keeping the allocated tables.
 MG_API void mg_ff_context_rekey(MgFfContext *ctx, uint64_t key);
+/// Sets the field the context computes in.
+MG_API void mg_ff_context_set_field(MgFfContext *ctx, MgFfField field);
 MG_API void mg_ff_context_dispose(MgFfContext *ctx);
 /// g^x mod p for x < q (through the context's tables when built).
 MG_API uint32_t mg_ff_exp(MgFfContext *ctx, uint32_t x);
@@ -55,11 +59,12 @@ MG_API const char *mg_ff_fault_message(MgFfFault fault);
 // One test's pieces, shared by mg_verify_equivalent and the search's checks
 // so that both run identical tests (lib/verify/harness.c).
 
-/// Fills the allocated `inputs` with residues uniform in Z_p x Z_q drawn
-/// from the stream keyed by `key`: the same key gives the same values.
+/// Fills the allocated `inputs` with residues uniform in Z_p x Z_q of the
+/// field of test `key` (mg_ff_field_draw) drawn from the stream keyed by
+/// `key`: the same key gives the same field and values.
 MG_API void mg_ff_draw_inputs(MgBuffer *inputs, uint32_t num_inputs,
                               uint64_t key);
-/// Rekeys `ctx` with the uninterpreted functions of the test keyed `key`.
+/// Rekeys `ctx` with the field and uninterpreted functions of test `key`.
 MG_API void mg_ff_rekey_test(MgFfContext *ctx, uint64_t key);
 /// First element of outputs a[k], b[k] (k < num_outputs) whose p components
 /// differ, into r->output/index/value_a/value_b; true also (r untouched)

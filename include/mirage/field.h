@@ -11,10 +11,15 @@
 // not feed another one. Every residue is < 2^31, so a product fits in 62
 // bits and never overflows uint64_t.
 //
-// How p was found (one-off program, kept here so it can be re-run):
-//   for (p = 2^31 - 1; ; p -= 2) if (prime(p) && prime((p - 1) / 2)) break;
-// with trial division; it prints p = 2147483579, q = 1073741789. The unit
-// test re-checks both with trial division.
+// The field is drawn per test (mg_ff_field_draw): q uniform among the primes
+// of [MG_FF_Q_LO, 2^30) with 2q + 1 prime too, so that a constant of a
+// program (c and c + p are one residue) collides with another only when p
+// divides an integer the constants make, which few of the set's primes do
+// (docs/verification.md, "Constants"). Every such p has p = 2q + 1 with q
+// prime, so g = 4 works for all of them. MG_FF_P, MG_FF_Q, the largest safe
+// prime below 2^31, is the field of a context nobody rekeyed; how it was
+// found: for (p = 2^31 - 1; ; p -= 2) if (prime(p) && prime((p-1)/2)) break.
+// The unit test re-checks both, and counts the set with a sieve.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MIRAGE_FIELD_H
@@ -32,6 +37,17 @@ extern "C" {
 #define MG_FF_P 2147483579u
 #define MG_FF_Q 1073741789u
 #define MG_FF_G 4u
+/// The set of fields: q in [MG_FF_Q_LO, MG_FF_Q_HI), q and 2q + 1 prime.
+#define MG_FF_Q_LO 939524096u  // 2^30 - 2^27
+#define MG_FF_Q_HI 1073741824u // 2^30
+#define MG_FF_P_LO (2u * MG_FF_Q_LO + 1u)
+/// How many fields the set holds (test_verify counts them with a sieve).
+#define MG_FF_FIELDS 399294u
+
+/// One test's field: p = 2q + 1, both prime, p < 2^31.
+typedef struct MgFfField {
+  uint32_t p, q;
+} MgFfField;
 /// The q component of an exp result: not a residue (every residue is < q).
 #define MG_FF_BOTTOM 0xFFFFFFFFu
 
@@ -64,6 +80,15 @@ MG_API uint32_t mg_ff_inv(uint32_t a, uint32_t m);
 /// so its image is (mant mod m) * 2^e mod m, using 2^-1 for negative e.
 /// False for NaN and infinities.
 MG_API bool mg_ff_scalar(double v, uint32_t m, uint32_t *out);
+
+/// Deterministic primality for 32-bit n (Miller-Rabin, bases 2, 7, 61).
+MG_API bool mg_ff_is_prime(uint32_t n);
+/// The field of the test keyed `key`: uniform over the set (rejection
+/// sampling from a stream keyed by `key`), the same for the same key.
+MG_API MgFfField mg_ff_field_draw(uint64_t key);
+/// log2 of the smallest q of the set: a non-zero integer of at most `bits`
+/// bits is divisible by at most floor(bits / MG_FF_LOG2_Q_LO) of its primes.
+#define MG_FF_LOG2_Q_LO 29.8 // log2(MG_FF_Q_LO) = 29.807.., rounded down
 
 /// A strong 64-bit mix (SplitMix64 finaliser).
 static inline uint64_t mg_ff_mix(uint64_t x) {

@@ -1,7 +1,9 @@
 //===- verify.h - Probabilistic equivalence over finite fields -*- C -*-===//
 //
-// Two programs are compared on random inputs drawn from Z_p × Z_q (q | p-1,
-// both primes near 2^31; exp(x) = g^(x mod q) in Z_p with g of order q).
+// Two programs are compared on random inputs drawn from Z_p × Z_q (p = 2q+1,
+// both prime, p near 2^31 and drawn per test from a set of about 400,000
+// such fields so that constants cannot collide by design; exp(x) =
+// g^(x mod q) in Z_p with g of order q).
 // Non-LAX element-wise ops are uninterpreted functions: per test a fresh
 // random function, the same in both programs. See docs/verification.md for
 // the bound and what it guarantees.
@@ -43,6 +45,11 @@ typedef struct MgVerifyOptions {
 /// no constants.
 MG_API MgVerifyOptions mg_verify_options_default(void);
 
+/// A seed from the OS's random generator: the bound is a probability over
+/// the seed, so programs someone could have crafted against known fields
+/// (a cache entry, a file to compare) are checked with a fresh one.
+MG_API uint64_t mg_verify_fresh_seed(void);
+
 typedef enum MgVerdict {
   MG_VERDICT_EQUIVALENT,    // all tests agreed and the bound is met
   MG_VERDICT_NOT_EQUIVALENT,// a test found a differing output element
@@ -59,6 +66,10 @@ typedef struct MgVerifyResult {
   uint32_t output;        // NOT_EQUIVALENT: first differing output
   int64_t index;          // ... and its first differing element (row-major)
   uint64_t value_a, value_b; // ... the residues there (p component)
+  uint64_t seed;          // the seed the tests were drawn from
+  double constants_bound; // per test: the part of the bound from the
+                          // constants (a prime dividing an integer they
+                          // make); 0 when they make none above 29 bits
 } MgVerifyResult;
 
 /// Compares the root graphs of `a` and `b` (same input and output shapes).

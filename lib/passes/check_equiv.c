@@ -12,6 +12,10 @@
 // lifted whole is an error at the first op that prevents it. Constants
 // keep their values in the tests (MgVerifyConstant); see equiv_inputs.h.
 //
+// The bound is a probability over the seed (it picks each test's field), so
+// by default the seed is fresh from the OS: two files cannot be crafted
+// against fields known in advance. The remark prints it; seed=N reruns.
+//
 //===----------------------------------------------------------------------===//
 #include "equiv_inputs.h"
 #include "ugraph_funcs.h"
@@ -30,7 +34,10 @@ static const MgOptionSpec options[] = {
     {"rhs", MG_OPTION_STRING, "", "second function (required)", 0, 0},
     {"error-bits", MG_OPTION_INT, "40",
      "accept once the false-acceptance bound is below 2^-N", 1, 200},
-    {"seed", MG_OPTION_INT, "1", "seed of the random tests", 0, INT64_MAX},
+    {"seed", MG_OPTION_INT, "-1",
+     "seed of the tests' fields and inputs (-1: a fresh one from the OS; "
+     "the result prints the seed used)",
+     -1, INT64_MAX},
     {"max-tests", MG_OPTION_INT, "64", "give up after this many tests", 1,
      100000},
 };
@@ -168,11 +175,22 @@ static MgEquivSide equiv_side(const Side *s) {
 static bool report(MlirLocation loc, const char *lhs, const char *rhs,
                    MgStatus s, const MgVerifyResult *r, const MgDiag *diag,
                    uint32_t symbols) {
-  char note[96] = "";
-  if (symbols)
-    snprintf(note, sizeof note,
-             "; %u non-finite constant%s compared as unknown%s", symbols,
-             symbols == 1 ? "" : "s", symbols == 1 ? "" : "s");
+  char note[192] = "";
+  size_t n = 0;
+  // The part of each test's bound due to the constants (a test's prime
+  // dividing an integer they make): shown when there is one.
+  if (r->constants_bound > 0)
+    n += (size_t)snprintf(note + n, sizeof note - n,
+                          "; constants' term 2^%.1f per test",
+                          log2(r->constants_bound));
+  if (symbols && n < sizeof note)
+    n += (size_t)snprintf(note + n, sizeof note - n,
+                          "; %u non-finite constant%s compared as unknown%s",
+                          symbols, symbols == 1 ? "" : "s",
+                          symbols == 1 ? "" : "s");
+  if (n < sizeof note)
+    snprintf(note + n, sizeof note - n, "; seed %llu",
+             (unsigned long long)r->seed);
   if (s != MG_STATUS_OK) {
     mg_pass_error(loc, "cannot compare '@%s' with '@%s': %s", lhs, rhs,
                   diag->message);
@@ -185,13 +203,13 @@ static bool report(MlirLocation loc, const char *lhs, const char *rhs,
   } else if (r->verdict == MG_VERDICT_NOT_EQUIVALENT) {
     mg_pass_error(loc,
                   "'@%s' and '@%s' are not equivalent: output %u differs at "
-                  "element %lld (test %u)",
-                  lhs, rhs, r->output, (long long)r->index, r->tests);
+                  "element %lld (test %u%s)",
+                  lhs, rhs, r->output, (long long)r->index, r->tests, note);
   } else {
     mg_pass_error(loc,
                   "could not decide whether '@%s' and '@%s' are equivalent: "
-                  "bound 2^%.1f after %u tests (%u voided by zero divisors)",
-                  lhs, rhs, r->log2_bound, r->tests, r->redraws);
+                  "bound 2^%.1f after %u tests (%u voided by zero divisors%s)",
+                  lhs, rhs, r->log2_bound, r->tests, r->redraws, note);
   }
   return false;
 }
@@ -200,7 +218,8 @@ static bool report(MlirLocation loc, const char *lhs, const char *rhs,
 static bool compare(const Side *a, const Side *b, const MgOptionValue *values) {
   MgVerifyOptions opts = mg_verify_options_default();
   opts.target_error = ldexp(1.0, -(int)values[OPT_ERROR_BITS].i);
-  opts.seed = (uint64_t)values[OPT_SEED].i;
+  opts.seed = values[OPT_SEED].i < 0 ? mg_verify_fresh_seed()
+                                     : (uint64_t)values[OPT_SEED].i;
   opts.max_tests = (uint32_t)values[OPT_MAX_TESTS].i;
   MlirLocation loc = mlirOperationGetLocation(
       a->ugraph ? a->map.graph_funcs[0] : a->func);

@@ -26,10 +26,17 @@
 // the outputs and at atom arguments); otherwise the caller redoes the pass
 // with every division cleared.
 //
+// Heights follow the degrees rule for rule (docs/verification.md,
+// "Constants"): a product multiplies norms and adds the powers of two, a sum
+// adds norms and keeps the lower power of two, a sum of n equal-shaped terms
+// adds log2 n. Constants enter through MUL_SCALAR, DIV_SCALAR and fixed
+// inputs; inputs and atoms are variables with coefficient 1.
+//
 //===----------------------------------------------------------------------===//
 #include "bound.h"
 #include "mirage/field.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,6 +51,7 @@ typedef struct Deg {
   uint8_t den_vary;       // bit d: the denominator changes along dim d
   uint8_t pos, neg;       // atom kinds with positive / negative exponents
   bool pure;              // each element is a constant times one atom
+  MgHeight hn, hd;        // heights of the numerator and the denominator
 } Deg;
 
 typedef struct Walk {
@@ -68,6 +76,55 @@ static uint64_t sat_mul(uint64_t a, uint64_t b) {
 }
 static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
+
+//===--- Heights ----------------------------------------------------------===//
+
+static const MgHeight unit_height = {0, 0}; // the polynomial 1 or a variable
+
+static MgHeight h_mul(MgHeight a, MgHeight b) {
+  return (MgHeight){a.h + b.h, a.lo + b.lo};
+}
+static MgHeight h_add(MgHeight a, MgHeight b) {
+  double hi = fmax(a.h, b.h), lo = fmin(a.h, b.h);
+  return (MgHeight){hi + log2(1.0 + exp2(lo - hi)), fmin(a.lo, b.lo)};
+}
+static MgHeight h_join(MgHeight a, MgHeight b) { // either one of them
+  return (MgHeight){fmax(a.h, b.h), fmin(a.lo, b.lo)};
+}
+static MgHeight h_pow(MgHeight a, double n) {
+  return (MgHeight){a.h * n, a.lo * n};
+}
+// A sum of n values of one shape.
+static MgHeight h_times(MgHeight a, double n) {
+  return (MgHeight){a.h + log2(n), a.lo};
+}
+// A finite non-zero v = m·2^e with m odd.
+static void split_dyadic(double v, double *log2_m, int *e) {
+  int ex = 0;
+  double f = frexp(fabs(v), &ex); // |v| = f·2^ex, f in [0.5, 1)
+  double m = ldexp(f, 53);        // an integer below 2^53
+  ex -= 53;
+  while (fmod(m, 2.0) == 0.0) {
+    m /= 2.0;
+    ++ex;
+  }
+  *log2_m = log2(m);
+  *e = ex;
+}
+// The height of the constant v (its own coefficient).
+static MgHeight h_const(double v) {
+  if (v == 0.0 || !isfinite(v))
+    return unit_height; // x·0 is 0: any bound holds
+  double lm;
+  int e;
+  split_dyadic(v, &lm, &e);
+  return (MgHeight){lm + e, e};
+}
+// How many of the set's primes can divide a non-zero integer of height x.
+static double prime_divisors(MgHeight x) {
+  double bits = x.h - x.lo;
+  return bits < MG_FF_LOG2_Q_LO ? 0.0 : floor(bits / MG_FF_LOG2_Q_LO);
+}
 
 static uint8_t nonunit_bits(const MgTensor *t) {
   uint8_t bits = 0;
@@ -169,6 +226,11 @@ static void reduce(Deg *x, uint32_t dim, uint64_t extent, uint64_t vk,
   if (den_k && x->den > 0) {
     x->num = sat_add(x->num, sat_mul(extent - 1, x->den));
     x->den = sat_mul(extent, x->den);
+    x->hn = h_times(h_mul(x->hn, h_pow(x->hd, (double)(extent - 1))),
+                    (double)extent);
+    x->hd = h_pow(x->hd, (double)extent);
+  } else {
+    x->hn = h_times(x->hn, (double)extent);
   }
   uint64_t total = sat_add(x->atoms - vk, sat_mul(extent, vk));
   for (uint32_t d = 0; d < MG_MAX_DIMS; ++d)
@@ -187,6 +249,11 @@ static void loop_sum(Deg *x, uint64_t forloop) {
   if (x->den > 0) {
     x->num = sat_add(x->num, sat_mul(forloop - 1, x->den));
     x->den = sat_mul(forloop, x->den);
+    x->hn = h_times(h_mul(x->hn, h_pow(x->hd, (double)(forloop - 1))),
+                    (double)forloop);
+    x->hd = h_pow(x->hd, (double)forloop);
+  } else {
+    x->hn = h_times(x->hn, (double)forloop);
   }
   x->atoms = sat_mul(x->atoms, forloop);
   for (uint32_t d = 0; d < MG_MAX_DIMS; ++d)
@@ -196,6 +263,8 @@ static void loop_sum(Deg *x, uint64_t forloop) {
 static void square(Deg *x) {
   x->num = sat_mul(x->num, 2);
   x->den = sat_mul(x->den, 2);
+  x->hn = h_pow(x->hn, 2);
+  x->hd = h_pow(x->hd, 2);
 }
 
 // A fresh atom per element: exp or an uninterpreted function of `a`.
@@ -229,6 +298,10 @@ static Deg binary(MgOpKind kind, const Deg *a, const MgTensor *ta,
   r.den_vary = da | db;
   r.pos = a->pos | b->pos;
   r.neg = a->neg | b->neg;
+  // Heights: a/b = (a_n·b_d)/(a_d·b_n), also when b's atom moves into the
+  // numerator (Laurent mode: b_n is then b's constant factor).
+  r.hn = h_mul(a->hn, kind == MG_OP_DIV ? b->hd : b->hn);
+  r.hd = h_mul(a->hd, kind == MG_OP_DIV ? b->hn : b->hd);
   if (kind == MG_OP_DIV && laurent && b->pure) {
     // x / r = x·r^-1: no denominator, one more (negative) exponent.
     r.num = sat_add(a->num, b->num);
@@ -244,6 +317,7 @@ static Deg binary(MgOpKind kind, const Deg *a, const MgTensor *ta,
   case MG_OP_SUB:
     r.num = max_u64(sat_add(a->num, b->den), sat_add(b->num, a->den));
     r.den = sat_add(a->den, b->den);
+    r.hn = h_add(h_mul(a->hn, b->hd), h_mul(b->hn, a->hd));
     break;
   case MG_OP_MUL:
     r.num = sat_add(a->num, b->num);
@@ -277,6 +351,8 @@ static Deg matmul(const Deg *a, const MgTensor *ta, const Deg *b,
   uint64_t k = (uint64_t)ta->dims[ka];
   r.num = sat_add(a->num, b->num);
   r.den = sat_add(a->den, b->den);
+  r.hn = h_mul(a->hn, b->hn);
+  r.hd = h_mul(a->hd, b->hd);
   r.qbot = a->qbot || b->qbot;
   r.pos = a->pos | b->pos;
   r.neg = a->neg | b->neg;
@@ -316,8 +392,11 @@ static void note_division(Walk *w, const Deg *divisor, const MgTensor *out,
                           bool q_live, double runs) {
   // The divisor's residue is 0 only where its numerator vanishes:
   // Schwartz–Zippel, per element and per component that is checked.
-  double per = (double)divisor->num / (double)MG_FF_Q * (q_live ? 2.0 : 1.0);
+  double per = (double)divisor->num / (double)MG_FF_Q_LO * (q_live ? 2.0 : 1.0);
   w->out->zero_mass += per * (double)mg_tensor_numel(out) * runs;
+  // ... and everywhere when the test's prime divides its coefficients.
+  w->out->div_kills +=
+      prime_divisors(divisor->hn) * (double)mg_tensor_numel(out) * runs;
 }
 
 // A max picks one of its arguments, so under a fixed order of the values
@@ -348,6 +427,8 @@ static Deg online(Walk *w, const Deg *x, const Deg *m, uint64_t forloop) {
   selection(&arg);
   arg.num = sat_add(m->num, m->den);
   arg.den = sat_mul(m->den, 2);
+  arg.hn = h_times(h_mul(m->hn, m->hd), 2); // m·m'_d − m'·m_d
+  arg.hd = h_pow(m->hd, 2);
   arg.atoms = sat_mul(m->atoms, sat_mul(forloop, 2));
   note_atom(w, &arg);
   Deg r = *x;
@@ -362,6 +443,8 @@ static Deg online(Walk *w, const Deg *x, const Deg *m, uint64_t forloop) {
 }
 
 static void note_atom(Walk *w, const Deg *arg) {
+  w->out->arg_num = h_join(w->out->arg_num, arg->hn);
+  w->out->arg_den = h_join(w->out->arg_den, arg->hd);
   w->out->arg_degree = max_u64(w->out->arg_degree, sat_add(arg->num, arg->den));
   w->out->arg_atoms = max_u64(w->out->arg_atoms, arg->atoms);
   w->out->pos |= arg->pos;
@@ -371,6 +454,23 @@ static void note_atom(Walk *w, const Deg *arg) {
 static MgStatus walk_graph(Walk *w, MgGraphId gid, const Deg *inputs,
                            uint32_t num_inputs, double runs, Deg *outs,
                            int depth);
+
+// x·c puts c = m·2^e in the numerator; x/c puts 2^-e there and m in the
+// denominator, and vanishes in the fields whose p divides m.
+static void scale_heights(Walk *w, Deg *x, MgOpKind kind, double c) {
+  if (kind == MG_OP_MUL_SCALAR) {
+    x->hn = h_mul(x->hn, h_const(c));
+    return;
+  }
+  if (c == 0.0 || !isfinite(c))
+    return; // every field voids it: the test is redrawn, never accepted
+  double lm;
+  int e;
+  split_dyadic(c, &lm, &e);
+  x->hn = h_mul(x->hn, (MgHeight){-e, -e});
+  x->hd = h_mul(x->hd, (MgHeight){lm, 0});
+  w->out->div_kills += prime_divisors((MgHeight){lm, 0});
+}
 
 static MgStatus walk_sub(Walk *w, const MgGraph *gr, const MgOp *op,
                          Deg *deg, double runs, int depth) {
@@ -400,6 +500,8 @@ static Deg concat_degree(const MgOp *op, const Deg *deg) {
     const Deg *x = &deg[op->inputs[k]];
     r.num = max_u64(r.num, x->num);
     r.den = max_u64(r.den, x->den);
+    r.hn = h_join(r.hn, x->hn);
+    r.hd = h_join(r.hd, x->hd);
     r.qbot = r.qbot || x->qbot;
     r.pos |= x->pos;
     r.neg |= x->neg;
@@ -482,8 +584,14 @@ static MgStatus op_degree(Walk *w, MgGraphId gid, uint32_t i, const Deg *deg,
   case MG_OP_MAX:
     // The element-wise facts of a + b over-approximate either operand's.
     r = binary(MG_OP_ADD, a, ta, b, tb, t, w->laurent);
+    // Two compared values that are equal in the field tie: their
+    // difference counts with the atoms' arguments (docs: Max).
+    w->out->arg_num = h_join(w->out->arg_num, r.hn);
+    w->out->arg_den = h_join(w->out->arg_den, r.hd);
     r.num = max_u64(a->num, b->num);
     r.den = max_u64(a->den, b->den);
+    r.hn = h_join(a->hn, b->hn);
+    r.hd = h_join(a->hd, b->hd);
     selection(&r);
     break;
   case MG_OP_REDUCE_MAX: {
@@ -517,6 +625,7 @@ static MgStatus op_degree(Walk *w, MgGraphId gid, uint32_t i, const Deg *deg,
     break;
   case MG_OP_MUL_SCALAR: case MG_OP_DIV_SCALAR:
     r = *a; // a constant factor changes no degree (and keeps `pure`)
+    scale_heights(w, &r, kind, op->scalar);
     break;
   case MG_OP_SUM:
     r = sum_degree(op, a, ta);
@@ -588,7 +697,17 @@ static MgStatus walk_graph(Walk *w, MgGraphId gid, const Deg *inputs,
   return st;
 }
 
+// A fixed input's values are constants, not variables: their heights.
+static MgHeight constant_height(const MgVerifyConstant *k) {
+  MgHeight r = {-INFINITY, INFINITY};
+  for (int64_t e = 0; e < k->count; ++e)
+    if (k->values[e] != 0.0)
+      r = h_join(r, h_const(k->values[e]));
+  return isfinite(r.h) ? r : unit_height;
+}
+
 MgStatus mg_verify_degrees(const MgProgram *program, bool laurent,
+                           const MgVerifyConstant *consts, uint32_t num_consts,
                            MgVerifyDegrees *out, MgDiag *diag) {
   memset(out, 0, sizeof *out);
   if (!program || program->num_graphs == 0)
@@ -603,11 +722,19 @@ MgStatus mg_verify_degrees(const MgProgram *program, bool laurent,
   }
   for (uint32_t i = 0; i < root->num_inputs; ++i)
     in[i].num = 1; // a uniform random residue: a degree-1 variable
+  // A fixed input stays a degree-1 variable (fixing it only lowers
+  // degrees) but takes its values' heights.
+  for (uint32_t c = 0; c < num_consts; ++c)
+    if (consts[c].input < root->num_inputs)
+      in[consts[c].input].hn = constant_height(&consts[c]);
   Walk w = {program, out, diag, laurent};
   st = walk_graph(&w, 0, in, root->num_inputs, 1.0, outs, 0);
   if (st != MG_STATUS_OK)
     goto done;
+  out->num = out->den = unit_height;
   for (uint32_t k = 0; k < root->num_outputs; ++k) {
+    out->num = h_join(out->num, outs[k].hn);
+    out->den = h_join(out->den, outs[k].hd);
     out->degree = max_u64(out->degree, sat_add(outs[k].num, outs[k].den));
     out->atoms = max_u64(out->atoms, outs[k].atoms);
     out->pos |= outs[k].pos;
@@ -619,9 +746,12 @@ done:
   return st;
 }
 
-double mg_verify_bound_from(const MgVerifyDegrees *a,
-                            const MgVerifyDegrees *b) {
-  const double p = (double)MG_FF_P, q = (double)MG_FF_Q;
+MgVerifyBound mg_verify_bound_from(const MgVerifyDegrees *a,
+                                   const MgVerifyDegrees *b) {
+  // Every field of the set has p >= MG_FF_P_LO and q >= MG_FF_Q_LO.
+  const double p = (double)MG_FF_P_LO, q = (double)MG_FF_Q_LO;
+  const double fields = (double)MG_FF_FIELDS;
+  MgVerifyBound r = {1.0, 0.0};
   // D: degree of the cleared difference; c: atoms it can involve; the
   // witness monomial has at most min(c, D) atoms, each bringing at most
   // arg_atoms nested ones (docs/verification.md, "The bound").
@@ -632,32 +762,46 @@ double mg_verify_bound_from(const MgVerifyDegrees *a,
   double witness = degree * (1.0 + nested);
   if (witness > atoms)
     witness = atoms;
-  double miss = degree / p + degree / q + witness * atoms * (2.0 * arg) / q;
-  double zero = a->zero_mass + b->zero_mass;
+  // Constants ("Constants"): the test's prime may divide the integer
+  // coefficient of the witness (N = N_a·D_b − N_b·D_a), or the difference
+  // of two atoms' arguments (u_i·d_j − u_j·d_i), or a divisor.
+  MgHeight diff = h_add(h_mul(a->num, b->den), h_mul(b->num, a->den));
+  MgHeight args = h_times(h_mul(h_join(a->arg_num, b->arg_num),
+                                h_join(a->arg_den, b->arg_den)), 2);
+  double kill_witness = prime_divisors(diff) / fields;
+  double kill_arg = prime_divisors(args) / fields;
+  double kill_div = (a->div_kills + b->div_kills) / fields;
+  double miss = degree / p + degree / q +
+                witness * atoms * (2.0 * arg / q + kill_arg) + kill_witness;
+  double zero = a->zero_mass + b->zero_mass + kill_div;
+  r.constants = witness * atoms * kill_arg + kill_witness + kill_div;
   if (!(zero < 1.0))
-    return 1.0;
+    return r;
   // A test that hits a zero divisor is redrawn: condition on its absence.
   double eps = miss / (1.0 - zero);
   if (!(eps < 1.0))
-    return 1.0;
-  return eps > 1.0 / p ? eps : 1.0 / p;
+    return r;
+  r.eps = eps > 1.0 / p ? eps : 1.0 / p;
+  return r;
 }
 
 MgStatus mg_verify_pair_bound(const MgProgram *a, const MgProgram *b,
-                              double *eps, MgDiag *diag) {
+                              const MgVerifyConstant *consts,
+                              uint32_t num_consts, MgVerifyBound *bound,
+                              MgDiag *diag) {
   MgVerifyDegrees da, db;
-  *eps = 1.0;
-  MgStatus st = mg_verify_degrees(a, true, &da, diag);
+  *bound = (MgVerifyBound){1.0, 0.0};
+  MgStatus st = mg_verify_degrees(a, true, consts, num_consts, &da, diag);
   if (st == MG_STATUS_OK)
-    st = mg_verify_degrees(b, true, &db, diag);
+    st = mg_verify_degrees(b, true, consts, num_consts, &db, diag);
   // An atom kind with both signs (e.g. x / r in one program, x·r in the
   // other) breaks the Laurent argument: clear every denominator instead.
   if (st == MG_STATUS_OK && ((da.pos | db.pos) & (da.neg | db.neg))) {
-    st = mg_verify_degrees(a, false, &da, diag);
+    st = mg_verify_degrees(a, false, consts, num_consts, &da, diag);
     if (st == MG_STATUS_OK)
-      st = mg_verify_degrees(b, false, &db, diag);
+      st = mg_verify_degrees(b, false, consts, num_consts, &db, diag);
   }
   if (st == MG_STATUS_OK)
-    *eps = mg_verify_bound_from(&da, &db);
+    *bound = mg_verify_bound_from(&da, &db);
   return st;
 }

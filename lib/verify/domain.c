@@ -23,6 +23,11 @@
 void mg_ff_context_init(MgFfContext *ctx, uint64_t key) {
   memset(ctx, 0, sizeof *ctx);
   ctx->key = key;
+  ctx->field = (MgFfField){MG_FF_P, MG_FF_Q};
+}
+
+void mg_ff_context_set_field(MgFfContext *ctx, MgFfField field) {
+  ctx->field = field;
 }
 
 void mg_ff_context_rekey(MgFfContext *ctx, uint64_t key) {
@@ -74,31 +79,38 @@ static bool past_deadline(MgFfContext *ctx, uint64_t work) {
   return mg_clock_now() > ctx->deadline;
 }
 
+// The tables hold powers of g for one p; a test in another field refills
+// them (about 80k multiplications, small beside a test's work).
 static bool build_exp_tables(MgFfContext *ctx) {
-  if (ctx->exp_lo)
+  const uint32_t P = ctx->field.p;
+  if (ctx->exp_lo && ctx->exp_p == P)
     return true;
-  uint32_t *lo = malloc(sizeof(uint32_t) << 16);
-  uint32_t *hi = malloc(sizeof(uint32_t) << 14);
-  if (!lo || !hi) {
-    free(lo);
-    free(hi);
-    return false;
+  if (!ctx->exp_lo) {
+    ctx->exp_lo = malloc(sizeof(uint32_t) << 16);
+    ctx->exp_hi = malloc(sizeof(uint32_t) << 14);
+    if (!ctx->exp_lo || !ctx->exp_hi) {
+      free(ctx->exp_lo);
+      free(ctx->exp_hi);
+      ctx->exp_lo = ctx->exp_hi = NULL;
+      return false;
+    }
   }
-  uint32_t step = mg_ff_pow(MG_FF_G, 1u << 16, MG_FF_P);
+  uint32_t *lo = ctx->exp_lo, *hi = ctx->exp_hi;
+  uint32_t step = mg_ff_pow(MG_FF_G, 1u << 16, P);
   lo[0] = hi[0] = 1;
   for (uint32_t i = 1; i < (1u << 16); ++i)
-    lo[i] = mg_ff_mul(lo[i - 1], MG_FF_G, MG_FF_P);
+    lo[i] = mg_ff_mul(lo[i - 1], MG_FF_G, P);
   for (uint32_t i = 1; i < (1u << 14); ++i)
-    hi[i] = mg_ff_mul(hi[i - 1], step, MG_FF_P);
-  ctx->exp_lo = lo;
-  ctx->exp_hi = hi;
+    hi[i] = mg_ff_mul(hi[i - 1], step, P);
+  ctx->exp_p = P;
   return true;
 }
 
 uint32_t mg_ff_exp(MgFfContext *ctx, uint32_t x) {
-  if (!ctx->exp_lo && !build_exp_tables(ctx))
-    return mg_ff_pow(MG_FF_G, x, MG_FF_P);
-  return mg_ff_mul(ctx->exp_lo[x & 0xFFFFu], ctx->exp_hi[x >> 16], MG_FF_P);
+  if (!build_exp_tables(ctx))
+    return mg_ff_pow(MG_FF_G, x, ctx->field.p);
+  return mg_ff_mul(ctx->exp_lo[x & 0xFFFFu], ctx->exp_hi[x >> 16],
+                   ctx->field.p);
 }
 
 //===--- Element-wise -----------------------------------------------------===//
@@ -111,7 +123,7 @@ uint32_t mg_ff_exp(MgFfContext *ctx, uint32_t x) {
 #define DIV_CHUNK 256
 static MgStatus ff_divide(MgFfContext *ctx, const MgCell *a, const MgCell *b,
                           MgCell *out, size_t n) {
-  const uint32_t P = MG_FF_P, Q = MG_FF_Q;
+  const uint32_t P = ctx->field.p, Q = ctx->field.q;
   // Per distinct divisor of the chunk: the prefix products, then inverses.
   uint32_t inv_p[DIV_CHUNK], inv_q[DIV_CHUNK];
   MgCell divisor[DIV_CHUNK];
@@ -184,7 +196,7 @@ static MgStatus ff_max(const MgFfContext *ctx, const MgCell *a,
 static MgStatus ff_binary(void *vctx, MgOpKind kind, const MgCell *a,
                           const MgCell *b, MgCell *out, size_t n) {
   MgFfContext *ctx = vctx;
-  const uint32_t P = MG_FF_P, Q = MG_FF_Q;
+  const uint32_t P = ctx->field.p, Q = ctx->field.q;
   if (past_deadline(ctx, n))
     return fail(ctx, MG_FF_FAULT_DEADLINE);
   if (kind == MG_OP_DIV)
@@ -225,13 +237,13 @@ static MgCell uninterpreted(const MgFfContext *ctx, MgOpKind kind,
                             uint32_t xp) {
   uint64_t h = mg_ff_mix(mg_ff_mix(ctx->key ^ ((uint64_t)kind << 56)) ^ xp);
   uint64_t h2 = mg_ff_mix(h ^ 0x6a09e667f3bcc909ull);
-  return mg_ff_cell((uint32_t)(h % MG_FF_P), (uint32_t)(h2 % MG_FF_Q));
+  return mg_ff_cell((uint32_t)(h % ctx->field.p), (uint32_t)(h2 % ctx->field.q));
 }
 
 static MgStatus ff_unary(void *vctx, MgOpKind kind, double scalar,
                          const MgCell *a, MgCell *out, size_t n) {
   MgFfContext *ctx = vctx;
-  const uint32_t P = MG_FF_P, Q = MG_FF_Q;
+  const uint32_t P = ctx->field.p, Q = ctx->field.q;
   if (past_deadline(ctx, n))
     return fail(ctx, MG_FF_FAULT_DEADLINE);
   switch (kind) {
@@ -280,15 +292,16 @@ static MgStatus ff_unary(void *vctx, MgOpKind kind, double scalar,
 
 static MgStatus ff_add_into(void *vctx, MgCell *acc, const MgCell *x,
                             size_t n) {
-  if (past_deadline(vctx, n))
-    return fail(vctx, MG_FF_FAULT_DEADLINE);
+  MgFfContext *ctx = vctx;
+  if (past_deadline(ctx, n))
+    return fail(ctx, MG_FF_FAULT_DEADLINE);
   for (size_t i = 0; i < n; ++i) {
     uint32_t aq = mg_ff_cell_q(acc[i]), xq = mg_ff_cell_q(x[i]);
     uint32_t rq = aq == MG_FF_BOTTOM || xq == MG_FF_BOTTOM
                       ? MG_FF_BOTTOM
-                      : mg_ff_add(aq, xq, MG_FF_Q);
+                      : mg_ff_add(aq, xq, ctx->field.q);
     acc[i] = mg_ff_cell(
-        mg_ff_add(mg_ff_cell_p(acc[i]), mg_ff_cell_p(x[i]), MG_FF_P), rq);
+        mg_ff_add(mg_ff_cell_p(acc[i]), mg_ff_cell_p(x[i]), ctx->field.p), rq);
   }
   return MG_STATUS_OK;
 }
@@ -306,13 +319,20 @@ static MgStatus ff_add_into(void *vctx, MgCell *acc, const MgCell *x,
 // (≡ 0 mod m) restores the bound. A ⊥ q component of b counts as 0 (the
 // caller marks the affected outputs). `rows` and `with_q` are literals at
 // every call, so the loops unroll and the q work disappears when unused.
+// The accumulators' limits in the test's field (see rows_step).
+typedef struct Limits {
+  uint64_t p, q;
+} Limits;
+
+static Limits limits_of(MgFfField f) {
+  const uint64_t sp = (uint64_t)f.p * f.p, sq = (uint64_t)f.q * f.q;
+  return (Limits){(UINT64_MAX / sp - 1) * sp, (UINT64_MAX / sq - 1) * sq};
+}
+
 static inline void rows_step(uint64_t *acc_p, uint64_t *acc_q, int64_t n,
                              const uint64_t *ap, const uint64_t *aq, int rows,
-                             bool with_q, const MgCell *bk) {
-  const uint64_t sp = (uint64_t)MG_FF_P * MG_FF_P;
-  const uint64_t sq = (uint64_t)MG_FF_Q * MG_FF_Q;
-  const uint64_t lim_p = (UINT64_MAX / sp - 1) * sp;
-  const uint64_t lim_q = (UINT64_MAX / sq - 1) * sq;
+                             bool with_q, const MgCell *bk, Limits lim) {
+  const uint64_t lim_p = lim.p, lim_q = lim.q;
   for (int64_t j = 0; j < n; ++j) {
     uint64_t bp = mg_ff_cell_p(bk[j]), bq = mg_ff_cell_q(bk[j]);
     bq &= (uint64_t)0 - (uint64_t)(bq != MG_FF_BOTTOM);
@@ -331,10 +351,10 @@ static inline void rows_step(uint64_t *acc_p, uint64_t *acc_q, int64_t n,
 // Dispatches one k step of a row group to an unrolled rows_step.
 static void group_step(uint64_t *acc_p, uint64_t *acc_q, int64_t n,
                        const uint64_t *ap, const uint64_t *aq, int rows,
-                       bool with_q, const MgCell *bk) {
+                       bool with_q, const MgCell *bk, Limits lim) {
 #define MG_FF_STEP(R)                                                          \
-  (with_q ? rows_step(acc_p, acc_q, n, ap, aq, R, true, bk)                    \
-          : rows_step(acc_p, acc_q, n, ap, aq, R, false, bk))
+  (with_q ? rows_step(acc_p, acc_q, n, ap, aq, R, true, bk, lim)               \
+          : rows_step(acc_p, acc_q, n, ap, aq, R, false, bk, lim))
   switch (rows) {
   case 8: MG_FF_STEP(8); break;
   case 4: MG_FF_STEP(4); break;
@@ -391,6 +411,7 @@ static MgStatus ff_matmul(void *vctx, const MgCell *a, const MgCell *b,
   for (int64_t j = 0; all_cols && j < n; ++j)
     all_cols = col_bot[j];
   bool with_q = !all_rows && !all_cols;
+  const Limits lim = limits_of(ctx->field);
   for (int64_t i0 = 0; i0 < m;) {
     int rows = m - i0 >= 8 ? 8 : m - i0 >= 4 ? 4 : m - i0 >= 2 ? 2 : 1;
     if (past_deadline(ctx, (uint64_t)rows * (uint64_t)k * (uint64_t)n))
@@ -408,13 +429,13 @@ static MgStatus ff_matmul(void *vctx, const MgCell *a, const MgCell *b,
         any |= ap[r] | aq[r];
       }
       if (any)
-        group_step(acc_p, acc_q, n, ap, aq, rows, with_q, b + kk * n);
+        group_step(acc_p, acc_q, n, ap, aq, rows, with_q, b + kk * n, lim);
     }
     for (int r = 0; r < rows; ++r)
       for (int64_t j = 0; j < n; ++j) {
         bool bot = !with_q || (any_bot && (row_bot[i0 + r] || col_bot[j]));
-        uint64_t vp = acc_p[j * rows + r] % MG_FF_P;
-        uint64_t vq = bot ? MG_FF_BOTTOM : acc_q[j * rows + r] % MG_FF_Q;
+        uint64_t vp = acc_p[j * rows + r] % ctx->field.p;
+        uint64_t vq = bot ? MG_FF_BOTTOM : acc_q[j * rows + r] % ctx->field.q;
         c[(i0 + r) * n + j] = mg_ff_cell((uint32_t)vp, (uint32_t)vq);
       }
     i0 += rows;

@@ -47,3 +47,52 @@ bool mg_ff_scalar(double v, uint32_t m, uint32_t *out) {
   *out = neg ? mg_ff_sub(0, r, m) : r;
   return true;
 }
+
+// One Miller-Rabin round: is n a strong probable prime to base a?
+static bool strong_probable_prime(uint32_t n, uint32_t a) {
+  if (a % n == 0)
+    return true; // the base says nothing about n (n = 61)
+  uint32_t d = n - 1;
+  unsigned s = 0;
+  while (!(d & 1)) {
+    d >>= 1;
+    ++s;
+  }
+  uint64_t x = mg_ff_pow(a % n, d, n);
+  if (x == 1 || x == n - 1)
+    return true;
+  for (unsigned r = 1; r < s; ++r) {
+    x = (x * x) % n;
+    if (x == n - 1)
+      return true;
+  }
+  return false;
+}
+
+// Bases 2, 7 and 61 decide every n < 4759123141 (Jaeschke, 1993).
+bool mg_ff_is_prime(uint32_t n) {
+  static const uint32_t small[] = {2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37};
+  if (n < 2)
+    return false;
+  for (unsigned i = 0; i < sizeof small / sizeof *small; ++i) {
+    if (n == small[i])
+      return true;
+    if (n % small[i] == 0)
+      return false;
+  }
+  return strong_probable_prime(n, 2) && strong_probable_prime(n, 7) &&
+         strong_probable_prime(n, 61);
+}
+
+// Rejection sampling over the window: every candidate q is equally likely,
+// so the accepted one is uniform over the set. About 1 in 170 odd
+// candidates is kept; the trial divisions reject most of the rest cheaply.
+MgFfField mg_ff_field_draw(uint64_t key) {
+  uint64_t state = key ^ 0x6669656c64736574ull; // "fieldset"
+  for (;;) {
+    state = mg_ff_mix(state);
+    uint32_t q = MG_FF_Q_LO + (uint32_t)(state % (MG_FF_Q_HI - MG_FF_Q_LO));
+    if (mg_ff_is_prime(q) && mg_ff_is_prime(2 * q + 1))
+      return (MgFfField){2 * q + 1, q};
+  }
+}

@@ -12,8 +12,8 @@
 /// Separates the uninterpreted-function key from the input stream.
 #define MG_FF_UF_SALT 0x243f6a8885a308d3ull
 
-// Uniform residues by rejection (p and q are just below powers of two, so
-// almost every draw is kept and the result is exactly uniform).
+// Uniform residues by rejection (every p is above 2^31 - 2^28 and every q
+// above 2^30 - 2^27, so most draws are kept; the result is exactly uniform).
 static uint32_t draw(MgRng *rng, unsigned bits, uint32_t mod) {
   for (;;) {
     uint32_t r = (uint32_t)(mg_rng_next(rng) >> (64 - bits));
@@ -24,11 +24,12 @@ static uint32_t draw(MgRng *rng, unsigned bits, uint32_t mod) {
 
 void mg_ff_draw_inputs(MgBuffer *inputs, uint32_t num_inputs, uint64_t key) {
   MgRng rng = {key};
+  MgFfField f = mg_ff_field_draw(key);
   for (uint32_t i = 0; i < num_inputs; ++i) {
     int64_t n = mg_buffer_numel(&inputs[i]);
     for (int64_t e = 0; e < n; ++e) {
-      uint32_t xp = draw(&rng, 31, MG_FF_P);
-      uint32_t xq = draw(&rng, 30, MG_FF_Q);
+      uint32_t xp = draw(&rng, 31, f.p);
+      uint32_t xq = draw(&rng, 30, f.q);
       inputs[i].data[e] = mg_ff_cell(xp, xq);
     }
   }
@@ -36,6 +37,7 @@ void mg_ff_draw_inputs(MgBuffer *inputs, uint32_t num_inputs, uint64_t key) {
 
 void mg_ff_rekey_test(MgFfContext *ctx, uint64_t key) {
   mg_ff_context_rekey(ctx, mg_hash_u64(key, MG_FF_UF_SALT));
+  mg_ff_context_set_field(ctx, mg_ff_field_draw(key));
 }
 
 bool mg_ff_first_difference(const MgBuffer *a, const MgBuffer *b,

@@ -20,12 +20,27 @@
 #include "mirage/ff_domain.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /// The fingerprint's fixed input stream ("mirage!" in ASCII).
 #define MG_VERIFY_FINGERPRINT_SEED 0x6d697261676521ull
 #define MG_VERIFY_FINGERPRINT_TRIES 8
+
+uint64_t mg_verify_fresh_seed(void) {
+  uint64_t seed = 0;
+  FILE *f = fopen("/dev/urandom", "rb");
+  bool got = f && fread(&seed, sizeof seed, 1, f) == 1;
+  if (f)
+    fclose(f);
+  // Without the OS's generator, the clock and the address space still make
+  // the seed unknown to whoever wrote the programs beforehand.
+  if (!got)
+    seed = mg_hash_u64(mg_hash_u64((uint64_t)(mg_clock_now() * 1e9), 0x73656564ull),
+                       (uint64_t)(uintptr_t)&seed);
+  return seed;
+}
 
 MgVerifyOptions mg_verify_options_default(void) {
   MgVerifyOptions o;
@@ -139,10 +154,10 @@ static MgStatus rig_init(Rig *rig, const MgProgram *p, MgDiag *diag) {
 
 // The cell of a constant: its exact image in both components (check_constants
 // has made sure it has one), so exp of a constant is g^c like any scalar.
-static MgCell constant_cell(double v) {
+static MgCell constant_cell(double v, MgFfField f) {
   uint32_t xp = 0, xq = 0;
-  mg_ff_scalar(v, MG_FF_P, &xp);
-  mg_ff_scalar(v, MG_FF_Q, &xq);
+  mg_ff_scalar(v, f.p, &xp);
+  mg_ff_scalar(v, f.q, &xq);
   return mg_ff_cell(xp, xq);
 }
 
@@ -150,14 +165,15 @@ static MgCell constant_cell(double v) {
 // overwritten), so the other inputs get the values they get without them.
 static void rig_draw(Rig *rig, uint64_t key) {
   mg_ff_draw_inputs(rig->inputs, rig->num_inputs, key);
+  mg_ff_rekey_test(&rig->ctx, key);
   for (uint32_t c = 0; c < rig->num_consts; ++c) {
     const MgVerifyConstant *k = &rig->consts[c];
     MgBuffer *in = &rig->inputs[k->input];
     int64_t n = mg_buffer_numel(in);
     for (int64_t e = 0; e < n; ++e)
-      in->data[e] = constant_cell(k->values[k->count == 1 ? 0 : e]);
+      in->data[e] = constant_cell(k->values[k->count == 1 ? 0 : e],
+                                  rig->ctx.field);
   }
-  mg_ff_rekey_test(&rig->ctx, key);
 }
 
 static MgStatus check_constants(const MgProgram *p, const MgVerifyOptions *o,
@@ -173,9 +189,8 @@ static MgStatus check_constants(const MgProgram *p, const MgVerifyOptions *o,
       return mg_diag_set(diag, MG_STATUS_INVALID, 0, -1,
                          "constant for input %u has %lld values, not 1 or %lld",
                          k->input, (long long)k->count, (long long)n);
-    uint32_t x;
     for (int64_t e = 0; e < k->count; ++e)
-      if (!mg_ff_scalar(k->values[e], MG_FF_P, &x))
+      if (!isfinite(k->values[e]))
         return mg_diag_set(diag, MG_STATUS_INVALID, 0, -1,
                            "constant for input %u holds %g at element %lld "
                            "(the field has no image of it)",
@@ -299,12 +314,15 @@ MgStatus mg_verify_equivalent(const MgProgram *a, const MgProgram *b,
     st = check_signatures(a, b, diag);
   if (st == MG_STATUS_OK)
     st = check_constants(a, &opt, diag);
-  double eps = 1.0;
+  MgVerifyBound bound = {1.0, 0.0};
   if (st == MG_STATUS_OK)
-    st = mg_verify_pair_bound(a, b, &eps, diag);
+    st = mg_verify_pair_bound(a, b, opt.constants, opt.num_constants, &bound,
+                              diag);
   if (st != MG_STATUS_OK)
     return st;
-  double log2_eps = log2(eps);
+  result->seed = opt.seed;
+  result->constants_bound = bound.constants;
+  double log2_eps = log2(bound.eps);
   double log2_target =
       opt.target_error > 0 ? log2(opt.target_error) : -INFINITY;
 
@@ -385,12 +403,12 @@ MgStatus mg_verify_equivalent(const MgProgram *a, const MgProgram *b,
 
 double mg_verify_test_bound(const MgProgram *a, const MgProgram *b) {
   // The analysis indexes ops and tensors: only run it on valid programs.
-  double eps = 1.0;
+  MgVerifyBound bound = {1.0, 0.0};
   if (check_program(a, "a", NULL) != MG_STATUS_OK ||
       check_program(b, "b", NULL) != MG_STATUS_OK ||
-      mg_verify_pair_bound(a, b, &eps, NULL) != MG_STATUS_OK)
+      mg_verify_pair_bound(a, b, NULL, 0, &bound, NULL) != MG_STATUS_OK)
     return 1.0;
-  return eps;
+  return bound.eps;
 }
 
 MgStatus mg_verify_fingerprint(const MgProgram *program,

@@ -681,7 +681,7 @@ static void test_verify_bound_views(void) {
                          NULL));
   // Degree 2 + 2, atoms 4 + 4, argument degree 1 (x), nothing nested:
   // the witness has min(4, 8) atoms.
-  double p = MG_FF_P, q = MG_FF_Q;
+  double p = MG_FF_P_LO, q = MG_FF_Q_LO; // every field's p, q are >= these
   double want = 4 / p + 4 / q + 4.0 * 8 * 2 / q;
   CHECK_NEAR(mg_verify_test_bound(direct, direct), want, 1e-22);
   CHECK_NEAR(mg_verify_test_bound(viaT, viaT), want, 1e-22);
@@ -803,7 +803,7 @@ static void test_verify_bound_grows_with_degree(void) {
   // The per-test bound follows docs/verification.md: sum_last of X(4,24)
   // against itself has degree 1 on each side and no atoms: 2/p + 2/q.
   MgProgram *a = mg_sample_sum_last(4, 24);
-  CHECK_NEAR(mg_verify_test_bound(a, a), 2.0 / MG_FF_P + 2.0 / MG_FF_Q,
+  CHECK_NEAR(mg_verify_test_bound(a, a), 2.0 / MG_FF_P_LO + 2.0 / MG_FF_Q_LO,
              1e-22);
   // rmsnorm + matmul: X/r has degree (1,1) (r an atom), times W: (2,1),
   // so 3 per program; one sqrt atom per element, argument degree 2. The
@@ -813,9 +813,10 @@ static void test_verify_bound_grows_with_degree(void) {
   MgProgram *b = mg_sample_rmsnorm_matmul(2, 8, 4);
   // The witness monomial has min(atoms, D) = 2 atoms, none nested.
   double atoms = 2, arg = 2, witness = 2;
-  double miss = 6.0 / MG_FF_P + 6.0 / MG_FF_Q +
-                witness * atoms * 2 * arg / MG_FF_Q;
-  CHECK_NEAR(mg_verify_test_bound(b, b), miss / (1 - 64.0 / MG_FF_Q), 1e-22);
+  double miss = 6.0 / MG_FF_P_LO + 6.0 / MG_FF_Q_LO +
+                witness * atoms * 2 * arg / MG_FF_Q_LO;
+  CHECK_NEAR(mg_verify_test_bound(b, b), miss / (1 - 64.0 / MG_FF_Q_LO),
+             1e-22);
   MgVerifyOptions opt = mg_verify_options_default();
   opt.target_error = 1e-300;
   opt.max_tests = 40;
@@ -848,7 +849,7 @@ static void test_verify_bound_laurent(void) {
   // Laurent mode: x·r^-1·w has degree 3 per program, no denominator; 64
   // atoms per output element per program; the witness has min(128, 6)
   // atoms; argument degree 1; 128 divisions per program, q live.
-  double p = MG_FF_P, q = MG_FF_Q;
+  double p = MG_FF_P_LO, q = MG_FF_Q_LO;
   double miss = 6 / p + 6 / q + 6.0 * 128 * 2 / q;
   CHECK_NEAR(mg_verify_test_bound(a, a), miss / (1 - 2 * 128 * 2 / q), 1e-20);
   // sqrt appears with both signs between a and b: every denominator is

@@ -12,9 +12,9 @@
 #id = affine_map<(d0, d1) -> (d0, d1)>
 
 // Y = (X·W) * 0.125: linalg.matmul, then a scaling generic.
-// EQ: check-equiv-linalg.mlir:[[@LINE+4]]:1: remark: '@scaled_after' and '@scaled_before' are equivalent (error bound <= 2^-{{[4-9][0-9]\.[0-9]}}, 2 tests)
+// EQ: check-equiv-linalg.mlir:[[@LINE+4]]:1: remark: '@scaled_after' and '@scaled_before' are equivalent (error bound <= 2^-{{[4-9][0-9]\.[0-9]}}, 2 tests; seed {{[0-9]+}})
 // EQ-NEXT: exit 0
-// NEQ: check-equiv-linalg.mlir:[[@LINE+2]]:1: error: '@scaled_after' and '@scaled_wrong' are not equivalent: output 0 differs at element 0 (test 1)
+// NEQ: check-equiv-linalg.mlir:[[@LINE+2]]:1: error: '@scaled_after' and '@scaled_wrong' are not equivalent: output 0 differs at element 0 (test 1; seed {{[0-9]+}})
 // NEQ-NEXT: exit 1
 func.func @scaled_after(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>) -> tensor<4x16xf32> {
   %zero = arith.constant 0.0 : f32

@@ -25,9 +25,9 @@
 // A reassociated matmul chain: (A·B)·C against A·(B·C), and a wrong scale.
 //===----------------------------------------------------------------------===//
 
-// ASSOC: check-equiv-tosa.mlir:[[@LINE+3]]:1: remark: '@chain_left' and '@chain_right' are equivalent (error bound <= 2^-{{[4-9][0-9]\.[0-9]}}, 2 tests)
+// ASSOC: check-equiv-tosa.mlir:[[@LINE+3]]:1: remark: '@chain_left' and '@chain_right' are equivalent (error bound <= 2^-{{[4-9][0-9]\.[0-9]}}, 2 tests; seed {{[0-9]+}})
 // ASSOC-NEXT: exit 0
-// SCALE: check-equiv-tosa.mlir:[[@LINE+1]]:1: error: '@chain_left' and '@chain_right_wrong_scale' are not equivalent: output 0 differs at element 0 (test 1)
+// SCALE: check-equiv-tosa.mlir:[[@LINE+1]]:1: error: '@chain_left' and '@chain_right_wrong_scale' are not equivalent: output 0 differs at element 0 (test 1; seed {{[0-9]+}})
 func.func @chain_left(%a: tensor<1x4x8xf32>, %b: tensor<1x8x16xf32>, %c: tensor<1x16x4xf32>) -> tensor<1x4x4xf32> {
   %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
   %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
@@ -70,11 +70,11 @@ func.func @chain_right_wrong_scale(%a: tensor<1x4x8xf32>, %b: tensor<1x8x16xf32>
 // the unstable and stable forms compute the same function.
 //===----------------------------------------------------------------------===//
 
-// SHIFT: check-equiv-tosa.mlir:[[@LINE+6]]:1: remark: '@softmax_plain' and '@softmax_shifted' are equivalent (error bound <= 2^-{{[4-9][0-9]\.[0-9]}}, 2 tests)
+// SHIFT: check-equiv-tosa.mlir:[[@LINE+6]]:1: remark: '@softmax_plain' and '@softmax_shifted' are equivalent (error bound <= 2^-{{[4-9][0-9]\.[0-9]}}, 2 tests; seed {{[0-9]+}})
 // SHIFT-NEXT: exit 0
-// SHIFT-FULL: check-equiv-tosa.mlir:[[@LINE+4]]:1: remark: '@softmax_plain' and '@softmax_shifted_full' are equivalent (error bound <= 2^-{{[4-9][0-9]\.[0-9]}}, 2 tests)
+// SHIFT-FULL: check-equiv-tosa.mlir:[[@LINE+4]]:1: remark: '@softmax_plain' and '@softmax_shifted_full' are equivalent (error bound <= 2^-{{[4-9][0-9]\.[0-9]}}, 2 tests; seed {{[0-9]+}})
 // SHIFT-FULL-NEXT: exit 0
-// AXIS: check-equiv-tosa.mlir:[[@LINE+2]]:1: error: '@softmax_plain' and '@softmax_wrong_axis' are not equivalent: output 0 differs at element 0 (test 1)
+// AXIS: check-equiv-tosa.mlir:[[@LINE+2]]:1: error: '@softmax_plain' and '@softmax_wrong_axis' are not equivalent: output 0 differs at element 0 (test 1; seed {{[0-9]+}})
 // AXIS-NEXT: exit 1
 func.func @softmax_plain(%x: tensor<1x4x8xf32>) -> tensor<1x4x8xf32> {
   %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
@@ -85,7 +85,7 @@ func.func @softmax_plain(%x: tensor<1x4x8xf32>) -> tensor<1x4x8xf32> {
   return %y : tensor<1x4x8xf32>
 }
 
-// STABLE: check-equiv-tosa.mlir:[[@LINE+2]]:1: remark: '@softmax_shifted' and '@softmax_stable' are equivalent (error bound <= 2^-{{[4-9][0-9]\.[0-9]}}, 2 tests)
+// STABLE: check-equiv-tosa.mlir:[[@LINE+2]]:1: remark: '@softmax_shifted' and '@softmax_stable' are equivalent (error bound <= 2^-{{[4-9][0-9]\.[0-9]}}, 2 tests; seed {{[0-9]+}})
 // STABLE-NEXT: exit 0
 func.func @softmax_shifted(%x: tensor<1x4x8xf32>) -> tensor<1x4x8xf32> {
   %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
@@ -133,7 +133,7 @@ func.func @softmax_wrong_axis(%x: tensor<1x4x8xf32>) -> tensor<1x4x8xf32> {
 
 // Wrong: a constant shift that varies along the normalised dim does not
 // cancel (its values are read: element 1 of each row differs).
-// CONST: error: '@softmax_plain' and '@softmax_shift_not_broadcast' are not equivalent: output 0 differs at element 0 (test 1)
+// CONST: error: '@softmax_plain' and '@softmax_shift_not_broadcast' are not equivalent: output 0 differs at element 0 (test 1; seed {{[0-9]+}})
 // CONST-NEXT: exit 1
 func.func @softmax_shift_not_broadcast(%x: tensor<1x4x8xf32>) -> tensor<1x4x8xf32> {
   %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
@@ -151,7 +151,7 @@ func.func @softmax_shift_not_broadcast(%x: tensor<1x4x8xf32>) -> tensor<1x4x8xf3
 // is a random unknown, the same one in both functions (equal constants).
 //===----------------------------------------------------------------------===//
 
-// MASK: check-equiv-tosa.mlir:[[@LINE+4]]:1: remark: '@masked' and '@masked_stable' are equivalent (error bound <= 2^-{{[4-9][0-9]\.[0-9]}}, 2 tests; 1 non-finite constant compared as unknown)
+// MASK: check-equiv-tosa.mlir:[[@LINE+4]]:1: remark: '@masked' and '@masked_stable' are equivalent (error bound <= 2^-{{[4-9][0-9]\.[0-9]}}, 2 tests; 1 non-finite constant compared as unknown; seed {{[0-9]+}})
 // MASK-NEXT: exit 0
 // UNMASKED: error: '@softmax_plain' and '@masked' are not equivalent
 // UNMASKED-NEXT: exit 1
@@ -187,7 +187,7 @@ func.func @masked_stable(%x: tensor<1x4x8xf32>) -> tensor<1x4x8xf32> {
 
 // F16: check-equiv-tosa.mlir:[[@LINE+4]]:1: remark: '@bias_f32' and '@bias_f16' are equivalent
 // F16-NEXT: exit 0
-// BF16: check-equiv-tosa.mlir:[[@LINE+2]]:1: error: '@bias_f32' and '@bias_bf16' are not equivalent: output 0 differs at element 4 (test 1)
+// BF16: check-equiv-tosa.mlir:[[@LINE+2]]:1: error: '@bias_f32' and '@bias_bf16' are not equivalent: output 0 differs at element 4 (test 1; constants' term 2^-{{[0-9.]+}} per test; seed {{[0-9]+}})
 // BF16-NEXT: exit 1
 func.func @bias_f32(%x: tensor<1x8xf32>) -> tensor<1x8xf32> {
   %c = "tosa.const"() <{values = dense<[[1.5, -2.25, 3.0, 0.125, 65504.0, 6.103515625E-5, 5.9604644775390625E-8, -1.0]]> : tensor<1x8xf32>}> : () -> tensor<1x8xf32>
