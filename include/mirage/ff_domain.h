@@ -28,6 +28,8 @@ typedef enum MgFfFault {
   MG_FF_FAULT_COUNT
 } MgFfFault;
 
+#define MG_FF_EXP_SLOTS 4
+
 typedef struct MgFfContext {
   uint64_t key;     // keys the uninterpreted functions of this test
   MgFfField field;  // this test's p and q (MG_FF_P, MG_FF_Q until rekeyed)
@@ -35,9 +37,13 @@ typedef struct MgFfContext {
   uint64_t uf_calls;// uninterpreted-function applications so far
   double deadline;  // mg_clock_now() time after which calls fail; 0 = none
   uint64_t work;    // cells processed since the clock was last read
-  uint32_t *exp_lo; // g^x for x < 2^16 (built on first exp)
-  uint32_t *exp_hi; // g^(x * 2^16) for x < 2^14 (q < 2^30)
-  uint32_t exp_p;   // the p the tables hold powers for
+  // Powers of g for the last MG_FF_EXP_SLOTS fields (a search's worker
+  // runs tests 0, 1, 2, ... in turn): built on a field's first exp.
+  uint32_t *exp_tables;              // the slots' tables, one allocation
+  uint32_t exp_p[MG_FF_EXP_SLOTS];   // each slot's p (0: empty)
+  uint32_t exp_next;                 // the slot refilled next
+  const uint32_t *exp_lo, *exp_hi;   // field.p's slot: g^x for x < 2^16,
+  uint32_t exp_cur;                  // g^(x·2^16) for x < 2^14; its p
   uint64_t *scratch;// matmul operands and row accumulators
   size_t scratch_cap;
 } MgFfContext;

@@ -39,8 +39,7 @@ void mg_ff_context_rekey(MgFfContext *ctx, uint64_t key) {
 void mg_ff_context_dispose(MgFfContext *ctx) {
   if (!ctx)
     return;
-  free(ctx->exp_lo);
-  free(ctx->exp_hi);
+  free(ctx->exp_tables);
   free(ctx->scratch);
   memset(ctx, 0, sizeof *ctx);
 }
@@ -79,35 +78,43 @@ static bool past_deadline(MgFfContext *ctx, uint64_t work) {
   return mg_clock_now() > ctx->deadline;
 }
 
-// The tables hold powers of g for one p; a test in another field refills
-// them (about 80k multiplications, small beside a test's work).
-static bool build_exp_tables(MgFfContext *ctx) {
+// Each slot holds powers of g for one p; a field not among the slots
+// refills the oldest (about 80k multiplications, small beside a test).
+#define EXP_SLOT_WORDS ((1u << 16) + (1u << 14))
+
+static bool select_exp_tables(MgFfContext *ctx) {
   const uint32_t P = ctx->field.p;
-  if (ctx->exp_lo && ctx->exp_p == P)
+  if (ctx->exp_lo && ctx->exp_cur == P)
     return true;
-  if (!ctx->exp_lo) {
-    ctx->exp_lo = malloc(sizeof(uint32_t) << 16);
-    ctx->exp_hi = malloc(sizeof(uint32_t) << 14);
-    if (!ctx->exp_lo || !ctx->exp_hi) {
-      free(ctx->exp_lo);
-      free(ctx->exp_hi);
-      ctx->exp_lo = ctx->exp_hi = NULL;
+  if (!ctx->exp_tables) {
+    ctx->exp_tables = malloc(sizeof(uint32_t) * EXP_SLOT_WORDS * MG_FF_EXP_SLOTS);
+    if (!ctx->exp_tables)
       return false;
-    }
   }
-  uint32_t *lo = ctx->exp_lo, *hi = ctx->exp_hi;
-  uint32_t step = mg_ff_pow(MG_FF_G, 1u << 16, P);
-  lo[0] = hi[0] = 1;
-  for (uint32_t i = 1; i < (1u << 16); ++i)
-    lo[i] = mg_ff_mul(lo[i - 1], MG_FF_G, P);
-  for (uint32_t i = 1; i < (1u << 14); ++i)
-    hi[i] = mg_ff_mul(hi[i - 1], step, P);
-  ctx->exp_p = P;
+  uint32_t slot = 0;
+  while (slot < MG_FF_EXP_SLOTS && ctx->exp_p[slot] != P)
+    ++slot;
+  if (slot == MG_FF_EXP_SLOTS) {
+    slot = ctx->exp_next;
+    ctx->exp_next = (slot + 1) % MG_FF_EXP_SLOTS;
+    uint32_t *lo = ctx->exp_tables + (size_t)slot * EXP_SLOT_WORDS;
+    uint32_t *hi = lo + (1u << 16);
+    uint32_t step = mg_ff_pow(MG_FF_G, 1u << 16, P);
+    lo[0] = hi[0] = 1;
+    for (uint32_t i = 1; i < (1u << 16); ++i)
+      lo[i] = mg_ff_mul(lo[i - 1], MG_FF_G, P);
+    for (uint32_t i = 1; i < (1u << 14); ++i)
+      hi[i] = mg_ff_mul(hi[i - 1], step, P);
+    ctx->exp_p[slot] = P;
+  }
+  ctx->exp_lo = ctx->exp_tables + (size_t)slot * EXP_SLOT_WORDS;
+  ctx->exp_hi = ctx->exp_lo + (1u << 16);
+  ctx->exp_cur = P;
   return true;
 }
 
 uint32_t mg_ff_exp(MgFfContext *ctx, uint32_t x) {
-  if (!build_exp_tables(ctx))
+  if (!select_exp_tables(ctx))
     return mg_ff_pow(MG_FF_G, x, ctx->field.p);
   return mg_ff_mul(ctx->exp_lo[x & 0xFFFFu], ctx->exp_hi[x >> 16],
                    ctx->field.p);
