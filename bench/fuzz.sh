@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The by-hand fuzz run (docs/benchmarks.md, "Fuzzing (issue 14)"):
+# The by-hand fuzz run (docs/benchmarks.md, "Fuzzing"):
 # mirage-fuzz from the sanitized build (build-asan/, or
 # $MIRAGE_ASAN_BUILD_DIR; built first when missing) over the lit inputs and
 # examples, one child per core. Prints the machine line and mirage-fuzz's

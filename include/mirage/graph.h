@@ -164,6 +164,33 @@ typedef struct MgProgram {
   MgGraph *graphs;     // graphs[0] is the root kernel graph
 } MgProgram;
 
+//===--- Checked id lookups -----------------------------------------------===//
+// For ids the caller knows to be in range (made by a builder, or checked by
+// mg_program_validate): MG_ASSERT says so in the asserting builds. Ids from
+// outside (parsed IR, another program) are checked with a diagnostic first.
+// The result is mutable through a const argument, as strchr's; a caller
+// that was given a const program keeps its pointers const.
+
+/// Graph `g` of `p`.
+static inline MgGraph *mg_program_graph(const MgProgram *p, MgGraphId g) {
+  MG_ASSERT(g < p->num_graphs);
+  return &p->graphs[g];
+}
+/// Op `op` of `gr`.
+static inline MgOp *mg_graph_op(const MgGraph *gr, MgOpId op) {
+  MG_ASSERT(op < gr->num_ops);
+  return &gr->ops[op];
+}
+/// Tensor `t` of `gr`.
+static inline MgTensor *mg_graph_tensor(const MgGraph *gr, MgTensorId t) {
+  MG_ASSERT(t < gr->num_tensors);
+  return &gr->tensors[t];
+}
+/// The op that produces tensor `t` of `gr`.
+static inline MgOp *mg_graph_producer(const MgGraph *gr, MgTensorId t) {
+  return mg_graph_op(gr, mg_graph_tensor(gr, t)->producer);
+}
+
 //===--- Op metadata ------------------------------------------------------===//
 
 /// Stable lower-case name of an op kind ("matmul", "div_scalar", ...); the

@@ -24,6 +24,27 @@ extern "C" {
 #define MG_API
 #endif
 
+/// Checks an invariant of our own code (an id in range, an arena or emitter
+/// in the state its caller promised), as Lua's lua_assert: compiled in where
+/// MG_ENABLE_ASSERT is defined (the sanitized and Debug builds, set by
+/// CMakeLists.txt), where a false `cond` prints file:line and the expression
+/// and aborts; elsewhere `cond` is not evaluated at all. Never for bad input:
+/// that gets an MgDiag (docs/graph.md, Support library).
+#if defined(MG_ENABLE_ASSERT)
+#define MG_ASSERT(cond)                                                        \
+  ((cond) ? (void)0 : mg_assert_fail(#cond, __FILE__, __LINE__, __func__))
+#else
+#define MG_ASSERT(cond) ((void)0)
+#endif
+
+/// Reports a failed MG_ASSERT on stderr and aborts.
+MG_API void mg_assert_fail(const char *expr, const char *file, int line,
+                           const char *func)
+#if defined(__GNUC__)
+    __attribute__((noreturn, cold))
+#endif
+    ;
+
 /// Result of a library call. Bad input is INVALID/UNSUPPORTED with an MgDiag;
 /// exhaustion (memory, budgets) is NOMEM/BUDGET.
 typedef enum MgStatus {

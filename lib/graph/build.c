@@ -96,7 +96,9 @@ static MgOpId append_op(MgProgram *p, MgGraphId g, const MgOp *op,
                 (int32_t)p->graphs[g].num_ops, "out of memory");
     return MG_NO_ID;
   }
-  MgGraph *gr = &p->graphs[g];
+  MgGraph *gr = mg_program_graph(p, g);
+  MG_ASSERT(gr->num_ops < gr->cap_ops &&
+            n <= gr->cap_tensors - gr->num_tensors);
   MgOp stored = canonical_op(op);
   MgOpId id = gr->num_ops;
   for (uint32_t i = 0; i < n; i++) {
@@ -113,7 +115,7 @@ static MgOpId append_op(MgProgram *p, MgGraphId g, const MgOp *op,
 }
 
 void mg_graph_pop_op(MgProgram *program, MgGraphId graph) {
-  MgGraph *gr = &program->graphs[graph];
+  MgGraph *gr = mg_program_graph(program, graph);
   if (gr->num_ops)
     gr->num_tensors -= gr->ops[--gr->num_ops].num_outputs;
 }
@@ -122,7 +124,7 @@ MgOpId mg_graph_add_op(MgProgram *program, MgGraphId graph, const MgOp *op,
                        MgTensorId *out_ids, MgDiag *diag) {
   if (check_graph(program, graph, diag) != MG_STATUS_OK)
     return MG_NO_ID;
-  const MgGraph *gr = &program->graphs[graph];
+  const MgGraph *gr = mg_program_graph(program, graph);
   uint32_t index = gr->num_ops;
   if (!op) {
     mg_diag_set(diag, MG_STATUS_INVALID, (int32_t)graph, (int32_t)index,
@@ -157,7 +159,7 @@ MgTensorId mg_graph_add_input(MgProgram *program, MgGraphId graph,
                               const int64_t *dims, MgDiag *diag) {
   if (check_graph(program, graph, diag) != MG_STATUS_OK)
     return MG_NO_ID;
-  MgGraph *gr = &program->graphs[graph];
+  MgGraph *gr = mg_program_graph(program, graph);
   int32_t index = (int32_t)gr->num_ops;
   if (!dims && rank > 0) {
     mg_diag_set(diag, MG_STATUS_INVALID, (int32_t)graph, index,
@@ -177,7 +179,7 @@ MgTensorId mg_graph_add_input(MgProgram *program, MgGraphId graph,
   MgTensorId id;
   if (append_op(program, graph, &op, &t, 1, &id, diag) == MG_NO_ID)
     return MG_NO_ID;
-  program->graphs[graph].num_inputs++;
+  mg_program_graph(program, graph)->num_inputs++;
   return id;
 }
 
@@ -380,7 +382,7 @@ MgStatus mg_graph_mark_output(MgProgram *p, MgGraphId g, MgTensorId t,
   MgStatus st = check_graph(p, g, diag);
   if (st != MG_STATUS_OK)
     return st;
-  MgGraph *gr = &p->graphs[g];
+  MgGraph *gr = mg_program_graph(p, g);
   if (t >= gr->num_tensors)
     return mg_diag_set(diag, MG_STATUS_INVALID, (int32_t)g, -1,
                        "output tensor %u does not exist (the graph has %u "
@@ -404,7 +406,8 @@ MgStatus mg_graph_mark_output(MgProgram *p, MgGraphId g, MgTensorId t,
   if (mg_graph_reserve(p, g, 0, 0, 1) != MG_STATUS_OK)
     return mg_diag_set(diag, MG_STATUS_NOMEM, (int32_t)g, producer,
                        "out of memory");
-  gr = &p->graphs[g];
+  gr = mg_program_graph(p, g);
+  MG_ASSERT(gr->num_outputs < gr->cap_outputs);
   gr->outputs[gr->num_outputs++] = t;
   return MG_STATUS_OK;
 }
@@ -415,7 +418,7 @@ MgStatus mg_graph_set_launch(MgProgram *program, MgGraphId graph,
   MgStatus st = check_graph(program, graph, diag);
   if (st != MG_STATUS_OK)
     return st;
-  MgGraph *gr = &program->graphs[graph];
+  MgGraph *gr = mg_program_graph(program, graph);
   int32_t g = (int32_t)graph;
   if (gr->level != MG_LEVEL_BLOCK) {
     const char *lv = mg_level_name((MgLevel)gr->level);
@@ -455,8 +458,9 @@ MgStatus mg_graph_set_dtype(MgProgram *p, MgGraphId g, MgTensorId t,
   if (dtype >= MG_DTYPE_COUNT)
     return mg_diag_set(diag, MG_STATUS_INVALID, (int32_t)g, -1,
                        "unknown dtype %u", (unsigned)dtype);
-  MgTensor *tensor = &p->graphs[g].tensors[t];
-  if (p->graphs[g].ops[tensor->producer].kind == MG_OP_INPUT)
+  const MgGraph *gr = mg_program_graph(p, g);
+  MgTensor *tensor = mg_graph_tensor(gr, t);
+  if (mg_graph_producer(gr, t)->kind == MG_OP_INPUT)
     return mg_diag_set(diag, MG_STATUS_INVALID, (int32_t)g,
                        (int32_t)tensor->producer,
                        "the dtype of a graph input is fixed");

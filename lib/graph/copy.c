@@ -61,7 +61,8 @@ MgStatus mg_graph_copy_op(MgProgram *dst, MgGraphId dg, const MgGraph *g,
   for (uint32_t k = 0; st == MG_STATUS_OK && k < op->num_outputs; k++) {
     const MgTensor *t = &g->tensors[op->outputs[k]];
     map[op->outputs[k]] = out[k];
-    if (dst->graphs[dg].tensors[out[k]].dtype != t->dtype)
+    const MgGraph *dgr = mg_program_graph(dst, dg);
+    if (mg_graph_tensor(dgr, out[k])->dtype != t->dtype)
       st = mg_graph_set_dtype(dst, dg, out[k], (MgDType)t->dtype, diag);
   }
   return st;

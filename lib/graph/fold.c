@@ -226,7 +226,7 @@ MgStatus mg_program_fold_layouts(MgProgram *p, MgDiag *diag) {
     const MgOp *op = &root->ops[i];
     if (op->kind != MG_OP_CUSTOM)
       continue;
-    MgGraph *body = &p->graphs[op->attr];
+    MgGraph *body = mg_program_graph(p, (MgGraphId)op->attr);
     for (uint32_t k = 0; k < body->num_ops; k++) {
       MgOp *in = &body->ops[k];
       if (in->kind != MG_OP_INPUT)

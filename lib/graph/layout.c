@@ -27,7 +27,7 @@ bool mg_op_input_perm(const MgOp *op, uint32_t rank, int8_t *perm) {
 
 bool mg_graph_tensor_perm(const MgGraph *g, const MgTensor *t,
                           int8_t *perm) {
-  return mg_op_input_perm(&g->ops[t->producer], t->rank, perm);
+  return mg_op_input_perm(mg_graph_op(g, t->producer), t->rank, perm);
 }
 
 bool mg_graph_same_layout(const MgGraph *ga, const MgTensor *a,
@@ -35,7 +35,8 @@ bool mg_graph_same_layout(const MgGraph *ga, const MgTensor *a,
   // A folded view's layout is derived from the whole kernel graph
   // (mg_program_fold_layouts, rerun by the lowering), not checked op by
   // op: it agrees with the computed tensor it receives.
-  const MgOp *oa = &ga->ops[a->producer], *ob = &gb->ops[b->producer];
+  const MgOp *oa = mg_graph_op(ga, a->producer);
+  const MgOp *ob = mg_graph_op(gb, b->producer);
   if ((oa->folded && ob->kind != MG_OP_INPUT) ||
       (ob->folded && oa->kind != MG_OP_INPUT))
     return true;
@@ -56,10 +57,10 @@ bool mg_graph_is_permutation(const int8_t *perm, uint32_t rank) {
 }
 
 void mg_graph_stored_dims(const MgGraph *g, MgTensorId t, int64_t *dims) {
-  const MgTensor *x = &g->tensors[t];
+  const MgTensor *x = mg_graph_tensor(g, t);
   int8_t perm[MG_MAX_DIMS];
   // A block input receiving a folded view gets it in its logical shape.
-  if (g->ops[x->producer].folded || !mg_graph_tensor_perm(g, x, perm)) {
+  if (mg_graph_op(g, x->producer)->folded || !mg_graph_tensor_perm(g, x, perm)) {
     memcpy(dims, x->dims, x->rank * sizeof *dims);
     return;
   }
@@ -71,7 +72,7 @@ MgStatus mg_graph_set_input_perm(MgProgram *p, MgGraphId g, MgTensorId t,
                                  const int8_t *perm, MgDiag *diag) {
   if (!p || g >= p->num_graphs)
     return mg_diag_set(diag, MG_STATUS_INVALID, -1, -1, "no graph %u", g);
-  MgGraph *gr = &p->graphs[g];
+  MgGraph *gr = mg_program_graph(p, g);
   if (t >= gr->num_tensors || gr->ops[gr->tensors[t].producer].kind !=
                                   MG_OP_INPUT)
     return mg_diag_set(diag, MG_STATUS_INVALID, (int32_t)g, -1,
@@ -79,7 +80,7 @@ MgStatus mg_graph_set_input_perm(MgProgram *p, MgGraphId g, MgTensorId t,
   if (gr->level == MG_LEVEL_THREAD)
     return mg_diag_set(diag, MG_STATUS_INVALID, (int32_t)g, -1,
                        "thread-graph inputs are tiles: they have no layout");
-  MgOp *op = &gr->ops[gr->tensors[t].producer];
+  MgOp *op = mg_graph_producer(gr, t);
   uint32_t rank = gr->tensors[t].rank;
   if (!mg_graph_is_permutation(perm, rank))
     return mg_diag_set(diag, MG_STATUS_INVALID, (int32_t)g,
@@ -115,8 +116,8 @@ MgStatus mg_program_copy_layouts(MgProgram *dst, const MgProgram *src,
                                  MgDiag *diag) {
   if (!dst->num_graphs || !src->num_graphs)
     return mg_diag_set(diag, MG_STATUS_INVALID, -1, -1, "no root graph");
-  MgGraph *root = &dst->graphs[0];
-  const MgGraph *sroot = &src->graphs[0];
+  MgGraph *root = mg_program_graph(dst, 0);
+  const MgGraph *sroot = mg_program_graph(src, 0);
   for (uint32_t i = 0; i < root->num_ops; i++) {
     MgOp *op = &root->ops[i];
     if (op->kind != MG_OP_INPUT)
@@ -125,7 +126,8 @@ MgStatus mg_program_copy_layouts(MgProgram *dst, const MgProgram *src,
     if (!st || st->rank != root->tensors[op->outputs[0]].rank)
       return mg_diag_set(diag, MG_STATUS_INVALID, 0, (int32_t)i,
                          "input %d has no counterpart", op->attr);
-    memcpy(op->perm, sroot->ops[st->producer].perm, sizeof op->perm);
+    const MgOp *sop = mg_graph_op(sroot, st->producer);
+    memcpy(op->perm, sop->perm, sizeof op->perm);
   }
   // Each block graph's inputs take the layouts of what its callers pass
   // (fold.c); a body called with two different layouts cannot be lowered

@@ -63,9 +63,10 @@ void mg_graph_phases(const MgGraph *gr, uint8_t *phase) {
 MgStatus mg_graph_check_phase(const MgProgram *p, MgGraphId g,
                               uint32_t op_index, const MgOp *op,
                               const uint8_t *phase, MgDiag *diag) {
-  const MgGraph *gr = &p->graphs[g];
+  const MgGraph *gr = mg_program_graph(p, g);
   bool loop = false, post = false;
   for (uint32_t i = 0; i < op->num_inputs; i++) {
+    MG_ASSERT(op->inputs[i] < gr->num_tensors); // mg_graph_infer checked
     loop |= phase[op->inputs[i]] == MG_PHASE_LOOP;
     post |= phase[op->inputs[i]] == MG_PHASE_POST;
   }

@@ -48,6 +48,7 @@ void mg_program_destroy(MgProgram *program) {
 // holds at least `need` elements.
 static MgStatus grow(MgArena *arena, void **array, uint32_t *cap,
                      uint32_t used, uint32_t need, size_t size) {
+  MG_ASSERT(used <= *cap && (used == 0 || *array));
   if (need <= *cap)
     return MG_STATUS_OK;
   uint64_t want = *cap ? (uint64_t)*cap * 2 : 8;
@@ -77,7 +78,7 @@ static bool add_fits(uint32_t used, uint32_t extra, uint32_t *need) {
 
 MgStatus mg_graph_reserve(MgProgram *p, MgGraphId g, uint32_t ops,
                           uint32_t tensors, uint32_t outputs) {
-  MgGraph *gr = &p->graphs[g];
+  MgGraph *gr = mg_program_graph(p, g);
   uint32_t need;
   if (!add_fits(gr->num_ops, ops, &need) ||
       grow(p->arena, (void **)&gr->ops, &gr->cap_ops, gr->num_ops, need,
@@ -96,6 +97,10 @@ MgStatus mg_graph_reserve(MgProgram *p, MgGraphId g, uint32_t ops,
 
 void mg_program_truncate(MgProgram *p, uint32_t num_graphs,
                          uint32_t kernel_ops, uint32_t kernel_tensors) {
+  // Only ever back to an earlier state of the same program.
+  MG_ASSERT(num_graphs >= 1 && num_graphs <= p->num_graphs);
+  MG_ASSERT(kernel_ops <= p->graphs[0].num_ops &&
+            kernel_tensors <= p->graphs[0].num_tensors);
   p->num_graphs = num_graphs;
   p->graphs[0].num_ops = kernel_ops;
   p->graphs[0].num_tensors = kernel_tensors;
@@ -321,7 +326,7 @@ bool mg_program_equal(const MgProgram *a, const MgProgram *b) {
 const MgTensor *mg_graph_input_tensor(const MgGraph *g, uint32_t pos) {
   for (uint32_t i = 0; i < g->num_ops; ++i)
     if (g->ops[i].kind == MG_OP_INPUT && g->ops[i].attr == (int32_t)pos)
-      return &g->tensors[g->ops[i].outputs[0]];
+      return mg_graph_tensor(g, g->ops[i].outputs[0]);
   return NULL;
 }
 

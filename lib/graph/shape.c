@@ -367,7 +367,7 @@ static MgStatus infer_call(const InferCtx *cx, MgTensor *out,
   if (sub < 0 || (uint32_t)sub >= cx->p->num_graphs)
     return FAIL(cx, "'%s' names graph %d but the program has %u graphs",
                 cx->name, sub, cx->p->num_graphs);
-  const MgGraph *sg = &cx->p->graphs[sub];
+  const MgGraph *sg = mg_program_graph(cx->p, (MgGraphId)sub);
   // Levels strictly descend (kernel -> block -> thread), so bodies cannot
   // recurse.
   if (sg->level != want)

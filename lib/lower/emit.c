@@ -17,10 +17,12 @@
 #define SMEM_ALIGN 16
 
 void mg_lower_fresh(Emit *e, Name out) {
+  MG_ASSERT(e->counter); // set by the function being written
   snprintf(out, NAME_LEN, "%%v%u", (*e->counter)++);
 }
 
 void mg_lower_line(Emit *e, const char *fmt, ...) {
+  MG_ASSERT(e->t && e->indent >= 0); // every close matches an open
   mg_text_printf(e->t, "%*s", 2 * e->indent, "");
   va_list ap;
   va_start(ap, fmt);
@@ -149,15 +151,15 @@ void mg_lower_layout_view(Emit *e, const MgGraph *g, MgTensorId t, Name val,
 
 // A block-graph tensor kept in shared memory (not a kernel tensor).
 bool mg_lower_is_tile(const MgGraph *b, MgTensorId t) {
-  MgOpKind k = (MgOpKind)b->ops[b->tensors[t].producer].kind;
+  MgOpKind k = (MgOpKind)mg_graph_producer(b, t)->kind;
   return k != MG_OP_INPUT && k != MG_OP_SAVER;
 }
 
 // The element type a tensor is kept in: accumulators in f32.
 MgDType mg_lower_kept_dtype(const MgGraph *g, MgTensorId t) {
-  if (g->ops[g->tensors[t].producer].kind == MG_OP_ACCUM)
+  if (mg_graph_producer(g, t)->kind == MG_OP_ACCUM)
     return MG_DTYPE_F32;
-  return (MgDType)g->tensors[t].dtype;
+  return (MgDType)mg_graph_tensor(g, t)->dtype;
 }
 
 // An iterator the for-loop reloads every iteration (it has an fmap).
@@ -169,7 +171,7 @@ bool mg_lower_is_loop_tile_load(const MgOp *op) {
 // up to the alignment.
 static int64_t padded_tile_bytes(const MgGraph *b, MgTensorId t,
                                  int64_t pad) {
-  const MgTensor *x = &b->tensors[t];
+  const MgTensor *x = mg_graph_tensor(b, t);
   int64_t row = x->dims[x->rank - 1];
   int64_t bytes = mg_tensor_numel(x) / row * (row + pad) *
                   (int64_t)mg_dtype_bytes(mg_lower_kept_dtype(b, t));
@@ -427,7 +429,7 @@ bool mg_lower_pipelined(const MgGraph *b) {
 }
 
 bool mg_lower_is_staged(const MgGraph *b, MgTensorId t) {
-  const MgOp *op = &b->ops[b->tensors[t].producer];
+  const MgOp *op = mg_graph_producer(b, t);
   return mg_lower_is_loop_tile_load(op) && mg_lower_pipelined(b);
 }
 
@@ -445,10 +447,10 @@ void mg_lower_tile_type(const MgGraph *b, MgTensorId t, const char *space,
 }
 
 int64_t mg_lower_tile_bytes(const MgProgram *program, MgOpId op) {
-  const MgOp *o = &program->graphs[0].ops[op];
+  const MgOp *o = mg_graph_op(mg_program_graph(program, 0), op);
   if (o->kind != MG_OP_CUSTOM)
     return 0;
-  const MgGraph *b = &program->graphs[o->attr];
+  const MgGraph *b = mg_program_graph(program, (MgGraphId)o->attr);
   bool *reg = calloc(b->num_tensors + 1, sizeof *reg);
   if (reg && !mg_lower_register_values(b, reg))
     memset(reg, 0, (b->num_tensors + 1) * sizeof *reg); // count them all
@@ -585,6 +587,8 @@ static MgStatus emit_program(const MgProgram *program, const MgLowerOptions *o,
     e.indent--;
     mg_lower_line(&e, "}");
   }
+  // A writer that finishes closes every region it opened.
+  MG_ASSERT(e.error || e.indent == 0);
   if (e.error)
     return mg_diag_set(diag, MG_STATUS_INVALID, -1, -1, "cannot lower %s",
                        e.error);

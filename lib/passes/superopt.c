@@ -5,7 +5,7 @@
 // ug.reference keeps the original ops: --mirage-unlift restores them).
 // Otherwise subprograms the search could not improve go back to their
 // original ops, and the improved ones become GPU kernels and host launch
-// code (lower.c); PTX comes from upstream passes appended to the pipeline.
+// code (lower_pass.c); PTX comes from upstream passes appended to the pipeline.
 //
 //===----------------------------------------------------------------------===//
 #include "lower_pass.h"

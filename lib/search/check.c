@@ -44,7 +44,7 @@ typedef struct Test {
   MgBuffer *outputs;  // the target's outputs
 } Test;
 
-typedef struct Check {
+struct CheckCache {
   uint32_t num_inputs, num_outputs;
   MgTensor in_type[MG_MAX_OP_INPUTS * 2];
   uint64_t input_bytes;   // one test's inputs
@@ -54,13 +54,13 @@ typedef struct Check {
   Test tests[CHECK_MAX_TESTS];
   pthread_mutex_t lock;
   pthread_cond_t ready;
-} Check;
+};
 
-typedef struct WorkerFf {
+struct WorkerFf {
   MgFfContext ctx;
   MgBuffer *inputs; // scratch for uncached tests
   MgBuffer *outs;
-} WorkerFf;
+};
 
 static void free_buffers(MgBuffer *b, uint32_t n) {
   if (!b)
@@ -79,7 +79,7 @@ static void stop_at_bound(Search *s) {
 }
 
 MgStatus mg_check_create(Search *s, MgDiag *diag) {
-  Check *c = calloc(1, sizeof *c);
+  CheckCache *c = calloc(1, sizeof *c);
   if (!c)
     return mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1, "out of memory");
   c->num_inputs = s->facts.num_inputs;
@@ -104,7 +104,7 @@ MgStatus mg_check_create(Search *s, MgDiag *diag) {
 }
 
 void mg_check_destroy(Search *s) {
-  Check *c = s->check;
+  CheckCache *c = s->check;
   if (!c)
     return;
   for (uint32_t t = 0; t < CHECK_MAX_TESTS; t++) {
@@ -121,7 +121,7 @@ void mg_check_worker_dispose(Worker *w) {
   WorkerFf *f = w->ff;
   if (!f)
     return;
-  Check *c = w->s->check;
+  CheckCache *c = w->s->check;
   mg_ff_context_dispose(&f->ctx);
   if (f->inputs && c)
     mg_search_memory(w->s, -(int64_t)c->input_bytes);
@@ -134,7 +134,7 @@ void mg_check_worker_dispose(Worker *w) {
 static WorkerFf *worker_ff(Worker *w) {
   if (w->ff)
     return w->ff;
-  Check *c = w->s->check;
+  CheckCache *c = w->s->check;
   WorkerFf *f = calloc(1, sizeof *f);
   if (!f)
     return NULL;
@@ -154,7 +154,7 @@ static uint64_t test_key(uint64_t seed, uint32_t t) {
 }
 
 // Allocates (when needed) and fills the inputs of test key `key`.
-static MgBuffer *fill_inputs(const Check *c, MgBuffer *b, uint64_t key) {
+static MgBuffer *fill_inputs(const CheckCache *c, MgBuffer *b, uint64_t key) {
   if (!b) {
     b = calloc(c->num_inputs + 1, sizeof *b);
     if (!b)
@@ -230,7 +230,7 @@ static bool stopped_by_deadline(Search *s, const WorkerFf *f) {
 // The worker's scratch inputs filled for test key `key`; allocated (and
 // accounted under the bound) on first use; NULL when they do not fit.
 static MgBuffer *scratch_inputs(Search *s, WorkerFf *f, uint64_t key) {
-  Check *c = s->check;
+  CheckCache *c = s->check;
   if (!f->inputs) {
     if (atomic_load(&s->memory) + c->input_bytes > s->opt.memory_limit) {
       stop_at_bound(s);
@@ -256,7 +256,7 @@ static const MgBuffer *inputs_of(Worker *w, WorkerFf *f, const Test *test,
 
 static const Test *get_test(Worker *w, WorkerFf *f, uint32_t t) {
   Search *s = w->s;
-  Check *c = s->check;
+  CheckCache *c = s->check;
   Test *test = &c->tests[t];
   pthread_mutex_lock(&c->lock);
   while (test->state == TEST_BUSY)
@@ -320,7 +320,7 @@ static const Test *get_test(Worker *w, WorkerFf *f, uint32_t t) {
 TestOutcome mg_check_test(Worker *w, const MgProgram *p, uint32_t t,
                           MgVerifyResult *diff) {
   Search *s = w->s;
-  Check *c = s->check;
+  CheckCache *c = s->check;
   WorkerFf *f = worker_ff(w);
   if (!f || t >= CHECK_MAX_TESTS)
     return TEST_ERROR;

@@ -272,12 +272,17 @@ bool mg_explain_round_end(ExplainRound *x, Explain *e);
 /// Moves the list into the result (result->top).
 void mg_explain_move(Explain *e, MgSearchResult *result);
 
+/// The finite-field tests shared by a search's workers and one worker's
+/// scratch for them (check.c; opaque elsewhere).
+typedef struct CheckCache CheckCache;
+typedef struct WorkerFf WorkerFf;
+
 typedef struct Worker {
   Search *s;
   uint32_t index;
   MgSearchStats stats;        // counts of this worker (merged at the end)
   Collector collector;
-  void *ff;                   // finite-field context (check.c)
+  WorkerFf *ff;               // finite-field context (check.c)
   uint32_t tick;              // clock checks
   uint64_t pub_states, pub_pruned; // already added to the live counters
 } Worker;
@@ -400,7 +405,7 @@ struct Search {
   double start, deadline, enum_deadline; // monotonic seconds; 0 = none
   double last_report;         // when progress was last reported
   uint32_t level;             // kernel ops being searched
-  void *check;                // finite-field test cache (check.c)
+  CheckCache *check;          // finite-field test cache (check.c)
   Explain explain;            // options.explain_top's list (caller's
                               // thread only)
 };

@@ -110,6 +110,7 @@ void *mg_arena_alloc(MgArena *arena, size_t count, size_t size) {
     arena->head = fresh;
     c = fresh;
   }
+  MG_ASSERT(c->used % ARENA_ALIGN == 0 && c->capacity - c->used >= bytes);
   void *p = c->payload + c->used;
   c->used += bytes;
   arena->bytes_used += bytes;

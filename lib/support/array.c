@@ -22,6 +22,7 @@ static uint32_t grown_capacity(uint32_t cap, uint32_t need, uint32_t first) {
 
 // Reallocates the array whose pointer is at `items` to `count` elements.
 static bool resize(void *items, uint32_t count, size_t size) {
+  MG_ASSERT(size > 0);
   if (count > SIZE_MAX / size)
     return false;
   void *old;
@@ -41,6 +42,7 @@ bool mg_array_reserve(void *items, uint32_t *cap, uint32_t need, size_t size,
 bool mg_array_reserve_parallel(void *const *items, const size_t *sizes,
                                uint32_t n, uint32_t *cap, uint32_t need,
                                uint32_t first) {
+  MG_ASSERT(items && sizes && cap && n > 0);
   if (need <= *cap)
     return true;
   uint32_t want = grown_capacity(*cap, need, first);

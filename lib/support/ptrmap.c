@@ -25,6 +25,8 @@ void mg_ptrmap_clear(MgPtrMap *m) {
 }
 
 static size_t slot_of(const MgPtrMap *m, const void *key) {
+  // A power-of-two table with a free slot, or the probe would never stop.
+  MG_ASSERT(m->cap && (m->cap & (m->cap - 1)) == 0 && m->count < m->cap);
   size_t h = (size_t)(((uintptr_t)key >> 3) * 0x9E3779B97F4A7C15ull);
   size_t i = h & (m->cap - 1);
   while (m->keys[i] && m->keys[i] != key)

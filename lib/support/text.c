@@ -39,6 +39,7 @@ void mg_text_vprintf(MgText *t, const char *fmt, va_list args) {
   vsnprintf(t->data + t->len, t->cap - t->len, fmt, ap);
   va_end(ap);
   t->len += (size_t)n;
+  MG_ASSERT(t->len < t->cap && t->data[t->len] == '\0');
 }
 
 void mg_text_free(MgText *t) {

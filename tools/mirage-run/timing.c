@@ -19,7 +19,8 @@
 // and must match one of the two.
 //
 // Invariant: every device allocation made here is freed on every path
-// (one cleanup label), the module is unloaded, events destroyed.
+// (a GpuRun holds them; release() frees them whichever step failed), the
+// module is unloaded, events destroyed.
 //
 //===----------------------------------------------------------------------===//
 #include "run.h"
@@ -248,218 +249,272 @@ static bool launch_all(const MgCuda *cuda, const MgRunGpuPlan *plan,
   return true;
 }
 
-bool mg_run_gpu_time(const MgRunGpu *gpu, const MgRunGpuPlan *plan,
-                     const MgProgram *program, const MgRunGpuImage *image,
-                     void *const *inputs, void *const *outputs,
-                     const MgRunTimeOptions *opt, MgRunTiming *timing,
-                     char *err, size_t err_size) {
-  const MgCuda *cuda = gpu->cuda;
-  const MgGraph *root = &program->graphs[0];
-  uint32_t nl = plan->num_launches;
-  bool ok = false;
-  MgCuModule module = NULL;
-  MgCuEvent start = NULL, stop = NULL;
-  MgCuDevicePtr flush = 0;
-  size_t flush_bytes = 0;
-  MgCuDevicePtr *dptr = calloc(plan->num_buffers + 1, sizeof *dptr);
-  MgCuFunction *functions = calloc(nl + 1, sizeof *functions);
-  void ***params = calloc(nl + 1, sizeof *params);
-  uint64_t **words = calloc(nl + 1, sizeof *words);
-  double *times = calloc(opt->runs + 1, sizeof *times);
-  bool *conv_bare = calloc(nl + 1, sizeof *conv_bare); // bare pointers
-  unsigned char *staging = NULL;
-  char log[4096] = "", what[400];
-  MgCuResult r;
-  memset(timing, 0, sizeof *timing);
-  if (!dptr || !functions || !params || !words || !times || !conv_bare) {
-    snprintf(err, err_size, "out of memory");
-    goto done;
-  }
+// What one mg_run_gpu_time call holds on the device and the host; each
+// step below fills part of it and release() frees all of it, whichever
+// step failed.
+typedef struct GpuRun {
+  const MgCuda *cuda;
+  const MgRunGpu *gpu;
+  const MgRunGpuPlan *plan;
+  const MgRunGpuImage *image;
+  char *err;
+  size_t err_size;
+  MgCuModule module;
+  MgCuEvent start, stop;
+  MgCuDevicePtr flush; // the L2 flush buffer, 0 when none
+  size_t flush_bytes;
+  MgCuDevicePtr *dptr;     // per buffer
+  MgCuFunction *functions; // per launch
+  void ***params;          // per launch: kernelParams
+  uint64_t **words;        // per launch: the values params point at
+  bool *conv_bare;         // per launch: bare pointers, not descriptors
+  double *times;           // per timed run, microseconds
+} GpuRun;
 
-  // The module and its kernels, with what the PTX says of their parameters.
-  if (nl) {
-    int jit_options[2] = {MG_CU_JIT_ERROR_LOG_BUFFER,
-                          MG_CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
-    void *jit_values[2] = {log, (void *)(uintptr_t)sizeof log};
-    r = cuda->module_load_data_ex(&module, image->data, 2, jit_options,
-                                  jit_values);
-    if (r != MG_CUDA_SUCCESS) {
-      module = NULL;
-      log[sizeof log - 1] = 0;
-      char text[300];
-      mg_cuda_error_text(cuda, r, text, sizeof text);
-      snprintf(err, err_size, "cuModuleLoadDataEx(@%s): %s%s%.1500s",
-               image->name, text, log[0] ? ": " : "", log);
-      goto done;
-    }
+static bool run_alloc(GpuRun *g, uint32_t runs) {
+  uint32_t nl = g->plan->num_launches;
+  g->dptr = calloc(g->plan->num_buffers + 1, sizeof *g->dptr);
+  g->functions = calloc(nl + 1, sizeof *g->functions);
+  g->params = calloc(nl + 1, sizeof *g->params);
+  g->words = calloc(nl + 1, sizeof *g->words);
+  g->times = calloc(runs + 1, sizeof *g->times);
+  g->conv_bare = calloc(nl + 1, sizeof *g->conv_bare);
+  if (!g->dptr || !g->functions || !g->params || !g->words || !g->times ||
+      !g->conv_bare) {
+    snprintf(g->err, g->err_size, "out of memory");
+    return false;
   }
-  for (uint32_t j = 0; j < nl; j++) {
-    const MgRunGpuLaunch *l = &plan->launches[j];
-    const char *name = image->kernels[j];
-    snprintf(what, sizeof what, "cuModuleGetFunction(%s)", name);
-    if (failed(cuda, cuda->module_get_function(&functions[j], module, name),
-               what, err, err_size))
-      goto done;
-    uint32_t descriptor = 0;
-    for (uint32_t a = 0; a < l->num_args; a++)
-      descriptor += 3 + 2 * l->args[a].rank;
-    bool bare = false;
-    if (image->is_ptx) {
-      int n = mg_run_ptx_entry_params(image->data, name);
-      if (n == (int)l->num_args && n != (int)descriptor) {
-        bare = true;
-      } else if (n != (int)descriptor) {
-        snprintf(err, err_size, "kernel %s takes %d parameters in its PTX; "
-                 "its %u memref arguments are %u as descriptors or %u as "
-                 "bare pointers", name, n, l->num_args, descriptor,
-                 l->num_args);
-        goto done;
-      }
-    }
-    conv_bare[j] = bare;
-    uint32_t nw = bare ? l->num_args : descriptor;
-    words[j] = calloc(nw + 1, sizeof **words);
-    params[j] = calloc(nw + 1, sizeof **params);
-    if (!words[j] || !params[j]) {
-      snprintf(err, err_size, "out of memory");
-      goto done;
-    }
-    if (l->smem > MG_CU_DEFAULT_SMEM_LIMIT) {
-      int static_smem = 0;
-      cuda->func_get_attribute(&static_smem,
-                               MG_CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
-                               functions[j]);
-      if (gpu->device->smem_optin > 0 &&
-          static_smem + l->smem > gpu->device->smem_optin) {
-        snprintf(err, err_size, "kernel %s needs %lld bytes of shared "
-                 "memory per block (%d static, %lld dynamic); the device "
-                 "allows %lld", name, (long long)(static_smem + l->smem),
-                 static_smem, (long long)l->smem,
-                 (long long)gpu->device->smem_optin);
-        goto done;
-      }
-      snprintf(what, sizeof what, "cuFuncSetAttribute(%s, "
-               "MAX_DYNAMIC_SHARED_SIZE_BYTES, %lld)", name,
-               (long long)l->smem);
-      if (failed(cuda,
-                 cuda->func_set_attribute(
-                     functions[j],
+  return true;
+}
+
+// The module, with the JIT's log in the message when it does not load.
+static bool load_module(GpuRun *g) {
+  if (!g->plan->num_launches)
+    return true;
+  char log[4096] = "";
+  int jit_options[2] = {MG_CU_JIT_ERROR_LOG_BUFFER,
+                        MG_CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void *jit_values[2] = {log, (void *)(uintptr_t)sizeof log};
+  MgCuResult r = g->cuda->module_load_data_ex(&g->module, g->image->data, 2,
+                                              jit_options, jit_values);
+  if (r == MG_CUDA_SUCCESS)
+    return true;
+  g->module = NULL;
+  log[sizeof log - 1] = 0;
+  char text[300];
+  mg_cuda_error_text(g->cuda, r, text, sizeof text);
+  snprintf(g->err, g->err_size, "cuModuleLoadDataEx(@%s): %s%s%.1500s",
+           g->image->name, text, log[0] ? ": " : "", log);
+  return false;
+}
+
+// Kernel j's dynamic shared memory beyond the default limit: within what
+// the device allows, and opted in.
+static bool allow_smem(GpuRun *g, uint32_t j, const char *name) {
+  const MgRunGpuLaunch *l = &g->plan->launches[j];
+  const MgCudaDevice *device = g->gpu->device;
+  if (l->smem <= MG_CU_DEFAULT_SMEM_LIMIT)
+    return true;
+  int static_smem = 0;
+  g->cuda->func_get_attribute(&static_smem,
+                              MG_CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
+                              g->functions[j]);
+  if (device->smem_optin > 0 && static_smem + l->smem > device->smem_optin) {
+    snprintf(g->err, g->err_size, "kernel %s needs %lld bytes of shared "
+             "memory per block (%d static, %lld dynamic); the device "
+             "allows %lld", name, (long long)(static_smem + l->smem),
+             static_smem, (long long)l->smem, (long long)device->smem_optin);
+    return false;
+  }
+  char what[400];
+  snprintf(what, sizeof what, "cuFuncSetAttribute(%s, "
+           "MAX_DYNAMIC_SHARED_SIZE_BYTES, %lld)", name, (long long)l->smem);
+  return !failed(g->cuda,
+                 g->cuda->func_set_attribute(
+                     g->functions[j],
                      MG_CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                      (int)l->smem),
-                 what, err, err_size))
-        goto done;
+                 what, g->err, g->err_size);
+}
+
+// Kernel j of the module, with what the PTX says of its parameters and
+// room for their values.
+static bool prepare_kernel(GpuRun *g, uint32_t j) {
+  const MgRunGpuLaunch *l = &g->plan->launches[j];
+  const char *name = g->image->kernels[j];
+  char what[400];
+  snprintf(what, sizeof what, "cuModuleGetFunction(%s)", name);
+  if (failed(g->cuda,
+             g->cuda->module_get_function(&g->functions[j], g->module, name),
+             what, g->err, g->err_size))
+    return false;
+  uint32_t descriptor = 0;
+  for (uint32_t a = 0; a < l->num_args; a++)
+    descriptor += 3 + 2 * l->args[a].rank;
+  bool bare = false;
+  if (g->image->is_ptx) {
+    int n = mg_run_ptx_entry_params(g->image->data, name);
+    if (n == (int)l->num_args && n != (int)descriptor) {
+      bare = true;
+    } else if (n != (int)descriptor) {
+      snprintf(g->err, g->err_size, "kernel %s takes %d parameters in its "
+               "PTX; its %u memref arguments are %u as descriptors or %u as "
+               "bare pointers", name, n, l->num_args, descriptor,
+               l->num_args);
+      return false;
     }
   }
+  g->conv_bare[j] = bare;
+  uint32_t nw = bare ? l->num_args : descriptor;
+  g->words[j] = calloc(nw + 1, sizeof **g->words);
+  g->params[j] = calloc(nw + 1, sizeof **g->params);
+  if (!g->words[j] || !g->params[j]) {
+    snprintf(g->err, g->err_size, "out of memory");
+    return false;
+  }
+  return allow_smem(g, j, name);
+}
 
-  // Device buffers (cuMemAlloc aligns to at least 256 bytes, so the
-  // kernels' 16-byte alignment assumption holds), inputs copied in.
+// Device buffers (cuMemAlloc aligns to at least 256 bytes, so the kernels'
+// 16-byte alignment assumption holds), inputs copied in.
+static bool upload_inputs(GpuRun *g, void *const *inputs) {
+  const MgRunGpuPlan *plan = g->plan;
+  char what[400];
   for (uint32_t b = 0; b < plan->num_buffers; b++) {
     size_t bytes = (size_t)plan->buffer_bytes[b];
     snprintf(what, sizeof what, "cuMemAlloc(%zu bytes)", bytes);
-    if (failed(cuda, cuda->mem_alloc(&dptr[b], bytes ? bytes : 16), what,
-               err, err_size)) {
-      dptr[b] = 0;
-      goto done;
+    if (failed(g->cuda, g->cuda->mem_alloc(&g->dptr[b], bytes ? bytes : 16),
+               what, g->err, g->err_size)) {
+      g->dptr[b] = 0;
+      return false;
     }
   }
   for (uint32_t k = 0; k < plan->num_inputs; k++) {
     uint32_t b = plan->input_buffer[k];
     snprintf(what, sizeof what, "cuMemcpyHtoD(argument %u)", k);
     if (plan->buffer_bytes[b] &&
-        failed(cuda, cuda->memcpy_htod(dptr[b], inputs[k],
-                                       (size_t)plan->buffer_bytes[b]),
-               what, err, err_size))
-      goto done;
+        failed(g->cuda, g->cuda->memcpy_htod(g->dptr[b], inputs[k],
+                                             (size_t)plan->buffer_bytes[b]),
+               what, g->err, g->err_size))
+      return false;
   }
-  // Parameters: each kernelParams[i] points at the 64-bit value of
-  // parameter i (cuLaunchKernel copies them at the launch).
-  for (uint32_t j = 0; j < nl; j++) {
-    const MgRunGpuLaunch *l = &plan->launches[j];
+  return true;
+}
+
+// Parameters: each kernelParams[i] points at the 64-bit value of
+// parameter i (cuLaunchKernel copies them at the launch).
+static void fill_params(GpuRun *g) {
+  for (uint32_t j = 0; j < g->plan->num_launches; j++) {
+    const MgRunGpuLaunch *l = &g->plan->launches[j];
+    uint64_t *words = g->words[j];
     uint32_t w = 0;
-    bool bare = conv_bare[j];
     for (uint32_t a = 0; a < l->num_args; a++) {
       const MgRunGpuArg *arg = &l->args[a];
-      MgCuDevicePtr base = dptr[arg->buffer];
-      words[j][w++] = base; // allocated
-      if (bare)
+      MgCuDevicePtr base = g->dptr[arg->buffer];
+      words[w++] = base; // allocated
+      if (g->conv_bare[j])
         continue;
-      words[j][w++] = base; // aligned
-      words[j][w++] = 0;    // offset
+      words[w++] = base; // aligned
+      words[w++] = 0;    // offset
       for (uint32_t d = 0; d < arg->rank; d++)
-        words[j][w++] = (uint64_t)arg->dims[d];
+        words[w++] = (uint64_t)arg->dims[d];
       int64_t stride = 1;
       uint32_t first = w;
       w += arg->rank;
       for (uint32_t d = arg->rank; d-- > 0;) {
-        words[j][first + d] = (uint64_t)stride;
+        words[first + d] = (uint64_t)stride;
         stride *= arg->dims[d];
       }
     }
     for (uint32_t i = 0; i < w; i++)
-      params[j][i] = &words[j][i];
+      g->params[j][i] = &words[i];
   }
+}
 
+// The L2 flush buffer (when asked) and the two events.
+static bool create_timers(GpuRun *g, bool flush_l2) {
   // Writing twice the L2's bytes between runs evicts what the previous
   // run left there, so every run reads its inputs from DRAM as the cost
   // model assumes.
-  if (opt->flush_l2) {
-    flush_bytes = gpu->device->l2_bytes > 0
-                      ? 2 * (size_t)gpu->device->l2_bytes
-                      : (size_t)64 << 20;
-    if (failed(cuda, cuda->mem_alloc(&flush, flush_bytes),
-               "cuMemAlloc(L2 flush buffer)", err, err_size)) {
-      flush = 0;
-      goto done;
+  if (flush_l2) {
+    g->flush_bytes = g->gpu->device->l2_bytes > 0
+                         ? 2 * (size_t)g->gpu->device->l2_bytes
+                         : (size_t)64 << 20;
+    if (failed(g->cuda, g->cuda->mem_alloc(&g->flush, g->flush_bytes),
+               "cuMemAlloc(L2 flush buffer)", g->err, g->err_size)) {
+      g->flush = 0;
+      return false;
     }
   }
-  if (failed(cuda, cuda->event_create(&start, MG_CU_EVENT_DEFAULT),
-             "cuEventCreate", err, err_size)) {
-    start = NULL;
-    goto done;
+  if (failed(g->cuda, g->cuda->event_create(&g->start, MG_CU_EVENT_DEFAULT),
+             "cuEventCreate", g->err, g->err_size)) {
+    g->start = NULL;
+    return false;
   }
-  if (failed(cuda, cuda->event_create(&stop, MG_CU_EVENT_DEFAULT),
-             "cuEventCreate", err, err_size)) {
-    stop = NULL;
-    goto done;
+  if (failed(g->cuda, g->cuda->event_create(&g->stop, MG_CU_EVENT_DEFAULT),
+             "cuEventCreate", g->err, g->err_size)) {
+    g->stop = NULL;
+    return false;
   }
+  return true;
+}
+
+// One timed run (after the flush, when asked), in microseconds.
+static bool timed_run(GpuRun *g, uint32_t run, double *us) {
+  const MgCuda *cuda = g->cuda;
+  if (g->flush &&
+      failed(cuda, cuda->memset_d8(g->flush, (unsigned char)run,
+                                   g->flush_bytes),
+             "cuMemsetD8(L2 flush buffer)", g->err, g->err_size))
+    return false;
+  if (failed(cuda, cuda->event_record(g->start, NULL), "cuEventRecord",
+             g->err, g->err_size) ||
+      !launch_all(cuda, g->plan, g->functions, g->params, g->image->kernels,
+                  g->err, g->err_size) ||
+      failed(cuda, cuda->event_record(g->stop, NULL), "cuEventRecord",
+             g->err, g->err_size) ||
+      failed(cuda, cuda->event_synchronize(g->stop),
+             "timed run (cuEventSynchronize)", g->err, g->err_size))
+    return false;
+  float ms = 0;
+  if (failed(cuda, cuda->event_elapsed_time(&ms, g->start, g->stop),
+             "cuEventElapsedTime", g->err, g->err_size))
+    return false;
+  *us = 1e3 * (double)ms;
+  return true;
+}
+
+// The warm-up runs, then the timed ones; their median and minimum.
+static bool time_runs(GpuRun *g, const MgRunTimeOptions *opt,
+                      MgRunTiming *timing) {
   for (uint32_t w = 0; w < opt->warmup; w++)
-    if (!launch_all(cuda, plan, functions, params, image->kernels, err,
-                    err_size))
-      goto done;
-  if (failed(cuda, cuda->ctx_synchronize(), "warm-up runs (cuCtxSynchronize)",
-             err, err_size))
-    goto done;
-  for (uint32_t run = 0; run < opt->runs; run++) {
-    if (flush &&
-        failed(cuda, cuda->memset_d8(flush, (unsigned char)run, flush_bytes),
-               "cuMemsetD8(L2 flush buffer)", err, err_size))
-      goto done;
-    if (failed(cuda, cuda->event_record(start, NULL), "cuEventRecord", err,
-               err_size) ||
-        !launch_all(cuda, plan, functions, params, image->kernels, err,
-                    err_size) ||
-        failed(cuda, cuda->event_record(stop, NULL), "cuEventRecord", err,
-               err_size) ||
-        failed(cuda, cuda->event_synchronize(stop),
-               "timed run (cuEventSynchronize)", err, err_size))
-      goto done;
-    float ms = 0;
-    if (failed(cuda, cuda->event_elapsed_time(&ms, start, stop),
-               "cuEventElapsedTime", err, err_size))
-      goto done;
-    times[run] = 1e3 * (double)ms;
-  }
-  if (failed(cuda, cuda->ctx_synchronize(), "cuCtxSynchronize", err,
-             err_size))
-    goto done;
+    if (!launch_all(g->cuda, g->plan, g->functions, g->params,
+                    g->image->kernels, g->err, g->err_size))
+      return false;
+  if (failed(g->cuda, g->cuda->ctx_synchronize(),
+             "warm-up runs (cuCtxSynchronize)", g->err, g->err_size))
+    return false;
+  for (uint32_t run = 0; run < opt->runs; run++)
+    if (!timed_run(g, run, &g->times[run]))
+      return false;
+  if (failed(g->cuda, g->cuda->ctx_synchronize(), "cuCtxSynchronize", g->err,
+             g->err_size))
+    return false;
   timing->runs = opt->runs;
   if (opt->runs) {
-    timing->median_us = median(times, opt->runs);
-    timing->min_us = times[0];
+    timing->median_us = median(g->times, opt->runs);
+    timing->min_us = g->times[0];
   }
+  return true;
+}
 
-  // Results of the last run, in logical order.
-  for (uint32_t k = 0; k < plan->num_outputs; k++) {
+// Results of the last run, in logical order.
+static bool download_results(GpuRun *g, const MgGraph *root,
+                             void *const *outputs) {
+  const MgRunGpuPlan *plan = g->plan;
+  unsigned char *staging = NULL;
+  bool ok = true;
+  for (uint32_t k = 0; ok && k < plan->num_outputs; k++) {
     MgTensorId t = plan->output_tensor[k];
     uint32_t b = plan->tensor_buffer[t];
     size_t bytes = (size_t)plan->buffer_bytes[b];
@@ -471,48 +526,70 @@ bool mg_run_gpu_time(const MgRunGpu *gpu, const MgRunGpuPlan *plan,
       free(staging);
       staging = malloc(bytes ? bytes : 1);
       if (!staging) {
-        snprintf(err, err_size, "out of memory");
-        goto done;
+        snprintf(g->err, g->err_size, "out of memory");
+        return false;
       }
       dst = staging;
     }
+    char what[400];
     snprintf(what, sizeof what, "cuMemcpyDtoH(result %u)", k);
-    if (bytes && failed(cuda, cuda->memcpy_dtoh(dst, dptr[b], bytes), what,
-                        err, err_size))
-      goto done;
-    if (layout) {
+    ok = !bytes || !failed(g->cuda, g->cuda->memcpy_dtoh(dst, g->dptr[b],
+                                                         bytes),
+                           what, g->err, g->err_size);
+    if (ok && layout) {
       int64_t sdims[MG_MAX_DIMS];
       mg_graph_stored_dims(root, t, sdims);
       stored_to_logical(x, perm, sdims, mg_dtype_bytes((MgDType)x->dtype),
                         staging, outputs[k]);
     }
   }
-  ok = true;
-
-done:
-  if (stop)
-    cuda->event_destroy(stop);
-  if (start)
-    cuda->event_destroy(start);
-  if (flush)
-    cuda->mem_free(flush);
-  for (uint32_t b = 0; dptr && b < plan->num_buffers; b++)
-    if (dptr[b])
-      cuda->mem_free(dptr[b]);
-  if (module)
-    cuda->module_unload(module);
-  for (uint32_t j = 0; j < nl; j++) {
-    if (words)
-      free(words[j]);
-    if (params)
-      free(params[j]);
-  }
   free(staging);
-  free(dptr);
-  free(functions);
-  free(params);
-  free(words);
-  free(times);
-  free(conv_bare);
+  return ok;
+}
+
+static void release(GpuRun *g) {
+  const MgCuda *cuda = g->cuda;
+  if (g->stop)
+    cuda->event_destroy(g->stop);
+  if (g->start)
+    cuda->event_destroy(g->start);
+  if (g->flush)
+    cuda->mem_free(g->flush);
+  for (uint32_t b = 0; g->dptr && b < g->plan->num_buffers; b++)
+    if (g->dptr[b])
+      cuda->mem_free(g->dptr[b]);
+  if (g->module)
+    cuda->module_unload(g->module);
+  for (uint32_t j = 0; j < g->plan->num_launches; j++) {
+    if (g->words)
+      free(g->words[j]);
+    if (g->params)
+      free(g->params[j]);
+  }
+  free(g->dptr);
+  free(g->functions);
+  free(g->params);
+  free(g->words);
+  free(g->times);
+  free(g->conv_bare);
+}
+
+bool mg_run_gpu_time(const MgRunGpu *gpu, const MgRunGpuPlan *plan,
+                     const MgProgram *program, const MgRunGpuImage *image,
+                     void *const *inputs, void *const *outputs,
+                     const MgRunTimeOptions *opt, MgRunTiming *timing,
+                     char *err, size_t err_size) {
+  GpuRun g = {.cuda = gpu->cuda, .gpu = gpu, .plan = plan, .image = image,
+              .err = err, .err_size = err_size};
+  memset(timing, 0, sizeof *timing);
+  bool ok = run_alloc(&g, opt->runs) && load_module(&g);
+  for (uint32_t j = 0; ok && j < plan->num_launches; j++)
+    ok = prepare_kernel(&g, j);
+  ok = ok && upload_inputs(&g, inputs);
+  if (ok)
+    fill_params(&g);
+  ok = ok && create_timers(&g, opt->flush_l2) && time_runs(&g, opt, timing) &&
+       download_results(&g, &program->graphs[0], outputs);
+  release(&g);
   return ok;
 }

@@ -1,4 +1,4 @@
-//===- search.c - --mirage-search: superoptimize each kernel graph --------===//
+//===- search_pass.c - --mirage-search: superoptimize each kernel graph ---===//
 //
 // For every kernel-level μGraph function made only of predefined ops (what
 // lifting produces), runs the search of lib/search, and replaces the

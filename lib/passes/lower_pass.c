@@ -1,4 +1,4 @@
-//===- lower.c - --mirage-lower: μGraphs to GPU kernels and PTX ----------===//
+//===- lower_pass.c - --mirage-lower: μGraphs to GPU kernels and PTX -----===//
 //
 // Each kernel-level μGraph function @F becomes
 //  - `gpu.module @F_gpu` with one kernel per kernel op (lib/lower), and

@@ -1,4 +1,4 @@
-//===- lift.c - --mirage-lift and --mirage-unlift -------------------------===//
+//===- lift_pass.c - --mirage-lift and --mirage-unlift --------------------===//
 //
 // Thin wrappers over lib/lift: options, remarks to stderr, errors as
 // diagnostics. Unsupported input is never an error (it stays as written, and

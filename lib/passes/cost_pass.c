@@ -1,4 +1,4 @@
-//===- cost.c - --mirage-cost: the cost models' estimates as remarks ------===//
+//===- cost_pass.c - --mirage-cost: the cost models' estimates as remarks -===//
 //
 // For every kernel-level μGraph function: one remark with the program's
 // time on the target by the model of the emitted code ("estimated") and
