@@ -11,8 +11,10 @@
 // 0, the dense strides (dims of size 1 excepted: only index 0 is read),
 // a 16-byte aligned pointer. A violation writes one line naming @F, the
 // argument and the rule to stderr and aborts (write(2) and abort(): the
-// message survives a pipe, unlike cf.assert's puts on stdout); then a
-// memref.cast to the identity type gives the kernels what they assume.
+// message survives a pipe, unlike cf.assert's puts on stdout, which
+// abort() discards); then a memref.reinterpret_cast to the identity type
+// (offset 0, the dense strides: what was just checked) gives the kernels
+// what they assume.
 //
 //===----------------------------------------------------------------------===//
 #include "lower_internal.h"
@@ -110,11 +112,25 @@ static void strides_differ(Emit *e, const MgTensor *x, const char *m,
   }
 }
 
+// "a, b, c".
+static void int_list(const int64_t *v, uint32_t n, char *out, size_t size) {
+  size_t k = 0;
+  out[0] = '\0';
+  for (uint32_t i = 0; i < n && k < size; i++)
+    k += (size_t)snprintf(out + k, size - k, "%s%lld", i ? ", " : "",
+                          (long long)v[i]);
+}
+
 void mg_lower_check_arg(Emit *e, MgLowerArgErrors *errs, uint32_t position,
                         const char *given, const MgTensor *x, Name val) {
   char dense[TYPE_LEN], caller[TYPE_LEN], results[TYPE_LEN], message[512];
+  char sizes[160], strides[160];
+  int64_t stride[MG_MAX_DIMS];
   mg_lower_memref_type(x, (MgDType)x->dtype, NULL, dense);
   mg_lower_caller_type(dense, x->rank, caller);
+  dense_strides(x, stride);
+  int_list(x->dims, x->rank, sizes, sizeof sizes);
+  int_list(stride, x->rank, strides, sizeof strides);
   size_t k = (size_t)snprintf(results, sizeof results, "memref<%s>, index",
                               mg_lower_elt((MgDType)x->dtype));
   for (uint32_t d = 0; d < 2 * x->rank && k < sizeof results; d++)
@@ -131,19 +147,12 @@ void mg_lower_check_arg(Emit *e, MgLowerArgErrors *errs, uint32_t position,
            "pass offset 0 and the first element's address", errs->func,
            position, dense);
   fail_if(e, errs, bad, message);
-  int64_t stride[MG_MAX_DIMS];
-  dense_strides(x, stride);
   strides_differ(e, x, m, stride, bad);
   if (bad[0]) {
-    char list[160] = "";
-    size_t o = 0;
-    for (uint32_t d = 0; d < x->rank && o < sizeof list; d++)
-      o += (size_t)snprintf(list + o, sizeof list - o, "%s%lld",
-                            d ? ", " : "", (long long)stride[d]);
     snprintf(message, sizeof message, "mirage: @%s: argument %u (%s) is not "
              "dense row-major: its kernels need strides [%s] (a dim of size "
              "1 may have any); pass a contiguous copy", errs->func, position,
-             dense, list);
+             dense, strides);
     fail_if(e, errs, bad, message);
   }
   Name p, r, c16;
@@ -157,8 +166,12 @@ void mg_lower_check_arg(Emit *e, MgLowerArgErrors *errs, uint32_t position,
            "16-byte aligned; its kernels use 16-byte vector accesses",
            errs->func, position, dense);
   fail_if(e, errs, bad, message);
-  mg_lower_line(e, "%s = memref.cast %s : %s to %s", val, given, caller,
-                dense);
+  // Not memref.cast: gpu.memcpy's folder would put the strided operand
+  // back into an output's device-to-device copy, which gpu-to-llvm
+  // cannot lower.
+  mg_lower_line(e, "%s = memref.reinterpret_cast %s to offset: [0], sizes: "
+                   "[%s], strides: [%s] : %s to %s", val, given, sizes,
+                strides, caller, dense);
 }
 
 void mg_lower_arg_errors_finish(Emit *e, MgLowerArgErrors *errs) {

@@ -37,13 +37,13 @@
 // ALIGN-NOT: launch
 
 // The signature takes any strided view; each argument is checked, then
-// cast to the identity type the kernel takes.
+// made the identity type the kernel takes (offset 0, the dense strides).
 // CHECK-LABEL: func.func @add(%arg0: memref<4x8xf32, strided<[?, ?], offset: ?>>, %arg1: memref<4x8xf32, strided<[?, ?], offset: ?>>, %arg2: memref<4x8xf32, strided<[?, ?], offset: ?>>) attributes {llvm.emit_c_interface} {
 // CHECK: memref.extract_strided_metadata %arg0
 // CHECK: memref.extract_aligned_pointer_as_index %arg0
-// CHECK: %[[A:.*]] = memref.cast %arg0 : memref<4x8xf32, strided<[?, ?], offset: ?>> to memref<4x8xf32>
-// CHECK: %[[B:.*]] = memref.cast %arg1
-// CHECK: %[[C:.*]] = memref.cast %arg2
+// CHECK: %[[A:.*]] = memref.reinterpret_cast %arg0 to offset: [0], sizes: [4, 8], strides: [8, 1] : memref<4x8xf32, strided<[?, ?], offset: ?>> to memref<4x8xf32>
+// CHECK: %[[B:.*]] = memref.reinterpret_cast %arg1
+// CHECK: %[[C:.*]] = memref.reinterpret_cast %arg2
 // CHECK: gpu.wait async
 // CHECK: gpu.launch_func {{.*}} args(%[[A]] : memref<4x8xf32>, %[[B]] : memref<4x8xf32>, %[[C]] : memref<4x8xf32>)
 // CHECK-COUNT-9: llvm.mlir.global private constant @add.arg_error
