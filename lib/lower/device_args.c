@@ -175,7 +175,9 @@ void mg_lower_check_arg(Emit *e, MgLowerArgErrors *errs, uint32_t position,
 }
 
 void mg_lower_arg_errors_finish(Emit *e, MgLowerArgErrors *errs) {
-  if (errs->count) {
+  if (errs->globals.failed)
+    e->error = "out of memory";
+  else if (errs->count) {
     mg_text_printf(e->t, "%s", errs->globals.data);
     // Declarations the pass does not copy when the module has them.
     mg_lower_line(e, "func.func private @write(i32, !llvm.ptr, i64) -> i64");

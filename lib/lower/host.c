@@ -11,7 +11,9 @@
 //    are read where they are, each computed output is written by its
 //    kernel straight into the caller's buffer, only intermediates get a
 //    gpu.alloc of this call (freed before the wait), outputs that are
-//    inputs or views are copied device to device.
+//    inputs or views are copied device to device. Each argument comes as
+//    any strided view and is checked at entry to be what the kernels
+//    read (device_args.c).
 // Invariant: every gpu.alloc of a call has its gpu.dealloc after the last
 // launch and copy on the same chain, so no view outlives its buffer.
 //
@@ -549,8 +551,9 @@ static void device_adapter(Emit *e, const MgLowerOptions *o) {
     // copy the caller's tensor.
     mg_lower_line(e, "%s = bufferization.to_buffer %%arg%u read_only : %s to "
                      "%s", b, root->ops[i].attr, tt, mt);
-    pass_arg(e, b, mt, root->tensors[root->ops[i].outputs[0]].rank, n++,
-             &args, &types);
+    MgTensor s;
+    stored_tensor(root, root->ops[i].outputs[0], &s);
+    pass_arg(e, b, mt, s.rank, n++, &args, &types);
   }
   Name *outs = calloc(root->num_outputs ? root->num_outputs : 1, sizeof *outs);
   if (!outs) {

@@ -74,8 +74,9 @@ static void test_lower_host_device(void) {
   // Any strided view in; checked (offset, strides, alignment: 3 per
   // argument, each dim over 1 element) and cast to the kernels' types.
   CHECK(strstr(t.data, "func.func @\"rms\"(%given0: memref<2x64xf16, "
-                       "strided<[?, ?], offset: ?>>, %given1: memref<64x96xf16, "
-                       "strided<[?, ?], offset: ?>>, %given2: memref<2x96xf16, "
+                       "strided<[?, ?], offset: ?>>, %given1: "
+                       "memref<64x96xf16, strided<[?, ?], offset: ?>>, "
+                       "%given2: memref<2x96xf16, "
                        "strided<[?, ?], offset: ?>>) attributes "
                        "{llvm.emit_c_interface} {") != NULL);
   CHECK(strstr(t.data, "%arg1 = memref.reinterpret_cast %given1 to offset: "
