@@ -11,7 +11,9 @@
 //    are read where they are, each computed output is written by its
 //    kernel straight into the caller's buffer, only intermediates get a
 //    gpu.alloc of this call (freed before the wait), outputs that are
-//    inputs or views are copied device to device.
+//    inputs or views are copied device to device. Each argument comes as
+//    any strided view and is checked at entry to be what the kernels
+//    read (device_args.c).
 // Invariant: every gpu.alloc of a call has its gpu.dealloc after the last
 // launch and copy on the same chain, so no view outlives its buffer.
 //
@@ -391,6 +393,44 @@ static void device_buffers(Emit *e, const MgGraph *root, const int64_t *out,
     device_buffer(e, root, out, owned, t, tok);
 }
 
+// The shape and element type of the buffer the caller passes for input
+// t (mg_lower_stored_type's memref type).
+static void stored_tensor(const MgGraph *root, MgTensorId t, MgTensor *s) {
+  MgStridedView v;
+  *s = root->tensors[t];
+  if (mg_graph_folded_view(root, t, &v)) {
+    *s = root->tensors[v.base];
+    s->dtype = root->tensors[t].dtype;
+    return;
+  }
+  mg_graph_stored_dims(root, t, s->dims);
+}
+
+// @F's entry: every argument %given<n> checked against what the kernels
+// read (device_args.c) and cast to the identity type the body uses:
+// %arg<i> for input i, %out<k> for output k.
+static void check_args(Emit *e, MgLowerArgErrors *errs) {
+  const MgGraph *root = &e->p->graphs[0];
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < root->num_ops; i++) {
+    if (root->ops[i].kind != MG_OP_INPUT)
+      continue;
+    MgTensor s;
+    Name given, val;
+    stored_tensor(root, root->ops[i].outputs[0], &s);
+    snprintf(given, NAME_LEN, "%%given%u", n);
+    snprintf(val, NAME_LEN, "%%arg%u", root->ops[i].attr);
+    mg_lower_check_arg(e, errs, n++, given, &s, val);
+  }
+  for (uint32_t k = 0; k < root->num_outputs; k++) {
+    Name given, val;
+    snprintf(given, NAME_LEN, "%%given%u", n);
+    snprintf(val, NAME_LEN, "%%out%u", k);
+    mg_lower_check_arg(e, errs, n++, given, &root->tensors[root->outputs[k]],
+                       val);
+  }
+}
+
 // host=device: @F(input memrefs, output memrefs) -> (), all on the device.
 // Destination passing, as upstream's buffer-results-to-out-params, XLA's
 // custom calls and PyTorch's out= variants do: the caller (its allocator,
@@ -410,15 +450,20 @@ static void host_device_program(Emit *e, const MgLowerOptions *o,
   uint32_t n = 0;
   for (uint32_t i = 0; i < root->num_ops; i++)
     if (root->ops[i].kind == MG_OP_INPUT) {
-      char mt[TYPE_LEN];
-      mg_lower_stored_type(root, root->ops[i].outputs[0], mt);
-      mg_text_printf(&sig, "%s%%arg%u: %s", n++ ? ", " : "", root->ops[i].attr,
-                     mt);
+      MgTensor s;
+      char mt[TYPE_LEN], ct[TYPE_LEN];
+      stored_tensor(root, root->ops[i].outputs[0], &s);
+      mg_lower_memref_type(&s, (MgDType)s.dtype, NULL, mt);
+      mg_lower_caller_type(mt, s.rank, ct);
+      mg_text_printf(&sig, "%s%%given%u: %s", n ? ", " : "", n, ct);
+      n++;
     }
   for (uint32_t k = 0; k < root->num_outputs; k++) {
-    char mt[TYPE_LEN];
+    char mt[TYPE_LEN], ct[TYPE_LEN];
     out_param_type(root, k, mt);
-    mg_text_printf(&sig, "%s%%out%u: %s", n++ ? ", " : "", k, mt);
+    mg_lower_caller_type(mt, root->tensors[root->outputs[k]].rank, ct);
+    mg_text_printf(&sig, "%s%%given%u: %s", n ? ", " : "", n, ct);
+    n++;
   }
   // The C interface (_mlir_ciface_F, memref descriptors by pointer) is how
   // a runtime written in C or C++ calls it.
@@ -427,6 +472,8 @@ static void host_device_program(Emit *e, const MgLowerOptions *o,
                 sig.data ? sig.data : "");
   mg_text_free(&sig);
   e->indent++;
+  MgLowerArgErrors errs = {o->name, {0}, 0};
+  check_args(e, &errs);
   Name tok, next;
   mg_lower_fresh(e, tok);
   mg_lower_line(e, "%s = gpu.wait async", tok);
@@ -462,6 +509,20 @@ static void host_device_program(Emit *e, const MgLowerOptions *o,
   mg_lower_line(e, "return");
   e->indent--;
   mg_lower_line(e, "}");
+  mg_lower_arg_errors_finish(e, &errs);
+}
+
+// Buffer `b` (identity type `mt`) as @F's argument `n`: cast to the
+// caller's type @F takes.
+static void pass_arg(Emit *e, const char *b, const char *mt, uint32_t rank,
+                     uint32_t n, MgText *args, MgText *types) {
+  char ct[TYPE_LEN];
+  Name c;
+  mg_lower_caller_type(mt, rank, ct);
+  mg_lower_fresh(e, c);
+  mg_lower_line(e, "%s = memref.cast %s : %s to %s", c, b, mt, ct);
+  mg_text_printf(args, "%s%s", n ? ", " : "", c);
+  mg_text_printf(types, "%s%s", n ? ", " : "", ct);
 }
 
 // host=device, callers inside the module (mirage-superopt's lifted
@@ -490,8 +551,9 @@ static void device_adapter(Emit *e, const MgLowerOptions *o) {
     // copy the caller's tensor.
     mg_lower_line(e, "%s = bufferization.to_buffer %%arg%u read_only : %s to "
                      "%s", b, root->ops[i].attr, tt, mt);
-    mg_text_printf(&args, "%s%s", n ? ", " : "", b);
-    mg_text_printf(&types, "%s%s", n++ ? ", " : "", mt);
+    MgTensor s;
+    stored_tensor(root, root->ops[i].outputs[0], &s);
+    pass_arg(e, b, mt, s.rank, n++, &args, &types);
   }
   Name *outs = calloc(root->num_outputs ? root->num_outputs : 1, sizeof *outs);
   if (!outs) {
@@ -504,8 +566,8 @@ static void device_adapter(Emit *e, const MgLowerOptions *o) {
       // 16 bytes: the kernels' vector accesses assume it.
       mg_lower_line(e, "%s = memref.alloc() {alignment = 16 : i64} : %s",
                     outs[k], mt);
-      mg_text_printf(&args, "%s%s", n ? ", " : "", outs[k]);
-      mg_text_printf(&types, "%s%s", n++ ? ", " : "", mt);
+      pass_arg(e, outs[k], mt, root->tensors[root->outputs[k]].rank, n++,
+               &args, &types);
     }
     mg_lower_line(e, "func.call @\"%s\"(%s) : (%s) -> ()", o->name,
                   args.data ? args.data : "", types.data ? types.data : "");

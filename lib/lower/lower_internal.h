@@ -207,6 +207,29 @@ void mg_lower_gpu_kernel(Emit *e, const char *name, MgOpId op);
 void mg_lower_cpu_program(Emit *e, const MgLowerOptions *o);
 void mg_lower_host_program(Emit *e, const MgLowerOptions *o);
 
+//===--- host=device's argument checks (device_args.c) --------------------===//
+
+/// The messages of one host function's failed checks: llvm.mlir.global
+/// strings @"<func>.arg_error<n>" emitted after it.
+typedef struct MgLowerArgErrors {
+  const char *func;
+  MgText globals;
+  uint32_t count;
+} MgLowerArgErrors;
+
+/// `dense` (an identity memref type of rank `rank`) with a fully dynamic
+/// strided layout: the type host=device's @F takes for it.
+void mg_lower_caller_type(const char *dense, uint32_t rank,
+                          char out[TYPE_LEN]);
+/// At @F's entry: argument `given` (signature position `position`, the
+/// caller's type of x's identity memref type) is checked to be what the
+/// kernels read (offset 0, dense strides, 16-byte aligned) or @F writes a
+/// message to stderr and aborts; `val` names it cast to the identity type.
+void mg_lower_check_arg(Emit *e, MgLowerArgErrors *errs, uint32_t position,
+                        const char *given, const MgTensor *x, Name val);
+/// After @F: the messages and the declarations of write and abort.
+void mg_lower_arg_errors_finish(Emit *e, MgLowerArgErrors *errs);
+
 //===--- Element loops (ops.c) --------------------------------------------===//
 
 /// Opens the element loop over `t` (threads stride over its elements,

@@ -179,6 +179,20 @@ static bool has_symbol_use(MlirOperation module, const char *name) {
   return use.found;
 }
 
+// A function declaration (host=device's write and abort) the module
+// already has: another kernel graph's lowering, or the program, declared
+// it, and a second one would be renamed away from its callers.
+static bool is_known_declaration(MlirSymbolTable symbols, MlirOperation op) {
+  MlirAttribute sym = mlirOperationGetAttributeByName(op, str("sym_name"));
+  return mg_bridge_op_is(op, "func.func") &&
+         !mlirRegionIsNull(mlirOperationGetRegion(op, 0)) &&
+         mlirBlockIsNull(
+             mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0))) &&
+         !mlirAttributeIsNull(sym) && mlirAttributeIsAString(sym) &&
+         !mlirOperationIsNull(
+             mlirSymbolTableLookup(symbols, mlirStringAttrGetValue(sym)));
+}
+
 // Emits, parses and splices the lowering of `p` (consumed) in place of
 // `func`, whose host function keeps the name `name`; `symbols` (the
 // module's) follows the functions added and erased.
@@ -248,6 +262,8 @@ static bool lower_named(MlirOperation module, MlirSymbolTable symbols,
   MlirOperation at = func, first = {NULL};
   for (MlirOperation op = mlirBlockGetFirstOperation(body);
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    if (is_known_declaration(symbols, op))
+      continue;
     MlirOperation copy = mlirOperationClone(op);
     if (mlirOperationIsNull(first))
       first = copy;

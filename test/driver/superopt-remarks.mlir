@@ -17,9 +17,12 @@
 
 // DEVICE-LABEL: func.func @rms
 // DEVICE: call @rms_lax0_tensor(%arg0, %arg1) : (tensor<2x64xf16>, tensor<64x96xf16>) -> tensor<2x96xf16>
-// DEVICE: func.func private @rms_lax0(%arg0: memref<2x64xf16>, %arg1: memref<64x96xf16>, %arg2: memref<2x96xf16>) attributes {llvm.emit_c_interface}
+// DEVICE: func.func private @rms_lax0(%arg0: memref<2x64xf16, strided<[?, ?], offset: ?>>, %arg1: memref<64x96xf16, strided<[?, ?], offset: ?>>, %arg2: memref<2x96xf16, strided<[?, ?], offset: ?>>) attributes {llvm.emit_c_interface}
+// DEVICE: %[[X:.*]] = memref.reinterpret_cast %arg0
+// DEVICE: %[[W:.*]] = memref.reinterpret_cast %arg1
+// DEVICE: %[[Y:.*]] = memref.reinterpret_cast %arg2
 // DEVICE-NOT: gpu.memcpy
-// DEVICE: gpu.launch_func async [{{.*}}] @rms_lax0_gpu::@rms_lax0_gpu_k2 {{.*}} args(%arg0 : memref<2x64xf16>, %arg1 : memref<64x96xf16>, %arg2 : memref<2x96xf16>)
+// DEVICE: gpu.launch_func async [{{.*}}] @rms_lax0_gpu::@rms_lax0_gpu_k2 {{.*}} args(%[[X]] : memref<2x64xf16>, %[[W]] : memref<64x96xf16>, %[[Y]] : memref<2x96xf16>)
 // DEVICE-NOT: gpu.memcpy
 // DEVICE: func.func private @rms_lax0_tensor(
 

@@ -54,21 +54,40 @@
 // COPY: gpu.wait [
 // COPY: bufferization.to_tensor %[[YH]]
 //
-// The arguments are the kernel's: nothing allocated or copied.
-// DEVICE-LABEL: func.func @one_kernel(%arg0: memref<32x64xf32>, %arg1: memref<64x16xf32>, %arg2: memref<32x16xf32>) attributes {llvm.emit_c_interface} {
+// The arguments are the kernel's: nothing allocated or copied. They come
+// as any strided view, checked at entry (offset 0, the dense strides, a
+// 16-byte aligned pointer: test/lower/host-strides.mlir runs the checks)
+// and made the identity types the kernel takes.
+// DEVICE-LABEL: func.func @one_kernel(%arg0: memref<32x64xf32, strided<[?, ?], offset: ?>>, %arg1: memref<64x16xf32, strided<[?, ?], offset: ?>>, %arg2: memref<32x16xf32, strided<[?, ?], offset: ?>>) attributes {llvm.emit_c_interface} {
+// DEVICE-NOT: gpu.
+// DEVICE: %[[X:.*]] = memref.reinterpret_cast %arg0 to offset: [0], sizes: [32, 64], strides: [64, 1] : memref<32x64xf32, strided<[?, ?], offset: ?>> to memref<32x64xf32>
+// DEVICE-NOT: gpu.
+// DEVICE: %[[W:.*]] = memref.reinterpret_cast %arg1 {{.*}} to memref<64x16xf32>
+// DEVICE-NOT: gpu.
+// DEVICE: %[[Y:.*]] = memref.reinterpret_cast %arg2 {{.*}} to memref<32x16xf32>
 // DEVICE-NEXT: %[[T:.*]] = gpu.wait async
 // DEVICE-NOT: gpu.alloc
 // DEVICE-NOT: gpu.memcpy
-// DEVICE: gpu.launch_func async [%[[T]]] {{.*}} args(%arg0 : memref<32x64xf32>, %arg1 : memref<64x16xf32>, %arg2 : memref<32x16xf32>)
+// DEVICE: gpu.launch_func async [%[[T]]] {{.*}} args(%[[X]] : memref<32x64xf32>, %[[W]] : memref<64x16xf32>, %[[Y]] : memref<32x16xf32>)
 // DEVICE-NEXT: gpu.wait [
 // DEVICE-NEXT: return
 // DEVICE-NEXT: }
+// The messages (3 per argument), then the declarations they need.
+// DEVICE-NEXT: llvm.mlir.global private constant @one_kernel.arg_error0("mirage: @one_kernel: argument 0 (memref<32x64xf32>) has a non-zero offset;
+// DEVICE-NEXT: llvm.mlir.global private constant @one_kernel.arg_error1("mirage: @one_kernel: argument 0 (memref<32x64xf32>) is not dense row-major: its kernels need strides [64, 1]
+// DEVICE-NEXT: llvm.mlir.global private constant @one_kernel.arg_error2("mirage: @one_kernel: argument 0 (memref<32x64xf32>) is not 16-byte aligned;
+// DEVICE-COUNT-6: llvm.mlir.global private constant @one_kernel.arg_error
+// DEVICE-NEXT: func.func private @write(i32, !llvm.ptr, i64) -> i64
+// DEVICE-NEXT: func.func private @abort()
 // @caller (below) calls it on tensors: its adapter follows it.
 // DEVICE-LABEL: func.func private @one_kernel_tensor(%arg0: tensor<32x64xf32>, %arg1: tensor<64x16xf32>) -> tensor<32x16xf32> {
 // DEVICE-NEXT: %[[A:.*]] = bufferization.to_buffer %arg0 read_only : tensor<32x64xf32> to memref<32x64xf32>
+// DEVICE-NEXT: %[[AC:.*]] = memref.cast %[[A]] : memref<32x64xf32> to memref<32x64xf32, strided<[?, ?], offset: ?>>
 // DEVICE-NEXT: %[[B:.*]] = bufferization.to_buffer %arg1 read_only : tensor<64x16xf32> to memref<64x16xf32>
+// DEVICE-NEXT: %[[BC:.*]] = memref.cast %[[B]]
 // DEVICE-NEXT: %[[O:.*]] = memref.alloc() {alignment = 16 : i64} : memref<32x16xf32>
-// DEVICE-NEXT: call @one_kernel(%[[A]], %[[B]], %[[O]]) : (memref<32x64xf32>, memref<64x16xf32>, memref<32x16xf32>) -> ()
+// DEVICE-NEXT: %[[OC:.*]] = memref.cast %[[O]]
+// DEVICE-NEXT: call @one_kernel(%[[AC]], %[[BC]], %[[OC]]) : (memref<32x64xf32, strided<[?, ?], offset: ?>>, memref<64x16xf32, strided<[?, ?], offset: ?>>, memref<32x16xf32, strided<[?, ?], offset: ?>>) -> ()
 // DEVICE-NEXT: %[[R:.*]] = bufferization.to_tensor %[[O]] restrict writable
 // DEVICE-NEXT: return %[[R]]
 func.func @one_kernel(%x: tensor<32x64xf32>, %w: tensor<64x16xf32>) -> tensor<32x16xf32> attributes {ug.level = "kernel"} {
@@ -89,18 +108,29 @@ func.func @one_kernel(%x: tensor<32x64xf32>, %w: tensor<64x16xf32>) -> tensor<32
 // Only the intermediate is allocated; the matmul writes into a view of the
 // caller's first output buffer; the input returned is copied device to
 // device into the second.
-// DEVICE-LABEL: func.func @two_kernels(%arg0: memref<32x64xf32>, %arg1: memref<64x16xf32>, %arg2: memref<1x32x16xf32>, %arg3: memref<32x64xf32>) attributes {llvm.emit_c_interface} {
+// DEVICE-LABEL: func.func @two_kernels(%arg0: memref<32x64xf32, strided<[?, ?], offset: ?>>, %arg1: memref<64x16xf32, strided<[?, ?], offset: ?>>, %arg2: memref<1x32x16xf32, strided<[?, ?, ?], offset: ?>>, %arg3: memref<32x64xf32, strided<[?, ?], offset: ?>>) attributes {llvm.emit_c_interface} {
+// DEVICE: %[[X:.*]] = memref.reinterpret_cast %arg0
+// DEVICE: %[[W:.*]] = memref.reinterpret_cast %arg1
+// The rank-3 output's dim of size 1 may have any stride: two compared.
+// DEVICE: memref.extract_strided_metadata %arg2
+// DEVICE-NOT: arith.cmpi ne, %strides{{.*}}#0,
+// DEVICE: %[[O:.*]] = memref.reinterpret_cast %arg2
+// DEVICE: %[[X2:.*]] = memref.reinterpret_cast %arg3
 // DEVICE-NEXT: gpu.wait async
 // DEVICE-NEXT: %[[S:.*]], %{{.*}} = gpu.alloc async [%{{.*}}] () : memref<32x64xf32>
-// DEVICE-NEXT: %[[FLAT:.*]] = memref.collapse_shape %arg2
+// DEVICE-NEXT: %[[FLAT:.*]] = memref.collapse_shape %[[O]]
 // DEVICE-NEXT: %[[Y:.*]] = memref.expand_shape %[[FLAT]] {{.*}} into memref<32x16xf32>
 // DEVICE-NOT: gpu.alloc
-// DEVICE: gpu.launch_func {{.*}} args(%arg0 : memref<32x64xf32>, %arg0 : memref<32x64xf32>, %[[S]] : memref<32x64xf32>)
-// DEVICE: gpu.launch_func {{.*}} args(%[[S]] : memref<32x64xf32>, %arg1 : memref<64x16xf32>, %[[Y]] : memref<32x16xf32>)
-// DEVICE-NEXT: %[[C:.*]] = gpu.memcpy async [%{{.*}}] %arg3, %arg0 : memref<32x64xf32>, memref<32x64xf32>
+// DEVICE: gpu.launch_func {{.*}} args(%[[X]] : memref<32x64xf32>, %[[X]] : memref<32x64xf32>, %[[S]] : memref<32x64xf32>)
+// DEVICE: gpu.launch_func {{.*}} args(%[[S]] : memref<32x64xf32>, %[[W]] : memref<64x16xf32>, %[[Y]] : memref<32x16xf32>)
+// DEVICE-NEXT: %[[C:.*]] = gpu.memcpy async [%{{.*}}] %[[X2]], %[[X]] : memref<32x64xf32>, memref<32x64xf32>
 // DEVICE-NEXT: %[[D:.*]] = gpu.dealloc async [%[[C]]] %[[S]]
 // DEVICE-NEXT: gpu.wait [%[[D]]]
 // DEVICE-NEXT: return
+// DEVICE: @two_kernels.arg_error7("mirage: @two_kernels: argument 2 (memref<1x32x16xf32>) is not dense row-major: its kernels need strides [512, 16, 1]
+// The module declares write and abort once (@one_kernel's lowering did).
+// DEVICE-NOT: func.func private @write
+// DEVICE-NOT: func.func private @abort
 func.func @two_kernels(%x: tensor<32x64xf32>, %w: tensor<64x16xf32>) -> (tensor<1x32x16xf32>, tensor<32x64xf32>) attributes {ug.level = "kernel"} {
   %s = "ug.add"(%x, %x) : (tensor<32x64xf32>, tensor<32x64xf32>) -> tensor<32x64xf32>
   %y = "ug.matmul"(%s, %w) : (tensor<32x64xf32>, tensor<64x16xf32>) -> tensor<32x16xf32>

@@ -71,16 +71,29 @@ static void test_lower_host_device(void) {
   MgLowerOptions host = {MG_LOWER_HOST, "rms", "rms_gpu", false,
                          MG_LOWER_HOST_DEVICE, NULL};
   CHECK_EQ_INT(mg_lower_emit(p, &host, &t, &d), MG_STATUS_OK);
-  CHECK(strstr(t.data, "func.func @\"rms\"(%arg0: memref<2x64xf16>, %arg1: "
-                       "memref<64x96xf16>, %out0: memref<2x96xf16>) "
-                       "attributes {llvm.emit_c_interface} {") != NULL);
+  // Any strided view in; checked (offset, strides, alignment: 3 per
+  // argument, each dim over 1 element) and cast to the kernels' types.
+  CHECK(strstr(t.data, "func.func @\"rms\"(%given0: memref<2x64xf16, "
+                       "strided<[?, ?], offset: ?>>, %given1: "
+                       "memref<64x96xf16, strided<[?, ?], offset: ?>>, "
+                       "%given2: memref<2x96xf16, "
+                       "strided<[?, ?], offset: ?>>) attributes "
+                       "{llvm.emit_c_interface} {") != NULL);
+  CHECK(strstr(t.data, "%arg1 = memref.reinterpret_cast %given1 to offset: "
+                       "[0], sizes: [64, 96], strides: [96, 1] : "
+                       "memref<64x96xf16, strided<[?, ?], offset: ?>> to "
+                       "memref<64x96xf16>"));
+  CHECK(strstr(t.data, "need strides [96, 1]"));
+  CHECK_EQ_INT(count(t.data, "func.call @abort()"), 9);
+  CHECK_EQ_INT(count(t.data, "llvm.mlir.global private constant "
+                             "@\"rms.arg_error"), 9);
   CHECK(strstr(t.data, "args(%arg0 : memref<2x64xf16>, %arg1 : "
                        "memref<64x96xf16>, %out0 : memref<2x96xf16>)") != NULL);
   CHECK_EQ_INT(count(t.data, "gpu.launch_func async"), 1);
   CHECK_EQ_INT(count(t.data, "gpu.alloc"), 0);
   CHECK_EQ_INT(count(t.data, "gpu.memcpy"), 0);
   CHECK_EQ_INT(count(t.data, "bufferization."), 0);
-  CHECK_EQ_INT(count(t.data, "func.func"), 1);
+  CHECK_EQ_INT(count(t.data, "func.func"), 3); // @rms, write, abort
   mg_text_free(&t);
   host.tensor_adapter = "rms_tensor";
   CHECK_EQ_INT(mg_lower_emit(p, &host, &t, &d), MG_STATUS_OK);
@@ -89,6 +102,7 @@ static void test_lower_host_device(void) {
                        "(tensor<2x96xf16>) {") != NULL);
   CHECK_EQ_INT(count(t.data, "read_only"), 2);
   CHECK_EQ_INT(count(t.data, "func.call @\"rms\"("), 1);
+  CHECK_EQ_INT(count(t.data, "memref.cast"), 3); // to call @rms
   mg_text_free(&t);
   host.tensor_adapter = "a\"b";
   CHECK_EQ_INT(mg_lower_emit(p, &host, &t, &d), MG_STATUS_INVALID);
