@@ -14,6 +14,8 @@
 // RUN: ulimit -v 2000000; not mirage-run --compare=double40_tosa,double40_ug %s 2>&1 | FileCheck %s --check-prefix=E40
 // --lower checks every kernel graph: each is refused.
 // RUN: ulimit -v 2000000; not mirage-run --lower --memory-limit=16M %s 2>&1 | FileCheck %s --check-prefix=LOWER
+// So does --time (the host's buffers; here through the stand-in driver).
+// RUN: %if libdevice %{ ulimit -v 2000000; env MIRAGE_CUDA_LIBRARY="$(dirname "$(command -v mirage-run)")/libmirage-fake-cuda.so" not mirage-run --time=1 --warmup=0 --memory-limit=64M --toolkit=%cuda_toolkit %s 2>&1 | FileCheck %s --check-prefix=TIME %}
 //
 // A full check that fits the work budget (1.7e7 operations) but not the
 // bound: a sample of the columns is checked instead, and the line says why.
@@ -43,6 +45,10 @@
 // LOWER: error: @double29_ug: checking every element needs about {{[0-9]+}} GiB, more than the memory bound of 16 MiB (--memory-limit): its largest tensor is argument 0 (tensor<8192x65536xf32>), 536870912 elements (2.0 GiB); nothing was run
 // LOWER: error: @double40_ug: checking every element needs about {{[0-9]+}} TiB, more than the memory bound of 16 MiB (--memory-limit): its largest tensor is argument 0 (tensor<1048576x1048576xf16>), 1099511627776 elements (2.0 TiB); nothing was run
 // LOWER: error: @head_ug: checking every element needs about {{[0-9]+}} MiB, more than the memory bound of 16 MiB
+// TIME: error: @double29_ug: checking every element needs about {{[0-9]+}} GiB, more than the memory bound of 64 MiB
+// TIME: error: @double40_ug: checking every element needs about {{[0-9]+}} TiB, more than the memory bound of 64 MiB
+// TIME: error: @head_ug: checking every element needs about {{[0-9]+}} MiB, more than the memory bound of 64 MiB
+// TIME-NOT: out of memory
 // SAMPLED: @head_tosa vs @head_ug: sampled: {{[0-9]+}} of 65536 indices of dim 2 of output 0 (the first, the last and {{[0-9]+}} chosen at random with seed 1): {{[0-9]+}} of 262144 elements; a full check would take about 1.7e+07 operations (--sample-above=1e+08) and need about {{[0-9]+}} MiB, more than --memory-limit=64 MiB
 // SAMPLED-NEXT: @head_tosa vs @head_ug: 1 output, {{[0-9]+}} elements, max abs error {{.*}}: ok
 // FULL: @head_tosa vs @head_ug: 1 output, 262144 elements, max abs error {{.*}}: ok
