@@ -35,6 +35,7 @@
 // RUN: not mirage-run --memory-limit=inf %s 2>&1 | FileCheck %s --check-prefix=BAD-INF
 // RUN: not mirage-run --memory-limit=1e30 %s 2>&1 | FileCheck %s --check-prefix=BAD-HUGE
 // RUN: not mirage-run --memory-limit=2000000T %s 2>&1 | FileCheck %s --check-prefix=BAD-T
+// RUN: not mirage-run --memory-limit=0x10G %s 2>&1 | FileCheck %s --check-prefix=BAD-HEX
 // RUN: mirage-run --help | FileCheck %s --check-prefix=HELP
 
 // E29: memory-limit.mlir:{{[0-9]+}}:{{[0-9]+}}: error: @double29_tosa vs @double29_ug: checking a sample of rows needs about 4.0 GiB, more than the memory bound of 1.0 GiB (--memory-limit): its largest tensor is argument 0 (tensor<8192x65536xf32>), 536870912 elements (2.0 GiB); nothing was run
@@ -63,6 +64,7 @@
 // BAD-INF: mirage-run: invalid --memory-limit value 'inf'
 // BAD-HUGE: mirage-run: invalid --memory-limit value '1e30'
 // BAD-T: mirage-run: invalid --memory-limit value '2000000T'
+// BAD-HEX: mirage-run: invalid --memory-limit value '0x10G'
 // HELP: --memory-limit=<S>
 // HELP: 'none': no bound (default: half the physical memory,
 // HELP-NEXT: at most 64G: {{[0-9.]+}} {{MiB|GiB}} here)

@@ -71,13 +71,15 @@ bool mg_run_memory_parse(const char *text, uint64_t *bytes) {
     *bytes = UINT64_MAX;
     return true;
   }
-  // Digits first: strtod alone would take "inf", "nan" and hex floats.
+  // A decimal number only: strtod alone would take "inf", "nan", hex
+  // floats and leading spaces.
+  size_t digits = strspn(text, "0123456789.eE+-");
   if (!(*text >= '0' && *text <= '9'))
     return false;
   char *end;
   errno = 0;
   double v = strtod(text, &end);
-  if (errno || !isfinite(v))
+  if (errno || !isfinite(v) || end != text + digits)
     return false;
   static const char units[] = "KMGT";
   const char *unit = *end ? strchr(units, *end) : NULL;
