@@ -39,6 +39,7 @@ typedef struct Options {
   double tolerance; // < 0: derived per element
   double range;
   double sample_above; // a full check beyond this many operations samples
+  uint64_t memory_limit; // bytes a check may hold (UINT64_MAX: no bound)
   bool lift;
   const char *lift_options; // "key=value ..." for mirage-lift
   char lhs[256], rhs[256];
@@ -75,9 +76,12 @@ typedef struct Sides {
   size_t verdict_size;   // here instead of stdout, "ok" lines too
   const MgRunSample *sample; // when not NULL, the outputs compared are its
   const MgRunSignature *full; // slices of outputs of this signature
+  bool no_probe; // overflow.c's probe of every tensor passes the memory bound
 } Sides;
 
 static void usage(FILE *out) {
+  char memory[32];
+  mg_run_memory_str(mg_run_memory_default(), memory, sizeof memory);
   fprintf(out,
           "OVERVIEW: checks μGraph kernel graphs against their reference on "
           "the CPU\n\n"
@@ -103,6 +107,15 @@ static void usage(FILE *out) {
           "                        output rows instead, stated in a line; "
           "'never': always\n"
           "                        check every element\n"
+          "  --memory-limit=<S>  - refuse a check whose buffers would need "
+          "more than S bytes\n"
+          "                        (K, M, G, T: powers of 1024; at least "
+          "16M) before\n"
+          "                        allocating them, or check fewer rows when "
+          "a sample fits;\n"
+          "                        'none': no bound (default: half the "
+          "physical memory,\n"
+          "                        at most 64G: %s here)\n"
           "  --lift[=<options>]  - run the mirage-lift pass first (options as "
           "for\n"
           "                        mirage-opt --mirage-lift, e.g. "
@@ -158,7 +171,7 @@ static void usage(FILE *out) {
           "the PTX links\n"
           "                        (default /usr/local/cuda)\n"
           "  --help              - this text\n",
-          MG_RUN_SAMPLE_ABOVE);
+          MG_RUN_SAMPLE_ABOVE, memory);
 }
 
 static bool parse_double(const char *s, double *out) {
@@ -177,6 +190,7 @@ static int parse_args(int argc, char **argv, Options *o) {
   o->tolerance = -1;
   o->range = 1;
   o->sample_above = MG_RUN_SAMPLE_ABOVE;
+  o->memory_limit = mg_run_memory_default();
   o->jit_cpu = mg_run_jit_cpu_default();
   o->timing.runs = 20;
   o->timing.warmup = 3;
@@ -215,6 +229,13 @@ static int parse_args(int argc, char **argv, Options *o) {
         fprintf(stderr, "mirage-run: invalid --sample-above value '%s' "
                         "(expected a number of operations or 'never')\n",
                 a + 15);
+        return 1;
+      }
+    } else if (!strncmp(a, "--memory-limit=", 15)) {
+      if (!mg_run_memory_parse(a + 15, &o->memory_limit)) {
+        fprintf(stderr, "mirage-run: invalid --memory-limit value '%s' "
+                        "(expected a size in bytes from 16M to 2^60, with an "
+                        "optional suffix K, M, G or T, or 'none')\n", a + 15);
         return 1;
       }
     } else if (!strcmp(a, "--lower")) {
@@ -345,7 +366,7 @@ static void report_error(MlirLocation loc, const char *label,
 // report_error with a printf-style message; the pair's outcome.
 __attribute__((format(printf, 3, 4))) static Outcome
 pair_error(MlirLocation loc, const char *label, const char *fmt, ...) {
-  char msg[400];
+  char msg[640];
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
@@ -566,13 +587,14 @@ static Outcome compare(const char *label, const MgRunSignature *sig,
                                            : sig->outputs[k].dtype;
     append_counts(counts, sizeof counts, sig, nf.reference);
     MgRunOverflow at = *peaks;
-    if (at.ratio < 0 && !mg_run_overflow_probe(program, in, &at))
+    if (at.ratio < 0 &&
+        (sides->no_probe || !mg_run_overflow_probe(program, in, &at)))
       at.ratio = 0;
     verdict(sides, label, "OVERFLOW: the original program overflows %s at "
             "--range=%g (%s are inf/NaN); try --range=%g",
             mg_dtype_name(type), o->range, counts,
             mg_run_overflow_range(program, in, o->range, &at,
-                                  small_inputs(sig)));
+                                  small_inputs(sig) && !sides->no_probe));
     return OUTCOME_OVERFLOW;
   }
   MgRunOverflow at = *peaks;
@@ -580,7 +602,8 @@ static Outcome compare(const char *label, const MgRunSignature *sig,
   for (uint32_t k = 0; k < sig->num_outputs; ++k)
     candidate_overflows = candidate_overflows || nf.candidate[k];
   if (first[0] && sides->jit_is_reference && !candidate_overflows &&
-      (at.ratio >= 0 || mg_run_overflow_probe(program, in, &at)) &&
+      (at.ratio >= 0 ||
+       (!sides->no_probe && mg_run_overflow_probe(program, in, &at))) &&
       at.ratio > 1) {
     verdict(sides, label, "OVERFLOW: the original program overflows %s at "
             "--range=%g: an intermediate (the result of 'ug.%s', %s) reaches "
@@ -590,7 +613,7 @@ static Outcome compare(const char *label, const MgRunSignature *sig,
             at.peak, mg_dtype_name(at.dtype),
             mg_dtype_max_finite(at.dtype), where,
             mg_run_overflow_range(program, in, o->range, &at,
-                                  small_inputs(sig)));
+                                  small_inputs(sig) && !sides->no_probe));
     return OUTCOME_OVERFLOW;
   }
   if (first[0]) {
@@ -603,6 +626,9 @@ static Outcome compare(const char *label, const MgRunSignature *sig,
       snprintf(why, sizeof why, "; %s overflows %s (%s are inf/NaN, the "
                "reference's are finite)", sides->candidate,
                mg_dtype_name(sig->outputs[k].dtype), counts);
+    } else if (sides->jit_is_reference && at.ratio < 0) {
+      snprintf(why, sizeof why, "; its intermediates were not looked at "
+               "for an overflow (keeping them passes --memory-limit)");
     }
     verdict(sides, label, "%s%s", first, why);
     return OUTCOME_MISMATCH;
@@ -709,7 +735,7 @@ static Outcome interpret_and_compare(const MgProgram *program,
 /// The line saying which rows a sampled check compares.
 static void print_sample(const char *label, const MgRunSample *s,
                          const MgRunSignature *full, bool tiled,
-                         const Options *o) {
+                         const MgRunMemory *all, const Options *o) {
   const MgRunTensorType *out = &full->outputs[0];
   int64_t extent = out->dims[s->dim], taken = s->num_sampled * s->out_unit;
   char blocks[96] = "", which[96];
@@ -725,12 +751,20 @@ static void print_sample(const char *label, const MgRunSample *s,
     snprintf(which, sizeof which, "the first, the last and %u chosen at "
              "random with seed %llu", s->num_sampled - 2,
              (unsigned long long)o->seed);
+  char memory[160] = "", need[32], bound[32];
+  if (all->bytes > o->memory_limit) {
+    mg_run_memory_str(all->bytes, need, sizeof need);
+    mg_run_memory_str(o->memory_limit, bound, sizeof bound);
+    snprintf(memory, sizeof memory, " and need about %s, more than "
+             "--memory-limit=%s", need, bound);
+  }
   printf("%s: sampled: %lld of %lld indices of dim %u of output 0%s (%s): "
          "%lld of %lld elements; a full check would take about %.2g "
-         "operations (--sample-above=%.3g)%s\n",
+         "operations (--sample-above=%.3g)%s%s\n",
          label, (long long)taken, (long long)extent, s->dim, blocks, which,
          (long long)mg_run_numel(&s->sig.outputs[0]),
          (long long)mg_run_numel(out), s->full_work, o->sample_above,
+         memory,
          tiled ? "" : "; the reference was run whole (its tiling did not "
                       "apply)");
 }
@@ -740,6 +774,7 @@ static void print_sample(const char *label, const MgRunSample *s,
 /// kernel graph and the slices of the inputs.
 static Outcome check_sampled(MlirOperation module, MlirOperation ref,
                              const MgRunSignature *sig, const MgRunSample *s,
+                             const MgRunMemory *all, bool no_probe,
                              MlirLocation kloc, const char *label,
                              const Options *o) {
   char err[512];
@@ -787,9 +822,9 @@ static Outcome check_sampled(MlirOperation module, MlirOperation ref,
     report_error(mlirOperationGetLocation(ref), label, err);
   else {
     mg_run_sample_gather_output(s, sig, full.jit_out[0], part.jit_out[0]);
-    print_sample(label, s, sig, tiled, o);
+    print_sample(label, s, sig, tiled, all, o);
     Sides sides = {true, mg_run_func_narrowest(ref), "the μGraph side",
-                   "jit", NULL, 0, s, sig};
+                   "jit", NULL, 0, s, sig, no_probe};
     outcome = interpret_and_compare(s->program, &s->sig, &part,
                                     mg_run_func_roundoff(ref), &sides, kloc,
                                     label, o);
@@ -800,8 +835,62 @@ static Outcome check_sampled(MlirOperation module, MlirOperation ref,
   return outcome;
 }
 
+static uint64_t add_bytes(uint64_t a, uint64_t b) {
+  return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/// The error for a check that would need more memory than --memory-limit,
+/// before anything was allocated.
+static Outcome over_memory(MlirLocation loc, const char *label,
+                           const MgRunMemory *need, const char *what,
+                           const Options *o) {
+  char total[32], bound[32], tensor[32];
+  mg_run_memory_str(need->bytes, total, sizeof total);
+  mg_run_memory_str(o->memory_limit, bound, sizeof bound);
+  mg_run_memory_str(need->tensor_bytes, tensor, sizeof tensor);
+  return pair_error(loc, label, "%s needs about %s, more than the memory "
+                    "bound of %s (--memory-limit): its largest tensor is %s, "
+                    "%llu elements (%s); nothing was run", what, total, bound,
+                    need->tensor, (unsigned long long)need->numel, tensor);
+}
+
+/// How to check `program` against `ref` within --sample-above and
+/// --memory-limit: the plan for the work, or, when that does not fit the
+/// memory bound, a sample of fewer rows (not with --sample-above=never);
+/// each try asks for a 16th of the work. *need is what the chosen check
+/// needs (above the bound when none fits), *all what checking every
+/// element does.
+static MgRunSampleKind plan_check(const MgProgram *program,
+                                  const MgRunSignature *sig,
+                                  MlirOperation ref, const Options *o,
+                                  MgRunSample *s, MgRunMemory *need,
+                                  MgRunMemory *all) {
+  mg_run_memory_full(program, sig, MG_RUN_MEMORY_REFERENCE, ref, all);
+  *need = *all;
+  MgRunSampleKind kind =
+      mg_run_sample_plan(program, sig, o->sample_above, o->seed, s);
+  double work = s->full_work;
+  if (kind == MG_RUN_SAMPLE_ROWS)
+    mg_run_memory_sampled(sig, s, ref, need);
+  for (int i = 0; i < 6 && need->bytes > o->memory_limit &&
+                  kind != MG_RUN_SAMPLE_NONE && isfinite(o->sample_above);
+       ++i) {
+    double budget = (kind == MG_RUN_SAMPLE_ROWS ? s->work : work) / 16;
+    if (kind == MG_RUN_SAMPLE_ROWS)
+      mg_run_sample_free(s);
+    kind = mg_run_sample_plan(program, sig, budget, o->seed, s);
+    if (kind != MG_RUN_SAMPLE_ROWS) {
+      *need = *all;
+      break;
+    }
+    mg_run_memory_sampled(sig, s, ref, need);
+  }
+  return kind;
+}
+
 /// Runs `ref` (JIT) and `kernel` (interpreter) and compares them: every
-/// element, or a sample of rows when that would take too long.
+/// element, or a sample of rows when that would take too long or not fit
+/// the memory bound.
 static Outcome check_pair(MlirOperation module, MlirOperation ref,
                           MlirOperation kernel, const char *label,
                           const Options *o) {
@@ -829,12 +918,22 @@ static Outcome check_pair(MlirOperation module, MlirOperation ref,
   if (!program)
     return OUTCOME_ERROR;
   MgRunSample sample;
+  MgRunMemory need, all;
   MgRunSampleKind kind =
-      mg_run_sample_plan(program, &sig, o->sample_above, o->seed, &sample);
-  if (kind == MG_RUN_SAMPLE_ROWS) {
+      plan_check(program, &sig, ref, o, &sample, &need, &all);
+  bool no_probe = add_bytes(need.held, need.probe) > o->memory_limit;
+  if (need.bytes > o->memory_limit || kind == MG_RUN_SAMPLE_ROWS) {
     Outcome outcome =
-        check_sampled(module, ref, &sig, &sample, kloc, label, o);
-    mg_run_sample_free(&sample);
+        need.bytes > o->memory_limit
+            ? over_memory(kloc, label, &need,
+                          kind == MG_RUN_SAMPLE_ROWS
+                              ? "checking a sample of rows"
+                              : "checking every element",
+                          o)
+            : check_sampled(module, ref, &sig, &sample, &all, no_probe, kloc,
+                            label, o);
+    if (kind == MG_RUN_SAMPLE_ROWS)
+      mg_run_sample_free(&sample);
     mg_program_destroy(program);
     return outcome;
   }
@@ -852,7 +951,7 @@ static Outcome check_pair(MlirOperation module, MlirOperation ref,
     report_error(mlirOperationGetLocation(ref), label, err);
   else {
     Sides sides = {true, mg_run_func_narrowest(ref), "the μGraph side",
-                   "jit", NULL, 0, NULL, NULL};
+                   "jit", NULL, 0, NULL, NULL, no_probe};
     outcome = interpret_and_compare(program, &sig, &b,
                                     mg_run_func_roundoff(ref), &sides, kloc,
                                     label, o);
@@ -880,8 +979,14 @@ static Outcome compare_lowered(MlirContext ctx, const MgProgram *program,
                                const char *label, const Options *o) {
   char err[512];
   double u = coarsest_roundoff(program);
+  MgRunMemory need;
+  mg_run_memory_full(program, sig, MG_RUN_MEMORY_LOWERED, (MlirOperation){0},
+                     &need);
+  if (need.bytes > o->memory_limit)
+    return over_memory(loc, label, &need, "checking every element", o);
   Sides sides = {false, MG_DTYPE_F32, "the lowered code", "jit", NULL, 0,
-                 NULL, NULL};
+                 NULL, NULL, add_bytes(need.held, need.probe) >
+                                 o->memory_limit};
   Outcome outcome = OUTCOME_ERROR;
   Buffers b = {0};
   if (!buffers_alloc(&b, sig, o))
@@ -1153,7 +1258,12 @@ static Outcome time_kernel(MlirOperation module, const TimeRun *tr,
   Buffers b = {0};
   MgRunTiming t;
   MgRunGpu gpu = {&tr->cuda, &tr->device};
-  if (!mg_run_gpu_plan_build(program, &sig, &plan, err, sizeof err) ||
+  MgRunMemory need;
+  mg_run_memory_full(program, &sig, MG_RUN_MEMORY_DEVICE, (MlirOperation){0},
+                     &need);
+  if (need.bytes > o->memory_limit) {
+    over_memory(kloc, label, &need, "checking every element", o);
+  } else if (!mg_run_gpu_plan_build(program, &sig, &plan, err, sizeof err) ||
       !mg_run_gpu_image_find(tr->lowered, name, &plan, &image, err,
                              sizeof err)) {
     report_error(kloc, label, err);
@@ -1165,7 +1275,8 @@ static Outcome time_kernel(MlirOperation module, const TimeRun *tr,
   } else {
     char text[800] = "";
     Sides sides = {false, MG_DTYPE_F32, "the GPU kernels", "gpu", text,
-                   sizeof text, NULL, NULL};
+                   sizeof text, NULL, NULL,
+                   add_bytes(need.held, need.probe) > o->memory_limit};
     outcome = interpret_and_compare(program, &sig, &b,
                                     coarsest_roundoff(program), &sides, kloc,
                                     label, o);

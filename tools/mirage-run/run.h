@@ -264,6 +264,53 @@ int64_t mg_run_sample_output_index(const MgRunSample *s,
 /// (num_sampled * out_unit entries); returns their number.
 int64_t mg_run_sample_rows(const MgRunSample *s, int64_t *rows);
 
+//===--- memory.c: the memory a check needs, and its bound -----------------===//
+
+/// --memory-limit: at least 16 MiB (the search's floor), at most 2^60
+/// bytes; by default half the physical memory, at most 64 GiB (4 GiB when
+/// the system does not say).
+#define MG_RUN_MEMORY_MIN ((uint64_t)16 << 20)
+#define MG_RUN_MEMORY_MAX ((uint64_t)1 << 60)
+#define MG_RUN_MEMORY_CAP ((uint64_t)64 << 30)
+#define MG_RUN_MEMORY_UNKNOWN ((uint64_t)4 << 30)
+
+/// The default of --memory-limit on this machine.
+uint64_t mg_run_memory_default(void);
+/// A --memory-limit value: bytes with an optional K, M, G or T suffix
+/// (powers of 1024; "1.5G"), or "none" (UINT64_MAX: no bound). False when
+/// malformed or outside [MG_RUN_MEMORY_MIN, MG_RUN_MEMORY_MAX].
+bool mg_run_memory_parse(const char *text, uint64_t *bytes);
+/// "1.5 GiB", "512 MiB", "100 bytes".
+void mg_run_memory_str(uint64_t bytes, char *buf, size_t size);
+
+/// The host memory a check needs at its peak (an upper estimate, from the
+/// shapes alone; sizes saturate at UINT64_MAX), and its largest tensor.
+typedef struct MgRunMemory {
+  uint64_t bytes;        // held + phase
+  uint64_t held;         // buffers held for the whole check
+  uint64_t phase;        // the largest of the JIT's and the interpreter's
+  uint64_t probe;        // overflow.c's probe that keeps every tensor
+  uint64_t numel;        // elements of the largest tensor
+  uint64_t tensor_bytes; // ... in its element type
+  char tensor[256];      // "argument 0 (tensor<8192x65536xf32>)"
+} MgRunMemory;
+
+/// What runs the compiled side of a check.
+typedef enum MgRunMemoryJit {
+  MG_RUN_MEMORY_REFERENCE, // the JIT, the reference function's ops
+  MG_RUN_MEMORY_LOWERED,   // the JIT, lib/lower's code of the kernel graph
+  MG_RUN_MEMORY_DEVICE,    // a GPU (--time): nothing more on the host
+} MgRunMemoryJit;
+
+/// The memory of a check of every element of `program` (signature `sig`);
+/// `ref` is the reference function with MG_RUN_MEMORY_REFERENCE.
+void mg_run_memory_full(const MgProgram *program, const MgRunSignature *sig,
+                        MgRunMemoryJit jit, MlirOperation ref,
+                        MgRunMemory *m);
+/// The memory of the check of sample `s` against reference `ref`.
+void mg_run_memory_sampled(const MgRunSignature *sig, const MgRunSample *s,
+                           MlirOperation ref, MgRunMemory *m);
+
 //===--- timing.c: running the lowered kernels on a GPU ---------------===//
 
 /// A kernel's memref argument: the device buffer it addresses and the
