@@ -19,10 +19,10 @@
 // RUN: mirage-opt --mirage-search="time-budget-s=86400" %s -o /dev/null
 // RUN: not mirage-opt --mirage-search="max-states=-1" %s 2>&1 | FileCheck %s --check-prefix=STATES
 // RUN: not mirage-opt --mirage-search="max-states=1099511627777" %s 2>&1 | FileCheck %s --check-prefix=STATES
-// RUN: mirage-opt --mirage-superopt="max-kernel-ops=12 max-custom-kernels=12" %s -o /dev/null
+// RUN: mirage-opt --mirage-superopt="time-budget-s=0 max-kernel-ops=12 max-custom-kernels=12" %s -o /dev/null
 // An unusable cache directory is a warning on stderr (the search runs
 // without the cache), also without --mirage-remarks.
-// RUN: mirage-opt --mirage-superopt="cache-dir=/proc/mirage-nope" %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=CACHE
+// RUN: mirage-opt --mirage-superopt="time-budget-s=0 cache-dir=/proc/mirage-nope" %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=CACHE
 
 // UNKNOWN: unknown option 'bogus' for pass 'mirage-superopt'
 // NOTINT: invalid value 'seven' for option 'max-block-ops' of 'mirage-superopt': expected an integer
