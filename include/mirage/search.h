@@ -88,6 +88,11 @@ typedef enum MgSearchRank {
   MG_SEARCH_RANK_COUNT
 } MgSearchRank;
 
+/// Upper bounds of the resource options (mg_search_check_options): a day
+/// of wall clock, 2^40 states (days of enumeration on any machine).
+#define MG_SEARCH_MAX_TIME_BUDGET_S 86400.0
+#define MG_SEARCH_MAX_STATES ((uint64_t)1 << 40)
+
 typedef struct MgSearchOptions {
   // Generator limits.
   uint32_t max_kernel_ops;     // ops in the kernel graph (default 4)
@@ -147,7 +152,17 @@ typedef struct MgSearchOptions {
   uint64_t seed;               // test inputs derive from it (default 1)
   // Resources.
   uint32_t threads;            // workers; 0 = one per core
-  double time_budget_s;        // wall-clock budget; 0 = none
+  double time_budget_s;        // wall-clock budget; 0 = none; at most
+                               // MG_SEARCH_MAX_TIME_BUDGET_S
+  uint64_t max_states;         // stop enumerating once this many states
+                               // (ops tried, all levels) were counted,
+                               // then test what was found (0: no bound;
+                               // at most MG_SEARCH_MAX_STATES): a bound on
+                               // work, not time. With threads = 1 the
+                               // result is the same on any machine under
+                               // any load (tests, the fuzzer); with more,
+                               // where each thread stands when the bound
+                               // stops it varies from run to run
   uint64_t max_offered;        // stop enumerating once this many complete
                                // candidates were generated (0: no limit):
                                // for tools that want the first N whatever
@@ -244,6 +259,7 @@ typedef struct MgSearchStats {
   bool absexpr_saturated;     // the e-graph saturated within its bounds
   bool timed_out;             // the time budget stopped the search
   bool memory_limited;        // the memory bound stopped the search
+  bool states_limited;        // max_states stopped the enumeration
   uint32_t parts_memory_limited; // cut parts the memory bound stopped or
                                  // left unsearched (kept as they were)
   uint64_t memory_high_water; // bytes accounted (caches, programs, tests)

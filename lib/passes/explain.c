@@ -181,11 +181,12 @@ static void choice_text(const MgExplainPass *x, const MgProgram *target,
     const MgSearchStats *st = &r->stats;
     snprintf(buf, size, "kept the input: nothing estimated faster was "
              "verified (%llu candidate(s) tested, %llu verified, %llu not "
-             "tested: no cheaper)%s%s", (unsigned long long)st->evaluated,
+             "tested: no cheaper)%s%s%s", (unsigned long long)st->evaluated,
              (unsigned long long)st->verified,
              (unsigned long long)st->cost_skips,
              st->timed_out ? "; stopped by the time budget" : "",
-             st->memory_limited ? "; stopped by the memory bound" : "");
+             st->memory_limited ? "; stopped by the memory bound" : "",
+             st->states_limited ? "; stopped by max-states" : "");
     return;
   }
   if (r->best < 0 || (uint32_t)r->best >= r->num_found) {
@@ -397,7 +398,8 @@ static void json_stats(MgText *t, const MgSearchStats *st) {
                  "\"not_cheaper\": %llu, \"sibling_skips\": %llu, "
                  "\"kernel_ops_searched\": %u, \"cut_parts\": %u, "
                  "\"cost_bound_stop\": %s, \"absexpr_saturated\": %s, "
-                 "\"timed_out\": %s, \"memory_limited\": %s}",
+                 "\"timed_out\": %s, \"memory_limited\": %s, "
+                 "\"states_limited\": %s}",
                  (unsigned long long)st->states,
                  (unsigned long long)st->candidates,
                  (unsigned long long)st->evaluated,
@@ -412,7 +414,8 @@ static void json_stats(MgText *t, const MgSearchStats *st) {
                  st->cost_bound_stop ? "true" : "false",
                  st->absexpr_saturated ? "true" : "false",
                  st->timed_out ? "true" : "false",
-                 st->memory_limited ? "true" : "false");
+                 st->memory_limited ? "true" : "false",
+                 st->states_limited ? "true" : "false");
 }
 
 static void json_location(MgText *t, MlirLocation loc) {

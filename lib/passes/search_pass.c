@@ -50,6 +50,7 @@ static MgSearchOptions options_of(const MgOptionValue *values) {
   o.max_block_ops = (uint32_t)values[SEARCH_OPT_MAX_BLOCK_OPS].i;
   o.max_custom_kernels = (uint32_t)values[SEARCH_OPT_MAX_CUSTOM_KERNELS].i;
   o.time_budget_s = values[SEARCH_OPT_TIME_BUDGET].f;
+  o.max_states = (uint64_t)values[SEARCH_OPT_MAX_STATES].i;
   o.threads = (uint32_t)values[SEARCH_OPT_THREADS].i;
   o.target = mg_target_lookup(values[SEARCH_OPT_TARGET].s);
   o.use_absexpr = values[SEARCH_OPT_ABSEXPR].b;
@@ -117,12 +118,13 @@ static void print_stats(const char *func, const MgSearchStats *st) {
   fprintf(stderr,
           "mirage-search @%s: %.2f s (enumerate %.2f s, verify %.2f s), %u "
           "thread(s), %llu states, %llu candidates, %llu evaluated, %llu "
-          "verified%s%s\n",
+          "verified%s%s%s\n",
           func, st->elapsed_s, st->enumerate_s, st->verify_s, st->threads,
           (unsigned long long)st->states, (unsigned long long)st->candidates,
           (unsigned long long)st->evaluated, (unsigned long long)st->verified,
           st->timed_out ? ", stopped by the time budget" : "",
-          st->memory_limited ? ", stopped by the memory bound" : "");
+          st->memory_limited ? ", stopped by the memory bound" : "",
+          st->states_limited ? ", stopped by max-states" : "");
   fprintf(stderr, "mirage-search @%s: pruned by rule:", func);
   for (int r = 0; r < MG_SEARCH_RULE_COUNT; ++r)
     fprintf(stderr, " %s %llu", mg_search_rule_name((MgSearchRule)r),
@@ -209,7 +211,7 @@ typedef struct Seen {
   MgProgram *subject;
   MgProgram *best; // NULL: nothing cheaper
   char name[256];
-  bool timed_out, memory_limited;
+  bool timed_out, memory_limited, states_limited;
   uint32_t next; // the previous entry with the same hash key, or UINT32_MAX
 } Seen;
 
@@ -263,6 +265,7 @@ static void remember(Run *run, const MgProgram *subject, uint64_t hash,
   snprintf(e->name, sizeof e->name, "%s", name);
   e->timed_out = st->timed_out;
   e->memory_limited = st->memory_limited;
+  e->states_limited = st->states_limited;
   e->next = mg_ptrmap_get(&run->seen_by_hash, hash_key(hash));
   if (!mg_ptrmap_put(&run->seen_by_hash, hash_key(hash), run->num_seen)) {
     mg_program_destroy(e->subject);
@@ -349,6 +352,7 @@ static void answer_from_seen(Run *run, const Seen *seen, Answer *a) {
   a->best = seen->best ? mg_program_clone(seen->best) : NULL;
   a->result.stats.timed_out = seen->timed_out;
   a->result.stats.memory_limited = seen->memory_limited;
+  a->result.stats.states_limited = seen->states_limited;
   ++run->deduplicated;
 }
 
@@ -384,6 +388,14 @@ static void cache_result(const Run *run, MlirLocation loc,
   const MgSearchResult *result = &a->result;
   bool stopped = result->stats.timed_out || result->stats.memory_limited;
   MgStatus put = MG_STATUS_OK;
+  // The cache's key does not carry max-states: what a search it stopped
+  // found stays out of the cache (a complete result there still serves).
+  if (result->stats.states_limited) {
+    if (run->use_cache && run->remarks)
+      mg_pass_remark(loc, "mirage-search: result not cached: max-states "
+                          "stopped the search");
+    return;
+  }
   if (run->use_cache)
     put = a->best ? mg_cache_put(run->cache_dir, target, &run->options,
                                  &result->found[result->best], stopped, &diag)
@@ -466,6 +478,8 @@ static void remark_decision(const Run *run, MlirLocation loc,
                         ? " (stopped by the time budget)"
                         : a->result.stats.memory_limited
                               ? " (stopped by the memory bound)"
+                        : a->result.stats.states_limited
+                              ? " (stopped by max-states)"
                               : "";
   // What decided: the model of the emitted code (time_s), or the
   // proxy's DRAM bytes. The roofline, the idealised bound, is shown

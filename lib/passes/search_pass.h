@@ -11,6 +11,7 @@ enum {
   SEARCH_OPT_MAX_BLOCK_OPS,
   SEARCH_OPT_MAX_CUSTOM_KERNELS,
   SEARCH_OPT_TIME_BUDGET,
+  SEARCH_OPT_MAX_STATES,
   SEARCH_OPT_THREADS,
   SEARCH_OPT_TARGET,
   SEARCH_OPT_CACHE_DIR,
@@ -38,7 +39,13 @@ enum {
     {"max-custom-kernels", MG_OPTION_INT, "4", \
      "most graph-defined kernels per kernel graph", 0, 12}, \
     {"time-budget-s", MG_OPTION_FLOAT, "30", \
-     "search time budget per kernel graph, seconds (0: none)", 0, 0}, \
+     "search time budget per kernel graph, seconds (0: none; at most " \
+     "86400)", 0, 0}, \
+    {"max-states", MG_OPTION_INT, "0", \
+     "stop enumerating after this many search states per kernel graph, " \
+     "then test what was found (0: no bound); a bound on work, not time: " \
+     "with threads=1 the same result on any machine at any load", \
+     0, (int64_t)1 << 40}, \
     {"threads", MG_OPTION_INT, "0", "search threads (0: one per core)", 0, 256}, \
     {"target", MG_OPTION_STRING, "sm_90", \
      "GPU target (sm_80, sm_86, sm_89, sm_90)", 0, 0}, \

@@ -281,6 +281,7 @@ void mg_search_add_part_stats(MgSearchStats *st, const MgSearchStats *part) {
   st->cost_skips += part->cost_skips;
   st->timed_out |= part->timed_out;
   st->memory_limited |= part->memory_limited;
+  st->states_limited |= part->states_limited;
   st->parts_memory_limited += part->memory_limited;
 }
 

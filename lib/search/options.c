@@ -89,6 +89,7 @@ MgStatus mg_search_check_options(const MgSearchOptions *o, MgDiag *diag) {
   RANGE(rank, 0, MG_SEARCH_RANK_COUNT - 1)
   RANGE(extra_levels, 0, 12)
   RANGE(explain_top, 0, 1u << 16)
+  RANGE(max_states, 0, MG_SEARCH_MAX_STATES)
 #undef RANGE
   if (!(o->verify_error > 0 && o->verify_error < 1))
     return mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
@@ -98,11 +99,13 @@ MgStatus mg_search_check_options(const MgSearchOptions *o, MgDiag *diag) {
     return mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
                        "option 'max_work_ratio' is %g, expected >= 1",
                        o->max_work_ratio);
-  if (!(o->time_budget_s >= 0) || !isfinite(o->time_budget_s))
+  // Above the cap a budget means "none" (1e308 did): 0 says that.
+  if (!(o->time_budget_s >= 0 &&
+        o->time_budget_s <= MG_SEARCH_MAX_TIME_BUDGET_S))
     return mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
-                       "option 'time_budget_s' is %g, expected a finite "
-                       "number of seconds >= 0 (0: no budget)",
-                       o->time_budget_s);
+                       "option 'time_budget_s' is %g, expected 0..%g "
+                       "seconds (0: no budget)",
+                       o->time_budget_s, MG_SEARCH_MAX_TIME_BUDGET_S);
   if (o->memory_limit < ((uint64_t)16 << 20))
     return mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
                        "option 'memory_limit' is %llu bytes, expected at "

@@ -9,7 +9,8 @@
 // Budgets: every worker polls mg_worker_stopped often; it reads the clock
 // every 64 polls. Enumeration has its own deadline (60% of the budget) so
 // that testing the best candidates found so far still fits in the budget;
-// the memory bound also stops only enumeration. Live progress counters are
+// the memory bound and the state bound (max_states) also stop only
+// enumeration. Live progress counters are
 // published from the polls in batches (workers keep exact counts in their
 // own stats, which are what the result reports).
 //
@@ -110,6 +111,14 @@ bool mg_worker_stopped(Worker *w) {
   atomic_fetch_add(&s->live_pruned, pruned - w->pub_pruned);
   w->pub_states = w->stats.states;
   w->pub_pruned = pruned;
+  // The work bound: read at the same polls as the clock, so with one
+  // thread it stops at the same state on every run.
+  if (s->opt.max_states && !s->verifying &&
+      atomic_load(&s->live_states) >= s->opt.max_states) {
+    atomic_store(&s->states_limited, true);
+    atomic_store(&s->enum_stop, true);
+    return true;
+  }
   if (s->deadline > 0) {
     double now = mg_clock_now();
     if (now > s->deadline) {

@@ -544,6 +544,7 @@ static void search_destroy(Search *s, Worker *workers, uint32_t nw,
         cmp_reason);
   stats->timed_out = atomic_load(&s->timed_out);
   stats->memory_limited = atomic_load(&s->memory_limited);
+  stats->states_limited = atomic_load(&s->states_limited);
   stats->memory_high_water = atomic_load(&s->memory_high);
   stats->elapsed_s = mg_clock_now() - s->start;
   pthread_mutex_destroy(&s->lock);

@@ -396,7 +396,7 @@ struct Search {
   uint32_t menu_buckets;
   atomic_bool stop;           // everything stops (budget, failure)
   atomic_bool enum_stop;      // enumeration stops (its deadline, memory)
-  atomic_bool timed_out, memory_limited, failed;
+  atomic_bool timed_out, memory_limited, states_limited, failed;
   bool verifying;             // set between phases, by the caller's thread
   atomic_uint_fast64_t live_states, live_pruned, live_candidates,
       live_evaluated, live_verified;

@@ -12,10 +12,17 @@
 // RUN: not mirage-opt --mirage-superopt="max-kernel-ops=13" --mirage-remarks %s 2>&1 | FileCheck %s --check-prefix=KOPS
 // RUN: not mirage-opt --mirage-search="max-custom-kernels=13" %s 2>&1 | FileCheck %s --check-prefix=CUSTOM
 // RUN: not mirage-opt --mirage-superopt="time-budget-s=inf" --mirage-remarks %s 2>&1 | FileCheck %s --check-prefix=INF
-// RUN: mirage-opt --mirage-superopt="max-kernel-ops=12 max-custom-kernels=12" %s -o /dev/null
+// A budget above the stated maximum (a day) is refused, not read as "none"
+// (issue 33); the maximum itself is accepted.
+// RUN: not mirage-opt --mirage-superopt="time-budget-s=1e308" --mirage-remarks %s 2>&1 | FileCheck %s --check-prefix=HUGE
+// RUN: not mirage-opt --mirage-search="time-budget-s=86400.5" %s 2>&1 | FileCheck %s --check-prefix=ABOVE
+// RUN: mirage-opt --mirage-search="time-budget-s=86400" %s -o /dev/null
+// RUN: not mirage-opt --mirage-search="max-states=-1" %s 2>&1 | FileCheck %s --check-prefix=STATES
+// RUN: not mirage-opt --mirage-search="max-states=1099511627777" %s 2>&1 | FileCheck %s --check-prefix=STATES
+// RUN: mirage-opt --mirage-superopt="time-budget-s=0 max-kernel-ops=12 max-custom-kernels=12" %s -o /dev/null
 // An unusable cache directory is a warning on stderr (the search runs
 // without the cache), also without --mirage-remarks.
-// RUN: mirage-opt --mirage-superopt="cache-dir=/proc/mirage-nope" %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=CACHE
+// RUN: mirage-opt --mirage-superopt="time-budget-s=0 cache-dir=/proc/mirage-nope" %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=CACHE
 
 // UNKNOWN: unknown option 'bogus' for pass 'mirage-superopt'
 // NOTINT: invalid value 'seven' for option 'max-block-ops' of 'mirage-superopt': expected an integer
@@ -29,8 +36,13 @@
 // KOPS-NOT: mirage-lift
 // CUSTOM: value 13 of option 'max-custom-kernels' of 'mirage-search' is out of range [0, 12]
 // INF-NOT: mirage-lift
-// INF: option 'time-budget-s' is inf, expected a finite number of seconds >= 0 (0: no budget)
+// INF: option 'time-budget-s' is inf, expected 0..86400 seconds (0: no budget)
 // INF-NOT: mirage-lift
+// HUGE-NOT: mirage-lift
+// HUGE: option 'time-budget-s' is 1e+308, expected 0..86400 seconds (0: no budget)
+// HUGE-NOT: mirage-lift
+// ABOVE: option 'time-budget-s' is 86400.5, expected 0..86400 seconds (0: no budget)
+// STATES: option 'max-states' of 'mirage-search' is out of range [0, 1099511627776]
 // CACHE: mirage-search: warning: cache-dir '/proc/mirage-nope' cannot be created or written ({{.*}}); results are not cached
 func.func @f() {
   return

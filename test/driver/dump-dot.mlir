@@ -3,18 +3,18 @@
 // kernel-graph function as DIR/<function>.dot, also through a pipeline
 // string and in stock mlir-opt; an unusable DIR fails before any work.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: mirage-opt --mirage-superopt="cache=false lower=false" --mirage-dump-dot=%t/flag %s -o /dev/null
+// RUN: mirage-opt --mirage-superopt="time-budget-s=0 cache=false lower=false" --mirage-dump-dot=%t/flag %s -o /dev/null
 // RUN: FileCheck %s < %t/flag/rmsnorm_small_lax0.dot
 // RUN: dot -Tsvg %t/flag/rmsnorm_small_lax0.dot -o %t/rmsnorm.svg
 // The lowered pipeline draws the same μGraph: the search chose it.
-// RUN: mirage-opt --mirage-superopt="cache=false dump-dot=%t/option" %s -o /dev/null
+// RUN: mirage-opt --mirage-superopt="time-budget-s=0 cache=false dump-dot=%t/option" %s -o /dev/null
 // RUN: diff %t/flag/rmsnorm_small_lax0.dot %t/option/rmsnorm_small_lax0.dot
-// RUN: mirage-opt --pass-pipeline='builtin.module(mirage-superopt{cache=false lower=false dump-dot=%t/pipeline})' %s -o /dev/null
+// RUN: mirage-opt --pass-pipeline='builtin.module(mirage-superopt{time-budget-s=0 cache=false lower=false dump-dot=%t/pipeline})' %s -o /dev/null
 // RUN: diff %t/flag/rmsnorm_small_lax0.dot %t/pipeline/rmsnorm_small_lax0.dot
-// RUN: %mlir_opt --load-pass-plugin=%mirage_plugin --pass-pipeline='builtin.module(mirage-superopt{cache=false lower=false dump-dot=%t/plugin})' %s -o /dev/null
+// RUN: %mlir_opt --load-pass-plugin=%mirage_plugin --pass-pipeline='builtin.module(mirage-superopt{time-budget-s=0 cache=false lower=false dump-dot=%t/plugin})' %s -o /dev/null
 // RUN: diff %t/flag/rmsnorm_small_lax0.dot %t/plugin/rmsnorm_small_lax0.dot
 // A function the search keeps is drawn as it is.
-// RUN: mirage-opt --mirage-superopt="cache=false" --mirage-dump-dot=%t/kept %S/Inputs/superopt-kept.mlir -o /dev/null
+// RUN: mirage-opt --mirage-superopt="time-budget-s=0 cache=false" --mirage-dump-dot=%t/kept %S/Inputs/superopt-kept.mlir -o /dev/null
 // RUN: FileCheck %s --check-prefix=KEPT < %t/kept/mm_lax0.dot
 // RUN: dot -Tsvg %t/kept/mm_lax0.dot -o /dev/null
 

@@ -7,6 +7,9 @@
 // CHECK-NEXT: max-block-ops=<int>
 // CHECK-SAME: (default: 9)
 // CHECK: time-budget-s=<number>
+// CHECK-SAME: at most 86400
+// CHECK-NEXT: max-states=<int>
+// CHECK-SAME: a bound on work, not time
 // CHECK: target=<string>
 // CHECK-SAME: (default: sm_90)
 // CHECK: rank=<string>

@@ -4,10 +4,10 @@
 // pipeline strips it (mirage-strip-compile-times), so with the CUDA toolkit
 // the PTX modules compare equal too.
 // RUN: rm -rf %t.cache
-// RUN: mirage-opt --mirage-superopt="threads=1 cache=false" %mirage_src/examples/rmsnorm_matmul.mlir -o %t.1
-// RUN: mirage-opt --mirage-superopt="threads=2 cache=false" %mirage_src/examples/rmsnorm_matmul.mlir -o %t.2
-// RUN: mirage-opt --mirage-superopt="threads=2 cache-dir=%t.cache" %mirage_src/examples/rmsnorm_matmul.mlir -o %t.3
-// RUN: mirage-opt --mirage-superopt="threads=1 cache-dir=%t.cache" %mirage_src/examples/rmsnorm_matmul.mlir -o %t.4
+// RUN: mirage-opt --mirage-superopt="time-budget-s=0 threads=1 cache=false" %mirage_src/examples/rmsnorm_matmul.mlir -o %t.1
+// RUN: mirage-opt --mirage-superopt="time-budget-s=0 threads=2 cache=false" %mirage_src/examples/rmsnorm_matmul.mlir -o %t.2
+// RUN: mirage-opt --mirage-superopt="time-budget-s=0 threads=2 cache-dir=%t.cache" %mirage_src/examples/rmsnorm_matmul.mlir -o %t.3
+// RUN: mirage-opt --mirage-superopt="time-budget-s=0 threads=1 cache-dir=%t.cache" %mirage_src/examples/rmsnorm_matmul.mlir -o %t.4
 // RUN: cmp %t.1 %t.2
 // RUN: cmp %t.1 %t.3
 // RUN: cmp %t.1 %t.4

@@ -2,18 +2,18 @@
 // becomes host code launching a GPU kernel, compiled to PTX when the CUDA
 // toolkit's libdevice is there (ptx=auto); lower=false keeps the verified
 // μGraph (the reference keeps the original ops).
-// RUN: mirage-opt --mirage-superopt="cache-dir=%t.cache ptx=false" --mirage-remarks %s 2>&1 >%t | FileCheck %s --check-prefix=REMARK
+// RUN: mirage-opt --mirage-superopt="time-budget-s=0 cache-dir=%t.cache ptx=false" --mirage-remarks %s 2>&1 >%t | FileCheck %s --check-prefix=REMARK
 // RUN: FileCheck %s --check-prefix=LOWERED < %t
-// RUN: mirage-opt --mirage-superopt="cache-dir=%t.cache lower=false" --mirage-remarks %s 2>&1 >%t.ug | FileCheck %s --check-prefix=KEPT-REMARK
+// RUN: mirage-opt --mirage-superopt="time-budget-s=0 cache-dir=%t.cache lower=false" --mirage-remarks %s 2>&1 >%t.ug | FileCheck %s --check-prefix=KEPT-REMARK
 // RUN: FileCheck %s < %t.ug
 // Nothing liftable: the module is unchanged and the remark says why.
-// RUN: mirage-opt --mirage-superopt="cache-dir=%t.cache" --mirage-remarks %S/Inputs/nothing-to-lift.mlir 2>&1 >%t.nothing | FileCheck %S/Inputs/nothing-to-lift.mlir --check-prefix=NOTHING
+// RUN: mirage-opt --mirage-superopt="time-budget-s=0 cache-dir=%t.cache" --mirage-remarks %S/Inputs/nothing-to-lift.mlir 2>&1 >%t.nothing | FileCheck %S/Inputs/nothing-to-lift.mlir --check-prefix=NOTHING
 // RUN: mirage-opt %S/Inputs/nothing-to-lift.mlir > %t.ref && diff %t.ref %t.nothing
 // host=device goes through to the lowering: the lifted subprogram takes
 // and fills device buffers, and @rms calls it through the tensor adapter.
-// RUN: mirage-opt --mirage-superopt="cache-dir=%t.cache ptx=false host=device" %s | FileCheck %s --check-prefix=DEVICE
+// RUN: mirage-opt --mirage-superopt="time-budget-s=0 cache-dir=%t.cache ptx=false host=device" %s | FileCheck %s --check-prefix=DEVICE
 // Without --mirage-remarks the pass is silent.
-// RUN: mirage-opt --mirage-superopt="cache-dir=%t.cache" %s 2>&1 >/dev/null | count 0
+// RUN: mirage-opt --mirage-superopt="time-budget-s=0 cache-dir=%t.cache" %s 2>&1 >/dev/null | count 0
 
 // DEVICE-LABEL: func.func @rms
 // DEVICE: call @rms_lax0_tensor(%arg0, %arg1) : (tensor<2x64xf16>, tensor<64x96xf16>) -> tensor<2x96xf16>

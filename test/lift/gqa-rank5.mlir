@@ -25,7 +25,7 @@
 // RUN: mirage-run --lower --range=1 %t.lifted | FileCheck %s --check-prefix=VAL
 // The search's kernels (block graphs whose tiles are rank 5) agree too,
 // and lower to GPU kernels.
-// RUN: mirage-opt --mirage-search="cache=false" %t.lifted -o %t.searched
+// RUN: mirage-opt --mirage-search="time-budget-s=0 cache=false" %t.lifted -o %t.searched
 // RUN: mirage-opt --mirage-verify-ugraph %t.searched > /dev/null
 // RUN: mirage-run --range=1 %t.searched | FileCheck %s --check-prefix=VAL
 // RUN: mirage-run --lower --range=1 %t.searched | FileCheck %s --check-prefix=VAL

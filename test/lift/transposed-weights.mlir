@@ -16,7 +16,7 @@
 // RUN: mirage-opt --mirage-lift --mirage-unlift %s > %t.rt
 // RUN: diff %t.in %t.rt
 // RUN: mirage-run --lift %s | FileCheck %s --check-prefix=NUM
-// RUN: mirage-opt --mirage-superopt="lower=false cache=false" --mirage-remarks %s 2>%t.err > %t.opt
+// RUN: mirage-opt --mirage-superopt="time-budget-s=0 lower=false cache=false" --mirage-remarks %s 2>%t.err > %t.opt
 // RUN: FileCheck %s --check-prefix=SEARCH < %t.err
 // RUN: FileCheck %s --check-prefix=OPT < %t.opt
 // RUN: mirage-run %t.opt | FileCheck %s --check-prefix=NUM

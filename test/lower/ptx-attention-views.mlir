@@ -3,13 +3,13 @@
 // its head-split transposes and Kᵀ folded into the readers' loads, the
 // head merge into the writer's stores) as PTX
 // for sm_90 and sm_80: ptxas accepts every kernel, without spills.
-// RUN: mirage-opt --mirage-superopt="cache=false" %S/../search/superopt-attention-views.mlir -o %t.sm90.mlir
+// RUN: mirage-opt --mirage-superopt="time-budget-s=0 cache=false" %S/../search/superopt-attention-views.mlir -o %t.sm90.mlir
 // RUN: %python %S/Inputs/extract_ptx.py %t.sm90.mlir %t.sm90 | FileCheck %s --check-prefix=FILES
 // RUN: %ptxas -arch=sm_90 -v %t.sm90/attention_f16_lax0_gpu.ptx -o %t.sm90/f16.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
 // RUN: %ptxas -arch=sm_90 -v %t.sm90/attention_bf16_lax0_gpu.ptx -o %t.sm90/bf16.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
 // RUN: FileCheck %s < %t.sm90/attention_f16_lax0_gpu.ptx
 // RUN: FileCheck %s --check-prefix=QK < %t.sm90/attention_f16_lax0_gpu.ptx
-// RUN: mirage-opt --mirage-superopt="cache=false target=sm_80" %S/../search/superopt-attention-views.mlir -o %t.sm80.mlir
+// RUN: mirage-opt --mirage-superopt="time-budget-s=0 cache=false target=sm_80" %S/../search/superopt-attention-views.mlir -o %t.sm80.mlir
 // RUN: %python %S/Inputs/extract_ptx.py %t.sm80.mlir %t.sm80
 // RUN: %ptxas -arch=sm_80 -v %t.sm80/attention_f16_lax0_gpu.ptx -o %t.sm80/f16.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
 // RUN: %ptxas -arch=sm_80 -v %t.sm80/attention_bf16_lax0_gpu.ptx -o %t.sm80/bf16.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL

@@ -1,8 +1,8 @@
 // REQUIRES: ptxas, libdevice
 // The sanitized run leaves this test out (six unbounded searches at the
 // paper's shapes, minutes under ASan); what it runs is sanitized there
-// elsewhere: the same script and checks for sm_90 (ptx-benchmarks.mlir),
-// the sm_80 lowering and PTX of the tensor-core and FP32 kernels
+// elsewhere (ptx-benchmarks.mlir, the same script for sm_90, is left out
+// too): the sm_80 lowering and PTX of the tensor-core and FP32 kernels
 // (tensor-cores-ptx.mlir, ptx.mlir, online-ptx.mlir, max-ptx.mlir).
 // UNSUPPORTED: asan
 // The PTX of the six paper benchmarks at the paper's shapes (the kernels

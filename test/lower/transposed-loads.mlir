@@ -15,10 +15,10 @@
 // RUN: mirage-opt --mirage-lower="ptx=false" %s | FileCheck %s --check-prefix=GPU
 // The transposed-weight MLP and attention with Kᵀ of a computed K, as the
 // search composes them, against their TOSA originals:
-// RUN: mirage-opt --mirage-superopt="cache=false lower=false" %S/../lift/transposed-weights.mlir -o %t.mlp.mlir
+// RUN: mirage-opt --mirage-superopt="time-budget-s=0 cache=false lower=false" %S/../lift/transposed-weights.mlir -o %t.mlp.mlir
 // RUN: mirage-run --lower %t.mlp.mlir | FileCheck %s --check-prefix=MLP
 // RUN: mirage-opt --mirage-lower="ptx=false" %t.mlp.mlir | FileCheck %s --check-prefix=MLP-GPU
-// RUN: mirage-opt --mirage-superopt="cache=false lower=false" %S/../search/superopt-attention-views.mlir -o %t.att.mlir
+// RUN: mirage-opt --mirage-superopt="time-budget-s=0 cache=false lower=false" %S/../search/superopt-attention-views.mlir -o %t.att.mlir
 // RUN: mirage-run --lower --range=0.25 %t.att.mlir | FileCheck %s --check-prefix=ATT
 // RUN: mirage-opt --mirage-lower="ptx=false" %t.att.mlir | FileCheck %s --check-prefix=ATT-GPU
 

@@ -1,9 +1,9 @@
 // REQUIRES: libdevice, ptxas
 // In stock mlir-opt the plugin's superopt pipeline appends the upstream
 // NVVM passes after lowering (ptx=auto finds libdevice): PTX comes out.
-// RUN: %mlir_opt --load-pass-plugin=%mirage_plugin --pass-pipeline='builtin.module(mirage-superopt{cache=false})' %S/../driver/superopt-remarks.mlir | FileCheck %s
+// RUN: %mlir_opt --load-pass-plugin=%mirage_plugin --pass-pipeline='builtin.module(mirage-superopt{time-budget-s=0 cache=false})' %S/../driver/superopt-remarks.mlir | FileCheck %s
 // ptxas=true checks it there too; the pipeline's remarks option reaches it.
-// RUN: %mlir_opt --load-pass-plugin=%mirage_plugin --pass-pipeline='builtin.module(mirage-superopt{cache=false ptxas=true remarks=true})' %S/../driver/superopt-remarks.mlir 2>&1 >/dev/null | FileCheck %s --check-prefix=PTXAS
+// RUN: %mlir_opt --load-pass-plugin=%mirage_plugin --pass-pipeline='builtin.module(mirage-superopt{time-budget-s=0 cache=false ptxas=true remarks=true})' %S/../driver/superopt-remarks.mlir 2>&1 >/dev/null | FileCheck %s --check-prefix=PTXAS
 // PTXAS: remark: mirage-ptxas: '@rms_lax0_gpu': ptxas accepts 1 kernel(s) for sm_90
 
 // CHECK: module attributes {gpu.container_module}

@@ -1,9 +1,9 @@
 // The whole pipeline inside stock mlir-opt: the plugin lifts, searches and
 // verifies; the μGraph dialect is loaded by the pass itself.
-// RUN: %mlir_opt --load-pass-plugin=%mirage_plugin --pass-pipeline='builtin.module(mirage-superopt{cache=false remarks=true lower=false})' %s 2>&1 | FileCheck %s
+// RUN: %mlir_opt --load-pass-plugin=%mirage_plugin --pass-pipeline='builtin.module(mirage-superopt{time-budget-s=0 cache=false remarks=true lower=false})' %s 2>&1 | FileCheck %s
 // Lowered (the default), with the upstream PTX passes the pipeline appends
 // when libdevice is there.
-// RUN: %mlir_opt --load-pass-plugin=%mirage_plugin --pass-pipeline='builtin.module(mirage-superopt{cache=false ptx=false})' %s 2>&1 | FileCheck %s --check-prefix=LOWERED
+// RUN: %mlir_opt --load-pass-plugin=%mirage_plugin --pass-pipeline='builtin.module(mirage-superopt{time-budget-s=0 cache=false ptx=false})' %s 2>&1 | FileCheck %s --check-prefix=LOWERED
 // LOWERED: gpu.module @rmsnorm_small_lax0_gpu
 // LOWERED: gpu.launch_func async
 

@@ -4,8 +4,8 @@
 // A lone GEMV (the split-K kernel of lib/lower/gemv.c): the search keeps it; the second compile reads that from the
 // cache (an entry holding the subprogram itself) and searches nothing.
 // RUN: rm -rf %t.cache
-// RUN: mirage-opt --mirage-search="cache-dir=%t.cache" --mirage-remarks %s 2>&1 >%t.cold | FileCheck %s --check-prefix=COLD
-// RUN: mirage-opt --mirage-search="cache-dir=%t.cache" --mirage-remarks --mirage-stats %s 2>&1 >%t.warm | FileCheck %s --check-prefix=WARM
+// RUN: mirage-opt --mirage-search="time-budget-s=0 cache-dir=%t.cache" --mirage-remarks %s 2>&1 >%t.cold | FileCheck %s --check-prefix=COLD
+// RUN: mirage-opt --mirage-search="time-budget-s=0 cache-dir=%t.cache" --mirage-remarks --mirage-stats %s 2>&1 >%t.warm | FileCheck %s --check-prefix=WARM
 // RUN: cmp %t.cold %t.warm
 // COLD: remark: mirage-search: '@mm' kept: no cheaper verified μGraph found{{$}}
 // COLD: remark: mirage-search: '@rms' replaced by a verified μGraph: {{.*}} on sm_90{{$}}
@@ -17,7 +17,7 @@
 // @mm put under another subprogram's key is a wrong program for it, so the
 // verifier rejects it and the search runs again.
 // RUN: %python %S/Inputs/cache_entry.py graft %t.cache "tensor<512x1024xf16>" "tensor<32x32xf16>"
-// RUN: mirage-opt --mirage-search="cache-dir=%t.cache" --mirage-remarks %s 2>&1 >/dev/null | FileCheck %s --check-prefix=GRAFT
+// RUN: mirage-opt --mirage-search="time-budget-s=0 cache-dir=%t.cache" --mirage-remarks %s 2>&1 >/dev/null | FileCheck %s --check-prefix=GRAFT
 // GRAFT: warning: mirage-search: the cache entry for '@mm_small' is removed and searched again: its inputs or outputs differ
 //
 // A search stopped by its time budget (no abstract-expression pruning, a

@@ -4,9 +4,9 @@
 // composition the subprogram's layouts back. Without them the kernels
 // would read K where the program reads Kᵀ.
 // RUN: rm -rf %t.cache
-// RUN: mirage-opt --mirage-search="cache-dir=%t.cache" %s > %t.filled
+// RUN: mirage-opt --mirage-search="time-budget-s=0 cache-dir=%t.cache" %s > %t.filled
 // RUN: head -qn1 %t.cache/*.mlir | FileCheck %s --check-prefix=ENTRIES
-// RUN: mirage-opt --mirage-search="cache-dir=%t.cache" --mirage-remarks %s 2>&1 >%t.hit | FileCheck %s --check-prefix=HIT
+// RUN: mirage-opt --mirage-search="time-budget-s=0 cache-dir=%t.cache" --mirage-remarks %s 2>&1 >%t.hit | FileCheck %s --check-prefix=HIT
 // RUN: cmp %t.filled %t.hit
 // RUN: FileCheck %s < %t.hit
 

@@ -5,12 +5,12 @@
 // entry changed behind a valid checksum (rsqrt -> sqrt in V / rms(V)) is
 // rejected, removed and searched again, with the same output as before.
 // RUN: rm -rf %t.cache
-// RUN: mirage-opt --mirage-search="cache-dir=%t.cache" %s > %t.filled
+// RUN: mirage-opt --mirage-search="time-budget-s=0 cache-dir=%t.cache" %s > %t.filled
 // RUN: head -qn1 %t.cache/*.mlir | FileCheck %s --check-prefix=ENTRIES
 // RUN: %python %S/Inputs/cache_entry.py replace %t.cache "@cached[(]%%t0: tensor<2x4096x64xf16>[)] ->" ug.rsqrt ug.sqrt
-// RUN: mirage-opt --mirage-search="cache-dir=%t.cache" --mirage-remarks %s 2>&1 >%t.out | FileCheck %s --check-prefix=PART
+// RUN: mirage-opt --mirage-search="time-budget-s=0 cache-dir=%t.cache" --mirage-remarks %s 2>&1 >%t.out | FileCheck %s --check-prefix=PART
 // RUN: cmp %t.filled %t.out
-// RUN: mirage-opt --mirage-search="cache-dir=%t.cache" --mirage-remarks %s 2>&1 >%t.hit | FileCheck %s --check-prefix=HIT
+// RUN: mirage-opt --mirage-search="time-budget-s=0 cache-dir=%t.cache" --mirage-remarks %s 2>&1 >%t.hit | FileCheck %s --check-prefix=HIT
 // RUN: cmp %t.filled %t.hit
 
 // The whole entry says 3 parts; the 3 parts' entries have none.

@@ -4,28 +4,28 @@
 // the output is then the same as without the cache, and the rewritten
 // entries are used by the next compile.
 // RUN: rm -rf %t.cache
-// RUN: mirage-opt --mirage-search="cache=false" %s > %t.nocache
-// RUN: mirage-opt --mirage-search="cache-dir=%t.cache" %s > %t.filled
+// RUN: mirage-opt --mirage-search="time-budget-s=0 cache=false" %s > %t.nocache
+// RUN: mirage-opt --mirage-search="time-budget-s=0 cache-dir=%t.cache" %s > %t.filled
 // RUN: cmp %t.nocache %t.filled
-// RUN: mirage-opt --mirage-search="cache-dir=%t.cache" --mirage-remarks %s 2>&1 >%t.hit | FileCheck %s --check-prefix=HIT
+// RUN: mirage-opt --mirage-search="time-budget-s=0 cache-dir=%t.cache" --mirage-remarks %s 2>&1 >%t.hit | FileCheck %s --check-prefix=HIT
 // RUN: cmp %t.nocache %t.hit
 //
 // Another program behind a valid checksum.
 // RUN: %python %S/Inputs/cache_entry.py swap-silu %t.cache "tensor<8x64xf32>"
-// RUN: mirage-opt --mirage-search="cache-dir=%t.cache" --mirage-remarks %s 2>&1 >%t.out1 | FileCheck %s --check-prefix=SWAP
+// RUN: mirage-opt --mirage-search="time-budget-s=0 cache-dir=%t.cache" --mirage-remarks %s 2>&1 >%t.out1 | FileCheck %s --check-prefix=SWAP
 // RUN: cmp %t.nocache %t.out1
-// RUN: mirage-opt --mirage-search="cache-dir=%t.cache" --mirage-remarks %s 2>&1 >/dev/null | FileCheck %s --check-prefix=HIT
+// RUN: mirage-opt --mirage-search="time-budget-s=0 cache-dir=%t.cache" --mirage-remarks %s 2>&1 >/dev/null | FileCheck %s --check-prefix=HIT
 //
 // The same edit keeping the entry's MAC: it no longer matches the body, so
 // the entry is verified like an unsigned one, and rejected.
 // RUN: KEEP_MAC=1 %python %S/Inputs/cache_entry.py swap-silu %t.cache "tensor<8x64xf32>"
 // RUN: grep -l ' mac=' %t.cache/*.mlir | count 2
-// RUN: mirage-opt --mirage-search="cache-dir=%t.cache" --mirage-remarks %s 2>&1 >%t.out3 | FileCheck %s --check-prefix=SWAP
+// RUN: mirage-opt --mirage-search="time-budget-s=0 cache-dir=%t.cache" --mirage-remarks %s 2>&1 >%t.out3 | FileCheck %s --check-prefix=SWAP
 // RUN: cmp %t.nocache %t.out3
 //
 // A program of other shapes under the key of @mlp.
 // RUN: %python %S/Inputs/cache_entry.py graft %t.cache "tensor<4x32xf32>" "tensor<8x64xf32>"
-// RUN: mirage-opt --mirage-search="cache-dir=%t.cache" --mirage-remarks %s 2>&1 >%t.out2 | FileCheck %s --check-prefix=SHAPES
+// RUN: mirage-opt --mirage-search="time-budget-s=0 cache-dir=%t.cache" --mirage-remarks %s 2>&1 >%t.out2 | FileCheck %s --check-prefix=SHAPES
 // RUN: cmp %t.nocache %t.out2
 
 

@@ -2,31 +2,31 @@
 // MAC spares the verification only under a private secret of this user; a
 // damaged entry is detected, ignored and rewritten.
 // RUN: rm -rf %t.cache
-// RUN: mirage-opt --mirage-search="cache-dir=%t.cache" --mirage-remarks %s 2>&1 >%t.first | FileCheck %s --check-prefix=FIRST
+// RUN: mirage-opt --mirage-search="time-budget-s=0 cache-dir=%t.cache" --mirage-remarks %s 2>&1 >%t.first | FileCheck %s --check-prefix=FIRST
 // RUN: ls %t.cache/*.mlir | count 1
 // The entry is signed with the cache's secret, which only its owner reads.
 // RUN: stat -c %%a %t.cache/secret | FileCheck %s --check-prefix=MODE
 // RUN: grep -c ' mac=[0-9a-f]\{64\}$' %t.cache/*.mlir | FileCheck %s --check-prefix=ONE
-// RUN: mirage-opt --mirage-search="cache-dir=%t.cache" --mirage-remarks %s 2>&1 >%t.second | FileCheck %s --check-prefix=SECOND
+// RUN: mirage-opt --mirage-search="time-budget-s=0 cache-dir=%t.cache" --mirage-remarks %s 2>&1 >%t.second | FileCheck %s --check-prefix=SECOND
 // RUN: diff %t.first %t.second
 // A secret others can read proves nothing: hits are verified again; so they
 // are with cache-verify=true.
 // RUN: chmod 644 %t.cache/secret
-// RUN: mirage-opt --mirage-search="cache-dir=%t.cache" --mirage-remarks %s 2>&1 >/dev/null | FileCheck %s --check-prefix=VERIFIED
+// RUN: mirage-opt --mirage-search="time-budget-s=0 cache-dir=%t.cache" --mirage-remarks %s 2>&1 >/dev/null | FileCheck %s --check-prefix=VERIFIED
 // RUN: chmod 600 %t.cache/secret
-// RUN: mirage-opt --mirage-search="cache-dir=%t.cache cache-verify=true" --mirage-remarks %s 2>&1 >/dev/null | FileCheck %s --check-prefix=VERIFIED
-// RUN: mirage-opt --mirage-search="cache-dir=%t.cache" --mirage-remarks %s 2>&1 >/dev/null | FileCheck %s --check-prefix=SECOND
+// RUN: mirage-opt --mirage-search="time-budget-s=0 cache-dir=%t.cache cache-verify=true" --mirage-remarks %s 2>&1 >/dev/null | FileCheck %s --check-prefix=VERIFIED
+// RUN: mirage-opt --mirage-search="time-budget-s=0 cache-dir=%t.cache" --mirage-remarks %s 2>&1 >/dev/null | FileCheck %s --check-prefix=SECOND
 // Another secret (a fresh one, as after `rm`): the old MACs do not match.
 // RUN: rm %t.cache/secret && head -c 32 /dev/zero > %t.cache/secret && chmod 600 %t.cache/secret
-// RUN: mirage-opt --mirage-search="cache-dir=%t.cache" --mirage-remarks %s 2>&1 >/dev/null | FileCheck %s --check-prefix=VERIFIED
+// RUN: mirage-opt --mirage-search="time-budget-s=0 cache-dir=%t.cache" --mirage-remarks %s 2>&1 >/dev/null | FileCheck %s --check-prefix=VERIFIED
 // Corrupt the entry: flip the body, keep the header.
 // RUN: sed -i 's/ug.accum/ug.accun/' %t.cache/*.mlir
-// RUN: mirage-opt --mirage-search="cache-dir=%t.cache" --mirage-remarks %s 2>&1 >%t.third | FileCheck %s --check-prefix=DAMAGED
+// RUN: mirage-opt --mirage-search="time-budget-s=0 cache-dir=%t.cache" --mirage-remarks %s 2>&1 >%t.third | FileCheck %s --check-prefix=DAMAGED
 // RUN: diff %t.first %t.third
-// RUN: mirage-opt --mirage-search="cache-dir=%t.cache" --mirage-remarks %s 2>&1 >/dev/null | FileCheck %s --check-prefix=SECOND
+// RUN: mirage-opt --mirage-search="time-budget-s=0 cache-dir=%t.cache" --mirage-remarks %s 2>&1 >/dev/null | FileCheck %s --check-prefix=SECOND
 // Truncated entry.
 // RUN: head -c 100 %t.cache/*.mlir > %t.trunc && cp %t.trunc %t.cache/*.mlir
-// RUN: mirage-opt --mirage-search="cache-dir=%t.cache" --mirage-remarks %s 2>&1 >/dev/null | FileCheck %s --check-prefix=DAMAGED
+// RUN: mirage-opt --mirage-search="time-budget-s=0 cache-dir=%t.cache" --mirage-remarks %s 2>&1 >/dev/null | FileCheck %s --check-prefix=DAMAGED
 
 // FIRST: remark: mirage-search: '@rms' replaced by a verified μGraph: 6 kernel(s) -> 1
 // FIRST-NOT: from the cache

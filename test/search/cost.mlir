@@ -3,7 +3,7 @@
 // cheaper than the input.
 // Attention with a long KV length: two kernels (the first writes exp(Q·K),
 // the second multiplies by V and divides by the row sums).
-// RUN: mirage-opt --mirage-search="cache=false" --mirage-remarks %s 2>%t.remarks | FileCheck %s
+// RUN: mirage-opt --mirage-search="time-budget-s=0 cache=false" --mirage-remarks %s 2>%t.remarks | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
 // (test_search_find checks that the programs found verify against the input.)
 // RUN: not mirage-opt --mirage-search="rank=fastest" %s 2>&1 | FileCheck %s --check-prefix=BAD

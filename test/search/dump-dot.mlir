@@ -5,7 +5,7 @@
 // graphs as clusters inside them, and every tensor's type on its edge.
 // These μGraphs are written by hand (the search leaves functions that
 // already have graph-defined kernels as they are), so every line is known.
-// RUN: rm -rf %t && mirage-opt --mirage-search="dump-dot=%t/pictures cache=false" %s -o /dev/null
+// RUN: rm -rf %t && mirage-opt --mirage-search="time-budget-s=0 dump-dot=%t/pictures cache=false" %s -o /dev/null
 // RUN: ls %t/pictures | FileCheck %s --check-prefix=FILES
 // RUN: FileCheck %s --check-prefix=RMS < %t/pictures/rmsnorm_fused.dot
 // RUN: FileCheck %s --check-prefix=GQA < %t/pictures/gqa_split_kv.dot

@@ -6,8 +6,8 @@
 // not read it (a cached answer has no candidates to show), so the search
 // runs again.
 // RUN: rm -rf %t.cache
-// RUN: mirage-opt --mirage-superopt="cache-dir=%t.cache lower=false" %s -o %t.plain
-// RUN: mirage-opt --mirage-superopt="cache-dir=%t.cache lower=false explain-top=3 explain-file=%t.json" --mirage-explain --mirage-remarks %s -o %t.out 2>%t.explain
+// RUN: mirage-opt --mirage-superopt="time-budget-s=0 cache-dir=%t.cache lower=false" %s -o %t.plain
+// RUN: mirage-opt --mirage-superopt="time-budget-s=0 cache-dir=%t.cache lower=false explain-top=3 explain-file=%t.json" --mirage-explain --mirage-remarks %s -o %t.out 2>%t.explain
 // RUN: diff %t.out %t.plain
 // RUN: %python -m json.tool %t.json > %t.pretty
 // RUN: mirage-opt --mirage-cost %t.out 2>%t.cost >/dev/null

@@ -2,7 +2,7 @@
 // for a JSON file that cannot be written.
 // Without graph-defined kernels the only candidate is the row sum itself,
 // no cheaper than the input: nothing is tested and the input is kept.
-// RUN: mirage-opt --mirage-search="cache=false max-custom-kernels=0 explain=true explain-file=%t.json" %s 2>&1 >/dev/null | FileCheck %s
+// RUN: mirage-opt --mirage-search="time-budget-s=0 cache=false max-custom-kernels=0 explain=true explain-file=%t.json" %s 2>&1 >/dev/null | FileCheck %s
 // RUN: %python -m json.tool %t.json | FileCheck %s --check-prefix=JSON
 // RUN: not mirage-opt --mirage-search="cache=false max-custom-kernels=0 explain-file=%t.missing/x.json" %s 2>&1 >/dev/null | FileCheck %s --check-prefix=BAD
 // RUN: not mirage-opt --mirage-search="explain-top=0" %s 2>&1 | FileCheck %s --check-prefix=TOP

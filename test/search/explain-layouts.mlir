@@ -7,7 +7,7 @@
 // the grid-stride kernel (6.67 us). Ranked without the layouts, that
 // candidate came first (9.80 us) and was chosen over the graph-defined
 // pair (5.62 us).
-// RUN: mirage-opt --mirage-superopt="cache=false lower=false" --mirage-explain %S/../lift/transposed-weights.mlir -o /dev/null 2>&1 | FileCheck %s
+// RUN: mirage-opt --mirage-superopt="time-budget-s=0 cache=false lower=false" --mirage-explain %S/../lift/transposed-weights.mlir -o /dev/null 2>&1 | FileCheck %s
 
 // CHECK: '@mlp_f16_lax0' #1 (chosen): 2 kernel(s), estimated 5.62 us
 // CHECK: '@mlp_f16_lax0' #2: 2 kernel(s), estimated 5.84 us

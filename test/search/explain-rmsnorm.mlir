@@ -3,17 +3,17 @@
 // candidates with the cost model's breakdown, the choice and why, the
 // verifier's bound and the pruning counts, as remarks and as JSON
 // (docs/search.md, "Reading the explanation").
-// RUN: mirage-opt --mirage-superopt="cache=false lower=false explain=true explain-file=%t.json" %s -o %t.out 2>%t.explain
+// RUN: mirage-opt --mirage-superopt="time-budget-s=0 cache=false lower=false explain=true explain-file=%t.json" %s -o %t.out 2>%t.explain
 // RUN: %python -m json.tool %t.json > %t.pretty
 // The chosen program's figures are those --mirage-cost prints for it.
 // RUN: mirage-opt --mirage-cost %t.out 2>%t.cost >/dev/null
 // RUN: cat %t.explain %t.cost %t.pretty | FileCheck %s
 // Explaining changes nothing the search chooses.
-// RUN: mirage-opt --mirage-superopt="cache=false lower=false" %s -o %t.plain
+// RUN: mirage-opt --mirage-superopt="time-budget-s=0 cache=false lower=false" %s -o %t.plain
 // RUN: diff %t.out %t.plain
 // The driver's flag, one thread: the same JSON (the list does not depend
 // on the thread count).
-// RUN: mirage-opt --mirage-superopt="cache=false lower=false threads=1" --mirage-explain=%t.flag.json %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=FLAG
+// RUN: mirage-opt --mirage-superopt="time-budget-s=0 cache=false lower=false threads=1" --mirage-explain=%t.flag.json %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=FLAG
 // RUN: diff %t.json %t.flag.json
 
 // The input, then the five cheapest candidates in the search's order: the

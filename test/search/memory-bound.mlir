@@ -5,7 +5,7 @@
 // held to 3 GiB of address space: were the test inputs filled before the
 // bound is checked, it would fail here.
 //
-// RUN: ulimit -v 3145728; mirage-opt --mirage-superopt="cache=false lower=false" --mirage-remarks %s -o %t 2>&1 | FileCheck %s
+// RUN: ulimit -v 3145728; mirage-opt --mirage-superopt="time-budget-s=0 cache=false lower=false" --mirage-remarks %s -o %t 2>&1 | FileCheck %s
 // RUN: mirage-opt --mirage-verify-ugraph %t > /dev/null
 
 // CHECK: remark: mirage-search: '@gqa_huge_batch_lax0' kept: no cheaper verified μGraph found (stopped by the memory bound)

@@ -1,16 +1,16 @@
 // --mirage-search on a kernel graph of predefined ops (what lifting makes):
 // the result is one graph-defined kernel that verifies against the input.
-// RUN: mirage-opt --mirage-search="cache=false" %s > %t.out
+// RUN: mirage-opt --mirage-search="time-budget-s=0 cache=false" %s > %t.out
 // RUN: FileCheck %s < %t.out
 // The result is equivalent to the reference kept beside it.
 // RUN: mirage-opt --mirage-check-equiv="lhs=rms rhs=rms_copy" %t.out 2>&1 | FileCheck %s --check-prefix=EQUIV
 // Same output for one and two threads.
-// RUN: mirage-opt --mirage-search="cache=false threads=1" %s > %t.t1
-// RUN: mirage-opt --mirage-search="cache=false threads=2" %s > %t.t2
+// RUN: mirage-opt --mirage-search="time-budget-s=0 cache=false threads=1" %s > %t.t1
+// RUN: mirage-opt --mirage-search="time-budget-s=0 cache=false threads=2" %s > %t.t2
 // RUN: diff %t.t1 %t.t2
 // Statistics and progress.
-// RUN: mirage-opt --mirage-search="cache=false" --mirage-stats %s 2>&1 >/dev/null | FileCheck %s --check-prefix=STATS
-// RUN: mirage-opt --mirage-search="cache=false" --mirage-progress %s 2>&1 >/dev/null | FileCheck %s --check-prefix=PROGRESS
+// RUN: mirage-opt --mirage-search="time-budget-s=0 cache=false" --mirage-stats %s 2>&1 >/dev/null | FileCheck %s --check-prefix=STATS
+// RUN: mirage-opt --mirage-search="time-budget-s=0 cache=false" --mirage-progress %s 2>&1 >/dev/null | FileCheck %s --check-prefix=PROGRESS
 // Without abstract-expression pruning (ablation) the space is too large for a
 // tiny budget: the search stops cleanly, says so and keeps the input.
 // RUN: mirage-opt --mirage-search="cache=false absexpr=false time-budget-s=0.3" --mirage-remarks %s 2>&1 >%t.budget | FileCheck %s --check-prefix=BUDGET
@@ -28,7 +28,7 @@
 // STATS: mirage-search @rms: pruned by rule: shape {{[0-9]+}} {{.*}}absexpr {{[0-9]+}}
 // The copy is the same μGraph: searched once, the answer reused.
 // STATS-NOT: mirage-search @rms_copy:
-// RUN: mirage-opt --mirage-search="cache=false" --mirage-remarks %s 2>&1 >/dev/null | FileCheck %s --check-prefix=DEDUP
+// RUN: mirage-opt --mirage-search="time-budget-s=0 cache=false" --mirage-remarks %s 2>&1 >/dev/null | FileCheck %s --check-prefix=DEDUP
 // DEDUP: remark: mirage-search: '@rms' replaced by a verified μGraph: {{.*}} on sm_90{{$}}
 // DEDUP: remark: mirage-search: '@rms_copy' replaced by a verified μGraph: {{.*}} on sm_90 (the same μGraph as '@rms'){{$}}
 // BUDGET: remark: mirage-search: '@rms' kept: no cheaper verified μGraph found (stopped by the time budget)

@@ -23,7 +23,7 @@
 //
 // lower=true: one GPU kernel and one launch (PTX off, so the check needs no
 // CUDA toolkit).
-// RUN: mirage-opt --mirage-superopt="cache=false ptx=false" --mirage-remarks %s -o %t.gpu 2>&1 | FileCheck %s --check-prefix=GPU-REMARK
+// RUN: mirage-opt --mirage-superopt="time-budget-s=0 cache=false ptx=false" --mirage-remarks %s -o %t.gpu 2>&1 | FileCheck %s --check-prefix=GPU-REMARK
 // RUN: FileCheck %s --check-prefix=GPU < %t.gpu
 //
 // With the causal mask and the 1/√d scale, as HF-style eager attention
@@ -37,7 +37,7 @@
 // additive mask input at random like every other input, so the pairs are
 // checked on random masks (the -inf constant itself is not exercised here).
 // RUN: %python %S/Inputs/causal_softmax.py > %t.masked.mlir
-// RUN: mirage-opt --mirage-superopt="cache=false lower=false" --mirage-remarks %t.masked.mlir -o %t.masked 2>%t.masked.err
+// RUN: mirage-opt --mirage-superopt="time-budget-s=0 cache=false lower=false" --mirage-remarks %t.masked.mlir -o %t.masked 2>%t.masked.err
 // RUN: FileCheck %s --check-prefix=MASKED < %t.masked
 // RUN: FileCheck %s --check-prefix=MASKED-REMARK < %t.masked.err
 // RUN: mirage-run --range=1 %t.masked | FileCheck %s --check-prefix=MASKED-NUM
@@ -54,7 +54,7 @@
 // a second), every candidate the generator offers has an exp of an
 // unbounded argument: the check rejects each of them (the first one is
 // tested all the same, for the remark) and the softmax is kept as it was.
-// RUN: mirage-opt --mirage-superopt="cache=false lower=false absexpr=false max-block-ops=3 max-kernel-ops=1" --mirage-remarks --mirage-stats %s 2>&1 >%t.ablation | FileCheck %s --check-prefix=ABLATION
+// RUN: mirage-opt --mirage-superopt="time-budget-s=0 cache=false lower=false absexpr=false max-block-ops=3 max-kernel-ops=1" --mirage-remarks --mirage-stats %s 2>&1 >%t.ablation | FileCheck %s --check-prefix=ABLATION
 // RUN: FileCheck %s --check-prefix=KEPT < %t.ablation
 
 // REMARK: remark: mirage-lift: '@softmax': lifted 1 subprogram (@softmax_lax0); 0 tensor ops left in place

@@ -7,14 +7,14 @@
 // dtype), and the saver converts the f32 tile as it writes it: per 4-wide
 // vector (arith.truncf) in the GPU and CPU forms alike.
 //
-// RUN: mirage-opt --mirage-superopt="cache=false lower=false" --mirage-remarks %s -o %t 2>%t.err
+// RUN: mirage-opt --mirage-superopt="time-budget-s=0 cache=false lower=false" --mirage-remarks %s -o %t 2>%t.err
 // RUN: FileCheck %s < %t
 // RUN: FileCheck %s --check-prefix=REMARK < %t.err
 // RUN: mirage-opt --mirage-verify-ugraph %t > /dev/null
 // RUN: mirage-run --range=1 %t | FileCheck %s --check-prefix=NUM
 // RUN: mirage-run --lower --range=1 %t | FileCheck %s --check-prefix=NUM
 // RUN: mirage-run --lower --range=8 %t | FileCheck %s --check-prefix=NUM
-// RUN: mirage-opt --mirage-superopt="cache=false ptx=false" %s | FileCheck %s --check-prefix=GPU
+// RUN: mirage-opt --mirage-superopt="time-budget-s=0 cache=false ptx=false" %s | FileCheck %s --check-prefix=GPU
 
 // REMARK: '@rownorm_lax0' replaced by a verified μGraph: 2 kernel(s) -> 1,
 // REMARK: '@softmax_lax0' replaced by a verified μGraph: 5 kernel(s) -> 1,

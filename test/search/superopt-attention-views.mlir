@@ -10,9 +10,9 @@
 // whose savers write the merged layout (lib/graph/fold.c): 6 kernels per
 // block instead of 10 (3 projections, QKᵀ, softmax·V, the output
 // projection).
-// RUN: mirage-opt --mirage-superopt="cache=false ptx=false" %s -o %t.gpu.mlir
+// RUN: mirage-opt --mirage-superopt="time-budget-s=0 cache=false ptx=false" %s -o %t.gpu.mlir
 // RUN: FileCheck %s < %t.gpu.mlir
-// RUN: mirage-opt --mirage-superopt="cache=false lower=false" --mirage-remarks %s -o %t.ug.mlir 2>%t.remarks
+// RUN: mirage-opt --mirage-superopt="time-budget-s=0 cache=false lower=false" --mirage-remarks %s -o %t.ug.mlir 2>%t.remarks
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
 // RUN: mirage-opt --mirage-verify-ugraph %t.ug.mlir > /dev/null
 // The searched kernel graphs compute what the TOSA ops compute: in the

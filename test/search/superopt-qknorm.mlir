@@ -4,7 +4,7 @@
 // kernels), and the result computes what the TOSA ops compute: mirage-run
 // JIT-compiles the reference the lift keeps and runs the searched μGraph in
 // the float interpreter on the same inputs.
-// RUN: mirage-opt --mirage-superopt="cache=false lower=false" --mirage-remarks %s -o %t 2>%t.remarks
+// RUN: mirage-opt --mirage-superopt="time-budget-s=0 cache=false lower=false" --mirage-remarks %s -o %t 2>%t.remarks
 // RUN: FileCheck %s < %t
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
 // RUN: mirage-opt --mirage-verify-ugraph %t > /dev/null

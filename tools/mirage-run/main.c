@@ -1045,10 +1045,12 @@ static Outcome check_candidates(MlirContext ctx, const MgProgram *program,
   so.exhaustive = true;
   so.cut_prologues = false;
   // The first candidates in enumeration order (one thread: the same ones
-  // on any machine); the time budget only guards against a search that
-  // generates too few.
+  // on any machine, at any load); the state bound, not a time budget, only
+  // guards against a search that generates too few (about a minute of
+  // enumeration).
   so.max_offered = 4 * (uint64_t)o->candidates;
-  so.time_budget_s = 60;
+  so.time_budget_s = 0;
+  so.max_states = (uint64_t)1 << 22;
   so.on_candidate = keep_candidate;
   so.candidate_user_data = &c;
   MgSearchResult r;
