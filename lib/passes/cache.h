@@ -46,6 +46,13 @@
 /// True when `dir` exists or can be made (mkdir -p) and is writable; else
 /// false with errno set.
 bool mg_cache_usable(const char *dir);
+/// Called with each warning mg_cache_open has for the user.
+typedef void (*MgCacheWarn)(void *ud, const char *message);
+/// Prepares `dir` for a run: creates it (0700), warns when other users can
+/// write it, removes stale temporary files (a day old) and makes the
+/// secret, replacing a damaged one (with a warning). False if `dir` cannot
+/// be created.
+bool mg_cache_open(const char *dir, MgCacheWarn warn, void *ud);
 /// Resolves the cache directory: `option` if non-empty, else
 /// $XDG_CACHE_HOME/mirage, else $HOME/.cache/mirage. False if none.
 bool mg_cache_dir(const char *option, char *buf, size_t size);
@@ -56,6 +63,8 @@ typedef enum MgCacheOutcome {
   MG_CACHE_KEPT,     // the search found nothing cheaper: keep the subject
   MG_CACHE_DAMAGED,  // unreadable (header, checksum, parse); removed
   MG_CACHE_REJECTED, // readable but not shown equivalent; removed
+  MG_CACHE_REFUSED,  // not a regular file of this user's (a link, a FIFO),
+                     // or too large: not read, not removed
 } MgCacheOutcome;
 
 /// Looks up `subject` searched with `o` in `dir`: on MG_CACHE_HIT a new
