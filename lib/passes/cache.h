@@ -1,9 +1,16 @@
 //===- cache.h - On-disk cache of search results --------------------------===//
 //
-// One file per (subprogram, tool version, target, search options) key,
-// holding the chosen μGraph in the dialect's textual form behind a header
-// line with a checksum and a part count. Files are written in full or not
-// at all (MgOutFile), so readers never see a partial entry.
+// One file per (subprogram, tool version, target, search options) key --
+// the SHA-256 of their text, which the entry's header holds whole and a
+// lookup compares whole -- holding the chosen μGraph in the dialect's
+// textual form behind a header line with a checksum and a part count.
+//
+// The directory may be one others can write (a team share, /tmp), so
+// entries go through lib/support/privfile.c, not MgOutFile: read only if a
+// regular file of this user's under 64 MiB, opened without following links
+// or blocking (a link, FIFO, another user's file is refused with a warning
+// and searched again); written to a temporary file renamed over the name,
+// never through a link, so readers never see a partial entry either.
 //
 // An entry is never trusted on its word: whoever can write the directory,
 // or an older tool, could have put anything there. A hit is used only after

@@ -134,9 +134,10 @@ MgStatus mg_privfile_write(const char *path, const void *data, size_t len,
     unlink(tmp);
   if (ok)
     return MG_STATUS_OK;
-  errno = err;
-  return mg_diag_set(diag, MG_STATUS_INVALID, -1, -1, "cannot write '%s': %s",
-                     path, strerror(err));
+  MgStatus st = mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
+                            "cannot write '%s': %s", path, strerror(err));
+  errno = err; // for callers that look for EEXIST
+  return st;
 }
 
 bool mg_privfile_dir_shared(const char *dir) {
