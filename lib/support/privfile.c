@@ -53,6 +53,8 @@ static char *read_all(int fd, size_t size, size_t *len, int *err) {
   return data;
 }
 
+static const char too_large[] = "larger than the limit";
+
 MgPrivRead mg_privfile_read(const char *path, size_t max, char **data,
                             size_t *len, unsigned *mode, MgDiag *diag) {
   *data = NULL;
@@ -62,30 +64,43 @@ MgPrivRead mg_privfile_read(const char *path, size_t max, char **data,
   int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0 && errno == ENOENT)
     return MG_PRIV_ABSENT;
+  if (fd < 0 && errno == ELOOP) {
+    mg_diag_set(diag, MG_STATUS_INVALID, -1, -1, "'%s' is a symbolic link",
+                path);
+    return MG_PRIV_REFUSED;
+  }
   if (fd < 0) {
-    mg_diag_set(diag, MG_STATUS_INVALID, -1, -1, "'%s' is %s", path,
-                errno == ELOOP ? "a symbolic link" : strerror(errno));
+    mg_diag_set(diag, MG_STATUS_INVALID, -1, -1, "'%s' cannot be read: %s",
+                path, strerror(errno));
     return MG_PRIV_REFUSED;
   }
   struct stat st;
   const char *why = NULL;
+  int err = 0;
   if (fstat(fd, &st) != 0)
-    why = strerror(errno);
+    err = errno;
   else if (!S_ISREG(st.st_mode))
     why = "not a regular file";
   else if (st.st_uid != geteuid())
     why = "owned by another user";
   else if ((uintmax_t)st.st_size > max)
-    why = "larger than the limit";
-  int err = 0;
-  if (!why && !(*data = read_all(fd, (size_t)st.st_size, len, &err)))
-    why = err == EFBIG ? "growing while read" : strerror(err);
+    why = too_large;
+  else if (!(*data = read_all(fd, (size_t)st.st_size, len, &err)) &&
+           err == EFBIG)
+    why = "growing while read";
   close(fd);
-  if (!why && mode)
+  if (!why && !err && mode)
     *mode = (unsigned)(st.st_mode & 07777);
-  if (!why)
+  if (!why && !err)
     return MG_PRIV_READ;
-  mg_diag_set(diag, MG_STATUS_INVALID, -1, -1, "'%s' is %s", path, why);
+  if (why == too_large)
+    mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
+                "'%s' is larger than the limit (%zu bytes)", path, max);
+  else if (why)
+    mg_diag_set(diag, MG_STATUS_INVALID, -1, -1, "'%s' is %s", path, why);
+  else
+    mg_diag_set(diag, MG_STATUS_INVALID, -1, -1, "'%s' cannot be read: %s",
+                path, strerror(err));
   return MG_PRIV_REFUSED;
 }
 
