@@ -203,6 +203,35 @@ MG_API void mg_outfile_discard(MgOutFile *f);
 /// it (errno set) unless it ends up a directory this process can create
 /// files in.
 MG_API MgStatus mg_outfile_make_dirs(const char *dir, MgDiag *diag);
+/// mg_outfile_make_dirs creating the missing directories with `mode` (less
+/// the umask); the search cache's are 0700.
+MG_API MgStatus mg_outfile_make_dirs_mode(const char *dir, unsigned mode,
+                                          MgDiag *diag);
+
+/// Files kept for oneself in a directory others may be able to write (the
+/// search cache, lib/support/privfile.c). Unlike MgOutFile, never through
+/// a symbolic link: a read opens with O_NOFOLLOW | O_NONBLOCK and takes
+/// only a regular file of the effective user of at most `max` bytes
+/// (`*mode`, if not NULL: its permission bits).
+typedef enum MgPrivRead {
+  MG_PRIV_ABSENT,  // no such file
+  MG_PRIV_READ,    // `*data` (malloc'd, NUL-terminated) and `*len` filled
+  MG_PRIV_REFUSED, // a link, FIFO, device, another user's or too large:
+                   // `diag` says which
+} MgPrivRead;
+MG_API MgPrivRead mg_privfile_read(const char *path, size_t max, char **data,
+                                   size_t *len, unsigned *mode, MgDiag *diag);
+/// Writes `data` to a new temporary file `.NAME.XXXXXX` (O_EXCL, mode 0600)
+/// beside `path` and renames it over `path` (`replace`), which replaces a
+/// link or special file rather than writing through it; without `replace`
+/// it is published only if `path` does not exist (EEXIST otherwise). Non-OK
+/// with a message (errno set) on any failure, the temporary file removed.
+MG_API MgStatus mg_privfile_write(const char *path, const void *data,
+                                  size_t len, bool replace, MgDiag *diag);
+/// True when users other than the effective one can create or replace
+/// files in `dir`: a group or other write bit (sticky or not), or another
+/// owner.
+MG_API bool mg_privfile_dir_shared(const char *dir);
 
 /// Bit patterns of floats and back (memcpy: no aliasing questions).
 static inline uint32_t mg_f32_bits(float f) {

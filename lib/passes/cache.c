@@ -4,11 +4,13 @@
 // cache.h.
 //
 //===----------------------------------------------------------------------===//
-#define _POSIX_C_SOURCE 200809L // mkdir, O_NOFOLLOW
+#define _POSIX_C_SOURCE 200809L // mkdir, fstatat, fdopendir, O_DIRECTORY
 
 #include "cache.h"
 #include "mirage/cost.h"
 
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -17,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "mirage/bridge.h"
@@ -25,8 +28,24 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/Diagnostics.h"
 
-#define CACHE_MAGIC "// mirage-cache v2"
+#define CACHE_MAGIC "// mirage-cache v3"
 #define CACHE_ROOT "cached"
+// Entries are a few KiB of μGraph text; this bounds what a planted file
+// can make us read.
+#define CACHE_MAX_ENTRY_BYTES ((size_t)64 << 20)
+// Temporary files of a writer killed before its rename are this old at
+// least before they are removed (a live writer renames within seconds).
+#define CACHE_STALE_TEMP_S (24 * 60 * 60)
+// A key file of another length than 32 bytes, up to this, is damaged (and
+// replaced); a larger one is not ours to replace.
+#define CACHE_MAX_SECRET_BYTES 4096
+
+/// An entry's key: the SHA-256 of the tool's version, options and the
+/// subprogram's text, as hex. The whole digest is in the entry's header and
+/// compared on every lookup; the file name is a function of it.
+typedef struct CacheKey {
+  char hex[65];
+} CacheKey;
 
 bool mg_cache_dir(const char *option, char *buf, size_t size) {
   const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
@@ -42,61 +61,95 @@ bool mg_cache_dir(const char *option, char *buf, size_t size) {
   return n > 0 && (size_t)n < size;
 }
 
-/// mkdir -p, and a directory we can write into.
+/// mkdir -p with mode 0700, and a directory we can write into.
 static bool make_dirs(const char *dir) {
-  return mg_outfile_make_dirs(dir, NULL) == MG_STATUS_OK;
+  return mg_outfile_make_dirs_mode(dir, 0700, NULL) == MG_STATUS_OK;
 }
 
 bool mg_cache_usable(const char *dir) {
   return make_dirs(dir);
 }
 
+static bool secret_path(const char *dir, char *path, size_t size) {
+  return snprintf(path, size, "%s/secret", dir) < (int)size;
+}
+
+typedef enum SecretState {
+  SECRET_OK,       // this user's, private, 32 bytes
+  SECRET_ABSENT,   // no file
+  SECRET_DAMAGED,  // this user's regular file of another length
+  SECRET_UNUSABLE, // a link, another user's, readable by others, ...
+} SecretState;
+
+/// Reads the cache's secret at `path` into `key`; `why`, if not NULL, says
+/// what is wrong unless SECRET_OK or SECRET_ABSENT.
+static SecretState read_secret(const char *path, uint8_t key[32],
+                               MgDiag *why) {
+  char *data = NULL;
+  size_t len = 0;
+  unsigned mode = 0;
+  MgPrivRead r =
+      mg_privfile_read(path, CACHE_MAX_SECRET_BYTES, &data, &len, &mode, why);
+  SecretState state = SECRET_UNUSABLE;
+  if (r == MG_PRIV_ABSENT)
+    state = SECRET_ABSENT;
+  else if (r == MG_PRIV_READ && len != 32)
+    state = SECRET_DAMAGED;
+  else if (r == MG_PRIV_READ && (mode & 077) == 0)
+    state = SECRET_OK;
+  if (state == SECRET_OK)
+    memcpy(key, data, 32);
+  else if (state == SECRET_DAMAGED)
+    mg_diag_set(why, MG_STATUS_INVALID, -1, -1, "'%s' has %zu bytes, not 32",
+                path, len);
+  else if (r == MG_PRIV_READ)
+    mg_diag_set(why, MG_STATUS_INVALID, -1, -1,
+                "'%s' can be read by others (mode %03o)", path, mode);
+  free(data);
+  return state;
+}
+
 /// The cache's secret: 32 random bytes in `dir`/secret, readable by its
 /// owner only. True with `key` filled when the file is this user's, private
-/// and whole; with `create`, makes it first if it is missing. Any doubt
-/// (another owner, group or other access, a link, a short file) means no
-/// key, and then every hit is verified.
-static bool cache_secret(const char *dir, bool create, uint8_t key[32]) {
+/// and whole. With `create`, a missing one is made and a damaged one (this
+/// user's, of another length: a writer killed by an older tool) replaced,
+/// both through a temporary file. `*state` says what was found, `why` (if
+/// not NULL) what was wrong with it. Any other doubt (another owner, group
+/// or other access, a link) means no key, and then every hit is verified.
+static bool cache_secret(const char *dir, bool create, uint8_t key[32],
+                         SecretState *state, MgDiag *why) {
   char path[4096];
-  if (snprintf(path, sizeof path, "%s/secret", dir) >= (int)sizeof path)
+  *state = SECRET_UNUSABLE;
+  if (!secret_path(dir, path, sizeof path))
     return false;
-  int fd = open(path, O_RDONLY | O_NOFOLLOW);
-  if (fd < 0 && errno == ENOENT && create && make_dirs(dir)) {
-    int wfd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
-    if (wfd >= 0) {
-      uint8_t fresh[32];
-      FILE *rnd = fopen("/dev/urandom", "rb");
-      bool ok = rnd && fread(fresh, 1, sizeof fresh, rnd) == sizeof fresh;
-      if (rnd)
-        fclose(rnd);
-      ok = ok && write(wfd, fresh, sizeof fresh) == (ssize_t)sizeof fresh;
-      ok = close(wfd) == 0 && ok;
-      if (!ok) {
-        unlink(path);
-        return false;
-      }
-    }
-    fd = open(path, O_RDONLY | O_NOFOLLOW); // ours, or a racing writer's
-  }
-  if (fd < 0)
+  *state = read_secret(path, key, why);
+  if (*state == SECRET_OK)
+    return true;
+  if (!create || *state == SECRET_UNUSABLE || !make_dirs(dir))
     return false;
-  struct stat st;
-  bool ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-            st.st_uid == geteuid() && (st.st_mode & 077) == 0 &&
-            st.st_size == 32 && read(fd, key, 32) == 32;
-  close(fd);
-  return ok;
+  uint8_t fresh[32];
+  FILE *rnd = fopen("/dev/urandom", "rb");
+  bool ok = rnd && fread(fresh, 1, sizeof fresh, rnd) == sizeof fresh;
+  if (rnd)
+    fclose(rnd);
+  // A damaged key is replaced; a missing one is published only where no
+  // racing process published its own first, and then that one is used.
+  bool replace = *state == SECRET_DAMAGED;
+  ok = ok && (mg_privfile_write(path, fresh, sizeof fresh, replace, NULL) ==
+                  MG_STATUS_OK ||
+              (!replace && errno == EEXIST));
+  return ok && read_secret(path, key, NULL) == SECRET_OK;
 }
 
 /// The entry's MAC under `secret`, as hex: over its key, its part count and
 /// its body, so an entry can be neither edited nor moved to another key.
-static void entry_mac(const uint8_t secret[32], uint64_t key, uint32_t parts,
-                      const char *body, size_t len, char hex[65]) {
+static void entry_mac(const uint8_t secret[32], const CacheKey *key,
+                      uint32_t parts, const char *body, size_t len,
+                      char hex[65]) {
   MgSha256 s;
   uint8_t inner[32], mac[32];
-  char head[64];
-  int n = snprintf(head, sizeof head, "%016" PRIx64 " %" PRIu32 "\n", key,
-                   parts);
+  char head[96];
+  int n = snprintf(head, sizeof head, "%s %" PRIu32 "\n", key->hex, parts);
   mg_sha256_init(&s);
   mg_sha256_update(&s, head, (size_t)n);
   mg_sha256_update(&s, body, len);
@@ -106,13 +159,26 @@ static void entry_mac(const uint8_t secret[32], uint64_t key, uint32_t parts,
     snprintf(hex + 2 * i, 3, "%02x", mac[i]);
 }
 
-static void entry_path(const char *dir, uint64_t key, char *buf, size_t size) {
-  snprintf(buf, size, "%s/%016" PRIx64 ".mlir", dir, key);
+/// `<dir>/<key>.mlir`. For tests only, $MIRAGE_CACHE_TEST_NAME_DIGITS=N
+/// zeroes all but the first N hex digits of the name, so that different
+/// keys share a file (the header's full key still tells them apart).
+static void entry_path(const char *dir, const CacheKey *key, char *buf,
+                       size_t size) {
+  char name[65];
+  memcpy(name, key->hex, sizeof name);
+  const char *test = getenv("MIRAGE_CACHE_TEST_NAME_DIGITS");
+  char *end = NULL;
+  long keep = test && *test ? strtol(test, &end, 10) : 64;
+  if (end && *end == 0 && keep >= 0 && keep < 64)
+    memset(name + keep, '0', (size_t)(64 - keep));
+  snprintf(buf, size, "%s/%s.mlir", dir, name);
 }
 
-/// Writes the entry for `key`, with a MAC when `secret` is not null.
-static MgStatus store(const char *dir, uint64_t key, const MgProgram *program,
-                      uint32_t parts, const uint8_t *secret, MgDiag *diag) {
+/// Writes the entry for `key`, with a MAC when `secret` is not null,
+/// through a temporary file renamed over the name (never through a link).
+static MgStatus store(const char *dir, const CacheKey *key,
+                      const MgProgram *program, uint32_t parts,
+                      const uint8_t *secret, MgDiag *diag) {
   if (!make_dirs(dir))
     return mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
                        "cannot create cache directory '%s': %s", dir,
@@ -125,20 +191,17 @@ static MgStatus store(const char *dir, uint64_t key, const MgProgram *program,
   entry_path(dir, key, path, sizeof path);
   if (secret)
     entry_mac(secret, key, parts, text, len, mac);
-  // Written in full or not at all: readers never see a partial entry.
-  MgOutFile f;
-  MgStatus st = mg_outfile_open(&f, path, diag);
-  if (st == MG_STATUS_OK) {
-    fprintf(f.stream,
-            "%s key=%016" PRIx64 " checksum=%016" PRIx64 " parts=%" PRIu32
-            "%s%s\n",
-            CACHE_MAGIC, key, mg_hash_bytes(0, text, len), parts,
-            *mac ? " mac=" : "", mac);
-    fwrite(text, 1, len, f.stream);
-    st = mg_outfile_commit(&f, diag);
-    mg_outfile_discard(&f);
-  }
+  MgText entry = {0};
+  mg_text_printf(&entry, "%s key=%s checksum=%016" PRIx64 " parts=%" PRIu32
+                         "%s%s\n%s",
+                 CACHE_MAGIC, key->hex, mg_hash_bytes(0, text, len), parts,
+                 *mac ? " mac=" : "", mac, text);
   free(text);
+  MgStatus st =
+      entry.failed
+          ? mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1, "out of memory")
+          : mg_privfile_write(path, entry.data, entry.len, true, diag);
+  mg_text_free(&entry);
   return st;
 }
 
@@ -159,29 +222,50 @@ typedef struct Lookup {
   bool verified;    // the verifier ran
 } Lookup;
 
-/// Reads the entry for `key`: NULL when absent (`*found` false) or
-/// unusable (`*found` true, `diag` says why); `*parts` from its header;
-/// `*authentic` when its MAC is right under the lookup's secret.
-static MgProgram *load(const Lookup *l, uint64_t key, bool *found,
+/// What load found at an entry's name.
+typedef enum Found {
+  FOUND_NONE,    // nothing, or the entry of another key sharing the name
+  FOUND_REFUSED, // a link, FIFO, device, another user's file, too large
+  FOUND_ENTRY,   // an entry for this key (usable or not)
+} Found;
+
+/// Reads the entry for `key`: NULL unless usable (`diag` says why for
+/// FOUND_REFUSED and for an unusable FOUND_ENTRY); `*parts` from its
+/// header; `*authentic` when its MAC is right under the lookup's secret.
+static MgProgram *load(const Lookup *l, const CacheKey *key, Found *found,
                        uint32_t *parts, bool *authentic, MgDiag *diag) {
   *authentic = false;
-  const char *dir = l->dir;
+  *found = FOUND_NONE;
+  *parts = 0;
   char path[4096];
-  entry_path(dir, key, path, sizeof path);
+  entry_path(l->dir, key, path, sizeof path);
   size_t len = 0;
-  char *text = mg_tool_read_file(path, &len);
-  *found = text != NULL;
-  if (!text)
+  char *text = NULL;
+  MgDiag why = MG_DIAG_INIT;
+  MgPrivRead r = mg_privfile_read(path, CACHE_MAX_ENTRY_BYTES, &text, &len,
+                                  NULL, &why);
+  if (r == MG_PRIV_REFUSED) {
+    *found = FOUND_REFUSED;
+    mg_diag_set(diag, MG_STATUS_INVALID, -1, -1, "%s", why.message);
+  }
+  if (r != MG_PRIV_READ)
     return NULL;
   MgProgram *program = NULL;
-  uint64_t file_key = 0, checksum = 0;
-  *parts = 0;
+  uint64_t checksum = 0;
+  char file_key[65] = "";
   char *body = strchr(text, '\n');
-  if (!body || strncmp(text, CACHE_MAGIC, strlen(CACHE_MAGIC)) ||
-      sscanf(text + strlen(CACHE_MAGIC),
-             " key=%" SCNx64 " checksum=%" SCNx64 " parts=%" SCNu32, &file_key,
-             &checksum, parts) != 3 ||
-      file_key != key || *parts > MG_SEARCH_MAX_PARTS) {
+  bool header = body && !strncmp(text, CACHE_MAGIC, strlen(CACHE_MAGIC)) &&
+                sscanf(text + strlen(CACHE_MAGIC),
+                       " key=%64[0-9a-f] checksum=%" SCNx64 " parts=%" SCNu32,
+                       file_key, &checksum, parts) == 3;
+  // Another key's entry under the same name (names may be shorter than
+  // keys): a miss, and the search's result replaces it.
+  if (header && strlen(file_key) == 64 && strcmp(file_key, key->hex)) {
+    free(text);
+    return NULL;
+  }
+  *found = FOUND_ENTRY;
+  if (!header || strlen(file_key) != 64 || *parts > MG_SEARCH_MAX_PARTS) {
     mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
                 "cache entry '%s' has a bad header", path);
     goto done;
@@ -234,19 +318,22 @@ done:
   return program;
 }
 
-static void remove_entry(const char *dir, uint64_t key) {
+static void remove_entry(const char *dir, const CacheKey *key) {
   char path[4096];
   entry_path(dir, key, path, sizeof path);
   unlink(path);
 }
 
-/// Key of an entry: the tool's version, the subprogram and every option
-/// that changes the result (not threads: results do not depend on them).
-/// `part` tells a part's entry from a whole subprogram's. A search its time
-/// budget or memory bound stopped has a result that depends on them (and on
-/// the machine): `stopped` keys it by both too, apart from complete results.
-static uint64_t cache_key(const MgProgram *subject, const MgSearchOptions *o,
-                          bool part, bool stopped) {
+/// Key of an entry: the tool's version, every option that changes the
+/// result (not threads: results do not depend on them) and the subprogram's
+/// text (the cache's own μGraph form: equal programs print equally, and it
+/// is what an entry holds, so it loses nothing). `part` tells a part's
+/// entry from a whole subprogram's. A search its time budget or memory
+/// bound stopped has a result that depends on them (and on the machine):
+/// `stopped` keys it by both too, apart from complete results. False when
+/// out of memory.
+static bool cache_key(const MgProgram *subject, const MgSearchOptions *o,
+                      bool part, bool stopped, CacheKey *key) {
   char text[400];
   int n = snprintf(text, sizeof text, "mirage-" MIRAGE_VERSION " %s %s mko=%u "
            "mbo=%u mck=%u abs=%d seed=%llu err=%a rank=%d cost=%d cuts=%d extra=%u",
@@ -257,7 +344,19 @@ static uint64_t cache_key(const MgProgram *subject, const MgSearchOptions *o,
   if (stopped && n > 0 && (size_t)n < sizeof text)
     snprintf(text + n, sizeof text - (size_t)n, " stopped budget=%a mem=%llu",
              o->time_budget_s, (unsigned long long)o->memory_limit);
-  return mg_hash_bytes(mg_program_hash(subject), text, strlen(text));
+  char *program = mg_bridge_print(subject, CACHE_ROOT, NULL);
+  if (!program)
+    return false;
+  MgSha256 s;
+  uint8_t digest[32];
+  mg_sha256_init(&s);
+  mg_sha256_update(&s, text, strlen(text) + 1); // with its NUL: a separator
+  mg_sha256_update(&s, program, strlen(program));
+  mg_sha256_final(&s, digest);
+  free(program);
+  for (int i = 0; i < 32; ++i)
+    snprintf(key->hex + 2 * i, 3, "%02x", digest[i]);
+  return true;
 }
 
 /// OK when `entry` may stand for `subject`: the same signature, and the
@@ -313,25 +412,36 @@ static MgProgram *fetch_parts(Lookup *l, const MgProgram *subject, uint32_t n,
     goto done;
   }
   for (uint32_t k = 0; k < n; k++) {
-    uint64_t key = cache_key(parts[k], l->o, true, l->stopped);
-    bool found = false, authentic = false;
+    CacheKey key;
+    Found found = FOUND_NONE;
+    bool authentic = false;
     uint32_t nested = 0;
-    programs[k] = load(l, key, &found, &nested, &authentic, diag);
-    if (!programs[k]) {
-      if (!found)
-        mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
-                    "the entry of its part %u is missing", k);
-      *outcome = found ? MG_CACHE_DAMAGED : MG_CACHE_REJECTED;
-      if (found)
-        remove_entry(l->dir, key);
+    if (!cache_key(parts[k], l->o, true, l->stopped, &key)) {
+      mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1, "out of memory");
       goto done;
     }
     MgDiag why = MG_DIAG_INIT;
+    programs[k] = load(l, &key, &found, &nested, &authentic, &why);
+    if (!programs[k]) {
+      // A refused file is not ours: left alone (the search's result
+      // replaces it where the directory lets us).
+      if (found == FOUND_ENTRY)
+        mg_diag_set(diag, MG_STATUS_INVALID, -1, -1, "%s", why.message);
+      else
+        mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
+                    "the entry of its part %u is %s%s", k,
+                    found == FOUND_NONE ? "missing" : "refused: ",
+                    found == FOUND_NONE ? "" : why.message);
+      *outcome = found == FOUND_ENTRY ? MG_CACHE_DAMAGED : MG_CACHE_REJECTED;
+      if (found == FOUND_ENTRY)
+        remove_entry(l->dir, &key);
+      goto done;
+    }
     if (nested != 0 || check(l, parts[k], programs[k], l->o->verify_error / n,
                              authentic, &why) != MG_STATUS_OK) {
       mg_diag_set(diag, MG_STATUS_INVALID, -1, -1, "part %u: %s", k,
                   nested ? "a part cannot have parts" : why.message);
-      remove_entry(l->dir, key);
+      remove_entry(l->dir, &key);
       goto done;
     }
   }
@@ -349,14 +459,22 @@ done:
 
 static MgProgram *fetch(Lookup *l, const MgProgram *subject,
                         MgCacheOutcome *outcome, MgDiag *diag) {
-  uint64_t key = cache_key(subject, l->o, false, l->stopped);
-  bool found = false, authentic = false;
+  CacheKey key;
+  Found found = FOUND_NONE;
+  bool authentic = false;
   uint32_t parts = 0;
-  MgProgram *entry = load(l, key, &found, &parts, &authentic, diag);
-  *outcome = !found ? MG_CACHE_MISS : entry ? MG_CACHE_HIT : MG_CACHE_DAMAGED;
+  *outcome = MG_CACHE_MISS;
+  if (!cache_key(subject, l->o, false, l->stopped, &key))
+    return NULL;
+  MgProgram *entry = load(l, &key, &found, &parts, &authentic, diag);
+  // A refused file is not ours: reported, left alone, searched again.
+  *outcome = found == FOUND_NONE      ? MG_CACHE_MISS
+             : found == FOUND_REFUSED ? MG_CACHE_REFUSED
+             : entry                  ? MG_CACHE_HIT
+                                      : MG_CACHE_DAMAGED;
   if (!entry) {
-    if (found)
-      remove_entry(l->dir, key);
+    if (found == FOUND_ENTRY)
+      remove_entry(l->dir, &key);
     return NULL;
   }
   MgProgram *result = NULL;
@@ -378,7 +496,7 @@ static MgProgram *fetch(Lookup *l, const MgProgram *subject,
   }
   mg_program_destroy(entry);
   if (!result)
-    remove_entry(l->dir, key);
+    remove_entry(l->dir, &key);
   return result;
 }
 
@@ -387,7 +505,9 @@ MgProgram *mg_cache_fetch(MlirContext ctx, const char *dir,
                           bool trust_signed, MgCacheOutcome *outcome,
                           bool *stopped, bool *verified, MgDiag *diag) {
   Lookup l = {.ctx = ctx, .dir = dir, .o = o};
-  l.have_secret = trust_signed && cache_secret(dir, false, l.secret);
+  SecretState state;
+  l.have_secret = trust_signed && cache_secret(dir, false, l.secret, &state,
+                                               NULL);
   MgProgram *p = fetch(&l, subject, outcome, diag);
   if (*outcome == MG_CACHE_MISS) {
     l.stopped = true;
@@ -398,11 +518,38 @@ MgProgram *mg_cache_fetch(MlirContext ctx, const char *dir,
   return p;
 }
 
+/// Where and how results are stored.
+typedef struct Put {
+  const char *dir;
+  const MgSearchOptions *o;
+  bool stopped;
+  const uint8_t *secret; // NULL: entries without a MAC
+  uint8_t buf[32];
+} Put;
+
+static void put_begin(Put *p, const char *dir, const MgSearchOptions *o,
+                      bool stopped) {
+  SecretState state;
+  *p = (Put){.dir = dir, .o = o, .stopped = stopped};
+  if (cache_secret(dir, true, p->buf, &state, NULL))
+    p->secret = p->buf;
+}
+
+/// Stores `program` under the key of `subject` (a part's with `part`).
+static MgStatus put_one(const Put *p, const MgProgram *subject, bool part,
+                        const MgProgram *program, uint32_t parts,
+                        MgDiag *diag) {
+  CacheKey key;
+  if (!cache_key(subject, p->o, part, p->stopped, &key))
+    return mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1, "out of memory");
+  return store(p->dir, &key, program, parts, p->secret, diag);
+}
+
 MgStatus mg_cache_put(const char *dir, const MgProgram *subject,
                       const MgSearchOptions *o, const MgSearchFound *found,
                       bool stopped, MgDiag *diag) {
-  uint8_t buf[32];
-  const uint8_t *secret = cache_secret(dir, true, buf) ? buf : NULL;
+  Put p;
+  put_begin(&p, dir, o, stopped);
   MgProgram *parts[MG_SEARCH_MAX_PARTS] = {NULL};
   uint32_t n = 0;
   MgStatus st = MG_STATUS_OK;
@@ -414,23 +561,96 @@ MgStatus mg_cache_put(const char *dir, const MgProgram *subject,
       st = mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
                        "the result's parts do not match the cut");
     for (uint32_t k = 0; st == MG_STATUS_OK && k < n; k++)
-      st = store(dir, cache_key(parts[k], o, true, stopped), found->parts[k],
-                 0, secret, diag);
+      st = put_one(&p, parts[k], true, found->parts[k], 0, diag);
     for (uint32_t k = 0; k < n; k++)
       mg_program_destroy(parts[k]);
   }
   // The whole entry last: a reader that finds it finds its parts.
   if (st == MG_STATUS_OK)
-    st = store(dir, cache_key(subject, o, false, stopped), found->program,
-               found->num_parts, secret, diag);
+    st = put_one(&p, subject, false, found->program, found->num_parts, diag);
   return st;
 }
 
 MgStatus mg_cache_put_kept(const char *dir, const MgProgram *subject,
                            const MgSearchOptions *o, bool stopped,
                            MgDiag *diag) {
-  uint8_t buf[32];
-  const uint8_t *secret = cache_secret(dir, true, buf) ? buf : NULL;
-  return store(dir, cache_key(subject, o, false, stopped), subject, 0, secret,
-               diag);
+  Put p;
+  put_begin(&p, dir, o, stopped);
+  return put_one(&p, subject, false, subject, 0, diag);
+}
+
+/// A temporary file of this cache's writers: `.NAME.XXXXXX` (mkstemp's
+/// six letters or digits) where NAME is an entry's (64 hex digits and
+/// `.mlir`) or `secret`.
+static bool is_temp_name(const char *name) {
+  size_t len = strlen(name), hex = 0;
+  if (len < 9 || name[0] != '.' || name[len - 7] != '.')
+    return false;
+  for (size_t i = len - 6; i < len; i++)
+    if (!isalnum((unsigned char)name[i]))
+      return false;
+  const char *base = name + 1;
+  size_t base_len = len - 8;
+  if (base_len == 6 && !strncmp(base, "secret", 6))
+    return true;
+  while (hex < base_len && isxdigit((unsigned char)base[hex]))
+    hex++;
+  return hex == 64 && base_len == 69 && !strncmp(base + 64, ".mlir", 5);
+}
+
+/// Removes the temporary files a writer killed before its rename left:
+/// this user's regular files of the cache's temporary names, untouched for
+/// a day (a live writer renames within seconds). How many it removed.
+static unsigned sweep_temps(const char *dir) {
+  int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
+  if (!d) {
+    if (dfd >= 0)
+      close(dfd);
+    return 0;
+  }
+  time_t before = time(NULL) - CACHE_STALE_TEMP_S;
+  unsigned removed = 0;
+  for (struct dirent *e; (e = readdir(d));) {
+    struct stat st;
+    if (is_temp_name(e->d_name) &&
+        fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+        S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
+        st.st_mtime < before && unlinkat(dfd, e->d_name, 0) == 0)
+      removed++;
+  }
+  closedir(d);
+  return removed;
+}
+
+bool mg_cache_open(const char *dir, MgCacheWarn warn, void *ud) {
+  MgDiag diag = MG_DIAG_INIT;
+  if (mg_outfile_make_dirs_mode(dir, 0700, &diag) != MG_STATUS_OK)
+    return false;
+  char msg[sizeof diag.message + 256];
+  if (mg_privfile_dir_shared(dir)) {
+    snprintf(msg, sizeof msg,
+             "cache directory '%s' can be written by other users: its "
+             "entries are used only if they are regular files of yours, and "
+             "verified unless they carry your MAC, but others can remove "
+             "them (a private directory avoids this)", dir);
+    warn(ud, msg);
+  }
+  sweep_temps(dir);
+  uint8_t key[32];
+  SecretState state;
+  bool ok = cache_secret(dir, true, key, &state, &diag);
+  if (state == SECRET_DAMAGED) {
+    snprintf(msg, sizeof msg,
+             "cache secret damaged (%s): %s; entries written before "
+             "are verified again on use", diag.message,
+             ok ? "replaced by a new one" : "could not be replaced");
+    warn(ud, msg);
+  } else if (state == SECRET_UNUSABLE) {
+    snprintf(msg, sizeof msg,
+             "cache secret not used (%s): every cache hit is verified",
+             diag.message);
+    warn(ud, msg);
+  }
+  return true;
 }

@@ -1,9 +1,16 @@
 //===- cache.h - On-disk cache of search results --------------------------===//
 //
-// One file per (subprogram, tool version, target, search options) key,
-// holding the chosen μGraph in the dialect's textual form behind a header
-// line with a checksum and a part count. Files are written in full or not
-// at all (MgOutFile), so readers never see a partial entry.
+// One file per (subprogram, tool version, target, search options) key --
+// the SHA-256 of their text, which the entry's header holds whole and a
+// lookup compares whole -- holding the chosen μGraph in the dialect's
+// textual form behind a header line with a checksum and a part count.
+//
+// The directory may be one others can write (a team share, /tmp), so
+// entries go through lib/support/privfile.c, not MgOutFile: read only if a
+// regular file of this user's under 64 MiB, opened without following links
+// or blocking (a link, FIFO, another user's file is refused with a warning
+// and searched again); written to a temporary file renamed over the name,
+// never through a link, so readers never see a partial entry either.
 //
 // An entry is never trusted on its word: whoever can write the directory,
 // or an older tool, could have put anything there. A hit is used only after
@@ -46,6 +53,13 @@
 /// True when `dir` exists or can be made (mkdir -p) and is writable; else
 /// false with errno set.
 bool mg_cache_usable(const char *dir);
+/// Called with each warning mg_cache_open has for the user.
+typedef void (*MgCacheWarn)(void *ud, const char *message);
+/// Prepares `dir` for a run: creates it (0700), warns when other users can
+/// write it, removes stale temporary files (a day old) and makes the
+/// secret, replacing a damaged one (with a warning). False if `dir` cannot
+/// be created.
+bool mg_cache_open(const char *dir, MgCacheWarn warn, void *ud);
 /// Resolves the cache directory: `option` if non-empty, else
 /// $XDG_CACHE_HOME/mirage, else $HOME/.cache/mirage. False if none.
 bool mg_cache_dir(const char *option, char *buf, size_t size);
@@ -56,6 +70,8 @@ typedef enum MgCacheOutcome {
   MG_CACHE_KEPT,     // the search found nothing cheaper: keep the subject
   MG_CACHE_DAMAGED,  // unreadable (header, checksum, parse); removed
   MG_CACHE_REJECTED, // readable but not shown equivalent; removed
+  MG_CACHE_REFUSED,  // not a regular file of this user's (a link, a FIFO),
+                     // or too large: not read, not removed
 } MgCacheOutcome;
 
 /// Looks up `subject` searched with `o` in `dir`: on MG_CACHE_HIT a new

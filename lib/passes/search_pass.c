@@ -368,6 +368,12 @@ static void answer_from_cache(Run *run, MlirOperation module,
   if (outcome == MG_CACHE_DAMAGED && run->remarks)
     mg_pass_remark(loc, "mirage-search: ignoring a damaged cache entry: %s",
                    diag.message);
+  // Not an entry of this user's (a link, a FIFO planted in a shared
+  // directory): never read, searched again.
+  if (outcome == MG_CACHE_REFUSED)
+    mg_pass_warning(loc, "mirage-search: the cache entry for '@%s' is "
+                         "ignored and searched again: %s",
+                    name, diag.message);
   // Readable but not shown equivalent: stale, or written by someone else.
   if (outcome == MG_CACHE_REJECTED)
     mg_pass_warning(loc, "mirage-search: the cache entry for '@%s' is "
@@ -584,6 +590,11 @@ static bool search_one(MlirOperation module, MlirSymbolTable symbols,
   return ok;
 }
 
+// mg_cache_open's warnings, at the module.
+static void warn_at(void *ud, const char *message) {
+  mg_pass_warning(*(const MlirLocation *)ud, "mirage-search: %s", message);
+}
+
 bool mg_search_pass_run_on(MlirOperation module, const MgOptionValue *values) {
   Run run;
   memset(&run, 0, sizeof run);
@@ -596,6 +607,9 @@ bool mg_search_pass_run_on(MlirOperation module, const MgOptionValue *values) {
   run.use_cache = values[SEARCH_OPT_CACHE].b &&
                   mg_cache_dir(values[SEARCH_OPT_CACHE_DIR].s, run.cache_dir,
                                sizeof run.cache_dir);
+  MlirLocation module_loc = mlirOperationGetLocation(module);
+  if (run.use_cache)
+    mg_cache_open(run.cache_dir, warn_at, &module_loc);
   run.explaining = mg_explain_pass_begin(&run.explain, values, &run.options);
   if (run.explaining)
     run.options.explain_top = (uint32_t)values[SEARCH_OPT_EXPLAIN_TOP].i;

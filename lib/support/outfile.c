@@ -127,8 +127,13 @@ void mg_outfile_discard(MgOutFile *f) {
   clear(f);
 }
 
-// errno is kept from the call that failed, for callers that print it.
 MgStatus mg_outfile_make_dirs(const char *dir, MgDiag *diag) {
+  return mg_outfile_make_dirs_mode(dir, 0755, diag);
+}
+
+// errno is kept from the call that failed, for callers that print it.
+MgStatus mg_outfile_make_dirs_mode(const char *dir, unsigned mode,
+                                   MgDiag *diag) {
   char path[PATH_MAX];
   if (!dir || !*dir || snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path) {
     errno = ENAMETOOLONG;
@@ -141,11 +146,11 @@ MgStatus mg_outfile_make_dirs(const char *dir, MgDiag *diag) {
     if (*p != '/')
       continue;
     *p = 0;
-    if (mkdir(path, 0755) != 0 && errno != EEXIST)
+    if (mkdir(path, (mode_t)mode) != 0 && errno != EEXIST)
       err = errno;
     *p = '/';
   }
-  if (!err && mkdir(path, 0755) != 0 && errno != EEXIST)
+  if (!err && mkdir(path, (mode_t)mode) != 0 && errno != EEXIST)
     err = errno;
   struct stat st;
   if (!err && stat(path, &st) != 0)

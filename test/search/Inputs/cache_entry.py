@@ -46,8 +46,9 @@ def write(path, header, body):
     parts = re.search(r"parts=(\d+)", header).group(1)
     mac = re.search(r" mac=[0-9a-f]+", header)
     keep = mac.group(0) if mac and os.environ.get("KEEP_MAC") == "1" else ""
-    head = "// mirage-cache v2 key=%s checksum=%016x parts=%s%s\n" % (
-        key, fnv1a(body.encode()), parts, keep)
+    magic = re.match(r"// mirage-cache v\d+", header).group(0)
+    head = "%s key=%s checksum=%016x parts=%s%s\n" % (
+        magic, key, fnv1a(body.encode()), parts, keep)
     with open(path, "w") as f:
         f.write(head + body)
 
