@@ -213,6 +213,12 @@ static int mark_result(MgLiftBlock *bs, uint32_t k, MgLiftBuilder *b,
     mg_lift_block_cut(bs, b->blame, bs->members[k], b->why);
     return MG_LIFT_RUN_RETRY;
   }
+  if (!mg_lift_val_is_exact(b, &val)) { // a broadcast cannot leave
+    mg_lift_block_cut(bs, op, bs->members[k],
+                      "internal: a result would leave the kernel graph "
+                      "broadcast");
+    return MG_LIFT_RUN_RETRY;
+  }
   if (!mg_lift_result_type(op, i, &ty)) {
     mg_lift_block_cut(bs, op, bs->members[k], "unsupported result type");
     return MG_LIFT_RUN_RETRY;
@@ -289,8 +295,15 @@ static int resolve_operands(MgLiftBlock *bs, uint32_t from, uint32_t to,
 static int settle_graph(MgLiftBlock *bs, MgLiftBuilder *b, uint32_t first) {
   if (!order_inputs(bs, b))
     return MG_LIFT_RUN_NOMEM;
-  if (!mg_lift_prune(b)) {
+  if (!mg_lift_prune(b) || !mg_lift_merge_twins(b)) {
     mg_lift_block_cut(bs, bs->ops[first].op, first, b->why);
+    return MG_LIFT_RUN_RETRY;
+  }
+  // Self-check: the kernel graph and its reference are functions of the
+  // same distinct arguments (one block argument per IR value).
+  if (!mg_lift_inputs_distinct(b)) {
+    mg_lift_block_cut(bs, bs->ops[first].op, first,
+                      "internal: the kernel graph would take one value twice");
     return MG_LIFT_RUN_RETRY;
   }
   MgDiag diag = MG_DIAG_INIT;

@@ -131,6 +131,10 @@ MgLiftClass mg_lift_classify(MlirOperation op, const MgLiftOptions *opts,
       in_list(op, linalg_compute,
               sizeof linalg_compute / sizeof *linalg_compute);
   bool view = in_list(op, views, sizeof views / sizeof *views);
+  // arith/math on whole tensors (scalar arith is never lifted).
+  int arith = mg_lift_arith_kind(op);
+  compute |= arith == 1;
+  view |= arith == 2;
   if (!pure || (!compute && !view)) {
     if (pure)
       snprintf(why, size, "the μGraph has no counterpart of '%s'", name);

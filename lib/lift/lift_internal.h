@@ -212,6 +212,15 @@ const MgTensor *mg_lift_tensor(const MgLiftBuilder *b, MgTensorId t);
 /// an unused twin of a reshaped input. Needs inputs in position order.
 bool mg_lift_prune(MgLiftBuilder *b);
 
+/// twins.c: makes every IR value enter once (see the file comment): a value
+/// read through several inputs enters at its IR type and each read is
+/// rebuilt by view ops. Needs inputs in position order; false + failure on
+/// an internal error.
+bool mg_lift_merge_twins(MgLiftBuilder *b);
+/// True when no two inputs are the same IR value (the kernel graph is a
+/// function of distinct arguments, as its reference is).
+bool mg_lift_inputs_distinct(const MgLiftBuilder *b);
+
 /// True when an op of `kind` may store its result in another element type
 /// than its operands' (binary ops, maxima, matmul, sum, reduce_max); unary
 /// and scalar ops keep their operand's type (the dialect), views too.
@@ -252,6 +261,8 @@ MgTensorId mg_lift_emit_transpose(MgLiftBuilder *b, MgTensorId a,
                                   const int8_t *perm);
 /// Makes `v` an exact tensor of its frame (mg_lift_val_is_exact): a
 /// transpose and/or reshape view op when its tensor is laid out otherwise.
+/// Frame dims along which `v` is broadcast (map -1, size > 1) become unit
+/// dims of the tensor and stay broadcast (then `v` is not exact).
 bool mg_lift_realize(MgLiftBuilder *b, MgLiftVal *v);
 /// `count` elements of frame dim `dim` from `first` (a slice view op).
 bool mg_lift_view_slice(MgLiftBuilder *b, const MgLiftVal *v, uint32_t dim,
@@ -295,6 +306,14 @@ bool mg_lift_alg_contract(MgLiftBuilder *b, const MgLiftVal *x,
 bool mg_lift_translate(MgLiftBuilder *b, MlirOperation op);
 bool mg_lift_translate_tosa(MgLiftBuilder *b, MlirOperation op);
 bool mg_lift_translate_linalg(MgLiftBuilder *b, MlirOperation op);
+/// arith.c: 1 for an element-wise arith/math op on tensors that lifts
+/// (compute), 2 for arith.extf/truncf on tensors (a cast view), else 0.
+int mg_lift_arith_kind(MlirOperation op);
+bool mg_lift_translate_arith(MgLiftBuilder *b, MlirOperation op);
+/// tosa.c: a narrowing cast (tosa.cast, arith.truncf) that alone reads a
+/// retypable op's wider result makes that op store the narrow type.
+void mg_lift_narrow_result(MgLiftBuilder *b, MlirOperation cast, MgLiftVal *r,
+                           uint8_t dtype);
 /// Element type of result `i` of `op` (f16/bf16/f32), false otherwise.
 bool mg_lift_result_type(MlirOperation op, intptr_t i, MgLiftType *out);
 /// Stores the image of result 0 and sets its origin.

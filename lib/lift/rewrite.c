@@ -300,9 +300,12 @@ static MlirOperation build_reference(MlirContext ctx, MgLiftChunk *c,
     ok = !mlirValueIsNull(v);
     if (!ok)
       break;
-    // A value read twice (as itself and reshaped) maps to the first.
-    if (mg_ptrmap_get(&map, c->inputs[i].ptr) != UINT32_MAX)
-      continue;
+    // Inputs are distinct values (twins.c): one read through two block
+    // arguments would make the reference another function than the kernel
+    // graph, so it is an internal error.
+    ok = mg_ptrmap_get(&map, c->inputs[i].ptr) == UINT32_MAX;
+    if (!ok)
+      break;
     to[num_to] = v;
     ok = mg_ptrmap_put(&map, c->inputs[i].ptr, num_to++);
   }

@@ -192,8 +192,8 @@ static bool has_one_use(MlirValue v) {
 // must reach the cast alone: every IR value from the producer to the cast
 // (through views of the same tensor) has that one use, and no op of the
 // graph reads the tensor yet, so nothing else sees the narrow type.
-static void narrow_result(MgLiftBuilder *b, MlirOperation cast, MgLiftVal *r,
-                          uint8_t dtype) {
+void mg_lift_narrow_result(MgLiftBuilder *b, MlirOperation cast, MgLiftVal *r,
+                           uint8_t dtype) {
   if (r->kind != MG_LIFT_TENSOR ||
       mg_dtype_bytes((MgDType)dtype) >=
           mg_dtype_bytes((MgDType)mg_lift_tensor(b, r->t)->dtype) ||
@@ -232,7 +232,7 @@ static bool view(MgLiftBuilder *b, MlirOperation op, const MgLiftType *rt) {
     if (r.kind == MG_LIFT_SCALAR)
       r.scalar = mg_lift_round(r.scalar, rt->dtype);
     else
-      narrow_result(b, op, &r, rt->dtype);
+      mg_lift_narrow_result(b, op, &r, rt->dtype);
   }
   r.dtype = rt->dtype;
   return mg_lift_set_result(b, op, &r);

@@ -27,7 +27,8 @@ static bool is_view_op(MlirOperation op) {
          mg_bridge_op_is(op, "tensor.expand_shape") ||
          mg_bridge_op_is(op, "tensor.collapse_shape") ||
          mg_bridge_op_is(op, "tosa.slice") || mg_bridge_op_is(op, "tosa.concat") ||
-         mg_bridge_op_is(op, "tensor.extract_slice");
+         mg_bridge_op_is(op, "tensor.extract_slice") ||
+         mg_lift_arith_kind(op) == 2;
 }
 
 // Exactness of a stored value's layout, whatever its kind.
@@ -122,6 +123,8 @@ bool mg_lift_translate(MgLiftBuilder *b, MlirOperation op) {
     ok = mg_lift_translate_tosa(b, op);
   else if (mg_lift_op_has_prefix(op, "linalg."))
     ok = mg_lift_translate_linalg(b, op);
+  else if (mg_lift_arith_kind(op))
+    ok = mg_lift_translate_arith(b, op);
   else
     ok = mg_lift_fail(b, op, "no translation");
   if (!ok) {

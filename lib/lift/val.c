@@ -460,6 +460,9 @@ MgTensorId mg_lift_emit_transpose(MgLiftBuilder *b, MgTensorId a,
   return finish_view(b, a, r, &diag);
 }
 
+// Realises `v` on a tensor of dims `eff`: v's frame dims, but 1 where v
+// is broadcast (map -1 on a dim larger than 1, an operand in a binary op's
+// frame); such dims stay broadcast.
 bool mg_lift_realize(MgLiftBuilder *b, MgLiftVal *v) {
   if (!mg_lift_materialize(b, v))
     return false;
@@ -470,6 +473,9 @@ bool mg_lift_realize(MgLiftBuilder *b, MgLiftVal *v) {
                         "a view of rank %u would have to be materialised, "
                         "which exceeds the μGraph limit of %d", v->rank,
                         MG_MAX_DIMS);
+  int64_t eff[MG_LIFT_MAX_RANK];
+  for (uint32_t f = 0; f < v->rank; ++f)
+    eff[f] = v->map[f] >= 0 ? v->dims[f] : 1;
   MgTensorId t = v->t;
   const MgTensor *x = mg_lift_tensor(b, t);
   // The tensor's dims in the frame's order. Of equal ranks, its unit dims
@@ -479,7 +485,7 @@ bool mg_lift_realize(MgLiftBuilder *b, MgLiftVal *v) {
   uint32_t n = 0;
   if (x->rank == v->rank) {
     for (uint32_t f = 0, u = 0; f < v->rank; ++f, ++n) {
-      if (v->dims[f] > 1) {
+      if (eff[f] > 1) {
         perm[f] = v->map[f];
         continue;
       }
@@ -489,7 +495,7 @@ bool mg_lift_realize(MgLiftBuilder *b, MgLiftVal *v) {
     }
   } else {
     for (uint32_t f = 0; f < v->rank; ++f)
-      if (v->dims[f] > 1)
+      if (eff[f] > 1)
         perm[n++] = v->map[f];
     for (uint32_t d = 0; d < x->rank && n < MG_MAX_DIMS; ++d)
       if (x->dims[d] == 1)
@@ -506,15 +512,15 @@ bool mg_lift_realize(MgLiftBuilder *b, MgLiftVal *v) {
   }
   bool same = x->rank == v->rank;
   for (uint32_t d = 0; same && d < v->rank; ++d)
-    same = x->dims[d] == v->dims[d];
+    same = x->dims[d] == eff[d];
   if (!same) {
-    MgTensorId r = mg_graph_reshape(b->prog, 0, t, v->rank, v->dims, &diag);
+    MgTensorId r = mg_graph_reshape(b->prog, 0, t, v->rank, eff, &diag);
     if ((t = finish_view(b, t, r, &diag)) == MG_NO_ID)
       return false;
   }
   v->t = t;
   for (uint32_t f = 0; f < v->rank; ++f)
-    v->map[f] = v->dims[f] > 1 ? (int8_t)f : -1;
+    v->map[f] = eff[f] > 1 ? (int8_t)f : -1;
   v->viewed = false;
   return true;
 }

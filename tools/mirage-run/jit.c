@@ -64,10 +64,11 @@ _Static_assert(sizeof(void *) == sizeof(int64_t),
 
 // TOSA is legalized to linalg/arith/tensor first (named ops before the rest,
 // as upstream's tosa-to-linalg-pipeline does), then everything is bufferized
-// at once.
+// at once. Element-wise arith/math on whole tensors (which lift, docs/lift.md)
+// become linalg.generic first: bufferization has no tensor form of them.
 #define TOSA_TO_LINALG                                                         \
   "func.func(tosa-to-linalg-named, tosa-to-linalg, tosa-to-arith, "           \
-  "tosa-to-tensor)"
+  "tosa-to-tensor, convert-elementwise-to-linalg)"
 #define TENSORS_TO_LLVM                                                        \
   "one-shot-bufferize{bufferize-function-boundaries "                          \
   "function-boundary-type-conversion=identity-layout-map},"                    \
