@@ -392,6 +392,13 @@ MG_API bool mg_graph_is_strided(const MgGraph *g, MgTensorId t);
 /// with `folded` set. Fails when a block graph is called with two
 /// different layouts.
 MG_API MgStatus mg_program_fold_layouts(MgProgram *p, MgDiag *diag);
+/// Declares f32 the reductions a 16-bit program leaves in 16 bits by
+/// default (precision.c): block-level sums and accumulators, kernel-level
+/// sums, and the kernel tensors custom kernels save them (or matmul
+/// partials a later kernel adds up) into, with the block graphs reading
+/// those. Graph outputs and types the program narrowed itself are kept.
+/// NOMEM only.
+MG_API MgStatus mg_program_widen_partials(MgProgram *p, MgDiag *diag);
 /// imap[3] and fmap use tensor dims or MG_MAP_NONE.
 MG_API MgTensorId mg_graph_iterator(MgProgram *p, MgGraphId g, MgTensorId a,
                                     const int8_t imap[3], int8_t fmap,

@@ -299,7 +299,44 @@ static bool outputs_match(const Search *s, const MgProgram *p) {
   return ok;
 }
 
+// The dtypes of every tensor of `p`, graph after graph (NULL: no memory).
+static uint8_t *save_dtypes(const MgProgram *p) {
+  size_t n = 1;
+  for (MgGraphId g = 0; g < p->num_graphs; g++)
+    n += p->graphs[g].num_tensors;
+  uint8_t *d = malloc(n), *at = d;
+  for (MgGraphId g = 0; d && g < p->num_graphs; g++)
+    for (MgTensorId t = 0; t < p->graphs[g].num_tensors; t++)
+      *at++ = p->graphs[g].tensors[t].dtype;
+  return d;
+}
+
+static void restore_dtypes(MgProgram *p, const uint8_t *d) {
+  for (MgGraphId g = 0; g < p->num_graphs; g++)
+    for (MgTensorId t = 0; t < p->graphs[g].num_tensors; t++)
+      p->graphs[g].tensors[t].dtype = *d++;
+}
+
+static uint64_t finish_widened(Mat *m);
+
+// A complete candidate: its outputs marked, its partial sums declared f32
+// (precision.c) while it is checked, costed and offered, and its types
+// restored after, since the program is reused for the next candidates.
 static uint64_t finish(Mat *m) {
+  Search *s = m->w->s;
+  uint8_t *kept = save_dtypes(m->p);
+  if (!kept) {
+    atomic_store(&s->failed, true);
+    atomic_store(&s->stop, true);
+    return 0;
+  }
+  uint64_t made = finish_widened(m);
+  restore_dtypes(m->p, kept);
+  free(kept);
+  return made;
+}
+
+static uint64_t finish_widened(Mat *m) {
   Worker *w = m->w;
   Search *s = w->s;
   MgProgram *p = m->p;
@@ -314,7 +351,10 @@ static uint64_t finish(Mat *m) {
       mg_worker_prune(w, MG_SEARCH_RULE_OUTPUT, NULL);
       return 0;
     }
-  if (!outputs_match(s, p)) {
+  if (mg_program_widen_partials(p, NULL) != MG_STATUS_OK) {
+    atomic_store(&s->failed, true);
+    atomic_store(&s->stop, true);
+  } else if (!outputs_match(s, p)) {
     mg_worker_prune(w, MG_SEARCH_RULE_OUTPUT, NULL);
   } else if (s->facts.shift_rule && mg_search_mixes_maxes(p)) {
     mg_worker_prune(w, MG_SEARCH_RULE_SHIFT, NULL);

@@ -1310,6 +1310,147 @@ static void test_graph_rank6(void) {
   mg_program_destroy(p);
 }
 
+//===--- Partial sums kept in f32 (precision.c) ----------------------------===//
+
+// True when every result of an op of `kind` in graph g has dtype `dt`
+// (and there is at least one).
+static bool kind_dtype(const MgProgram *p, MgGraphId g, MgOpKind kind,
+                       MgDType dt) {
+  const MgGraph *gr = &p->graphs[g];
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < gr->num_ops; i++)
+    for (uint32_t k = 0; gr->ops[i].kind == kind && k < gr->ops[i].num_outputs;
+         k++, n++)
+      if (gr->tensors[gr->ops[i].outputs[k]].dtype != dt)
+        return false;
+  return n > 0;
+}
+
+// Flash-decoding: kernel 1's partials (Σ P·V, Σ P, the max) go to kernel 2
+// in f32, which reads them as f32; the program's output stays f16.
+static void test_graph_widen_split_kv(void) {
+  MgDiag d = MG_DIAG_INIT;
+  MgProgram *p = mg_sample_stable_attention_split_kv(2, 4, 8, 32, 2, 2);
+  CHECK(p != NULL);
+  CHECK_EQ_INT(mg_program_widen_partials(p, &d), MG_STATUS_OK);
+  CHECK_EQ_INT(mg_program_validate(p, NULL, &d), MG_STATUS_OK);
+  const MgGraph *k = &p->graphs[0];
+  const MgOp *k1 = &k->ops[3], *k2 = &k->ops[4];
+  CHECK_EQ_INT(k1->kind, MG_OP_CUSTOM);
+  CHECK_EQ_INT(k2->kind, MG_OP_CUSTOM);
+  for (uint32_t i = 0; i < k1->num_outputs; i++)
+    CHECK_EQ_INT(tensor(p, 0, k1->outputs[i])->dtype, MG_DTYPE_F32);
+  CHECK_EQ_INT(tensor(p, 0, k2->outputs[0])->dtype, MG_DTYPE_F16);
+  MgGraphId g1 = (MgGraphId)k1->attr, g2 = (MgGraphId)k2->attr;
+  CHECK(kind_dtype(p, g1, MG_OP_ACCUM, MG_DTYPE_F32));
+  CHECK(kind_dtype(p, g1, MG_OP_SAVER, MG_DTYPE_F32));
+  CHECK(kind_dtype(p, g1, MG_OP_MATMUL, MG_DTYPE_F16)); // complete scores
+  CHECK(kind_dtype(p, g2, MG_OP_INPUT, MG_DTYPE_F32));
+  CHECK(kind_dtype(p, g2, MG_OP_ITERATOR, MG_DTYPE_F32));
+  CHECK(kind_dtype(p, g2, MG_OP_ACCUM, MG_DTYPE_F32));
+  CHECK(kind_dtype(p, g2, MG_OP_SAVER, MG_DTYPE_F16));
+  mg_program_destroy(p);
+}
+
+// nTrans unfused: both sums of squares and the scales after them (div by
+// n, sqrt: unary ops keep their operand's type) are f32; the divisions
+// x / rms keep x's f16, and so does the output.
+static void test_graph_widen_kernel_sums(void) {
+  MgDiag d = MG_DIAG_INIT;
+  MgProgram *p = mg_sample_ntrans(8, 64);
+  CHECK_EQ_INT(mg_program_widen_partials(p, &d), MG_STATUS_OK);
+  CHECK_EQ_INT(mg_program_validate(p, NULL, &d), MG_STATUS_OK);
+  CHECK(kind_dtype(p, 0, MG_OP_SUM, MG_DTYPE_F32));
+  CHECK(kind_dtype(p, 0, MG_OP_DIV_SCALAR, MG_DTYPE_F32));
+  CHECK(kind_dtype(p, 0, MG_OP_SQRT, MG_DTYPE_F32));
+  CHECK(kind_dtype(p, 0, MG_OP_SQUARE, MG_DTYPE_F16));
+  CHECK(kind_dtype(p, 0, MG_OP_DIV, MG_DTYPE_F16));
+  CHECK_EQ_INT(tensor(p, 0, p->graphs[0].outputs[0])->dtype, MG_DTYPE_F16);
+  mg_program_destroy(p);
+}
+
+// Kept: a sum the program narrowed itself (f32 operand, f16 result), and a
+// sum whose unary reader is the program's output (it would change the
+// output's type).
+static void test_graph_widen_keeps(void) {
+  MgDiag d = MG_DIAG_INIT;
+  MgProgram *p = mg_program_create();
+  mg_program_add_graph(p, MG_LEVEL_KERNEL);
+  MgTensorId x = mg_graph_add_input(p, 0, MG_DTYPE_F32, 2, dims2(4, 64), &d);
+  MgTensorId h = mg_graph_add_input(p, 0, MG_DTYPE_F16, 2, dims2(4, 64), &d);
+  MgTensorId narrowed = mg_graph_sum(p, 0, x, 1, &d);
+  CHECK_EQ_INT(mg_graph_set_dtype(p, 0, narrowed, MG_DTYPE_F16, &d),
+               MG_STATUS_OK);
+  MgTensorId e = mg_graph_unary(p, 0, MG_OP_EXP, narrowed, &d);
+  MgTensorId hs = mg_graph_sum(p, 0, h, 1, &d);
+  MgTensorId r = mg_graph_unary(p, 0, MG_OP_SQRT, hs, &d);
+  CHECK_EQ_INT(mg_graph_mark_output(p, 0, e, &d), MG_STATUS_OK);
+  CHECK_EQ_INT(mg_graph_mark_output(p, 0, r, &d), MG_STATUS_OK);
+  CHECK_EQ_INT(mg_program_widen_partials(p, &d), MG_STATUS_OK);
+  CHECK_EQ_INT(tensor(p, 0, narrowed)->dtype, MG_DTYPE_F16);
+  CHECK_EQ_INT(tensor(p, 0, hs)->dtype, MG_DTYPE_F16);
+  CHECK_EQ_INT(tensor(p, 0, r)->dtype, MG_DTYPE_F16);
+  CHECK_EQ_INT(mg_program_validate(p, NULL, &d), MG_STATUS_OK);
+  mg_program_destroy(p);
+}
+
+// Split-K: kernel 1's blocks each multiply a quarter of K and save their
+// matmul tile; kernel 2 adds the four partials over its for-loop. The
+// partials are f32 from the tile on, unless the program returns them.
+static void test_graph_widen_split_k(void) {
+  MgDiag d = MG_DIAG_INIT;
+  MgProgram *p = mg_program_create();
+  mg_program_add_graph(p, MG_LEVEL_KERNEL);
+  MgTensorId in[2] = {
+      mg_graph_add_input(p, 0, MG_DTYPE_F16, 2, dims2(8, 64), &d),
+      mg_graph_add_input(p, 0, MG_DTYPE_F16, 2, dims2(64, 16), &d)};
+  MgGraphId b1 = mg_program_add_graph(p, MG_LEVEL_BLOCK);
+  int32_t grid4[3] = {4, 1, 1}, grid1[3] = {1, 1, 1};
+  CHECK_EQ_INT(mg_graph_set_launch(p, b1, grid4, 128, 1, &d), MG_STATUS_OK);
+  MgTensorId x = mg_graph_add_input(p, b1, MG_DTYPE_F16, 2, dims2(8, 64), &d);
+  MgTensorId w = mg_graph_add_input(p, b1, MG_DTYPE_F16, 2, dims2(64, 16), &d);
+  const int8_t x_k[3] = {1, NONE, NONE}, w_k[3] = {0, NONE, NONE};
+  MgTensorId xt = mg_graph_iterator(p, b1, x, x_k, NONE, &d);
+  MgTensorId wt = mg_graph_iterator(p, b1, w, w_k, NONE, &d);
+  MgTensorId mm = mg_graph_matmul(p, b1, xt, wt, &d);
+  const int8_t rows[3] = {0, NONE, NONE};
+  MgTensorId saved = mg_graph_saver(p, b1, mm, rows, &d); // (32,16)
+  CHECK_EQ_INT(mg_graph_mark_output(p, b1, saved, &d), MG_STATUS_OK);
+  MgTensorId part;
+  CHECK(mg_graph_custom(p, 0, b1, 2, in, &part, &d) != MG_NO_ID);
+  MgGraphId b2 = mg_program_add_graph(p, MG_LEVEL_BLOCK);
+  CHECK_EQ_INT(mg_graph_set_launch(p, b2, grid1, 128, 4, &d), MG_STATUS_OK);
+  MgTensorId pin = mg_graph_add_input(p, b2, MG_DTYPE_F16, 2, dims2(32, 16),
+                                      &d);
+  const int8_t none[3] = {NONE, NONE, NONE};
+  MgTensorId pt = mg_graph_iterator(p, b2, pin, none, 0, &d);
+  MgTensorId acc = mg_graph_accum(p, b2, pt, MG_ACCUM_SUM, &d);
+  MgTensorId out = mg_graph_saver(p, b2, acc, none, &d);
+  CHECK_EQ_INT(mg_graph_mark_output(p, b2, out, &d), MG_STATUS_OK);
+  MgTensorId y;
+  CHECK(mg_graph_custom(p, 0, b2, 1, &part, &y, &d) != MG_NO_ID);
+  CHECK_EQ_INT(mg_graph_mark_output(p, 0, y, &d), MG_STATUS_OK);
+  MgProgram *unread = mg_program_clone(p);
+  CHECK_EQ_INT(mg_program_validate(p, NULL, &d), MG_STATUS_OK);
+  CHECK_EQ_INT(mg_program_widen_partials(p, &d), MG_STATUS_OK);
+  CHECK_EQ_INT(mg_program_validate(p, NULL, &d), MG_STATUS_OK);
+  CHECK_EQ_INT(tensor(p, b1, mm)->dtype, MG_DTYPE_F32);
+  CHECK_EQ_INT(tensor(p, b1, saved)->dtype, MG_DTYPE_F32);
+  CHECK_EQ_INT(tensor(p, 0, part)->dtype, MG_DTYPE_F32);
+  CHECK_EQ_INT(tensor(p, b2, pin)->dtype, MG_DTYPE_F32);
+  CHECK_EQ_INT(tensor(p, b2, pt)->dtype, MG_DTYPE_F32);
+  CHECK_EQ_INT(tensor(p, b2, acc)->dtype, MG_DTYPE_F32);
+  CHECK_EQ_INT(tensor(p, 0, y)->dtype, MG_DTYPE_F16);
+  // The partials as an output of the program too: their type is its own,
+  // so neither they nor the tile change.
+  unread->graphs[0].outputs[0] = part;
+  CHECK_EQ_INT(mg_program_widen_partials(unread, &d), MG_STATUS_OK);
+  CHECK_EQ_INT(tensor(unread, b1, mm)->dtype, MG_DTYPE_F16);
+  CHECK_EQ_INT(tensor(unread, 0, part)->dtype, MG_DTYPE_F16);
+  mg_program_destroy(unread);
+  mg_program_destroy(p);
+}
+
 int main(void) {
   RUN_TEST(test_graph_op_info_names);
   RUN_TEST(test_graph_op_info_properties);
@@ -1344,5 +1485,9 @@ int main(void) {
   RUN_TEST(test_graph_written_views);
   RUN_TEST(test_graph_dot);
   RUN_TEST(test_graph_rank6);
+  RUN_TEST(test_graph_widen_split_kv);
+  RUN_TEST(test_graph_widen_kernel_sums);
+  RUN_TEST(test_graph_widen_keeps);
+  RUN_TEST(test_graph_widen_split_k);
   return TEST_SUMMARY();
 }
