@@ -375,7 +375,9 @@ static MgStatus check(Lookup *l, const MgProgram *subject,
   l->verified = true;
   MgVerifyOptions o = mg_verify_options_default();
   o.target_error = verify_error;
-  o.seed = l->o->seed;
+  // A fresh seed: the entry may have been written by someone who knows the
+  // search's seed and so the fields it would draw (docs/verification.md).
+  o.seed = mg_verify_fresh_seed();
   // The search's threads and memory bound: the same verdict, sooner.
   o.threads = mg_search_threads(l->o);
   o.memory_limit = l->o->memory_limit;

@@ -77,6 +77,18 @@ def main(argv):
         path, text = find(d, argv[3])
         header, body = split(text)
         write(path, header, body.replace(argv[4], argv[5], 1))
+    elif mode == "scale":
+        # Multiply what the first saver stores by argv[4] (a forged constant).
+        path, text = find(d, argv[3])
+        header, body = split(text)
+        m = re.search(r'(%t\d+) = "ug.saver"\((%t\d+)\)', body)
+        val = m.group(2)
+        ty = re.search(re.escape(val) + r' = .*-> (tensor<[^>]*>)', body).group(1)
+        op = '%%forged = "ug.mul_scalar"(%s) {scalar = %s : f64} : (%s) -> %s\n    ' % (
+            val, argv[4], ty, ty)
+        saver = '%s = "ug.saver"(%%forged)' % m.group(1)
+        body = body[:m.start()] + op + saver + body[m.end():]
+        write(path, header, body)
     else:
         sys.exit("unknown mode " + mode)
 
