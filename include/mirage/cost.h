@@ -94,6 +94,23 @@ MG_API double mg_cost_program(const MgProgram *program, const MgGpu *gpu);
 MG_API double mg_cost_lower_bound(const MgProgram *target, uint32_t kernels,
                                   const MgGpu *gpu);
 
+/// The program's own bound: no implementation of it runs faster on `gpu`
+/// than reading each input it reads and writing each output once through
+/// DRAM at the data-sheet bandwidth, or than its matmul flops at the
+/// tensor-core peak. Unlike mg_cost_program (the bound of the kernels a
+/// program is made of, with their re-reads and launches), it depends only
+/// on what the program computes, so an estimate set beside it shows how
+/// far the chosen kernels are from the best any could do.
+typedef struct MgProgramBound {
+  double time_s;       // max(dram_s, flops_s); no launch included
+  double dram_s, flops_s;
+  double dram_bytes;   // inputs once + outputs once
+  double tensor_flops; // matmul flops of the program's kernels
+} MgProgramBound;
+
+MG_API void mg_cost_program_bound(const MgProgram *program, const MgGpu *gpu,
+                                  MgProgramBound *out);
+
 //===--- The model of the emitted code (emitted.c) ------------------------===//
 
 /// The estimate of the kernel lib/lower emits for one kernel op:

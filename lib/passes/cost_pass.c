@@ -88,6 +88,16 @@ void mg_cost_pass_program_figures(const MgProgram *p, const MgGpu *gpu,
            1e6 * mg_cost_program(p, gpu));
 }
 
+void mg_cost_pass_bound_figures(const MgProgram *p, const MgGpu *gpu,
+                                char *buf, size_t size) {
+  MgProgramBound b;
+  mg_cost_program_bound(p, gpu, &b);
+  snprintf(buf, size, "program bound %.3f us (DRAM %.3f MB once at %.2f "
+           "TB/s, %.4g flop at the tensor-core peak) + one launch %.2f us",
+           1e6 * b.time_s, b.dram_bytes / 1e6, gpu->dram_bw / 1e12,
+           b.tensor_flops, 1e6 * gpu->launch_s);
+}
+
 static bool cost_one(MlirOperation module, MlirSymbolTable symbols,
                      MlirOperation func, const MgProgram *p,
                      const MgBridgeMap *map, void *ud) {
@@ -95,11 +105,12 @@ static bool cost_one(MlirOperation module, MlirSymbolTable symbols,
   (void)symbols;
   const MgGpu *gpu = mg_cost_gpu(ud);
   const MgGraph *g = &p->graphs[0];
-  char figures[160];
+  char figures[160], bound[192];
   mg_cost_pass_program_figures(p, gpu, figures, sizeof figures);
+  mg_cost_pass_bound_figures(p, gpu, bound, sizeof bound);
   mg_pass_remark(mlirOperationGetLocation(func),
-                 "mirage-cost: '@%s' on %s (%s): %s", map->graph_names[0],
-                 gpu->target, gpu->model, figures);
+                 "mirage-cost: '@%s' on %s (%s): %s; %s", map->graph_names[0],
+                 gpu->target, gpu->model, figures, bound);
   for (uint32_t i = 0; i < g->num_ops; i++) {
     MgKernelCost c;
     MgEmittedCost e;

@@ -16,6 +16,11 @@
 /// (inputs and free views are no kernels).
 void mg_cost_pass_program_figures(const MgProgram *p, const MgGpu *gpu,
                                   char *buf, size_t size);
+/// "program bound Z us (DRAM A MB once at B TB/s, F flop at the
+/// tensor-core peak) + one launch L us": the bound of what the program
+/// computes (mg_cost_program_bound), whatever kernels compute it.
+void mg_cost_pass_bound_figures(const MgProgram *p, const MgGpu *gpu,
+                                char *buf, size_t size);
 /// The figures of one kernel op after its name: "[N block(s), utilization
 /// U, ]estimated X us (b-bound), roofline Y us (b-bound), DRAM ... sfu op"
 /// ("estimated" only when lib/lower has a plan for it).

@@ -201,15 +201,20 @@ static void choice_text(const MgExplainPass *x, const MgProgram *target,
   else
     snprintf(which, sizeof which, "a candidate ranked below the %u listed",
              r->num_top);
+  MgProgramBound pb;
+  mg_cost_program_bound(target, gpu, &pb);
+  double chosen_s = mg_cost_emitted_program(chosen, gpu);
   snprintf(buf, size, "chose %s, the cheapest verified candidate%s: "
-           "estimated %.2f us -> %.2f us, roofline %.2f us -> %.2f us; "
+           "estimated %.2f us -> %.2f us, roofline %.2f us -> %.2f us, "
+           "%.2fx the program bound + one launch (%.2f us); "
            "verifier: %u test(s), error bound <= 2^%.1f (asked 2^%.0f)",
            which, f->num_parts ? " (the input cut into parts, each verified)"
                                : "",
-           1e6 * mg_cost_emitted_program(target, gpu),
-           1e6 * mg_cost_emitted_program(chosen, gpu),
+           1e6 * mg_cost_emitted_program(target, gpu), 1e6 * chosen_s,
            1e6 * mg_cost_program(target, gpu), 1e6 * mg_cost_program(chosen, gpu),
-           f->check.tests, f->check.log2_bound, goal);
+           chosen_s / (pb.time_s + gpu->launch_s),
+           1e6 * (pb.time_s + gpu->launch_s), f->check.tests,
+           f->check.log2_bound, goal);
 }
 
 // The counts --mirage-stats prints, in its words.
@@ -243,14 +248,15 @@ static void remarks(const MgExplainPass *x, MlirLocation loc,
                     const char *name, const MgProgram *target,
                     const MgProgram *chosen, const MgSearchResult *r) {
   const MgGpu *gpu = mg_cost_gpu(x->options->target);
-  char figures[160], text[768];
+  char figures[160], bound[192], text[768];
   mg_cost_pass_program_figures(target, gpu, figures, sizeof figures);
+  mg_cost_pass_bound_figures(target, gpu, bound, sizeof bound);
   mg_pass_remark(loc, "mirage-explain: '@%s' on %s (%s), ranked by %s: "
-                 "input %s; %u best candidate(s) of the search:", name,
+                 "input %s; %s; %u best candidate(s) of the search:", name,
                  gpu->target, gpu->model,
                  x->options->rank == MG_SEARCH_RANK_COST
                      ? "the estimate" : "the proxy (kernels, DRAM bytes)",
-                 figures, r->num_top);
+                 figures, bound, r->num_top);
   int32_t at = chosen_rank(r, chosen);
   for (uint32_t i = 0; i < r->num_top; i++) {
     const MgSearchCandidate *c = &r->top[i];
@@ -445,7 +451,14 @@ static void json_function(MgExplainPass *x, MlirLocation loc,
     json_str(t, same_as);
   else
     mg_text_printf(t, "null");
-  mg_text_printf(t, ",\n     \"input\": {");
+  MgProgramBound pb;
+  mg_cost_program_bound(target, gpu, &pb);
+  mg_text_printf(t, ",\n     \"program_bound\": {");
+  json_num(t, "us", 1e6 * pb.time_s, true);
+  json_num(t, "launch_us", 1e6 * gpu->launch_s, true);
+  json_num(t, "dram_mb", pb.dram_bytes / 1e6, true);
+  json_num(t, "tensor_flop", pb.tensor_flops, false);
+  mg_text_printf(t, "},\n     \"input\": {");
   json_breakdown(t, target, gpu);
   int32_t at = chosen_rank(r, chosen);
   char reason[768];

@@ -21,7 +21,11 @@
 //   cycles. A thread: 32 x (264.01 + 4 FMAs x 4) + 4 (conversion) = 8964.3
 //   cycles = 4.527 us at 1.98 GHz, one block per SM: latency-bound (L2
 //   6291456 / 4.9e12 = 1.28 us), 2 + 4.53 = 6.53 us.
-// CHECK: cost.mlir:[[@LINE+6]]:1: remark: mirage-cost: '@mm' on sm_90 (H100 SXM5): 1 kernel(s), estimated 6.53 us, roofline 2.04 us
+// Program bound (what any kernels computing @mm take at least): its
+//   inputs and output once, 114688 B / 3.35e12 B/s = 0.034 us, against
+//   4194304 flops / 989.4e12 = 0.004 us at the tensor-core peak; one
+//   launch beside it.
+// CHECK: cost.mlir:[[@LINE+6]]:1: remark: mirage-cost: '@mm' on sm_90 (H100 SXM5): 1 kernel(s), estimated 6.53 us, roofline 2.04 us; program bound 0.034 us (DRAM 0.115 MB once at 3.35 TB/s, 4.194e+06 flop at the tensor-core peak) + one launch 2.00 us
 // CHECK-NEXT: cost.mlir:[[@LINE+6]]:8: remark: mirage-cost: 'ug.matmul': estimated 6.53 us (latency-bound), roofline 2.04 us (dram-bound), DRAM 0.115 MB, L2 0.115 MB, smem 0.000 MB, 4.194e+06 tensor flop, 0 simt op, 0 sfu op
 // CHECK-NEXT: cost.mlir:[[@LINE+5]]:8: remark: mirage-cost: emitted: 256 thread(s), smem 0 B, 4 block(s)/SM (r), 1 round(s), 4.1 KB in flight/SM; block path 4.53 us (memory 4.27, chains 0.26, barriers 0.00); DRAM 0.115 MB, L2 6.291 MB, 2.097e+06 fma
 // A100 (1.41 GHz, L2 260, DRAM 470 cycles): 32 x (263.83 + 16) + 4 =

@@ -15,7 +15,7 @@
 
 // CHECK-NOT: from the cache
 // CHECK: remark: mirage-search: '@gqa_small_lax0' replaced by a verified μGraph: 5 kernel(s) -> 2, {{.*}} on sm_90{{$}}
-// CHECK-NEXT: remark: mirage-explain: '@gqa_small_lax0' on sm_90 (H100 SXM5), ranked by the estimate: input 5 kernel(s), estimated [[IN:[0-9.]+ us]], roofline {{[0-9.]+}} us; 3 best candidate(s) of the search:
+// CHECK-NEXT: remark: mirage-explain: '@gqa_small_lax0' on sm_90 (H100 SXM5), ranked by the estimate: input 5 kernel(s), estimated [[IN:[0-9.]+ us]], roofline {{[0-9.]+}} us; program bound {{[0-9.]+}} us (DRAM {{[0-9.]+}} MB once at 3.35 TB/s, {{[0-9.e+]+}} flop at the tensor-core peak) + one launch 2.00 us; 3 best candidate(s) of the search:
 // CHECK-NEXT: remark: mirage-explain: '@gqa_small_lax0' #1 (chosen): [[PROG:2 kernel\(s\), estimated [0-9.]+ us, roofline [0-9.]+ us]]; verified: [[TESTS:[0-9]+]] test(s), error bound <= 2^-[[BITS:[0-9.]+]]; estimate = launches 4.00 us + latency-bound {{[0-9.]+}} us; {{.*}}; DRAM {{.*}} sfu op{{$}}
 // CHECK-NEXT: #2: 2 kernel(s), {{.*}}; not tested: a cheaper candidate was verified first;
 // CHECK-NEXT: #3: 2 kernel(s), {{.*}}; not tested: a cheaper candidate was verified first;
@@ -26,7 +26,7 @@
 // pruned by roles and anchors, the rest by abstract expressions.
 // CHECK-NEXT: remark: mirage-explain: '@gqa_small_lax0' pruned by rule: shape {{[0-9]+}} dims {{[1-9][0-9]*}} reduce {{[0-9]+}} anchor {{[1-9][0-9]*}} canonical {{[0-9]+}} absexpr {{[1-9][0-9]*}} duplicate {{[0-9]+}} {{.*}}; {{[1-9][0-9]*}} states, {{[1-9][0-9]*}} candidates, 1 evaluated, 1 verified; kernel-graph sizes searched 2; parts searched separately 0{{$}}
 // The chosen program's kernels, as --mirage-cost prints them.
-// CHECK: remark: mirage-cost: '@gqa_small_lax0' on sm_90 (H100 SXM5): [[PROG]]{{$}}
+// CHECK: remark: mirage-cost: '@gqa_small_lax0' on sm_90 (H100 SXM5): [[PROG]]; program bound {{[0-9.]+}} us ({{.*}}) + one launch 2.00 us{{$}}
 // CHECK-NEXT: remark: mirage-cost: 'ug.custom' @gqa_small_lax0_k1: [[K1]]{{$}}
 // CHECK-NEXT: remark: mirage-cost: emitted:
 // CHECK-NEXT: remark: mirage-cost: 'ug.custom' @gqa_small_lax0_k2: [[K2]]{{$}}

@@ -7,7 +7,7 @@
 // RUN: not mirage-opt --mirage-search="cache=false max-custom-kernels=0 explain-file=%t.missing/x.json" %s 2>&1 >/dev/null | FileCheck %s --check-prefix=BAD
 // RUN: not mirage-opt --mirage-search="explain-top=0" %s 2>&1 | FileCheck %s --check-prefix=TOP
 
-// CHECK: remark: mirage-explain: '@row_sum' on sm_90 (H100 SXM5), ranked by the estimate: input 1 kernel(s), estimated [[IN:[0-9.]+ us, roofline [0-9.]+ us]]; 1 best candidate(s) of the search:
+// CHECK: remark: mirage-explain: '@row_sum' on sm_90 (H100 SXM5), ranked by the estimate: input 1 kernel(s), estimated [[IN:[0-9.]+ us, roofline [0-9.]+ us]]; program bound {{[0-9.]+}} us ({{.*}}) + one launch 2.00 us; 1 best candidate(s) of the search:
 // CHECK-NEXT: remark: mirage-explain: '@row_sum' #1: 1 kernel(s), estimated [[IN]]; not tested: estimated no faster than the input or the best verified; estimate = launches 2.00 us + latency-bound {{.*}}
 // CHECK-NEXT: remark: mirage-explain: '@row_sum' kept the input: nothing estimated faster was verified (0 candidate(s) tested, 0 verified, 1 not tested: no cheaper){{$}}
 // CHECK-NEXT: remark: mirage-explain: '@row_sum' pruned by rule: shape {{[0-9]+}} dims {{[0-9]+}} {{.*}}, 1 candidates, 0 evaluated, 0 verified;

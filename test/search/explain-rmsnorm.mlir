@@ -21,19 +21,23 @@
 // cheaper one verified first). Each: the figures --mirage-cost prints for
 // a kernel graph, the fate, the estimate as launches + the body time by
 // what bounds it, each resource's time, the roofline's traffic and work.
-// CHECK: remark: mirage-explain: '@rmsnorm_small_lax0' on sm_90 (H100 SXM5), ranked by the estimate: input 6 kernel(s), estimated [[IN:[0-9.]+ us]], roofline [[INR:[0-9.]+ us]]; 5 best candidate(s) of the search:
+// The program bound is the input's: X, W and Y once, (2*64 + 64*96 +
+// 2*96) * 2 B = 12928 B / 3.35e12 B/s = 0.0039 us (its 2*2*96*64 = 24576
+// flops take 2.5e-5 us at the tensor-core peak); --mirage-cost says the
+// same of the chosen program, which computes the same.
+// CHECK: remark: mirage-explain: '@rmsnorm_small_lax0' on sm_90 (H100 SXM5), ranked by the estimate: input 6 kernel(s), estimated [[IN:[0-9.]+ us]], roofline [[INR:[0-9.]+ us]]; program bound 0.004 us (DRAM 0.013 MB once at 3.35 TB/s, 2.458e+04 flop at the tensor-core peak) + one launch 2.00 us; 5 best candidate(s) of the search:
 // CHECK-NEXT: remark: mirage-explain: '@rmsnorm_small_lax0' #1 (chosen): [[PROG:1 kernel\(s\), estimated [0-9.]+ us, roofline [0-9.]+ us]]; verified: [[TESTS:[0-9]+]] test(s), error bound <= 2^-[[BITS:[0-9.]+]]; estimate = launches 2.00 us + latency-bound {{[0-9.]+}} us; resource time (us, over kernels): dram {{[0-9.]+}}, l2 {{[0-9.]+}}, smem {{[0-9.]+}}, {{.*}}latency {{[0-9.]+}}; DRAM {{[0-9.]+}} MB, L2 {{[0-9.]+}} MB, smem {{[0-9.]+}} MB, {{.*}} tensor flop, {{.*}} simt op, {{.*}} sfu op{{$}}
 // CHECK-NEXT: remark: mirage-explain: '@rmsnorm_small_lax0' #2: 1 kernel(s), {{.*}}; not tested: a cheaper candidate was verified first; estimate = launches 2.00 us + {{.*}}
 // CHECK-NEXT: #3: {{.*}}; not tested: a cheaper candidate was verified first;
 // CHECK-NEXT: #4: {{.*}}; not tested: a cheaper candidate was verified first;
 // CHECK-NEXT: #5: {{.*}}; not tested: a cheaper candidate was verified first;
 // CHECK-NEXT: remark: mirage-explain: '@rmsnorm_small_lax0' chosen kernel 1 'ug.custom': [[K1:64 block.*]]{{$}}
-// CHECK-NEXT: remark: mirage-explain: '@rmsnorm_small_lax0' chose #1, the cheapest verified candidate: estimated [[IN]] -> {{[0-9.]+}} us, roofline [[INR]] -> {{[0-9.]+}} us; verifier: [[TESTS]] test(s), error bound <= 2^-[[BITS]] (asked 2^-40){{$}}
+// CHECK-NEXT: remark: mirage-explain: '@rmsnorm_small_lax0' chose #1, the cheapest verified candidate: estimated [[IN]] -> {{[0-9.]+}} us, roofline [[INR]] -> {{[0-9.]+}} us, {{[0-9]+\.[0-9][0-9]}}x the program bound + one launch (2.00 us); verifier: [[TESTS]] test(s), error bound <= 2^-[[BITS]] (asked 2^-40){{$}}
 // The counts --mirage-stats prints (the prologue cut's two parts
 // included): abstract expressions, dimension roles and duplicates prune.
 // CHECK-NEXT: remark: mirage-explain: '@rmsnorm_small_lax0' pruned by rule: shape {{[0-9]+}} dims {{[1-9][0-9]*}} reduce {{[0-9]+}} anchor {{[0-9]+}} canonical {{[1-9][0-9]*}} absexpr {{[1-9][0-9]*}} duplicate {{[1-9][0-9]*}} pending {{[0-9]+}} budget {{[0-9]+}} saver {{[0-9]+}} launch {{[0-9]+}} smem {{[0-9]+}} work {{[0-9]+}} output {{[0-9]+}} shift {{[0-9]+}}; fingerprint mismatches 0, verifier rejections 0, unstable 0, not tested (no cheaper than the best) {{[0-9]+}}; {{[1-9][0-9]*}} states, {{[1-9][0-9]*}} candidates, {{[0-9]+}} evaluated, {{[1-9][0-9]*}} verified; kernel-graph sizes searched 1; parts searched separately 2{{$}}
 // --mirage-cost on the result says the same of the chosen program.
-// CHECK: remark: mirage-cost: '@rmsnorm_small_lax0' on sm_90 (H100 SXM5): [[PROG]]{{$}}
+// CHECK: remark: mirage-cost: '@rmsnorm_small_lax0' on sm_90 (H100 SXM5): [[PROG]]; program bound 0.004 us (DRAM 0.013 MB once at 3.35 TB/s, 2.458e+04 flop at the tensor-core peak) + one launch 2.00 us{{$}}
 // CHECK-NEXT: remark: mirage-cost: 'ug.custom' @rmsnorm_small_lax0_k1: [[K1]]{{$}}
 // The JSON (json.tool's layout, keys in the order written).
 // CHECK:      "tool": "mirage-explain",
@@ -44,6 +48,12 @@
 // CHECK:      "function": "rmsnorm_small_lax0",
 // CHECK-NEXT: "location": "{{.*}}explain-rmsnorm.mlir:{{[0-9]+}}:{{[0-9]+}}",
 // CHECK-NEXT: "same_as": null,
+// CHECK-NEXT: "program_bound": {
+// CHECK-NEXT: "us": 0.00385910448,
+// CHECK-NEXT: "launch_us": 2,
+// CHECK-NEXT: "dram_mb": 0.012928,
+// CHECK-NEXT: "tensor_flop": 24576
+// CHECK-NEXT: },
 // CHECK-NEXT: "input": {
 // CHECK-NEXT: "kernels": 6,
 // CHECK:      "chosen": {
