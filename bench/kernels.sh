@@ -5,7 +5,8 @@
 # occupancy estimate and static counts of the memory / sync / FMA
 # instructions, one markdown table per target. Does not build (the caller
 # does) and asserts nothing.
-# Usage: bench/kernels.sh [--target sm_80|sm_90 ...] [--paper-only]   (default: sm_80 and sm_90)
+# Usage: bench/kernels.sh [--target sm_80|sm_90 ...] [--paper-only] [--only PROGRAM]
+#        (default: sm_80 and sm_90, all six programs)
 #
 # Where the numbers come from:
 #  - grid x threads and dynamic shared memory: a second compile with ptx=false,
@@ -37,6 +38,13 @@
 #    with the resource that bounds it; "roofline" is the idealised model the
 #    search ranks by. From --mirage-cost on a third compile (lower=false),
 #    matched to the kernels in order. Neither is a measurement.
+#  - per program (second table): the estimate beside the roofline (the
+#    chosen kernels' own bound) and the program bound + one launch (its
+#    inputs and outputs once through DRAM, docs/cost.md).
+#  - the SASS reader (../shared/tools/sass/inflight.py, or
+#    $MIRAGE_SASS_DIR): per loop that loads global memory, the loads, the
+#    serialized waits and the KiB in flight per SM of the machine code
+#    ptxas made; left out when the reader is not there.
 #  - one row per launch: the compiles use dedup-kernels=false, so a kernel
 #    launched twice (gated MLP's gate and up GEMVs) has a row per launch,
 #    as the estimates do; the default compile keeps one copy of it.
@@ -50,12 +58,13 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 bin="${MIRAGE_BUILD_DIR:-$root/build}/bin"
 ptxas=/usr/local/cuda/bin/ptxas
-targets=() paper_only=0
+targets=() paper_only=0 programs=(rmsnorm gqa qknorm lora gated-mlp ntrans)
 while (($#)); do
   case "$1" in
+    --only) programs=("${2:?--only needs a program name}"); shift 2 ;;
     --target) targets+=("${2:?--target needs sm_80 or sm_90}"); shift 2 ;;
     --paper-only) paper_only=1; shift ;;
-    *) echo "usage: bench/kernels.sh [--target sm_80|sm_90 ...] [--paper-only]" >&2; exit 2 ;;
+    *) echo "usage: bench/kernels.sh [--target sm_80|sm_90 ...] [--paper-only] [--only rmsnorm|gqa|qknorm|lora|gated-mlp|ntrans]" >&2; exit 2 ;;
   esac
 done
 ((${#targets[@]})) || targets=(sm_80 sm_90)
@@ -142,6 +151,20 @@ FILENAME ~ /ptxas.txt$/ { regs[$1] = $2; spill[$1] = $3; smem[$1] = $4; next }
   p = place[k]
   printf " %d | %d | %d | %d | %d | %d | %s | %d | %s | %.2f MB / %.2f us | %s (%s) | %s |\n", $3, $4, $5, $6, $7, $8, (k in loopbar ? loopbar[k] : "?"), $9, (t == "" ? "?" : n * t * $10), dram[k] / 1e6, dram[k] / bw * 1e6, (p in est ? est[p] : "?"), (p in bnd ? bnd[p] : "?"), (p in roof ? roof[p] : "?") }'
 
+# --mirage-cost program lines -> one row: kernels, estimate, roofline,
+# program bound + launch and the estimate's ratio to it.
+bound_awk='
+/remark: mirage-cost: \047@/ && /program bound/ {
+  match($0, /\047@[^\047]*\047/); f = substr($0, RSTART + 2, RLENGTH - 3)
+  if (paper == 1 && f !~ /_paper/) next
+  match($0, /[0-9]+ kernel\(s\)/); k = substr($0, RSTART, RLENGTH) + 0
+  match($0, /estimated [0-9.]+/); est = substr($0, RSTART + 10, RLENGTH - 10) + 0
+  match($0, /roofline [0-9.]+/); roof = substr($0, RSTART + 9, RLENGTH - 9) + 0
+  match($0, /program bound [0-9.]+/); b = substr($0, RSTART + 14, RLENGTH - 14) + 0
+  match($0, /one launch [0-9.]+/); l = substr($0, RSTART + 11, RLENGTH - 11) + 0
+  printf "| %s | %s | %d | %.2f | %.2f | %.2f + %.2f | %.2fx |\n", bench, f, k, est, roof, b, l, est / (b + l) }'
+sass="${MIRAGE_SASS_DIR:-$root/../shared/tools/sass}"
+
 for target in "${targets[@]}"; do
   case "$target" in
     sm_80) smem_per_sm=$((164 * 1024)); bw=2.039e12 ;;
@@ -152,7 +175,7 @@ for target in "${targets[@]}"; do
   echo "# target $target, ptxas $version, $(date '+%F %T %Z')"
   echo "| benchmark | GPU module | kernel | grid x threads | regs | spill B | smem B (static+dyn) | blocks/SM (limit) | ld 128b | ld narrow | cp.async | st.global.v4 | shfl.sync | bar.sync | bar.sync per iteration | fma.rn | load bytes/SM (1 in flight per thread) | DRAM roofline (arguments once, peak BW) | estimate us (bound) | roofline us |"
   echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-  for name in rmsnorm gqa qknorm lora gated-mlp ntrans; do
+  for name in "${programs[@]}"; do
     src="$root/test/lift/$name-tosa.mlir" dir="$out/$target/$name"
     mkdir -p "$dir"
     if ! "$bin/mirage-opt" --mirage-superopt="cache=false target=$target dedup-kernels=false" "$src" -o "$dir/opt.mlir" 2>"$dir/err" ||
@@ -174,4 +197,29 @@ for target in "${targets[@]}"; do
     done
     awk -v bench="$name" -v smsm="$smem_per_sm" -v bw="$bw" "$row_awk" "$dir/host.txt" "$dir/cost.txt" "$dir/loops.txt" "$dir/ptxas.txt" "$dir/ptx.txt"
   done
+  # Per program: the estimate beside both bounds (docs/cost.md "The
+  # program bound"), from the --mirage-cost program lines.
+  echo
+  echo "| benchmark | function | kernels | estimate us | roofline us (the kernels' own) | program bound us + one launch | estimate / (bound + launch) |"
+  echo "|---|---|---|---|---|---|---|"
+  for name in "${programs[@]}"; do
+    [[ -f "$out/$target/$name/cost.err" ]] || continue
+    awk -v bench="$name" -v paper="$paper_only" "$bound_awk" "$out/$target/$name/cost.err"
+  done
+  # The machine code: what ptxas made of each loop that loads global
+  # memory (the SASS reader; evidence, not proof).
+  if [[ -f "$sass/inflight.py" ]]; then
+    echo
+    echo "SASS reader (inflight.py), per loop that loads global memory:"
+    echo '```'
+    for name in "${programs[@]}"; do
+      dir="$out/$target/$name"
+      [[ -d "$dir/ptx" ]] || continue
+      if [[ $paper_only == 1 ]]; then find "$dir/ptx" -name '*.ptx' ! -name '*_paper*' -delete; fi
+      python3 "$sass/inflight.py" "$dir/opt.mlir" "$dir/ptx" "$target" 2>&1 | sed "s/^SUMMARY/SUMMARY $name/"
+    done
+    echo '```'
+  else
+    echo "# no SASS reader at $sass (set MIRAGE_SASS_DIR): machine-code figures left out"
+  fi
 done
