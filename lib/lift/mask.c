@@ -89,8 +89,8 @@ const char *mg_lift_mask_why(MlirValue mask) {
     return "the mask is not an i1 tensor";
   MaskWalk w = {64, true};
   if (!integer_slice(mask, &w))
-    return "the mask is not computed from integers only (a float condition "
-           "cannot leave the kernel graph)";
+    return "its mask is computed from float values (a mask lifts when it "
+           "is a constant, an argument or computed from integers)";
   return NULL;
 }
 
