@@ -26,6 +26,7 @@
 // Lifting twice lifts nothing more (the boundary select is not lifted).
 // RUN: mirage-opt --mirage-lift %s | mirage-opt --mirage-lift | mirage-opt --mirage-unlift > %t.rt2
 // RUN: diff %t.in %t.rt2
+// RUN: mirage-opt --mirage-lift %s | mirage-opt --mirage-lift --mirage-remarks 2>&1 >/dev/null | FileCheck %s --check-prefix=TWICE
 // The numbers: mirage-run draws A at random, which is sound since
 // s + A is the reference's function for every A.
 // RUN: mirage-run --lift --range=1 %s | FileCheck %s --check-prefix=VAL
@@ -47,6 +48,13 @@
 // REM-NEXT: @padding_mask_argument_lax0: 11 ops -> kernel graph of 9 μGraph ops, 4 inputs, 1 output
 // REM-NEXT: '@float_condition': lifted 2 subprograms (@float_condition_lax0, @float_condition_lax1); 2 tensor ops left in place
 // REM: 'tosa.select' is not lifted: its mask is computed from float values
+//
+// TWICE: '@causal_position_ids': nothing lifted
+// TWICE: 'tosa.select' is not lifted: it computes the additive mask of a select lifted before
+// TWICE: '@causal_triu_cmpi': nothing lifted
+// TWICE: 'tosa.select' is not lifted: it computes the additive mask of a select lifted before
+// TWICE: '@padding_mask_argument': nothing lifted
+// TWICE: 'tosa.select' is not lifted: it computes the additive mask of a select lifted before
 //
 // VAL: @causal_position_ids_lax0: 1 output, 512 elements{{.*}}: ok
 // VAL-NEXT: @causal_triu_cmpi_lax0: 1 output, 512 elements{{.*}}: ok
