@@ -58,7 +58,7 @@ static bool check_types(MlirOperation op, char *why, size_t size) {
   MgLiftType t;
   intptr_t n = data_operands(op);
   bool linalg = mg_lift_op_has_prefix(op, "linalg.");
-  // tosa.select's i1 mask is read apart (only a constant one lifts).
+  // tosa.select's i1 mask is read apart (mask.c).
   for (intptr_t i = mg_bridge_op_is(op, "tosa.select"); i < n; ++i) {
     MlirType type = mlirValueGetType(mlirOperationGetOperand(op, i));
     uint8_t dt;

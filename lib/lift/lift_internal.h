@@ -10,7 +10,7 @@
 //  - tosa.c, linalg.c, translate.c: one translation per upstream op;
 //  - partition.c, chunk.c, rewrite.c, unlift.c, mask.c, module.c: which ops
 //    form which subprogram, and the IR surgery (mask.c: a select on a
-//    constant mask lifted as an addition).
+//    i1 mask lifted as an addition).
 //
 // Views. A μGraph has no reshape or transpose, so an IR value maps to a
 // μGraph tensor `t` plus, for each dim of a "frame" (the IR value's own dims
@@ -379,14 +379,18 @@ MgStatus mg_lift_rewrite_chunk(MlirOperation module, MlirSymbolTable symbols,
                                MgLiftChunk *chunk, MlirOperation *call,
                                MgDiag *diag);
 
-//===--- mask.c: tosa.select on a constant mask as an addition -----------===//
+//===--- mask.c: tosa.select on an i1 mask as an addition ----------------===//
 
 /// A finite select fill at or below this is a mask's "large negative"
 /// (-1e4, -65504, -1e9, finfo.min): x + fill stands for fill.
 #define MG_LIFT_MASK_FILL (-1.0e4)
 
-/// Operand index (1 or 2) of the splat fill of a tosa.select whose mask is
-/// a constant i1 tensor, or -1 when the select is not of that form.
+/// Why `mask` cannot select as an additive mask, or NULL when it can: an
+/// i1 tensor computed from integer values only (a constant, an argument,
+/// comparisons of position ids), so its ops stay outside the kernel graph.
+const char *mg_lift_mask_why(MlirValue mask);
+/// Operand index (1 or 2) of the splat fill of a tosa.select (not a
+/// ug.boundary one) whose mask passes mg_lift_mask_why, or -1 otherwise.
 int mg_lift_select_fill(MlirOperation sel);
 /// The select whose additive mask is input `i` of `c`, or null.
 MlirOperation mg_lift_select_input(const MgLiftChunk *c, uint32_t i);

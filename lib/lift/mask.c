@@ -1,21 +1,27 @@
-//===- mask.c - Constant masks written as tosa.select ---------------------===//
+//===- mask.c - Boolean masks written as tosa.select ----------------------===//
 //
 // Causal and padding masks reach attention as `tosa.select %mask, %x, %fill`
-// (ONNX Where, torch masked_fill) with a constant i1 mask and a splat fill
-// (-inf or a large negative). The μGraph has no select, but with a constant
-// mask the select is an addition:
+// (ONNX Where, torch masked_fill) with an i1 mask and a splat fill (-inf or
+// a large negative). The mask is a constant, a function argument (padding),
+// or computed at run time from integers (a causal mask from
+// tosa.greater_equal on position ids, or arith.cmpi in a linalg.generic).
+// The μGraph has no select, but it is an addition:
 //   select(mask, x, fill) = x + A,  A = select(mask, 0, fill)
 // (fill on the true side: A = select(mask, fill, 0)). x + (-inf) = -inf
 // keeps -inf exact; a product x·m + fill·(1 - m) would not (-inf·0 = NaN).
 //
-// A is a new constant, so it becomes a kernel graph input like any other
-// constant tensor, keyed by the select's own result (inputs are values, and
-// A has none until rewriting):
+// A is a new value, so it becomes a kernel graph input keyed by the
+// select's own result (inputs are values, and A has none until rewriting);
+// the i1 mask itself never enters the kernel graph or its reference, and
+// the ops computing it stay in the caller:
 //  - the caller computes A just before the call, as a tosa.select of the
-//    mask, a zero splat and the fill, both new ops marked ug.boundary;
+//    mask, a zero splat and the fill, both new ops marked ug.boundary (the
+//    mask dominates the call: it is defined before the select, and it is
+//    computed from no float value, so from no member of the chunk);
 //  - the reference computes `tosa.add %x, %A {ug.boundary}` in place of the
 //    select, so that it is the function of its arguments the kernel graph
-//    is (tools/mirage-run feeds both the same A);
+//    is (tools/mirage-run feeds both the same A, drawn at random: the
+//    identity x + A holds for every A, so checking on random A is sound);
 //  - unlift rebuilds the select from that add and the caller's boundary
 //    select (mask and fill), then erases A and the zero splat.
 //
@@ -33,14 +39,65 @@ static bool is_i1_tensor(MlirValue v) {
          mlirIntegerTypeGetWidth(mlirShapedTypeGetElementType(t)) == 1;
 }
 
+static bool is_boundary(MlirOperation op) {
+  return !mlirOperationIsNull(op) &&
+         !mlirAttributeIsNull(mg_lift_attr(op, "ug.boundary"));
+}
+
+// Integer, index or boolean scalars and tensors: what a mask is computed
+// from (iotas, position ids, comparisons).
+static bool is_integer_valued(MlirValue v) {
+  MlirType t = mlirValueGetType(v);
+  if (mlirTypeIsAShaped(t))
+    t = mlirShapedTypeGetElementType(t);
+  return mlirTypeIsAInteger(t) || mlirTypeIsAIndex(t);
+}
+
+typedef struct MaskWalk {
+  uint32_t budget; // ops still to visit: masks come from short integer chains
+  bool ok;
+} MaskWalk;
+
+static bool integer_slice(MlirValue v, void *ud);
+
+// True when `op` computes its results from integer values only (operands
+// and the values its regions capture), recursively.
+static bool integer_op(MlirOperation op, MaskWalk *w) {
+  if (w->budget == 0)
+    return w->ok = false;
+  --w->budget;
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); ++i)
+    if (!integer_slice(mlirOperationGetOperand(op, i), w))
+      return false;
+  return mg_lift_for_each_capture(op, integer_slice, w);
+}
+
+// Constants of any type (a !tosa.shape, a float splat) read nothing
+// computed either.
+static bool integer_slice(MlirValue v, void *ud) {
+  MaskWalk *w = ud;
+  MlirOperation def = mg_lift_def_op(v);
+  if (w->ok && !mlirOperationIsNull(def) && mg_lift_is_floating(def))
+    return true;
+  if (!w->ok || !is_integer_valued(v))
+    return w->ok = false;
+  return mlirOperationIsNull(def) || integer_op(def, w); // an argument
+}
+
+const char *mg_lift_mask_why(MlirValue mask) {
+  if (!is_i1_tensor(mask))
+    return "the mask is not an i1 tensor";
+  MaskWalk w = {64, true};
+  if (!integer_slice(mask, &w))
+    return "its mask is computed from float values (a mask lifts when it "
+           "is a constant, an argument or computed from integers)";
+  return NULL;
+}
+
 int mg_lift_select_fill(MlirOperation sel) {
   if (!mg_bridge_op_is(sel, "tosa.select") ||
-      mlirOperationGetNumOperands(sel) != 3)
-    return -1;
-  MlirValue mask = mlirOperationGetOperand(sel, 0);
-  MlirOperation def = mg_lift_def_op(mask);
-  if (!is_i1_tensor(mask) || mlirOperationIsNull(def) ||
-      !mg_lift_is_floating(def))
+      mlirOperationGetNumOperands(sel) != 3 || is_boundary(sel) ||
+      mg_lift_mask_why(mlirOperationGetOperand(sel, 0)))
     return -1;
   double s;
   if (mg_lift_get_scalar(mlirOperationGetOperand(sel, 2), &s))
@@ -128,11 +185,6 @@ MlirOperation mg_lift_mask_add(MlirOperation sel, MlirValue x, MlirValue a) {
   MlirOperationState s = tosa_state(
       "tosa.add", mlirOperationGetLocation(sel), 2, operands, type);
   return boundary_op(&s);
-}
-
-static bool is_boundary(MlirOperation op) {
-  return !mlirOperationIsNull(op) &&
-         !mlirAttributeIsNull(mg_lift_attr(op, "ug.boundary"));
 }
 
 MlirOperation mg_lift_mask_restore(MlirOperation add, MlirValue x,

@@ -23,7 +23,7 @@
 // collapse_shape ops inserted just before the call, and the reference
 // starts with the inverse reshapes; both carry the unit attribute
 // `ug.boundary`, which tells unlift to drop the pair. Both are views: no
-// data moves. A select on a constant mask lifted as an addition gets its
+// data moves. A select on an i1 mask lifted as an addition gets its
 // additive mask the same way (boundary ops before the call, a boundary
 // tosa.add in the reference: mask.c).
 //

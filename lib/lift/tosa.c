@@ -102,18 +102,25 @@ static bool reduce(MgLiftBuilder *b, MlirOperation op, const MgLiftType *rt,
   return mg_lift_set_result(b, op, &r);
 }
 
-// tosa.select on a constant i1 mask with a splat fill: x + A, A the
-// additive mask (0 where x is kept, the fill elsewhere), a kernel input
-// keyed by the select's result (mask.c). Exact for a -inf fill; a finite
-// fill must be a large negative (x + fill for fill: docs/lift.md).
+// tosa.select on an i1 mask (constant, argument or computed from
+// integers) with a splat fill: x + A, A the additive mask (0 where x is
+// kept, the fill elsewhere), a kernel input keyed by the select's result
+// (mask.c). Exact for a -inf fill; a finite fill must be a large negative
+// (x + fill for fill: docs/lift.md).
 static bool select_mask(MgLiftBuilder *b, MlirOperation op,
                         const MgLiftType *rt) {
+  const char *why = mg_lift_mask_why(mlirOperationGetOperand(op, 0));
+  if (why)
+    return mg_lift_fail(b, op, "%s", why);
+  if (!mlirAttributeIsNull(mg_lift_attr(op, "ug.boundary")))
+    return mg_lift_fail(b, op, "it computes the additive mask of a select "
+                               "lifted before");
   int fill = mg_lift_select_fill(op);
   double f = 0;
   if (fill < 0 ||
       !mg_lift_get_scalar(mlirOperationGetOperand(op, fill), &f))
     return mg_lift_fail(b, op,
-                        "tosa.select lifts only on a constant i1 mask with a "
+                        "tosa.select lifts only on an i1 mask with a "
                         "splat constant on one side");
   if (!(f <= MG_LIFT_MASK_FILL)) // -inf included
     return mg_lift_fail(b, op,
@@ -121,7 +128,6 @@ static bool select_mask(MgLiftBuilder *b, MlirOperation op,
                         "negative fill (got %g)",
                         f);
   MgLiftType ft;
-  const char *why;
   MlirValue mask = mlirOperationGetOperand(op, 0);
   if (!mg_lift_read_type(mlirValueGetType(mlirOperationGetOperand(op, fill)),
                          &ft, &why) ||

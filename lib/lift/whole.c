@@ -181,7 +181,7 @@ static MgStatus constant_input(Whole *w, MgProgram *q, MlirValue v,
   // no constant of the function holds it.
   if (mg_bridge_op_is(def, "tosa.select"))
     return fail(w, def,
-                "a select on a constant mask lifts as an addition of a mask "
+                "a select on an i1 mask lifts as an addition of a mask "
                 "computed outside the kernel graph, which a whole-function "
                 "check cannot read");
   if (mg_lift_is_empty(v))

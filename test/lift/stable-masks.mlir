@@ -15,8 +15,9 @@
 // the original 0xFC00 constant), the reference adds it (tosa.add marked
 // ug.boundary, standing for the select), and unlift restores the select:
 // lift + unlift prints the input again.
-// Not masks, and cut with the reason: a select with a fill of 0, and one
-// whose mask is a function argument.
+// Not a mask, and cut with the reason: a select with a fill of 0. An i1
+// mask passed as an argument (@mask_argument) lifts the same way as a
+// constant one (run-time masks: runtime-masks.mlir).
 //
 // RUN: mirage-opt --mirage-lift %s | FileCheck %s
 // RUN: mirage-opt --mirage-lift --mirage-remarks %s 2>&1 >/dev/null | FileCheck %s --check-prefix=REM
@@ -41,8 +42,7 @@
 // REM: '@causal_additive': lifted 1 subprogram (@causal_additive_lax0); 0 tensor ops left in place
 // REM: '@not_a_mask': lifted 2 subprograms (@not_a_mask_lax0, @not_a_mask_lax1); 1 tensor op left in place
 // REM: 'tosa.select' is not lifted: a masked select lifts only with a -inf or large negative fill (got 0)
-// REM: '@mask_argument': lifted 2 subprograms (@mask_argument_lax0, @mask_argument_lax1); 1 tensor op left in place
-// REM: 'tosa.select' is not lifted: tosa.select lifts only on a constant i1 mask with a splat constant on one side
+// REM: '@mask_argument': lifted 1 subprogram (@mask_argument_lax0); 0 tensor ops left in place
 // REM: '@causal_additive_linalg': lifted 1 subprogram (@causal_additive_linalg_lax0); 0 tensor ops left in place
 //
 // VAL: @causal_select_lax0: 1 output, 512 elements{{.*}}: ok
@@ -50,8 +50,7 @@
 // VAL-NEXT: @causal_additive_lax0: 1 output, 512 elements{{.*}}: ok
 // VAL-NEXT: @not_a_mask_lax0: {{.*}}: ok
 // VAL-NEXT: @not_a_mask_lax1: {{.*}}: ok
-// VAL-NEXT: @mask_argument_lax0: {{.*}}: ok
-// VAL-NEXT: @mask_argument_lax1: {{.*}}: ok
+// VAL-NEXT: @mask_argument_lax0: 1 output, 512 elements{{.*}}: ok
 // VAL-NEXT: @causal_additive_linalg_lax0: 1 output, 512 elements, max abs error {{.*}}: ok
 // VAL-NOT: {{MISMATCH|OVERFLOW}}
 
