@@ -185,7 +185,7 @@ typedef struct MgLowerKernelPlan {
                             // pipeline (mg_lower_pipelined)
   int64_t smem_bytes;       // shared memory per block: tiles (two stages
                             // where staged), online state, the reduction
-                            // scratch, the GEMV's partial sums
+                            // scratch, the GEMV's partial sums and ring
   int64_t dynamic_smem_bytes; // of which launched as dynamic memory
   int64_t coop_threads;     // threads that reduce cooperatively (whole
                             // warps), 0: every reduction sequential
@@ -196,6 +196,9 @@ typedef struct MgLowerKernelPlan {
                             // of the operand streamed (B for the GEMV)
   int64_t unroll;           // GEMV: rows of B each thread loads before it
                             // uses them (then one at a time for the rest)
+  int64_t stages;           // GEMV: stages of `unroll` rows in the cp.async
+                            // ring of B in shared memory (0: no ring, B's
+                            // vectors are loaded into registers)
   int64_t rows;             // GEMV: rows of A per block (its row group;
                             // A's rows / rows blocks read each column of B)
   int64_t cols;             // GEMV with B stored transposed: columns per

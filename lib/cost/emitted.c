@@ -559,7 +559,8 @@ static Stages shuffle_stages(double held, double last) {
   return st;
 }
 
-// The split-K GEMV (lib/lower/gemv.c); the counts are one row group's.
+// The split-K GEMV (lib/lower/gemv.c), B through its cp.async ring; the
+// counts are one row group's.
 static void gemv_form(Model *m, const MgOp *o, Form *f) {
   const MgGpu *g = m->gpu;
   const MgLowerKernelPlan *pl = m->plan;
@@ -578,10 +579,12 @@ static void gemv_form(Model *m, const MgOp *o, Form *f) {
   double es = (double)mg_dtype_bytes((MgDType)ta->dtype);
   double v = (double)pl->vector, conv = is16((MgDType)ta->dtype);
   double u = (double)(pl->unroll > 0 ? pl->unroll : 1);
+  double S = (double)pl->stages; // the ring's, 0: no ring
   double steps = ceil(k / 32); // rows of B per thread
-  // Round trips: the groups of u rows loaded together, then the rest
-  // one at a time; each group's FMAs chain u deep per accumulator.
+  // The groups of u rows (through the ring, or loaded together), then the
+  // rest one at a time; each group's FMAs chain u deep per accumulator.
   double groups = floor(k / (32 * u)), singles = steps - groups * u;
+  double ring_rows = S > 0 ? groups * u : 0; // B by cp.async, read back
   // Per thread and row: a 16-byte vector of B (DRAM) and A's row
   // scalars, rows x v FMAs and the conversions. Then the warp's slices
   // meet by shuffles (gemv.c: halving while a lane's count is even, two
@@ -594,18 +597,36 @@ static void gemv_form(Model *m, const MgOp *o, Form *f) {
   a->fma = T * steps * rows * v;
   a->fp32 = a->fma + T * steps * conv * (v + rows) + T * (sel + adds) +
             outs * (cg + conv);
-  a->lsu = lsu(T * steps, 16) + lsu(T * steps * rows, es) + T * shfl / 32 +
-           lsu(outs * cg, 4) + lsu(outs * (cg + 1), 4);
-  a->instr = a->fp32 + T * steps * (1 + rows) + T * shfl + outs * cg +
+  // A ring row costs its cp.async and its 16-byte shared read back; an
+  // iteration of the ring loop a commit and a wait.
+  a->lsu = lsu(T * (steps + ring_rows), 16) + lsu(T * steps * rows, es) +
+           T * shfl / 32 + lsu(outs * cg, 4) + lsu(outs * (cg + 1), 4);
+  a->instr = a->fp32 + T * (steps + ring_rows) + T * steps * rows +
+             (S > 0 ? 2 * T * groups : 0) + T * shfl + outs * cg +
              outs * (cg + 1);
   f->per_thread = 1;
-  double trip = g->lat_dram + (conv ? g->lat_fp : 0);
-  f->per = groups * (trip + u * g->lat_fp) + singles * (trip + g->lat_fp) +
+  double cvt = conv ? g->lat_fp : 0, trip = g->lat_dram + cvt;
+  double grouped, grouped_mem; // the whole groups' path, memory part
+  if (S > 0) {
+    // Iteration j waits for group j, issued S - 1 iterations earlier (the
+    // first: the prologue, one DRAM latency L before), then reads it back
+    // with A's scalars (one cache round trip, L2: A is re-read by every
+    // block) and chains: max(C, L / (S - 1)) per iteration.
+    double chain = cvt + u * g->lat_fp, c = g->lat_l2 + chain;
+    double iter = fmax(c, g->lat_dram / (S - 1));
+    grouped = g->lat_dram + groups * iter;
+    grouped_mem = g->lat_dram + groups * (iter - chain);
+  } else {
+    grouped = groups * (trip + u * g->lat_fp);
+    grouped_mem = groups * g->lat_dram;
+  }
+  f->per = grouped + singles * (trip + g->lat_fp) +
            stages * (g->lat_shfl + g->lat_fp) + g->lat_smem +
            pl->barriers_after * g->lat_bar +
            ceil(outs / T) * (g->lat_smem + cg * g->lat_fp);
-  f->inflight = T * 16 * (groups > 0 ? u : 1);
-  f->mem = (groups + singles) * g->lat_dram;
+  // In flight at a wait: S stages of u vectors per thread (else u loads).
+  f->inflight = T * 16 * (groups > 0 ? (S > 0 ? S : 1) * u : 1);
+  f->mem = grouped_mem + singles * g->lat_dram;
   a->fma *= B; // the counts above are one block's
   a->fp32 *= B;
   a->lsu *= B;

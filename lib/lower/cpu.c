@@ -193,7 +193,7 @@ void mg_lower_cpu_program(Emit *e, const MgLowerOptions *o) {
     } else if (op->kind == MG_OP_CUSTOM)
       cpu_custom(e, op, e->val, e->type);
     else if (mg_lower_is_gemv(e->p, i, &blocks, &threads))
-      mg_lower_gemv(e, op, NULL); // the GPU kernel's split, in turn
+      mg_lower_gemv(e, op, NULL, NULL); // the GPU kernel's split, in turn
     else
       mg_lower_op(e, op);
   }

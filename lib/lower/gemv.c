@@ -9,7 +9,16 @@
 // k ≡ t / CG (mod SLICES). It loads UNROLL such rows' 16-byte vectors of B
 // (and A's M scalars for each) before it uses any, so that many bytes are
 // in flight per thread, then accumulates the M x V products in f32
-// registers (FMA) in k order. The SLICES partial sums of each output meet
+// registers (FMA) in k order. While whole groups of UNROLL rows remain,
+// B's vectors do not go through registers: they stream by cp.async.cg
+// (16 bytes, global to shared) into the thread's own slots of a ring of
+// STAGES groups in shared memory (ring[stage][u][thread]), one commit
+// group per stage. Iteration j issues group j + STAGES - 1, commits, and
+// waits (cp.async.wait_group STAGES - 1) for group j, which it reads back
+// from its slots: STAGES - 1 groups stay in flight while it computes,
+// whatever registers ptxas allocates, and no barrier is needed (a thread
+// reads only what it copied). Past the last group it commits empty
+// groups, so the wait count stays uniform and the tail drains. The SLICES partial sums of each output meet
 // in shared memory after one barrier and are added in slice order by the
 // thread that stores the output.
 //
@@ -38,12 +47,19 @@
 #define GEMV_MAX_TOTAL_ROWS 32
 #define GEMV_MIN_BLOCKS 128
 #define GEMV_MAX_UNROLL 8
+// The ring: per block, at most GEMV_RING_BYTES (32 KiB: a block alone
+// keeps about Little's law's worth of DRAM bytes in flight on H100/A100,
+// two resident blocks twice that) in GEMV_STAGES stages where 2 rows per
+// thread and stage still fit, else fewer stages (at least 2).
+#define GEMV_RING_BYTES 32768
+#define GEMV_STAGES 4
 
 typedef struct Gemv {
   int64_t m, k, n, v, blocks; // m: rows per block; blocks: all of them
   int64_t rows, rgroups, colblocks; // A's rows = rgroups row groups of m
   int64_t cg;      // column groups per block; 32·cg threads
   int64_t unroll;  // rows of B each thread loads before it uses them
+  int64_t stages;  // ring stages of `unroll` rows (0: loads to registers)
   MgDType dt;     // of A and B
   MgTensorId a, b, c;
   bool dot;        // B stored transposed (the dot form): cols per warp,
@@ -53,6 +69,26 @@ typedef struct Gemv {
 } Gemv;
 
 static bool dot_shape(const MgGraph *r, const MgOp *op, Gemv *g);
+
+static int64_t ring_bytes(const Gemv *g) {
+  return g->stages * g->unroll * SLICES * g->cg * MG_LOWER_VECTOR_BYTES;
+}
+
+// The ring's stages and rows per stage within `left` bytes of static
+// shared memory: GEMV_STAGES stages of fewer rows rather than fewer
+// stages of more, down to 2 rows; no ring (stages 0) when no whole group
+// of rows exists or 2 stages of 1 row do not fit.
+static void choose_ring(Gemv *g, int64_t left) {
+  int64_t row = SLICES * g->cg * MG_LOWER_VECTOR_BYTES; // one row a thread
+  int64_t budget = left < GEMV_RING_BYTES ? left : GEMV_RING_BYTES;
+  g->stages = 0;
+  for (int64_t s = GEMV_STAGES; s >= 2 && !g->stages; s--)
+    for (int64_t u = g->unroll; u >= (s > 2 ? 2 : 1) && !g->stages; u /= 2)
+      if (s * u * row <= budget && g->k >= SLICES * u) {
+        g->stages = s;
+        g->unroll = u;
+      }
+}
 
 // All dims but the last two are 1 (no batch), A and B of one type.
 static bool gemv_shape(const MgProgram *p, const MgOp *op, Gemv *g) {
@@ -90,12 +126,14 @@ static bool gemv_shape(const MgProgram *p, const MgOp *op, Gemv *g) {
     if (g->cg == 2 || g->blocks >= GEMV_MIN_BLOCKS)
       break;
   }
-  // The accumulators (M x V f32) and the loaded vectors share registers.
+  // The accumulators (M x V f32) and the vectors read back share registers.
   g->unroll = g->m <= 2 ? GEMV_MAX_UNROLL : 4;
+  int64_t part = g->cg * g->m * g->cg * g->v * 4;
+  choose_ring(g, MG_LOWER_STATIC_SMEM - part);
   return g->rows >= 1 && g->rows <= GEMV_MAX_TOTAL_ROWS &&
          (g->rgroups == 1 || g->m >= GEMV_MIN_GROUP_ROWS) && g->k >= SLICES &&
          g->n % g->v == 0 && g->blocks <= 65535 &&
-         g->cg * g->m * g->cg * g->v * 4 <= MG_LOWER_STATIC_SMEM;
+         part + ring_bytes(g) <= MG_LOWER_STATIC_SMEM;
 }
 
 bool mg_lower_is_gemv(const MgProgram *p, MgOpId op, int64_t *blocks,
@@ -178,11 +216,28 @@ static void join_names(Name *names, int64_t n, char *out, size_t size) {
     k += (size_t)snprintf(out + k, size - k, "%s%s", i ? ", " : "", names[i]);
 }
 
+// The ring of B's vectors (gemv.c's header): on the GPU a workgroup
+// attribution, in the CPU form a buffer of the same shape; `slot` names
+// the stage read back (NULL: B's vectors are loaded from global memory).
+typedef struct Ring {
+  Name buf, tid, slot;
+  char type[TYPE_LEN];
+} Ring;
+
+static void ring_type(const Gemv *g, bool gpu, char *out, size_t size) {
+  snprintf(out, size, "memref<%lldx%lldx%lldx%lldx%s%s%s>",
+           (long long)g->stages, (long long)g->unroll,
+           (long long)(SLICES * g->cg), (long long)g->v, mg_lower_elt(g->dt),
+           gpu ? ", " : "", gpu ? MG_LOWER_WORKGROUP : "");
+}
+
 // One FMA step of thread's k loop for the rows `ks[0..n)` of B: every load
-// first (B's vectors, A's scalars), then the FMAs in k order. `acc` holds
-// the M accumulators' names on entry and their new names on exit.
+// first (B's vectors, from the ring's slot when `ring`, A's scalars), then
+// the FMAs in k order. `acc` holds the M accumulators' names on entry and
+// their new names on exit.
 static void fma_rows(Emit *e, const Gemv *g, const BlockAt *blk, Name *ks,
-                     int64_t n, const char *col, const char *c0, Name *acc) {
+                     int64_t n, const char *col, const char *c0,
+                     const Ring *ring, Name *acc) {
   const MgGraph *r = &e->p->graphs[0];
   const MgTensor *bt = &r->tensors[g->b], *atn = &r->tensors[g->a];
   char vf[32], vn[32], at[MG_MAX_DIMS * (NAME_LEN + 2)];
@@ -191,10 +246,18 @@ static void fma_rows(Emit *e, const Gemv *g, const BlockAt *blk, Name *ks,
            mg_lower_elt(g->dt));
   Name braw[GEMV_MAX_UNROLL], araw[GEMV_MAX_UNROLL][GEMV_MAX_ROWS];
   for (int64_t u = 0; u < n; u++) {
-    at2(bt, ks[u], col, c0, at, sizeof at);
     mg_lower_fresh(e, braw[u]);
-    mg_lower_line(e, "%s = vector.load %s[%s] : %s, %s", braw[u], e->val[g->b],
-                  at, e->type[g->b], vn);
+    if (ring) {
+      Name ui;
+      mg_lower_index(e, u, ui);
+      mg_lower_line(e, "%s = vector.load %s[%s, %s, %s, %s] : %s, %s",
+                    braw[u], ring->buf, ring->slot, ui, ring->tid, c0,
+                    ring->type, vn);
+    } else {
+      at2(bt, ks[u], col, c0, at, sizeof at);
+      mg_lower_line(e, "%s = vector.load %s[%s] : %s, %s", braw[u],
+                    e->val[g->b], at, e->type[g->b], vn);
+    }
     for (int64_t m = 0; m < g->m; m++) {
       Name row;
       row_at(e, blk, m, row);
@@ -230,53 +293,160 @@ static void fma_rows(Emit *e, const Gemv *g, const BlockAt *blk, Name *ks,
   }
 }
 
-// scf.for `k` = `from` to `to` step `step` over the M accumulators `acc`
-// (replaced by the loop's results); `unroll` rows per iteration, SLICES
-// apart.
-static void k_loop(Emit *e, const Gemv *g, const BlockAt *blk,
-                   const char *from, int64_t to, int64_t step,
-                   int64_t unroll, const char *col, const char *c0,
-                   Name *acc) {
-  char vf[32];
+// Opens scf.for `iv` = `from` to `hi` step `st` carrying the M
+// accumulators `acc` as `arg` (of `types`); acc_for_close yields `arg` and
+// points `acc` at the loop's results.
+typedef struct AccFor {
+  Name res, iv, arg[GEMV_MAX_ROWS];
+  char types[GEMV_MAX_ROWS * 24];
+} AccFor;
+
+static void acc_for_open(Emit *e, const Gemv *g, const char *from,
+                         const char *hi, const char *st, Name *acc,
+                         AccFor *f) {
+  char vf[32], iters[GEMV_MAX_ROWS * 40] = "";
   snprintf(vf, sizeof vf, "vector<%lldxf32>", (long long)g->v);
-  Name hi, st, k, res;
-  mg_lower_index(e, to, hi);
-  mg_lower_index(e, step, st);
-  mg_lower_fresh(e, res);
-  mg_lower_fresh(e, k);
-  char iters[GEMV_MAX_ROWS * 40] = "", types[GEMV_MAX_ROWS * 24] = "";
+  mg_lower_fresh(e, f->res);
+  mg_lower_fresh(e, f->iv);
   size_t ni = 0, nt = 0;
-  Name arg[GEMV_MAX_ROWS];
+  f->types[0] = '\0';
   for (int64_t m = 0; m < g->m; m++) {
-    mg_lower_fresh(e, arg[m]);
+    mg_lower_fresh(e, f->arg[m]);
     ni += (size_t)snprintf(iters + ni, sizeof iters - ni, "%s%s = %s",
-                           m ? ", " : "", arg[m], acc[m]);
-    nt += (size_t)snprintf(types + nt, sizeof types - nt, "%s%s",
+                           m ? ", " : "", f->arg[m], acc[m]);
+    nt += (size_t)snprintf(f->types + nt, sizeof f->types - nt, "%s%s",
                            m ? ", " : "", vf);
   }
   mg_lower_line(e, "%s:%lld = scf.for %s = %s to %s step %s iter_args(%s) -> "
-                   "(%s) {", res, (long long)g->m, k, from, hi, st, iters,
-                types);
+                   "(%s) {", f->res, (long long)g->m, f->iv, from, hi, st,
+                iters, f->types);
   e->indent++;
-  Name ks[GEMV_MAX_UNROLL];
+}
+
+static void acc_for_close(Emit *e, const Gemv *g, AccFor *f, Name *acc) {
+  char yields[GEMV_MAX_ROWS * 16];
+  join_names(f->arg, g->m, yields, sizeof yields);
+  mg_lower_line(e, "scf.yield %s : %s", yields, f->types);
+  e->indent--;
+  mg_lower_line(e, "}");
+  // "%res#m": the loop's names are short ("%v123"), far below NAME_LEN.
+  for (int64_t m = 0; m < g->m; m++) {
+    int n = snprintf(acc[m], NAME_LEN, "%.12s#%d", f->res, (int)m);
+    if (n < 0 || n >= NAME_LEN)
+      e->error = "a GEMV accumulator name too long";
+  }
+}
+
+// `ks[u]` = `k` + u·SLICES for u < `unroll`: a step's rows.
+static void step_rows(Emit *e, const char *k, int64_t unroll, Name *ks) {
   snprintf(ks[0], NAME_LEN, "%s", k);
   for (int64_t u = 1; u < unroll; u++) {
     Name off;
     mg_lower_index(e, u * SLICES, off);
     mg_lower_index_op(e, "arith.addi", k, off, ks[u]);
   }
-  fma_rows(e, g, blk, ks, unroll, col, c0, arg);
-  char yields[GEMV_MAX_ROWS * 16];
-  join_names(arg, g->m, yields, sizeof yields);
-  mg_lower_line(e, "scf.yield %s : %s", yields, types);
+}
+
+// scf.for `k` = `from` to `to` step `step` over the M accumulators `acc`
+// (replaced by the loop's results); `unroll` rows per iteration, SLICES
+// apart, loaded from global memory.
+static void k_loop(Emit *e, const Gemv *g, const BlockAt *blk,
+                   const char *from, int64_t to, int64_t step,
+                   int64_t unroll, const char *col, const char *c0,
+                   Name *acc) {
+  Name hi, st, ks[GEMV_MAX_UNROLL];
+  mg_lower_index(e, to, hi);
+  mg_lower_index(e, step, st);
+  AccFor f;
+  acc_for_open(e, g, from, hi, st, acc, &f);
+  step_rows(e, f.iv, unroll, ks);
+  fma_rows(e, g, blk, ks, unroll, col, c0, NULL, f.arg);
+  acc_for_close(e, g, &f, acc);
+}
+
+// Group `j` (an index) of the thread's rows into its slots of ring stage
+// j mod STAGES: cp.async.cg of 16 bytes each on the GPU, a vector copy in
+// the CPU form.
+static void ring_issue(Emit *e, const Gemv *g, const Ring *ring,
+                       const char *slice, const char *j, const char *col,
+                       const char *c0) {
+  const MgTensor *bt = &e->p->graphs[0].tensors[g->b];
+  Name grp, base, k0, ns, slot, ks[GEMV_MAX_UNROLL];
+  mg_lower_index(e, SLICES * g->unroll, grp);
+  mg_lower_index_op(e, "arith.muli", j, grp, base);
+  mg_lower_index_op(e, "arith.addi", slice, base, k0);
+  mg_lower_index(e, g->stages, ns);
+  mg_lower_index_op(e, "arith.remui", j, ns, slot);
+  step_rows(e, k0, g->unroll, ks);
+  char vn[32], at[MG_MAX_DIMS * (NAME_LEN + 2)];
+  snprintf(vn, sizeof vn, "vector<%lldx%s>", (long long)g->v,
+           mg_lower_elt(g->dt));
+  for (int64_t u = 0; u < g->unroll; u++) {
+    Name ui, x;
+    mg_lower_index(e, u, ui);
+    at2(bt, ks[u], col, c0, at, sizeof at);
+    mg_lower_fresh(e, x);
+    if (e->mode == MG_LOWER_CPU) {
+      mg_lower_line(e, "%s = vector.load %s[%s] : %s, %s", x, e->val[g->b],
+                    at, e->type[g->b], vn);
+      mg_lower_line(e, "vector.store %s, %s[%s, %s, %s, %s] : %s, %s", x,
+                    ring->buf, slot, ui, ring->tid, c0, ring->type, vn);
+    } else {
+      mg_lower_line(e, "%s = nvgpu.device_async_copy %s[%s], %s[%s, %s, %s, "
+                       "%s], %lld {bypassL1} : %s to %s", x, e->val[g->b], at,
+                    ring->buf, slot, ui, ring->tid, c0, (long long)g->v,
+                    e->type[g->b], ring->type);
+    }
+  }
+}
+
+static void ring_commit(Emit *e) {
+  if (e->mode != MG_LOWER_CPU)
+    mg_lower_line(e, "nvvm.cp.async.commit.group");
+}
+
+// The whole groups of rows (`groups` of them) through the ring (gemv.c's
+// header): the prologue issues groups 0 .. STAGES - 2, iteration j issues
+// group j + STAGES - 1 if it exists, commits (an empty group past the
+// last), waits until at most STAGES - 1 groups are pending (its own is
+// done) and computes on stage j mod STAGES.
+static void ring_loop(Emit *e, const Gemv *g, const BlockAt *blk,
+                      const char *slice, const char *col, Ring *ring,
+                      int64_t groups, const char *c0, Name *acc) {
+  for (int64_t j = 0; j + 1 < g->stages; j++) {
+    if (j < groups) {
+      Name ji;
+      mg_lower_index(e, j, ji);
+      ring_issue(e, g, ring, slice, ji, col, c0);
+    }
+    ring_commit(e);
+  }
+  Name lo, hi, one, ahead, next, more, ns, grp, base, k, ks[GEMV_MAX_UNROLL];
+  mg_lower_index(e, 0, lo);
+  mg_lower_index(e, groups, hi);
+  mg_lower_index(e, 1, one);
+  AccFor f;
+  acc_for_open(e, g, lo, hi, one, acc, &f);
+  mg_lower_index(e, g->stages - 1, ahead);
+  mg_lower_index_op(e, "arith.addi", f.iv, ahead, next);
+  mg_lower_index_op(e, "arith.cmpi ult,", next, hi, more);
+  mg_lower_line(e, "scf.if %s {", more);
+  e->indent++;
+  ring_issue(e, g, ring, slice, next, col, c0);
   e->indent--;
   mg_lower_line(e, "}");
-  // "%res#m": the loop's names are short ("%v123"), far below NAME_LEN.
-  for (int64_t m = 0; m < g->m; m++) {
-    int n = snprintf(acc[m], NAME_LEN, "%.12s#%d", res, (int)m);
-    if (n < 0 || n >= NAME_LEN)
-      e->error = "a GEMV accumulator name too long";
-  }
+  ring_commit(e);
+  if (e->mode != MG_LOWER_CPU)
+    mg_lower_line(e, "nvvm.cp.async.wait.group %lld",
+                  (long long)(g->stages - 1));
+  mg_lower_index(e, g->stages, ns);
+  mg_lower_index_op(e, "arith.remui", f.iv, ns, ring->slot);
+  mg_lower_index(e, SLICES * g->unroll, grp);
+  mg_lower_index_op(e, "arith.muli", f.iv, grp, base);
+  mg_lower_index_op(e, "arith.addi", slice, base, k);
+  step_rows(e, k, g->unroll, ks);
+  fma_rows(e, g, blk, ks, g->unroll, col, c0, ring, f.arg);
+  acc_for_close(e, g, &f, acc);
 }
 
 // Where thread `tid` of block `bid` works: its column group, K slice,
@@ -306,7 +476,8 @@ static void lane_of(Emit *e, const Gemv *g, const char *bid, const char *tid,
 // slice, slice + SLICES, ... are taken UNROLL at a time while a whole group
 // remains, then one at a time: the same k order either way. A thread past
 // the last column group yields zeros (on the GPU it still shuffles).
-static void partials(Emit *e, const Gemv *g, const Lane *l, Name *acc) {
+static void partials(Emit *e, const Gemv *g, const Lane *l, Ring *ring,
+                     Name *acc) {
   char vf[32], types[GEMV_MAX_ROWS * 24] = "", zeros[GEMV_MAX_ROWS * 16] = "";
   snprintf(vf, sizeof vf, "vector<%lldxf32>", (long long)g->v);
   Name zero, c0, res;
@@ -326,7 +497,9 @@ static void partials(Emit *e, const Gemv *g, const Lane *l, Name *acc) {
                 l->valid, types);
   e->indent++;
   int64_t group = SLICES * g->unroll, whole = g->k / group * group;
-  if (whole > 0)
+  if (whole > 0 && g->stages)
+    ring_loop(e, g, &l->blk, l->slice, l->col, ring, whole / group, c0, acc);
+  else if (whole > 0)
     k_loop(e, g, &l->blk, l->slice, whole, group, g->unroll, l->col, c0,
            acc);
   if (whole < g->k) {
@@ -1140,7 +1313,8 @@ static void dot_cpu(Emit *e, const Gemv *g) {
   cpu_buffers_free(e, &w, smem, smem_type);
 }
 
-void mg_lower_gemv(Emit *e, const MgOp *op, const char *part) {
+void mg_lower_gemv(Emit *e, const MgOp *op, const char *part,
+                   const char *ring) {
   Gemv g;
   if (!gemv_shape(e->p, op, &g)) {
     e->error = "a matmul that is not a GEMV lowered as one";
@@ -1159,26 +1333,42 @@ void mg_lower_gemv(Emit *e, const MgOp *op, const char *part) {
   Name acc[GEMV_MAX_ROWS], bid;
   Lane l;
   Warp w = {.g = &g, .cpu = cpu, .n = g.m * g.v};
+  Ring rg;
+  memset(&rg, 0, sizeof rg);
+  ring_type(&g, !cpu, rg.type, sizeof rg.type);
   if (!cpu) {
+    if (g.stages && !ring) {
+      e->error = "a GEMV's ring without its buffer";
+      return;
+    }
+    if (g.stages)
+      snprintf(rg.buf, NAME_LEN, "%s", ring);
     mg_lower_fresh(e, bid);
     mg_lower_line(e, "%s = gpu.block_id x", bid);
     mg_lower_fresh(e, w.tid);
     mg_lower_line(e, "%s = gpu.thread_id x", w.tid);
+    snprintf(rg.tid, NAME_LEN, "%s", w.tid);
     lane_of(e, &g, bid, w.tid, &l);
-    partials(e, &g, &l, acc);
+    partials(e, &g, &l, &rg, acc);
     warp_start(e, &w, &l, acc);
     warp_meet(e, &w, part, part_type);
     mg_lower_line(e, "gpu.barrier");
     combine(e, &g, bid, w.tid, part, part_type);
     return;
   }
-  // CPU: blocks, then each segment's threads, one after the other.
+  // CPU: blocks, then each segment's threads, one after the other; the
+  // ring is a buffer indexed as on the GPU.
   Name buf;
   cpu_buffers_alloc(e, &w, buf, part_type);
+  if (g.stages) {
+    mg_lower_fresh(e, rg.buf);
+    mg_lower_line(e, "%s = memref.alloc() : %s", rg.buf, rg.type);
+  }
   cpu_blocks_begin(e, &g, bid);
   lanes_open(e, &w);
+  snprintf(rg.tid, NAME_LEN, "%s", w.tid);
   lane_of(e, &g, bid, w.tid, &l);
-  partials(e, &g, &l, acc);
+  partials(e, &g, &l, &rg, acc);
   warp_start(e, &w, &l, acc);
   lanes_close(e, &w);
   warp_meet(e, &w, buf, part_type);
@@ -1187,6 +1377,8 @@ void mg_lower_gemv(Emit *e, const MgOp *op, const char *part) {
   lanes_close(e, &w);
   e->indent--;
   mg_lower_line(e, "}");
+  if (g.stages)
+    mg_lower_line(e, "memref.dealloc %s : %s", rg.buf, rg.type);
   cpu_buffers_free(e, &w, buf, part_type);
 }
 
@@ -1201,4 +1393,14 @@ int64_t mg_lower_gemv_smem(const MgProgram *p, MgOpId op, char *type,
   }
   partials_type(&g, true, type, size);
   return g.cg * g.m * g.cg * g.v * 4;
+}
+
+int64_t mg_lower_gemv_ring(const MgProgram *p, MgOpId op, int64_t *stages,
+                           char *type, size_t size) {
+  Gemv g;
+  if (!gemv_shape(p, &p->graphs[0].ops[op], &g) || !g.stages)
+    return 0;
+  *stages = g.stages;
+  ring_type(&g, true, type, size);
+  return ring_bytes(&g);
 }

@@ -114,7 +114,7 @@ static void predefined_body(Emit *e, const MgOp *op, Name *kval,
     e->error = "out of memory";
   }
   if (!e->error && gemv) {
-    mg_lower_gemv(e, op, "%part"); // a split-K GEMV (gemv.c)
+    mg_lower_gemv(e, op, "%part", "%ring"); // a split-K GEMV (gemv.c)
   } else if (!e->error) {
     grid_stride(e);
     e->barrier = false; // no tile is shared
@@ -237,6 +237,10 @@ void mg_lower_gpu_kernel(Emit *e, const char *name, MgOpId opi) {
   bool gemv = mg_lower_gemv_smem(e->p, opi, gemv_type, sizeof gemv_type) > 0;
   if (gemv)
     mg_text_printf(&wg, "%%part : %s {llvm.align = 16 : i64}", gemv_type);
+  int64_t stages;
+  if (gemv && mg_lower_gemv_ring(e->p, opi, &stages, gemv_type,
+                                 sizeof gemv_type) > 0)
+    mg_text_printf(&wg, ", %%ring : %s {llvm.align = 16 : i64}", gemv_type);
   if (op->kind == MG_OP_CUSTOM && !dynamic)
     static_tile_attributions(&e->p->graphs[op->attr], reg, &wg);
   // One f32 per warp for reductions that span several warps (ops.c).

@@ -191,13 +191,19 @@ int64_t mg_lower_gemv_rows(const MgProgram *p, MgOpId op);
 /// sum's partial accumulator.
 int64_t mg_lower_gemv_dot_cols(const MgProgram *p, MgOpId op,
                                int64_t *chunks, int64_t *acc_lanes);
-/// Writes the GEMV kernel's body (GPU) or its CPU form; `part` names the
-/// partial-sum buffer (GPU: a workgroup attribution of mg_lower_gemv_smem's
-/// type; CPU: allocated here).
-void mg_lower_gemv(Emit *e, const MgOp *op, const char *part);
+/// Writes the GEMV kernel's body (GPU) or its CPU form; `part` and `ring`
+/// name the partial-sum buffer and B's cp.async ring (GPU: workgroup
+/// attributions of mg_lower_gemv_smem's and mg_lower_gemv_ring's types;
+/// CPU: NULL, allocated here).
+void mg_lower_gemv(Emit *e, const MgOp *op, const char *part,
+                   const char *ring);
 /// Bytes and type of the GEMV's shared partial sums (0: not a GEMV).
 int64_t mg_lower_gemv_smem(const MgProgram *p, MgOpId op, char *type,
                            size_t size);
+/// Bytes, stages and type of the GEMV's ring of B's vectors in shared
+/// memory (0: no ring, B's vectors are loaded into registers).
+int64_t mg_lower_gemv_ring(const MgProgram *p, MgOpId op, int64_t *stages,
+                           char *type, size_t size);
 
 /// Threads per block that allow cooperative reductions (whole warps), else 0.
 int64_t mg_lower_coop_threads(const MgGraph *b);

@@ -7,7 +7,7 @@
 //  - the launch: mg_lower_launch, mg_lower_is_gemv;
 //  - shared memory: mg_lower_tile_bytes (tiles, both stages where staged,
 //    online state), the reduction scratch of gpu.c (one f32 per warp when
-//    the block's threads are whole warps), mg_lower_gemv_smem;
+//    the block's threads are whole warps), mg_lower_gemv_smem, _ring;
 //  - phases: mg_lower_op_phases (schedule.c: loop-invariant tiles and
 //    what only they feed run before the loop);
 //  - values kept in registers: mg_lower_register_values (the plan the
@@ -235,7 +235,9 @@ bool mg_lower_kernel_plan(const MgProgram *p, MgOpId op, int sm,
   } else if (mg_lower_is_gemv(p, op, &blocks, &threads)) {
     plan->form = MG_LOWER_FORM_GEMV;
     char type[TYPE_LEN];
-    plan->smem_bytes = mg_lower_gemv_smem(p, op, type, sizeof type);
+    plan->smem_bytes = mg_lower_gemv_smem(p, op, type, sizeof type) +
+                       mg_lower_gemv_ring(p, op, &plan->stages, type,
+                                          sizeof type);
     plan->vector = MG_LOWER_VECTOR_BYTES /
                    (int64_t)mg_dtype_bytes(root->tensors[o->inputs[1]].dtype);
     plan->unroll = mg_lower_gemv_unroll(p, op);

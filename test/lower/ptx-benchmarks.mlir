@@ -12,7 +12,7 @@
 // the memory path must show in every kernel:
 //  - kernel pointer parameters carry their alignment (no `.align 1`),
 //  - DRAM tiles are loaded 16 bytes per thread (ld.global.v4, or
-//    cp.async.cg of 16 bytes in pipelined for-loops),
+//    cp.async.cg of 16 bytes in pipelined for-loops and the GEMVs' rings),
 //  - reductions over >= 32 elements with idle threads use warp shuffles,
 //    and so does each GEMV (its K slices meet by shuffles before shared
 //    memory); with as many results as threads each thread reduces its own
@@ -30,10 +30,20 @@
 // CHECK-NOT: {{\.align 1[^0-9]|mma.sync|ldmatrix}}
 // CHECK: .entry rmsnorm_paper_lax0_gpu_k2(
 // CHECK: shfl.sync.bfly.b32
-// The GEMV: 16-byte loads of B, FMAs, 8 slices per warp meeting at lane
-// offsets 16, 8 and 4, one barrier.
+// The GEMV: B streamed by 16-byte cp.async.cg into a ring of 4 stages
+// (the prologue commits 3 groups; each iteration commits one and waits
+// for all but 3: 3 stages in flight while it computes), read back by
+// 16-byte shared loads, FMAs, 8 slices per warp meeting at lane offsets
+// 16, 8 and 4, one barrier.
 // CHECK: .entry rmsnorm_paper_lax0_gpu_k3(
-// CHECK: ld.global.v4.b32
+// CHECK-NOT: ld.global.v4
+// CHECK: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16;
+// CHECK: cp.async.commit_group;
+// CHECK: cp.async.commit_group;
+// CHECK: cp.async.commit_group;
+// CHECK: cp.async.commit_group;
+// CHECK-NEXT: cp.async.wait_group {{[[:space:]]*}}3;
+// CHECK: ld.shared.v4.b32
 // CHECK: fma.rn.f32
 // CHECK: shfl.sync.bfly.b32 {{.*}}, 16, 31, -1;
 // CHECK: shfl.sync.bfly.b32 {{.*}}, 8, 31, -1;
@@ -75,7 +85,14 @@
 // Two GEMVs (gate and up projections, one kernel), with shuffles, then
 // silu·mul.
 // CHECK: .entry gated_mlp_paper_lax0_gpu_k3(
-// CHECK: ld.global.v4.b32
+// CHECK-NOT: ld.global.v4
+// CHECK: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16;
+// CHECK: cp.async.commit_group;
+// CHECK: cp.async.commit_group;
+// CHECK: cp.async.commit_group;
+// CHECK: cp.async.commit_group;
+// CHECK-NEXT: cp.async.wait_group {{[[:space:]]*}}3;
+// CHECK: ld.shared.v4.b32
 // CHECK: fma.rn.f32
 // CHECK: shfl.sync.bfly.b32
 // The up projection is the gate projection's kernel (same shapes and

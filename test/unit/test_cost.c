@@ -893,7 +893,9 @@ static void test_cost_emitted_pipelined_loop(void) {
 // DRAM 4194304 B / 2.8475e12 = 1.47e-6 s.
 // RMSNorm's kernel-level GEMV: A (2, 4096) · B (4096, 6144) f16
 // (gemv.c). 768 column groups of 8: 8 per block would be 96 blocks, so 4:
-// 192 blocks of 128 threads, each thread 128 rows of B, loaded 8 at a time.
+// 192 blocks of 128 threads, each thread 128 rows of B. Its ring: 4
+// stages of 8 rows would take 64 KiB, so 4 stages of 4 rows (4 x 4 x 128
+// x 16 B = 32 KiB): 32 groups, no rows one at a time.
 static void test_cost_emitted_gemv(void) {
   MgProgram *p = matmul_program(MG_DTYPE_F16, 2, 4096, 6144);
   MgLowerKernelPlan pl;
@@ -901,24 +903,31 @@ static void test_cost_emitted_gemv(void) {
   CHECK_EQ_INT(pl.form, MG_LOWER_FORM_GEMV);
   CHECK_EQ_INT(pl.grid[0], 192);
   CHECK_EQ_INT(pl.threads, 128);
-  CHECK_EQ_INT(pl.unroll, 8);
+  CHECK_EQ_INT(pl.unroll, 4);
+  CHECK_EQ_INT(pl.stages, 4);
   CHECK_EQ_INT(pl.vector, 8);
-  CHECK_EQ_INT(pl.smem_bytes, 4 * 2 * 32 * 4); // warps x rows x cols f32
+  // Warps x rows x cols f32 partial sums, and the ring.
+  CHECK_EQ_INT(pl.smem_bytes, 4 * 2 * 32 * 4 + 4 * 4 * 128 * 16);
   MgEmittedCost c;
   CHECK(mg_cost_emitted_kernel(p, 2, NULL, &c));
-  // Resident 8 (registers: 65536 / (64 x 128)); the busiest SM runs
-  // ceil(192 / 132) = 2 blocks: one round, 2 x 128 x 8 x 16 B in flight.
-  CHECK_EQ_INT(c.resident, 8);
+  // Resident 6, by shared memory: 228 KiB / (33 KiB + 1 KiB reserved);
+  // the busiest SM runs ceil(192 / 132) = 2 blocks: one round, each with
+  // 4 stages x 4 rows x 16 B x 128 threads in flight at a wait.
+  CHECK_EQ_INT(c.resident, 6);
+  CHECK_EQ_INT(c.limit, 's');
   CHECK_EQ_INT(c.rounds, 1);
-  CHECK_NEAR(c.inflight_bytes, 32768, 0);
-  // A thread: 16 groups of 8 rows, each a DRAM round trip (480), the
-  // conversion (4) and 8 dependent FMAs (32): 16 x 516 = 8256 cycles; the
-  // warp's 8 slices meet in 3 shuffle stages (offsets 16, 8, 4: a shuffle
-  // 30 and an add 4 each, 102), the shared store 30, the barrier 20; its
-  // 64 outputs' 4 warp sums (one per thread of the first 64): a shared
-  // load (30) and 4 adds (16): 46. 8454 cycles.
-  CHECK_REL(c.block_s, 8454 / H_HZ);
-  CHECK_REL(c.path_memory_s, 16 * 480 / H_HZ);
+  CHECK_NEAR(c.inflight_bytes, 2 * 4 * 4 * 16 * 128, 0);
+  // A thread: the prologue's first group, a DRAM round trip (480); then
+  // 32 iterations of max(C, 480 / 3 = 160), C = A's scalars from L2 (260,
+  // issued with the ring's shared reads), the conversion (4) and 4
+  // dependent FMAs (16): 280, so 480 + 32 x 280 = 9440 cycles; the warp's
+  // 8 slices meet in 3 shuffle stages (offsets 16, 8, 4: a shuffle 30 and
+  // an add 4 each, 102), the shared store 30, the barrier 20; its 64
+  // outputs' 4 warp sums (one per thread of the first 64): a shared load
+  // (30) and 4 adds (16): 46. 9638 cycles, of which memory 480 + 32 x
+  // (280 - 20).
+  CHECK_REL(c.block_s, 9638 / H_HZ);
+  CHECK_REL(c.path_memory_s, (480 + 32 * 260) / H_HZ);
   // B's 4096 x 6144 x 2 B dominate: DRAM-bound, as the roofline.
   CHECK_NEAR(c.dram_bytes, 2 * 4096 * 2 + 4096 * 6144 * 2 + 2 * 6144 * 2, 0);
   CHECK_EQ_INT(c.bound, MG_COST_BOUND_DRAM);
