@@ -3,7 +3,10 @@
 // paper's shapes, minutes under ASan); what it runs is sanitized there
 // elsewhere (ptx-benchmarks.mlir, the same script for sm_90, is left out
 // too): the sm_80 lowering and PTX of the tensor-core and FP32 kernels
-// (tensor-cores-ptx.mlir, ptx.mlir, online-ptx.mlir, max-ptx.mlir).
+// (tensor-cores-ptx.mlir, ptx.mlir, online-ptx.mlir, max-ptx.mlir), the
+// tensor-core lowering to the CPU form checked against the interpreter
+// (tensor-cores.mlir) and mirage-run --lower on searched benchmarks
+// (search/superopt-qknorm.mlir, search/stable-softmax.mlir).
 // UNSUPPORTED: asan
 // The PTX of the six paper benchmarks at the paper's shapes (the kernels
 // mirage-superopt emits for sm_80; ptx-benchmarks.mlir: sm_90). What
@@ -23,6 +26,20 @@
 //    columns: neither has an mma tile, so both keep the FP32 lanes.
 // RUN: bash %S/Inputs/benchmark_ptx.sh sm_80 %t %mirage_src %ptxas %python > %t.txt
 // RUN: FileCheck %s < %t.txt
+// The benchmarks whose block matmuls run on tensor cores at the paper's
+// shapes (GQA, Q·K into exp and P·V into its sum accumulator; QKNorm's
+// attention kernel; LoRA's three matmuls), the kernel graphs searched
+// above for sm_80, lowered to the CPU form (the warp's lanes emulated with
+// the GPU's fragment mapping) and compared with the interpreter. GQA and
+// QKNorm exponentiate sums of 64 products: inputs in [-0.25, 0.25] keep
+// their f16 scores finite (at 1 the lowered code and the interpreter both
+// overflow).
+// RUN: mirage-opt --mirage-lower="ptx=false" %t/gqa.searched.mlir | FileCheck %s --check-prefix=MMA
+// RUN: mirage-run --lower --range=0.25 %t/gqa.searched.mlir | FileCheck %s --check-prefix=GQA
+// RUN: mirage-opt --mirage-lower="ptx=false" %t/qknorm.searched.mlir | FileCheck %s --check-prefix=MMA
+// RUN: mirage-run --lower --range=0.25 %t/qknorm.searched.mlir | FileCheck %s --check-prefix=QKNORM
+// RUN: mirage-opt --mirage-lower="ptx=false" %t/lora.searched.mlir | FileCheck %s --check-prefix=MMA
+// RUN: mirage-run --lower %t/lora.searched.mlir | FileCheck %s --check-prefix=LORA
 
 // CHECK-LABEL: == rmsnorm
 // CHECK-NOT: {{\.align 1[^0-9]|mma.sync|ldmatrix}}
@@ -106,3 +123,11 @@
 // CHECK: shfl.sync.bfly.b32
 // CHECK: 0 bytes spill stores, 0 bytes spill loads
 // CHECK-NOT: {{[1-9][0-9]*}} bytes spill stores
+
+// MMA: gpu.module @{{.*}}paper{{.*}}_gpu
+// MMA: nvgpu.ldmatrix
+// MMA: nvgpu.mma.sync
+
+// GQA: @gqa_paper_lax0: 1 output, 32768 elements, max abs error {{.*}}: ok
+// QKNORM: @qknorm_paper_lax0: 1 output, 32768 elements, max abs error {{.*}}: ok
+// LORA: @lora_paper_lax0: 1 output, 65536 elements, max abs error {{.*}}: ok
