@@ -41,12 +41,12 @@ func.func @exp_of_exp(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
   return %ee : tensor<2x8xf32>
 }
 
-// A select on a constant mask lifts as an addition of a mask the call site
+// A select on an i1 mask lifts as an addition of a mask the call site
 // computes (docs/lift.md, Masks): no constant of the function holds it.
 func.func @masked_select(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
   %m = "tosa.const"() <{values = dense<true> : tensor<2x8xi1>}> : () -> tensor<2x8xi1>
   %f = "tosa.const"() <{values = dense<0xFF800000> : tensor<1x1xf32>}> : () -> tensor<1x1xf32>
-  // SELECT: check-equiv-invalid.mlir:[[@LINE+1]]:8: error: '@masked_select' cannot be checked: 'tosa.select' is not liftable (a select on a constant mask
+  // SELECT: check-equiv-invalid.mlir:[[@LINE+1]]:8: error: '@masked_select' cannot be checked: 'tosa.select' is not liftable (a select on an i1 mask
   %y = tosa.select %m, %x, %f : (tensor<2x8xi1>, tensor<2x8xf32>, tensor<1x1xf32>) -> tensor<2x8xf32>
   return %y : tensor<2x8xf32>
 }
