@@ -552,8 +552,10 @@ static bool apply_answer(Run *run, MlirOperation module,
   if (run->remarks)
     remark_decision(run, subj, a, before, &after, better);
   if (run->explaining)
-    mg_explain_pass_function(&run->explain, loc, name, target,
-                             better ? a->best : NULL, &a->result, a->same_as);
+    mg_explain_pass_function(
+        &run->explain, &(MgExplainFunction){loc, name, target,
+                                            better ? a->best : NULL,
+                                            &a->result, a->same_as});
   return true;
 }
 
