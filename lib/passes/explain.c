@@ -436,10 +436,13 @@ static void json_location(MgText *t, MlirLocation loc) {
   free(text);
 }
 
-static void json_function(MgExplainPass *x, MlirLocation loc,
-                          const char *name, const MgProgram *target,
-                          const MgProgram *chosen, const MgSearchResult *r,
-                          const char *same_as) {
+// The function's JSON entry; fn->result is not read when fn->same_as is
+// set (the entry points to that function's).
+static void json_function(MgExplainPass *x, const MgExplainFunction *fn) {
+  MlirLocation loc = fn->loc;
+  const char *name = fn->name, *same_as = fn->same_as;
+  const MgProgram *target = fn->target, *chosen = fn->chosen;
+  const MgSearchResult *r = same_as ? NULL : fn->result;
   MgText *t = &x->json;
   const MgGpu *gpu = mg_cost_gpu(x->options->target);
   mg_text_printf(t, "%s\n    {\"function\": ", x->functions ? "," : "");
@@ -503,19 +506,15 @@ bool mg_explain_pass_begin(MgExplainPass *x, const MgOptionValue *values,
   return x->remarks || x->path[0];
 }
 
-void mg_explain_pass_function(MgExplainPass *x, MlirLocation loc,
-                              const char *name, const MgProgram *target,
-                              const MgProgram *chosen,
-                              const MgSearchResult *result,
-                              const char *same_as) {
-  if (x->remarks && same_as)
-    mg_pass_remark(loc, "mirage-explain: '@%s' is the same μGraph as '@%s': "
-                   "searched once, see its explanation", name, same_as);
-  else if (x->remarks && result)
-    remarks(x, loc, name, target, chosen, result);
+void mg_explain_pass_function(MgExplainPass *x, const MgExplainFunction *fn) {
+  if (x->remarks && fn->same_as)
+    mg_pass_remark(fn->loc, "mirage-explain: '@%s' is the same μGraph as "
+                   "'@%s': searched once, see its explanation", fn->name,
+                   fn->same_as);
+  else if (x->remarks && fn->result)
+    remarks(x, fn->loc, fn->name, fn->target, fn->chosen, fn->result);
   if (x->path[0])
-    json_function(x, loc, name, target, chosen, same_as ? NULL : result,
-                  same_as);
+    json_function(x, fn);
   x->functions++;
 }
 

@@ -29,14 +29,21 @@ typedef struct MgExplainPass {
 bool mg_explain_pass_begin(MgExplainPass *x, const MgOptionValue *values,
                            const MgSearchOptions *options);
 
-/// Explains one kernel graph: `target` the input, `chosen` the program it
-/// is replaced by (NULL: kept), `result` the search's (NULL when it did
-/// not run: `same_as` names the function whose search answered).
-void mg_explain_pass_function(MgExplainPass *x, MlirLocation loc,
-                              const char *name, const MgProgram *target,
-                              const MgProgram *chosen,
-                              const MgSearchResult *result,
-                              const char *same_as);
+/// The decision for one kernel graph: the function (its location and
+/// name), `target` the input, `chosen` the program it is replaced by
+/// (NULL: kept), `result` the search's (NULL when it did not run:
+/// `same_as` names the function whose search answered).
+typedef struct MgExplainFunction {
+  MlirLocation loc;
+  const char *name;
+  const MgProgram *target;
+  const MgProgram *chosen;
+  const MgSearchResult *result;
+  const char *same_as;
+} MgExplainFunction;
+
+/// Explains one kernel graph's decision.
+void mg_explain_pass_function(MgExplainPass *x, const MgExplainFunction *fn);
 
 /// Writes the JSON file when one was asked for and frees `x`; false after
 /// reporting an error at `loc`.

@@ -193,15 +193,23 @@ static bool is_known_declaration(MlirSymbolTable symbols, MlirOperation op) {
              mlirSymbolTableLookup(symbols, mlirStringAttrGetValue(sym)));
 }
 
+// The symbols one function's lowering defines.
+typedef struct Names {
+  const char *host;    // @F's own: its host function keeps it
+  const char *gpu;     // the gpu.module's
+  const char *adapter; // host=device only, else NULL: the tensor-signature
+                       // function the callers of @F now call (lower_one
+                       // redirected them)
+} Names;
+
 // Emits, parses and splices the lowering of `p` (consumed) in place of
-// `func`, whose host function keeps the name `name`; `symbols` (the
-// module's) follows the functions added and erased.
-// `adapter` (host=device only, else NULL): the tensor-signature function
-// the callers of @name now call (lower_one redirected them).
+// `func` under `names`; `symbols` (the module's) follows the functions
+// added and erased.
 static bool lower_named(MlirOperation module, MlirSymbolTable symbols,
                         MlirOperation func, Run *run, MgProgram *p,
-                        const char *name, const char *gpu_name,
-                        const char *adapter) {
+                        const Names *names) {
+  const char *name = names->host, *gpu_name = names->gpu,
+             *adapter = names->adapter;
   MlirLocation loc = mlirOperationGetLocation(func);
   MgText text = {0};
   MgDiag diag = MG_DIAG_INIT;
@@ -333,8 +341,8 @@ static bool lower_one(MlirOperation module, MlirSymbolTable symbols,
                          "'@%s' to '@%s'", name, adapter);
   }
   if (ok) {
-    ok = lower_named(module, symbols, func, run, p, name, gpu_name,
-                     adapt ? adapter : NULL);
+    Names names = {name, gpu_name, adapt ? adapter : NULL};
+    ok = lower_named(module, symbols, func, run, p, &names);
   } else {
     mg_program_destroy(p);
     if (!name || !base || !gpu_name || !adapter)

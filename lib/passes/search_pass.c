@@ -308,11 +308,20 @@ static void put_cost(MgText *t, const Run *run, const MgSearchCost *c) {
                    (unsigned long long)c->dram_bytes);
 }
 
-/// dump-dot: the μGraph `func` has after the search (`chosen`), captioned
+// The kernel function search_one is about: the func.func, where its
+// diagnostics go, its symbol name and its μGraph (the search's target).
+typedef struct Subject {
+  MlirOperation func;
+  MlirLocation loc;
+  const char *name;
+  const MgProgram *target;
+} Subject;
+
+/// dump-dot: the μGraph `subj` has after the search (`chosen`), captioned
 /// with what the search decided and the cost model's estimates (not
 /// measurements) of it and, when it replaced the input, of the input
 /// (`input`; NULL when kept). True when no picture is asked for.
-static bool dump_chosen(const Run *run, MlirLocation loc, const char *func,
+static bool dump_chosen(const Run *run, const Subject *subj,
                         const MgProgram *chosen, const char *decision,
                         const MgSearchCost *cost, const MgSearchCost *input) {
   if (!*run->dump_dir)
@@ -330,8 +339,9 @@ static bool dump_chosen(const Run *run, MlirLocation loc, const char *func,
   }
   if (cost && run->options.rank == MG_SEARCH_RANK_COST)
     mg_text_printf(&caption, " (cost model, not measured)");
-  bool ok = mg_dump_dot_write(run->dump_dir, func, chosen,
-                              caption.failed ? decision : caption.data, loc);
+  bool ok = mg_dump_dot_write(run->dump_dir, subj->name, chosen,
+                              caption.failed ? decision : caption.data,
+                              subj->loc);
   mg_text_free(&caption);
   return ok;
 }
@@ -474,10 +484,12 @@ static void describe_origin(const Answer *a, char *origin, size_t size) {
 }
 
 // Remarks on the decision for one function and what decided it.
-static void remark_decision(const Run *run, MlirLocation loc,
-                            const char *name, const MgProgram *target,
+static void remark_decision(const Run *run, const Subject *subj,
                             const Answer *a, const MgSearchCost *before,
                             const MgSearchCost *after, bool better) {
+  MlirLocation loc = subj->loc;
+  const char *name = subj->name;
+  const MgProgram *target = subj->target;
   char origin[300];
   describe_origin(a, origin, sizeof origin);
   const char *why = a->result.stats.timed_out
@@ -519,28 +531,31 @@ static void remark_decision(const Run *run, MlirLocation loc,
 // Replaces func by the answer when it is cheaper, then draws, remarks on
 // and explains the decision.
 static bool apply_answer(Run *run, MlirOperation module,
-                         MlirSymbolTable symbols, MlirOperation func,
-                         MlirLocation loc, const char *name,
-                         const MgProgram *target, const MgSearchCost *before,
-                         const Answer *a) {
+                         MlirSymbolTable symbols, const Subject *subj,
+                         const MgSearchCost *before, const Answer *a) {
+  MlirLocation loc = subj->loc;
+  const char *name = subj->name;
+  const MgProgram *target = subj->target;
   MgSearchCost after = a->best ? mg_search_cost(a->best, &run->options)
                                : *before;
   bool better = a->best && mg_search_cost_compare(&after, before) < 0;
-  if (better && !replace_func(module, symbols, func, name, a->best)) {
+  if (better && !replace_func(module, symbols, subj->func, name, a->best)) {
     mg_pass_error(loc, "mirage-search: could not write the μGraph for '@%s'",
                   name);
     return false;
   }
-  if (!dump_chosen(run, loc, name, better ? a->best : target,
+  if (!dump_chosen(run, subj, better ? a->best : target,
                    better ? "chosen (verified, cheaper)"
                           : "kept (no cheaper verified μGraph)",
                    better ? &after : before, better ? before : NULL))
     return false;
   if (run->remarks)
-    remark_decision(run, loc, name, target, a, before, &after, better);
+    remark_decision(run, subj, a, before, &after, better);
   if (run->explaining)
-    mg_explain_pass_function(&run->explain, loc, name, target,
-                             better ? a->best : NULL, &a->result, a->same_as);
+    mg_explain_pass_function(
+        &run->explain, &(MgExplainFunction){loc, name, target,
+                                            better ? a->best : NULL,
+                                            &a->result, a->same_as});
   return true;
 }
 
@@ -555,11 +570,12 @@ static bool search_one(MlirOperation module, MlirSymbolTable symbols,
   char name[256];
   snprintf(name, sizeof name, "%s", map.graph_names[0]);
   mg_bridge_map_free(&map);
+  const Subject subj = {func, loc, name, target};
   if (has_custom_ops(target)) {
     if (run->remarks)
       mg_pass_remark(loc, "mirage-search: '@%s' already has graph-defined "
                           "kernels; not searched", name);
-    bool drawn = dump_chosen(run, loc, name, target,
+    bool drawn = dump_chosen(run, &subj, target,
                              "not searched (already has graph-defined "
                              "kernels)", NULL, NULL);
     mg_program_destroy(target);
@@ -580,8 +596,7 @@ static bool search_one(MlirOperation module, MlirSymbolTable symbols,
   if (ok && !seen)
     remember(run, target, hash, a.best, name, &a.result.stats);
   if (ok)
-    ok = apply_answer(run, module, symbols, func, loc, name, target, &before,
-                      &a);
+    ok = apply_answer(run, module, symbols, &subj, &before, &a);
   mg_search_result_free(&a.result);
   mg_program_destroy(a.best);
   mg_program_destroy(target);

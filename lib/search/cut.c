@@ -206,14 +206,28 @@ static void part_inputs(const Cuts *c, uint8_t part, const MgTensorId *root,
     inputs[n++] = cut[k];
 }
 
-// Searches one of `parts` parts; its best program, or (nothing cheaper
-// verified) the part itself. Adds the part's statistics and bound to the
-// totals. Each part is verified to 1/parts of the bound asked for, so their
-// sum stays within it.
-static MgProgram *search_part(Search *s, MgProgram *part, uint32_t parts,
-                              uint32_t left,
-                              MgSearchStats *st, MgVerifyResult *check,
-                              MgDiag *diag) {
+// What the parts' searches share: the outer search (its options, deadline
+// and memory), the number of parts, and the totals they fill.
+typedef struct Parts {
+  Search *s;
+  uint32_t num;
+  MgSearchStats *stats;
+  MgVerifyResult *check; // the composition's verification
+  MgDiag *diag;
+} Parts;
+
+// Searches one of the parts, `left` of which (this one included) are still
+// to be searched; its best program, or (nothing cheaper verified) the part
+// itself. Adds the part's statistics and bound to the totals. Each part is
+// verified to 1/ps->num of the bound asked for, so their sum stays within
+// it.
+static MgProgram *search_part(const Parts *ps, MgProgram *part,
+                              uint32_t left) {
+  Search *s = ps->s;
+  uint32_t parts = ps->num;
+  MgSearchStats *st = ps->stats;
+  MgVerifyResult *check = ps->check;
+  MgDiag *diag = ps->diag;
   MgSearchOptions o = s->opt;
   o.cut_prologues = false;
   o.on_candidate = NULL; // the caller's callback expects the target's
@@ -379,6 +393,7 @@ MgProgram *mg_search_cut(Search *s, MgSearchStats *stats,
   MgDiag diag;
   MgProgram *parts[CUT_MAX_PARTS + 1] = {NULL};
   bool ok = true;
+  const Parts ps = {s, c.n + 1, stats, check, &diag};
   // The prologues (parts 1..n, small) first, the rest (part 0) last, so
   // that it gets whatever time they leave.
   for (uint32_t j = 0; j <= c.n && ok; j++) {
@@ -386,8 +401,7 @@ MgProgram *mg_search_cut(Search *s, MgSearchStats *stats,
     parts[k] = make_part(&c, k, &diag);
     ok = parts[k] != NULL;
     if (ok)
-      parts[k] = search_part(s, parts[k], c.n + 1, c.n + 1 - j, stats, check,
-                             &diag);
+      parts[k] = search_part(&ps, parts[k], c.n + 1 - j);
   }
   MgProgram *out =
       ok ? mg_search_cut_join(s->target, (const MgProgram *const *)parts,

@@ -205,15 +205,29 @@ static bool add_cut(Search *s, Found *found, MgSearchStats *st) {
   return ok;
 }
 
+// One search_logical call: the search, its workers, the programs verified
+// so far, the candidates of a size whose testing was put off
+// (search_levels; one size at most), and the statistics it fills.
+typedef struct Run {
+  Search *s;
+  Worker *workers;
+  uint32_t nw;
+  Found found;
+  Collector pending;
+  MgSearchStats *stats;
+} Run;
+
 // Tests the collected candidates in order; moves the verified ones into
-// `found`. A candidate is skipped when an earlier one of the same structure
+// run->found. A candidate is skipped when an earlier one of the same structure
 // (a launch variant of the same block graphs) failed its fingerprint.
 // Candidates that do not rank before `bar` (the best verified so far, NULL
 // when none) are not tested unless the search is exhaustive. `x` (NULL:
 // none) gets the fate of each of the first candidates (explain.c).
-static bool evaluate(Search *s, Worker *workers, uint32_t nw, Collector *c,
-                     Found *found, const MgSearchCost *bar,
-                     MgSearchStats *st, ExplainRound *x) {
+static bool evaluate(Run *run, Collector *c, const MgSearchCost *bar,
+                     ExplainRound *x) {
+  Search *s = run->s;
+  Found *found = &run->found;
+  MgSearchStats *st = run->stats;
   bool ok = true;
   uint32_t verified = 0;
   uint64_t *failed = calloc(c->num + 1, sizeof *failed);
@@ -252,7 +266,7 @@ static bool evaluate(Search *s, Worker *workers, uint32_t nw, Collector *c,
       continue;
     }
     MgVerifyResult r;
-    Verdict v = check(s, workers, nw, c->items[i].program, &r);
+    Verdict v = check(s, run->workers, run->nw, c->items[i].program, &r);
     if (v == VERDICT_STOPPED) {
       for (uint32_t j = i; x && j < x->n; j++)
         mg_explain_note(x, j, MG_SEARCH_FATE_STOPPED, NULL);
@@ -348,10 +362,10 @@ static int cmp_reason(const void *pa, const void *pb) {
 // target, or the best found so far when it ranks before it (under
 // rank=proxy any program found is the bar, and without one nothing is).
 // The time counts as verification (the cut's searches count their own).
-static bool test_collected(Search *s, Worker *workers, uint32_t nw,
-                           Collector *c, Found *found,
-                           const MgSearchCost *target_cost,
-                           MgSearchStats *stats) {
+static bool test_collected(Run *run, Collector *c,
+                           const MgSearchCost *target_cost) {
+  Search *s = run->s;
+  const Found *found = &run->found;
   double t0 = mg_clock_now();
   // A copy: testing appends to `found`, which may move its items.
   MgSearchCost bar = *target_cost;
@@ -365,10 +379,9 @@ static bool test_collected(Search *s, Worker *workers, uint32_t nw,
   // the verified ones into `found`, and lists them after.
   ExplainRound x;
   bool ok = mg_explain_round_begin(&x, &s->explain, c);
-  ok = ok && evaluate(s, workers, nw, c, found, has_bar ? &bar : NULL, stats,
-                      &x);
+  ok = ok && evaluate(run, c, has_bar ? &bar : NULL, &x);
   ok &= mg_explain_round_end(&x, &s->explain);
-  stats->verify_s += mg_clock_now() - t0;
+  run->stats->verify_s += mg_clock_now() - t0;
   return ok;
 }
 
@@ -441,17 +454,15 @@ static bool stop_before_level(Search *s, uint32_t level,
 
 // Enumerates the current level's candidates and gathers them, with the
 // put-off ones, into all (initialized here); false when out of memory.
-static bool collect_level(Search *s, Worker *workers, uint32_t nw,
-                          Collector *pending, Collector *all,
-                          MgSearchStats *stats) {
+static bool collect_level(Run *run, Collector *all) {
   double t0 = mg_clock_now();
-  mg_kernel_level(s, workers, nw);
-  mg_collector_init(all, s->opt.max_candidates);
+  mg_kernel_level(run->s, run->workers, run->nw);
+  mg_collector_init(all, run->s->opt.max_candidates);
   bool ok = true;
-  for (uint32_t i = 0; i < nw; i++)
-    ok &= mg_collector_merge(all, &workers[i].collector);
-  ok &= mg_collector_merge(all, pending);
-  stats->enumerate_s += mg_clock_now() - t0;
+  for (uint32_t i = 0; i < run->nw; i++)
+    ok &= mg_collector_merge(all, &run->workers[i].collector);
+  ok &= mg_collector_merge(all, &run->pending);
+  run->stats->enumerate_s += mg_clock_now() - t0;
   return ok;
 }
 
@@ -473,9 +484,11 @@ static bool should_defer(const Search *s, uint32_t level, bool deferred,
 
 // Searches kernel graphs of growing size, testing each size's candidates
 // (or putting one size's off into pending, tested with the next).
-static MgStatus search_levels(Search *s, Worker *workers, uint32_t nw,
-                              Found *found, Collector *pending,
-                              MgSearchStats *stats, MgDiag *diag) {
+static MgStatus search_levels(Run *run, MgDiag *diag) {
+  Search *s = run->s;
+  Found *found = &run->found;
+  Collector *pending = &run->pending;
+  MgSearchStats *stats = run->stats;
   const MgGpu *gpu = mg_cost_gpu(s->gpu);
   // Under rank=cost the target itself is the first bar: a candidate no
   // cheaper than it is not worth testing.
@@ -489,7 +502,7 @@ static MgStatus search_levels(Search *s, Worker *workers, uint32_t nw,
     s->level = level;
     stats->kernel_ops_searched = level;
     Collector all;
-    bool ok = collect_level(s, workers, nw, pending, &all, stats);
+    bool ok = collect_level(run, &all);
     uint32_t before = found->n;
     // The cut first: its composed program is usually the bar that spares
     // testing the whole target's one-kernel candidates (whole-shape field
@@ -507,7 +520,7 @@ static MgStatus search_levels(Search *s, Worker *workers, uint32_t nw,
       continue;
     }
     if (ok && !atomic_load(&s->failed))
-      ok = test_collected(s, workers, nw, &all, found, &target_cost, stats);
+      ok = test_collected(run, &all, &target_cost);
     mg_collector_dispose(&all);
     if (!ok || atomic_load(&s->failed))
       return mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1,
@@ -518,18 +531,21 @@ static MgStatus search_levels(Search *s, Worker *workers, uint32_t nw,
   // Put off, and no larger size came to test them with (a stop, or the
   // loop's end).
   if (pending->num && !atomic_load(&s->failed) &&
-      !test_collected(s, workers, nw, pending, found, &target_cost, stats))
+      !test_collected(run, pending, &target_cost))
     return mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1,
                        "out of memory during the search");
   return MG_STATUS_OK;
 }
 
 // Frees the search, its workers and pending candidates, after folding
-// their statistics into stats and the explanation into result.
-static void search_destroy(Search *s, Worker *workers, uint32_t nw,
-                           Collector *pending, MgSearchStats *stats,
-                           MgSearchResult *result) {
-  mg_collector_dispose(pending);
+// their statistics into run->stats and the explanation into result
+// (run->found stays).
+static void search_destroy(Run *run, MgSearchResult *result) {
+  Search *s = run->s;
+  Worker *workers = run->workers;
+  uint32_t nw = run->nw;
+  MgSearchStats *stats = run->stats;
+  mg_collector_dispose(&run->pending);
   for (uint32_t i = 0; workers && i < nw; i++) {
     mg_stats_add(stats, &workers[i].stats);
     mg_collector_dispose(&workers[i].collector);
@@ -570,28 +586,25 @@ static MgStatus search_logical(const MgProgram *target,
   Search *s = search_create(target, &opt);
   if (!s)
     return mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1, "out of memory");
-  MgSearchStats *stats = &result->stats;
-  uint32_t nw = mg_search_threads(&opt);
-  Worker *workers = calloc(nw, sizeof *workers);
-  Found found = {0, 0, NULL};
-  // Candidates of a size whose testing was put off (search_levels), tested
-  // with the next size's; one size at most.
-  Collector pending;
-  mg_collector_init(&pending, opt.max_candidates);
-  if (!s->menu_table || !workers)
+  Run run = {s, NULL, mg_search_threads(&opt), {0, 0, NULL}, {0},
+             &result->stats};
+  run.workers = calloc(run.nw, sizeof *run.workers);
+  mg_collector_init(&run.pending, opt.max_candidates);
+  if (!s->menu_table || !run.workers)
     st = mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1, "out of memory");
   else
-    st = search_prepare(s, stats, diag);
+    st = search_prepare(s, run.stats, diag);
   if (st == MG_STATUS_OK) {
-    for (uint32_t i = 0; i < nw; i++) {
-      workers[i].s = s;
-      workers[i].index = i;
-      mg_collector_init(&workers[i].collector, opt.max_candidates);
+    for (uint32_t i = 0; i < run.nw; i++) {
+      run.workers[i].s = s;
+      run.workers[i].index = i;
+      mg_collector_init(&run.workers[i].collector, opt.max_candidates);
     }
-    stats->threads = nw;
-    st = search_levels(s, workers, nw, &found, &pending, stats, diag);
+    run.stats->threads = run.nw;
+    st = search_levels(&run, diag);
   }
-  search_destroy(s, workers, nw, &pending, stats, result);
+  search_destroy(&run, result);
+  Found found = run.found;
   if (found.n)
     qsort(found.items, found.n, sizeof *found.items, cmp_found);
   result->found = found.items;

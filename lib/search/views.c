@@ -195,17 +195,29 @@ static MgProgram *make_part(const Split *s, uint32_t p, MgTensorId *in,
   return prog;
 }
 
+// What the parts' searches share: the options theirs derive from, the
+// number of parts and the deadline they split, and the totals they fill.
+typedef struct Parts {
+  const MgSearchOptions *base;
+  uint32_t num;
+  double deadline;       // 0: none
+  MgSearchStats *stats;  // summed over the parts
+  MgVerifyResult *check; // the composition's verification
+  bool improved;         // a part's search found a cheaper program
+} Parts;
+
 // The part's program: the search's best when cheaper than the part, else
-// the part (ownership moves to the caller either way).
-static MgProgram *search_part(MgProgram *part, const MgSearchOptions *base,
-                              uint32_t parts, uint32_t left, double deadline,
-                              MgSearchStats *stats, MgVerifyResult *check,
-                              bool *improved) {
+// the part (ownership moves to the caller either way). `left` parts,
+// this one included, are still to be searched.
+static MgProgram *search_part(Parts *ps, MgProgram *part, uint32_t left) {
+  const MgSearchOptions *base = ps->base;
+  MgSearchStats *stats = ps->stats;
+  double deadline = ps->deadline;
   MgSearchOptions o = *base;
   o.on_candidate = NULL; // it expects the target's signature
   o.progress = NULL;
   o.explain_top = 0; // the explanation lists the composition, not parts
-  o.verify_error = base->verify_error / parts;
+  o.verify_error = base->verify_error / ps->num;
   if (deadline > 0) {
     o.time_budget_s = (deadline - mg_clock_now()) / left;
     if (o.time_budget_s <= 0.01) {
@@ -221,8 +233,8 @@ static MgProgram *search_part(MgProgram *part, const MgSearchOptions *base,
     stats->memory_high_water = r.stats.memory_high_water;
   if (r.stats.kernel_ops_searched > stats->kernel_ops_searched)
     stats->kernel_ops_searched = r.stats.kernel_ops_searched;
-  MgProgram *chosen = mg_search_part_choice(part, st, &r, base, check);
-  *improved |= chosen != part;
+  MgProgram *chosen = mg_search_part_choice(part, st, &r, base, ps->check);
+  ps->improved |= chosen != part;
   mg_search_result_free(&r);
   return chosen;
 }
@@ -331,7 +343,7 @@ MgStatus mg_search_views(const MgProgram *target,
   check.verdict = MG_VERDICT_EQUIVALENT;
   check.index = -1;
   MgSearchStats *stats = &result->stats;
-  bool improved = false;
+  Parts ps = {&opt, s.num_parts, deadline, stats, &check, false};
   MgStatus st = programs && in && out ? MG_STATUS_OK : MG_STATUS_NOMEM;
   for (uint32_t p = 0; st == MG_STATUS_OK && p < s.num_parts; p++) {
     uint32_t ni, no;
@@ -342,13 +354,11 @@ MgStatus mg_search_views(const MgProgram *target,
     }
     // A part beyond the search's signature limits stays as it is.
     if (ni <= 16 && no <= MG_MAX_OP_OUTPUTS)
-      programs[p] = search_part(programs[p], &opt, s.num_parts,
-                                s.num_parts - p, deadline, stats, &check,
-                                &improved);
+      programs[p] = search_part(&ps, programs[p], s.num_parts - p);
   }
   stats->cut_parts = s.num_parts;
   MgProgram *composed = NULL;
-  if (st == MG_STATUS_OK && improved) {
+  if (st == MG_STATUS_OK && ps.improved) {
     composed = compose(&s, programs, opt.target, diag);
     st = composed ? MG_STATUS_OK : MG_STATUS_INVALID;
   }

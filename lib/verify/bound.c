@@ -451,9 +451,17 @@ static void note_atom(Walk *w, const Deg *arg) {
   w->out->neg |= arg->neg;
 }
 
-static MgStatus walk_graph(Walk *w, MgGraphId gid, const Deg *inputs,
-                           uint32_t num_inputs, double runs, Deg *outs,
-                           int depth);
+// One graph the walk is in: its id, the facts of its inputs (its caller's
+// operands), how often it runs per program run, and how deeply nested.
+typedef struct Frame {
+  MgGraphId gid;
+  const Deg *inputs;
+  uint32_t num_inputs;
+  double runs;
+  int depth;
+} Frame;
+
+static MgStatus walk_graph(Walk *w, const Frame *f, Deg *outs);
 
 // x·c puts c = m·2^e in the numerator; x/c puts 2^-e there and m in the
 // denominator, and vanishes in the fields whose p divides m.
@@ -482,7 +490,8 @@ static MgStatus walk_sub(Walk *w, const MgGraph *gr, const MgOp *op,
       w->p->graphs[sub].num_outputs != op->num_outputs)
     return mg_diag_set(w->diag, MG_STATUS_INVALID, -1, -1,
                        "graph-defined op names a bad graph %d", op->attr);
-  MgStatus st = walk_graph(w, sub, in, op->num_inputs, runs, out, depth + 1);
+  Frame f = {sub, in, op->num_inputs, runs, depth + 1};
+  MgStatus st = walk_graph(w, &f, out);
   if (st != MG_STATUS_OK)
     return st;
   for (uint32_t k = 0; k < op->num_outputs; ++k) {
@@ -558,9 +567,11 @@ static Deg accum_degree(Walk *w, const MgGraph *gr, const MgOp *op,
 
 // The facts of op i's (single) result from its operands' (deg) and the
 // graph's inputs; op_runs is how often the op runs per program run.
-static MgStatus op_degree(Walk *w, MgGraphId gid, uint32_t i, const Deg *deg,
-                          const Deg *inputs, uint32_t num_inputs,
+static MgStatus op_degree(Walk *w, const Frame *f, uint32_t i, const Deg *deg,
                           double op_runs, Deg *out) {
+  MgGraphId gid = f->gid;
+  const Deg *inputs = f->inputs;
+  uint32_t num_inputs = f->num_inputs;
   const MgGraph *gr = &w->p->graphs[gid];
   const MgOp *op = &gr->ops[i];
   MgOpKind kind = (MgOpKind)op->kind;
@@ -660,9 +671,10 @@ static MgStatus op_degree(Walk *w, MgGraphId gid, uint32_t i, const Deg *deg,
   return MG_STATUS_OK;
 }
 
-static MgStatus walk_graph(Walk *w, MgGraphId gid, const Deg *inputs,
-                           uint32_t num_inputs, double runs, Deg *outs,
-                           int depth) {
+static MgStatus walk_graph(Walk *w, const Frame *f, Deg *outs) {
+  MgGraphId gid = f->gid;
+  double runs = f->runs;
+  int depth = f->depth;
   if (depth > MG_DEG_MAX_DEPTH)
     return mg_diag_set(w->diag, MG_STATUS_INVALID, (int32_t)gid, -1,
                        "graphs nest too deeply");
@@ -687,8 +699,7 @@ static MgStatus walk_graph(Walk *w, MgGraphId gid, const Deg *inputs,
       // and iteration.
       st = walk_sub(w, gr, op, deg, op_runs, depth);
     else
-      st = op_degree(w, gid, i, deg, inputs, num_inputs, op_runs,
-                     &deg[op->outputs[0]]);
+      st = op_degree(w, f, i, deg, op_runs, &deg[op->outputs[0]]);
   }
   if (st == MG_STATUS_OK)
     for (uint32_t k = 0; k < gr->num_outputs; ++k)
@@ -728,7 +739,8 @@ MgStatus mg_verify_degrees(const MgProgram *program, bool laurent,
     if (consts[c].input < root->num_inputs)
       in[consts[c].input].hn = constant_height(&consts[c]);
   Walk w = {program, out, diag, laurent};
-  st = walk_graph(&w, 0, in, root->num_inputs, 1.0, outs, 0);
+  Frame root_frame = {0, in, root->num_inputs, 1.0, 0};
+  st = walk_graph(&w, &root_frame, outs);
   if (st != MG_STATUS_OK)
     goto done;
   out->num = out->den = unit_height;

@@ -23,7 +23,8 @@
 static MgFuzzOutcome classify(int status, const char *err, MgFuzzPhase phase,
                               MgFuzzKill kill) {
   MgFuzzOutcome o;
-  mg_fuzz_classify(status, err, strlen(err), phase, kill, ROOT, &o);
+  MgFuzzEnd end = {status, err, strlen(err), phase, kill};
+  mg_fuzz_classify(&end, ROOT, &o);
   return o;
 }
 

@@ -219,8 +219,12 @@ static void copy_kind(const char *p, const char *end, size_t max, char *out,
 /// What went wrong, in a few words, from stderr and the wait status. A
 /// message printed before an abort comes first; else the first sanitizer
 /// report (UBSan's abort makes ASan print an ABRT report after it).
-static void describe(int status, const char *err, size_t len, MgFuzzKill kill,
-                     const char *report, char *kind, size_t size) {
+static void describe(const MgFuzzEnd *e, const char *report, char *kind,
+                     size_t size) {
+  int status = e->status;
+  const char *err = e->err;
+  size_t len = e->len;
+  MgFuzzKill kill = e->kill;
   const char *end = err + len, *hit;
   if (kill == MG_FUZZ_KILL_TIME) {
     snprintf(kind, size, "timeout");
@@ -268,9 +272,12 @@ static bool ran_out_of_memory(const char *err, size_t len) {
   return false;
 }
 
-void mg_fuzz_classify(int status, const char *err, size_t len,
-                      MgFuzzPhase phase, MgFuzzKill kill,
-                      const char *source_root, MgFuzzOutcome *out) {
+void mg_fuzz_classify(const MgFuzzEnd *end, const char *source_root,
+                      MgFuzzOutcome *out) {
+  int status = end->status;
+  const char *err = end->err;
+  size_t len = end->len;
+  MgFuzzKill kill = end->kill;
   out->blame = MG_FUZZ_BLAME_NONE;
   out->signature[0] = 0;
   const char *report = report_start(err, len);
@@ -295,7 +302,7 @@ void mg_fuzz_classify(int status, const char *err, size_t len,
     return;
 
   char kind[128];
-  describe(status, err, len, kill, report, kind, sizeof kind);
+  describe(end, report, kind, sizeof kind);
   Frame frames[64];
   size_t num_frames = report ? read_stack(report, err + len, frames, 64) : 0;
   // Skip the runtime at the top; then blame.
@@ -310,7 +317,7 @@ void mg_fuzz_classify(int status, const char *err, size_t len,
     out->blame = MG_FUZZ_BLAME_OURS;
   else if (top == num_frames)
     out->blame = MG_FUZZ_BLAME_UNKNOWN;
-  else if (phase == MG_FUZZ_PHASE_PARSE)
+  else if (end->phase == MG_FUZZ_PHASE_PARSE)
     out->blame = MG_FUZZ_BLAME_PARSER;
   else
     out->blame = MG_FUZZ_BLAME_UPSTREAM;

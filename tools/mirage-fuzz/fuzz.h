@@ -103,13 +103,21 @@ typedef struct MgFuzzOutcome {
   char signature[512]; // kind and top frames; equal for the same bug
 } MgFuzzOutcome;
 
-/// Classifies a child from its wait status, its stderr (`err`, `len`
-/// bytes), its last phase and how the parent killed it. `source_root` is
-/// this repository's path as compiled in: frames under <root>/lib/ and
+/// How a child ended: its wait status, its stderr (`err`, `len` bytes),
+/// its last phase and how the parent killed it.
+typedef struct MgFuzzEnd {
+  int status;
+  const char *err;
+  size_t len;
+  MgFuzzPhase phase;
+  MgFuzzKill kill;
+} MgFuzzEnd;
+
+/// Classifies a child from how it ended. `source_root` is this
+/// repository's path as compiled in: frames under <root>/lib/ and
 /// <root>/tools/ are ours.
-void mg_fuzz_classify(int status, const char *err, size_t len,
-                      MgFuzzPhase phase, MgFuzzKill kill,
-                      const char *source_root, MgFuzzOutcome *out);
+void mg_fuzz_classify(const MgFuzzEnd *end, const char *source_root,
+                      MgFuzzOutcome *out);
 
 extern const char *const mg_fuzz_class_names[MG_FUZZ_CLASS_COUNT];
 extern const char *const mg_fuzz_blame_names[MG_FUZZ_BLAME_COUNT];

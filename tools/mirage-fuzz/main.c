@@ -175,9 +175,23 @@ static void save_input(const Options *opt, const MgFuzzCorpus *c,
   }
 }
 
+// What one input came to: its class and blame, the child's stderr, how
+// long it ran and whether it got past parsing.
+typedef struct Finished {
+  const MgFuzzInput *in;
+  MgFuzzOutcome outcome;
+  const MgFuzzText *err;
+  double seconds;
+  bool parsed;
+} Finished;
+
 static bool record(Results *r, const Options *opt, const MgFuzzCorpus *c,
-                   const MgFuzzInput *in, const MgFuzzOutcome *o,
-                   const MgFuzzText *err, double seconds, bool parsed) {
+                   const Finished *f) {
+  const MgFuzzInput *in = f->in;
+  const MgFuzzOutcome *o = &f->outcome;
+  const MgFuzzText *err = f->err;
+  double seconds = f->seconds;
+  bool parsed = f->parsed;
   ++r->done;
   r->parsed[in->pipeline] += parsed;
   ++r->counts[in->pipeline][o->cls];
@@ -334,19 +348,17 @@ static int fuzz(MgFuzzServer *s, const Options *opt, const MgFuzzCorpus *c) {
     for (size_t k = 0; k < num_jobs; ++k) {
       if (!jobs[k].active || !jobs[k].exited || jobs[k].fd >= 0)
         continue;
-      MgFuzzOutcome o;
-      double seconds;
-      bool parsed = s->phases[k] >= MG_FUZZ_PHASE_PASSES;
+      Finished f = {&inputs[k], {0}, &jobs[k].err, 0,
+                    s->phases[k] >= MG_FUZZ_PHASE_PASSES};
       bool abandoned = jobs[k].abandoned;
-      mg_fuzz_job_finish(s, &jobs[k], k, &o, &seconds);
+      mg_fuzz_job_finish(s, &jobs[k], k, &f.outcome, &f.seconds);
       --active;
       if (abandoned)
         lowest_abandoned = inputs[k].index < lowest_abandoned
                                ? inputs[k].index
                                : lowest_abandoned;
       else
-        ok = ok &&
-             record(&r, opt, c, &inputs[k], &o, &jobs[k].err, seconds, parsed);
+        ok = ok && record(&r, opt, c, &f);
     }
     if (interrupted >= 2)
       for (size_t k = 0; k < num_jobs; ++k)

@@ -401,9 +401,9 @@ bool mg_fuzz_pump(MgFuzzServer *s, MgFuzzJob *jobs, size_t num_jobs,
 /// Classifies a finished job and frees its slot.
 void mg_fuzz_job_finish(MgFuzzServer *s, MgFuzzJob *j, size_t slot,
                         MgFuzzOutcome *out, double *seconds) {
-  mg_fuzz_classify(j->status, j->err.data ? j->err.data : "", j->err.len,
-                   (MgFuzzPhase)s->phases[slot], j->kill, MIRAGE_SOURCE_DIR,
-                   out);
+  MgFuzzEnd end = {j->status, j->err.data ? j->err.data : "", j->err.len,
+                   (MgFuzzPhase)s->phases[slot], j->kill};
+  mg_fuzz_classify(&end, MIRAGE_SOURCE_DIR, out);
   *seconds = (j->exited_at ? j->exited_at : mg_fuzz_now()) - j->started;
   j->active = false;
 }

@@ -204,21 +204,31 @@ static int parse_args(int argc, char **argv, Options *o) {
   return 0;
 }
 
-/// Parses one chunk, runs `pm` on it and prints it; true on success.
-static bool process(MlirContext ctx, MlirPassManager pm, const Options *o,
-                    const char *text, size_t len, MgOutFile *outfile,
-                    int *errors) {
+/// What every chunk of the input is processed with.
+typedef struct Session {
+  MlirContext ctx;
+  MlirPassManager pm;
+  const Options *o;
+  MgOutFile *outfile;
+  const int *errors; // errors the diagnostic handler has printed so far
+} Session;
+
+/// Parses one chunk, runs s->pm on it and prints it; true on success.
+static bool process(const Session *s, const char *text, size_t len) {
+  const Options *o = s->o;
+  const int *errors = s->errors;
+  MgOutFile *outfile = s->outfile;
   FILE *out = outfile->stream;
   const char *name = strcmp(o->input, "-") ? o->input : "<stdin>";
   int before = *errors;
-  MlirOperation module = mg_tool_parse_module(ctx, text, len, name);
+  MlirOperation module = mg_tool_parse_module(s->ctx, text, len, name);
   if (mlirOperationIsNull(module)) {
     if (*errors == before)
       fprintf(stderr, "%s: error: could not parse the input\n", name);
     return false;
   }
   bool ok = true;
-  if (mlirLogicalResultIsFailure(mlirPassManagerRunOnOp(pm, module))) {
+  if (mlirLogicalResultIsFailure(mlirPassManagerRunOnOp(s->pm, module))) {
     if (*errors == before)
       fprintf(stderr, "%s: error: pass pipeline failed\n", name);
     ok = false;
@@ -309,6 +319,7 @@ int main(int argc, char **argv) {
   const char *sep = "// -----";
   size_t start = 0, newlines = 0; // newlines before `start`
   bool pipeline_ok = ok;
+  Session session = {ctx, pm, &o, &outfile, &errors};
   while (pipeline_ok) {
     size_t end = len;
     if (o.split_input) {
@@ -325,8 +336,7 @@ int main(int argc, char **argv) {
     }
     memset(chunk, '\n', newlines);
     memcpy(chunk + newlines, text + start, end - start);
-    if (!process(ctx, pm, &o, chunk, newlines + (end - start), &outfile,
-                 &errors))
+    if (!process(&session, chunk, newlines + (end - start)))
       ok = false;
     free(chunk);
     if (!o.split_input || end == len)

@@ -383,10 +383,10 @@ const char *mg_run_jit_cpu_default(void) {
 
 // Compiles the lowered module `jm` (consumed) and calls ENTRY on the
 // buffers: descriptors of the inputs, then of the outputs.
-static bool execute(MlirModule jm, const char *cpu, const MgRunSignature *sig,
-                    void *const *inputs, void *const *outputs, char *err,
+static bool execute(MlirModule jm, const MgRunJitCall *call, char *err,
                     size_t err_size) {
-  if (!set_target_cpu(jm, cpu, err, err_size)) {
+  const MgRunSignature *sig = call->sig;
+  if (!set_target_cpu(jm, call->cpu, err, err_size)) {
     mlirModuleDestroy(jm);
     return false;
   }
@@ -413,9 +413,9 @@ static bool execute(MlirModule jm, const char *cpu, const MgRunSignature *sig,
   void *args[2 * MG_RUN_MAX_VALUES];
   uint32_t n = 0;
   for (uint32_t i = 0; i < sig->num_inputs; ++i, ++n)
-    fill_descriptor(desc[n], inputs[i], &sig->inputs[i]);
+    fill_descriptor(desc[n], call->inputs[i], &sig->inputs[i]);
   for (uint32_t i = 0; i < sig->num_outputs; ++i, ++n)
-    fill_descriptor(desc[n], outputs[i], &sig->outputs[i]);
+    fill_descriptor(desc[n], call->outputs[i], &sig->outputs[i]);
   for (uint32_t i = 0; i < n; ++i) {
     desc_ptr[i] = desc[i];
     args[i] = &desc_ptr[i]; // packed: a pointer to each C-interface argument
@@ -429,9 +429,8 @@ static bool execute(MlirModule jm, const char *cpu, const MgRunSignature *sig,
   return ok;
 }
 
-bool mg_run_jit(MlirOperation module, MlirOperation func, const char *cpu,
-                const MgRunSignature *sig, void *const *inputs,
-                void *const *outputs, char *err, size_t err_size) {
+bool mg_run_jit(MlirOperation module, MlirOperation func,
+                const MgRunJitCall *call, char *err, size_t err_size) {
   MlirModule jm;
   if (!build_module(module, func, false, &jm, err, err_size))
     return false;
@@ -439,7 +438,7 @@ bool mg_run_jit(MlirOperation module, MlirOperation func, const char *cpu,
     mlirModuleDestroy(jm);
     return false;
   }
-  return execute(jm, cpu, sig, inputs, outputs, err, err_size);
+  return execute(jm, call, err, err_size);
 }
 
 //===--- Some rows only ---------------------------------------------------===//
@@ -573,16 +572,15 @@ static bool tile_rows(MlirModule jm, const MgRunSignature *sig,
   return mlirOperationVerify(mlirModuleGetOperation(jm));
 }
 
-bool mg_run_jit_rows(MlirOperation module, MlirOperation func, const char *cpu,
-                     const MgRunSignature *sig, const MgRunJitRows *rows,
-                     void *const *inputs, void *const *outputs, bool *tiled,
-                     char *err, size_t err_size) {
+bool mg_run_jit_rows(MlirOperation module, MlirOperation func,
+                     const MgRunJitCall *call, const MgRunJitRows *rows,
+                     bool *tiled, char *err, size_t err_size) {
+  const MgRunSignature *sig = call->sig;
   *tiled = false;
   MlirModule jm;
   if (sig->num_outputs != 1 ||
       !build_module(module, func, true, &jm, err, err_size))
-    return mg_run_jit(module, func, cpu, sig, inputs, outputs, err,
-                      err_size);
+    return mg_run_jit(module, func, call, err, err_size);
   if (!lower(jm, to_linalg, err, err_size)) {
     mlirModuleDestroy(jm);
     return false;
@@ -590,19 +588,17 @@ bool mg_run_jit_rows(MlirOperation module, MlirOperation func, const char *cpu,
   *tiled = tile_rows(jm, sig, rows);
   if (!*tiled) { // the whole result, as mg_run_jit computes it
     mlirModuleDestroy(jm);
-    return mg_run_jit(module, func, cpu, sig, inputs, outputs, err,
-                      err_size);
+    return mg_run_jit(module, func, call, err, err_size);
   }
   if (!lower(jm, linalg_to_llvm, err, err_size)) {
     mlirModuleDestroy(jm);
     return false;
   }
-  return execute(jm, cpu, sig, inputs, outputs, err, err_size);
+  return execute(jm, call, err, err_size);
 }
 
 bool mg_run_jit_lowered(MlirContext ctx, const MgProgram *program,
-                        const char *cpu, const MgRunSignature *sig, void *const *inputs,
-                        void *const *outputs, char *err, size_t err_size) {
+                        const MgRunJitCall *call, char *err, size_t err_size) {
   MgText text = {0};
   MgDiag diag = MG_DIAG_INIT;
   MgLowerOptions o = {MG_LOWER_CPU, ENTRY, NULL, true,
@@ -623,5 +619,5 @@ bool mg_run_jit_lowered(MlirContext ctx, const MgProgram *program,
     mlirModuleDestroy(jm);
     return false;
   }
-  return execute(jm, cpu, sig, inputs, outputs, err, err_size);
+  return execute(jm, call, err, err_size);
 }

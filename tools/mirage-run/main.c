@@ -70,6 +70,7 @@ typedef enum Outcome {
 typedef struct Sides {
   bool jit_is_reference;
   MgDType narrowest;     // the JIT reference's smallest-range type
+  double roundoff;       // unit roundoff the compiled side computes with
   const char *candidate; // "the μGraph side", "the lowered code"
   const char *run;       // what produced the compiled side's values: "jit"
   char *verdict;         // when not NULL, the line (less "label: ") goes
@@ -78,6 +79,23 @@ typedef struct Sides {
   const MgRunSignature *full; // slices of outputs of this signature
   bool no_probe; // overflow.c's probe of every tensor passes the memory bound
 } Sides;
+
+/// The pair being checked: its name in reports ("ref,kernel" or a
+/// candidate's), where its failures are reported, and the run's options.
+typedef struct Pair {
+  const char *label;
+  MlirLocation loc;
+  const Options *o;
+} Pair;
+
+/// How a pair is checked (plan_check).
+typedef struct Plan {
+  MgRunSampleKind kind;
+  MgRunSample sample; // the rows, when kind is MG_RUN_SAMPLE_ROWS
+  MgRunMemory need;   // what the chosen check needs (above the bound when
+                      // none fits)
+  MgRunMemory all;    // what checking every element needs
+} Plan;
 
 static void usage(FILE *out) {
   char memory[32];
@@ -508,11 +526,15 @@ static bool small_inputs(const MgRunSignature *sig) {
 /// or bf16 tensor of `program` (run exactly on `in`) goes past its range:
 /// the reference computed that intermediate in that type (overflow.c).
 /// Either way the line suggests a --range at which it does not.
-static Outcome compare(const char *label, const MgRunSignature *sig,
-                       const Buffers *b, const double *lengths, double u,
-                       const Sides *sides, const MgProgram *program,
-                       const double *const *in, const MgRunOverflow *peaks,
-                       const Options *o) {
+static Outcome compare(const Pair *pair, const MgProgram *program,
+                       const MgRunSignature *sig, const Buffers *b,
+                       const Sides *sides, const MgRunOverflow *peaks) {
+  const char *label = pair->label;
+  const Options *o = pair->o;
+  const double *const *in = (const double *const *)b->in_values;
+  double u = sides->roundoff;
+  double lengths[MG_RUN_MAX_VALUES];
+  mg_run_error_lengths(program, lengths);
   double max_err = -1, max_err_tol = 0;
   int64_t total = 0, skipped = 0;
   bool fixed = o->tolerance >= 0, finite_in = inputs_finite(sig, b);
@@ -687,13 +709,14 @@ static void *interpret(void *ud) {
 }
 
 /// Once the JIT filled b->jit_out: the interpreter on the same inputs, the
-/// error estimates with unit roundoff `u`, then the comparison. Failures
-/// are reported at `loc`.
-static Outcome interpret_and_compare(const MgProgram *program,
+/// error estimates with unit roundoff sides->roundoff, then the comparison.
+/// Failures are reported at pair->loc.
+static Outcome interpret_and_compare(const Pair *pair,
+                                     const MgProgram *program,
                                      const MgRunSignature *sig, Buffers *b,
-                                     double u, const Sides *sides,
-                                     MlirLocation loc, const char *label,
-                                     const Options *o) {
+                                     const Sides *sides) {
+  MlirLocation loc = pair->loc;
+  const char *label = pair->label;
   char err[512];
   MgDiag diag = MG_DIAG_INIT;
   const double *const *in = (const double *const *)b->in_values;
@@ -711,8 +734,8 @@ static Outcome interpret_and_compare(const MgProgram *program,
                   pthread_create(&thread, NULL, interpret, &run) == 0;
   if (!threaded)
     interpret(&run);
-  MgStatus est = mg_run_error_sigmas(program, sig, in, u, b->sigma,
-                                     b->sigma_lin, &diag);
+  MgStatus est = mg_run_error_sigmas(program, sig, in, sides->roundoff,
+                                     b->sigma, b->sigma_lin, &diag);
   if (threaded)
     pthread_join(thread, NULL);
   if (run.status != MG_STATUS_OK) {
@@ -726,10 +749,7 @@ static Outcome interpret_and_compare(const MgProgram *program,
     report_error(loc, label, err);
     return OUTCOME_ERROR;
   }
-  double lengths[MG_RUN_MAX_VALUES];
-  mg_run_error_lengths(program, lengths);
-  return compare(label, sig, b, lengths, u, sides, program, in, &run.peaks,
-                 o);
+  return compare(pair, program, sig, b, sides, &run.peaks);
 }
 
 /// The line saying which rows a sampled check compares.
@@ -772,11 +792,13 @@ static void print_sample(const char *label, const MgRunSample *s,
 /// The check of a sample of rows: the JIT on the whole inputs for the
 /// sampled rows only, the interpreter and the estimates on the sliced
 /// kernel graph and the slices of the inputs.
-static Outcome check_sampled(MlirOperation module, MlirOperation ref,
-                             const MgRunSignature *sig, const MgRunSample *s,
-                             const MgRunMemory *all, bool no_probe,
-                             MlirLocation kloc, const char *label,
-                             const Options *o) {
+static Outcome check_sampled(const Pair *pair, MlirOperation module,
+                             MlirOperation ref, const MgRunSignature *sig,
+                             const Plan *plan, bool no_probe) {
+  const MgRunSample *s = &plan->sample;
+  MlirLocation kloc = pair->loc;
+  const char *label = pair->label;
+  const Options *o = pair->o;
   char err[512];
   Outcome outcome = OUTCOME_ERROR;
   Buffers full = {0}, part = {0};
@@ -816,18 +838,17 @@ static Outcome check_sampled(MlirOperation module, MlirOperation ref,
   bool tiled = false;
   if (!ok)
     report_error(kloc, label, "out of memory");
-  else if (!mg_run_jit_rows(module, ref, o->jit_cpu, sig, &jr,
-                            full.in_storage, full.jit_out, &tiled, err,
-                            sizeof err))
+  else if (!mg_run_jit_rows(module, ref,
+                            &(MgRunJitCall){o->jit_cpu, sig, full.in_storage,
+                                            full.jit_out},
+                            &jr, &tiled, err, sizeof err))
     report_error(mlirOperationGetLocation(ref), label, err);
   else {
     mg_run_sample_gather_output(s, sig, full.jit_out[0], part.jit_out[0]);
-    print_sample(label, s, sig, tiled, all, o);
-    Sides sides = {true, mg_run_func_narrowest(ref), "the μGraph side",
-                   "jit", NULL, 0, s, sig, no_probe};
-    outcome = interpret_and_compare(s->program, &s->sig, &part,
-                                    mg_run_func_roundoff(ref), &sides, kloc,
-                                    label, o);
+    print_sample(label, s, sig, tiled, &plan->all, o);
+    Sides sides = {true, mg_run_func_narrowest(ref), mg_run_func_roundoff(ref),
+                   "the μGraph side", "jit", NULL, 0, s, sig, no_probe};
+    outcome = interpret_and_compare(pair, s->program, &s->sig, &part, &sides);
   }
   free(rows);
   buffers_free(&full);
@@ -857,14 +878,11 @@ static Outcome over_memory(MlirLocation loc, const char *label,
 /// How to check `program` against `ref` within --sample-above and
 /// --memory-limit: the plan for the work, or, when that does not fit the
 /// memory bound, a sample of fewer rows (not with --sample-above=never);
-/// each try asks for a 16th of the work. *need is what the chosen check
-/// needs (above the bound when none fits), *all what checking every
-/// element does.
-static MgRunSampleKind plan_check(const MgProgram *program,
-                                  const MgRunSignature *sig,
-                                  MlirOperation ref, const Options *o,
-                                  MgRunSample *s, MgRunMemory *need,
-                                  MgRunMemory *all) {
+/// each try asks for a 16th of the work.
+static void plan_check(const MgProgram *program, const MgRunSignature *sig,
+                       MlirOperation ref, const Options *o, Plan *plan) {
+  MgRunSample *s = &plan->sample;
+  MgRunMemory *need = &plan->need, *all = &plan->all;
   mg_run_memory_full(program, sig, MG_RUN_MEMORY_REFERENCE, ref, all);
   *need = *all;
   MgRunSampleKind kind =
@@ -885,7 +903,7 @@ static MgRunSampleKind plan_check(const MgProgram *program,
     }
     mg_run_memory_sampled(sig, s, ref, need);
   }
-  return kind;
+  plan->kind = kind;
 }
 
 /// Runs `ref` (JIT) and `kernel` (interpreter) and compares them: every
@@ -917,10 +935,11 @@ static Outcome check_pair(MlirOperation module, MlirOperation ref,
   MgProgram *program = import_kernel(module, kernel, label);
   if (!program)
     return OUTCOME_ERROR;
-  MgRunSample sample;
-  MgRunMemory need, all;
-  MgRunSampleKind kind =
-      plan_check(program, &sig, ref, o, &sample, &need, &all);
+  Pair pair = {label, kloc, o};
+  Plan plan;
+  plan_check(program, &sig, ref, o, &plan);
+  MgRunSampleKind kind = plan.kind;
+  const MgRunMemory need = plan.need;
   bool no_probe = add_bytes(need.held, need.probe) > o->memory_limit;
   if (need.bytes > o->memory_limit || kind == MG_RUN_SAMPLE_ROWS) {
     Outcome outcome =
@@ -930,31 +949,30 @@ static Outcome check_pair(MlirOperation module, MlirOperation ref,
                               ? "checking a sample of rows"
                               : "checking every element",
                           o)
-            : check_sampled(module, ref, &sig, &sample, &all, no_probe, kloc,
-                            label, o);
+            : check_sampled(&pair, module, ref, &sig, &plan, no_probe);
     if (kind == MG_RUN_SAMPLE_ROWS)
-      mg_run_sample_free(&sample);
+      mg_run_sample_free(&plan.sample);
     mg_program_destroy(program);
     return outcome;
   }
   if (kind == MG_RUN_SAMPLE_NONE)
     printf("%s: every element is checked although that takes about %.2g "
            "operations (--sample-above=%.3g): no dim of the output can be "
-           "sampled\n", label, sample.full_work, o->sample_above);
+           "sampled\n", label, plan.sample.full_work, o->sample_above);
 
   Outcome outcome = OUTCOME_ERROR;
   Buffers b = {0};
   if (!buffers_alloc(&b, &sig, o))
     report_error(kloc, label, "out of memory");
-  else if (!mg_run_jit(module, ref, o->jit_cpu, &sig, b.in_storage, b.jit_out, err,
-                       sizeof err))
+  else if (!mg_run_jit(module, ref,
+                       &(MgRunJitCall){o->jit_cpu, &sig, b.in_storage,
+                                       b.jit_out},
+                       err, sizeof err))
     report_error(mlirOperationGetLocation(ref), label, err);
   else {
-    Sides sides = {true, mg_run_func_narrowest(ref), "the μGraph side",
-                   "jit", NULL, 0, NULL, NULL, no_probe};
-    outcome = interpret_and_compare(program, &sig, &b,
-                                    mg_run_func_roundoff(ref), &sides, kloc,
-                                    label, o);
+    Sides sides = {true, mg_run_func_narrowest(ref), mg_run_func_roundoff(ref),
+                   "the μGraph side", "jit", NULL, 0, NULL, NULL, no_probe};
+    outcome = interpret_and_compare(&pair, program, &sig, &b, &sides);
   }
   buffers_free(&b);
   mg_program_destroy(program);
@@ -984,19 +1002,21 @@ static Outcome compare_lowered(MlirContext ctx, const MgProgram *program,
                      &need);
   if (need.bytes > o->memory_limit)
     return over_memory(loc, label, &need, "checking every element", o);
-  Sides sides = {false, MG_DTYPE_F32, "the lowered code", "jit", NULL, 0,
+  Sides sides = {false, MG_DTYPE_F32, u, "the lowered code", "jit", NULL, 0,
                  NULL, NULL, add_bytes(need.held, need.probe) >
                                  o->memory_limit};
   Outcome outcome = OUTCOME_ERROR;
   Buffers b = {0};
   if (!buffers_alloc(&b, sig, o))
     report_error(loc, label, "out of memory");
-  else if (!mg_run_jit_lowered(ctx, program, o->jit_cpu, sig, b.in_storage, b.jit_out,
+  else if (!mg_run_jit_lowered(ctx, program,
+                               &(MgRunJitCall){o->jit_cpu, sig, b.in_storage,
+                                               b.jit_out},
                                err, sizeof err))
     report_error(loc, label, err);
   else
-    outcome = interpret_and_compare(program, sig, &b, u, &sides, loc, label,
-                                    o);
+    outcome = interpret_and_compare(&(Pair){label, loc, o}, program, sig, &b,
+                                    &sides);
   buffers_free(&b);
   return outcome;
 }
@@ -1276,12 +1296,11 @@ static Outcome time_kernel(MlirOperation module, const TimeRun *tr,
     report_error(kloc, label, err);
   } else {
     char text[800] = "";
-    Sides sides = {false, MG_DTYPE_F32, "the GPU kernels", "gpu", text,
-                   sizeof text, NULL, NULL,
+    Sides sides = {false, MG_DTYPE_F32, coarsest_roundoff(program),
+                   "the GPU kernels", "gpu", text, sizeof text, NULL, NULL,
                    add_bytes(need.held, need.probe) > o->memory_limit};
-    outcome = interpret_and_compare(program, &sig, &b,
-                                    coarsest_roundoff(program), &sides, kloc,
-                                    label, o);
+    outcome = interpret_and_compare(&(Pair){label, kloc, o}, program, &sig,
+                                    &b, &sides);
     if (outcome != OUTCOME_ERROR) {
       double estimate = 1e6 * mg_cost_program(program, tr->model);
       double bytes = (double)mg_run_gpu_min_dram_bytes(&sig);

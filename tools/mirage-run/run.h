@@ -88,16 +88,24 @@ void mg_run_random_fill_storage(uint64_t *state, MgDType dtype, double range,
 
 //===--- jit.c ------------------------------------------------------------===//
 
+/// What a JIT-compiled function is compiled for and runs on. `cpu` is
+/// "host" (or NULL: the host CPU and its features) or "baseline" (the
+/// architecture's baseline CPU, no optional features); `inputs` has one
+/// dense buffer per argument of `sig` in its element type (read),
+/// `outputs` one preallocated buffer per result (written).
+typedef struct MgRunJitCall {
+  const char *cpu;
+  const MgRunSignature *sig;
+  void *const *inputs;
+  void *const *outputs;
+} MgRunJitCall;
+
 /// Copies `func` (and the functions it calls, from `module`) into a fresh
-/// module, lowers it with the upstream pipeline, JIT-compiles it and runs it
-/// on `inputs` (one dense buffer per argument in its element type), writing
-/// `outputs` (one preallocated buffer per result). `cpu` is "host" (or
-/// NULL: the host CPU and its features) or "baseline" (the architecture's
-/// baseline CPU, no optional features). False with a message on lowering or
-/// JIT failure (MLIR diagnostics go to the context's handler).
-bool mg_run_jit(MlirOperation module, MlirOperation func, const char *cpu,
-                const MgRunSignature *sig, void *const *inputs,
-                void *const *outputs, char *err, size_t err_size);
+/// module, lowers it with the upstream pipeline, JIT-compiles it for
+/// call->cpu and runs it on call's buffers. False with a message on
+/// lowering or JIT failure (MLIR diagnostics go to the context's handler).
+bool mg_run_jit(MlirOperation module, MlirOperation func,
+                const MgRunJitCall *call, char *err, size_t err_size);
 /// The indices of one dim of a function's single result to compute.
 typedef struct MgRunJitRows {
   uint32_t dim;
@@ -111,17 +119,15 @@ typedef struct MgRunJitRows {
 /// given indices only. The other elements of `outputs[0]` are left
 /// unwritten. Sets *tiled to false when the tiling did not apply (the whole
 /// result was computed).
-bool mg_run_jit_rows(MlirOperation module, MlirOperation func, const char *cpu,
-                     const MgRunSignature *sig, const MgRunJitRows *rows,
-                     void *const *inputs, void *const *outputs, bool *tiled,
-                     char *err, size_t err_size);
+bool mg_run_jit_rows(MlirOperation module, MlirOperation func,
+                     const MgRunJitCall *call, const MgRunJitRows *rows,
+                     bool *tiled, char *err, size_t err_size);
 /// The textual pipeline used to lower the copied function (for --help).
 const char *mg_run_jit_pipeline(void);
 /// Lowers `program` for the CPU (lib/lower), JIT-compiles it in `ctx` and
 /// runs it as mg_run_jit does.
 bool mg_run_jit_lowered(MlirContext ctx, const MgProgram *program,
-                        const char *cpu, const MgRunSignature *sig, void *const *inputs,
-                        void *const *outputs, char *err, size_t err_size);
+                        const MgRunJitCall *call, char *err, size_t err_size);
 /// The pipeline taking lib/lower's CPU output to the LLVM dialect.
 const char *mg_run_jit_lowered_pipeline(void);
 /// $MIRAGE_JIT_CPU, or "host" when unset: the default of --jit-cpu.

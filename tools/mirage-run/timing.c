@@ -231,24 +231,6 @@ static void stored_to_logical(const MgTensor *t, const int8_t *perm,
   }
 }
 
-/// Launches every kernel of the plan once, in order, on the default stream.
-static bool launch_all(const MgCuda *cuda, const MgRunGpuPlan *plan,
-                       MgCuFunction *functions, void ***params,
-                       char *const *names, char *err, size_t err_size) {
-  for (uint32_t j = 0; j < plan->num_launches; j++) {
-    const MgRunGpuLaunch *l = &plan->launches[j];
-    MgCuResult r = cuda->launch_kernel(
-        functions[j], (unsigned)l->grid[0], (unsigned)l->grid[1],
-        (unsigned)l->grid[2], (unsigned)l->threads, 1, 1, (unsigned)l->smem,
-        NULL, params[j], NULL);
-    char what[400];
-    snprintf(what, sizeof what, "cuLaunchKernel(%s)", names[j]);
-    if (failed(cuda, r, what, err, err_size))
-      return false;
-  }
-  return true;
-}
-
 // What one mg_run_gpu_time call holds on the device and the host; each
 // step below fills part of it and release() frees all of it, whichever
 // step failed.
@@ -270,6 +252,23 @@ typedef struct GpuRun {
   bool *conv_bare;         // per launch: bare pointers, not descriptors
   double *times;           // per timed run, microseconds
 } GpuRun;
+
+/// Launches every kernel of the plan once, in order, on the default stream.
+static bool launch_all(const GpuRun *g) {
+  const MgCuda *cuda = g->cuda;
+  for (uint32_t j = 0; j < g->plan->num_launches; j++) {
+    const MgRunGpuLaunch *l = &g->plan->launches[j];
+    MgCuResult r = cuda->launch_kernel(
+        g->functions[j], (unsigned)l->grid[0], (unsigned)l->grid[1],
+        (unsigned)l->grid[2], (unsigned)l->threads, 1, 1, (unsigned)l->smem,
+        NULL, g->params[j], NULL);
+    char what[400];
+    snprintf(what, sizeof what, "cuLaunchKernel(%s)", g->image->kernels[j]);
+    if (failed(cuda, r, what, g->err, g->err_size))
+      return false;
+  }
+  return true;
+}
 
 static bool run_alloc(GpuRun *g, uint32_t runs) {
   uint32_t nl = g->plan->num_launches;
@@ -469,8 +468,7 @@ static bool timed_run(GpuRun *g, uint32_t run, double *us) {
     return false;
   if (failed(cuda, cuda->event_record(g->start, NULL), "cuEventRecord",
              g->err, g->err_size) ||
-      !launch_all(cuda, g->plan, g->functions, g->params, g->image->kernels,
-                  g->err, g->err_size) ||
+      !launch_all(g) ||
       failed(cuda, cuda->event_record(g->stop, NULL), "cuEventRecord",
              g->err, g->err_size) ||
       failed(cuda, cuda->event_synchronize(g->stop),
@@ -488,8 +486,7 @@ static bool timed_run(GpuRun *g, uint32_t run, double *us) {
 static bool time_runs(GpuRun *g, const MgRunTimeOptions *opt,
                       MgRunTiming *timing) {
   for (uint32_t w = 0; w < opt->warmup; w++)
-    if (!launch_all(g->cuda, g->plan, g->functions, g->params,
-                    g->image->kernels, g->err, g->err_size))
+    if (!launch_all(g))
       return false;
   if (failed(g->cuda, g->cuda->ctx_synchronize(),
              "warm-up runs (cuCtxSynchronize)", g->err, g->err_size))
