@@ -2,7 +2,8 @@
 //
 // An op's result elements are split over the threads (or, on the CPU, run
 // in order) by a strided scf.for over the linear index, delinearized
-// row-major. Operands broadcast size-1 dims right-aligned, as lib/interp
+// row-major; its trip count does not depend on the thread (a bounds check
+// takes the tail), so the copies it makes can be unrolled. Operands broadcast size-1 dims right-aligned, as lib/interp
 // does. Arithmetic is f32: loads extend, stores truncate to the tensor's
 // element type. Reductions (matmul's k, SUM's and REDUCE_MAX's dim, the
 // last dim of the SUM_LAST accumulators) run sequentially per result

@@ -7,14 +7,17 @@
 // dropped offset leaves elements unwritten.
 // RUN: mirage-run --lower %s | FileCheck %s
 // RUN: mirage-opt --mirage-lower="ptx=false" %s | FileCheck %s --check-prefix=GPU
+// RUN: mirage-opt --mirage-lower="ptx=false" %s | FileCheck %s --check-prefix=BOUNDS
 
 // CHECK-DAG: @tail_rows: 1 output, 1280 elements, max abs error {{.*}}: ok
 // CHECK-DAG: @tail_carry: 1 output, 1440 elements, max abs error {{.*}}: ok
 // CHECK-DAG: @tail_flat: 1 output, 200 elements, max abs error {{.*}}: ok
 // CHECK-NOT: MISMATCH
 
-// No loop bound anywhere is a thread id.
-// GPU-NOT: scf.for {{.*}} = %thread_id_x to
+// Every loop starts at a constant (no bound depends on the thread).
+// BOUNDS-NOT: scf.for %{{[a-z0-9_]+}} = %{{[^c]}}
+// BOUNDS: gpu.module @tail_flat_gpu
+// BOUNDS-NOT: scf.for %{{[a-z0-9_]+}} = %{{[^c]}}
 
 // 40 rows of 2 vectors (80) over 64 threads, two per row: 32 rows a pass,
 // two passes, the second checked; the prefetch into the other stage too.
