@@ -44,7 +44,9 @@
 
 // Sequential reductions read from global memory (predefined ops) are
 // unrolled by LLVM, their loads issued a group at a time: 4 terms per
-// group in the PTX of a predefined matmul and sum (docs/cost.md).
+// group in the PTX of a predefined matmul and sum (docs/cost.md). So are
+// synchronous tile copies (constant trip counts): 4 to 5 loads per wait in
+// the SASS of the GQA and QKNorm tile copies.
 #define GLOBAL_UNROLL 4
 
 //===--- Instructions per element ----------------------------------------===//
@@ -315,12 +317,16 @@ static void copy_in(Model *m, const MgLowerStep *s, const MgOp *op, Acc *a) {
     m->async_bytes += accesses * v * es;
     return;
   }
-  // A synchronous copy: each thread's load, then its shared store, which
-  // waits for it: one load in flight per thread, copies one after another.
+  // A synchronous copy: each thread's loads, then their shared stores,
+  // which wait for them. The copy loop's trip count is constant (ops.c),
+  // so it is unrolled and a thread's loads issue GLOBAL_UNROLL at a time:
+  // one round trip per group of trips.
   double trips = ceil(accesses / m->threads);
-  a->cycles += trips * lat;
-  a->mem_cycles += trips * lat;
-  a->inflight = fmax(a->inflight, fmin(accesses, m->threads) * v * es);
+  double groups = ceil(trips / GLOBAL_UNROLL);
+  a->cycles += groups * lat;
+  a->mem_cycles += groups * lat;
+  a->inflight = fmax(a->inflight,
+                     fmin(accesses, m->threads * GLOBAL_UNROLL) * v * es);
 }
 
 // A saver's copy from the tile into its kernel tensor: a shared load (and

@@ -41,6 +41,7 @@ typedef struct Emit {
   Name lo, step;
   int64_t step_value;    // the step when a known constant, else 0
   int elem_loops;        // scf.for ops the open element loop has (ops.c)
+  bool elem_guard;       // its body is inside a bounds check (ops.c)
   // An element loop carrying its (outer, inner) position (ops.c): the
   // names, the inner extent (0: none open) and the step.
   Name carry_o, carry_j;

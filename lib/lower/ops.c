@@ -2,7 +2,8 @@
 //
 // An op's result elements are split over the threads (or, on the CPU, run
 // in order) by a strided scf.for over the linear index, delinearized
-// row-major. Operands broadcast size-1 dims right-aligned, as lib/interp
+// row-major; its trip count does not depend on the thread (a bounds check
+// takes the tail), so the copies it makes can be unrolled. Operands broadcast size-1 dims right-aligned, as lib/interp
 // does. Arithmetic is f32: loads extend, stores truncate to the tensor's
 // element type. Reductions (matmul's k, SUM's and REDUCE_MAX's dim, the
 // last dim of the SUM_LAST accumulators) run sequentially per result
@@ -47,12 +48,42 @@ void mg_lower_delinearize(Emit *e, const MgTensor *t, uint32_t end,
   }
 }
 
+// Opens `scf.if %pos < bound` around the body when `pos` may pass the
+// bound (the step does not divide the loop's extent): the tail of a loop
+// whose trip count is the same for every thread.
+static void elems_guard(Emit *e, const char *pos, int64_t bound) {
+  Name hi, in;
+  mg_lower_index(e, bound, hi);
+  mg_lower_index_op(e, "arith.cmpi ult,", pos, hi, in);
+  mg_lower_line(e, "scf.if %s {", in);
+  e->indent++;
+  e->elem_guard = true;
+}
+
+// `scf.for %k = 0 to n step s` and pos = lo + k: a trip count of
+// ceil(n / s) that does not depend on the thread (lo < s), so LLVM and
+// ptxas can unroll the loop and issue its loads together.
+static void elems_for(Emit *e, const char *lo, int64_t n, int64_t s,
+                      Name pos) {
+  Name zero, hi, st, k;
+  mg_lower_index(e, 0, zero);
+  mg_lower_index(e, n, hi);
+  mg_lower_index(e, s, st);
+  mg_lower_fresh(e, k);
+  mg_lower_line(e, "scf.for %s = %s to %s step %s {", k, zero, hi, st);
+  e->indent++;
+  mg_lower_index_op(e, "arith.addi", lo, k, pos);
+}
+
 // Opens the element loop over `t`; idx gets one index per dim. Element
-// lin goes to thread lin mod step, as a linear strided loop would give it,
-// but when the step is a known constant the loops run over (outer, inner)
-// positions directly (the step divides the innermost extent, or is a
-// multiple of it, or the position is carried and advanced by it): no
-// division by a non-power of two per element.
+// lin goes to thread lin mod step, as a linear strided loop would give it.
+// With a known step (the block's threads) no loop bound depends on the
+// thread: each loop runs a constant trip count (elems_for), and threads
+// past the end skip the body (elems_guard) only when the step does not
+// divide the extent. The loops run over (outer, inner) positions directly
+// (the step divides the innermost extent, or is a multiple of it, or the
+// position is carried and advanced by it): no division by a non-power of
+// two per element.
 static void elems_begin_threads(Emit *e, const MgTensor *t, Index idx) {
   int64_t step = e->step_value;
   int last = -1;
@@ -65,7 +96,7 @@ static void elems_begin_threads(Emit *e, const MgTensor *t, Index idx) {
     mg_lower_index(e, 0, idx[d]);
   if (last >= 0 && step > 0 && inner % step == 0) {
     // Every thread visits every outer index, striding over the inner one.
-    Name o = "", n, j;
+    Name o = "", j;
     if (outer > 1) {
       Name zero, one, hi;
       mg_lower_index(e, 0, zero);
@@ -75,11 +106,7 @@ static void elems_begin_threads(Emit *e, const MgTensor *t, Index idx) {
       mg_lower_line(e, "scf.for %s = %s to %s step %s {", o, zero, hi, one);
       e->indent++;
     }
-    mg_lower_index(e, inner, n);
-    mg_lower_fresh(e, j);
-    mg_lower_line(e, "scf.for %s = %s to %s step %s {", j, e->lo, n,
-                  e->step);
-    e->indent++;
+    elems_for(e, e->lo, inner, step, j);
     e->elem_loops = outer > 1 ? 2 : 1;
     snprintf(idx[last], NAME_LEN, "%s", j);
     if (outer > 1)
@@ -91,51 +118,64 @@ static void elems_begin_threads(Emit *e, const MgTensor *t, Index idx) {
   }
   if (last >= 0 && step > 0 && step % inner == 0) {
     // The inner index is the thread's own; the outer one strides.
-    Name n, j, o0, ostep, hi, o;
+    Name n, j, o0, o;
+    int64_t ostep = step / inner;
     mg_lower_index(e, inner, n);
     mg_lower_index_op(e, "arith.remui", e->lo, n, j);
     mg_lower_index_op(e, "arith.divui", e->lo, n, o0);
-    mg_lower_index(e, step / inner, ostep);
-    mg_lower_index(e, outer, hi);
-    mg_lower_fresh(e, o);
-    mg_lower_line(e, "scf.for %s = %s to %s step %s {", o, o0, hi, ostep);
-    e->indent++;
+    elems_for(e, o0, outer, ostep, o);
     e->elem_loops = 1;
+    if (outer % ostep)
+      elems_guard(e, o, outer);
     snprintf(idx[last], NAME_LEN, "%s", j);
     mg_lower_delinearize(e, t, (uint32_t)last, o, idx);
     return;
   }
+  int64_t total = mg_tensor_numel(t);
   if (last >= 0 && step > 0 && outer > 1) {
     // Neither divides the other: the (outer, inner) position is carried
     // through the loop and advanced by the step with one compare, instead
     // of a division and a remainder per element.
-    Name n, j0, o0, lin, res;
+    Name n, j0, o0, zero, hi, st, k, res;
     mg_lower_index(e, inner, n);
     mg_lower_index_op(e, "arith.remui", e->lo, n, j0);
     mg_lower_index_op(e, "arith.divui", e->lo, n, o0);
-    Name total;
-    mg_lower_index(e, mg_tensor_numel(t), total);
+    mg_lower_index(e, 0, zero);
+    mg_lower_index(e, total, hi);
+    mg_lower_index(e, step, st);
     mg_lower_fresh(e, res);
-    mg_lower_fresh(e, lin);
+    mg_lower_fresh(e, k);
     mg_lower_fresh(e, e->carry_o);
     mg_lower_fresh(e, e->carry_j);
     mg_lower_line(e, "%s:2 = scf.for %s = %s to %s step %s iter_args(%s = %s, "
-                     "%s = %s) -> (index, index) {", res, lin, e->lo, total,
-                  e->step, e->carry_o, o0, e->carry_j, j0);
+                     "%s = %s) -> (index, index) {", res, k, zero, hi, st,
+                  e->carry_o, o0, e->carry_j, j0);
     e->indent++;
     e->elem_loops = 1;
     e->carry_inner = inner;
     e->carry_step = step;
+    if (total % step) {
+      Name lin;
+      mg_lower_index_op(e, "arith.addi", e->lo, k, lin);
+      elems_guard(e, lin, total);
+    }
     snprintf(idx[last], NAME_LEN, "%s", e->carry_j);
     mg_lower_delinearize(e, t, (uint32_t)last, e->carry_o, idx);
     return;
   }
-  Name n, lin;
-  mg_lower_index(e, mg_tensor_numel(t), n);
-  mg_lower_fresh(e, lin);
-  mg_lower_line(e, "scf.for %s = %s to %s step %s {", lin, e->lo, n,
-                e->step);
-  e->indent++;
+  Name lin;
+  if (step > 0) {
+    elems_for(e, e->lo, total, step, lin);
+    if (total % step)
+      elems_guard(e, lin, total);
+  } else { // a grid-wide stride known only at run time
+    Name n;
+    mg_lower_index(e, total, n);
+    mg_lower_fresh(e, lin);
+    mg_lower_line(e, "scf.for %s = %s to %s step %s {", lin, e->lo, n,
+                  e->step);
+    e->indent++;
+  }
   e->elem_loops = 1;
   mg_lower_delinearize(e, t, t->rank, lin, idx);
 }
@@ -168,6 +208,11 @@ void mg_lower_elems_begin(Emit *e, const MgTensor *t, Index idx) {
 }
 
 void mg_lower_elems_end(Emit *e) {
+  if (e->elem_guard) {
+    e->indent--;
+    mg_lower_line(e, "}");
+    e->elem_guard = false;
+  }
   if (e->carry_inner) {
     // The next position: j + step mod inner, o + step div inner + wrap.
     Name dj, dout, j1, o1, n, wrap, jw, ow, one, j2, o2;

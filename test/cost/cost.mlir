@@ -89,3 +89,24 @@ func.func @rms_fused(%x: tensor<2x64xf32>, %w: tensor<64x96xf32>) -> tensor<2x96
   func.return %y : tensor<2x96xf32>
 }
 
+
+// A synchronous tile copy (F = 1: no pipeline): a 128x64 f16 tile is 1024
+// 16-byte accesses, 8 per thread of 128. The copy loop's trip count is
+// constant and it is unrolled, 4 loads in flight per thread (the model's
+// figure; ptxas issues all 8 here before the first wait): 2 round trips
+// of DRAM latency (X is read once), 2 x 480 = 960 cycles = 0.48 us of
+// memory at 1.98 GHz (not 8 x 480: one load per thread at a time), and
+// 128 x 4 x 16 B = 8.2 KB in flight per SM (one block per SM).
+// CHECK: remark: mirage-cost: '@copy_sync' on sm_90
+// CHECK-NEXT: remark: mirage-cost: 'ug.custom' @copy_sync_block: 2 block(s)
+// CHECK-NEXT: remark: mirage-cost: emitted: 128 thread(s), {{.*}}, 8.2 KB in flight/SM; block path {{.*}} (memory 0.48,
+func.func @copy_sync_block(%x: tensor<256x64xf16>) -> tensor<256x64xf16> attributes {ug.block_threads = 128 : i64, ug.forloop = 1 : i64, ug.grid = array<i64: 2, 1, 1>, ug.level = "block"} {
+  %t = "ug.iterator"(%x) {fmap = -1 : i64, imap = array<i64: 0, -1, -1>} : (tensor<256x64xf16>) -> tensor<128x64xf16>
+  %e = "ug.exp"(%t) : (tensor<128x64xf16>) -> tensor<128x64xf16>
+  %o = "ug.saver"(%e) {omap = array<i64: 0, -1, -1>} : (tensor<128x64xf16>) -> tensor<256x64xf16>
+  func.return %o : tensor<256x64xf16>
+}
+func.func @copy_sync(%x: tensor<256x64xf16>) -> tensor<256x64xf16> attributes {ug.level = "kernel"} {
+  %y = "ug.custom"(%x) {kernel = @copy_sync_block, operandSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 0, 0, 0>} : (tensor<256x64xf16>) -> tensor<256x64xf16>
+  func.return %y : tensor<256x64xf16>
+}

@@ -101,7 +101,8 @@ func.func @norm_accum(%x: tensor<4x512xf32>) -> tensor<4x1xf32> attributes {ug.l
 // (a 4-byte word per row: the 32 lanes read 32 banks).
 // GPU-LABEL: gpu.func @rows_per_thread_gpu_k1(
 // GPU-NOT: gpu.shuffle
-// GPU: scf.for %[[ROW:.*]] = %thread_id_x to %c256{{.*}} step %c128
+// GPU: scf.for %[[PASS:.*]] = %c0{{.*}} to %c256{{.*}} step %c128
+// GPU-NEXT: %[[ROW:.*]] = arith.addi %thread_id_x, %[[PASS]] : index
 // GPU: %[[SCALED:.*]] = arith.muli %[[ROW]], %c2
 // GPU: %[[ROT:.*]] = arith.remui %[[SCALED]], %c64
 // GPU: scf.for %[[K:.*]] = %{{.*}} to %c64{{.*}} step %c1

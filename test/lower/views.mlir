@@ -31,12 +31,26 @@
 // GPU-LABEL: gpu.module @rope_scores_gpu
 // GPU: gpu.func @rope_scores_gpu_k2(
 // GPU-NOT: gpu.func @rope_scores_gpu_k4(
-// The concat: one loop per operand, no branch per element.
+// The concat: one loop per operand, no branch per element choosing the
+// operand. Each loop has a constant trip count (21 rows of 8 over 512
+// threads, 64 rows a pass: one pass) and one bounds check, the tail's.
 // GPU: gpu.func @rope_scores_gpu_k7(%arg0: memref<1x7x3x16xf16> {{.*}}, %arg1: memref<1x7x3x16xf16> {{.*}}, %arg2: memref<1x3x7x16xf16>
 // GPU-DAG: memref.reinterpret_cast {{.*}} to offset: [8], sizes: [1, 3, 7, 8], strides: [336, 16, 48, 1] : memref<1x7x3x16xf16> to memref<1x3x7x8xf16, strided<[336, 16, 48, 1], offset: 8>>
 // GPU-DAG: memref.reinterpret_cast {{.*}} to offset: [0], sizes: [1, 3, 7, 8], strides: [336, 16, 48, 1] : memref<1x7x3x16xf16> to memref<1x3x7x8xf16, strided<[336, 16, 48, 1]>>
 // GPU-NOT: scf.if
+// GPU: scf.for %[[K0:.*]] = %c0{{.*}} to %c21{{.*}} step %c64
+// GPU-NEXT: %[[ROW0:.*]] = arith.addi %{{.*}}, %[[K0]] : index
+// GPU-NEXT: %[[N0:.*]] = arith.constant 21 : index
+// GPU-NEXT: %[[IN0:.*]] = arith.cmpi ult, %[[ROW0]], %[[N0]] : index
+// GPU-NEXT: scf.if %[[IN0]] {
+// GPU-NOT: scf.if
 // GPU: memref.load {{.*}} : memref<1x3x7x8xf16, strided<[336, 16, 48, 1], offset: 8>>
+// GPU-NOT: scf.if
+// GPU: scf.for %[[K1:.*]] = %c0{{.*}} to %c21{{.*}} step %c64
+// GPU-NEXT: %[[ROW1:.*]] = arith.addi %{{.*}}, %[[K1]] : index
+// GPU-NEXT: %[[N1:.*]] = arith.constant 21 : index
+// GPU-NEXT: %[[IN1:.*]] = arith.cmpi ult, %[[ROW1]], %[[N1]] : index
+// GPU-NEXT: scf.if %[[IN1]] {
 // GPU-NOT: scf.if
 // GPU: memref.load {{.*}} : memref<1x3x7x8xf16, strided<[336, 16, 48, 1]>>
 // Kᵀ moves the innermost dim: element by element, stores in result order.

@@ -26,8 +26,11 @@
 // RUN: mirage-opt --mirage-search="cache-dir=%t.cache absexpr=false time-budget-s=0.3" --mirage-remarks %s 2>&1 >/dev/null | FileCheck %s --check-prefix=STOP1
 // RUN: mirage-opt --mirage-search="cache-dir=%t.cache absexpr=false time-budget-s=0.3" --mirage-remarks %s 2>&1 >/dev/null | FileCheck %s --check-prefix=STOP2
 // RUN: mirage-opt --mirage-search="cache-dir=%t.cache absexpr=false time-budget-s=0.4" --mirage-remarks %s 2>&1 >/dev/null | FileCheck %s --check-prefix=STOP1
-// STOP1: '@rms' kept: no cheaper verified μGraph found (stopped by the time budget)
-// STOP2: '@rms' kept: no cheaper verified μGraph found (from the cache, of a search stopped by its time budget or memory bound)
+// What 0.3 s finds depends on the machine (kept, or a graph the model
+// rates cheaper: 14.5 -> 14.3 us since synchronous copies are unrolled);
+// either way the result is the stopped search's, cached under its budget.
+// STOP1: '@rms' {{kept: no cheaper verified μGraph found|replaced by a verified μGraph: .* on sm_90}} (stopped by the time budget)
+// STOP2: '@rms' {{kept: no cheaper verified μGraph found|replaced by a verified μGraph: .* on sm_90}} (from the cache, of a search stopped by its time budget or memory bound)
 
 func.func @mm(%a: tensor<2x512xf16>, %b: tensor<512x1024xf16>) -> tensor<2x1024xf16> attributes {ug.level = "kernel"} {
   %y = "ug.matmul"(%a, %b) : (tensor<2x512xf16>, tensor<512x1024xf16>) -> tensor<2x1024xf16>

@@ -625,8 +625,8 @@ static MgProgram *copy_kernel(MgDType dt, int64_t rows, int64_t cols,
 
 // A pure copy: X (2048, 1002) f16 through (4, 1002) tiles, 512 blocks of
 // 128 threads. 1002 is no multiple of 8 halves: element-by-element copies,
-// one 2-byte load in flight per thread, so the time is Little's law:
-// bytes / (bytes in flight per SM x SMs / latency).
+// their loop unrolled: 4 2-byte loads in flight per thread (Little's law:
+// bytes / (bytes in flight per SM x SMs / latency)).
 static void test_cost_emitted_copy(void) {
   MgProgram *p = copy_kernel(MG_DTYPE_F16, 2048, 1002, 512, 128);
   MgLowerKernelPlan pl;
@@ -654,29 +654,31 @@ static void test_cost_emitted_copy(void) {
   CHECK_EQ_INT(c.resident, 8);
   CHECK_EQ_INT(c.limit, 'r');
   CHECK_EQ_INT(c.rounds, 1);
-  // In flight per SM: 4 blocks x 128 threads x 2 B = 1024 B.
-  CHECK_NEAR(c.inflight_bytes, 1024, 0);
-  // A block: 4008 loads, ceil(4008/128) = 32 round trips of DRAM latency
-  // (X is read once: all DRAM) = 15360 cycles; the barrier 20; the saver's
-  // 32 shared loads of 30 = 960: 16340 cycles. Little's law gives the same
-  // load time: the SM's 4 x 8016 B at 1024 B per 480 cycles = 31.3 trips.
-  CHECK_REL(c.block_s, 16340 / H_HZ);
-  CHECK_REL(c.path_memory_s, 15360 / H_HZ);
+  // In flight per SM: 4 blocks x 128 threads x 4 loads x 2 B = 4096 B.
+  CHECK_NEAR(c.inflight_bytes, 4096, 0);
+  // A block: 4008 loads, ceil(4008/128) = 32 per thread, 4 per round trip:
+  // 8 round trips of DRAM latency (X is read once: all DRAM) = 3840
+  // cycles; the barrier 20; the saver's 32 shared loads of 30 = 960: 4820
+  // cycles. Little's law gives the same load time: the SM's 4 x 8016 B at
+  // 4096 B per 480 cycles = 7.8 trips.
+  CHECK_REL(c.block_s, 4820 / H_HZ);
+  CHECK_REL(c.path_memory_s, 3840 / H_HZ);
   CHECK_REL(c.path_barrier_s, 20 / H_HZ);
-  // DRAM 2 x 2048*1002*2 = 2 x 4104192 B / 2.8475e12 = 2.88e-6 s < 8.25e-6.
+  // DRAM 2 x 2048*1002*2 = 2 x 4104192 B / 2.8475e12 = 2.88e-6 s > 2.43e-6:
+  // DRAM-bound.
   CHECK_NEAR(c.dram_bytes, 2 * 4104192, 0);
-  CHECK_EQ_INT(c.bound, MG_COST_BOUND_LATENCY);
-  CHECK_REL(c.time_s, H_LAUNCH + 16340 / H_HZ);
+  CHECK_EQ_INT(c.bound, MG_COST_BOUND_DRAM);
+  CHECK_REL(c.time_s, H_LAUNCH + 2 * 4104192 / R_DRAM);
   CHECK_REL(c.time_s, mg_cost_emitted_program(p, NULL));
   // The same kernel with 16-byte vectors (1000 columns): 500 loads per
-  // block, 4 trips: 4*480 + 20 + 4*30 = 2060 cycles = 1.04e-6 s, now below
-  // DRAM: 2 x 4096000 B / 2.8475e12 s.
+  // block, 4 per thread, one round trip: 480 + 20 + 4*30 = 620 cycles =
+  // 3.1e-7 s, below DRAM: 2 x 4096000 B / 2.8475e12 s.
   mg_program_destroy(p);
   p = copy_kernel(MG_DTYPE_F16, 2048, 1000, 512, 128);
   CHECK(mg_lower_kernel_plan(p, 1, 90, &pl));
   CHECK_EQ_INT(pl.steps[0].vector, 8);
   CHECK(mg_cost_emitted_kernel(p, 1, NULL, &c));
-  CHECK_REL(c.block_s, 2060 / H_HZ);
+  CHECK_REL(c.block_s, 620 / H_HZ);
   CHECK_EQ_INT(c.bound, MG_COST_BOUND_DRAM);
   CHECK_REL(c.time_s, H_LAUNCH + 2 * 4096000 / R_DRAM);
   mg_program_destroy(p);
@@ -732,10 +734,11 @@ static void test_cost_emitted_stored_order(void) {
   CHECK(mg_cost_emitted_kernel(p, 1, NULL, &c));
   // Iterator: 256 loads and 256 stores of 2 B (8 + 8); saver: 32 vectors
   // (4 + 4): 24 cycles; 2 x 256 + 2 x 32 = 576 instructions. Path: two
-  // round trips of 480, the barrier, one shared load: 1010 cycles.
+  // loads per thread, one round trip of 480, the barrier, one shared load:
+  // 530 cycles.
   CHECK_NEAR(c.lsu_cycles, 24.0 * 512, 0);
   CHECK_NEAR(c.instructions, 576.0 * 512, 0);
-  CHECK_REL(c.block_s, 1010 / H_HZ);
+  CHECK_REL(c.block_s, 530 / H_HZ);
   mg_program_destroy(p);
 
   // X (2048, 1) stored as (1, 2048), tiles (8, 1): a vector's elements
