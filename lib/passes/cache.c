@@ -328,10 +328,10 @@ static void remove_entry(const char *dir, const CacheKey *key) {
 /// result (not threads: results do not depend on them) and the subprogram's
 /// text (the cache's own μGraph form: equal programs print equally, and it
 /// is what an entry holds, so it loses nothing). `part` tells a part's
-/// entry from a whole subprogram's. A search its time budget or memory
-/// bound stopped has a result that depends on them (and on the machine):
-/// `stopped` keys it by both too, apart from complete results. False when
-/// out of memory.
+/// entry from a whole subprogram's. A search its time budget, memory bound
+/// or max-states stopped has a result that depends on them (and, but for
+/// max-states with one thread, on the machine): `stopped` keys it by all
+/// three too, apart from complete results. False when out of memory.
 static bool cache_key(const MgProgram *subject, const MgSearchOptions *o,
                       bool part, bool stopped, CacheKey *key) {
   char text[400];
@@ -342,8 +342,10 @@ static bool cache_key(const MgProgram *subject, const MgSearchOptions *o,
            (unsigned long long)o->seed, o->verify_error, (int)o->rank,
            MG_COST_MODEL_REVISION, o->cut_prologues, o->extra_levels);
   if (stopped && n > 0 && (size_t)n < sizeof text)
-    snprintf(text + n, sizeof text - (size_t)n, " stopped budget=%a mem=%llu",
-             o->time_budget_s, (unsigned long long)o->memory_limit);
+    snprintf(text + n, sizeof text - (size_t)n,
+             " stopped budget=%a mem=%llu states=%llu", o->time_budget_s,
+             (unsigned long long)o->memory_limit,
+             (unsigned long long)o->max_states);
   char *program = mg_bridge_print(subject, CACHE_ROOT, NULL);
   if (!program)
     return false;

@@ -38,10 +38,11 @@
 // since keeping the original is always correct; a forged one can only skip
 // a search), so a warm compile of a whole model searches nothing.
 //
-// A search stopped by its time budget or memory bound has a result that
-// depends on them and on the machine; it is cached under a key that adds
-// both, looked up only when no complete result is cached, so a warm compile
-// repeats the cold one's output instead of searching again.
+// A search stopped by its time budget, memory bound or max-states has a
+// result that depends on them (and on the machine, but for max-states with
+// one thread); it is cached under a key that adds all three, looked up only
+// when no complete result is cached, so a warm compile repeats the cold
+// one's output instead of searching again.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MIRAGE_PASSES_CACHE_H

@@ -6,8 +6,8 @@
 // subprograms (equal μGraphs: a model's repeated layers) are searched once
 // per run. Results, "nothing cheaper" included, are cached on disk by
 // (subprogram, version, target, options) and improved ones re-verified on
-// every hit (cache.h); those of searches stopped by their time budget or
-// memory bound under a key that adds both. With dump-dot=DIR each
+// every hit (cache.h); those of searches stopped by their time budget,
+// memory bound or max-states under a key that adds all three. With dump-dot=DIR each
 // function's resulting μGraph is also drawn as DIR/<function>.dot
 // (dump_dot.c).
 //
@@ -402,16 +402,9 @@ static void cache_result(const Run *run, MlirLocation loc,
                          const MgProgram *target, const Answer *a) {
   MgDiag diag = MG_DIAG_INIT;
   const MgSearchResult *result = &a->result;
-  bool stopped = result->stats.timed_out || result->stats.memory_limited;
+  bool stopped = result->stats.timed_out || result->stats.memory_limited ||
+                 result->stats.states_limited;
   MgStatus put = MG_STATUS_OK;
-  // The cache's key does not carry max-states: what a search it stopped
-  // found stays out of the cache (a complete result there still serves).
-  if (result->stats.states_limited) {
-    if (run->use_cache && run->remarks)
-      mg_pass_remark(loc, "mirage-search: result not cached: max-states "
-                          "stopped the search");
-    return;
-  }
   if (run->use_cache)
     put = a->best ? mg_cache_put(run->cache_dir, target, &run->options,
                                  &result->found[result->best], stopped, &diag)
@@ -478,8 +471,8 @@ static void describe_origin(const Answer *a, char *origin, size_t size) {
   else if (a->from_cache)
     snprintf(origin, size, " (from the cache%s%s)",
              a->cache_verified ? ", verified again" : "",
-             a->cached_stopped ? ", of a search stopped by its time budget or "
-                                 "memory bound"
+             a->cached_stopped ? ", of a search stopped by its time budget, "
+                                 "memory bound or max-states"
                                : "");
 }
 

@@ -30,7 +30,16 @@
 // rates cheaper: 14.5 -> 14.3 us since synchronous copies are unrolled);
 // either way the result is the stopped search's, cached under its budget.
 // STOP1: '@rms' {{kept: no cheaper verified μGraph found|replaced by a verified μGraph: .* on sm_90}} (stopped by the time budget)
-// STOP2: '@rms' {{kept: no cheaper verified μGraph found|replaced by a verified μGraph: .* on sm_90}} (from the cache, of a search stopped by its time budget or memory bound)
+// STOP2: '@rms' {{kept: no cheaper verified μGraph found|replaced by a verified μGraph: .* on sm_90}} (from the cache, of a search stopped by its time budget, memory bound or max-states)
+//
+// The same for a search max-states stopped (one thread: the same result on
+// every run): cached under a key that adds the bound.
+// RUN: mirage-opt --mirage-search="cache-dir=%t.cache absexpr=false time-budget-s=0 max-states=3000 threads=1" --mirage-remarks %s 2>&1 >%t.st1 | FileCheck %s --check-prefix=STATES1
+// RUN: mirage-opt --mirage-search="cache-dir=%t.cache absexpr=false time-budget-s=0 max-states=3000 threads=1" --mirage-remarks %s 2>&1 >%t.st2 | FileCheck %s --check-prefix=STATES2
+// RUN: cmp %t.st1 %t.st2
+// RUN: mirage-opt --mirage-search="cache-dir=%t.cache absexpr=false time-budget-s=0 max-states=3001 threads=1" --mirage-remarks %s 2>&1 >/dev/null | FileCheck %s --check-prefix=STATES1
+// STATES1: '@rms' {{kept: no cheaper verified μGraph found|replaced by a verified μGraph: .* on sm_90}} (stopped by max-states)
+// STATES2: '@rms' {{kept: no cheaper verified μGraph found|replaced by a verified μGraph: .* on sm_90}} (from the cache, of a search stopped by its time budget, memory bound or max-states)
 
 func.func @mm(%a: tensor<2x512xf16>, %b: tensor<512x1024xf16>) -> tensor<2x1024xf16> attributes {ug.level = "kernel"} {
   %y = "ug.matmul"(%a, %b) : (tensor<2x512xf16>, tensor<512x1024xf16>) -> tensor<2x1024xf16>
