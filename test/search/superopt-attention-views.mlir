@@ -10,8 +10,6 @@
 // whose savers write the merged layout (lib/graph/fold.c): 6 kernels per
 // block instead of 10 (3 projections, QKᵀ, softmax·V, the output
 // projection).
-// RUN: mirage-opt --mirage-superopt="time-budget-s=0 cache=false ptx=false" %s -o %t.gpu.mlir
-// RUN: FileCheck %s < %t.gpu.mlir
 // RUN: mirage-opt --mirage-superopt="time-budget-s=0 cache=false lower=false" --mirage-remarks %s -o %t.ug.mlir 2>%t.remarks
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
 // RUN: mirage-opt --mirage-verify-ugraph %t.ug.mlir > /dev/null
@@ -21,6 +19,8 @@
 // RUN: mirage-run --lower --range=0.25 %t.ug.mlir | FileCheck %s --check-prefix=NUM
 // The lowering reads a printed kernel graph the same way (the folded
 // layouts are derived again, not printed).
+// The lowering (mirage-superopt's last step, run apart so the search runs
+// once):
 // RUN: mirage-opt --mirage-lower="ptx=false" %t.ug.mlir | FileCheck %s
 // Heads merged and returned (no output projection): softmax·V writes
 // the caller's buffer in the merged layout; with host=device straight
