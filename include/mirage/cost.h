@@ -33,7 +33,7 @@ extern "C" {
 /// Revision of the two models. The search ranks by them, so a cached
 /// search result is only valid for the revision that ranked it: the cache
 /// key includes it. Bump it with any change to either model's figures.
-#define MG_COST_MODEL_REVISION 2
+#define MG_COST_MODEL_REVISION 3
 
 /// The figures of `target` (its row of the target table, mirage/target.h);
 /// the default GPU's (sm_90) when the target is NULL or has none. Never

@@ -104,6 +104,7 @@ static OpCost op_cost(MgOpKind kind) {
 // One block's work in one phase (for the loop: one iteration).
 typedef struct Acc {
   double fp32, fma, sfu, lsu, instr; // thread-level; lsu in cycles
+  double tensor;                     // tensor-core FLOPs
   double cycles;                     // critical path, SM cycles
   double mem_cycles;                 // of which memory round trips
   double inflight;                   // global bytes in flight at once
@@ -120,7 +121,6 @@ typedef struct Model {
   Acc ph[MG_LOWER_PHASE_COUNT];
   double async_cycles;               // the staged copies' latency (max)
   double async_bytes;                // bytes one stage brings
-  double tensor_flops;
   double extra_l2, extra_dram;       // sectors copies waste (whole kernel)
 } Model;
 
@@ -210,7 +210,7 @@ static void mma(Model *m, Acc *a, double elems, double n, double fin_fp,
   double mmas = elems * n / (16.0 * 8 * 16);
   double steps = mmas / 8; // warp-tile k-steps in the block
   double warps = fmax(1, floor(m->threads / 32));
-  m->tensor_flops += 2 * elems * n;
+  a->tensor += 2 * elems * n;
   a->fp32 += elems * fin_fp;
   a->lsu += steps * 4 * 4 + lsu(elems * fin_acc, 4);
   a->instr += 32 * (mmas + steps * 4) + elems * (fin_fp + fin_acc);
@@ -500,6 +500,7 @@ static void blocks_form(Model *m, Acc *total, double *path,
   total->sfu = be->sfu + F * lo->sfu + af->sfu;
   total->lsu = be->lsu + F * lo->lsu + af->lsu;
   total->instr = be->instr + F * lo->instr + af->instr;
+  total->tensor = be->tensor + F * lo->tensor + af->tensor;
   double bars = pl->barriers_per_iteration * g->lat_bar;
   double L = m->async_cycles, C = lo->cycles, iter, iter_mem;
   if (pl->pipelined) {
@@ -893,7 +894,7 @@ bool mg_cost_emitted_kernel(const MgProgram *p, MgOpId op, const MgGpu *gpu,
   out->sfu_ops = total.sfu * m.blocks;
   out->lsu_cycles = total.lsu * m.blocks;
   out->instructions = total.instr * m.blocks;
-  out->tensor_flops = m.tensor_flops * m.blocks;
+  out->tensor_flops = total.tensor * m.blocks;
   double *t = out->t;
   t[MG_COST_BOUND_DRAM] = out->dram_bytes / (gpu->dram_bw * MG_COST_DRAM_EFF);
   t[MG_COST_BOUND_L2] = out->l2_bytes / (gpu->l2_bw * MG_COST_L2_EFF);

@@ -888,6 +888,81 @@ static void test_cost_emitted_pipelined_loop(void) {
   mg_program_destroy(p);
 }
 
+// Split-KV attention's first kernel (mg_sample_attention_split_kv: b 2,
+// s 16, d 64, l 1024, 4 chunks, for-loop 2): grid (4, 2) of 128 threads;
+// per iteration a 64x128 tile of K and a 128x64 tile of V, S = Q·K on
+// tensor cores heading exp's chain, P·V on tensor cores into its sum
+// accumulator, and the row sums of P (sum_last). Not pipelined: the K and
+// V tiles twice would pass the 48 KiB of static shared memory.
+static void test_cost_emitted_split_kv_attention(void) {
+  MgProgram *p = mg_sample_attention_split_kv(2, 16, 64, 1024, 4, 2);
+  CHECK(p != NULL);
+  if (!p)
+    return;
+  MgLowerKernelPlan pl;
+  CHECK(mg_lower_kernel_plan(p, 3, 90, &pl));
+  CHECK_EQ_INT(pl.grid[0], 4);
+  CHECK_EQ_INT(pl.grid[1], 2);
+  CHECK_EQ_INT(pl.threads, 128);
+  CHECK_EQ_INT(pl.forloop, 2);
+  CHECK(!pl.pipelined);
+  CHECK_EQ_INT(pl.num_steps, 10);
+  // The facts the numbers rest on: which results stay in registers, which
+  // matmuls run on tensor cores, the row sums' one warp per row.
+  CHECK(pl.steps[3].mma && pl.steps[3].registers);
+  CHECK_EQ_INT(pl.steps[3].terms, 64);
+  CHECK(!pl.steps[4].registers);
+  CHECK(pl.steps[5].mma && pl.steps[5].registers);
+  CHECK_EQ_INT(pl.steps[5].terms, 128);
+  CHECK_EQ_INT(pl.steps[7].terms, 128);
+  CHECK_EQ_INT(pl.steps[7].warps, 1);
+  CHECK_EQ_INT(pl.barriers_before, 1);
+  CHECK_EQ_INT(pl.barriers_per_iteration, 2);
+  CHECK_EQ_INT(pl.barriers_after, 1);
+  MgEmittedCost c;
+  CHECK(mg_cost_emitted_kernel(p, 3, NULL, &c));
+  // Before the loop: Q's tile (1024 halves, 128 vectors: one trip per
+  // thread), read by the 4 blocks of its batch, once from DRAM: latency
+  // 0.25 x 480 + 0.75 x 260 = 315; the accumulators' fills wait for
+  // nothing; a barrier, 20: 335.
+  // An iteration: K's and V's tiles, 1024 vectors each, 8 trips per thread
+  // in 2 groups of 4 round trips to DRAM (streamed once): 2 x 960. S = Q·K:
+  // 2048 results x 64 terms = 64 m16n8k16 mmas, 8 warp-tile k-steps over 4
+  // warps: 2 x (30 + 32) = 124, its results left in registers for exp.
+  // exp: 2048 elements, 16 per thread, each 6 dependent FP32 (24), the
+  // SFU (20) and its conversion for the f16 store (4): 768. P·V: 1024 x
+  // 128 = 64 mmas again, 124, then 8 results per thread added into the
+  // accumulator (a shared load and an add, 34): 396. The row sums: 16
+  // rows, one warp each, 4 warps in turn (4 rounds); a lane's 4 terms, a
+  // shared load and a conversion each (4 x 34), the last add (4), 5
+  // shuffle stages (5 x 34), the accumulator's load and add (34): 344 a
+  // round, 1376. Two barriers, 40: 4624 an iteration, 2 iterations.
+  // After: the savers' shared loads and conversions, 8 x 34 for the
+  // numerators and 34 for the sums, a barrier: 326.
+  double path = 335 + 2 * 4624.0 + 326;
+  CHECK_REL(c.block_s, path / H_HZ);
+  CHECK_REL(c.path_memory_s, (315 + 2 * 1920.0) / H_HZ);
+  CHECK_REL(c.path_barrier_s, (1 + 2 * 2 + 1) * 20.0 / H_HZ);
+  // Residency by shared memory: 228 KiB / (46672 B + 1 KiB reserved) = 4;
+  // 8 blocks on 132 SMs, one round; per SM one block with 512 threads'
+  // worth of 16-byte vectors in flight (4 loads per thread at a wait).
+  CHECK_EQ_INT(pl.smem_bytes, 46672);
+  CHECK_EQ_INT(c.resident, 4);
+  CHECK_EQ_INT(c.limit, 's');
+  CHECK_EQ_INT(c.rounds, 1);
+  CHECK_NEAR(c.inflight_bytes, 128 * 4 * 16, 0);
+  // Q, K and V once from DRAM and the partial numerators and sums once to
+  // it; 2 x 64 mmas per block and iteration on tensor cores.
+  CHECK_NEAR(c.dram_bytes, 2 * 16 * 64 * 2 + 2 * 2 * 64 * 1024 * 2.0 +
+                               2 * 64 * 64 * 2 + 2 * 64 * 2, 0);
+  CHECK_NEAR(c.tensor_flops, 8 * 2 * (2.0 * 2048 * 64 + 2.0 * 1024 * 128), 0);
+  // A few microseconds of latency with 8 blocks: the kernel is bound by
+  // its critical path, far from its 0.55 MB of DRAM traffic (0.19 us).
+  CHECK_EQ_INT(c.bound, MG_COST_BOUND_LATENCY);
+  CHECK_REL(c.time_s, H_LAUNCH + path / H_HZ);
+  mg_program_destroy(p);
+}
+
 // A predefined exp over (1024,1024) f16: the grid-stride kernel of 4096
 // blocks of 256 threads, one element per thread: a DRAM round trip (480),
 // __nv_expf's chain (6 FP32 + 1 SFU = 44) and two conversions (8): 532
@@ -1047,5 +1122,6 @@ int main(void) {
   RUN_TEST(test_cost_emitted_grid_exp);
   RUN_TEST(test_cost_emitted_gemv);
   RUN_TEST(test_cost_emitted_gemv_dot);
+  RUN_TEST(test_cost_emitted_split_kv_attention);
   return TEST_SUMMARY();
 }
