@@ -6,9 +6,11 @@ set -euo pipefail
 
 # graphviz: `dot`, which the lit tests run on the μGraph pictures
 # (--mirage-dump-dot) and bench/render-graphs.sh renders them with;
-# gnuplot-nox: that script's speedup chart.
+# gnuplot-nox: that script's speedup chart; libhiredis-dev and
+# redis-server: the shared search cache (cache-url=redis://...) and the
+# Redis server its tests start on a free loopback port.
 pkgs=(llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools cmake ninja-build gcc g++ python3
-      graphviz gnuplot-nox)
+      graphviz gnuplot-nox pkg-config libhiredis-dev redis-server)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,5 +1,6 @@
 # lit configuration for the mirage-mlir regression suite.
 import os
+import shutil
 import lit.formats
 
 config.name = "mirage"
@@ -41,6 +42,11 @@ if config.ptxas and os.path.exists(config.ptxas):
         config.substitutions.append(("%cuda_toolkit", toolkit))
 import sys
 config.substitutions.append(("%python", sys.executable))
+# The shared cache's tests start their own redis-server on a free loopback
+# port (test/search/Inputs/with_redis.py).
+if config.mirage_have_hiredis in ("1", "TRUE", "ON", "YES") and shutil.which("redis-server"):
+    config.available_features.add("redis")
+
 config.substitutions.append(("%mlir_translate", os.path.join(config.llvm_tools_dir, "mlir-translate")))
 
 # Sanitized builds (cmake -DMIRAGE_SANITIZE=address,undefined: build-asan/

@@ -7,6 +7,7 @@
 #define _POSIX_C_SOURCE 200809L // mkdir, fstatat, fdopendir, O_DIRECTORY
 
 #include "cache.h"
+#include "remote_cache.h"
 #include "mirage/cost.h"
 
 #include <ctype.h>
@@ -174,11 +175,40 @@ static void entry_path(const char *dir, const CacheKey *key, char *buf,
   snprintf(buf, size, "%s/%s.mlir", dir, name);
 }
 
+/// The entry text for `key`: header (with a MAC when `mac` is not empty)
+/// and `body`, the program's text.
+static bool entry_text(const CacheKey *key, const char *body, uint32_t parts,
+                       const char *mac, MgText *entry) {
+  size_t len = strlen(body);
+  mg_text_printf(entry, "%s key=%s checksum=%016" PRIx64 " parts=%" PRIu32
+                        "%s%s\n%s",
+                 CACHE_MAGIC, key->hex, mg_hash_bytes(0, body, len), parts,
+                 *mac ? " mac=" : "", mac, body);
+  return !entry->failed;
+}
+
+/// Writes the entry for `key` to the shared server, without a MAC (it is
+/// this user's; readers there verify every entry anyway). Failures are the
+/// remote's to report (remote_cache.h), never the caller's.
+static void store_shared(const MgCacheStore *cs, const CacheKey *key,
+                         const char *body, uint32_t parts) {
+  if (!cs->remote)
+    return;
+  MgText entry = {0};
+  char why[256];
+  if (entry_text(key, body, parts, "", &entry))
+    mg_remote_cache_put(cs->remote, key->hex, entry.data, entry.len,
+                        cs->ttl_s, why, sizeof why);
+  mg_text_free(&entry);
+}
+
 /// Writes the entry for `key`, with a MAC when `secret` is not null,
-/// through a temporary file renamed over the name (never through a link).
-static MgStatus store(const char *dir, const CacheKey *key,
+/// through a temporary file renamed over the name (never through a link);
+/// with `shared`, also to the shared server.
+static MgStatus store(const MgCacheStore *cs, const CacheKey *key,
                       const MgProgram *program, uint32_t parts,
-                      const uint8_t *secret, MgDiag *diag) {
+                      const uint8_t *secret, bool shared, MgDiag *diag) {
+  const char *dir = cs->dir;
   if (!make_dirs(dir))
     return mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
                        "cannot create cache directory '%s': %s", dir,
@@ -192,16 +222,14 @@ static MgStatus store(const char *dir, const CacheKey *key,
   if (secret)
     entry_mac(secret, key, parts, text, len, mac);
   MgText entry = {0};
-  mg_text_printf(&entry, "%s key=%s checksum=%016" PRIx64 " parts=%" PRIu32
-                         "%s%s\n%s",
-                 CACHE_MAGIC, key->hex, mg_hash_bytes(0, text, len), parts,
-                 *mac ? " mac=" : "", mac, text);
-  free(text);
   MgStatus st =
-      entry.failed
+      !entry_text(key, text, parts, mac, &entry)
           ? mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1, "out of memory")
           : mg_privfile_write(path, entry.data, entry.len, true, diag);
   mg_text_free(&entry);
+  if (shared)
+    store_shared(cs, key, text, parts);
+  free(text);
   return st;
 }
 
@@ -214,12 +242,14 @@ static MlirLogicalResult swallow(MlirDiagnostic d, void *ud) {
 /// One lookup: where, with which options, and what it trusts.
 typedef struct Lookup {
   MlirContext ctx;
-  const char *dir;
+  const MgCacheStore *store;
   const MgSearchOptions *o;
   bool stopped;     // looking under the keys of stopped searches
   bool have_secret; // entries with this user's MAC need no verification
   uint8_t secret[32];
   bool verified;    // the verifier ran
+  bool shared;      // the last entry load read came from the shared server
+  bool any_shared;  // an entry of the hit came from it
 } Lookup;
 
 /// What load found at an entry's name.
@@ -232,21 +262,41 @@ typedef enum Found {
 /// Reads the entry for `key`: NULL unless usable (`diag` says why for
 /// FOUND_REFUSED and for an unusable FOUND_ENTRY); `*parts` from its
 /// header; `*authentic` when its MAC is right under the lookup's secret.
-static MgProgram *load(const Lookup *l, const CacheKey *key, Found *found,
+static MgProgram *load(Lookup *l, const CacheKey *key, Found *found,
                        uint32_t *parts, bool *authentic, MgDiag *diag) {
   *authentic = false;
   *found = FOUND_NONE;
   *parts = 0;
   char path[4096];
-  entry_path(l->dir, key, path, sizeof path);
+  entry_path(l->store->dir, key, path, sizeof path);
   size_t len = 0;
   char *text = NULL;
   MgDiag why = MG_DIAG_INIT;
   MgPrivRead r = mg_privfile_read(path, CACHE_MAX_ENTRY_BYTES, &text, &len,
                                   NULL, &why);
+  l->shared = false;
   if (r == MG_PRIV_REFUSED) {
     *found = FOUND_REFUSED;
     mg_diag_set(diag, MG_STATUS_INVALID, -1, -1, "%s", why.message);
+  }
+  // Not on disk: the shared server's entry, if any, read under the same
+  // checks (the MAC is never looked at: verified whatever it claims).
+  if (r == MG_PRIV_ABSENT && l->store->remote) {
+    char reason[256] = "";
+    MgRemoteStatus rs = mg_remote_cache_get(l->store->remote, key->hex,
+                                            CACHE_MAX_ENTRY_BYTES, &text,
+                                            &len, reason, sizeof reason);
+    if (rs == MG_REMOTE_OK) {
+      r = MG_PRIV_READ;
+      l->shared = true;
+      snprintf(path, sizeof path, "shared:%s", key->hex);
+    } else if (*reason && rs == MG_REMOTE_MISS) { // oversized: not read
+      *found = FOUND_ENTRY;
+      l->shared = true;
+      mg_diag_set(diag, MG_STATUS_INVALID, -1, -1, "shared cache entry "
+                  "'%s': %s", key->hex, reason);
+      mg_remote_cache_del(l->store->remote, key->hex, reason, sizeof reason);
+    }
   }
   if (r != MG_PRIV_READ)
     return NULL;
@@ -279,7 +329,7 @@ static MgProgram *load(const Lookup *l, const CacheKey *key, Found *found,
   }
   const char *mac = strstr(text, " mac=");
   char expect[65];
-  if (mac && mac < body && l->have_secret) {
+  if (mac && mac < body && l->have_secret && !l->shared) {
     entry_mac(l->secret, key, *parts, body, body_len, expect);
     *authentic = strncmp(mac + 5, expect, 64) == 0 && mac[5 + 64] == '\n';
   }
@@ -318,10 +368,31 @@ done:
   return program;
 }
 
-static void remove_entry(const char *dir, const CacheKey *key) {
+/// Removes a damaged or rejected entry: the file, or the shared server's
+/// value when that is where it came from.
+static void remove_entry(const Lookup *l, const CacheKey *key) {
+  if (l->shared) {
+    char why[256];
+    mg_remote_cache_del(l->store->remote, key->hex, why, sizeof why);
+    return;
+  }
   char path[4096];
-  entry_path(dir, key, path, sizeof path);
+  entry_path(l->store->dir, key, path, sizeof path);
   unlink(path);
+}
+
+/// A shared entry the verifier accepted: kept on disk too (with this
+/// user's MAC), so the next compile reads it locally.
+static void keep_shared(const Lookup *l, const CacheKey *key,
+                        const MgProgram *program, uint32_t parts) {
+  if (!l->shared)
+    return;
+  uint8_t secret[32];
+  SecretState state;
+  MgDiag ignored = MG_DIAG_INIT;
+  bool have = cache_secret(l->store->dir, true, secret, &state, NULL);
+  store(l->store, key, program, parts, have ? secret : NULL, false,
+        &ignored);
 }
 
 /// Key of an entry: the tool's version, every option that changes the
@@ -438,16 +509,18 @@ static MgProgram *fetch_parts(Lookup *l, const MgProgram *subject, uint32_t n,
                     found == FOUND_NONE ? "" : why.message);
       *outcome = found == FOUND_ENTRY ? MG_CACHE_DAMAGED : MG_CACHE_REJECTED;
       if (found == FOUND_ENTRY)
-        remove_entry(l->dir, &key);
+        remove_entry(l, &key);
       goto done;
     }
     if (nested != 0 || check(l, parts[k], programs[k], l->o->verify_error / n,
                              authentic, &why) != MG_STATUS_OK) {
       mg_diag_set(diag, MG_STATUS_INVALID, -1, -1, "part %u: %s", k,
                   nested ? "a part cannot have parts" : why.message);
-      remove_entry(l->dir, &key);
+      remove_entry(l, &key);
       goto done;
     }
+    l->any_shared |= l->shared;
+    keep_shared(l, &key, programs[k], 0);
   }
   joined = mg_search_cut_join(subject, (const MgProgram *const *)programs,
                               n, l->o->target, diag);
@@ -471,6 +544,7 @@ static MgProgram *fetch(Lookup *l, const MgProgram *subject,
   if (!cache_key(subject, l->o, false, l->stopped, &key))
     return NULL;
   MgProgram *entry = load(l, &key, &found, &parts, &authentic, diag);
+  bool shared = l->shared; // the parts' loads change l->shared
   // A refused file is not ours: reported, left alone, searched again.
   *outcome = found == FOUND_NONE      ? MG_CACHE_MISS
              : found == FOUND_REFUSED ? MG_CACHE_REFUSED
@@ -478,12 +552,14 @@ static MgProgram *fetch(Lookup *l, const MgProgram *subject,
                                       : MG_CACHE_DAMAGED;
   if (!entry) {
     if (found == FOUND_ENTRY)
-      remove_entry(l->dir, &key);
+      remove_entry(l, &key);
     return NULL;
   }
   MgProgram *result = NULL;
   if (!parts && mg_program_equal(entry, subject)) {
     *outcome = MG_CACHE_KEPT;
+    l->any_shared = shared;
+    keep_shared(l, &key, entry, 0);
     mg_program_destroy(entry);
     return NULL;
   }
@@ -498,20 +574,26 @@ static MgProgram *fetch(Lookup *l, const MgProgram *subject,
   } else {
     *outcome = MG_CACHE_REJECTED;
   }
+  l->shared = shared;
+  if (!result) {
+    remove_entry(l, &key);
+  } else {
+    l->any_shared |= shared;
+    keep_shared(l, &key, parts ? entry : result, parts);
+  }
   mg_program_destroy(entry);
-  if (!result)
-    remove_entry(l->dir, &key);
   return result;
 }
 
-MgProgram *mg_cache_fetch(MlirContext ctx, const char *dir,
+MgProgram *mg_cache_fetch(MlirContext ctx, const MgCacheStore *cs,
                           const MgProgram *subject, const MgSearchOptions *o,
                           bool trust_signed, MgCacheOutcome *outcome,
-                          bool *stopped, bool *verified, MgDiag *diag) {
-  Lookup l = {.ctx = ctx, .dir = dir, .o = o};
+                          bool *stopped, bool *verified, bool *shared,
+                          MgDiag *diag) {
+  Lookup l = {.ctx = ctx, .store = cs, .o = o};
   SecretState state;
-  l.have_secret = trust_signed && cache_secret(dir, false, l.secret, &state,
-                                               NULL);
+  l.have_secret = trust_signed && cache_secret(cs->dir, false, l.secret,
+                                               &state, NULL);
   MgProgram *p = fetch(&l, subject, outcome, diag);
   if (*outcome == MG_CACHE_MISS) {
     l.stopped = true;
@@ -519,23 +601,26 @@ MgProgram *mg_cache_fetch(MlirContext ctx, const char *dir,
   }
   *stopped = l.stopped && *outcome != MG_CACHE_MISS;
   *verified = l.verified;
+  *shared = *outcome == MG_CACHE_HIT || *outcome == MG_CACHE_KEPT
+                ? l.any_shared
+                : *outcome != MG_CACHE_MISS && l.shared;
   return p;
 }
 
 /// Where and how results are stored.
 typedef struct Put {
-  const char *dir;
+  const MgCacheStore *store;
   const MgSearchOptions *o;
   bool stopped;
   const uint8_t *secret; // NULL: entries without a MAC
   uint8_t buf[32];
 } Put;
 
-static void put_begin(Put *p, const char *dir, const MgSearchOptions *o,
-                      bool stopped) {
+static void put_begin(Put *p, const MgCacheStore *cs,
+                      const MgSearchOptions *o, bool stopped) {
   SecretState state;
-  *p = (Put){.dir = dir, .o = o, .stopped = stopped};
-  if (cache_secret(dir, true, p->buf, &state, NULL))
+  *p = (Put){.store = cs, .o = o, .stopped = stopped};
+  if (cache_secret(cs->dir, true, p->buf, &state, NULL))
     p->secret = p->buf;
 }
 
@@ -546,14 +631,14 @@ static MgStatus put_one(const Put *p, const MgProgram *subject, bool part,
   CacheKey key;
   if (!cache_key(subject, p->o, part, p->stopped, &key))
     return mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1, "out of memory");
-  return store(p->dir, &key, program, parts, p->secret, diag);
+  return store(p->store, &key, program, parts, p->secret, true, diag);
 }
 
-MgStatus mg_cache_put(const char *dir, const MgProgram *subject,
+MgStatus mg_cache_put(const MgCacheStore *cs, const MgProgram *subject,
                       const MgSearchOptions *o, const MgSearchFound *found,
                       bool stopped, MgDiag *diag) {
   Put p;
-  put_begin(&p, dir, o, stopped);
+  put_begin(&p, cs, o, stopped);
   MgProgram *parts[MG_SEARCH_MAX_PARTS] = {NULL};
   uint32_t n = 0;
   MgStatus st = MG_STATUS_OK;
@@ -575,11 +660,11 @@ MgStatus mg_cache_put(const char *dir, const MgProgram *subject,
   return st;
 }
 
-MgStatus mg_cache_put_kept(const char *dir, const MgProgram *subject,
+MgStatus mg_cache_put_kept(const MgCacheStore *cs, const MgProgram *subject,
                            const MgSearchOptions *o, bool stopped,
                            MgDiag *diag) {
   Put p;
-  put_begin(&p, dir, o, stopped);
+  put_begin(&p, cs, o, stopped);
   return put_one(&p, subject, false, subject, 0, diag);
 }
 

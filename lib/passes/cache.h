@@ -75,25 +75,37 @@ typedef enum MgCacheOutcome {
                      // or too large: not read, not removed
 } MgCacheOutcome;
 
-/// Looks up `subject` searched with `o` in `dir`: on MG_CACHE_HIT a new
+/// Where entries live: a directory, and optionally a shared Redis server
+/// (remote_cache.h) read after it and written with it. An entry read from
+/// the server is verified whatever it claims, and once verified kept on
+/// disk with this user's MAC; a damaged or rejected one is deleted there.
+typedef struct MgCacheStore {
+  const char *dir;
+  struct MgRemoteCache *remote; // NULL: none
+  unsigned ttl_s;               // the server's entries expire (0: never)
+} MgCacheStore;
+
+/// Looks up `subject` searched with `o` in `cs`: on MG_CACHE_HIT a new
 /// program the caller destroys, verified as above; otherwise NULL, and
 /// `diag` says why for DAMAGED and REJECTED. `*stopped`: the entry is that
 /// of a stopped search; `*verified`: the verifier ran (no valid MAC, or
-/// `trust_signed` false).
-MgProgram *mg_cache_fetch(MlirContext ctx, const char *dir,
+/// `trust_signed` false); `*shared`: the entry (of a hit, kept, damaged
+/// or rejected) came from the server.
+MgProgram *mg_cache_fetch(MlirContext ctx, const MgCacheStore *cs,
                           const MgProgram *subject, const MgSearchOptions *o,
                           bool trust_signed, MgCacheOutcome *outcome,
-                          bool *stopped, bool *verified, MgDiag *diag);
+                          bool *stopped, bool *verified, bool *shared,
+                          MgDiag *diag);
 
 /// Stores `found`, the search's choice for `subject` (and its parts, if it
 /// has some); creates the directory. Non-OK with a message on I/O errors
 /// (a cache that cannot be written is not fatal).
-MgStatus mg_cache_put(const char *dir, const MgProgram *subject,
+MgStatus mg_cache_put(const MgCacheStore *cs, const MgProgram *subject,
                       const MgSearchOptions *o, const MgSearchFound *found,
                       bool stopped, MgDiag *diag);
 
 /// Stores that the search found nothing cheaper than `subject`.
-MgStatus mg_cache_put_kept(const char *dir, const MgProgram *subject,
+MgStatus mg_cache_put_kept(const MgCacheStore *cs, const MgProgram *subject,
                            const MgSearchOptions *o, bool stopped,
                            MgDiag *diag);
 

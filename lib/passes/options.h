@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define MG_MAX_PASS_OPTIONS 32
+#define MG_MAX_PASS_OPTIONS 48
 #define MG_OPTION_STRING_MAX 256
 
 typedef enum MgOptionKind {

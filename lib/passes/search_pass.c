@@ -15,6 +15,7 @@
 #define _POSIX_C_SOURCE 200809L // isatty, fileno
 
 #include "search_pass.h"
+#include "remote_cache.h"
 
 #include <errno.h>
 #include <math.h>
@@ -83,6 +84,19 @@ bool mg_search_pass_check(const MgOptionValue *values, char *error,
     for (char *c = name ? name + 1 : NULL; c && *c && *c != '\''; c++)
       if (*c == '_')
         *c = '-';
+    return false;
+  }
+  const char *url = values[SEARCH_OPT_CACHE_URL].s;
+  char host[256], why[256];
+  int port, db;
+  if (url[0] && !mg_remote_cache_parse_url(url, host, sizeof host, &port,
+                                           &db, why, sizeof why)) {
+    snprintf(error, size, "%s", why);
+    return false;
+  }
+  double timeout = values[SEARCH_OPT_CACHE_TIMEOUT].f;
+  if (!(timeout > 0 && timeout <= 600)) {
+    snprintf(error, size, "cache-timeout-s must be in (0, 600] seconds");
     return false;
   }
   // A cache directory that cannot be made or written is no error (the
@@ -218,6 +232,8 @@ typedef struct Seen {
 typedef struct Run {
   MgSearchOptions options;
   char cache_dir[4096];
+  MgCacheStore store;         // cache_dir, and the shared server if any
+  bool remote_warned;         // its failure was reported
   bool use_cache, cache_verify, remarks, stats, progress;
   bool explaining; // --mirage-explain: the search runs (the cache is not
                    // read: a cached answer has no candidates to show)
@@ -350,7 +366,7 @@ static bool dump_chosen(const Run *run, const Subject *subj,
 // answer yet), and where it came from.
 typedef struct Answer {
   MgProgram *best;
-  bool kept, from_cache, cached_stopped, cache_verified;
+  bool kept, from_cache, cached_stopped, cache_verified, cache_shared;
   const char *same_as; // the earlier function with the same μGraph
   MgSearchResult result;
 } Answer;
@@ -366,16 +382,35 @@ static void answer_from_seen(Run *run, const Seen *seen, Answer *a) {
   ++run->deduplicated;
 }
 
+// The shared server's first failure (down, slow, full, read-only), once:
+// from then on the run uses the disk cache and the search alone.
+static void warn_remote(Run *run, MlirLocation loc) {
+  const char *why = mg_remote_cache_failure(run->store.remote);
+  if (why && !run->remote_warned) {
+    run->remote_warned = true;
+    mg_pass_warning(loc, "mirage-search: the shared cache is out of use for "
+                         "this run: %s", why);
+  }
+}
+
 static void answer_from_cache(Run *run, MlirOperation module,
                               MlirLocation loc, const char *name,
                               const MgProgram *target, Answer *a) {
   MgDiag diag = MG_DIAG_INIT;
   MgCacheOutcome outcome;
   bool stopped = false, verified = false;
-  a->best = mg_cache_fetch(mlirOperationGetContext(module), run->cache_dir,
+  bool shared = false;
+  a->best = mg_cache_fetch(mlirOperationGetContext(module), &run->store,
                            target, &run->options, !run->cache_verify,
-                           &outcome, &stopped, &verified, &diag);
-  if (outcome == MG_CACHE_DAMAGED && run->remarks)
+                           &outcome, &stopped, &verified, &shared, &diag);
+  // An entry from the shared server that fails: someone else's doing,
+  // said once per entry, deleted there and searched again.
+  if ((outcome == MG_CACHE_DAMAGED || outcome == MG_CACHE_REJECTED) &&
+      shared)
+    mg_pass_warning(loc, "mirage-search: the shared cache entry for '@%s' "
+                         "is deleted and searched again: %s",
+                    name, diag.message);
+  else if (outcome == MG_CACHE_DAMAGED && run->remarks)
     mg_pass_remark(loc, "mirage-search: ignoring a damaged cache entry: %s",
                    diag.message);
   // Not an entry of this user's (a link, a FIFO planted in a shared
@@ -385,7 +420,7 @@ static void answer_from_cache(Run *run, MlirOperation module,
                          "ignored and searched again: %s",
                     name, diag.message);
   // Readable but not shown equivalent: stale, or written by someone else.
-  if (outcome == MG_CACHE_REJECTED)
+  if (outcome == MG_CACHE_REJECTED && !shared)
     mg_pass_warning(loc, "mirage-search: the cache entry for '@%s' is "
                          "removed and searched again: %s",
                     name, diag.message);
@@ -393,7 +428,9 @@ static void answer_from_cache(Run *run, MlirOperation module,
   a->from_cache = a->best != NULL || a->kept;
   a->cached_stopped = a->from_cache && stopped;
   a->cache_verified = a->best && verified;
+  a->cache_shared = a->from_cache && shared;
   run->cached += a->from_cache;
+  warn_remote(run, loc);
 }
 
 // Records a fresh search's answer in the cache (a failure to is only
@@ -406,9 +443,9 @@ static void cache_result(const Run *run, MlirLocation loc,
                  result->stats.states_limited;
   MgStatus put = MG_STATUS_OK;
   if (run->use_cache)
-    put = a->best ? mg_cache_put(run->cache_dir, target, &run->options,
+    put = a->best ? mg_cache_put(&run->store, target, &run->options,
                                  &result->found[result->best], stopped, &diag)
-                  : mg_cache_put_kept(run->cache_dir, target, &run->options,
+                  : mg_cache_put_kept(&run->store, target, &run->options,
                                       stopped, &diag);
   if (put != MG_STATUS_OK && run->remarks)
     mg_pass_remark(loc, "mirage-search: result not cached: %s", diag.message);
@@ -459,6 +496,7 @@ static bool answer_by_search(Run *run, MlirLocation loc, const char *name,
   if (chosen)
     a->best = mg_program_clone(chosen);
   cache_result(run, loc, target, a);
+  warn_remote(run, loc);
   remark_search_limits(run, loc, name, &a->result.stats);
   return true;
 }
@@ -469,7 +507,8 @@ static void describe_origin(const Answer *a, char *origin, size_t size) {
   if (a->same_as)
     snprintf(origin, size, " (the same μGraph as '@%s')", a->same_as);
   else if (a->from_cache)
-    snprintf(origin, size, " (from the cache%s%s)",
+    snprintf(origin, size, " (from the %scache%s%s)",
+             a->cache_shared ? "shared " : "",
              a->cache_verified ? ", verified again" : "",
              a->cached_stopped ? ", of a search stopped by its time budget, "
                                  "memory bound or max-states"
@@ -603,6 +642,26 @@ static void warn_at(void *ud, const char *message) {
   mg_pass_warning(*(const MlirLocation *)ud, "mirage-search: %s", message);
 }
 
+// The shared cache of cache-url (or $MIRAGE_CACHE_URL): a server that
+// cannot be reached is a warning, and the run goes on without it.
+static void open_remote(Run *run, const MgOptionValue *values,
+                        MlirLocation loc) {
+  const char *url = values[SEARCH_OPT_CACHE_URL].s;
+  if (!url[0])
+    url = getenv("MIRAGE_CACHE_URL");
+  if (!url || !url[0])
+    return;
+  char why[512];
+  run->store.ttl_s = (unsigned)values[SEARCH_OPT_CACHE_TTL].i;
+  run->store.remote = mg_remote_cache_open(
+      url, values[SEARCH_OPT_CACHE_TIMEOUT].f, why, sizeof why);
+  if (!run->store.remote) {
+    run->remote_warned = true;
+    mg_pass_warning(loc, "mirage-search: no shared cache for this run: %s",
+                    why);
+  }
+}
+
 bool mg_search_pass_run_on(MlirOperation module, const MgOptionValue *values) {
   Run run;
   memset(&run, 0, sizeof run);
@@ -616,8 +675,11 @@ bool mg_search_pass_run_on(MlirOperation module, const MgOptionValue *values) {
                   mg_cache_dir(values[SEARCH_OPT_CACHE_DIR].s, run.cache_dir,
                                sizeof run.cache_dir);
   MlirLocation module_loc = mlirOperationGetLocation(module);
-  if (run.use_cache)
+  run.store.dir = run.cache_dir;
+  if (run.use_cache) {
     mg_cache_open(run.cache_dir, warn_at, &module_loc);
+    open_remote(&run, values, module_loc);
+  }
   run.explaining = mg_explain_pass_begin(&run.explain, values, &run.options);
   if (run.explaining)
     run.options.explain_top = (uint32_t)values[SEARCH_OPT_EXPLAIN_TOP].i;
@@ -625,6 +687,7 @@ bool mg_search_pass_run_on(MlirOperation module, const MgOptionValue *values) {
   run.start_s = mg_clock_now();
   bool ok = mg_pass_for_each_kernel_func(module, search_one, &run);
   forget_all(&run);
+  mg_remote_cache_close(run.store.remote);
   if (run.explaining)
     ok &= mg_explain_pass_end(&run.explain, mlirOperationGetLocation(module));
   return ok;

@@ -17,6 +17,9 @@ enum {
   SEARCH_OPT_CACHE_DIR,
   SEARCH_OPT_CACHE,
   SEARCH_OPT_CACHE_VERIFY,
+  SEARCH_OPT_CACHE_URL,
+  SEARCH_OPT_CACHE_TTL,
+  SEARCH_OPT_CACHE_TIMEOUT,
   SEARCH_OPT_ABSEXPR,
   SEARCH_OPT_SEED,
   SEARCH_OPT_ERROR_BITS,
@@ -55,6 +58,16 @@ enum {
     {"cache-verify", MG_OPTION_BOOL, "false", \
      "re-verify every cache hit, also those signed with this user's cache " \
      "key", 0, 0}, \
+    {"cache-url", MG_OPTION_STRING, "", \
+     "shared cache in Redis, redis://HOST[:PORT][/DB], read after cache-dir " \
+     "and written with it; its entries are always verified (default " \
+     "$MIRAGE_CACHE_URL; none)", 0, 0}, \
+    {"cache-ttl-s", MG_OPTION_INT, "0", \
+     "seconds the shared cache keeps an entry (0: no expiry)", 0, \
+     (int64_t)1 << 31}, \
+    {"cache-timeout-s", MG_OPTION_FLOAT, "2", \
+     "bound on connecting to the shared cache and on each of its replies; " \
+     "past it the run goes on without it, with a warning", 0, 0}, \
     {"absexpr", MG_OPTION_BOOL, "true", \
      "prune by abstract expressions (false: ablation)", 0, 0}, \
     {"seed", MG_OPTION_INT, "1", "seed of the verification tests", 0, \

@@ -23,6 +23,12 @@
 // An unusable cache directory is a warning on stderr (the search runs
 // without the cache), also without --mirage-remarks.
 // RUN: mirage-opt --mirage-superopt="time-budget-s=0 cache-dir=/proc/mirage-nope" %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=CACHE
+// The shared cache's options (test/search/cache-shared.mlir runs it).
+// RUN: not mirage-opt --mirage-superopt="cache-url=redis://h:0" %s 2>&1 | FileCheck %s --check-prefix=URL-PORT
+// RUN: not mirage-opt --mirage-superopt="cache-url=redis://h:6379/16" %s 2>&1 | FileCheck %s --check-prefix=URL-DB
+// RUN: not mirage-opt --mirage-superopt="cache-url=redis://" %s 2>&1 | FileCheck %s --check-prefix=URL-HOST
+// RUN: not mirage-opt --mirage-superopt="cache-timeout-s=0" %s 2>&1 | FileCheck %s --check-prefix=TIMEOUT
+// RUN: not mirage-opt --mirage-search="cache-ttl-s=-1" %s 2>&1 | FileCheck %s --check-prefix=TTL
 
 // UNKNOWN: unknown option 'bogus' for pass 'mirage-superopt'
 // NOTINT: invalid value 'seven' for option 'max-block-ops' of 'mirage-superopt': expected an integer
@@ -43,6 +49,11 @@
 // HUGE-NOT: mirage-lift
 // ABOVE: option 'time-budget-s' is 86400.5, expected 0..86400 seconds (0: no budget)
 // STATES: option 'max-states' of 'mirage-search' is out of range [0, 1099511627776]
+// URL-PORT: cache-url 'redis://h:0' has a bad port
+// URL-DB: cache-url 'redis://h:6379/16' is not redis://HOST[:PORT][/DB] (DB 0..15)
+// URL-HOST: cache-url 'redis://' has no host
+// TIMEOUT: cache-timeout-s must be in (0, 600] seconds
+// TTL: option 'cache-ttl-s' of 'mirage-search' is out of range
 // CACHE: mirage-search: warning: cache-dir '/proc/mirage-nope' cannot be created or written ({{.*}}); results are not cached
 func.func @f() {
   return

@@ -1,0 +1,274 @@
+//===- remote_cache.c - A shared search cache in Redis (hiredis) ----------===//
+//
+// One Redis string per entry, under "mirage:<key>". Reads ask GETRANGE for
+// at most max_bytes + 1 bytes, so a planted multi-gigabyte value is never
+// read whole. The first failed request (connection refused or lost, a
+// timeout, an error reply such as a full or read-only server) ends the
+// use of the server for the run: one message, then local work only.
+//
+//===----------------------------------------------------------------------===//
+#include "remote_cache.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef MIRAGE_HAVE_HIREDIS
+#include <hiredis/hiredis.h>
+#include <sys/time.h>
+#endif
+
+bool mg_remote_cache_parse_url(const char *url, char *host, size_t host_size,
+                               int *port, int *db, char *why, size_t size) {
+  static const char scheme[] = "redis://";
+  *port = 6379;
+  *db = 0;
+  if (!url || strncmp(url, scheme, sizeof scheme - 1)) {
+    snprintf(why, size, "cache-url '%s' is not redis://HOST[:PORT][/DB]",
+             url ? url : "");
+    return false;
+  }
+  const char *h = url + sizeof scheme - 1;
+  size_t n = strcspn(h, ":/");
+  if (n == 0 || n >= host_size) {
+    snprintf(why, size, "cache-url '%s' has no host (or one too long)", url);
+    return false;
+  }
+  memcpy(host, h, n);
+  host[n] = 0;
+  const char *rest = h + n;
+  char *end;
+  if (*rest == ':') {
+    errno = 0;
+    long p = strtol(rest + 1, &end, 10);
+    if (end == rest + 1 || errno || p < 1 || p > 65535 ||
+        (*end && *end != '/')) {
+      snprintf(why, size, "cache-url '%s' has a bad port", url);
+      return false;
+    }
+    *port = (int)p;
+    rest = end;
+  }
+  if (*rest && strcmp(rest, "/")) { // "/DB"
+    errno = 0;
+    long d = *rest == '/' ? strtol(rest + 1, &end, 10) : -1;
+    if (d < 0 || end == rest + 1 || *end || errno || d > 15) {
+      snprintf(why, size, "cache-url '%s' is not redis://HOST[:PORT][/DB] "
+                          "(DB 0..15)", url);
+      return false;
+    }
+    *db = (int)d;
+  }
+  return true;
+}
+
+#ifdef MIRAGE_HAVE_HIREDIS
+
+struct MgRemoteCache {
+  redisContext *c;
+  bool failed;     // a request failed: the server is out of use
+  char why[256];   // the first failure
+  double timeout_s;
+};
+
+const char *mg_remote_cache_failure(const MgRemoteCache *r) {
+  return r && r->failed ? r->why : NULL;
+}
+
+bool mg_remote_cache_supported(void) { return true; }
+
+static struct timeval timeval_of(double s) {
+  struct timeval tv;
+  tv.tv_sec = (time_t)s;
+  tv.tv_usec = (suseconds_t)((s - (double)tv.tv_sec) * 1e6);
+  return tv;
+}
+
+static void fail_reason(const MgRemoteCache *r, const redisReply *reply,
+                        const char *what, char *why, size_t size);
+
+// Marks the server out of use and says why (hiredis's message, or the
+// error reply's text); the first failure's reason is kept.
+static MgRemoteStatus fail(MgRemoteCache *r, const redisReply *reply,
+                           const char *what, char *why, size_t size) {
+  if (!r->failed)
+    fail_reason(r, reply, what, r->why, sizeof r->why);
+  r->failed = true;
+  snprintf(why, size, "%s", r->why);
+  return MG_REMOTE_FAILED;
+}
+
+static void fail_reason(const MgRemoteCache *r, const redisReply *reply,
+                        const char *what, char *why, size_t size) {
+  if (reply && reply->type == REDIS_REPLY_ERROR)
+    snprintf(why, size, "%s: the server answered '%.*s'", what,
+             (int)reply->len, reply->str);
+  else if (r->c && r->c->err == REDIS_ERR_IO &&
+           strstr(r->c->errstr, "temporarily unavailable"))
+    snprintf(why, size, "%s: no reply within %g s", what, r->timeout_s);
+  else if (r->c && r->c->err)
+    snprintf(why, size, "%s: %s", what, r->c->errstr);
+  else
+    snprintf(why, size, "%s: unexpected reply", what);
+}
+
+MgRemoteCache *mg_remote_cache_open(const char *url, double timeout_s,
+                                    char *why, size_t size) {
+  char host[256];
+  int port, db;
+  if (!mg_remote_cache_parse_url(url, host, sizeof host, &port, &db, why,
+                                 size))
+    return NULL;
+  MgRemoteCache *r = calloc(1, sizeof *r);
+  if (!r) {
+    snprintf(why, size, "out of memory");
+    return NULL;
+  }
+  r->timeout_s = timeout_s > 0 ? timeout_s : MG_REMOTE_TIMEOUT_S;
+  struct timeval tv = timeval_of(r->timeout_s);
+  r->c = redisConnectWithTimeout(host, port, tv);
+  if (!r->c || r->c->err) {
+    snprintf(why, size, "cannot reach %s within %g s: %s", url, r->timeout_s,
+             r->c ? r->c->errstr : "out of memory");
+    mg_remote_cache_close(r);
+    return NULL;
+  }
+  // Replies are bounded too: a server that accepts and never answers
+  // costs one timeout, not a hang.
+  if (redisSetTimeout(r->c, tv) != REDIS_OK) {
+    snprintf(why, size, "cannot set a timeout on %s", url);
+    mg_remote_cache_close(r);
+    return NULL;
+  }
+  redisReply *reply = db ? redisCommand(r->c, "SELECT %d", db)
+                         : redisCommand(r->c, "PING");
+  bool ok = reply && reply->type == REDIS_REPLY_STATUS;
+  if (!ok) {
+    fail(r, reply, url, why, size);
+    if (reply)
+      freeReplyObject(reply);
+    mg_remote_cache_close(r);
+    return NULL;
+  }
+  freeReplyObject(reply);
+  return r;
+}
+
+void mg_remote_cache_close(MgRemoteCache *r) {
+  if (!r)
+    return;
+  if (r->c)
+    redisFree(r->c);
+  free(r);
+}
+
+MgRemoteStatus mg_remote_cache_get(MgRemoteCache *r, const char *key,
+                                   size_t max_bytes, char **text,
+                                   size_t *len, char *why, size_t size) {
+  *text = NULL;
+  *len = 0;
+  if (!r || r->failed)
+    return MG_REMOTE_FAILED;
+  // hiredis's format knows no %zu.
+  redisReply *reply = redisCommand(r->c, "GETRANGE mirage:%s 0 %llu", key,
+                                   (unsigned long long)max_bytes);
+  if (!reply || reply->type != REDIS_REPLY_STRING) {
+    MgRemoteStatus st = fail(r, reply, "GET", why, size);
+    if (reply)
+      freeReplyObject(reply);
+    return st;
+  }
+  MgRemoteStatus st = MG_REMOTE_MISS; // no key reads as the empty string
+  if (reply->len > max_bytes) {
+    snprintf(why, size, "the shared entry is over %zu bytes", max_bytes);
+  } else if (reply->len > 0) {
+    *text = malloc(reply->len + 1);
+    if (*text) {
+      memcpy(*text, reply->str, reply->len);
+      (*text)[reply->len] = 0;
+      *len = reply->len;
+      st = MG_REMOTE_OK;
+    }
+  }
+  freeReplyObject(reply);
+  return st;
+}
+
+MgRemoteStatus mg_remote_cache_put(MgRemoteCache *r, const char *key,
+                                   const char *text, size_t len,
+                                   unsigned ttl_s, char *why, size_t size) {
+  if (!r || r->failed)
+    return MG_REMOTE_FAILED;
+  redisReply *reply =
+      ttl_s ? redisCommand(r->c, "SET mirage:%s %b EX %u", key, text, len,
+                           ttl_s)
+            : redisCommand(r->c, "SET mirage:%s %b", key, text, len);
+  MgRemoteStatus st = reply && reply->type == REDIS_REPLY_STATUS
+                          ? MG_REMOTE_OK
+                          : fail(r, reply, "SET", why, size);
+  if (reply)
+    freeReplyObject(reply);
+  return st;
+}
+
+MgRemoteStatus mg_remote_cache_del(MgRemoteCache *r, const char *key,
+                                   char *why, size_t size) {
+  if (!r || r->failed)
+    return MG_REMOTE_FAILED;
+  redisReply *reply = redisCommand(r->c, "DEL mirage:%s", key);
+  MgRemoteStatus st = reply && reply->type == REDIS_REPLY_INTEGER
+                          ? MG_REMOTE_OK
+                          : fail(r, reply, "DEL", why, size);
+  if (reply)
+    freeReplyObject(reply);
+  return st;
+}
+
+#else // !MIRAGE_HAVE_HIREDIS
+
+bool mg_remote_cache_supported(void) { return false; }
+
+const char *mg_remote_cache_failure(const MgRemoteCache *r) {
+  (void)r;
+  return NULL;
+}
+
+MgRemoteCache *mg_remote_cache_open(const char *url, double timeout_s,
+                                    char *why, size_t size) {
+  (void)timeout_s;
+  char host[256];
+  int port, db;
+  if (mg_remote_cache_parse_url(url, host, sizeof host, &port, &db, why,
+                                size))
+    snprintf(why, size, "this mirage was built without hiredis (install "
+                        "libhiredis-dev: scripts/install-deps.sh)");
+  return NULL;
+}
+
+void mg_remote_cache_close(MgRemoteCache *r) { (void)r; }
+
+MgRemoteStatus mg_remote_cache_get(MgRemoteCache *r, const char *key,
+                                   size_t max_bytes, char **text,
+                                   size_t *len, char *why, size_t size) {
+  (void)r, (void)key, (void)max_bytes, (void)why, (void)size;
+  *text = NULL;
+  *len = 0;
+  return MG_REMOTE_FAILED;
+}
+
+MgRemoteStatus mg_remote_cache_put(MgRemoteCache *r, const char *key,
+                                   const char *text, size_t len,
+                                   unsigned ttl_s, char *why, size_t size) {
+  (void)r, (void)key, (void)text, (void)len, (void)ttl_s, (void)why,
+      (void)size;
+  return MG_REMOTE_FAILED;
+}
+
+MgRemoteStatus mg_remote_cache_del(MgRemoteCache *r, const char *key,
+                                   char *why, size_t size) {
+  (void)r, (void)key, (void)why, (void)size;
+  return MG_REMOTE_FAILED;
+}
+
+#endif
