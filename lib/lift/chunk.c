@@ -277,9 +277,9 @@ static int resolve_operands(MgLiftBlock *bs, uint32_t from, uint32_t to,
     b->current = op;
     bool ok = true;
     // A masked select's i1 mask is read by the caller only (mask.c).
-    intptr_t first = mg_lift_select_fill(op) > 0;
-    for (intptr_t i = first; i < mlirOperationGetNumOperands(op) && ok; ++i)
-      ok = resolve_value(mlirOperationGetOperand(op, i), res);
+    intptr_t mask = mg_lift_select_fill(op) > 0 ? mg_lift_mask_operand(op) : -1;
+    for (intptr_t i = 0; i < mlirOperationGetNumOperands(op) && ok; ++i)
+      ok = i == mask || resolve_value(mlirOperationGetOperand(op, i), res);
     ok = ok && mg_lift_for_each_capture(op, resolve_value, res);
     if (!ok) {
       if (res->nomem)

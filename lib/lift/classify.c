@@ -58,8 +58,11 @@ static bool check_types(MlirOperation op, char *why, size_t size) {
   MgLiftType t;
   intptr_t n = data_operands(op);
   bool linalg = mg_lift_op_has_prefix(op, "linalg.");
-  // tosa.select's i1 mask is read apart (mask.c).
-  for (intptr_t i = mg_bridge_op_is(op, "tosa.select"); i < n; ++i) {
+  // A select's i1 mask is read apart (mask.c, mask_linalg.c).
+  intptr_t mask = mg_lift_mask_operand(op);
+  for (intptr_t i = 0; i < n; ++i) {
+    if (i == mask)
+      continue;
     MlirType type = mlirValueGetType(mlirOperationGetOperand(op, i));
     uint8_t dt;
     if (linalg && !mlirTypeIsAShaped(type) && mg_lift_float_dtype(type, &dt))

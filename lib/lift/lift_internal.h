@@ -8,9 +8,9 @@
 //    symbolic value such as sigmoid(x) that only a consumer can express),
 //    and the algebra that emits μGraph ops for them;
 //  - tosa.c, linalg.c, translate.c: one translation per upstream op;
-//  - partition.c, chunk.c, rewrite.c, unlift.c, mask.c, module.c: which ops
-//    form which subprogram, and the IR surgery (mask.c: a select on a
-//    i1 mask lifted as an addition).
+//  - partition.c, chunk.c, rewrite.c, unlift.c, mask.c, mask_linalg.c,
+//    module.c: which ops form which subprogram, and the IR surgery (mask.c,
+//    mask_linalg.c: a select on an i1 mask lifted as an addition).
 //
 // Views. A μGraph has no reshape or transpose, so an IR value maps to a
 // μGraph tensor `t` plus, for each dim of a "frame" (the IR value's own dims
@@ -379,32 +379,65 @@ MgStatus mg_lift_rewrite_chunk(MlirOperation module, MlirSymbolTable symbols,
                                MgLiftChunk *chunk, MlirOperation *call,
                                MgDiag *diag);
 
-//===--- mask.c: tosa.select on an i1 mask as an addition ----------------===//
+//===--- mask.c, mask_linalg.c: selects on i1 masks as additions ---------===//
 
 /// A finite select fill at or below this is a mask's "large negative"
 /// (-1e4, -65504, -1e9, finfo.min): x + fill stands for fill.
 #define MG_LIFT_MASK_FILL (-1.0e4)
 
+/// True when `op` is not null and carries ug.boundary (rewrite.c).
+bool mg_lift_is_boundary(MlirOperation op);
 /// Why `mask` cannot select as an additive mask, or NULL when it can: an
 /// i1 tensor computed from integer values only (a constant, an argument,
 /// comparisons of position ids), so its ops stay outside the kernel graph.
 const char *mg_lift_mask_why(MlirValue mask);
-/// Operand index (1 or 2) of the splat fill of a tosa.select (not a
-/// ug.boundary one) whose mask passes mg_lift_mask_why, or -1 otherwise.
+/// Operand index of the i1 mask `op` selects on, read from `op` alone: 0
+/// for tosa.select, for a linalg.generic the input whose body argument's
+/// one use is an arith.select's condition; -1 otherwise. Its type is not
+/// a float tensor's, and classification skips it.
+int mg_lift_mask_operand(MlirOperation op);
+/// Operand index (1 or 2) of the fill of a masked select that lifts as an
+/// addition: tosa.select's splat operand, or the constant side of a
+/// linalg.generic's body select (not ug.boundary ops, masks that pass
+/// mg_lift_mask_why); -1 otherwise.
 int mg_lift_select_fill(MlirOperation sel);
-/// The select whose additive mask is input `i` of `c`, or null.
+/// The masked op (tosa.select, linalg.generic) whose additive mask is
+/// input `i` of `c`, or null.
 MlirOperation mg_lift_select_input(const MgLiftChunk *c, uint32_t i);
+/// The type the caller computes the additive mask of `sel` in, for the
+/// kernel input type `input`: `input` for a tosa.select, the mask's shape
+/// with input's element type for a generic (boundary reshapes between).
+MlirType mg_lift_mask_type(MlirOperation sel, MlirType input);
 /// Inserts before `at` (appends when null) the ops computing the additive
-/// mask of `sel` as a value of `type`; null on failure.
+/// mask of `sel` as a value of `type` (mg_lift_mask_type); null on
+/// failure.
 MlirValue mg_lift_mask_make(MlirBlock block, MlirOperation at,
                             MlirOperation sel, MlirType type,
                             MlirLocation loc);
-/// The reference's stand-in for `sel`: tosa.add %x, %a marked ug.boundary.
-MlirOperation mg_lift_mask_add(MlirOperation sel, MlirValue x, MlirValue a);
-/// Unlift: the select that `add` (a stand-in, operands mapped to `x` and
-/// `a`) stands for, or null when it is not one (not inserted anywhere).
-MlirOperation mg_lift_mask_restore(MlirOperation add, MlirValue x,
-                                   MlirValue a);
+/// The reference's stand-in for `sel` (not inserted): `tosa.add x, a`
+/// marked ug.boundary for a tosa.select, a copy of a generic reading `a`
+/// (mask_linalg.c). `operands` are sel's operands mapped into the
+/// reference (null where unmapped; the mask's slot is ignored). Null on
+/// failure.
+MlirOperation mg_lift_mask_stand_in(MlirOperation sel,
+                                    const MlirValue *operands, MlirValue a);
+/// Unlift: what `copy` (of a reference op, operands mapped into the
+/// caller) stands for: a new select (the caller destroys `copy`), `copy`
+/// itself restored in place (a generic), or null when it is no stand-in.
+MlirOperation mg_lift_mask_restore(MlirOperation copy);
+
+/// mask_linalg.c: the arith.select of generic `op` whose condition is
+/// input *k's body argument (mg_lift_mask_operand), or null.
+MlirOperation mg_lift_generic_select(MlirOperation op, int *k);
+/// mg_lift_select_fill for a linalg.generic.
+int mg_lift_generic_fill(MlirOperation op);
+MlirValue mg_lift_generic_mask_make(MlirBlock block, MlirOperation at,
+                                    MlirOperation gen, MlirType type,
+                                    MlirLocation loc);
+MlirOperation mg_lift_generic_stand_in(MlirOperation gen,
+                                       const MlirValue *operands,
+                                       MlirValue a);
+MlirOperation mg_lift_generic_restore(MlirOperation copy);
 
 /// Walks the ops nested in `op`'s regions and sets operands found in `map`
 /// (keys: MlirValue.ptr, vals: index into `to`) to the mapped value. False

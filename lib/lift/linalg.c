@@ -13,6 +13,8 @@
 //  - contraction: yield = addf(acc, mulf(a, b)) with a, b two inputs whose
 //    maps put one reduced dim k in both: a (batched) matmul. A transposed
 //    operand lifts only if its image is itself a transposed view.
+// In any of them, an arith.select on an i1 mask input with a constant
+// fill is an addition of an additive mask (mask_linalg.c).
 // The accumulator's initial value must be a neutral constant (absorbed) or
 // a real tensor (combined); tensor.empty there would be undefined and is
 // refused.
@@ -274,6 +276,60 @@ static bool eval_fpowi(BodyEval *e, MlirOperation op, uint8_t dtype,
   return mg_lift_alg_binary(e->b, MG_LIFT_ALG_POW, &x, &y, dtype, out);
 }
 
+/// arith.select on the generic's i1 mask input with a constant fill: v + A,
+/// A the additive mask (0 where v is kept, the fill elsewhere), a kernel
+/// input keyed by the generic's result, of the mask operand's shape, read
+/// through its indexing map (mask_linalg.c).
+static bool eval_select(BodyEval *e, MlirOperation op, uint8_t dtype,
+                        MgLiftVal *out) {
+  MgLiftBuilder *b = e->b;
+  Structured *s = e->s;
+  int k;
+  if (!mlirOperationEqual(mg_lift_generic_select(s->op, &k), op))
+    return mg_lift_fail(b, s->op,
+                        "arith.select lifts only on an i1 mask that is an "
+                        "input of the linalg.generic, read by that select "
+                        "alone");
+  if (mg_lift_is_boundary(s->op))
+    return mg_lift_fail(b, s->op,
+                        "it computes the additive mask of a select "
+                        "lifted before");
+  MlirValue mask = mlirOperationGetOperand(s->op, k);
+  const char *why = mg_lift_mask_why(mask);
+  if (why)
+    return mg_lift_fail(b, s->op, "%s", why);
+  int fill = mg_lift_select_fill(s->op);
+  double f = 0;
+  if (fill < 0 || !mg_lift_get_scalar(mlirOperationGetOperand(op, fill), &f))
+    return mg_lift_fail(b, s->op,
+                        "arith.select lifts only on an i1 mask with a "
+                        "constant on one side");
+  if (!(f <= MG_LIFT_MASK_FILL)) // -inf included
+    return mg_lift_fail(b, s->op,
+                        "a masked select lifts only with a -inf or large "
+                        "negative fill (got %g)",
+                        f);
+  if (dtype != s->out_dtype)
+    return mg_lift_fail(b, s->op,
+                        "the masked select computes in another type than "
+                        "the generic's result");
+  if (s->rank[k] < 1 || s->rank[k] > MG_MAX_DIMS)
+    return mg_lift_fail(b, s->op, "the mask has rank %u (1 to %d lift)",
+                        s->rank[k], MG_MAX_DIMS);
+  int64_t dims[MG_MAX_DIMS];
+  for (uint32_t d = 0; d < s->rank[k]; ++d)
+    dims[d] = mlirShapedTypeGetDimSize(mlirValueGetType(mask), d);
+  MgTensorId t = mg_lift_input_shaped(b, mlirOperationGetResult(s->op, 0),
+                                      s->rank[k], dims, NULL);
+  if (t == MG_NO_ID)
+    return false;
+  MgLiftVal a, fa, x;
+  mg_lift_val_exact(b, t, dtype, s->op, &a);
+  return mg_lift_frame_in(b, &a, s->loops, s->sizes, s->phi[k], &fa) &&
+         eval(e, mlirOperationGetOperand(op, 3 - fill), &x) &&
+         mg_lift_alg_binary(b, MG_LIFT_ALG_ADD, &x, &fa, dtype, out);
+}
+
 static bool eval_op(BodyEval *e, MlirOperation op, MgLiftVal *out) {
   MgLiftBuilder *b = e->b;
   char name[64];
@@ -293,6 +349,8 @@ static bool eval_op(BodyEval *e, MlirOperation op, MgLiftVal *out) {
   }
   if (mg_bridge_op_is(op, "math.fpowi"))
     return eval_fpowi(e, op, dtype, out);
+  if (mg_bridge_op_is(op, "arith.select"))
+    return eval_select(e, op, dtype, out);
   static const struct {
     const char *name;
     MgLiftAlg alg;

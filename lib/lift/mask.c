@@ -24,6 +24,9 @@
 //    identity x + A holds for every A, so checking on random A is sound);
 //  - unlift rebuilds the select from that add and the caller's boundary
 //    select (mask and fill), then erases A and the zero splat.
+// The same masks written as an arith.select in a linalg.generic body
+// (torch-mlir's linalg, JAX) take the same path with their own IR surgery
+// (mask_linalg.c); the functions below dispatch on the op.
 //
 //===----------------------------------------------------------------------===//
 #include "lift_internal.h"
@@ -39,7 +42,7 @@ static bool is_i1_tensor(MlirValue v) {
          mlirIntegerTypeGetWidth(mlirShapedTypeGetElementType(t)) == 1;
 }
 
-static bool is_boundary(MlirOperation op) {
+bool mg_lift_is_boundary(MlirOperation op) {
   return !mlirOperationIsNull(op) &&
          !mlirAttributeIsNull(mg_lift_attr(op, "ug.boundary"));
 }
@@ -94,9 +97,18 @@ const char *mg_lift_mask_why(MlirValue mask) {
   return NULL;
 }
 
+int mg_lift_mask_operand(MlirOperation op) {
+  if (mg_bridge_op_is(op, "tosa.select"))
+    return 0;
+  int k;
+  return mlirOperationIsNull(mg_lift_generic_select(op, &k)) ? -1 : k;
+}
+
 int mg_lift_select_fill(MlirOperation sel) {
+  if (mg_bridge_op_is(sel, "linalg.generic"))
+    return mg_lift_generic_fill(sel);
   if (!mg_bridge_op_is(sel, "tosa.select") ||
-      mlirOperationGetNumOperands(sel) != 3 || is_boundary(sel) ||
+      mlirOperationGetNumOperands(sel) != 3 || mg_lift_is_boundary(sel) ||
       mg_lift_mask_why(mlirOperationGetOperand(sel, 0)))
     return -1;
   double s;
@@ -114,7 +126,7 @@ MlirOperation mg_lift_select_input(const MgLiftChunk *c, uint32_t i) {
   MlirOperation def = mlirOpResultGetOwner(v);
   for (uint32_t k = 0; k < c->num_members; ++k)
     if (mlirOperationEqual(c->members[k], def))
-      return mg_bridge_op_is(def, "tosa.select") ? def : (MlirOperation){NULL};
+      return mg_lift_mask_operand(def) >= 0 ? def : (MlirOperation){NULL};
   return (MlirOperation){NULL};
 }
 
@@ -138,9 +150,25 @@ static MlirOperation boundary_op(MlirOperationState *s) {
   return mlirOperationCreate(s);
 }
 
+MlirType mg_lift_mask_type(MlirOperation sel, MlirType input) {
+  int k;
+  MlirOperation body_sel = mg_lift_generic_select(sel, &k);
+  if (mlirOperationIsNull(body_sel))
+    return input;
+  MlirType mt = mlirValueGetType(mlirOperationGetOperand(sel, k));
+  intptr_t rank = mlirShapedTypeGetRank(mt);
+  int64_t dims[MG_LIFT_MAX_RANK];
+  for (intptr_t d = 0; d < rank && d < MG_LIFT_MAX_RANK; ++d)
+    dims[d] = mlirShapedTypeGetDimSize(mt, d);
+  return mlirRankedTensorTypeGet(
+      rank, dims, mlirShapedTypeGetElementType(input), mlirAttributeGetNull());
+}
+
 MlirValue mg_lift_mask_make(MlirBlock block, MlirOperation at,
                             MlirOperation sel, MlirType type,
                             MlirLocation loc) {
+  if (mg_bridge_op_is(sel, "linalg.generic"))
+    return mg_lift_generic_mask_make(block, at, sel, type, loc);
   int fill = mg_lift_select_fill(sel);
   intptr_t rank = mlirShapedTypeGetRank(type);
   if (fill < 0 || rank > MG_LIFT_MAX_RANK)
@@ -179,30 +207,46 @@ MlirValue mg_lift_mask_make(MlirBlock block, MlirOperation at,
   return mlirOperationGetResult(a, 0);
 }
 
-MlirOperation mg_lift_mask_add(MlirOperation sel, MlirValue x, MlirValue a) {
-  MlirValue operands[2] = {x, a};
+MlirOperation mg_lift_mask_stand_in(MlirOperation sel,
+                                    const MlirValue *operands, MlirValue a) {
+  if (mg_bridge_op_is(sel, "linalg.generic"))
+    return mg_lift_generic_stand_in(sel, operands, a);
+  int fill = mg_lift_select_fill(sel);
+  if (fill < 0 || mlirValueIsNull(operands[3 - fill]))
+    return (MlirOperation){NULL};
+  MlirValue xa[2] = {operands[3 - fill], a};
   MlirType type = mlirValueGetType(mlirOperationGetResult(sel, 0));
-  MlirOperationState s = tosa_state(
-      "tosa.add", mlirOperationGetLocation(sel), 2, operands, type);
+  MlirOperationState s =
+      tosa_state("tosa.add", mlirOperationGetLocation(sel), 2, xa, type);
   return boundary_op(&s);
 }
 
-MlirOperation mg_lift_mask_restore(MlirOperation add, MlirValue x,
-                                   MlirValue a) {
-  if (!is_boundary(add) || !mg_bridge_op_is(add, "tosa.add") ||
-      !mlirValueIsAOpResult(a))
+// The select a tosa.add stand-in (operands mapped) stands for, or null.
+static MlirOperation restore_select(MlirOperation add) {
+  if (mlirOperationGetNumOperands(add) != 2 || !mg_lift_is_boundary(add) ||
+      !mg_bridge_op_is(add, "tosa.add"))
+    return (MlirOperation){NULL};
+  MlirValue x = mlirOperationGetOperand(add, 0),
+            a = mlirOperationGetOperand(add, 1);
+  if (!mlirValueIsAOpResult(a))
     return (MlirOperation){NULL};
   MlirOperation def = mlirOpResultGetOwner(a);
-  if (!is_boundary(def) || !mg_bridge_op_is(def, "tosa.select"))
+  if (!mg_lift_is_boundary(def) || !mg_bridge_op_is(def, "tosa.select"))
     return (MlirOperation){NULL};
   // The zero splat is the boundary operand; the fill is the other one.
   MlirValue on_true = mlirOperationGetOperand(def, 1),
             on_false = mlirOperationGetOperand(def, 2);
-  bool fill_true = !is_boundary(mg_lift_def_op(on_true));
+  bool fill_true = !mg_lift_is_boundary(mg_lift_def_op(on_true));
   MlirValue operands[3] = {mlirOperationGetOperand(def, 0),
                            fill_true ? on_true : x, fill_true ? x : on_false};
   MlirType type = mlirValueGetType(mlirOperationGetResult(add, 0));
   MlirOperationState s = tosa_state(
       "tosa.select", mlirOperationGetLocation(add), 3, operands, type);
   return mlirOperationCreate(&s);
+}
+
+MlirOperation mg_lift_mask_restore(MlirOperation copy) {
+  if (mg_bridge_op_is(copy, "linalg.generic"))
+    return mg_lift_generic_restore(copy);
+  return restore_select(copy);
 }

@@ -242,27 +242,35 @@ static MlirOperation clone_mapped(MlirOperation src, MgPtrMap *pref,
   return c;
 }
 
-// A select lifted as x + A (mask.c) becomes `tosa.add x, A` in the
-// reference, A its block argument; null for every other op.
-static MlirOperation mask_stand_in(const MgLiftChunk *c, MlirBlock block,
+// A select lifted as x + A becomes its stand-in in the reference (mask.c:
+// `tosa.add x, A`, or the generic reading A), A its block argument; null
+// for every other op.
+static MlirOperation mask_stand_in(const MgLiftChunk *c, const MlirValue *masks,
                                    MlirOperation src, MgPtrMap *map,
                                    MlirValue *to, uint32_t *num_to) {
   int fill = mg_lift_select_fill(src);
+  intptr_t n = mlirOperationGetNumOperands(src);
   for (uint32_t i = 0; fill > 0 && i < c->num_inputs; ++i) {
     if (!mlirOperationEqual(mg_lift_select_input(c, i), src))
       continue;
-    MlirValue x = mlirOperationGetOperand(src, 3 - fill);
-    uint32_t k = mg_ptrmap_get(map, x.ptr);
-    if (k == UINT32_MAX)
+    MlirValue *operands = malloc(((size_t)n + 1) * sizeof *operands);
+    if (!operands)
       return (MlirOperation){NULL};
-    MlirOperation add =
-        mg_lift_mask_add(src, to[k], mlirBlockGetArgument(block, i));
-    to[*num_to] = mlirOperationGetResult(add, 0);
-    if (!mg_ptrmap_put(map, mlirOperationGetResult(src, 0).ptr, (*num_to)++)) {
-      mlirOperationDestroy(add);
+    for (intptr_t j = 0; j < n; ++j) { // unmapped (the mask): null
+      uint32_t k = mg_ptrmap_get(map, mlirOperationGetOperand(src, j).ptr);
+      operands[j] = k == UINT32_MAX ? (MlirValue){NULL} : to[k];
+    }
+    MlirOperation op = mg_lift_mask_stand_in(src, operands, masks[i]);
+    free(operands);
+    if (mlirOperationIsNull(op))
+      return op;
+    to[*num_to] = mlirOperationGetResult(op, 0);
+    if (!mg_lift_remap_nested(op, map, to) ||
+        !mg_ptrmap_put(map, mlirOperationGetResult(src, 0).ptr, (*num_to)++)) {
+      mlirOperationDestroy(op);
       return (MlirOperation){NULL};
     }
-    return add;
+    return op;
   }
   return (MlirOperation){NULL};
 }
@@ -279,11 +287,12 @@ static MlirOperation build_reference(MlirContext ctx, MgLiftChunk *c,
   MlirLocation *locs = malloc((c->num_inputs + 1) * sizeof *locs);
   int64_t *slots =
       malloc((c->num_ref_ops + 2 * c->num_inputs + 1) * sizeof *slots);
+  MlirValue *masks = malloc((c->num_inputs + 1) * sizeof *masks);
   MgPtrMap map;
   mg_ptrmap_init(&map);
   MlirOperation ref = {NULL};
   MlirBlock block = {NULL};
-  bool ok = to && rets && locs && slots;
+  bool ok = to && rets && locs && slots && masks;
   if (ok) {
     for (uint32_t i = 0; i < c->num_inputs; ++i)
       locs[i] = loc;
@@ -294,8 +303,13 @@ static MlirOperation build_reference(MlirContext ctx, MgLiftChunk *c,
   for (uint32_t i = 0; ok && i < c->num_inputs; ++i) {
     MlirValue arg = mlirBlockGetArgument(block, i);
     MlirType ir = mlirValueGetType(c->inputs[i]);
-    if (!mlirOperationIsNull(mg_lift_select_input(c, i)))
-      continue; // an additive mask: read by the select's stand-in only
+    MlirOperation sel = mg_lift_select_input(c, i);
+    if (!mlirOperationIsNull(sel)) { // read by the select's stand-in only
+      masks[i] = reshape_to(block, (MlirOperation){NULL}, arg,
+                            mg_lift_mask_type(sel, in_types[i]), loc);
+      ok = !mlirValueIsNull(masks[i]);
+      continue;
+    }
     MlirValue v = reshape_to(block, (MlirOperation){NULL}, arg, ir, loc);
     ok = !mlirValueIsNull(v);
     if (!ok)
@@ -322,8 +336,8 @@ static MlirOperation build_reference(MlirContext ctx, MgLiftChunk *c,
   MgPtrMap consts;
   mg_ptrmap_init(&consts);
   for (uint32_t i = 0; ok && i < c->num_ref_ops; ++i) {
-    MlirOperation op = mask_stand_in(c, block, c->ref_ops[i], &map, to,
-                                     &num_to);
+    MlirOperation op =
+        mask_stand_in(c, masks, c->ref_ops[i], &map, to, &num_to);
     if (mlirOperationIsNull(op))
       op = clone_mapped(c->ref_ops[i],
                         mg_lift_is_floating(c->ref_ops[i]) ? &consts : NULL,
@@ -378,6 +392,7 @@ static MlirOperation build_reference(MlirContext ctx, MgLiftChunk *c,
   free(rets);
   free(locs);
   free(slots);
+  free(masks);
   return ref;
 }
 
@@ -444,20 +459,34 @@ MgStatus mg_lift_rewrite_chunk(MlirOperation module, MlirSymbolTable symbols,
     MlirValue *operands = malloc((c->num_inputs + 1) * sizeof *operands);
     MlirOperation last = c->members[c->num_members - 1];
     MlirOperation next = mlirOperationGetNextInBlock(last);
-    bool reshaped = operands != NULL;
+    bool reshaped = operands != NULL, masked = true;
     for (uint32_t i = 0; reshaped && i < c->num_inputs; ++i) {
       MlirOperation sel = mg_lift_select_input(c, i);
       operands[i] =
           !mlirOperationIsNull(sel)
-              ? mg_lift_mask_make(c->block, next, sel, in_types[i], loc)
-          : mlirTypeEqual(mlirValueGetType(c->inputs[i]), in_types[i])
-              ? c->inputs[i]
-              : reshape_to(c->block, next, c->inputs[i], in_types[i], loc);
+              ? mg_lift_mask_make(c->block, next, sel,
+                                  mg_lift_mask_type(sel, in_types[i]), loc)
+              : c->inputs[i];
+      if (!mlirValueIsNull(operands[i]) &&
+          !mlirTypeEqual(mlirValueGetType(operands[i]), in_types[i]))
+        operands[i] = reshape_to(c->block, next, operands[i], in_types[i], loc);
       reshaped = !mlirValueIsNull(operands[i]);
+      masked = reshaped || mlirOperationIsNull(sel);
     }
     if (!reshaped) { // only out of memory: the reference made the inverse
       free(operands);
       operands = NULL;
+    }
+    // Without its additive mask the call would read the select's result,
+    // erased below: an internal error rather than broken IR.
+    if (!masked) {
+      free(in_types);
+      free(out_types);
+      free(locs);
+      return mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
+                         "internal: could not compute the additive mask of "
+                         "'@%s'",
+                         name);
     }
     MlirOperationState cs = mlirOperationStateGet(str("func.call"), loc);
     mlirOperationStateAddOperands(&cs, c->num_inputs,

@@ -306,12 +306,10 @@ static MlirOperation clone_remapped(Inline *in, MlirOperation op) {
     else
       ok = false;
   }
-  if (ok && mlirOperationGetNumOperands(copy) == 2) {
+  if (ok) {
     // The stand-in of a masked select: the select again (mask.c).
-    MlirOperation sel =
-        mg_lift_mask_restore(copy, mlirOperationGetOperand(copy, 0),
-                             mlirOperationGetOperand(copy, 1));
-    if (!mlirOperationIsNull(sel)) {
+    MlirOperation sel = mg_lift_mask_restore(copy);
+    if (!mlirOperationIsNull(sel) && !mlirOperationEqual(sel, copy)) {
       mlirOperationDestroy(copy);
       copy = sel;
     }

@@ -179,7 +179,7 @@ static MgStatus constant_input(Whole *w, MgProgram *q, MlirValue v,
     return fail(w, w->func, "internal: an input is not an argument");
   // The additive mask of a select (mask.c) is computed at the call site:
   // no constant of the function holds it.
-  if (mg_bridge_op_is(def, "tosa.select"))
+  if (mg_lift_mask_operand(def) >= 0)
     return fail(w, def,
                 "a select on an i1 mask lifts as an addition of a mask "
                 "computed outside the kernel graph, which a whole-function "

@@ -36,6 +36,8 @@
 // kernel graphs are one μGraph, searched once. mirage-run draws the
 // additive mask input at random like every other input, so the pairs are
 // checked on random masks (the -inf constant itself is not exercised here).
+// The same masks as torch-mlir's linalg writes them (arith.select in a
+// linalg.generic): linalg-masked-softmax.mlir.
 // RUN: %python %S/Inputs/causal_softmax.py > %t.masked.mlir
 // RUN: mirage-opt --mirage-superopt="time-budget-s=0 cache=false lower=false" --mirage-remarks %t.masked.mlir -o %t.masked 2>%t.masked.err
 // RUN: FileCheck %s --check-prefix=MASKED < %t.masked
