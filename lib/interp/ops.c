@@ -205,7 +205,8 @@ static MgStatus eval_matmul(MgExec *ex, const MgOp *op, MgExecValue *vals) {
       ob += idx[d] * sb[d];
     }
     st = ex->dom->matmul(ex->dctx, a->data + oa, b->data + ob,
-                         c + (int64_t)s * m * n, m, k, n);
+                         c + (int64_t)s * m * n,
+                         (MgMatmulShape){m, k, n});
     if (st != MG_STATUS_OK)
       return mg_interp_domain_fail(ex, st, "matmul");
     for (uint32_t d = br; d-- > 0;) {

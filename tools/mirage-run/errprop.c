@@ -280,8 +280,9 @@ static MgStatus e_add_into(void *ctx, MgCell *acc, const MgCell *x,
 /// sum of squares (independent, one square root at the end): the same
 /// combination as joining term by term, in linear time.
 static MgStatus e_matmul(void *ctx, const MgCell *a, const MgCell *b,
-                         MgCell *c, int64_t m, int64_t k, int64_t n) {
+                         MgCell *c, MgMatmulShape shape) {
   const ErrProp *e = ctx;
+  const int64_t m = shape.m, k = shape.k, n = shape.n;
   size_t row = (size_t)(n > 0 ? n : 1);
   double *acc = malloc(3 * row * sizeof *acc);
   float *mark = malloc(row * sizeof *mark); // an ill operand's deviation
