@@ -739,7 +739,7 @@ static bool dfs_ops(Run *r) {
     from = r->last.max_in; // smaller largest operands: never canonical
   for (uint32_t m = from; m < n; m++)
     if (!mg_gen_ops(&r->s->facts.vocab, true, m, r->nin, g->tensors[m].rank,
-                    try_op, r))
+                    (GenSink){try_op, r}))
       return false;
   return true;
 }

@@ -488,7 +488,7 @@ static void kdfs(KRun *k) {
   uint32_t from = k->has_last ? k->last.max_in : 0;
   for (uint32_t m = from; m < n && !mg_worker_stopped(k->w); m++) {
     if (!mg_gen_ops(&k->s->facts.vocab, false, m, 0, g->tensors[m].rank,
-                    try_kernel_op, k))
+                    (GenSink){try_kernel_op, k}))
       return;
     if (k->customs < k->s->opt.max_custom_kernels)
       try_customs(k, m);

@@ -532,10 +532,16 @@ int mg_opkey_compare(const OpKey *a, const OpKey *b);
 /// Called for each generated op with its canonical attribute; returning
 /// false stops the generation.
 typedef bool (*GenFn)(void *ctx, MgOp *op, uint64_t attr);
+/// Where generated ops go: the callback and its context.
+typedef struct GenSink {
+  GenFn fn;
+  void *ctx;
+} GenSink;
 /// Generates the ops whose largest operand is tensor `m` (of rank `rank_m`)
-/// with other operands in [first, m] (gen.c). Returns false when `fn` did.
+/// with other operands in [first, m] (gen.c). Returns false when the sink's
+/// callback did.
 bool mg_gen_ops(const Vocab *v, bool block, uint32_t m, uint32_t first,
-                uint32_t rank_m, GenFn fn, void *ctx);
+                uint32_t rank_m, GenSink sink);
 /// True for ops counted against max_block_ops.
 bool mg_search_counted(MgOpKind kind);
 /// The kinds tracked by the non-LAX budget.
