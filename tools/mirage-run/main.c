@@ -735,7 +735,8 @@ static Outcome interpret_and_compare(const Pair *pair,
   if (!threaded)
     interpret(&run);
   MgStatus est = mg_run_error_sigmas(program, sig, in, sides->roundoff,
-                                     b->sigma, b->sigma_lin, &diag);
+                                     (MgRunSigmas){b->sigma, b->sigma_lin},
+                                     &diag);
   if (threaded)
     pthread_join(thread, NULL);
   if (run.status != MG_STATUS_OK) {
@@ -1291,8 +1292,10 @@ static Outcome time_kernel(MlirOperation module, const TimeRun *tr,
     report_error(kloc, label, err);
   } else if (!buffers_alloc(&b, &sig, o)) {
     report_error(kloc, label, "out of memory");
-  } else if (!mg_run_gpu_time(&gpu, &plan, program, &image, b.in_storage,
-                              b.jit_out, &o->timing, &t, err, sizeof err)) {
+  } else if (!mg_run_gpu_time(&gpu,
+                              &(MgRunGpuJob){program, &plan, &image,
+                                             b.in_storage, b.jit_out},
+                              &o->timing, &t, err, sizeof err)) {
     report_error(kloc, label, err);
   } else {
     char text[800] = "";
