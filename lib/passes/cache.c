@@ -502,21 +502,20 @@ static MgProgram *fetch(Lookup *l, const MgProgram *subject,
   return result;
 }
 
-MgProgram *mg_cache_fetch(MlirContext ctx, const char *dir,
-                          const MgProgram *subject, const MgSearchOptions *o,
-                          bool trust_signed, MgCacheOutcome *outcome,
-                          bool *stopped, bool *verified, MgDiag *diag) {
-  Lookup l = {.ctx = ctx, .dir = dir, .o = o};
+MgProgram *mg_cache_fetch(MlirContext ctx, const MgCacheQuery *q,
+                          MgCacheFetched *got, MgDiag *diag) {
+  Lookup l = {.ctx = ctx, .dir = q->dir, .o = q->options};
   SecretState state;
-  l.have_secret = trust_signed && cache_secret(dir, false, l.secret, &state,
-                                               NULL);
-  MgProgram *p = fetch(&l, subject, outcome, diag);
+  l.have_secret = q->trust_signed && cache_secret(q->dir, false, l.secret,
+                                                  &state, NULL);
+  MgCacheOutcome *outcome = &got->outcome;
+  MgProgram *p = fetch(&l, q->subject, outcome, diag);
   if (*outcome == MG_CACHE_MISS) {
     l.stopped = true;
-    p = fetch(&l, subject, outcome, diag);
+    p = fetch(&l, q->subject, outcome, diag);
   }
-  *stopped = l.stopped && *outcome != MG_CACHE_MISS;
-  *verified = l.verified;
+  got->stopped = l.stopped && *outcome != MG_CACHE_MISS;
+  got->verified = l.verified;
   return p;
 }
 

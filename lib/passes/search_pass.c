@@ -370,11 +370,13 @@ static void answer_from_cache(Run *run, MlirOperation module,
                               MlirLocation loc, const char *name,
                               const MgProgram *target, Answer *a) {
   MgDiag diag = MG_DIAG_INIT;
-  MgCacheOutcome outcome;
-  bool stopped = false, verified = false;
-  a->best = mg_cache_fetch(mlirOperationGetContext(module), run->cache_dir,
-                           target, &run->options, !run->cache_verify,
-                           &outcome, &stopped, &verified, &diag);
+  MgCacheFetched got = {MG_CACHE_MISS, false, false};
+  a->best = mg_cache_fetch(mlirOperationGetContext(module),
+                           &(MgCacheQuery){run->cache_dir, target,
+                                           &run->options, !run->cache_verify},
+                           &got, &diag);
+  const MgCacheOutcome outcome = got.outcome;
+  const bool stopped = got.stopped, verified = got.verified;
   if (outcome == MG_CACHE_DAMAGED && run->remarks)
     mg_pass_remark(loc, "mirage-search: ignoring a damaged cache entry: %s",
                    diag.message);
