@@ -283,10 +283,9 @@ static bool prune_by_operands(Run *r, const MgOp *op,
   const MgGraph *g = graph(r);
   MgTensorId a = op->inputs[0];
   MgTensorId b = op->num_inputs > 1 ? op->inputs[1] : MG_NO_ID;
-  if (!mg_roles_of_op(o->use_dims ? s->facts.reduced : NULL, op, &g->tensors[a],
-                      r->ti[a].role, b == MG_NO_ID ? NULL : &g->tensors[b],
-                      b == MG_NO_ID ? NULL : r->ti[b].role, r->sk->loop,
-                      o->use_dims, roles)) {
+  const Operands x = mg_operands_of(g, op, r->ti, r->cls);
+  if (!mg_roles_of_op(o->use_dims ? s->facts.reduced : NULL, op, &x,
+                      r->sk->loop, o->use_dims, roles)) {
     mg_worker_prune(r->w, MG_SEARCH_RULE_DIMS, NULL);
     return true;
   }
@@ -295,9 +294,7 @@ static bool prune_by_operands(Run *r, const MgOp *op,
     mg_worker_prune(r->w, MG_SEARCH_RULE_ANCHOR, NULL);
     return true;
   }
-  const Support *sb = b == MG_NO_ID ? NULL : &r->ti[b].sup;
-  if (!mg_search_op_reductions_ok(s, op, &g->tensors[a], r->ti[a].role,
-                                  &r->ti[a].sup, sb, r->sk->loop)) {
+  if (!mg_search_op_reductions_ok(s, op, &x, r->sk->loop)) {
     mg_worker_prune(r->w, MG_SEARCH_RULE_REDUCE, NULL);
     return true;
   }
@@ -381,8 +378,6 @@ static int build_op(Run *r, MgOp *op, MgOpId *id, MgTensorId *out) {
 static bool prune_by_result(Run *r, const MgOp *op, MgOpId id, MgTensorId out,
                             const MgRole roles[MG_MAX_DIMS], bool post) {
   const Search *s = r->s;
-  MgTensorId a = op->inputs[0];
-  MgTensorId b = op->num_inputs > 1 ? op->inputs[1] : MG_NO_ID;
   MgAbsId cls[MG_MAX_OP_OUTPUTS];
   mg_search_classes(s, r->p, r->g, id, r->cls, cls);
   r->cls[out] = cls[0];
@@ -396,9 +391,8 @@ static bool prune_by_result(Run *r, const MgOp *op, MgOpId id, MgTensorId out,
   memcpy(r->ti[out].role, roles, MG_MAX_DIMS * sizeof *roles);
   r->ti[out].phase =
       op->kind == MG_OP_ACCUM || post ? PHASE_POST : PHASE_LOOP;
-  const Support *sb = b == MG_NO_ID ? NULL : &r->ti[b].sup;
-  mg_sup_of_op(s, op, r->cls[a], b == MG_NO_ID ? MG_ABS_NONE : r->cls[b],
-               &r->ti[a].sup, sb, &r->ti[out].sup);
+  const Operands x = mg_operands_of(graph(r), op, r->ti, r->cls);
+  mg_sup_of_op(s, op, &x, &r->ti[out].sup);
   if (s->abs && duplicate(r, out)) {
     mg_graph_pop_op(r->p, r->g);
     mg_worker_prune(r->w, MG_SEARCH_RULE_DUPLICATE, NULL);

@@ -233,11 +233,9 @@ static bool try_kernel_op(void *ctx, MgOp *op, uint64_t attr) {
   MgTensorId a = op->inputs[0];
   MgTensorId b = op->num_inputs > 1 ? op->inputs[1] : MG_NO_ID;
   MgRole roles[MG_MAX_DIMS];
-  if (!mg_roles_of_op(s->opt.use_dims ? s->facts.reduced : NULL, op,
-                      &g->tensors[a], k->ti[a].role,
-                      b == MG_NO_ID ? NULL : &g->tensors[b],
-                      b == MG_NO_ID ? NULL : k->ti[b].role, ROLE_NONE,
-                      s->opt.use_dims, roles)) {
+  const Operands x = mg_operands_of(g, op, k->ti, k->cls);
+  if (!mg_roles_of_op(s->opt.use_dims ? s->facts.reduced : NULL, op, &x,
+                      ROLE_NONE, s->opt.use_dims, roles)) {
     mg_worker_prune(w, MG_SEARCH_RULE_DIMS, NULL);
     return true;
   }
@@ -246,9 +244,7 @@ static bool try_kernel_op(void *ctx, MgOp *op, uint64_t attr) {
     mg_worker_prune(w, MG_SEARCH_RULE_ANCHOR, NULL);
     return true;
   }
-  const Support *sb = b == MG_NO_ID ? NULL : &k->ti[b].sup;
-  if (!mg_search_op_reductions_ok(s, op, &g->tensors[a], k->ti[a].role,
-                                  &k->ti[a].sup, sb, ROLE_NONE)) {
+  if (!mg_search_op_reductions_ok(s, op, &x, ROLE_NONE)) {
     mg_worker_prune(w, MG_SEARCH_RULE_REDUCE, NULL);
     return true;
   }
@@ -269,8 +265,8 @@ static bool try_kernel_op(void *ctx, MgOp *op, uint64_t attr) {
     k->cls[out] = cls[0];
     memset(&k->ti[out], 0, sizeof k->ti[out]);
     memcpy(k->ti[out].role, roles, sizeof roles);
-    mg_sup_of_op(s, op, k->cls[a], b == MG_NO_ID ? MG_ABS_NONE : k->cls[b],
-                 &k->ti[a].sup, sb, &k->ti[out].sup);
+    const Operands y = mg_operands_of(kgraph(k), op, k->ti, k->cls);
+    mg_sup_of_op(s, op, &y, &k->ti[out].sup);
     if (s->abs && (cls[0] == MG_ABS_NONE ||
                    !mg_absexpr_is_subexpr(s->abs, cls[0])))
       drop = MG_SEARCH_RULE_ABSEXPR;
@@ -552,22 +548,14 @@ static void run_choice(Worker *w, uint32_t index, void *arg) {
     MgOpId id = mg_graph_add_op(k.p, 0, &op, &out, NULL);
     if (id != MG_NO_ID) {
       MgRole roles[MG_MAX_DIMS];
-      const MgGraph *g = kgraph(&k);
-      MgTensorId b = op.num_inputs > 1 ? op.inputs[1] : MG_NO_ID;
-      mg_roles_of_op(NULL, &op, &g->tensors[op.inputs[0]],
-                     k.ti[op.inputs[0]].role,
-                     b == MG_NO_ID ? NULL : &g->tensors[b],
-                     b == MG_NO_ID ? NULL : k.ti[b].role, ROLE_NONE, false,
-                     roles);
+      const Operands x = mg_operands_of(kgraph(&k), &op, k.ti, k.cls);
+      mg_roles_of_op(NULL, &op, &x, ROLE_NONE, false, roles);
       MgAbsId cls[MG_MAX_OP_OUTPUTS];
       mg_search_classes(k.s, k.p, 0, id, k.cls, cls);
       k.cls[out] = cls[0];
       memset(&k.ti[out], 0, sizeof k.ti[out]);
       memcpy(k.ti[out].role, roles, sizeof roles);
-      mg_sup_of_op(k.s, &op, k.cls[op.inputs[0]],
-                   b == MG_NO_ID ? MG_ABS_NONE : k.cls[b],
-                   &k.ti[op.inputs[0]].sup, b == MG_NO_ID ? NULL : &k.ti[b].sup,
-                   &k.ti[out].sup);
+      mg_sup_of_op(k.s, &op, &x, &k.ti[out].sup);
       uint16_t kinds[MG_OP_COUNT] = {0};
       kinds[op.kind] = 1;
       OpKey key;
