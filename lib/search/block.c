@@ -130,8 +130,8 @@ static bool finish_skeleton(const Search *s, const BlockSig *sig,
                             const RoleSet *rs, Skeleton *sk) {
   const MgSearchOptions *o = &s->opt;
   for (int a = 0; a < 3; a++)
-    sk->grid[a] = 1;
-  sk->forloop = 1;
+    sk->launch.grid[a] = 1;
+  sk->launch.forloop = 1;
   int64_t loop_size = 0;
   for (uint32_t k = 0; k < rs->n; k++) {
     for (uint32_t a = 0; a < sk->num_axes; a++)
@@ -140,7 +140,7 @@ static bool finish_skeleton(const Search *s, const BlockSig *sig,
                              s->gpu->max_grid[a]);
         if (!r)
           return false;
-        sk->grid[a] = (int32_t)r;
+        sk->launch.grid[a] = (int32_t)r;
       }
     if (rs->role[k] == sk->loop)
       loop_size = rs->size[k];
@@ -148,11 +148,11 @@ static bool finish_skeleton(const Search *s, const BlockSig *sig,
   if (sk->loop != ROLE_NONE) {
     for (uint32_t a = 0; a < sk->num_axes; a++)
       if (sk->axis[a] == sk->loop)
-        loop_size /= sk->grid[a];
+        loop_size /= sk->launch.grid[a];
     int64_t r = rep_size(loop_size, o->pow2_launch, o->max_forloop);
     if (!r)
       return false;
-    sk->forloop = (int32_t)r;
+    sk->launch.forloop = (int32_t)r;
   }
   for (uint32_t i = 0; i < sig->n; i++) {
     for (int a = 0; a < 3; a++)
@@ -759,7 +759,8 @@ static bool start(Run *r) {
       mg_program_add_graph(p, MG_LEVEL_BLOCK) != 1)
     return false;
   r->g = 1;
-  if (mg_graph_set_launch(p, 1, sk->grid, 128, sk->forloop, NULL) !=
+  if (mg_graph_set_launch(p, 1, sk->launch.grid, 128, sk->launch.forloop,
+                          NULL) !=
       MG_STATUS_OK)
     return false;
   r->nin = sig->n;

@@ -303,8 +303,8 @@ static bool apply_custom(KRun *k, const MgOp *op, const MenuEntry *e) {
   const MgGraph *g = kgraph(k);
   if (g->num_tensors + e->num_out > K_MAX_TENSORS)
     return false;
-  if (!mg_replay_recipe(k->p, r, op->inputs, op->num_inputs, r->sk.grid,
-                        r->sk.forloop, outs))
+  if (!mg_replay_recipe(k->p, r, op->inputs, op->num_inputs, &r->sk.launch,
+                        outs))
     return false;
   for (uint32_t i = 0; i < e->num_out; i++) {
     memset(&k->ti[outs[i]], 0, sizeof k->ti[outs[i]]);

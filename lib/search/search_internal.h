@@ -166,12 +166,17 @@ typedef struct BlockSig {
   TInfo info[MG_MAX_OP_INPUTS];
 } BlockSig;
 
+/// A block graph's launch: its grid and its for-loop's trip count.
+typedef struct LaunchShape {
+  int32_t grid[3], forloop;
+} LaunchShape;
+
 /// Grid and loop roles of a block graph, with representative sizes.
 typedef struct Skeleton {
   uint32_t num_axes;
   MgRole axis[3];
   MgRole loop;              // ROLE_NONE: F = 1
-  int32_t grid[3], forloop; // representative launch used while enumerating
+  LaunchShape launch; // representative launch used while enumerating
   int8_t imap[MG_MAX_OP_INPUTS][3];
   int8_t fmap[MG_MAX_OP_INPUTS];
 } Skeleton;
@@ -477,11 +482,10 @@ void mg_kernel_level(Search *s, Worker *workers, uint32_t num_workers);
 void mg_replay_kernel_graph(Worker *w, const KOp *ops, uint32_t num_ops,
                             const MgTensorId *outputs);
 /// Replays `r` as block graph of a new custom op in graph 0 of `p` on
-/// `inputs` with launch `grid`/`forloop`; false (program unchanged up to
-/// truncation by the caller) when a builder rejects it.
+/// `inputs` with launch `at`; false (program unchanged up to truncation by
+/// the caller) when a builder rejects it.
 bool mg_replay_recipe(MgProgram *p, const Recipe *r, const MgTensorId *inputs,
-                      uint32_t n, const int32_t grid[3], int32_t forloop,
-                      MgTensorId *outs);
+                      uint32_t n, const LaunchShape *at, MgTensorId *outs);
 
 /// Shared memory of `r` on inputs `sig` at the launch with the smallest
 /// tiles the policy allows; -1 when no launch builds.
