@@ -21,6 +21,11 @@ extern "C" {
 
 typedef uint64_t MgCell;
 
+/// The shape of one matmul, c(m,n) = a(m,k) · b(k,n).
+typedef struct MgMatmulShape {
+  int64_t m, k, n;
+} MgMatmulShape;
+
 /// Arithmetic on arrays of cells. Every function returns MG_STATUS_OK or a
 /// failure that stops execution (e.g. a zero divisor residue), described in
 /// the domain's own state.
@@ -35,7 +40,7 @@ typedef struct MgDomain {
   MgStatus (*add_into)(void *ctx, MgCell *acc, const MgCell *x, size_t n);
   /// c(m,n) = a(m,k) · b(k,n), row-major, c not aliasing a or b.
   MgStatus (*matmul)(void *ctx, const MgCell *a, const MgCell *b, MgCell *c,
-                     int64_t m, int64_t k, int64_t n);
+                     MgMatmulShape shape);
   /// The additive identity.
   MgCell zero;
 } MgDomain;

@@ -243,11 +243,12 @@ static int64_t last_dim(const MgTensor *t) {
 static uint32_t eval_op(const Eval *e, const MgProgram *p, MgGraphId gid,
                         MgOpId oid, const MgAbsId *ids, MgAbsId *out);
 
-// Runs body graph `sub` (one level below `level`) with its inputs bound to
-// the operands of `op`; writes its outputs.
+// Runs the body graph that call `op` (a custom or thread op in a graph of
+// `level`) names, with its inputs bound to the operands of `op`; writes
+// its outputs.
 static uint32_t eval_body(const Eval *e, const MgProgram *p, uint8_t level,
-                          MgGraphId sub, const MgOp *op, const MgAbsId *ids,
-                          MgAbsId *out) {
+                          const MgOp *op, const MgAbsId *ids, MgAbsId *out) {
+  const MgGraphId sub = (MgGraphId)op->attr;
   for (uint32_t i = 0; i < op->num_outputs; ++i)
     out[i] = MG_ABS_NONE;
   // Bodies sit one level down (kernel -> block -> thread), so expanding
@@ -353,7 +354,7 @@ static uint32_t eval_op(const Eval *e, const MgProgram *p, MgGraphId gid,
     break;
   case MG_OP_CUSTOM:
   case MG_OP_THREAD:
-    return eval_body(e, p, gr->level, (MgGraphId)op->attr, op, ids, out);
+    return eval_body(e, p, gr->level, op, ids, out);
   case MG_OP_ITERATOR:
   case MG_OP_SAVER:
     r = a;

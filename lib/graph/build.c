@@ -87,10 +87,12 @@ static MgOp canonical_op(const MgOp *op) {
   return c;
 }
 
-// Appends `op` (already checked) with result tensors out[0..n).
+// Appends `op` (already checked) with result tensors `res`.
 static MgOpId append_op(MgProgram *p, MgGraphId g, const MgOp *op,
-                        const MgTensor *out, uint32_t n, MgTensorId *out_ids,
+                        const MgOpResults *res, MgTensorId *out_ids,
                         MgDiag *diag) {
+  const MgTensor *out = res->t;
+  const uint32_t n = res->n;
   if (mg_graph_reserve(p, g, 1, n, 0) != MG_STATUS_OK) {
     mg_diag_set(diag, MG_STATUS_NOMEM, (int32_t)g,
                 (int32_t)p->graphs[g].num_ops, "out of memory");
@@ -131,9 +133,8 @@ MgOpId mg_graph_add_op(MgProgram *program, MgGraphId graph, const MgOp *op,
                 "op is null");
     return MG_NO_ID;
   }
-  MgTensor out[MG_MAX_OP_OUTPUTS];
-  uint32_t n;
-  if (mg_graph_infer(program, graph, index, op, out, &n, diag) != MG_STATUS_OK)
+  MgOpResults res;
+  if (mg_graph_infer(program, graph, index, op, &res, diag) != MG_STATUS_OK)
     return MG_NO_ID;
   if (gr->level == MG_LEVEL_BLOCK) {
     uint8_t small[256];
@@ -151,7 +152,7 @@ MgOpId mg_graph_add_op(MgProgram *program, MgGraphId graph, const MgOp *op,
     if (st != MG_STATUS_OK)
       return MG_NO_ID;
   }
-  return append_op(program, graph, op, out, n, out_ids, diag);
+  return append_op(program, graph, op, &res, out_ids, diag);
 }
 
 MgTensorId mg_graph_add_input(MgProgram *program, MgGraphId graph,
@@ -169,15 +170,17 @@ MgTensorId mg_graph_add_input(MgProgram *program, MgGraphId graph,
   if (mg_graph_check_type((uint32_t)dtype, rank, dims, "input", (int32_t)graph,
                           index, diag) != MG_STATUS_OK)
     return MG_NO_ID;
-  MgTensor t;
-  memset(&t, 0, sizeof t); // dims past the rank stay 0
-  t.dtype = (uint8_t)dtype;
-  t.rank = (uint8_t)rank;
-  memcpy(t.dims, dims, rank * sizeof(int64_t));
+  MgOpResults res;
+  memset(&res, 0, sizeof res); // dims past the rank stay 0
+  MgTensor *t = &res.t[0];
+  res.n = 1;
+  t->dtype = (uint8_t)dtype;
+  t->rank = (uint8_t)rank;
+  memcpy(t->dims, dims, rank * sizeof(int64_t));
   MgOp op = mg_op_blank(MG_OP_INPUT);
   op.attr = (int32_t)gr->num_inputs;
   MgTensorId id;
-  if (append_op(program, graph, &op, &t, 1, &id, diag) == MG_NO_ID)
+  if (append_op(program, graph, &op, &res, &id, diag) == MG_NO_ID)
     return MG_NO_ID;
   mg_program_graph(program, graph)->num_inputs++;
   return id;
@@ -216,15 +219,23 @@ static MgTensorId wrong_kind(MgProgram *p, MgGraphId g, MgOpKind kind,
   return MG_NO_ID;
 }
 
-// Adds `op`, of the caller's `kind`, when that is one of `ok` (n kinds):
-// those the typed builder `builder` makes.
+// A typed builder (mg_graph_binary, _unary, _scalar): its name in messages
+// and the op kinds it makes.
+typedef struct TypedBuilder {
+  const char *name;
+  const MgOpKind *kinds;
+  size_t num_kinds;
+} TypedBuilder;
+
+// Adds `op`, of the caller's `kind`, when that is one the typed builder
+// `b` makes.
 static MgTensorId add_kind_in(MgProgram *p, MgGraphId g, MgOpKind kind,
-                              const MgOp *op, const MgOpKind *ok, size_t n,
-                              const char *builder, MgDiag *diag) {
+                              const MgOp *op, const TypedBuilder *b,
+                              MgDiag *diag) {
   if (check_graph(p, g, diag) != MG_STATUS_OK)
     return MG_NO_ID;
-  if (!kind_in(kind, ok, n))
-    return wrong_kind(p, g, kind, builder, diag);
+  if (!kind_in(kind, b->kinds, b->num_kinds))
+    return wrong_kind(p, g, kind, b->name, diag);
   return add_single(p, g, op, diag);
 }
 
@@ -233,8 +244,8 @@ MgTensorId mg_graph_binary(MgProgram *p, MgGraphId g, MgOpKind kind,
   static const MgOpKind ok[] = {MG_OP_ADD, MG_OP_SUB, MG_OP_MUL, MG_OP_DIV,
                                 MG_OP_MAX};
   MgOp op = op_on(kind, a, b);
-  return add_kind_in(p, g, kind, &op, ok, sizeof ok / sizeof ok[0], "binary",
-                     diag);
+  static const TypedBuilder builder = {"binary", ok, sizeof ok / sizeof ok[0]};
+  return add_kind_in(p, g, kind, &op, &builder, diag);
 }
 
 MgTensorId mg_graph_unary(MgProgram *p, MgGraphId g, MgOpKind kind,
@@ -243,8 +254,8 @@ MgTensorId mg_graph_unary(MgProgram *p, MgGraphId g, MgOpKind kind,
       MG_OP_EXP,  MG_OP_SQUARE, MG_OP_SQRT, MG_OP_RSQRT, MG_OP_SILU,
       MG_OP_GELU, MG_OP_RELU,   MG_OP_LOG,  MG_OP_TANH,  MG_OP_ERF};
   MgOp op = op_on(kind, a, MG_NO_ID);
-  return add_kind_in(p, g, kind, &op, ok, sizeof ok / sizeof ok[0], "unary",
-                     diag);
+  static const TypedBuilder builder = {"unary", ok, sizeof ok / sizeof ok[0]};
+  return add_kind_in(p, g, kind, &op, &builder, diag);
 }
 
 MgTensorId mg_graph_scalar(MgProgram *p, MgGraphId g, MgOpKind kind,
@@ -252,8 +263,8 @@ MgTensorId mg_graph_scalar(MgProgram *p, MgGraphId g, MgOpKind kind,
   static const MgOpKind ok[] = {MG_OP_MUL_SCALAR, MG_OP_DIV_SCALAR};
   MgOp op = op_on(kind, a, MG_NO_ID);
   op.scalar = scalar;
-  return add_kind_in(p, g, kind, &op, ok, sizeof ok / sizeof ok[0], "scalar",
-                     diag);
+  static const TypedBuilder builder = {"scalar", ok, sizeof ok / sizeof ok[0]};
+  return add_kind_in(p, g, kind, &op, &builder, diag);
 }
 
 MgTensorId mg_graph_sum(MgProgram *p, MgGraphId g, MgTensorId a, int32_t dim,
@@ -339,10 +350,20 @@ MgTensorId mg_graph_saver(MgProgram *p, MgGraphId g, MgTensorId a,
   return add_single(p, g, &op, diag);
 }
 
-// CUSTOM and THREAD: a call of graph `sub` on `inputs`.
-static MgOpId add_call(MgProgram *p, MgGraphId g, MgOpKind kind, MgGraphId sub,
-                       uint32_t num_inputs, const MgTensorId *inputs,
-                       MgTensorId *outs, MgDiag *diag) {
+// A CUSTOM or THREAD op: a call of graph `sub` on `inputs`.
+typedef struct Call {
+  MgOpKind kind;
+  MgGraphId sub;
+  uint32_t num_inputs;
+  const MgTensorId *inputs;
+} Call;
+
+static MgOpId add_call(MgProgram *p, MgGraphId g, Call call, MgTensorId *outs,
+                       MgDiag *diag) {
+  const MgOpKind kind = call.kind;
+  const MgGraphId sub = call.sub;
+  const uint32_t num_inputs = call.num_inputs;
+  const MgTensorId *const inputs = call.inputs;
   if (check_graph(p, g, diag) != MG_STATUS_OK)
     return MG_NO_ID;
   int32_t index = (int32_t)p->graphs[g].num_ops;
@@ -368,13 +389,15 @@ static MgOpId add_call(MgProgram *p, MgGraphId g, MgOpKind kind, MgGraphId sub,
 MgOpId mg_graph_custom(MgProgram *p, MgGraphId g, MgGraphId sub,
                        uint32_t num_inputs, const MgTensorId *inputs,
                        MgTensorId *outs, MgDiag *diag) {
-  return add_call(p, g, MG_OP_CUSTOM, sub, num_inputs, inputs, outs, diag);
+  return add_call(p, g, (Call){MG_OP_CUSTOM, sub, num_inputs, inputs}, outs,
+                  diag);
 }
 
 MgOpId mg_graph_thread(MgProgram *p, MgGraphId g, MgGraphId sub,
                        uint32_t num_inputs, const MgTensorId *inputs,
                        MgTensorId *outs, MgDiag *diag) {
-  return add_call(p, g, MG_OP_THREAD, sub, num_inputs, inputs, outs, diag);
+  return add_call(p, g, (Call){MG_OP_THREAD, sub, num_inputs, inputs}, outs,
+                  diag);
 }
 
 MgStatus mg_graph_mark_output(MgProgram *p, MgGraphId g, MgTensorId t,

@@ -199,14 +199,35 @@ static bool ids_ok(const MgGraph *gr, const MgOp *op) {
   return true;
 }
 
-static void write_graph(DotWriter *w, MgGraphId g, const NodeRef *args,
-                        uint32_t num_args, NodeRef *results,
-                        uint32_t num_results, int depth);
+/// The call a graph is drawn for: the sources of its operands by input
+/// position and where the sources of its outputs go. The root has no call
+/// (args NULL): its inputs and outputs are drawn as nodes.
+typedef struct Call {
+  const NodeRef *args;
+  uint32_t num_args;
+  NodeRef *results;
+  uint32_t num_results;
+} Call;
+
+/// One drawing of graph `g`: its instance number (the `n<inst>_<op>` node
+/// names), where each of its tensors comes from (`src`, by tensor id) and
+/// the call it is drawn for.
+typedef struct Instance {
+  MgGraphId g;
+  uint32_t inst;
+  NodeRef *src;
+  const Call *call;
+} Instance;
+
+static void write_graph(DotWriter *w, MgGraphId g, const Call *call, int depth);
 
 /// A custom op (block graph) or thread op (thread graph): a cluster with
 /// the called graph inside; its results become the called graph's outputs.
-static void write_call(DotWriter *w, MgGraphId g, uint32_t inst, uint32_t o,
-                       NodeRef *src, int depth) {
+static void write_call(DotWriter *w, const Instance *in, uint32_t o,
+                       int depth) {
+  const MgGraphId g = in->g;
+  const uint32_t inst = in->inst;
+  const NodeRef *src = in->src;
   const MgProgram *p = w->p;
   const MgGraph *gr = &p->graphs[g];
   const MgOp *op = &gr->ops[o];
@@ -216,9 +237,9 @@ static void write_call(DotWriter *w, MgGraphId g, uint32_t inst, uint32_t o,
     return;
   }
   const MgGraph *callee = &p->graphs[sub];
-  NodeRef in[MG_MAX_OP_INPUTS], out[MG_MAX_OP_OUTPUTS];
+  NodeRef args[MG_MAX_OP_INPUTS], out[MG_MAX_OP_OUTPUTS];
   for (uint32_t i = 0; i < op->num_inputs; i++)
-    in[i] = src[op->inputs[i]];
+    args[i] = src[op->inputs[i]];
   for (uint32_t k = 0; k < MG_MAX_OP_OUTPUTS; k++)
     out[k] = (NodeRef){NO_NODE, NO_NODE}; // a callee with fewer outputs
   indent(w->out, depth);
@@ -235,18 +256,23 @@ static void write_call(DotWriter *w, MgGraphId g, uint32_t inst, uint32_t o,
     mg_text_printf(w->out,
                    "label=\"thread graph %u (block op %u)\"; style=filled; "
                    "fillcolor=\"#fffbe6\"; color=\"#d6b656\";\n", sub, o);
-  write_graph(w, sub, in, op->num_inputs, out, op->num_outputs, depth + 1);
+  write_graph(w, sub, &(Call){args, op->num_inputs, out, op->num_outputs},
+              depth + 1);
   indent(w->out, depth);
   mg_text_printf(w->out, "}\n");
   for (uint32_t k = 0; k < op->num_outputs; k++)
-    src[op->outputs[k]] = out[k];
+    in->src[op->outputs[k]] = out[k];
 }
 
-/// Draws op `o` of graph `g` (instance `inst`) and records where its
-/// results come from in `src`.
-static void write_op(DotWriter *w, MgGraphId g, uint32_t inst, uint32_t o,
-                     NodeRef *src, const NodeRef *args, uint32_t num_args,
+/// Draws op `o` of instance `in` and records where its results come from
+/// in `in->src`.
+static void write_op(DotWriter *w, const Instance *in, uint32_t o,
                      int depth) {
+  const MgGraphId g = in->g;
+  const uint32_t inst = in->inst;
+  NodeRef *const src = in->src;
+  const NodeRef *const args = in->call ? in->call->args : NULL;
+  const uint32_t num_args = in->call ? in->call->num_args : 0;
   const MgGraph *gr = &w->p->graphs[g];
   const MgOp *op = &gr->ops[o];
   if (!ids_ok(gr, op) || op->num_outputs == 0) {
@@ -273,7 +299,7 @@ static void write_op(DotWriter *w, MgGraphId g, uint32_t inst, uint32_t o,
                    layout ? "]" : "");
     break;
   case MG_OP_CUSTOM: case MG_OP_THREAD:
-    write_call(w, g, inst, o, src, depth);
+    write_call(w, in, o, depth);
     return;
   default:
     put_op_node(w, gr, inst, o, depth);
@@ -298,12 +324,12 @@ static int round_of(const MgGraph *gr, uint32_t o, const uint8_t *phase) {
   return loop ? 1 : 2;
 }
 
-/// Draws graph `g` as a new instance. `args` are the sources of its inputs
-/// by position (NULL for the root, whose inputs are drawn); the sources of
-/// its outputs are written to `results`.
-static void write_graph(DotWriter *w, MgGraphId g, const NodeRef *args,
-                        uint32_t num_args, NodeRef *results,
-                        uint32_t num_results, int depth) {
+/// Draws graph `g` as a new instance for `call` (NULL for the root, whose
+/// inputs and outputs are drawn); the sources of its outputs are written to
+/// `call->results`.
+static void write_graph(DotWriter *w, MgGraphId g, const Call *call,
+                        int depth) {
+  const NodeRef *const args = call ? call->args : NULL;
   const MgGraph *gr = &w->p->graphs[g];
   uint32_t inst = w->next_inst++;
   NodeRef *src = malloc((gr->num_tensors + 1) * sizeof *src);
@@ -336,13 +362,14 @@ static void write_graph(DotWriter *w, MgGraphId g, const NodeRef *args,
     }
     for (uint32_t o = 0; o < gr->num_ops && w->status == MG_STATUS_OK; o++)
       if (round_of(gr, o, phase) == round)
-        write_op(w, g, inst, o, src, args, num_args, d);
+        write_op(w, &(Instance){g, inst, src, call}, o, d);
     if (round == 1 && loop) {
       indent(w->out, depth);
       mg_text_printf(w->out, "}\n");
     }
   }
-  if (w->status == MG_STATUS_OK && args && gr->num_outputs > num_results)
+  if (w->status == MG_STATUS_OK && args &&
+      gr->num_outputs > call->num_results)
     fail(w, g, MG_NO_ID, "a call with fewer results than its graph's outputs");
   for (uint32_t k = 0; k < gr->num_outputs && w->status == MG_STATUS_OK; k++) {
     MgTensorId t = gr->outputs[k];
@@ -351,7 +378,7 @@ static void write_graph(DotWriter *w, MgGraphId g, const NodeRef *args,
       break;
     }
     if (args) {
-      results[k] = src[t];
+      call->results[k] = src[t];
       continue;
     }
     // The root's outputs are drawn as nodes numbered after its ops.
@@ -388,8 +415,7 @@ MgStatus mg_program_write_dot(const MgProgram *program, const char *name,
                       "  node [shape=box, style=\"rounded,filled\", "
                       "fontname=\"DejaVu Sans\", fontsize=10];\n"
                       "  edge [fontname=\"DejaVu Sans\", fontsize=8];\n");
-  NodeRef none[1];
-  write_graph(&w, 0, NULL, 0, none, 0, 1);
+  write_graph(&w, 0, NULL, 1);
   if (w.status == MG_STATUS_OK)
     mg_text_printf(out, "%s}\n", w.edges.data ? w.edges.data : "");
   bool no_memory = w.edges.failed || out->failed;

@@ -27,16 +27,21 @@ MgStatus mg_graph_check_type(uint32_t dtype, uint32_t rank, const int64_t *dims,
                              const char *what, int32_t g, int32_t op,
                              MgDiag *diag);
 
+/// The result tensors of one op, as mg_graph_infer infers them.
+typedef struct MgOpResults {
+  MgTensor t[MG_MAX_OP_OUTPUTS];
+  uint32_t n;
+} MgOpResults;
+
 /// Infers the outputs of `op`, placed as op number `op_index` of graph `g`,
 /// (any kind but INPUT, whose type is given, not inferred)
 /// from the tensors already in the graph and checks its local rules: level,
 /// operand count and ids (each made by an earlier op), shapes, maps, the
 /// block-graph DRAM rules (only iterators read inputs, nothing reads saver
 /// results) and custom/thread signatures. Writes the inferred tensors
-/// (producer = op_index) to `out` and their count to `num_out`.
+/// (producer = op_index) and their count to `res`.
 MgStatus mg_graph_infer(const MgProgram *p, MgGraphId g, uint32_t op_index,
-                        const MgOp *op, MgTensor out[MG_MAX_OP_OUTPUTS],
-                        uint32_t *num_out, MgDiag *diag);
+                        const MgOp *op, MgOpResults *res, MgDiag *diag);
 
 /// Loop phase of a block-graph tensor.
 typedef enum MgPhase {

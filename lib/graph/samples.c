@@ -79,7 +79,8 @@ static void split_kv(Build *b, const BlockedAttention *a) {
 MgProgram *mg_sample_attention_split_kv(int64_t bs, int64_t s, int64_t d,
                                         int64_t l, int32_t chunks,
                                         int32_t forloop) {
-  return blocked_attention_program(bs, s, d, l, chunks, forloop, split_kv);
+  return blocked_attention_program((AttentionShape){bs, s, d, l}, chunks,
+                                   forloop, split_kv);
 }
 
 MgProgram *mg_sample_qknorm(int64_t bs, int64_t s, int64_t d, int64_t l) {

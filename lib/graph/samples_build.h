@@ -138,13 +138,18 @@ static inline MgTensorId rmsnorm(Build *b, MgGraphId g, MgTensorId x, uint32_t r
   return binary(b, g, MG_OP_DIV, x, r);
 }
 
+// The sizes of an attention sample: batch bs, query length s, head size d,
+// key/value length l.
+typedef struct AttentionShape {
+  int64_t bs, s, d, l;
+} AttentionShape;
+
 // Attention inputs Q(b,s,d), K(b,d,l), V(b,l,d) of graph g, into qkv[3].
-static inline void attention_inputs(Build *b, MgGraphId g, int64_t bs,
-                                    int64_t s, int64_t d, int64_t l,
+static inline void attention_inputs(Build *b, MgGraphId g, AttentionShape sh,
                                     MgTensorId *qkv) {
-  qkv[0] = input(b, g, 3, bs, s, d);
-  qkv[1] = input(b, g, 3, bs, d, l);
-  qkv[2] = input(b, g, 3, bs, l, d);
+  qkv[0] = input(b, g, 3, sh.bs, sh.s, sh.d);
+  qkv[1] = input(b, g, 3, sh.bs, sh.d, sh.l);
+  qkv[2] = input(b, g, 3, sh.bs, sh.l, sh.d);
 }
 
 // Attention over kernel inputs Q, K, V: `body` computes it in kernel graph
@@ -158,7 +163,7 @@ static inline MgProgram *attention_program(int64_t bs, int64_t s, int64_t d,
     return NULL;
   Build b = start();
   MgTensorId qkv[3];
-  attention_inputs(&b, 0, bs, s, d, l, qkv);
+  attention_inputs(&b, 0, (AttentionShape){bs, s, d, l}, qkv);
   MgTensorId q = qkv[0], k = qkv[1], v = qkv[2];
   if (qknorm) { // V's first: the op order these samples always had
     v = rmsnorm(&b, 0, v, 3, d);
@@ -186,20 +191,20 @@ typedef void (*BlockedBody)(Build *b, const BlockedAttention *a);
 // The one start of the blocked attention samples (split-KV, FlashAttention
 // and their stable forms): NULL for sizes they do not accept (the grid's y
 // is bs), else the program `body` completes.
-static inline MgProgram *blocked_attention_program(int64_t bs, int64_t s,
-                                                   int64_t d, int64_t l,
+static inline MgProgram *blocked_attention_program(AttentionShape sh,
                                                    int32_t blocks,
                                                    int32_t forloop,
                                                    BlockedBody body) {
-  if (!positive(bs, s, d, l) || blocks <= 0 || forloop <= 0 ||
-      bs > INT32_MAX)
+  if (!positive(sh.bs, sh.s, sh.d, sh.l) || blocks <= 0 || forloop <= 0 ||
+      sh.bs > INT32_MAX)
     return NULL;
   Build b = start();
-  BlockedAttention a = {bs, s, d, l, blocks, forloop, {0}, 0, 0, 0, 0};
-  attention_inputs(&b, 0, bs, s, d, l, a.ins);
-  a.g = block(&b, blocks, (int32_t)bs, forloop);
+  BlockedAttention a = {sh.bs, sh.s, sh.d, sh.l, blocks, forloop, {0}, 0,
+                        0, 0, 0};
+  attention_inputs(&b, 0, sh, a.ins);
+  a.g = block(&b, blocks, (int32_t)sh.bs, forloop);
   MgTensorId qkv[3];
-  attention_inputs(&b, a.g, bs, s, d, l, qkv);
+  attention_inputs(&b, a.g, sh, qkv);
   a.q = qkv[0];
   a.k = qkv[1];
   a.v = qkv[2];

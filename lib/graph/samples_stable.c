@@ -67,47 +67,53 @@ MgProgram *mg_sample_stable_qknorm(int64_t bs, int64_t s, int64_t d,
   return attention_program(bs, s, d, l, stable_attention, true);
 }
 
+// What one for-loop step of FlashAttention-2 leaves: the two online sums,
+// of P·V and of P's rows, and the tile's own max they are keyed by.
+typedef struct FlashSums {
+  MgTensorId num, den, max;
+} FlashSums;
+
 // One for-loop step of FlashAttention-2 in block graph g on tiles qt, kt,
 // vt: the tile's own max m, P = exp(S − m), and the two online sums of
-// P·V and of P's rows, rescaled to the running max. Writes the max to *m.
-static void flash_step(Build *b, MgGraphId g, MgTensorId qt, MgTensorId kt,
-                       MgTensorId vt, MgTensorId *num, MgTensorId *den,
-                       MgTensorId *m) {
+// P·V and of P's rows, rescaled to the running max.
+static FlashSums flash_step(Build *b, MgGraphId g, MgTensorId qt,
+                            MgTensorId kt, MgTensorId vt) {
+  FlashSums f;
   MgTensorId sc = matmul(b, g, qt, kt);
-  *m = row_max(b, g, sc, 2);
-  MgTensorId p = stable_exp(b, g, sc, *m);
-  *num = online(b, g, matmul(b, g, p, vt), *m);
-  *den = online(b, g, sum(b, g, p, 2), *m);
+  f.max = row_max(b, g, sc, 2);
+  MgTensorId p = stable_exp(b, g, sc, f.max);
+  f.num = online(b, g, matmul(b, g, p, vt), f.max);
+  f.den = online(b, g, sum(b, g, p, 2), f.max);
+  return f;
 }
 
 // Block (x, y): query rows x of batch y, looping over the KV length.
 static void flash(Build *b, const BlockedAttention *a) {
   MgGraphId g = a->g;
-  MgTensorId num, den, m;
-  flash_step(b, g, iter(b, g, a->q, 1, 0, PHI, PHI),
-             iter(b, g, a->k, PHI, 0, PHI, 2), iter(b, g, a->v, PHI, 0, PHI, 1),
-             &num, &den, &m);
-  save(b, g, binary(b, g, MG_OP_DIV, num, den), 1, 0, PHI);
+  FlashSums f = flash_step(b, g, iter(b, g, a->q, 1, 0, PHI, PHI),
+                           iter(b, g, a->k, PHI, 0, PHI, 2),
+                           iter(b, g, a->v, PHI, 0, PHI, 1));
+  save(b, g, binary(b, g, MG_OP_DIV, f.num, f.den), 1, 0, PHI);
   output(b, 0, custom(b, g, 3, a->ins, NULL));
 }
 
 MgProgram *mg_sample_stable_attention_flash(int64_t bs, int64_t s, int64_t d,
                                             int64_t l, int32_t row_blocks,
                                             int32_t forloop) {
-  return blocked_attention_program(bs, s, d, l, row_blocks, forloop, flash);
+  return blocked_attention_program((AttentionShape){bs, s, d, l}, row_blocks,
+                                   forloop, flash);
 }
 
 // Kernel 1: block (x, y) takes KV chunk x of batch y and writes its
 // rescaled partials and its max side by side along dim 1.
 static void stable_split_kv(Build *b, const BlockedAttention *a) {
   MgGraphId g1 = a->g;
-  MgTensorId num, den, m;
-  flash_step(b, g1, iter(b, g1, a->q, PHI, 0, PHI, PHI),
-             iter(b, g1, a->k, 2, 0, PHI, 2), iter(b, g1, a->v, 1, 0, PHI, 1),
-             &num, &den, &m);
-  save(b, g1, num, 1, 0, PHI);
-  save(b, g1, den, 1, 0, PHI);
-  save(b, g1, accum(b, g1, m, MG_ACCUM_MAX), 1, 0, PHI);
+  FlashSums f = flash_step(b, g1, iter(b, g1, a->q, PHI, 0, PHI, PHI),
+                           iter(b, g1, a->k, 2, 0, PHI, 2),
+                           iter(b, g1, a->v, 1, 0, PHI, 1));
+  save(b, g1, f.num, 1, 0, PHI);
+  save(b, g1, f.den, 1, 0, PHI);
+  save(b, g1, accum(b, g1, f.max, MG_ACCUM_MAX), 1, 0, PHI);
   MgTensorId part[3];
   custom(b, g1, 3, a->ins, part);
   // Kernel 2: batch y merges its chunks over the for-loop with the same
@@ -125,6 +131,6 @@ MgProgram *mg_sample_stable_attention_split_kv(int64_t bs, int64_t s,
                                                int64_t d, int64_t l,
                                                int32_t chunks,
                                                int32_t forloop) {
-  return blocked_attention_program(bs, s, d, l, chunks, forloop,
-                                   stable_split_kv);
+  return blocked_attention_program((AttentionShape){bs, s, d, l}, chunks,
+                                   forloop, stable_split_kv);
 }

@@ -456,8 +456,9 @@ static MgStatus check_operands(const InferCtx *cx, uint32_t op_index) {
 }
 
 MgStatus mg_graph_infer(const MgProgram *p, MgGraphId g, uint32_t op_index,
-                        const MgOp *op, MgTensor out[MG_MAX_OP_OUTPUTS],
-                        uint32_t *num_out, MgDiag *diag) {
+                        const MgOp *op, MgOpResults *res, MgDiag *diag) {
+  MgTensor *const out = res->t;
+  uint32_t *const num_out = &res->n;
   const MgGraph *gr = &p->graphs[g];
   InferCtx cx = {p, gr, op, mg_op_kind_name((MgOpKind)op->kind), (int32_t)g,
                  (int32_t)op_index, diag};

@@ -188,10 +188,11 @@ static MgStatus check_ops(const MgProgram *p, MgGraphId g, MgDiag *diag) {
   for (uint32_t i = 0; i < gr->num_ops && st == MG_STATUS_OK; i++) {
     const MgOp *op = &gr->ops[i];
     if (op->kind != MG_OP_INPUT) {
-      MgTensor out[MG_MAX_OP_OUTPUTS];
-      uint32_t n;
+      MgOpResults res;
       const char *name = mg_op_kind_name((MgOpKind)op->kind);
-      st = mg_graph_infer(p, g, i, op, out, &n, diag);
+      st = mg_graph_infer(p, g, i, op, &res, diag);
+      const MgTensor *out = res.t;
+      uint32_t n = res.n;
       if (st == MG_STATUS_OK && n != op->num_outputs)
         st = BAD(diag, g, i, "'%s' has %u results but %u were inferred", name,
                  op->num_outputs, n);

@@ -121,8 +121,8 @@ static MgStatus run_iterator(BlockRun *r, const MgOp *op, int64_t iter) {
   if (st != MG_STATUS_OK)
     return st;
   static const int64_t zero[MG_MAX_DIMS] = {0};
-  mg_interp_copy_box(src->data, src->dims, off, out->buf.data, size, zero,
-                     size, rank);
+  mg_interp_copy_box(src->data, (MgBoxAt){src->dims, off}, out->buf.data,
+                     (MgBoxAt){size, zero}, size, rank);
   return MG_STATUS_OK;
 }
 
@@ -146,8 +146,8 @@ static MgStatus run_accum(BlockRun *r, MgOpId o, const MgOp *op,
     return mg_interp_accum_max(ex, acc, x, first);
   if (op->acc == MG_ACCUM_ONLINE) {
     const MgBuffer *m = mg_interp_operand(ex, op, 1, r->vals);
-    return m ? mg_interp_accum_online(ex, acc, &r->runmax[o], x, m, count,
-                                      first)
+    return m ? mg_interp_accum_online(
+                   ex, (MgOnlineAcc){acc, &r->runmax[o]}, x, m, count, first)
              : MG_STATUS_INVALID;
   }
   if (op->acc == MG_ACCUM_SUM_LAST || op->acc == MG_ACCUM_SUM_SQ_LAST) {
@@ -220,8 +220,8 @@ static MgStatus run_saver(BlockRun *r, const MgOp *op) {
                             d, (long long)(off[d] + tile->dims[d]),
                             (long long)dst->dims[d]);
   static const int64_t zero[MG_MAX_DIMS] = {0};
-  mg_interp_copy_box(tile->data, tile->dims, zero, dst->data, dst->dims, off,
-                     tile->dims, rank);
+  mg_interp_copy_box(tile->data, (MgBoxAt){tile->dims, zero}, dst->data,
+                     (MgBoxAt){dst->dims, off}, tile->dims, rank);
   return MG_STATUS_OK;
 }
 

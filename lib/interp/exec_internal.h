@@ -88,12 +88,14 @@ void mg_interp_fill(MgCell *dst, MgCell v, size_t n);
 /// (stride 0 repeats an element: broadcasting; any order: transposes).
 void mg_interp_strided_copy(const MgCell *src, const int64_t *sstride,
                             MgCell *dst, uint32_t rank, const int64_t *dims);
-/// Copies the box `region` at `soff` of src (shape sdims) to `doff` of dst
-/// (shape ddims). Both arrays are dense row-major.
-void mg_interp_copy_box(const MgCell *src, const int64_t *sdims,
-                        const int64_t *soff, MgCell *dst, const int64_t *ddims,
-                        const int64_t *doff, const int64_t *region,
-                        uint32_t rank);
+/// Where a box sits in a dense row-major array: the array's dims and the
+/// box's first index, `rank` of each.
+typedef struct MgBoxAt {
+  const int64_t *dims, *off;
+} MgBoxAt;
+/// Copies the box `region` at `from` in src to `to` in dst.
+void mg_interp_copy_box(const MgCell *src, MgBoxAt from, MgCell *dst,
+                        MgBoxAt to, const int64_t *region, uint32_t rank);
 /// Right-aligned broadcast of src (srank, sdims) to the shape (rank, dims);
 /// the shapes must be compatible.
 void mg_interp_broadcast(const MgCell *src, uint32_t srank,
@@ -111,10 +113,14 @@ MgStatus mg_interp_reduce_max(MgExec *ex, const MgCell *src, size_t outer,
 /// MG_ACCUM_MAX step: acc = x on the first step of a block, else max(acc, x).
 MgStatus mg_interp_accum_max(MgExec *ex, MgExecValue *acc, const MgBuffer *x,
                              bool first);
-/// MG_ACCUM_ONLINE: `count` steps of tile x with max m (broadcasting to x),
-/// the running max kept in `runmax` (online.c).
-MgStatus mg_interp_accum_online(MgExec *ex, MgExecValue *acc,
-                                MgExecValue *runmax, const MgBuffer *x,
+/// An MG_ACCUM_ONLINE accumulator: its sum, rescaled to the running max,
+/// and that max.
+typedef struct MgOnlineAcc {
+  MgExecValue *acc, *runmax;
+} MgOnlineAcc;
+/// MG_ACCUM_ONLINE: `count` steps of tile x with max m (broadcasting to x)
+/// into `on` (online.c).
+MgStatus mg_interp_accum_online(MgExec *ex, MgOnlineAcc on, const MgBuffer *x,
                                 const MgBuffer *m, int64_t count, bool first);
 /// Runs a matmul, element-wise, SUM or CONCAT op over the value table.
 MgStatus mg_interp_eval_basic(MgExec *ex, const MgOp *op, MgExecValue *vals);

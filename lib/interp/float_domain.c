@@ -121,8 +121,9 @@ static MgStatus f_add_into(void *ctx, MgCell *acc, const MgCell *x,
 /// i-k-j order: the inner loop streams one row of b into one row of c, both
 /// contiguous, so it vectorises and stays in cache.
 static MgStatus f_matmul(void *ctx, const MgCell *a, const MgCell *b,
-                         MgCell *c, int64_t m, int64_t k, int64_t n) {
+                         MgCell *c, MgMatmulShape shape) {
   (void)ctx;
+  const int64_t m = shape.m, k = shape.k, n = shape.n;
   memset(c, 0, (size_t)(m * n) * sizeof(MgCell)); // all-zero bits = +0.0
   for (int64_t i = 0; i < m; ++i) {
     MgCell *ci = c + i * n;

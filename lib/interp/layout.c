@@ -71,10 +71,10 @@ void mg_interp_strided_copy(const MgCell *src, const int64_t *sstride,
   } while (odometer_next(idx, dims, rank));
 }
 
-void mg_interp_copy_box(const MgCell *src, const int64_t *sdims,
-                        const int64_t *soff, MgCell *dst, const int64_t *ddims,
-                        const int64_t *doff, const int64_t *region,
-                        uint32_t rank) {
+void mg_interp_copy_box(const MgCell *src, MgBoxAt from, MgCell *dst,
+                        MgBoxAt to, const int64_t *region, uint32_t rank) {
+  const int64_t *const sdims = from.dims, *const soff = from.off;
+  const int64_t *const ddims = to.dims, *const doff = to.off;
   if (rank == 0) {
     dst[0] = src[0];
     return;

@@ -37,9 +37,9 @@ static MgCell *expand(MgExec *ex, MgExecScratch slot, const MgCell *src,
   return t;
 }
 
-MgStatus mg_interp_accum_online(MgExec *ex, MgExecValue *acc,
-                                MgExecValue *runmax, const MgBuffer *x,
+MgStatus mg_interp_accum_online(MgExec *ex, MgOnlineAcc on, const MgBuffer *x,
                                 const MgBuffer *m, int64_t count, bool first) {
+  MgExecValue *const acc = on.acc, *const runmax = on.runmax;
   const MgDomain *d = ex->dom;
   size_t n = (size_t)mg_buffer_numel(x), nm = (size_t)mg_buffer_numel(m);
   MgStatus st;

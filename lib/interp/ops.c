@@ -93,21 +93,20 @@ static bool two_operands(MgExec *ex, const MgOp *op, MgExecValue *vals,
   return *b != NULL;
 }
 
-// The cells of operand x at the binary op's result shape (rank, dims; n
-// cells): x's own when it has that shape, else x broadcast into scratch
-// `slot`. NULL (reported) when out of memory.
+// The cells of operand x at the shape of the binary op's result `out`
+// (already shaped): x's own when it has that shape, else x broadcast into
+// scratch `slot`. NULL (reported) when out of memory.
 static const MgCell *broadcast_operand(MgExec *ex, const MgBuffer *x,
-                                       const MgBuffer *out, MgExecScratch slot,
-                                       uint32_t rank, const int64_t *dims,
-                                       size_t n) {
+                                       const MgBuffer *out,
+                                       MgExecScratch slot) {
   if (mg_buffer_same_shape(x, out))
     return x->data;
-  MgCell *t = mg_interp_scratch(ex, slot, n);
+  MgCell *t = mg_interp_scratch(ex, slot, (size_t)mg_buffer_numel(out));
   if (!t) {
     mg_interp_fail(ex, MG_STATUS_NOMEM, "out of memory broadcasting");
     return NULL;
   }
-  mg_interp_broadcast(x->data, x->rank, x->dims, t, rank, dims);
+  mg_interp_broadcast(x->data, x->rank, x->dims, t, out->rank, out->dims);
   return t;
 }
 
@@ -126,11 +125,9 @@ static MgStatus eval_binary(MgExec *ex, const MgOp *op, MgExecValue *vals) {
   if (st != MG_STATUS_OK)
     return st;
   size_t n = (size_t)mg_buffer_numel(&out->buf);
-  const MgCell *pa = broadcast_operand(ex, a, &out->buf, MG_EXEC_SCRATCH_LHS,
-                                       rank, dims, n);
-  const MgCell *pb = pa ? broadcast_operand(ex, b, &out->buf,
-                                            MG_EXEC_SCRATCH_RHS, rank, dims, n)
-                        : NULL;
+  const MgCell *pa = broadcast_operand(ex, a, &out->buf, MG_EXEC_SCRATCH_LHS);
+  const MgCell *pb =
+      pa ? broadcast_operand(ex, b, &out->buf, MG_EXEC_SCRATCH_RHS) : NULL;
   if (!pb)
     return MG_STATUS_NOMEM;
   st = ex->dom->binary(ex->dctx, (MgOpKind)op->kind, pa, pb, out->buf.data, n);
@@ -205,7 +202,8 @@ static MgStatus eval_matmul(MgExec *ex, const MgOp *op, MgExecValue *vals) {
       ob += idx[d] * sb[d];
     }
     st = ex->dom->matmul(ex->dctx, a->data + oa, b->data + ob,
-                         c + (int64_t)s * m * n, m, k, n);
+                         c + (int64_t)s * m * n,
+                         (MgMatmulShape){m, k, n});
     if (st != MG_STATUS_OK)
       return mg_interp_domain_fail(ex, st, "matmul");
     for (uint32_t d = br; d-- > 0;) {

@@ -68,8 +68,8 @@ static MgStatus eval_slice(MgExec *ex, const MgOp *op, const MgBuffer *a,
   soff[d] = first;
   MgStatus st = mg_interp_value_shape(ex, out, a->rank, dims);
   if (st == MG_STATUS_OK)
-    mg_interp_copy_box(a->data, a->dims, soff, out->buf.data, dims, doff,
-                       dims, a->rank);
+    mg_interp_copy_box(a->data, (MgBoxAt){a->dims, soff}, out->buf.data,
+                       (MgBoxAt){dims, doff}, dims, a->rank);
   return st;
 }
 

@@ -585,25 +585,24 @@ static MgProgram *fetch(Lookup *l, const MgProgram *subject,
   return result;
 }
 
-MgProgram *mg_cache_fetch(MlirContext ctx, const MgCacheStore *cs,
-                          const MgProgram *subject, const MgSearchOptions *o,
-                          bool trust_signed, MgCacheOutcome *outcome,
-                          bool *stopped, bool *verified, bool *shared,
-                          MgDiag *diag) {
-  Lookup l = {.ctx = ctx, .store = cs, .o = o};
+MgProgram *mg_cache_fetch(MlirContext ctx, const MgCacheQuery *q,
+                          MgCacheFetched *got, MgDiag *diag) {
+  const MgCacheStore *cs = q->store;
+  Lookup l = {.ctx = ctx, .store = cs, .o = q->options};
   SecretState state;
-  l.have_secret = trust_signed && cache_secret(cs->dir, false, l.secret,
-                                               &state, NULL);
-  MgProgram *p = fetch(&l, subject, outcome, diag);
+  l.have_secret = q->trust_signed && cache_secret(cs->dir, false, l.secret,
+                                                  &state, NULL);
+  MgCacheOutcome *outcome = &got->outcome;
+  MgProgram *p = fetch(&l, q->subject, outcome, diag);
   if (*outcome == MG_CACHE_MISS) {
     l.stopped = true;
-    p = fetch(&l, subject, outcome, diag);
+    p = fetch(&l, q->subject, outcome, diag);
   }
-  *stopped = l.stopped && *outcome != MG_CACHE_MISS;
-  *verified = l.verified;
-  *shared = *outcome == MG_CACHE_HIT || *outcome == MG_CACHE_KEPT
-                ? l.any_shared
-                : *outcome != MG_CACHE_MISS && l.shared;
+  got->stopped = l.stopped && *outcome != MG_CACHE_MISS;
+  got->verified = l.verified;
+  got->shared = *outcome == MG_CACHE_HIT || *outcome == MG_CACHE_KEPT
+                    ? l.any_shared
+                    : *outcome != MG_CACHE_MISS && l.shared;
   return p;
 }
 

@@ -85,17 +85,30 @@ typedef struct MgCacheStore {
   unsigned ttl_s;               // the server's entries expire (0: never)
 } MgCacheStore;
 
-/// Looks up `subject` searched with `o` in `cs`: on MG_CACHE_HIT a new
-/// program the caller destroys, verified as above; otherwise NULL, and
-/// `diag` says why for DAMAGED and REJECTED. `*stopped`: the entry is that
-/// of a stopped search; `*verified`: the verifier ran (no valid MAC, or
-/// `trust_signed` false); `*shared`: the entry (of a hit, kept, damaged
-/// or rejected) came from the server.
-MgProgram *mg_cache_fetch(MlirContext ctx, const MgCacheStore *cs,
-                          const MgProgram *subject, const MgSearchOptions *o,
-                          bool trust_signed, MgCacheOutcome *outcome,
-                          bool *stopped, bool *verified, bool *shared,
-                          MgDiag *diag);
+/// A lookup: the search result for `subject` searched with `options`, in
+/// `store`; `trust_signed`: an entry with a valid MAC (on disk) is used
+/// without the verifier.
+typedef struct MgCacheQuery {
+  const MgCacheStore *store;
+  const MgProgram *subject;
+  const MgSearchOptions *options;
+  bool trust_signed;
+} MgCacheQuery;
+
+/// What a lookup found, besides its program.
+typedef struct MgCacheFetched {
+  MgCacheOutcome outcome;
+  bool stopped;  // the entry is that of a stopped search
+  bool verified; // the verifier ran (no valid MAC, or trust_signed false)
+  bool shared;   // the entry (of a hit, kept, damaged or rejected) came
+                 // from the shared server
+} MgCacheFetched;
+
+/// Looks up `q`: on MG_CACHE_HIT a new program the caller destroys,
+/// verified as above; otherwise NULL, and `diag` says why for DAMAGED and
+/// REJECTED. Fills `got`.
+MgProgram *mg_cache_fetch(MlirContext ctx, const MgCacheQuery *q,
+                          MgCacheFetched *got, MgDiag *diag);
 
 /// Stores `found`, the search's choice for `subject` (and its parts, if it
 /// has some); creates the directory. Non-OK with a message on I/O errors

@@ -172,9 +172,23 @@ static MgEquivSide equiv_side(const Side *s) {
                        s->whole.num_constants};
 }
 
+// What comparing two sides came to: the status (of merging the inputs,
+// then of the check), the verifier's result and message, and how many
+// non-finite constants were compared as unknowns.
+typedef struct Outcome {
+  MgStatus status;
+  const MgVerifyResult *result;
+  const MgDiag *diag;
+  uint32_t symbols;
+} Outcome;
+
+// Reports the outcome of comparing '@lhs' with '@rhs' at `loc`; true when
+// they are equivalent.
 static bool report(MlirLocation loc, const char *lhs, const char *rhs,
-                   MgStatus s, const MgVerifyResult *r, const MgDiag *diag,
-                   uint32_t symbols) {
+                   const Outcome *out) {
+  const MgStatus s = out->status;
+  const MgVerifyResult *r = out->result;
+  const uint32_t symbols = out->symbols;
   char note[192] = "";
   size_t n = 0;
   // The part of each test's bound due to the constants (a test's prime
@@ -193,7 +207,7 @@ static bool report(MlirLocation loc, const char *lhs, const char *rhs,
              (unsigned long long)r->seed);
   if (s != MG_STATUS_OK) {
     mg_pass_error(loc, "cannot compare '@%s' with '@%s': %s", lhs, rhs,
-                  diag->message);
+                  out->diag->message);
   } else if (r->verdict == MG_VERDICT_EQUIVALENT) {
     mg_pass_remark(loc,
                    "'@%s' and '@%s' are equivalent (error bound <= 2^%.1f, "
@@ -240,7 +254,8 @@ static bool compare(const Side *a, const Side *b, const MgOptionValue *values) {
   MgVerifyResult result = {0};
   if (s == MG_STATUS_OK)
     s = mg_verify_equivalent(pa, pb, &opts, &result, &diag);
-  bool ok = report(loc, a->name, b->name, s, &result, &diag, merged.symbols);
+  bool ok = report(loc, a->name, b->name,
+                   &(Outcome){s, &result, &diag, merged.symbols});
   mg_pass_equiv_free(&merged);
   return ok;
 }

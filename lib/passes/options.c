@@ -11,9 +11,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool parse_value(const MgOptionSpec *spec, const char *pass_name,
-                        const char *text, size_t len, MgOptionValue *value,
-                        char *error, size_t error_size) {
+// One run of mg_options_parse: the table, the values it fills (one per
+// spec) and the buffer its message goes to.
+typedef struct Parser {
+  const MgOptionTable *table;
+  MgOptionValue *values;
+  char *error;
+  size_t error_size;
+} Parser;
+
+// Parses `text` (`len` bytes) as the value of option `i`.
+static bool parse_value(const Parser *p, size_t i, const char *text,
+                        size_t len) {
+  const MgOptionSpec *spec = &p->table->specs[i];
+  const char *pass_name = p->table->pass_name;
+  MgOptionValue *value = &p->values[i];
+  char *error = p->error;
+  size_t error_size = p->error_size;
   char buf[MG_OPTION_STRING_MAX];
   if (len >= sizeof buf) {
     snprintf(error, error_size, "value of option '%s' of '%s' is too long",
@@ -75,14 +89,17 @@ static bool parse_value(const MgOptionSpec *spec, const char *pass_name,
   return false;
 }
 
-bool mg_options_parse(const MgOptionSpec *specs, size_t num_specs,
-                      const char *pass_name, const char *text, size_t len,
-                      MgOptionValue *values, char *error, size_t error_size) {
+bool mg_options_parse(const MgOptionTable *table, const char *text,
+                      size_t len, MgOptionValue *values, char *error,
+                      size_t error_size) {
+  const MgOptionSpec *specs = table->specs;
+  const size_t num_specs = table->num_specs;
+  const char *pass_name = table->pass_name;
+  const Parser p = {table, values, error, error_size};
   for (size_t i = 0; i < num_specs; ++i) {
     memset(&values[i], 0, sizeof values[i]);
     const char *d = specs[i].default_value;
-    if (!parse_value(&specs[i], pass_name, d, strlen(d), &values[i], error,
-                     error_size))
+    if (!parse_value(&p, i, d, strlen(d)))
       return false;
   }
   size_t pos = 0;
@@ -135,8 +152,7 @@ bool mg_options_parse(const MgOptionSpec *specs, size_t num_specs,
                specs[i].name, pass_name);
       return false;
     }
-    if (!parse_value(&specs[i], pass_name, val, val_len, &values[i], error,
-                     error_size))
+    if (!parse_value(&p, i, val, val_len))
       return false;
     values[i].given = true;
   }

@@ -32,11 +32,18 @@ typedef struct MgOptionValue {
   char s[MG_OPTION_STRING_MAX];
 } MgOptionValue;
 
-/// Fills `values` with defaults, then applies `text` ("k=v k2='v 2'").
-/// Returns false with a message naming the option on unknown names or bad
-/// values.
-bool mg_options_parse(const MgOptionSpec *specs, size_t num_specs,
-                      const char *pass_name, const char *text, size_t len,
-                      MgOptionValue *values, char *error, size_t error_size);
+/// The options of one pass: its name (for messages) and their specs.
+typedef struct MgOptionTable {
+  const char *pass_name;
+  const MgOptionSpec *specs;
+  size_t num_specs;
+} MgOptionTable;
+
+/// Fills `values` (one per spec of `table`) with defaults, then applies
+/// `text` ("k=v k2='v 2'", `len` bytes). Returns false with a message
+/// naming the option on unknown names or bad values.
+bool mg_options_parse(const MgOptionTable *table, const char *text,
+                      size_t len, MgOptionValue *values, char *error,
+                      size_t error_size);
 
 #endif // MIRAGE_PASSES_OPTIONS_H

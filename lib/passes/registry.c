@@ -98,7 +98,8 @@ static bool add_pass(MlirOpPassManager pm, const MgPassDef *def,
     free(state);
     return false;
   }
-  if (!mg_options_parse(def->options, def->num_options, def->name,
+  if (!mg_options_parse(&(MgOptionTable){def->name, def->options,
+                                         def->num_options},
                         options.data, options.length, state->values, error,
                         error_size) ||
       (def->check && !def->check(state->values, error, error_size))) {

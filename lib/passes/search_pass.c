@@ -397,12 +397,14 @@ static void answer_from_cache(Run *run, MlirOperation module,
                               MlirLocation loc, const char *name,
                               const MgProgram *target, Answer *a) {
   MgDiag diag = MG_DIAG_INIT;
-  MgCacheOutcome outcome;
-  bool stopped = false, verified = false;
-  bool shared = false;
-  a->best = mg_cache_fetch(mlirOperationGetContext(module), &run->store,
-                           target, &run->options, !run->cache_verify,
-                           &outcome, &stopped, &verified, &shared, &diag);
+  MgCacheFetched got = {MG_CACHE_MISS, false, false, false};
+  a->best = mg_cache_fetch(mlirOperationGetContext(module),
+                           &(MgCacheQuery){&run->store, target,
+                                           &run->options, !run->cache_verify},
+                           &got, &diag);
+  const MgCacheOutcome outcome = got.outcome;
+  const bool stopped = got.stopped, verified = got.verified;
+  const bool shared = got.shared;
   // An entry from the shared server that fails: someone else's doing,
   // said once per entry, deleted there and searched again.
   if ((outcome == MG_CACHE_DAMAGED || outcome == MG_CACHE_REJECTED) &&

@@ -130,8 +130,8 @@ static bool finish_skeleton(const Search *s, const BlockSig *sig,
                             const RoleSet *rs, Skeleton *sk) {
   const MgSearchOptions *o = &s->opt;
   for (int a = 0; a < 3; a++)
-    sk->grid[a] = 1;
-  sk->forloop = 1;
+    sk->launch.grid[a] = 1;
+  sk->launch.forloop = 1;
   int64_t loop_size = 0;
   for (uint32_t k = 0; k < rs->n; k++) {
     for (uint32_t a = 0; a < sk->num_axes; a++)
@@ -140,7 +140,7 @@ static bool finish_skeleton(const Search *s, const BlockSig *sig,
                              s->gpu->max_grid[a]);
         if (!r)
           return false;
-        sk->grid[a] = (int32_t)r;
+        sk->launch.grid[a] = (int32_t)r;
       }
     if (rs->role[k] == sk->loop)
       loop_size = rs->size[k];
@@ -148,11 +148,11 @@ static bool finish_skeleton(const Search *s, const BlockSig *sig,
   if (sk->loop != ROLE_NONE) {
     for (uint32_t a = 0; a < sk->num_axes; a++)
       if (sk->axis[a] == sk->loop)
-        loop_size /= sk->grid[a];
+        loop_size /= sk->launch.grid[a];
     int64_t r = rep_size(loop_size, o->pow2_launch, o->max_forloop);
     if (!r)
       return false;
-    sk->forloop = (int32_t)r;
+    sk->launch.forloop = (int32_t)r;
   }
   for (uint32_t i = 0; i < sig->n; i++) {
     for (int a = 0; a < 3; a++)
@@ -283,10 +283,9 @@ static bool prune_by_operands(Run *r, const MgOp *op,
   const MgGraph *g = graph(r);
   MgTensorId a = op->inputs[0];
   MgTensorId b = op->num_inputs > 1 ? op->inputs[1] : MG_NO_ID;
-  if (!mg_roles_of_op(o->use_dims ? s->facts.reduced : NULL, op, &g->tensors[a],
-                      r->ti[a].role, b == MG_NO_ID ? NULL : &g->tensors[b],
-                      b == MG_NO_ID ? NULL : r->ti[b].role, r->sk->loop,
-                      o->use_dims, roles)) {
+  const Operands x = mg_operands_of(g, op, r->ti, r->cls);
+  if (!mg_roles_of_op(o->use_dims ? s->facts.reduced : NULL, op, &x,
+                      r->sk->loop, o->use_dims, roles)) {
     mg_worker_prune(r->w, MG_SEARCH_RULE_DIMS, NULL);
     return true;
   }
@@ -295,9 +294,7 @@ static bool prune_by_operands(Run *r, const MgOp *op,
     mg_worker_prune(r->w, MG_SEARCH_RULE_ANCHOR, NULL);
     return true;
   }
-  const Support *sb = b == MG_NO_ID ? NULL : &r->ti[b].sup;
-  if (!mg_search_op_reductions_ok(s, op, &g->tensors[a], r->ti[a].role,
-                                  &r->ti[a].sup, sb, r->sk->loop)) {
+  if (!mg_search_op_reductions_ok(s, op, &x, r->sk->loop)) {
     mg_worker_prune(r->w, MG_SEARCH_RULE_REDUCE, NULL);
     return true;
   }
@@ -381,8 +378,6 @@ static int build_op(Run *r, MgOp *op, MgOpId *id, MgTensorId *out) {
 static bool prune_by_result(Run *r, const MgOp *op, MgOpId id, MgTensorId out,
                             const MgRole roles[MG_MAX_DIMS], bool post) {
   const Search *s = r->s;
-  MgTensorId a = op->inputs[0];
-  MgTensorId b = op->num_inputs > 1 ? op->inputs[1] : MG_NO_ID;
   MgAbsId cls[MG_MAX_OP_OUTPUTS];
   mg_search_classes(s, r->p, r->g, id, r->cls, cls);
   r->cls[out] = cls[0];
@@ -396,9 +391,8 @@ static bool prune_by_result(Run *r, const MgOp *op, MgOpId id, MgTensorId out,
   memcpy(r->ti[out].role, roles, MG_MAX_DIMS * sizeof *roles);
   r->ti[out].phase =
       op->kind == MG_OP_ACCUM || post ? PHASE_POST : PHASE_LOOP;
-  const Support *sb = b == MG_NO_ID ? NULL : &r->ti[b].sup;
-  mg_sup_of_op(s, op, r->cls[a], b == MG_NO_ID ? MG_ABS_NONE : r->cls[b],
-               &r->ti[a].sup, sb, &r->ti[out].sup);
+  const Operands x = mg_operands_of(graph(r), op, r->ti, r->cls);
+  mg_sup_of_op(s, op, &x, &r->ti[out].sup);
   if (s->abs && duplicate(r, out)) {
     mg_graph_pop_op(r->p, r->g);
     mg_worker_prune(r->w, MG_SEARCH_RULE_DUPLICATE, NULL);
@@ -739,7 +733,7 @@ static bool dfs_ops(Run *r) {
     from = r->last.max_in; // smaller largest operands: never canonical
   for (uint32_t m = from; m < n; m++)
     if (!mg_gen_ops(&r->s->facts.vocab, true, m, r->nin, g->tensors[m].rank,
-                    try_op, r))
+                    (GenSink){try_op, r}))
       return false;
   return true;
 }
@@ -765,7 +759,8 @@ static bool start(Run *r) {
       mg_program_add_graph(p, MG_LEVEL_BLOCK) != 1)
     return false;
   r->g = 1;
-  if (mg_graph_set_launch(p, 1, sk->grid, 128, sk->forloop, NULL) !=
+  if (mg_graph_set_launch(p, 1, sk->launch.grid, 128, sk->launch.forloop,
+                          NULL) !=
       MG_STATUS_OK)
     return false;
   r->nin = sig->n;

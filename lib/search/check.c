@@ -169,13 +169,21 @@ static MgBuffer *fill_inputs(const CheckCache *c, MgBuffer *b, uint64_t key) {
   return b;
 }
 
-// Runs `p` on `inputs` under uninterpreted-function key `key`; *void_test
-// on a zero divisor.
-static MgStatus run(WorkerFf *f, const MgProgram *p, const MgBuffer *inputs,
-                    uint64_t key, MgBuffer *outs, bool *void_test) {
-  mg_ff_rekey_test(&f->ctx, key);
+// One run of a test: its inputs, its uninterpreted-function key and the
+// buffers the outputs go to.
+typedef struct TestRun {
+  const MgBuffer *inputs;
+  uint64_t key;
+  MgBuffer *outs;
+} TestRun;
+
+// Runs `p` as test run `tr`; *void_test on a zero divisor.
+static MgStatus run(WorkerFf *f, const MgProgram *p, TestRun tr,
+                    bool *void_test) {
+  mg_ff_rekey_test(&f->ctx, tr.key);
   *void_test = false;
-  MgStatus st = mg_exec_run(p, mg_ff_domain(), &f->ctx, inputs, outs, NULL);
+  MgStatus st =
+      mg_exec_run(p, mg_ff_domain(), &f->ctx, tr.inputs, tr.outs, NULL);
   if (st != MG_STATUS_OK && f->ctx.fault == MG_FF_FAULT_ZERO_DIVISOR) {
     *void_test = true;
     return MG_STATUS_OK;
@@ -203,8 +211,7 @@ static uint64_t run_bytes(const MgProgram *p) {
 // one that would cross the bound is not started and stops the search, as the
 // bound does elsewhere.
 static MgStatus run_bounded(Search *s, WorkerFf *f, const MgProgram *p,
-                            const MgBuffer *inputs, uint64_t key, MgBuffer *outs,
-                            bool *void_test) {
+                            TestRun tr, bool *void_test) {
   uint64_t bytes = run_bytes(p);
   if (atomic_load(&s->memory) + bytes > s->opt.memory_limit) {
     stop_at_bound(s);
@@ -212,7 +219,7 @@ static MgStatus run_bounded(Search *s, WorkerFf *f, const MgProgram *p,
     return MG_STATUS_BUDGET;
   }
   mg_search_memory(s, (int64_t)bytes);
-  MgStatus st = run(f, p, inputs, key, outs, void_test);
+  MgStatus st = run(f, p, tr, void_test);
   mg_search_memory(s, -(int64_t)bytes);
   return st;
 }
@@ -286,8 +293,8 @@ static const Test *get_test(Worker *w, WorkerFf *f, uint32_t t) {
   bool void_test = false, failed = !inputs || !outs, stopped = false;
   MgStatus st = !inputs && atomic_load(&s->memory_limited) ? MG_STATUS_BUDGET
                 : failed ? MG_STATUS_NOMEM
-                       : run_bounded(s, f, s->target, inputs, key, outs,
-                                     &void_test);
+                       : run_bounded(s, f, s->target,
+                                     (TestRun){inputs, key, outs}, &void_test);
   if (st != MG_STATUS_OK) {
     failed = true;
     stopped = st == MG_STATUS_BUDGET || stopped_by_deadline(s, f);
@@ -333,8 +340,9 @@ TestOutcome mg_check_test(Worker *w, const MgProgram *p, uint32_t t,
   if (!inputs)
     return TEST_ERROR;
   bool void_test;
-  MgStatus st = run_bounded(s, f, p, inputs, test_key(s->opt.seed, t),
-                            f->outs, &void_test);
+  MgStatus st = run_bounded(
+      s, f, p, (TestRun){inputs, test_key(s->opt.seed, t), f->outs},
+      &void_test);
   if (st != MG_STATUS_OK) {
     stopped_by_deadline(s, f);
     return TEST_ERROR;

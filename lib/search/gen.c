@@ -28,21 +28,21 @@ static bool commutative(MgOpKind k) {
 // `op` on operands (j, m), then (m, j) unless j == m or `once` (a
 // commutative kind): every two-operand op is appended this way.
 static bool both_orders(MgOp op, uint32_t j, uint32_t m, bool once,
-                        uint32_t attr, GenFn fn, void *ctx) {
+                        uint32_t attr, GenSink sink) {
   op.num_inputs = 2;
   for (int order = 0; order < 2; order++) {
     if (order == 1 && (j == m || once))
       break;
     op.inputs[0] = order == 0 ? j : m;
     op.inputs[1] = order == 0 ? m : j;
-    if (!fn(ctx, &op, attr))
+    if (!sink.fn(sink.ctx, &op, attr))
       return false;
   }
   return true;
 }
 
 bool mg_gen_ops(const Vocab *v, bool block, uint32_t m, uint32_t first,
-                uint32_t rank_m, GenFn fn, void *ctx) {
+                uint32_t rank_m, GenSink sink) {
   MgOp op;
   for (size_t i = 0; i < sizeof unary_kinds / sizeof unary_kinds[0]; i++) {
     if (!v->kind[unary_kinds[i]])
@@ -50,7 +50,7 @@ bool mg_gen_ops(const Vocab *v, bool block, uint32_t m, uint32_t first,
     op = mg_op_blank(unary_kinds[i]);
     op.num_inputs = 1;
     op.inputs[0] = m;
-    if (!fn(ctx, &op, 0))
+    if (!sink.fn(sink.ctx, &op, 0))
       return false;
   }
   for (uint32_t i = 0; i < v->num_scalars; i++) {
@@ -58,7 +58,7 @@ bool mg_gen_ops(const Vocab *v, bool block, uint32_t m, uint32_t first,
     op.num_inputs = 1;
     op.inputs[0] = m;
     op.scalar = v->scalars[i].value;
-    if (!fn(ctx, &op, i))
+    if (!sink.fn(sink.ctx, &op, i))
       return false;
   }
   for (size_t r = 0; r < sizeof reductions / sizeof reductions[0]; r++)
@@ -68,7 +68,7 @@ bool mg_gen_ops(const Vocab *v, bool block, uint32_t m, uint32_t first,
         op.num_inputs = 1;
         op.inputs[0] = m;
         op.attr = (int32_t)d;
-        if (!fn(ctx, &op, d))
+        if (!sink.fn(sink.ctx, &op, d))
           return false;
       }
   // The online accumulator pairs a tile with its max: either operand may
@@ -77,7 +77,7 @@ bool mg_gen_ops(const Vocab *v, bool block, uint32_t m, uint32_t first,
     op = mg_op_blank(MG_OP_ACCUM);
     op.acc = MG_ACCUM_ONLINE;
     for (uint32_t j = first; j <= m; j++)
-      if (!both_orders(op, j, m, false, MG_ACCUM_ONLINE, fn, ctx))
+      if (!both_orders(op, j, m, false, MG_ACCUM_ONLINE, sink))
         return false;
   }
   if (block)
@@ -88,7 +88,7 @@ bool mg_gen_ops(const Vocab *v, bool block, uint32_t m, uint32_t first,
       op.num_inputs = 1;
       op.inputs[0] = m;
       op.acc = (uint8_t)a;
-      if (!fn(ctx, &op, a))
+      if (!sink.fn(sink.ctx, &op, a))
         return false;
     }
   for (uint32_t j = first; j <= m; j++) {
@@ -96,11 +96,11 @@ bool mg_gen_ops(const Vocab *v, bool block, uint32_t m, uint32_t first,
          i++) {
       MgOpKind k = binary_kinds[i];
       if (v->kind[k] &&
-          !both_orders(mg_op_blank(k), j, m, commutative(k), 0, fn, ctx))
+          !both_orders(mg_op_blank(k), j, m, commutative(k), 0, sink))
         return false;
     }
     if (v->kind[MG_OP_MATMUL] &&
-        !both_orders(mg_op_blank(MG_OP_MATMUL), j, m, false, 0, fn, ctx))
+        !both_orders(mg_op_blank(MG_OP_MATMUL), j, m, false, 0, sink))
       return false;
   }
   return true;

@@ -334,7 +334,9 @@ static MgStatus find_reductions(Search *s, const MgGraph *g,
         memset(&sup[op->outputs[k]], 0, sizeof(Support));
         sup[op->outputs[k]].top = true; // not analysed
       } else {
-        mg_sup_of_op(s, op, ca, cb, sa, sb, &sup[op->outputs[k]]);
+        mg_sup_of_op(s, op,
+                     &(Operands){{NULL, NULL, ca, sa}, {NULL, NULL, cb, sb}},
+                     &sup[op->outputs[k]]);
       }
     }
     if (r == ROLE_ONE || r > ROLE_MAX_TARGET)

@@ -233,11 +233,9 @@ static bool try_kernel_op(void *ctx, MgOp *op, uint64_t attr) {
   MgTensorId a = op->inputs[0];
   MgTensorId b = op->num_inputs > 1 ? op->inputs[1] : MG_NO_ID;
   MgRole roles[MG_MAX_DIMS];
-  if (!mg_roles_of_op(s->opt.use_dims ? s->facts.reduced : NULL, op,
-                      &g->tensors[a], k->ti[a].role,
-                      b == MG_NO_ID ? NULL : &g->tensors[b],
-                      b == MG_NO_ID ? NULL : k->ti[b].role, ROLE_NONE,
-                      s->opt.use_dims, roles)) {
+  const Operands x = mg_operands_of(g, op, k->ti, k->cls);
+  if (!mg_roles_of_op(s->opt.use_dims ? s->facts.reduced : NULL, op, &x,
+                      ROLE_NONE, s->opt.use_dims, roles)) {
     mg_worker_prune(w, MG_SEARCH_RULE_DIMS, NULL);
     return true;
   }
@@ -246,9 +244,7 @@ static bool try_kernel_op(void *ctx, MgOp *op, uint64_t attr) {
     mg_worker_prune(w, MG_SEARCH_RULE_ANCHOR, NULL);
     return true;
   }
-  const Support *sb = b == MG_NO_ID ? NULL : &k->ti[b].sup;
-  if (!mg_search_op_reductions_ok(s, op, &g->tensors[a], k->ti[a].role,
-                                  &k->ti[a].sup, sb, ROLE_NONE)) {
+  if (!mg_search_op_reductions_ok(s, op, &x, ROLE_NONE)) {
     mg_worker_prune(w, MG_SEARCH_RULE_REDUCE, NULL);
     return true;
   }
@@ -269,8 +265,8 @@ static bool try_kernel_op(void *ctx, MgOp *op, uint64_t attr) {
     k->cls[out] = cls[0];
     memset(&k->ti[out], 0, sizeof k->ti[out]);
     memcpy(k->ti[out].role, roles, sizeof roles);
-    mg_sup_of_op(s, op, k->cls[a], b == MG_NO_ID ? MG_ABS_NONE : k->cls[b],
-                 &k->ti[a].sup, sb, &k->ti[out].sup);
+    const Operands y = mg_operands_of(kgraph(k), op, k->ti, k->cls);
+    mg_sup_of_op(s, op, &y, &k->ti[out].sup);
     if (s->abs && (cls[0] == MG_ABS_NONE ||
                    !mg_absexpr_is_subexpr(s->abs, cls[0])))
       drop = MG_SEARCH_RULE_ABSEXPR;
@@ -307,8 +303,8 @@ static bool apply_custom(KRun *k, const MgOp *op, const MenuEntry *e) {
   const MgGraph *g = kgraph(k);
   if (g->num_tensors + e->num_out > K_MAX_TENSORS)
     return false;
-  if (!mg_replay_recipe(k->p, r, op->inputs, op->num_inputs, r->sk.grid,
-                        r->sk.forloop, outs))
+  if (!mg_replay_recipe(k->p, r, op->inputs, op->num_inputs, &r->sk.launch,
+                        outs))
     return false;
   for (uint32_t i = 0; i < e->num_out; i++) {
     memset(&k->ti[outs[i]], 0, sizeof k->ti[outs[i]]);
@@ -488,7 +484,7 @@ static void kdfs(KRun *k) {
   uint32_t from = k->has_last ? k->last.max_in : 0;
   for (uint32_t m = from; m < n && !mg_worker_stopped(k->w); m++) {
     if (!mg_gen_ops(&k->s->facts.vocab, false, m, 0, g->tensors[m].rank,
-                    try_kernel_op, k))
+                    (GenSink){try_kernel_op, k}))
       return;
     if (k->customs < k->s->opt.max_custom_kernels)
       try_customs(k, m);
@@ -552,22 +548,14 @@ static void run_choice(Worker *w, uint32_t index, void *arg) {
     MgOpId id = mg_graph_add_op(k.p, 0, &op, &out, NULL);
     if (id != MG_NO_ID) {
       MgRole roles[MG_MAX_DIMS];
-      const MgGraph *g = kgraph(&k);
-      MgTensorId b = op.num_inputs > 1 ? op.inputs[1] : MG_NO_ID;
-      mg_roles_of_op(NULL, &op, &g->tensors[op.inputs[0]],
-                     k.ti[op.inputs[0]].role,
-                     b == MG_NO_ID ? NULL : &g->tensors[b],
-                     b == MG_NO_ID ? NULL : k.ti[b].role, ROLE_NONE, false,
-                     roles);
+      const Operands x = mg_operands_of(kgraph(&k), &op, k.ti, k.cls);
+      mg_roles_of_op(NULL, &op, &x, ROLE_NONE, false, roles);
       MgAbsId cls[MG_MAX_OP_OUTPUTS];
       mg_search_classes(k.s, k.p, 0, id, k.cls, cls);
       k.cls[out] = cls[0];
       memset(&k.ti[out], 0, sizeof k.ti[out]);
       memcpy(k.ti[out].role, roles, sizeof roles);
-      mg_sup_of_op(k.s, &op, k.cls[op.inputs[0]],
-                   b == MG_NO_ID ? MG_ABS_NONE : k.cls[b],
-                   &k.ti[op.inputs[0]].sup, b == MG_NO_ID ? NULL : &k.ti[b].sup,
-                   &k.ti[out].sup);
+      mg_sup_of_op(k.s, &op, &x, &k.ti[out].sup);
       uint16_t kinds[MG_OP_COUNT] = {0};
       kinds[op.kind] = 1;
       OpKey key;

@@ -123,8 +123,10 @@ bool mg_sup_equal(const Support *a, const Support *b) {
   return a->n == b->n && memcmp(a->m, b->m, a->n * sizeof a->m[0]) == 0;
 }
 
-void mg_sup_of_op(const Search *s, const MgOp *op, MgAbsId ca, MgAbsId cb,
-                  const Support *a, const Support *b, Support *out) {
+void mg_sup_of_op(const Search *s, const MgOp *op, const Operands *ops,
+                  Support *out) {
+  const MgAbsId ca = ops->a.cls, cb = ops->b.cls;
+  const Support *a = ops->a.sup, *b = ops->b.sup;
   Support x;
   if (mg_search_budgeted((MgOpKind)op->kind)) { // exp and the opaque ones
     single(out, ca == MG_ABS_NONE ? -1 : slot_of(s, op->kind, ca));
@@ -209,9 +211,10 @@ bool mg_search_reduction_ok(const Search *s, MgRole role,
 }
 
 bool mg_search_op_reductions_ok(const Search *s, const MgOp *op,
-                                const MgTensor *a, const MgRole *ra,
-                                const Support *sa, const Support *sb,
-                                MgRole loop) {
+                                const Operands *x, MgRole loop) {
+  const MgTensor *a = x->a.t;
+  const MgRole *ra = x->a.role;
+  const Support *sa = x->a.sup, *sb = x->b.sup;
   // (sum, matmul and accumulators need no operand classes)
   Support sum;
   switch ((MgOpKind)op->kind) {
@@ -225,7 +228,10 @@ bool mg_search_op_reductions_ok(const Search *s, const MgOp *op,
     mg_sup_product(sa, sb, &sum);
     return mg_search_reduction_ok(s, ra[a->rank - 1], &sum);
   case MG_OP_ACCUM: {
-    mg_sup_of_op(s, op, MG_ABS_NONE, MG_ABS_NONE, sa, sb, &sum);
+    mg_sup_of_op(s, op,
+                 &(Operands){{NULL, NULL, MG_ABS_NONE, sa},
+                             {NULL, NULL, MG_ABS_NONE, sb}},
+                 &sum);
     if (op->acc == MG_ACCUM_MAX)
       return true; // not a sum
     bool last = op->acc == MG_ACCUM_SUM_LAST ||

@@ -56,11 +56,10 @@ static MgGraphId next_block_graph(MgProgram *p) {
 }
 
 bool mg_replay_recipe(MgProgram *p, const Recipe *r, const MgTensorId *inputs,
-                      uint32_t n, const int32_t grid[3], int32_t forloop,
-                      MgTensorId *outs) {
+                      uint32_t n, const LaunchShape *at, MgTensorId *outs) {
   MgGraphId g = next_block_graph(p);
-  if (g == MG_NO_ID ||
-      mg_graph_set_launch(p, g, grid, 128, forloop, NULL) != MG_STATUS_OK)
+  if (g == MG_NO_ID || mg_graph_set_launch(p, g, at->grid, 128, at->forloop,
+                                           NULL) != MG_STATUS_OK)
     return false;
   for (uint32_t i = 0; i < n; i++) {
     MgTensor t = p->graphs[0].tensors[inputs[i]];
@@ -86,7 +85,7 @@ bool mg_replay_recipe(MgProgram *p, const Recipe *r, const MgTensorId *inputs,
 //===--- Launch variants --------------------------------------------------===//
 
 typedef struct Launch {
-  int32_t grid[3], forloop;
+  LaunchShape at;
   int64_t blocks, tile; // grid size; size of the dim the for-loop cuts
   int64_t dist;         // log2 distance of `tile` from loop_tile
 } Launch;
@@ -192,8 +191,8 @@ static int64_t launch_variants(const Search *s, const MgProgram *p,
         for (uint32_t f = 0; f < nf && v->n < MAX_LAUNCHES; f++) {
           Launch *l = &v->l[v->n++];
           for (int a = 0; a < 3; a++)
-            l->grid[a] = (int32_t)g[a];
-          l->forloop = (int32_t)fo[f];
+            l->at.grid[a] = (int32_t)g[a];
+          l->at.forloop = (int32_t)fo[f];
           l->blocks = blocks;
           l->tile = loop_dim ? loop_dim / fo[f] : 0;
           l->dist = l->tile ? log2_distance(l->tile, (int64_t)o->loop_tile)
@@ -225,14 +224,13 @@ int64_t mg_recipe_min_smem(const Search *s, const BlockSig *sig,
     for (uint32_t j = 0; j < v->n; j++)
       if (pick == v->n || v->l[j].blocks > v->l[pick].blocks ||
           (v->l[j].blocks == v->l[pick].blocks &&
-           v->l[j].forloop > v->l[pick].forloop))
+           v->l[j].at.forloop > v->l[pick].at.forloop))
         pick = j;
     MgTensorId outs[MG_MAX_OP_OUTPUTS];
     uint32_t graphs = p->num_graphs, kops = p->graphs[0].num_ops,
              kt = p->graphs[0].num_tensors;
     if (pick < v->n &&
-        mg_replay_recipe(p, r, in, sig->n, v->l[pick].grid,
-                         v->l[pick].forloop, outs))
+        mg_replay_recipe(p, r, in, sig->n, &v->l[pick].at, outs))
       best = mg_graph_smem_bytes(p, graphs);
     mg_program_truncate(p, graphs, kops, kt);
   }
@@ -250,9 +248,9 @@ static int cmp_launch(const void *pa, const void *pb) {
   if (a->tile != b->tile)
     return a->tile > b->tile ? -1 : 1;
   for (int i = 0; i < 3; i++)
-    if (a->grid[i] != b->grid[i])
-      return a->grid[i] < b->grid[i] ? -1 : 1;
-  return (a->forloop > b->forloop) - (a->forloop < b->forloop);
+    if (a->at.grid[i] != b->at.grid[i])
+      return a->at.grid[i] < b->at.grid[i] ? -1 : 1;
+  return (a->at.forloop > b->at.forloop) - (a->at.forloop < b->at.forloop);
 }
 
 //===--- Materialization --------------------------------------------------===//
@@ -438,7 +436,7 @@ static uint64_t mat_custom(Mat *m, uint32_t i) {
         return made;
       MgTensorId outs[MG_MAX_OP_OUTPUTS];
       const Launch *l = &v->l[j];
-      if (!mg_replay_recipe(p, r, in, n, l->grid, l->forloop, outs)) {
+      if (!mg_replay_recipe(p, r, in, n, &l->at, outs)) {
         mg_worker_prune(w, MG_SEARCH_RULE_SHAPE, NULL);
       } else if (mg_graph_smem_bytes(p, graphs) > s->gpu->smem_bytes) {
         mg_worker_prune(w, MG_SEARCH_RULE_SMEM, NULL);

@@ -74,9 +74,10 @@ bool mg_role_foldable(const uint8_t *reduced, MgRole r) {
   return r <= ROLE_MAX_TARGET && reduced[r];
 }
 
-bool mg_roles_of_op(const uint8_t *reduced, const MgOp *op, const MgTensor *a,
-                    const MgRole *ra, const MgTensor *b, const MgRole *rb,
+bool mg_roles_of_op(const uint8_t *reduced, const MgOp *op, const Operands *x,
                     MgRole loop, bool check, MgRole *out) {
+  const MgTensor *a = x->a.t, *b = x->b.t;
+  const MgRole *ra = x->a.role, *rb = x->b.role;
   uint32_t rank = a->rank;
   for (uint32_t d = 0; d < MG_MAX_DIMS; d++)
     out[d] = d < rank ? ra[d] : ROLE_ONE;

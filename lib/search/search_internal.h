@@ -68,10 +68,6 @@ void mg_sup_one(Support *s);
 void mg_sup_union(const Support *a, const Support *b, Support *out);
 void mg_sup_product(const Support *a, const Support *b, Support *out);
 bool mg_sup_equal(const Support *a, const Support *b);
-/// Support of op's result from its operands' supports and classes (b NULL
-/// for unary ops).
-void mg_sup_of_op(const Search *s, const MgOp *op, MgAbsId ca, MgAbsId cb,
-                  const Support *a, const Support *b, Support *out);
 
 /// Per-tensor facts the generator tracks.
 typedef struct TInfo {
@@ -83,14 +79,47 @@ typedef struct TInfo {
   Support sup;
 } TInfo;
 
+/// What the rules know of one operand of a candidate op: its type, its
+/// roles, its abstract-expression class and its support. A missing operand
+/// (b of a unary op) has t, role and sup NULL and class MG_ABS_NONE.
+typedef struct Operand {
+  const MgTensor *t;
+  const MgRole *role;
+  MgAbsId cls;
+  const Support *sup;
+} Operand;
+
+/// The operands of a candidate op: a and, for a binary op, b.
+typedef struct Operands {
+  Operand a, b;
+} Operands;
+
+/// The operands of `op` in graph `g`, whose tensors have facts `ti` and
+/// classes `cls`. Borrowed: valid until `g` grows.
+static inline Operands mg_operands_of(const MgGraph *g, const MgOp *op,
+                                      const TInfo *ti, const MgAbsId *cls) {
+  MgTensorId a = op->inputs[0];
+  Operands x = {{&g->tensors[a], ti[a].role, cls[a], &ti[a].sup},
+                {NULL, NULL, MG_ABS_NONE, NULL}};
+  if (op->num_inputs > 1) {
+    MgTensorId b = op->inputs[1];
+    x.b = (Operand){&g->tensors[b], ti[b].role, cls[b], &ti[b].sup};
+  }
+  return x;
+}
+
+/// Support of op's result from its operands' supports and classes (only
+/// those are read).
+void mg_sup_of_op(const Search *s, const MgOp *op, const Operands *x,
+                  Support *out);
+
 /// Roles of an op's result from its operands' roles; false when the op
 /// combines different roles (checked only when `check`). `loop` is the
 /// for-loop role of the block graph (ROLE_NONE when F = 1).
 /// `reduced[r]` says whether the target sums over role r (sum ops, matmul
 /// contractions); with it, sums and contractions over other roles are
 /// rejected too (NULL: no such check).
-bool mg_roles_of_op(const uint8_t *reduced, const MgOp *op, const MgTensor *a,
-                    const MgRole *ra, const MgTensor *b, const MgRole *rb,
+bool mg_roles_of_op(const uint8_t *reduced, const MgOp *op, const Operands *x,
                     MgRole loop, bool check, MgRole *out);
 /// May a sum run over role r? (a reduced target role, or per-block partials
 /// of a size-1 tile dim laid out along a reduced grid role.)
@@ -137,12 +166,17 @@ typedef struct BlockSig {
   TInfo info[MG_MAX_OP_INPUTS];
 } BlockSig;
 
+/// A block graph's launch: its grid and its for-loop's trip count.
+typedef struct LaunchShape {
+  int32_t grid[3], forloop;
+} LaunchShape;
+
 /// Grid and loop roles of a block graph, with representative sizes.
 typedef struct Skeleton {
   uint32_t num_axes;
   MgRole axis[3];
   MgRole loop;              // ROLE_NONE: F = 1
-  int32_t grid[3], forloop; // representative launch used while enumerating
+  LaunchShape launch; // representative launch used while enumerating
   int8_t imap[MG_MAX_OP_INPUTS][3];
   int8_t fmap[MG_MAX_OP_INPUTS];
 } Skeleton;
@@ -448,11 +482,10 @@ void mg_kernel_level(Search *s, Worker *workers, uint32_t num_workers);
 void mg_replay_kernel_graph(Worker *w, const KOp *ops, uint32_t num_ops,
                             const MgTensorId *outputs);
 /// Replays `r` as block graph of a new custom op in graph 0 of `p` on
-/// `inputs` with launch `grid`/`forloop`; false (program unchanged up to
-/// truncation by the caller) when a builder rejects it.
+/// `inputs` with launch `at`; false (program unchanged up to truncation by
+/// the caller) when a builder rejects it.
 bool mg_replay_recipe(MgProgram *p, const Recipe *r, const MgTensorId *inputs,
-                      uint32_t n, const int32_t grid[3], int32_t forloop,
-                      MgTensorId *outs);
+                      uint32_t n, const LaunchShape *at, MgTensorId *outs);
 
 /// Shared memory of `r` on inputs `sig` at the launch with the smallest
 /// tiles the policy allows; -1 when no launch builds.
@@ -505,11 +538,10 @@ void mg_search_add_reduction(Search *s, MgRole role, const Support *summand);
 bool mg_search_reduction_ok(const Search *s, MgRole role,
                             const Support *summand);
 /// The reduction rule for every sum `op` makes (sum, matmul, accumulator
-/// with for-loop role `loop`).
+/// with for-loop role `loop`); reads a's type, roles and support and b's
+/// support.
 bool mg_search_op_reductions_ok(const Search *s, const MgOp *op,
-                                const MgTensor *a, const MgRole *ra,
-                                const Support *sa, const Support *sb,
-                                MgRole loop);
+                                const Operands *x, MgRole loop);
 /// Anchor rule: a unary or scalar op applies to the class the target applies
 /// that op to (true when abstract expressions are off or the op is binary).
 bool mg_search_anchor_ok(const Search *s, const MgOp *op, MgAbsId ca,
@@ -532,10 +564,16 @@ int mg_opkey_compare(const OpKey *a, const OpKey *b);
 /// Called for each generated op with its canonical attribute; returning
 /// false stops the generation.
 typedef bool (*GenFn)(void *ctx, MgOp *op, uint64_t attr);
+/// Where generated ops go: the callback and its context.
+typedef struct GenSink {
+  GenFn fn;
+  void *ctx;
+} GenSink;
 /// Generates the ops whose largest operand is tensor `m` (of rank `rank_m`)
-/// with other operands in [first, m] (gen.c). Returns false when `fn` did.
+/// with other operands in [first, m] (gen.c). Returns false when the sink's
+/// callback did.
 bool mg_gen_ops(const Vocab *v, bool block, uint32_t m, uint32_t first,
-                uint32_t rank_m, GenFn fn, void *ctx);
+                uint32_t rank_m, GenSink sink);
 /// True for ops counted against max_block_ops.
 bool mg_search_counted(MgOpKind kind);
 /// The kinds tracked by the non-LAX budget.

@@ -149,11 +149,21 @@ static uint32_t part_inputs(const Split *s, uint32_t p, MgTensorId *in) {
   return n;
 }
 
-// The part as a program of its own; `in` (its inputs) and `out` (the
-// target tensors it returns) are filled in order.
-static MgProgram *make_part(const Split *s, uint32_t p, MgTensorId *in,
-                            uint32_t *num_in, MgTensorId *out,
-                            uint32_t *num_out, MgDiag *diag) {
+// Where a part meets the rest of the target: the target tensors it reads
+// (its inputs, in order) and those it returns (its outputs). The caller
+// gives the arrays, room for every target tensor each.
+typedef struct PartBoundary {
+  MgTensorId *in;
+  uint32_t num_in;
+  MgTensorId *out;
+  uint32_t num_out;
+} PartBoundary;
+
+// The part as a program of its own; fills its boundary `b`.
+static MgProgram *make_part(const Split *s, uint32_t p, PartBoundary *b,
+                            MgDiag *diag) {
+  MgTensorId *const in = b->in, *const out = b->out;
+  uint32_t *const num_in = &b->num_in, *const num_out = &b->num_out;
   const MgGraph *g = s->g;
   MgProgram *prog = mg_program_create();
   MgTensorId *map = malloc((g->num_tensors + 1) * sizeof *map);
@@ -346,14 +356,14 @@ MgStatus mg_search_views(const MgProgram *target,
   Parts ps = {&opt, s.num_parts, deadline, stats, &check, false};
   MgStatus st = programs && in && out ? MG_STATUS_OK : MG_STATUS_NOMEM;
   for (uint32_t p = 0; st == MG_STATUS_OK && p < s.num_parts; p++) {
-    uint32_t ni, no;
-    programs[p] = make_part(&s, p, in, &ni, out, &no, diag);
+    PartBoundary b = {in, 0, out, 0};
+    programs[p] = make_part(&s, p, &b, diag);
     if (!programs[p]) {
       st = MG_STATUS_NOMEM;
       break;
     }
     // A part beyond the search's signature limits stays as it is.
-    if (ni <= 16 && no <= MG_MAX_OP_OUTPUTS)
+    if (b.num_in <= 16 && b.num_out <= MG_MAX_OP_OUTPUTS)
       programs[p] = search_part(&ps, programs[p], s.num_parts - p);
   }
   stats->cut_parts = s.num_parts;

@@ -282,9 +282,16 @@ static Deg atom_of(const Deg *a, const MgTensor *t, MgOpKind kind) {
   return r;
 }
 
-static Deg binary(MgOpKind kind, const Deg *a, const MgTensor *ta,
-                  const Deg *b, const MgTensor *tb, const MgTensor *out,
+// An operand of an element-wise op: its degree facts and its tensor type.
+typedef struct Operand {
+  const Deg *deg;
+  const MgTensor *t;
+} Operand;
+
+static Deg binary(MgOpKind kind, Operand x, Operand y, const MgTensor *out,
                   bool laurent) {
+  const Deg *a = x.deg, *b = y.deg;
+  const MgTensor *ta = x.t, *tb = y.t;
   Deg r;
   memset(&r, 0, sizeof r);
   uint64_t va[MG_MAX_DIMS], vb[MG_MAX_DIMS];
@@ -594,7 +601,7 @@ static MgStatus op_degree(Walk *w, const Frame *f, uint32_t i, const Deg *deg,
     break;
   case MG_OP_MAX:
     // The element-wise facts of a + b over-approximate either operand's.
-    r = binary(MG_OP_ADD, a, ta, b, tb, t, w->laurent);
+    r = binary(MG_OP_ADD, (Operand){a, ta}, (Operand){b, tb}, t, w->laurent);
     // Two compared values that are equal in the field tie: their
     // difference counts with the atoms' arguments (docs: Max).
     w->out->arg_num = h_join(w->out->arg_num, r.hn);
@@ -613,7 +620,7 @@ static MgStatus op_degree(Walk *w, const Frame *f, uint32_t i, const Deg *deg,
     break;
   }
   case MG_OP_ADD: case MG_OP_SUB: case MG_OP_MUL: case MG_OP_DIV:
-    r = binary(kind, a, ta, b, tb, t, w->laurent);
+    r = binary(kind, (Operand){a, ta}, (Operand){b, tb}, t, w->laurent);
     if (kind == MG_OP_DIV)
       note_division(w, b, t, !r.qbot, op_runs);
     break;

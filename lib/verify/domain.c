@@ -336,9 +336,21 @@ static Limits limits_of(MgFfField f) {
   return (Limits){(UINT64_MAX / sp - 1) * sp, (UINT64_MAX / sq - 1) * sq};
 }
 
-static inline void rows_step(uint64_t *acc_p, uint64_t *acc_q, int64_t n,
-                             const uint64_t *ap, const uint64_t *aq, int rows,
-                             bool with_q, const MgCell *bk, Limits lim) {
+// One k step of a group of rows of a: the group's accumulators (n columns
+// of `rows` cells each, p and q apart) and the residues of a's column k in
+// those rows. Passed by value and unpacked into locals, so the inlined
+// rows_step keeps everything in registers.
+typedef struct RowGroup {
+  uint64_t *acc_p, *acc_q;
+  int64_t n;
+  const uint64_t *ap, *aq;
+} RowGroup;
+
+static inline void rows_step(RowGroup g, int rows, bool with_q,
+                             const MgCell *bk, Limits lim) {
+  uint64_t *const acc_p = g.acc_p, *const acc_q = g.acc_q;
+  const uint64_t *const ap = g.ap, *const aq = g.aq;
+  const int64_t n = g.n;
   const uint64_t lim_p = lim.p, lim_q = lim.q;
   for (int64_t j = 0; j < n; ++j) {
     uint64_t bp = mg_ff_cell_p(bk[j]), bq = mg_ff_cell_q(bk[j]);
@@ -356,12 +368,10 @@ static inline void rows_step(uint64_t *acc_p, uint64_t *acc_q, int64_t n,
 }
 
 // Dispatches one k step of a row group to an unrolled rows_step.
-static void group_step(uint64_t *acc_p, uint64_t *acc_q, int64_t n,
-                       const uint64_t *ap, const uint64_t *aq, int rows,
-                       bool with_q, const MgCell *bk, Limits lim) {
+static void group_step(RowGroup g, int rows, bool with_q, const MgCell *bk,
+                       Limits lim) {
 #define MG_FF_STEP(R)                                                          \
-  (with_q ? rows_step(acc_p, acc_q, n, ap, aq, R, true, bk, lim)               \
-          : rows_step(acc_p, acc_q, n, ap, aq, R, false, bk, lim))
+  (with_q ? rows_step(g, R, true, bk, lim) : rows_step(g, R, false, bk, lim))
   switch (rows) {
   case 8: MG_FF_STEP(8); break;
   case 4: MG_FF_STEP(4); break;
@@ -372,9 +382,9 @@ static void group_step(uint64_t *acc_p, uint64_t *acc_q, int64_t n,
 }
 
 // Flags the ⊥ rows of a and columns of b; false when there are none.
-static bool find_bottoms(const MgCell *a, const MgCell *b, int64_t m,
-                         int64_t k, int64_t n, uint8_t *row_bot,
-                         uint8_t *col_bot) {
+static bool find_bottoms(const MgCell *a, const MgCell *b, MgMatmulShape shape,
+                         uint8_t *row_bot, uint8_t *col_bot) {
+  const int64_t m = shape.m, k = shape.k, n = shape.n;
   bool any = false;
   memset(row_bot, 0, (size_t)m);
   memset(col_bot, 0, (size_t)n);
@@ -390,8 +400,9 @@ static bool find_bottoms(const MgCell *a, const MgCell *b, int64_t m,
 }
 
 static MgStatus ff_matmul(void *vctx, const MgCell *a, const MgCell *b,
-                          MgCell *c, int64_t m, int64_t k, int64_t n) {
+                          MgCell *c, MgMatmulShape shape) {
   MgFfContext *ctx = vctx;
+  const int64_t m = shape.m, k = shape.k, n = shape.n;
   if (m <= 0 || n <= 0 || k < 0)
     return MG_STATUS_OK;
   // Scratch: 2·G·n accumulators, then one flag byte per row of a and per
@@ -409,7 +420,7 @@ static MgStatus ff_matmul(void *vctx, const MgCell *a, const MgCell *b,
   uint64_t *acc_q = acc_p + (size_t)MG_FF_ROW_GROUP * (size_t)n;
   uint8_t *row_bot = (uint8_t *)(ctx->scratch + acc_words);
   uint8_t *col_bot = row_bot + m;
-  bool any_bot = find_bottoms(a, b, m, k, n, row_bot, col_bot);
+  bool any_bot = find_bottoms(a, b, shape, row_bot, col_bot);
   // When every row of a or every column of b holds a ⊥ (e.g. softmax·V),
   // every q component of c is ⊥: skip the q products.
   bool all_rows = any_bot, all_cols = any_bot;
@@ -436,7 +447,8 @@ static MgStatus ff_matmul(void *vctx, const MgCell *a, const MgCell *b,
         any |= ap[r] | aq[r];
       }
       if (any)
-        group_step(acc_p, acc_q, n, ap, aq, rows, with_q, b + kk * n, lim);
+        group_step((RowGroup){acc_p, acc_q, n, ap, aq}, rows, with_q,
+                   b + kk * n, lim);
     }
     for (int r = 0; r < rows; ++r)
       for (int64_t j = 0; j < n; ++j) {

@@ -166,7 +166,8 @@ static void test_verify_domain_matmul_matches_naive(void) {
   }
   a[2 * K + 4] = mg_ff_cell(17, MG_FF_BOTTOM); // row 2 becomes ⊥ in q
   b[3 * N + 5] = mg_ff_cell(19, MG_FF_BOTTOM); // column 5 too
-  CHECK_EQ_INT(dom->matmul(&ctx, a, b, c, M, K, N), MG_STATUS_OK);
+  CHECK_EQ_INT(dom->matmul(&ctx, a, b, c, (MgMatmulShape){M, K, N}),
+               MG_STATUS_OK);
   int bad = 0;
   for (int i = 0; i < M; ++i)
     for (int j = 0; j < N; ++j) {
@@ -187,7 +188,8 @@ static void test_verify_domain_matmul_matches_naive(void) {
   for (int i = 0; i < M; ++i)
     a[i * K + 1] = mg_ff_cell(mg_ff_cell_p(a[i * K + 1]), MG_FF_BOTTOM);
   MgCell c2[M * N];
-  CHECK_EQ_INT(dom->matmul(&ctx, a, b, c2, M, K, N), MG_STATUS_OK);
+  CHECK_EQ_INT(dom->matmul(&ctx, a, b, c2, (MgMatmulShape){M, K, N}),
+               MG_STATUS_OK);
   bad = 0;
   for (int i = 0; i < M * N; ++i)
     bad += mg_ff_cell_q_live(c2[i]) ||

@@ -280,8 +280,9 @@ static MgStatus e_add_into(void *ctx, MgCell *acc, const MgCell *x,
 /// sum of squares (independent, one square root at the end): the same
 /// combination as joining term by term, in linear time.
 static MgStatus e_matmul(void *ctx, const MgCell *a, const MgCell *b,
-                         MgCell *c, int64_t m, int64_t k, int64_t n) {
+                         MgCell *c, MgMatmulShape shape) {
   const ErrProp *e = ctx;
+  const int64_t m = shape.m, k = shape.k, n = shape.n;
   size_t row = (size_t)(n > 0 ? n : 1);
   double *acc = malloc(3 * row * sizeof *acc);
   float *mark = malloc(row * sizeof *mark); // an ill operand's deviation
@@ -327,10 +328,9 @@ static MgStatus e_matmul(void *ctx, const MgCell *a, const MgCell *b,
 MgStatus mg_run_error_sigmas(const MgProgram *program,
                              const MgRunSignature *sig,
                              const double *const *inputs, double u,
-                             double *const *sigma, double *const *sigma_lin,
-                             MgDiag *diag) {
+                             MgRunSigmas sigmas, MgDiag *diag) {
   ErrProp modes[2] = {{u / sqrt(3.0), false}, {u / sqrt(3.0), true}};
-  double *const *into[2] = {sigma, sigma_lin};
+  double *const *into[2] = {sigmas.sigma, sigmas.sigma_lin};
   MgDomain domain = {e_binary, e_unary, e_add_into, e_matmul, 0};
   MgBuffer in[MG_RUN_MAX_VALUES], out[MG_RUN_MAX_VALUES];
   memset(in, 0, sizeof in);

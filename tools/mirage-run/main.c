@@ -202,8 +202,14 @@ static bool parse_double(const char *s, double *out) {
   return true;
 }
 
-/// 0: run; -1: --help; 1: error (already reported).
-static int parse_args(int argc, char **argv, Options *o) {
+/// What an option parser made of one argument.
+typedef enum OptParse {
+  OPT_TAKEN, // the option was this parser's and is valid
+  OPT_BAD,   // the option was this parser's but invalid (reported)
+  OPT_OTHER, // not this parser's option
+} OptParse;
+
+static void set_defaults(Options *o) {
   o->seed = 1;
   o->tolerance = -1;
   o->range = 1;
@@ -214,136 +220,150 @@ static int parse_args(int argc, char **argv, Options *o) {
   o->timing.warmup = 3;
   o->timing.flush_l2 = true;
   o->toolkit = "/usr/local/cuda";
-  bool time_only = false; // an option that means nothing without --time
-  for (int i = 1; i < argc; ++i) {
-    const char *a = argv[i];
-    if (!strcmp(a, "--help") || !strcmp(a, "-h"))
-      return -1;
-    if (!strncmp(a, "--seed=", 7)) {
-      char *end;
-      errno = 0;
-      unsigned long long v = strtoull(a + 7, &end, 10);
-      if (!a[7] || *end || errno || a[7] == '-') {
-        fprintf(stderr, "mirage-run: invalid --seed value '%s'\n", a + 7);
-        return 1;
-      }
-      o->seed = v;
-    } else if (!strncmp(a, "--tolerance=", 12)) {
-      if (!parse_double(a + 12, &o->tolerance) || o->tolerance < 0) {
-        fprintf(stderr, "mirage-run: invalid --tolerance value '%s'\n",
-                a + 12);
-        return 1;
-      }
-    } else if (!strncmp(a, "--range=", 8)) {
-      if (!parse_double(a + 8, &o->range) || o->range <= 0) {
-        fprintf(stderr, "mirage-run: invalid --range value '%s'\n", a + 8);
-        return 1;
-      }
-    } else if (!strncmp(a, "--sample-above=", 15)) {
-      if (!strcmp(a + 15, "never")) {
-        o->sample_above = INFINITY;
-      } else if (!parse_double(a + 15, &o->sample_above) ||
-                 o->sample_above < 0) {
-        fprintf(stderr, "mirage-run: invalid --sample-above value '%s' "
-                        "(expected a number of operations or 'never')\n",
-                a + 15);
-        return 1;
-      }
-    } else if (!strncmp(a, "--memory-limit=", 15)) {
-      if (!mg_run_memory_parse(a + 15, &o->memory_limit)) {
-        fprintf(stderr, "mirage-run: invalid --memory-limit value '%s' "
-                        "(expected a size in bytes from 16M to 2^60, with an "
-                        "optional suffix K, M, G or T, or 'none')\n", a + 15);
-        return 1;
-      }
-    } else if (!strcmp(a, "--lower")) {
-      o->lower = true;
-    } else if (!strncmp(a, "--jit-cpu=", 10)) {
-      o->jit_cpu = a + 10;
-    } else if (!strncmp(a, "--lower-candidates=", 19)) {
-      char *end;
-      errno = 0;
-      unsigned long v = strtoul(a + 19, &end, 10);
-      if (!a[19] || *end || errno || v < 1 || v > 10000) {
-        fprintf(stderr, "mirage-run: invalid --lower-candidates value '%s' "
-                        "(expected 1..10000)\n", a + 19);
-        return 1;
-      }
-      o->candidates = (uint32_t)v;
-      o->lower = true;
-    } else if (!strcmp(a, "--time")) {
-      o->time = true;
-    } else if (!strncmp(a, "--time=", 7)) {
-      char *end;
-      errno = 0;
-      unsigned long v = strtoul(a + 7, &end, 10);
-      if (!a[7] || *end || errno || a[7] == '-' || v < 1 || v > 100000) {
-        fprintf(stderr, "mirage-run: invalid --time value '%s' (expected "
-                        "1..100000 timed runs)\n", a + 7);
-        return 1;
-      }
-      o->time = true;
-      o->timing.runs = (uint32_t)v;
-    } else if (!strncmp(a, "--warmup=", 9)) {
-      char *end;
-      errno = 0;
-      unsigned long v = strtoul(a + 9, &end, 10);
-      if (!a[9] || *end || errno || a[9] == '-' || v > 10000) {
-        fprintf(stderr, "mirage-run: invalid --warmup value '%s' (expected "
-                        "0..10000)\n", a + 9);
-        return 1;
-      }
-      o->timing.warmup = (uint32_t)v;
-      time_only = true;
-    } else if (!strcmp(a, "--warm-l2")) {
-      o->timing.flush_l2 = false;
-      time_only = true;
-    } else if (!strncmp(a, "--target=", 9)) {
-      if (!mg_target_lookup(a + 9) || strlen(a + 9) >= sizeof o->target) {
-        fprintf(stderr, "mirage-run: unknown target '%s' (expected %s)\n",
-                a + 9, mg_target_names());
-        return 1;
-      }
-      snprintf(o->target, sizeof o->target, "%s", a + 9);
-      time_only = true;
-    } else if (!strncmp(a, "--toolkit=", 10)) {
-      if (!a[10]) {
-        fprintf(stderr, "mirage-run: --toolkit needs a path\n");
-        return 1;
-      }
-      o->toolkit = a + 10;
-      time_only = true;
-    } else if (!strcmp(a, "--lift")) {
-      o->lift = true;
-    } else if (!strncmp(a, "--lift=", 7)) {
-      o->lift = true;
-      o->lift_options = a + 7;
-    } else if (!strncmp(a, "--compare=", 10)) {
-      const char *v = a + 10, *comma = strchr(v, ',');
-      size_t ll = comma ? (size_t)(comma - v) : 0;
-      size_t rl = comma ? strlen(comma + 1) : 0;
-      if (!comma || !ll || !rl || ll >= sizeof o->lhs || rl >= sizeof o->rhs ||
-          strchr(comma + 1, ',')) {
-        fprintf(stderr, "mirage-run: --compare expects two function names, "
-                        "'--compare=LHS,RHS'\n");
-        return 1;
-      }
-      memcpy(o->lhs, v[0] == '@' ? v + 1 : v, ll - (v[0] == '@'));
-      o->lhs[ll - (v[0] == '@')] = 0;
-      const char *r = comma + 1;
-      snprintf(o->rhs, sizeof o->rhs, "%s", r[0] == '@' ? r + 1 : r);
-      o->compare = true;
-    } else if (a[0] == '-' && a[1]) {
-      fprintf(stderr, "mirage-run: unknown option '%s' (see --help)\n", a);
-      return 1;
-    } else if (o->input) {
-      fprintf(stderr, "mirage-run: more than one input file ('%s', '%s')\n",
-              o->input, a);
-      return 1;
-    } else {
-      o->input = a;
+}
+
+/// The options of the check itself: inputs, tolerance, sampling, memory,
+/// the lowering and the JIT.
+static OptParse parse_check_option(const char *a, Options *o) {
+  if (!strncmp(a, "--seed=", 7)) {
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(a + 7, &end, 10);
+    if (!a[7] || *end || errno || a[7] == '-') {
+      fprintf(stderr, "mirage-run: invalid --seed value '%s'\n", a + 7);
+      return OPT_BAD;
     }
+    o->seed = v;
+  } else if (!strncmp(a, "--tolerance=", 12)) {
+    if (!parse_double(a + 12, &o->tolerance) || o->tolerance < 0) {
+      fprintf(stderr, "mirage-run: invalid --tolerance value '%s'\n",
+              a + 12);
+      return OPT_BAD;
+    }
+  } else if (!strncmp(a, "--range=", 8)) {
+    if (!parse_double(a + 8, &o->range) || o->range <= 0) {
+      fprintf(stderr, "mirage-run: invalid --range value '%s'\n", a + 8);
+      return OPT_BAD;
+    }
+  } else if (!strncmp(a, "--sample-above=", 15)) {
+    if (!strcmp(a + 15, "never")) {
+      o->sample_above = INFINITY;
+    } else if (!parse_double(a + 15, &o->sample_above) ||
+               o->sample_above < 0) {
+      fprintf(stderr, "mirage-run: invalid --sample-above value '%s' "
+                      "(expected a number of operations or 'never')\n",
+              a + 15);
+      return OPT_BAD;
+    }
+  } else if (!strncmp(a, "--memory-limit=", 15)) {
+    if (!mg_run_memory_parse(a + 15, &o->memory_limit)) {
+      fprintf(stderr, "mirage-run: invalid --memory-limit value '%s' "
+                      "(expected a size in bytes from 16M to 2^60, with an "
+                      "optional suffix K, M, G or T, or 'none')\n", a + 15);
+      return OPT_BAD;
+    }
+  } else if (!strcmp(a, "--lower")) {
+    o->lower = true;
+  } else if (!strncmp(a, "--jit-cpu=", 10)) {
+    o->jit_cpu = a + 10;
+  } else if (!strncmp(a, "--lower-candidates=", 19)) {
+    char *end;
+    errno = 0;
+    unsigned long v = strtoul(a + 19, &end, 10);
+    if (!a[19] || *end || errno || v < 1 || v > 10000) {
+      fprintf(stderr, "mirage-run: invalid --lower-candidates value '%s' "
+                      "(expected 1..10000)\n", a + 19);
+      return OPT_BAD;
+    }
+    o->candidates = (uint32_t)v;
+    o->lower = true;
+  } else {
+    return OPT_OTHER;
   }
+  return OPT_TAKEN;
+}
+
+/// The options of --time; sets *time_only for those that mean nothing
+/// without it.
+static OptParse parse_time_option(const char *a, Options *o, bool *time_only) {
+  if (!strcmp(a, "--time")) {
+    o->time = true;
+  } else if (!strncmp(a, "--time=", 7)) {
+    char *end;
+    errno = 0;
+    unsigned long v = strtoul(a + 7, &end, 10);
+    if (!a[7] || *end || errno || a[7] == '-' || v < 1 || v > 100000) {
+      fprintf(stderr, "mirage-run: invalid --time value '%s' (expected "
+                      "1..100000 timed runs)\n", a + 7);
+      return OPT_BAD;
+    }
+    o->time = true;
+    o->timing.runs = (uint32_t)v;
+  } else if (!strncmp(a, "--warmup=", 9)) {
+    char *end;
+    errno = 0;
+    unsigned long v = strtoul(a + 9, &end, 10);
+    if (!a[9] || *end || errno || a[9] == '-' || v > 10000) {
+      fprintf(stderr, "mirage-run: invalid --warmup value '%s' (expected "
+                      "0..10000)\n", a + 9);
+      return OPT_BAD;
+    }
+    o->timing.warmup = (uint32_t)v;
+    *time_only = true;
+  } else if (!strcmp(a, "--warm-l2")) {
+    o->timing.flush_l2 = false;
+    *time_only = true;
+  } else if (!strncmp(a, "--target=", 9)) {
+    if (!mg_target_lookup(a + 9) || strlen(a + 9) >= sizeof o->target) {
+      fprintf(stderr, "mirage-run: unknown target '%s' (expected %s)\n",
+              a + 9, mg_target_names());
+      return OPT_BAD;
+    }
+    snprintf(o->target, sizeof o->target, "%s", a + 9);
+    *time_only = true;
+  } else if (!strncmp(a, "--toolkit=", 10)) {
+    if (!a[10]) {
+      fprintf(stderr, "mirage-run: --toolkit needs a path\n");
+      return OPT_BAD;
+    }
+    o->toolkit = a + 10;
+    *time_only = true;
+  } else {
+    return OPT_OTHER;
+  }
+  return OPT_TAKEN;
+}
+
+/// --lift[=...] and --compare=L,R.
+static OptParse parse_mode_option(const char *a, Options *o) {
+  if (!strcmp(a, "--lift")) {
+    o->lift = true;
+  } else if (!strncmp(a, "--lift=", 7)) {
+    o->lift = true;
+    o->lift_options = a + 7;
+  } else if (!strncmp(a, "--compare=", 10)) {
+    const char *v = a + 10, *comma = strchr(v, ',');
+    size_t ll = comma ? (size_t)(comma - v) : 0;
+    size_t rl = comma ? strlen(comma + 1) : 0;
+    if (!comma || !ll || !rl || ll >= sizeof o->lhs || rl >= sizeof o->rhs ||
+        strchr(comma + 1, ',')) {
+      fprintf(stderr, "mirage-run: --compare expects two function names, "
+                      "'--compare=LHS,RHS'\n");
+      return OPT_BAD;
+    }
+    memcpy(o->lhs, v[0] == '@' ? v + 1 : v, ll - (v[0] == '@'));
+    o->lhs[ll - (v[0] == '@')] = 0;
+    const char *r = comma + 1;
+    snprintf(o->rhs, sizeof o->rhs, "%s", r[0] == '@' ? r + 1 : r);
+    o->compare = true;
+  } else {
+    return OPT_OTHER;
+  }
+  return OPT_TAKEN;
+}
+
+/// 0 when the options go together, else 1 (reported).
+static int check_combinations(const Options *o, bool time_only) {
   if (o->time && (o->compare || o->lower)) {
     fprintf(stderr, "mirage-run: --time cannot be combined with %s\n",
             o->compare ? "--compare" : "--lower");
@@ -369,6 +389,37 @@ static int parse_args(int argc, char **argv, Options *o) {
     return 1;
   }
   return 0;
+}
+
+/// 0: run; -1: --help; 1: error (already reported).
+static int parse_args(int argc, char **argv, Options *o) {
+  set_defaults(o);
+  bool time_only = false; // an option that means nothing without --time
+  for (int i = 1; i < argc; ++i) {
+    const char *a = argv[i];
+    if (!strcmp(a, "--help") || !strcmp(a, "-h"))
+      return -1;
+    OptParse r = parse_check_option(a, o);
+    if (r == OPT_OTHER)
+      r = parse_time_option(a, o, &time_only);
+    if (r == OPT_OTHER)
+      r = parse_mode_option(a, o);
+    if (r == OPT_BAD)
+      return 1;
+    if (r == OPT_TAKEN)
+      continue;
+    if (a[0] == '-' && a[1]) {
+      fprintf(stderr, "mirage-run: unknown option '%s' (see --help)\n", a);
+      return 1;
+    }
+    if (o->input) {
+      fprintf(stderr, "mirage-run: more than one input file ('%s', '%s')\n",
+              o->input, a);
+      return 1;
+    }
+    o->input = a;
+  }
+  return check_combinations(o, time_only);
 }
 
 //===--- Diagnostics ------------------------------------------------------===//
@@ -516,6 +567,86 @@ static bool small_inputs(const MgRunSignature *sig) {
   return cells * sizeof(MgCell) < MG_RUN_PARALLEL_BYTES;
 }
 
+/// What comparing every element found (compare_elements).
+typedef struct Tally {
+  double max_err, max_err_tol; // the largest error within tolerance, its
+                               // tolerance
+  int64_t total, skipped;      // elements; ill-conditioned, not compared
+  NonFinite nf;
+  bool overflow;   // the reference is inf/NaN on finite inputs
+  char first[400]; // the first mismatch, if any
+  char where[200]; // ... in short
+} Tally;
+
+/// Compares every element of every output (see compare) into `t`.
+static void compare_elements(const Options *o, const MgProgram *program,
+                             const MgRunSignature *sig, const Buffers *b,
+                             const Sides *sides, Tally *t) {
+  double u = sides->roundoff;
+  double lengths[MG_RUN_MAX_VALUES];
+  mg_run_error_lengths(program, lengths);
+  bool fixed = o->tolerance >= 0, finite_in = inputs_finite(sig, b);
+  memset(t, 0, sizeof *t);
+  t->max_err = -1;
+  for (uint32_t k = 0; k < sig->num_outputs; ++k) {
+    int64_t n = mg_run_numel(&sig->outputs[k]);
+    MgDType dtype = sig->outputs[k].dtype;
+    double scale = 0;
+    for (int64_t i = 0; i < n; ++i)
+      if (isfinite(b->interp_out[k][i]) && fabs(b->interp_out[k][i]) > scale)
+        scale = fabs(b->interp_out[k][i]);
+    double base = mg_run_tolerance(u, lengths[k], scale);
+    for (int64_t i = 0; i < n; ++i) {
+      double est = fmax(MG_RUN_SIGMAS * b->sigma[k][i],
+                        MG_RUN_LINEAR_SIGMAS * b->sigma_lin[k][i]);
+      // +inf: ill-conditioned (or a domain error, rsqrt of a negative).
+      // NaN: beyond the estimate's range, compared so that overflows show.
+      bool ill = est == INFINITY;
+      if (!fixed && ill) {
+        ++t->skipped;
+        continue;
+      }
+      // Storing a value in `dtype` can be off by half its smallest
+      // subnormal step, whatever the relative precision says.
+      double tol = fixed ? o->tolerance
+                         : fmax(fmax(base, est), denorm_min(dtype));
+      double jit = mg_run_load(dtype, b->jit_out[k], (size_t)i);
+      double ref = b->interp_out[k][i];
+      // Rounded to the output type: the f64 interpreter's values beyond
+      // its range are what a real run would store as inf.
+      double r = mg_dtype_round(dtype, sides->jit_is_reference ? jit : ref);
+      double c = mg_dtype_round(dtype, sides->jit_is_reference ? ref : jit);
+      if (finite_in && !ill && !isfinite(r))
+        t->nf.reference[k]++, t->overflow = true;
+      else if (isfinite(r) && !isfinite(c))
+        t->nf.candidate[k]++;
+      double err = element_error(jit, ref);
+      if (!(err <= tol)) {
+        // Elements are named in the full output, also when sampled.
+        int64_t at = sides->sample ? mg_run_sample_output_index(
+                                         sides->sample,
+                                         &sides->full->outputs[k], i)
+                                   : i;
+        if (!t->first[0]) {
+          snprintf(t->first, sizeof t->first,
+                   "MISMATCH at output %u element %ld: %s %.9g vs "
+                   "interpreter %.9g (abs error %.3g, tolerance %.3g)",
+                   k, (long)at, sides->run, jit, ref, err, tol);
+          snprintf(t->where, sizeof t->where,
+                   "at output %u element %ld: %s %.6g vs interpreter %.6g", k,
+                   (long)at, sides->run, jit, ref);
+        }
+        continue;
+      }
+      if (err > t->max_err) {
+        t->max_err = err;
+        t->max_err_tol = tol;
+      }
+    }
+    t->total += n;
+  }
+}
+
 /// Compares every element. The tolerance of element i of output k is
 /// --tolerance, or else the largest of the output's analytic bound and the
 /// element's two error estimates times their number of deviations;
@@ -532,74 +663,12 @@ static Outcome compare(const Pair *pair, const MgProgram *program,
   const char *label = pair->label;
   const Options *o = pair->o;
   const double *const *in = (const double *const *)b->in_values;
-  double u = sides->roundoff;
-  double lengths[MG_RUN_MAX_VALUES];
-  mg_run_error_lengths(program, lengths);
-  double max_err = -1, max_err_tol = 0;
-  int64_t total = 0, skipped = 0;
-  bool fixed = o->tolerance >= 0, finite_in = inputs_finite(sig, b);
-  NonFinite nf = {{0}, {0}};
-  char first[400] = ""; // the first mismatch, if any
-  char where[200] = "";  // ... in short
-  bool overflow = false;
-  for (uint32_t k = 0; k < sig->num_outputs; ++k) {
-    int64_t n = mg_run_numel(&sig->outputs[k]);
-    MgDType dtype = sig->outputs[k].dtype;
-    double scale = 0;
-    for (int64_t i = 0; i < n; ++i)
-      if (isfinite(b->interp_out[k][i]) && fabs(b->interp_out[k][i]) > scale)
-        scale = fabs(b->interp_out[k][i]);
-    double base = mg_run_tolerance(u, lengths[k], scale);
-    for (int64_t i = 0; i < n; ++i) {
-      double est = fmax(MG_RUN_SIGMAS * b->sigma[k][i],
-                        MG_RUN_LINEAR_SIGMAS * b->sigma_lin[k][i]);
-      // +inf: ill-conditioned (or a domain error, rsqrt of a negative).
-      // NaN: beyond the estimate's range, compared so that overflows show.
-      bool ill = est == INFINITY;
-      if (!fixed && ill) {
-        ++skipped;
-        continue;
-      }
-      // Storing a value in `dtype` can be off by half its smallest
-      // subnormal step, whatever the relative precision says.
-      double tol = fixed ? o->tolerance
-                         : fmax(fmax(base, est), denorm_min(dtype));
-      double jit = mg_run_load(dtype, b->jit_out[k], (size_t)i);
-      double ref = b->interp_out[k][i];
-      // Rounded to the output type: the f64 interpreter's values beyond
-      // its range are what a real run would store as inf.
-      double r = mg_dtype_round(dtype, sides->jit_is_reference ? jit : ref);
-      double c = mg_dtype_round(dtype, sides->jit_is_reference ? ref : jit);
-      if (finite_in && !ill && !isfinite(r))
-        nf.reference[k]++, overflow = true;
-      else if (isfinite(r) && !isfinite(c))
-        nf.candidate[k]++;
-      double err = element_error(jit, ref);
-      if (!(err <= tol)) {
-        // Elements are named in the full output, also when sampled.
-        int64_t at = sides->sample ? mg_run_sample_output_index(
-                                         sides->sample,
-                                         &sides->full->outputs[k], i)
-                                   : i;
-        if (!first[0]) {
-          snprintf(first, sizeof first,
-                   "MISMATCH at output %u element %ld: %s %.9g vs "
-                   "interpreter %.9g (abs error %.3g, tolerance %.3g)",
-                   k, (long)at, sides->run, jit, ref, err, tol);
-          snprintf(where, sizeof where, "at output %u element %ld: %s %.6g "
-                   "vs interpreter %.6g", k, (long)at, sides->run, jit, ref);
-        }
-        continue;
-      }
-      if (err > max_err) {
-        max_err = err;
-        max_err_tol = tol;
-      }
-    }
-    total += n;
-  }
+  Tally t;
+  compare_elements(o, program, sig, b, sides, &t);
+  const NonFinite nf = t.nf;
+  const char *first = t.first, *where = t.where;
   char counts[300] = "";
-  if (overflow) {
+  if (t.overflow) {
     // The JIT computes in its types, any may have overflowed; the f64
     // interpreter overflows only in the type of an output.
     uint32_t k = 0;
@@ -656,15 +725,15 @@ static Outcome compare(const Pair *pair, const MgProgram *program,
     return OUTCOME_MISMATCH;
   }
   char skipped_text[64] = "";
-  if (skipped)
+  if (t.skipped)
     snprintf(skipped_text, sizeof skipped_text,
-             " (%ld ill-conditioned, not compared)", (long)skipped);
+             " (%ld ill-conditioned, not compared)", (long)t.skipped);
   if (!o->quiet || sides->verdict)
     verdict(sides, label, "%u output%s, %ld elements%s, max abs error %.2g "
             "(tolerance %.2g): ok",
             sig->num_outputs, sig->num_outputs == 1 ? "" : "s",
-            (long)total, skipped_text, max_err > 0 ? max_err : 0.0,
-            max_err_tol);
+            (long)t.total, skipped_text, t.max_err > 0 ? t.max_err : 0.0,
+            t.max_err_tol);
   return OUTCOME_OK;
 }
 
@@ -735,7 +804,8 @@ static Outcome interpret_and_compare(const Pair *pair,
   if (!threaded)
     interpret(&run);
   MgStatus est = mg_run_error_sigmas(program, sig, in, sides->roundoff,
-                                     b->sigma, b->sigma_lin, &diag);
+                                     (MgRunSigmas){b->sigma, b->sigma_lin},
+                                     &diag);
   if (threaded)
     pthread_join(thread, NULL);
   if (run.status != MG_STATUS_OK) {
@@ -1291,8 +1361,10 @@ static Outcome time_kernel(MlirOperation module, const TimeRun *tr,
     report_error(kloc, label, err);
   } else if (!buffers_alloc(&b, &sig, o)) {
     report_error(kloc, label, "out of memory");
-  } else if (!mg_run_gpu_time(&gpu, &plan, program, &image, b.in_storage,
-                              b.jit_out, &o->timing, &t, err, sizeof err)) {
+  } else if (!mg_run_gpu_time(&gpu,
+                              &(MgRunGpuJob){program, &plan, &image,
+                                             b.in_storage, b.jit_out},
+                              &o->timing, &t, err, sizeof err)) {
     report_error(kloc, label, err);
   } else {
     char text[800] = "";

@@ -168,14 +168,17 @@ double mg_run_tolerance(double u, double length, double scale);
 /// every operation (docs/mirage-run.md): once with carried errors
 /// independent (in quadrature), once linear (every correlation allowed).
 /// Writes, per output
-/// element, the deviation of its error into `sigma` and `sigma_lin` (one
-/// array per graph output, sized like it); +inf marks an ill-conditioned
-/// element.
+/// element, the deviation of its error into `out` (see MgRunSigmas); +inf
+/// marks an ill-conditioned element.
+typedef struct MgRunSigmas {
+  double *const *sigma;     // independent errors: one array per graph
+                            // output, sized like it
+  double *const *sigma_lin; // linear errors, the same way
+} MgRunSigmas;
 MgStatus mg_run_error_sigmas(const MgProgram *program,
                              const MgRunSignature *sig,
                              const double *const *inputs, double u,
-                             double *const *sigma, double *const *sigma_lin,
-                             MgDiag *diag);
+                             MgRunSigmas out, MgDiag *diag);
 
 //===--- overflow.c: values past their element type's range ----------------===//
 
@@ -388,14 +391,21 @@ typedef struct MgRunTiming {
   double median_us, min_us; // of the whole launch sequence, CUDA events
 } MgRunTiming;
 
-/// Loads `image`, allocates the plan's buffers, copies `inputs` (one dense
-/// buffer per argument, stored shape) in, runs the launch sequence
-/// opt->warmup times, then opt->runs times between two CUDA events, and
-/// copies the results of the last run into `outputs` (logical order).
-/// False with a message on any driver error; everything is freed.
-bool mg_run_gpu_time(const MgRunGpu *gpu, const MgRunGpuPlan *plan,
-                     const MgProgram *program, const MgRunGpuImage *image,
-                     void *const *inputs, void *const *outputs,
+/// One kernel graph to time: the program, its launch plan and compiled
+/// image, and the host buffers of its arguments and results.
+typedef struct MgRunGpuJob {
+  const MgProgram *program;
+  const MgRunGpuPlan *plan;
+  const MgRunGpuImage *image;
+  void *const *inputs;  // one dense buffer per argument, stored shape
+  void *const *outputs; // one per result, logical order
+} MgRunGpuJob;
+
+/// Loads job->image, allocates the plan's buffers, copies the inputs in,
+/// runs the launch sequence opt->warmup times, then opt->runs times between
+/// two CUDA events, and copies the results of the last run into the
+/// outputs. False with a message on any driver error; everything is freed.
+bool mg_run_gpu_time(const MgRunGpu *gpu, const MgRunGpuJob *job,
                      const MgRunTimeOptions *opt, MgRunTiming *timing,
                      char *err, size_t err_size);
 

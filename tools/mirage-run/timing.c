@@ -571,22 +571,21 @@ static void release(GpuRun *g) {
   free(g->conv_bare);
 }
 
-bool mg_run_gpu_time(const MgRunGpu *gpu, const MgRunGpuPlan *plan,
-                     const MgProgram *program, const MgRunGpuImage *image,
-                     void *const *inputs, void *const *outputs,
+bool mg_run_gpu_time(const MgRunGpu *gpu, const MgRunGpuJob *job,
                      const MgRunTimeOptions *opt, MgRunTiming *timing,
                      char *err, size_t err_size) {
-  GpuRun g = {.cuda = gpu->cuda, .gpu = gpu, .plan = plan, .image = image,
-              .err = err, .err_size = err_size};
+  const MgRunGpuPlan *plan = job->plan;
+  GpuRun g = {.cuda = gpu->cuda, .gpu = gpu, .plan = plan,
+              .image = job->image, .err = err, .err_size = err_size};
   memset(timing, 0, sizeof *timing);
   bool ok = run_alloc(&g, opt->runs) && load_module(&g);
   for (uint32_t j = 0; ok && j < plan->num_launches; j++)
     ok = prepare_kernel(&g, j);
-  ok = ok && upload_inputs(&g, inputs);
+  ok = ok && upload_inputs(&g, job->inputs);
   if (ok)
     fill_params(&g);
   ok = ok && create_timers(&g, opt->flush_l2) && time_runs(&g, opt, timing) &&
-       download_results(&g, &program->graphs[0], outputs);
+       download_results(&g, &job->program->graphs[0], job->outputs);
   release(&g);
   return ok;
 }

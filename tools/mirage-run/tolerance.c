@@ -28,12 +28,23 @@ static double max_input(const double *len, const MgOp *op) {
   return m;
 }
 
+/// The lengths at a graph's boundary: its inputs' (given) and its
+/// outputs' (computed), by position.
+typedef struct Boundary {
+  const double *in;
+  uint32_t num_in;
+  double *out;
+  uint32_t num_out;
+} Boundary;
+
 /// Lengths of graph `gid`'s outputs, given its inputs' lengths. Tolerates
 /// malformed ids (the program was validated before, but this must not be
 /// the place that crashes if it was not).
-static void analyze(const MgProgram *p, MgGraphId gid, const double *in_len,
-                    uint32_t num_in, double *out_len, uint32_t num_out,
+static void analyze(const MgProgram *p, MgGraphId gid, const Boundary *b,
                     int depth) {
+  const double *const in_len = b->in;
+  double *const out_len = b->out;
+  const uint32_t num_in = b->num_in, num_out = b->num_out;
   for (uint32_t i = 0; i < num_out; ++i)
     out_len[i] = 0;
   if (gid >= p->num_graphs || depth > MAX_DEPTH)
@@ -81,8 +92,9 @@ static void analyze(const MgProgram *p, MgGraphId gid, const double *in_len,
       double sub_in[MG_MAX_OP_INPUTS], sub_out[MG_MAX_OP_OUTPUTS];
       for (uint32_t i = 0; i < op->num_inputs; ++i)
         sub_in[i] = len[op->inputs[i]];
-      analyze(p, (MgGraphId)op->attr, sub_in, op->num_inputs, sub_out,
-              op->num_outputs, depth + 1);
+      analyze(p, (MgGraphId)op->attr,
+              &(Boundary){sub_in, op->num_inputs, sub_out, op->num_outputs},
+              depth + 1);
       for (uint32_t i = 0; i < op->num_outputs; ++i)
         len[op->outputs[i]] = sub_out[i];
       continue;
@@ -108,10 +120,10 @@ static void analyze(const MgProgram *p, MgGraphId gid, const double *in_len,
 void mg_run_error_lengths(const MgProgram *program, double *lengths) {
   const MgGraph *root = &program->graphs[0];
   double in_len[MG_RUN_MAX_VALUES] = {0};
-  analyze(program, 0, in_len,
-          root->num_inputs < MG_RUN_MAX_VALUES ? root->num_inputs
-                                               : MG_RUN_MAX_VALUES,
-          lengths, root->num_outputs, 0);
+  uint32_t num_in = root->num_inputs < MG_RUN_MAX_VALUES ? root->num_inputs
+                                                         : MG_RUN_MAX_VALUES;
+  analyze(program, 0, &(Boundary){in_len, num_in, lengths, root->num_outputs},
+          0);
 }
 
 double mg_run_tolerance(double u, double length, double scale) {
