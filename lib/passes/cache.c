@@ -195,19 +195,18 @@ static void store_shared(const MgCacheStore *cs, const CacheKey *key,
   if (!cs->remote)
     return;
   MgText entry = {0};
-  char why[256];
   if (entry_text(key, body, parts, "", &entry))
-    mg_remote_cache_put(cs->remote, key->hex, entry.data, entry.len,
-                        cs->ttl_s, why, sizeof why);
+    mg_remote_cache_put(cs->remote, key->hex,
+                        (MgRemoteValue){entry.data, entry.len}, cs->ttl_s);
   mg_text_free(&entry);
 }
 
 /// Writes the entry for `key`, with a MAC when `secret` is not null,
-/// through a temporary file renamed over the name (never through a link);
-/// with `shared`, also to the shared server.
+/// through a temporary file renamed over the name (never through a link),
+/// and to the store's shared server if it has one.
 static MgStatus store(const MgCacheStore *cs, const CacheKey *key,
                       const MgProgram *program, uint32_t parts,
-                      const uint8_t *secret, bool shared, MgDiag *diag) {
+                      const uint8_t *secret, MgDiag *diag) {
   const char *dir = cs->dir;
   if (!make_dirs(dir))
     return mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
@@ -227,8 +226,7 @@ static MgStatus store(const MgCacheStore *cs, const CacheKey *key,
           ? mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1, "out of memory")
           : mg_privfile_write(path, entry.data, entry.len, true, diag);
   mg_text_free(&entry);
-  if (shared)
-    store_shared(cs, key, text, parts);
+  store_shared(cs, key, text, parts);
   free(text);
   return st;
 }
@@ -282,20 +280,21 @@ static MgProgram *load(Lookup *l, const CacheKey *key, Found *found,
   // Not on disk: the shared server's entry, if any, read under the same
   // checks (the MAC is never looked at: verified whatever it claims).
   if (r == MG_PRIV_ABSENT && l->store->remote) {
-    char reason[256] = "";
+    MgRemoteValue v;
     MgRemoteStatus rs = mg_remote_cache_get(l->store->remote, key->hex,
-                                            CACHE_MAX_ENTRY_BYTES, &text,
-                                            &len, reason, sizeof reason);
+                                            CACHE_MAX_ENTRY_BYTES, &v);
     if (rs == MG_REMOTE_OK) {
       r = MG_PRIV_READ;
+      text = v.text;
+      len = v.len;
       l->shared = true;
       snprintf(path, sizeof path, "shared:%s", key->hex);
-    } else if (*reason && rs == MG_REMOTE_MISS) { // oversized: not read
+    } else if (rs == MG_REMOTE_TOO_LARGE) { // not read whole
       *found = FOUND_ENTRY;
       l->shared = true;
-      mg_diag_set(diag, MG_STATUS_INVALID, -1, -1, "shared cache entry "
-                  "'%s': %s", key->hex, reason);
-      mg_remote_cache_del(l->store->remote, key->hex, reason, sizeof reason);
+      mg_diag_set(diag, MG_STATUS_INVALID, -1, -1, "cache entry 'shared:%s' "
+                  "is over %zu bytes", key->hex, CACHE_MAX_ENTRY_BYTES);
+      mg_remote_cache_del(l->store->remote, key->hex);
     }
   }
   if (r != MG_PRIV_READ)
@@ -372,8 +371,7 @@ done:
 /// value when that is where it came from.
 static void remove_entry(const Lookup *l, const CacheKey *key) {
   if (l->shared) {
-    char why[256];
-    mg_remote_cache_del(l->store->remote, key->hex, why, sizeof why);
+    mg_remote_cache_del(l->store->remote, key->hex);
     return;
   }
   char path[4096];
@@ -391,8 +389,8 @@ static void keep_shared(const Lookup *l, const CacheKey *key,
   SecretState state;
   MgDiag ignored = MG_DIAG_INIT;
   bool have = cache_secret(l->store->dir, true, secret, &state, NULL);
-  store(l->store, key, program, parts, have ? secret : NULL, false,
-        &ignored);
+  const MgCacheStore disk = {l->store->dir, NULL, 0}; // not back to it
+  store(&disk, key, program, parts, have ? secret : NULL, &ignored);
 }
 
 /// Key of an entry: the tool's version, every option that changes the
@@ -630,7 +628,7 @@ static MgStatus put_one(const Put *p, const MgProgram *subject, bool part,
   CacheKey key;
   if (!cache_key(subject, p->o, part, p->stopped, &key))
     return mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1, "out of memory");
-  return store(p->store, &key, program, parts, p->secret, true, diag);
+  return store(p->store, &key, program, parts, p->secret, diag);
 }
 
 MgStatus mg_cache_put(const MgCacheStore *cs, const MgProgram *subject,

@@ -19,11 +19,11 @@
 #include <sys/time.h>
 #endif
 
-bool mg_remote_cache_parse_url(const char *url, char *host, size_t host_size,
-                               int *port, int *db, char *why, size_t size) {
+bool mg_remote_cache_parse_url(const char *url, MgRedisAddress *a,
+                               char *why, size_t size) {
   static const char scheme[] = "redis://";
-  *port = 6379;
-  *db = 0;
+  a->port = 6379;
+  a->db = 0;
   if (!url || strncmp(url, scheme, sizeof scheme - 1)) {
     snprintf(why, size, "cache-url '%s' is not redis://HOST[:PORT][/DB]",
              url ? url : "");
@@ -31,12 +31,12 @@ bool mg_remote_cache_parse_url(const char *url, char *host, size_t host_size,
   }
   const char *h = url + sizeof scheme - 1;
   size_t n = strcspn(h, ":/");
-  if (n == 0 || n >= host_size) {
+  if (n == 0 || n >= sizeof a->host) {
     snprintf(why, size, "cache-url '%s' has no host (or one too long)", url);
     return false;
   }
-  memcpy(host, h, n);
-  host[n] = 0;
+  memcpy(a->host, h, n);
+  a->host[n] = 0;
   const char *rest = h + n;
   char *end;
   if (*rest == ':') {
@@ -47,7 +47,7 @@ bool mg_remote_cache_parse_url(const char *url, char *host, size_t host_size,
       snprintf(why, size, "cache-url '%s' has a bad port", url);
       return false;
     }
-    *port = (int)p;
+    a->port = (int)p;
     rest = end;
   }
   if (*rest && strcmp(rest, "/")) { // "/DB"
@@ -58,7 +58,7 @@ bool mg_remote_cache_parse_url(const char *url, char *host, size_t host_size,
                           "(DB 0..15)", url);
       return false;
     }
-    *db = (int)d;
+    a->db = (int)d;
   }
   return true;
 }
@@ -91,11 +91,10 @@ static void fail_reason(const MgRemoteCache *r, const redisReply *reply,
 // Marks the server out of use and says why (hiredis's message, or the
 // error reply's text); the first failure's reason is kept.
 static MgRemoteStatus fail(MgRemoteCache *r, const redisReply *reply,
-                           const char *what, char *why, size_t size) {
+                           const char *what) {
   if (!r->failed)
     fail_reason(r, reply, what, r->why, sizeof r->why);
   r->failed = true;
-  snprintf(why, size, "%s", r->why);
   return MG_REMOTE_FAILED;
 }
 
@@ -115,10 +114,8 @@ static void fail_reason(const MgRemoteCache *r, const redisReply *reply,
 
 MgRemoteCache *mg_remote_cache_open(const char *url, double timeout_s,
                                     char *why, size_t size) {
-  char host[256];
-  int port, db;
-  if (!mg_remote_cache_parse_url(url, host, sizeof host, &port, &db, why,
-                                 size))
+  MgRedisAddress a;
+  if (!mg_remote_cache_parse_url(url, &a, why, size))
     return NULL;
   MgRemoteCache *r = calloc(1, sizeof *r);
   if (!r) {
@@ -127,7 +124,7 @@ MgRemoteCache *mg_remote_cache_open(const char *url, double timeout_s,
   }
   r->timeout_s = timeout_s > 0 ? timeout_s : MG_REMOTE_TIMEOUT_S;
   struct timeval tv = timeval_of(r->timeout_s);
-  r->c = redisConnectWithTimeout(host, port, tv);
+  r->c = redisConnectWithTimeout(a.host, a.port, tv);
   if (!r->c || r->c->err) {
     snprintf(why, size, "cannot reach %s within %g s: %s", url, r->timeout_s,
              r->c ? r->c->errstr : "out of memory");
@@ -141,11 +138,12 @@ MgRemoteCache *mg_remote_cache_open(const char *url, double timeout_s,
     mg_remote_cache_close(r);
     return NULL;
   }
-  redisReply *reply = db ? redisCommand(r->c, "SELECT %d", db)
-                         : redisCommand(r->c, "PING");
+  redisReply *reply = a.db ? redisCommand(r->c, "SELECT %d", a.db)
+                           : redisCommand(r->c, "PING");
   bool ok = reply && reply->type == REDIS_REPLY_STATUS;
   if (!ok) {
-    fail(r, reply, url, why, size);
+    fail(r, reply, url);
+    snprintf(why, size, "%s", r->why);
     if (reply)
       freeReplyObject(reply);
     mg_remote_cache_close(r);
@@ -164,62 +162,55 @@ void mg_remote_cache_close(MgRemoteCache *r) {
 }
 
 MgRemoteStatus mg_remote_cache_get(MgRemoteCache *r, const char *key,
-                                   size_t max_bytes, char **text,
-                                   size_t *len, char *why, size_t size) {
-  *text = NULL;
-  *len = 0;
+                                   size_t max_bytes, MgRemoteValue *v) {
+  *v = (MgRemoteValue){NULL, 0};
   if (!r || r->failed)
     return MG_REMOTE_FAILED;
   // hiredis's format knows no %zu.
   redisReply *reply = redisCommand(r->c, "GETRANGE mirage:%s 0 %llu", key,
                                    (unsigned long long)max_bytes);
   if (!reply || reply->type != REDIS_REPLY_STRING) {
-    MgRemoteStatus st = fail(r, reply, "GET", why, size);
+    MgRemoteStatus st = fail(r, reply, "GET");
     if (reply)
       freeReplyObject(reply);
     return st;
   }
   MgRemoteStatus st = MG_REMOTE_MISS; // no key reads as the empty string
   if (reply->len > max_bytes) {
-    snprintf(why, size, "the shared entry is over %zu bytes", max_bytes);
-  } else if (reply->len > 0) {
-    *text = malloc(reply->len + 1);
-    if (*text) {
-      memcpy(*text, reply->str, reply->len);
-      (*text)[reply->len] = 0;
-      *len = reply->len;
-      st = MG_REMOTE_OK;
-    }
+    st = MG_REMOTE_TOO_LARGE;
+  } else if (reply->len > 0 && (v->text = malloc(reply->len + 1))) {
+    memcpy(v->text, reply->str, reply->len);
+    v->text[reply->len] = 0;
+    v->len = reply->len;
+    st = MG_REMOTE_OK;
   }
   freeReplyObject(reply);
   return st;
 }
 
 MgRemoteStatus mg_remote_cache_put(MgRemoteCache *r, const char *key,
-                                   const char *text, size_t len,
-                                   unsigned ttl_s, char *why, size_t size) {
+                                   MgRemoteValue v, unsigned ttl_s) {
   if (!r || r->failed)
     return MG_REMOTE_FAILED;
   redisReply *reply =
-      ttl_s ? redisCommand(r->c, "SET mirage:%s %b EX %u", key, text, len,
-                           ttl_s)
-            : redisCommand(r->c, "SET mirage:%s %b", key, text, len);
+      ttl_s ? redisCommand(r->c, "SET mirage:%s %b EX %u", key, v.text,
+                           v.len, ttl_s)
+            : redisCommand(r->c, "SET mirage:%s %b", key, v.text, v.len);
   MgRemoteStatus st = reply && reply->type == REDIS_REPLY_STATUS
                           ? MG_REMOTE_OK
-                          : fail(r, reply, "SET", why, size);
+                          : fail(r, reply, "SET");
   if (reply)
     freeReplyObject(reply);
   return st;
 }
 
-MgRemoteStatus mg_remote_cache_del(MgRemoteCache *r, const char *key,
-                                   char *why, size_t size) {
+MgRemoteStatus mg_remote_cache_del(MgRemoteCache *r, const char *key) {
   if (!r || r->failed)
     return MG_REMOTE_FAILED;
   redisReply *reply = redisCommand(r->c, "DEL mirage:%s", key);
   MgRemoteStatus st = reply && reply->type == REDIS_REPLY_INTEGER
                           ? MG_REMOTE_OK
-                          : fail(r, reply, "DEL", why, size);
+                          : fail(r, reply, "DEL");
   if (reply)
     freeReplyObject(reply);
   return st;
@@ -237,10 +228,8 @@ const char *mg_remote_cache_failure(const MgRemoteCache *r) {
 MgRemoteCache *mg_remote_cache_open(const char *url, double timeout_s,
                                     char *why, size_t size) {
   (void)timeout_s;
-  char host[256];
-  int port, db;
-  if (mg_remote_cache_parse_url(url, host, sizeof host, &port, &db, why,
-                                size))
+  MgRedisAddress a;
+  if (mg_remote_cache_parse_url(url, &a, why, size))
     snprintf(why, size, "this mirage was built without hiredis (install "
                         "libhiredis-dev: scripts/install-deps.sh)");
   return NULL;
@@ -249,25 +238,20 @@ MgRemoteCache *mg_remote_cache_open(const char *url, double timeout_s,
 void mg_remote_cache_close(MgRemoteCache *r) { (void)r; }
 
 MgRemoteStatus mg_remote_cache_get(MgRemoteCache *r, const char *key,
-                                   size_t max_bytes, char **text,
-                                   size_t *len, char *why, size_t size) {
-  (void)r, (void)key, (void)max_bytes, (void)why, (void)size;
-  *text = NULL;
-  *len = 0;
+                                   size_t max_bytes, MgRemoteValue *v) {
+  (void)r, (void)key, (void)max_bytes;
+  *v = (MgRemoteValue){NULL, 0};
   return MG_REMOTE_FAILED;
 }
 
 MgRemoteStatus mg_remote_cache_put(MgRemoteCache *r, const char *key,
-                                   const char *text, size_t len,
-                                   unsigned ttl_s, char *why, size_t size) {
-  (void)r, (void)key, (void)text, (void)len, (void)ttl_s, (void)why,
-      (void)size;
+                                   MgRemoteValue v, unsigned ttl_s) {
+  (void)r, (void)key, (void)v, (void)ttl_s;
   return MG_REMOTE_FAILED;
 }
 
-MgRemoteStatus mg_remote_cache_del(MgRemoteCache *r, const char *key,
-                                   char *why, size_t size) {
-  (void)r, (void)key, (void)why, (void)size;
+MgRemoteStatus mg_remote_cache_del(MgRemoteCache *r, const char *key) {
+  (void)r, (void)key;
   return MG_REMOTE_FAILED;
 }
 

@@ -26,18 +26,27 @@ typedef struct MgRemoteCache MgRemoteCache;
 #define MG_REMOTE_TIMEOUT_S 2.0
 
 typedef enum MgRemoteStatus {
-  MG_REMOTE_OK,     // GET: a value; PUT/DEL: done
-  MG_REMOTE_MISS,   // GET: no value under the key
-  MG_REMOTE_FAILED, // the server is out of use from now on (`why` says why)
+  MG_REMOTE_OK,        // GET: a value; PUT/DEL: done
+  MG_REMOTE_MISS,      // GET: no value under the key
+  MG_REMOTE_TOO_LARGE, // GET: a value over the bound, not read whole
+  MG_REMOTE_FAILED,    // the server is out of use from now on
+                       // (mg_remote_cache_failure says why)
 } MgRemoteStatus;
+
+/// Where a redis:// URL points.
+typedef struct MgRedisAddress {
+  char host[256];
+  int port; // 6379 unless given
+  int db;   // 0 unless given
+} MgRedisAddress;
 
 /// Whether this build can talk to Redis (hiredis was found).
 bool mg_remote_cache_supported(void);
 
 /// Parses `url`; false with a message for anything but
 /// redis://HOST[:PORT][/DB] (PORT 1..65535, default 6379; DB 0..15).
-bool mg_remote_cache_parse_url(const char *url, char *host, size_t host_size,
-                               int *port, int *db, char *why, size_t size);
+bool mg_remote_cache_parse_url(const char *url, MgRedisAddress *a,
+                               char *why, size_t size);
 
 /// Connects to `url` within `timeout_s` (also every later reply's bound).
 /// NULL with a message when the URL is bad, the build has no hiredis, or
@@ -46,21 +55,23 @@ MgRemoteCache *mg_remote_cache_open(const char *url, double timeout_s,
                                     char *why, size_t size);
 void mg_remote_cache_close(MgRemoteCache *r);
 
-/// The value under `key` (a 64-digit hex key), at most `max_bytes`: a
-/// longer value is a miss with `why` saying so, and is not read whole. On
-/// OK `*text` is a NUL-terminated malloc'd copy of `*len` bytes.
+/// A value: its bytes (malloc'd, NUL-terminated) and length.
+typedef struct MgRemoteValue {
+  char *text;
+  size_t len;
+} MgRemoteValue;
+
+/// The value under `key` (a 64-digit hex key), at most `max_bytes` (a
+/// longer one is not read whole: TOO_LARGE).
 MgRemoteStatus mg_remote_cache_get(MgRemoteCache *r, const char *key,
-                                   size_t max_bytes, char **text,
-                                   size_t *len, char *why, size_t size);
-/// Stores `len` bytes under `key`, expiring after `ttl_s` (0: never).
+                                   size_t max_bytes, MgRemoteValue *v);
+/// Stores `v` under `key`, expiring after `ttl_s` (0: never).
 MgRemoteStatus mg_remote_cache_put(MgRemoteCache *r, const char *key,
-                                   const char *text, size_t len,
-                                   unsigned ttl_s, char *why, size_t size);
+                                   MgRemoteValue v, unsigned ttl_s);
 /// Why the server is out of use (its first failed request), or NULL.
 const char *mg_remote_cache_failure(const MgRemoteCache *r);
 
 /// Deletes the value under `key` (a rejected entry).
-MgRemoteStatus mg_remote_cache_del(MgRemoteCache *r, const char *key,
-                                   char *why, size_t size);
+MgRemoteStatus mg_remote_cache_del(MgRemoteCache *r, const char *key);
 
 #endif // MIRAGE_PASSES_REMOTE_CACHE_H

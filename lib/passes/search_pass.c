@@ -87,10 +87,9 @@ bool mg_search_pass_check(const MgOptionValue *values, char *error,
     return false;
   }
   const char *url = values[SEARCH_OPT_CACHE_URL].s;
-  char host[256], why[256];
-  int port, db;
-  if (url[0] && !mg_remote_cache_parse_url(url, host, sizeof host, &port,
-                                           &db, why, sizeof why)) {
+  MgRedisAddress address;
+  char why[256];
+  if (url[0] && !mg_remote_cache_parse_url(url, &address, why, sizeof why)) {
     snprintf(error, size, "%s", why);
     return false;
   }
