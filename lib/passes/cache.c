@@ -470,6 +470,15 @@ static MgStatus check(Lookup *l, const MgProgram *subject,
   return MG_STATUS_OK;
 }
 
+bool mg_cache_key_hex(const MgProgram *subject, const MgSearchOptions *o,
+                      char hex[65]) {
+  CacheKey key;
+  if (!cache_key(subject, o, false, false, &key))
+    return false;
+  memcpy(hex, key.hex, 65);
+  return true;
+}
+
 /// The composition of the cached programs of `subject`'s `n` parts, each
 /// checked against its part; NULL with `*outcome` set otherwise.
 static MgProgram *fetch_parts(Lookup *l, const MgProgram *subject, uint32_t n,

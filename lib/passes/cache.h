@@ -110,6 +110,11 @@ typedef struct MgCacheFetched {
 MgProgram *mg_cache_fetch(MlirContext ctx, const MgCacheQuery *q,
                           MgCacheFetched *got, MgDiag *diag);
 
+/// The hex key of `subject`'s complete-search entry under `o` (the name a
+/// fleet's processes lock while one searches it); false when out of memory.
+bool mg_cache_key_hex(const MgProgram *subject, const MgSearchOptions *o,
+                      char hex[65]);
+
 /// Stores `found`, the search's choice for `subject` (and its parts, if it
 /// has some); creates the directory. Non-OK with a message on I/O errors
 /// (a cache that cannot be written is not fatal).

@@ -216,6 +216,51 @@ MgRemoteStatus mg_remote_cache_del(MgRemoteCache *r, const char *key) {
   return st;
 }
 
+MgRemoteStatus mg_remote_cache_lock(MgRemoteCache *r, const char *key,
+                                    const char *token, unsigned ttl_ms) {
+  if (!r || r->failed)
+    return MG_REMOTE_FAILED;
+  redisReply *reply = redisCommand(r->c, "SET mirage-lock:%s %s NX PX %u",
+                                   key, token, ttl_ms);
+  MgRemoteStatus st = !reply ? fail(r, reply, "SET NX")
+                      : reply->type == REDIS_REPLY_STATUS ? MG_REMOTE_OK
+                      : reply->type == REDIS_REPLY_NIL    ? MG_REMOTE_MISS
+                                                          : fail(r, reply, "SET NX");
+  if (reply)
+    freeReplyObject(reply);
+  return st;
+}
+
+MgRemoteStatus mg_remote_cache_locked(MgRemoteCache *r, const char *key) {
+  if (!r || r->failed)
+    return MG_REMOTE_FAILED;
+  redisReply *reply = redisCommand(r->c, "EXISTS mirage-lock:%s", key);
+  MgRemoteStatus st = reply && reply->type == REDIS_REPLY_INTEGER
+                          ? (reply->integer ? MG_REMOTE_OK : MG_REMOTE_MISS)
+                          : fail(r, reply, "EXISTS");
+  if (reply)
+    freeReplyObject(reply);
+  return st;
+}
+
+MgRemoteStatus mg_remote_cache_unlock(MgRemoteCache *r, const char *key,
+                                      const char *token) {
+  if (!r || r->failed)
+    return MG_REMOTE_FAILED;
+  // Compare and delete in one step on the server.
+  static const char script[] =
+      "if redis.call('get', KEYS[1]) == ARGV[1] then "
+      "return redis.call('del', KEYS[1]) else return 0 end";
+  redisReply *reply = redisCommand(r->c, "EVAL %s 1 mirage-lock:%s %s",
+                                   script, key, token);
+  MgRemoteStatus st = reply && reply->type == REDIS_REPLY_INTEGER
+                          ? MG_REMOTE_OK
+                          : fail(r, reply, "EVAL unlock");
+  if (reply)
+    freeReplyObject(reply);
+  return st;
+}
+
 #else // !MIRAGE_HAVE_HIREDIS
 
 bool mg_remote_cache_supported(void) { return false; }
@@ -252,6 +297,23 @@ MgRemoteStatus mg_remote_cache_put(MgRemoteCache *r, const char *key,
 
 MgRemoteStatus mg_remote_cache_del(MgRemoteCache *r, const char *key) {
   (void)r, (void)key;
+  return MG_REMOTE_FAILED;
+}
+
+MgRemoteStatus mg_remote_cache_lock(MgRemoteCache *r, const char *key,
+                                    const char *token, unsigned ttl_ms) {
+  (void)r, (void)key, (void)token, (void)ttl_ms;
+  return MG_REMOTE_FAILED;
+}
+
+MgRemoteStatus mg_remote_cache_locked(MgRemoteCache *r, const char *key) {
+  (void)r, (void)key;
+  return MG_REMOTE_FAILED;
+}
+
+MgRemoteStatus mg_remote_cache_unlock(MgRemoteCache *r, const char *key,
+                                      const char *token) {
+  (void)r, (void)key, (void)token;
   return MG_REMOTE_FAILED;
 }
 

@@ -74,4 +74,17 @@ const char *mg_remote_cache_failure(const MgRemoteCache *r);
 /// Deletes the value under `key` (a rejected entry).
 MgRemoteStatus mg_remote_cache_del(MgRemoteCache *r, const char *key);
 
+/// One search across the fleet: takes the lock of `key` for `token`
+/// (`SET mirage-lock:<key> token NX PX ttl_ms`): OK when taken, MISS when
+/// another process holds it. The lock expires after `ttl_ms`, so a
+/// crashed holder blocks nobody for longer.
+MgRemoteStatus mg_remote_cache_lock(MgRemoteCache *r, const char *key,
+                                    const char *token, unsigned ttl_ms);
+/// Whether the lock of `key` is held: OK held, MISS free.
+MgRemoteStatus mg_remote_cache_locked(MgRemoteCache *r, const char *key);
+/// Releases the lock of `key` if `token` still holds it (an expired lock
+/// another process took since is left alone).
+MgRemoteStatus mg_remote_cache_unlock(MgRemoteCache *r, const char *key,
+                                      const char *token);
+
 #endif // MIRAGE_PASSES_REMOTE_CACHE_H

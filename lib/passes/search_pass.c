@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cache.h"
@@ -29,6 +30,7 @@
 #include "dump_dot.h"
 #include "mirage/cost.h"
 #include "mirage/search.h"
+#include "mirage/verify.h"
 #include "ugraph_funcs.h"
 
 const MgOptionSpec mg_search_pass_options[] = {MG_SEARCH_OPTION_SPECS};
@@ -91,6 +93,11 @@ bool mg_search_pass_check(const MgOptionValue *values, char *error,
   char why[256];
   if (url[0] && !mg_remote_cache_parse_url(url, &address, why, sizeof why)) {
     snprintf(error, size, "%s", why);
+    return false;
+  }
+  double wait = values[SEARCH_OPT_CACHE_WAIT].f;
+  if (!(wait >= 0 && wait <= 86400)) {
+    snprintf(error, size, "cache-wait-s must be in [0, 86400] seconds");
     return false;
   }
   double timeout = values[SEARCH_OPT_CACHE_TIMEOUT].f;
@@ -232,6 +239,7 @@ typedef struct Run {
   MgSearchOptions options;
   char cache_dir[4096];
   MgCacheStore store;         // cache_dir, and the shared server if any
+  double wait_s;              // cache-wait-s
   bool remote_warned;         // its failure was reported
   bool use_cache, cache_verify, remarks, stats, progress;
   bool explaining; // --mirage-explain: the search runs (the cache is not
@@ -366,6 +374,9 @@ static bool dump_chosen(const Run *run, const Subject *subj,
 typedef struct Answer {
   MgProgram *best;
   bool kept, from_cache, cached_stopped, cache_verified, cache_shared;
+  double waited_s;      // waited for another process's search (fleet lock)
+  bool lock_held;       // this process searches it for the fleet
+  char lock_key[65], lock_token[96];
   const char *same_as; // the earlier function with the same μGraph
   MgSearchResult result;
 } Answer;
@@ -473,6 +484,59 @@ static void remark_search_limits(const Run *run, MlirLocation loc,
 }
 
 // Searches target; false (after an error) when the search fails.
+// How long a process waits for another one's search of the same kernel
+// graph: cache-wait-s, else the time budget, else 600 s.
+static double wait_bound(const Run *run) {
+  return run->wait_s > 0                  ? run->wait_s
+         : run->options.time_budget_s > 0 ? run->options.time_budget_s
+                                          : 600;
+}
+
+// One search across the fleet (a miss in both caches): take the kernel
+// graph's lock on the shared server and search; or, if another process
+// holds it, wait for its result (polling the cache), at most wait_bound
+// seconds, then search here. The lock expires after twice that bound, so
+// a crashed holder delays the others at most once.
+static void wait_for_fleet(Run *run, MlirOperation module, MlirLocation loc,
+                           const char *name, const MgProgram *target,
+                           Answer *a) {
+  MgRemoteCache *r = run->store.remote;
+  if (!r || !mg_cache_key_hex(target, &run->options, a->lock_key))
+    return;
+  snprintf(a->lock_token, sizeof a->lock_token, "%ld-%llx", (long)getpid(),
+           (unsigned long long)mg_verify_fresh_seed());
+  double bound = wait_bound(run), start = mg_clock_now();
+  unsigned ttl_ms = (unsigned)fmin(2 * bound * 1000, 4e9);
+  for (;;) {
+    MgRemoteStatus st = mg_remote_cache_lock(r, a->lock_key, a->lock_token,
+                                             ttl_ms);
+    if (st == MG_REMOTE_OK) {
+      a->lock_held = true;
+      return;
+    }
+    if (st != MG_REMOTE_MISS)
+      return; // the server is out of use: search here
+    // Held elsewhere: poll until it is released (then look again) or the
+    // bound passes.
+    while (mg_remote_cache_locked(r, a->lock_key) == MG_REMOTE_OK &&
+           mg_clock_now() - start < bound)
+      nanosleep(&(struct timespec){0, 100 * 1000 * 1000}, NULL);
+    double waited = mg_clock_now() - start;
+    answer_from_cache(run, module, loc, name, target, a);
+    if (a->best || a->kept) {
+      a->waited_s = waited;
+      return;
+    }
+    if (waited >= bound) {
+      if (run->remarks)
+        mg_pass_remark(loc, "mirage-search: '@%s': another process has "
+                            "been searching it for %.1f s; searched here "
+                            "too", name, waited);
+      return;
+    }
+  }
+}
+
 static bool answer_by_search(Run *run, MlirLocation loc, const char *name,
                              const MgProgram *target, Answer *a) {
   ++run->searched;
@@ -508,8 +572,10 @@ static void describe_origin(const Answer *a, char *origin, size_t size) {
   if (a->same_as)
     snprintf(origin, size, " (the same μGraph as '@%s')", a->same_as);
   else if (a->from_cache)
-    snprintf(origin, size, " (from the %scache%s%s)",
+    snprintf(origin, size, " (from the %scache%s%s%s)",
              a->cache_shared ? "shared " : "",
+             a->waited_s > 0 ? ", after waiting for another process's search"
+                             : "",
              a->cache_verified ? ", verified again" : "",
              a->cached_stopped ? ", of a search stopped by its time budget, "
                                  "memory bound or max-states"
@@ -621,11 +687,16 @@ static bool search_one(MlirOperation module, MlirSymbolTable symbols,
   const Seen *seen = find_seen(run, target, hash);
   if (seen)
     answer_from_seen(run, seen, &a);
-  else if (run->use_cache && !run->explaining)
+  else if (run->use_cache && !run->explaining) {
     answer_from_cache(run, module, loc, name, target, &a);
+    if (!a.best && !a.kept)
+      wait_for_fleet(run, module, loc, name, target, &a);
+  }
   bool ok = true;
   if (!a.best && !a.kept)
     ok = answer_by_search(run, loc, name, target, &a);
+  if (a.lock_held) // the result is in the cache now (or nothing is)
+    mg_remote_cache_unlock(run->store.remote, a.lock_key, a.lock_token);
   if (ok && !seen)
     remember(run, target, hash, a.best, name, &a.result.stats);
   if (ok)
@@ -654,6 +725,7 @@ static void open_remote(Run *run, const MgOptionValue *values,
     return;
   char why[512];
   run->store.ttl_s = (unsigned)values[SEARCH_OPT_CACHE_TTL].i;
+  run->wait_s = values[SEARCH_OPT_CACHE_WAIT].f;
   run->store.remote = mg_remote_cache_open(
       url, values[SEARCH_OPT_CACHE_TIMEOUT].f, why, sizeof why);
   if (!run->store.remote) {

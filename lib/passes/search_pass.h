@@ -20,6 +20,7 @@ enum {
   SEARCH_OPT_CACHE_URL,
   SEARCH_OPT_CACHE_TTL,
   SEARCH_OPT_CACHE_TIMEOUT,
+  SEARCH_OPT_CACHE_WAIT,
   SEARCH_OPT_ABSEXPR,
   SEARCH_OPT_SEED,
   SEARCH_OPT_ERROR_BITS,
@@ -68,6 +69,10 @@ enum {
     {"cache-timeout-s", MG_OPTION_FLOAT, "2", \
      "bound on connecting to the shared cache and on each of its replies; " \
      "past it the run goes on without it, with a warning", 0, 0}, \
+    {"cache-wait-s", MG_OPTION_FLOAT, "0", \
+     "with cache-url: how long to wait for another process already " \
+     "searching the same kernel graph before searching it here (0: the " \
+     "time budget, or 600 s without one)", 0, 0}, \
     {"absexpr", MG_OPTION_BOOL, "true", \
      "prune by abstract expressions (false: ablation)", 0, 0}, \
     {"seed", MG_OPTION_INT, "1", "seed of the verification tests", 0, \

@@ -41,11 +41,27 @@
 // BAD-OP: warning: mirage-search: the shared cache entry for '@rms' is deleted and searched again: it is not equivalent to the kernel graph
 // BAD-SHAPE: warning: mirage-search: the shared cache entry for '@rms' is deleted and searched again: its inputs or outputs differ
 //
+// One search across the fleet: while another process holds a kernel
+// graph's lock (SET NX PX), this one waits for its result; if none comes
+// within cache-wait-s it searches itself (the other's lock left alone); if
+// it comes, it is taken from the shared cache.
+// RUN: FileCheck %s --check-prefix=STALE < %t/stale.err
+// RUN: FileCheck %s --check-prefix=STALE-LOCKS < %t/stale.locks
+// RUN: FileCheck %s --check-prefix=WAITED < %t/waited.err
+// RUN: cmp %t/plain %t/stale.out
+// RUN: cmp %t/plain %t/waited.out
+// STALE: '@mm': another process has been searching it for {{[0-9.]+}} s; searched here too
+// STALE: '@rms': another process has been searching it for {{[0-9.]+}} s; searched here too
+// STALE-LOCKS: other
+// STALE-LOCKS-NEXT: other
+// WAITED: '@mm' kept: no cheaper verified μGraph found (from the shared cache, after waiting for another process's search)
+// WAITED: '@rms' replaced by a verified μGraph: {{.*}} (from the shared cache, verified again)
+//
 // A server that is full (maxmemory 1 byte, no eviction): one warning, the
 // run right.
 // RUN: FileCheck %s --check-prefix=FULL < %t/full.err
 // RUN: cmp %t/plain %t/full.out
-// FULL-COUNT-1: warning: mirage-search: the shared cache is out of use for this run: SET: the server answered 'OOM
+// FULL-COUNT-1: warning: mirage-search: the shared cache is out of use for this run: SET{{( NX)?}}: the server answered 'OOM
 //
 // No server there; a server that accepts and never answers (its timeout,
 // 0.5 s, bounds each run): one warning each, the run right.

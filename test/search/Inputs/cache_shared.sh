@@ -17,7 +17,36 @@ for mode in truncate random op shape huge; do
   "$python" "$entries" "$mode" >/dev/null
   run "$mode" "$mode"
 done
-redis-cli -p "$REDIS_PORT" FLUSHALL >/dev/null
-redis-cli -p "$REDIS_PORT" CONFIG SET maxmemory-policy noeviction >/dev/null
-redis-cli -p "$REDIS_PORT" CONFIG SET maxmemory 1 >/dev/null
+# One search across the fleet. The entries a search leaves, kept aside.
+cli() { redis-cli -p "$REDIS_PORT" "$@"; }
+cli FLUSHALL >/dev/null
+run fill fill
+keys=$(cli --scan --pattern 'mirage:*')
+mkdir -p "$dir/values"
+for k in $keys; do cli --raw GET "$k" | head -c -1 >"$dir/values/${k#mirage:}"; done
+# Another process holds both locks and never finishes: this one waits
+# cache-wait-s (0.5 s) for each, searches it itself, and leaves the
+# other's locks alone.
+cli FLUSHALL >/dev/null
+for k in $keys; do cli SET "mirage-lock:${k#mirage:}" other >/dev/null; done
+run stale stale cache-wait-s=0.5
+for k in $keys; do cli GET "mirage-lock:${k#mirage:}"; done >"$dir/stale.locks"
+# It finishes while this one waits: once this process polls the lock, the
+# other writes its results and releases its locks; this one takes the
+# first result from the shared cache (the second is there already).
+cli FLUSHALL >/dev/null
+for k in $keys; do cli SET "mirage-lock:${k#mirage:}" other >/dev/null; done
+(for i in $(seq 600); do
+   cli CLIENT LIST | grep -q 'cmd=exists' && break
+   sleep 0.1
+ done
+ for k in $keys; do
+   cli -x SET "$k" <"$dir/values/${k#mirage:}" >/dev/null
+   cli DEL "mirage-lock:${k#mirage:}" >/dev/null
+ done) &
+run waited waited
+wait
+cli FLUSHALL >/dev/null
+cli CONFIG SET maxmemory-policy noeviction >/dev/null
+cli CONFIG SET maxmemory 1 >/dev/null
 run full full
