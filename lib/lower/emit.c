@@ -465,6 +465,9 @@ int64_t mg_lower_tile_bytes(const MgProgram *program, MgOpId op) {
 }
 
 int64_t mg_lower_smem_bytes(const MgProgram *program, MgOpId op) {
+  int64_t blocks, threads;
+  if (mg_lower_is_gemv(program, op, &blocks, &threads))
+    return 0; // fused.c's form: static partial sums, ring, statistics
   int64_t bytes = mg_lower_tile_bytes(program, op);
   return bytes > MG_LOWER_STATIC_SMEM ? bytes : 0;
 }

@@ -36,37 +36,23 @@
 // partial sums in a buffer), so the JIT checks the split and the order.
 //
 //===----------------------------------------------------------------------===//
-#include "lower_internal.h"
+#include "gemv.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#define SLICES 32
-#define GEMV_MAX_ROWS 8        // per block: a row group
+#define SLICES GEMV_SLICES
 #define GEMV_MIN_GROUP_ROWS 4  // row groups smaller than this: not a GEMV
 #define GEMV_MAX_TOTAL_ROWS 32
 #define GEMV_MIN_BLOCKS 128
 #define GEMV_MAX_UNROLL 8
+#define GEMV_MAX_ACCS (GEMV_MAX_ROWS * (1 + GEMV_MAX_STATS))
 // The ring: per block, at most GEMV_RING_BYTES (32 KiB: a block alone
 // keeps about Little's law's worth of DRAM bytes in flight on H100/A100,
 // two resident blocks twice that) in GEMV_STAGES stages where 2 rows per
 // thread and stage still fit, else fewer stages (at least 2).
 #define GEMV_RING_BYTES 32768
 #define GEMV_STAGES 4
-
-typedef struct Gemv {
-  int64_t m, k, n, v, blocks; // m: rows per block; blocks: all of them
-  int64_t rows, rgroups, colblocks; // A's rows = rgroups row groups of m
-  int64_t cg;      // column groups per block; 32·cg threads
-  int64_t unroll;  // rows of B each thread loads before it uses them
-  int64_t stages;  // ring stages of `unroll` rows (0: loads to registers)
-  MgDType dt;     // of A and B
-  MgTensorId a, b, c;
-  bool dot;        // B stored transposed (the dot form): cols per warp,
-  int64_t cols, chunk; // K per staging of A in shared memory, and
-  int accw;            // f32 lanes of a sum's partial accumulator
-
-} Gemv;
 
 static bool dot_shape(const MgGraph *r, const MgOp *op, Gemv *g);
 
@@ -90,9 +76,25 @@ static void choose_ring(Gemv *g, int64_t left) {
       }
 }
 
+// A fused kernel's ring and unroll, as the GEMV's (below); its
+// statistics buffer beside the partial sums.
+static bool fused_shape(const MgProgram *p, const MgOp *op, Gemv *g) {
+  if (!mg_lower_fused_shape(p, op, g))
+    return false;
+  g->unroll = g->m <= 2 ? GEMV_MAX_UNROLL : 4;
+  int64_t part = g->cg * g->m * g->cg * g->v * 4;
+  int64_t stat = mg_lower_fused_stat_bytes(g);
+  choose_ring(g, MG_LOWER_STATIC_SMEM - part - stat);
+  return g->m >= 1 && g->m <= GEMV_MAX_ROWS && g->k >= SLICES &&
+         g->blocks <= 65535 &&
+         part + stat + ring_bytes(g) <= MG_LOWER_STATIC_SMEM;
+}
+
 // All dims but the last two are 1 (no batch), A and B of one type.
 static bool gemv_shape(const MgProgram *p, const MgOp *op, Gemv *g) {
   const MgGraph *r = &p->graphs[0];
+  if (op->kind == MG_OP_CUSTOM)
+    return fused_shape(p, op, g);
   if (op->kind != MG_OP_MATMUL)
     return false;
   const MgTensor *a = &r->tensors[op->inputs[0]], *b = &r->tensors[op->inputs[1]];
@@ -126,6 +128,7 @@ static bool gemv_shape(const MgProgram *p, const MgOp *op, Gemv *g) {
     if (g->cg == 2 || g->blocks >= GEMV_MIN_BLOCKS)
       break;
   }
+  g->cgv = g->cg;
   // The accumulators (M x V f32) and the vectors read back share registers.
   g->unroll = g->m <= 2 ? GEMV_MAX_UNROLL : 4;
   int64_t part = g->cg * g->m * g->cg * g->v * 4;
@@ -233,8 +236,9 @@ static void ring_type(const Gemv *g, bool gpu, char *out, size_t size) {
 
 // One FMA step of thread's k loop for the rows `ks[0..n)` of B: every load
 // first (B's vectors, from the ring's slot when `ring`, A's scalars), then
-// the FMAs in k order. `acc` holds the M accumulators' names on entry and
-// their new names on exit.
+// the FMAs in k order. `acc` holds the accumulators' names on entry and
+// their new names on exit (mg_gemv_accs: the M vectors, then the fused
+// form's statistics of A's scalars, summed in the same k order).
 static void fma_rows(Emit *e, const Gemv *g, const BlockAt *blk, Name *ks,
                      int64_t n, const char *col, const char *c0,
                      const Ring *ring, Name *acc) {
@@ -289,28 +293,46 @@ static void fma_rows(Emit *e, const Gemv *g, const BlockAt *blk, Name *ks,
       mg_lower_line(e, "%s = vector.fma %s, %s, %s : %s", next, splat, bv,
                     acc[m], vf);
       memcpy(acc[m], next, sizeof next);
+      for (int j = 0; j < g->nstats; j++) {
+        Name *s = &acc[g->m * (1 + j) + m];
+        mg_lower_fresh(e, next);
+        if (g->stat_sq[j])
+          mg_lower_line(e, "%s = math.fma %s, %s, %s : f32", next, a32, a32,
+                        *s);
+        else
+          mg_lower_line(e, "%s = arith.addf %s, %s : f32", next, *s, a32);
+        memcpy(*s, next, sizeof next);
+      }
     }
   }
+}
+
+// The type of accumulator `i` (mg_gemv_accs): a vector of V sums, or f32.
+static void acc_type(const Gemv *g, int64_t i, char *out, size_t size) {
+  if (i < g->m)
+    snprintf(out, size, "vector<%lldxf32>", (long long)g->v);
+  else
+    snprintf(out, size, "f32");
 }
 
 // Opens scf.for `iv` = `from` to `hi` step `st` carrying the M
 // accumulators `acc` as `arg` (of `types`); acc_for_close yields `arg` and
 // points `acc` at the loop's results.
 typedef struct AccFor {
-  Name res, iv, arg[GEMV_MAX_ROWS];
-  char types[GEMV_MAX_ROWS * 24];
+  Name res, iv, arg[GEMV_MAX_ACCS];
+  char types[GEMV_MAX_ACCS * 24];
 } AccFor;
 
 static void acc_for_open(Emit *e, const Gemv *g, const char *from,
                          const char *hi, const char *st, Name *acc,
                          AccFor *f) {
-  char vf[32], iters[GEMV_MAX_ROWS * 40] = "";
-  snprintf(vf, sizeof vf, "vector<%lldxf32>", (long long)g->v);
+  char vf[32], iters[GEMV_MAX_ACCS * 40] = "";
   mg_lower_fresh(e, f->res);
   mg_lower_fresh(e, f->iv);
   size_t ni = 0, nt = 0;
   f->types[0] = '\0';
-  for (int64_t m = 0; m < g->m; m++) {
+  for (int64_t m = 0; m < mg_gemv_accs(g); m++) {
+    acc_type(g, m, vf, sizeof vf);
     mg_lower_fresh(e, f->arg[m]);
     ni += (size_t)snprintf(iters + ni, sizeof iters - ni, "%s%s = %s",
                            m ? ", " : "", f->arg[m], acc[m]);
@@ -318,19 +340,20 @@ static void acc_for_open(Emit *e, const Gemv *g, const char *from,
                            m ? ", " : "", vf);
   }
   mg_lower_line(e, "%s:%lld = scf.for %s = %s to %s step %s iter_args(%s) -> "
-                   "(%s) {", f->res, (long long)g->m, f->iv, from, hi, st,
+                   "(%s) {", f->res, (long long)mg_gemv_accs(g), f->iv, from,
+                hi, st,
                 iters, f->types);
   e->indent++;
 }
 
 static void acc_for_close(Emit *e, const Gemv *g, AccFor *f, Name *acc) {
-  char yields[GEMV_MAX_ROWS * 16];
-  join_names(f->arg, g->m, yields, sizeof yields);
+  char yields[GEMV_MAX_ACCS * 16];
+  join_names(f->arg, mg_gemv_accs(g), yields, sizeof yields);
   mg_lower_line(e, "scf.yield %s : %s", yields, f->types);
   e->indent--;
   mg_lower_line(e, "}");
   // "%res#m": the loop's names are short ("%v123"), far below NAME_LEN.
-  for (int64_t m = 0; m < g->m; m++) {
+  for (int64_t m = 0; m < mg_gemv_accs(g); m++) {
     int n = snprintf(acc[m], NAME_LEN, "%.12s#%d", f->res, (int)m);
     if (n < 0 || n >= NAME_LEN)
       e->error = "a GEMV accumulator name too long";
@@ -464,6 +487,16 @@ static void lane_of(Emit *e, const Gemv *g, const char *bid, const char *tid,
   mg_lower_index_op(e, "arith.remui", tid, cgs, l->cg);
   mg_lower_index_op(e, "arith.divui", tid, cgs, l->slice);
   block_at(e, g, bid, &l->blk);
+  if (g->cgv < g->cg) { // a block's cgv groups; lanes of the others idle
+    Name cgv;
+    mg_lower_index(e, g->cgv, cgv);
+    mg_lower_index_op(e, "arith.muli", l->blk.colblock, cgv, gbase);
+    mg_lower_index_op(e, "arith.addi", gbase, l->cg, gidx);
+    mg_lower_index(e, g->v, l->vw);
+    mg_lower_index_op(e, "arith.muli", gidx, l->vw, l->col);
+    mg_lower_index_op(e, "arith.cmpi ult,", l->cg, cgv, l->valid);
+    return;
+  }
   mg_lower_index_op(e, "arith.muli", l->blk.colblock, cgs, gbase);
   mg_lower_index_op(e, "arith.addi", gbase, l->cg, gidx);
   mg_lower_index(e, g->v, l->vw);
@@ -478,22 +511,29 @@ static void lane_of(Emit *e, const Gemv *g, const char *bid, const char *tid,
 // the last column group yields zeros (on the GPU it still shuffles).
 static void partials(Emit *e, const Gemv *g, const Lane *l, Ring *ring,
                      Name *acc) {
-  char vf[32], types[GEMV_MAX_ROWS * 24] = "", zeros[GEMV_MAX_ROWS * 16] = "";
+  char vf[32], types[GEMV_MAX_ACCS * 24] = "", zeros[GEMV_MAX_ACCS * 16] = "";
   snprintf(vf, sizeof vf, "vector<%lldxf32>", (long long)g->v);
-  Name zero, c0, res;
+  Name zero, fzero = "", c0, res;
   mg_lower_fresh(e, zero);
   mg_lower_line(e, "%s = arith.constant dense<0.0> : %s", zero, vf);
+  if (g->nstats) {
+    mg_lower_fresh(e, fzero);
+    mg_lower_line(e, "%s = arith.constant 0.0 : f32", fzero);
+  }
   mg_lower_index(e, 0, c0);
   size_t nt = 0, nz = 0;
-  for (int64_t m = 0; m < g->m; m++) {
+  int64_t n = mg_gemv_accs(g);
+  for (int64_t m = 0; m < n; m++) {
+    const char *z = m < g->m ? zero : fzero;
+    acc_type(g, m, vf, sizeof vf);
     nt += (size_t)snprintf(types + nt, sizeof types - nt, "%s%s",
                            m ? ", " : "", vf);
     nz += (size_t)snprintf(zeros + nz, sizeof zeros - nz, "%s%s",
-                           m ? ", " : "", zero);
-    memcpy(acc[m], zero, sizeof zero);
+                           m ? ", " : "", z);
+    snprintf(acc[m], NAME_LEN, "%s", z);
   }
   mg_lower_fresh(e, res);
-  mg_lower_line(e, "%s:%lld = scf.if %s -> (%s) {", res, (long long)g->m,
+  mg_lower_line(e, "%s:%lld = scf.if %s -> (%s) {", res, (long long)n,
                 l->valid, types);
   e->indent++;
   int64_t group = SLICES * g->unroll, whole = g->k / group * group;
@@ -508,14 +548,14 @@ static void partials(Emit *e, const Gemv *g, const Lane *l, Ring *ring,
     mg_lower_index_op(e, "arith.addi", l->slice, w, from);
     k_loop(e, g, &l->blk, from, g->k, SLICES, 1, l->col, c0, acc);
   }
-  char yields[GEMV_MAX_ROWS * 16];
-  join_names(acc, g->m, yields, sizeof yields);
+  char yields[GEMV_MAX_ACCS * 16];
+  join_names(acc, n, yields, sizeof yields);
   mg_lower_line(e, "scf.yield %s : %s", yields, types);
   e->indent--;
   mg_lower_line(e, "} else {");
   mg_lower_line(e, "  scf.yield %s : %s", zeros, types);
   mg_lower_line(e, "}");
-  for (int64_t m = 0; m < g->m; m++)
+  for (int64_t m = 0; m < n; m++)
     snprintf(acc[m], NAME_LEN, "%.12s#%d", res, (int)m);
 }
 
@@ -826,9 +866,12 @@ static void strided_items_begin(Emit *e, const Gemv *g, const char *tid,
 }
 
 // Phase 2: the block's outputs, each the warps' sums added in warp order.
+// The fused form applies its epilogue to each sum (`stat`: the slices'
+// statistics).
 static void combine(Emit *e, const Gemv *g, const char *bid, const char *tid,
-                    const char *part, const char *part_type) {
-  int64_t width = g->cg * g->v, outs = g->m * width;
+                    const char *part, const char *part_type, const char *stat,
+                    const char *stat_type) {
+  int64_t width = g->cgv * g->v, outs = g->m * width;
   Name wd, m, c, base, col, nn, ok, c0;
   mg_lower_index(e, 0, c0);
   strided_items_begin(e, g, tid, outs, width, m, c);
@@ -861,7 +904,13 @@ static void combine(Emit *e, const Gemv *g, const char *bid, const char *tid,
   snprintf(row, NAME_LEN, "%s", m);
   if (blk.has_row0)
     mg_lower_index_op(e, "arith.addi", blk.row0, m, row);
-  store_output(e, g, row, col, sum);
+  if (g->fused) {
+    Name y;
+    mg_lower_fused_finish(e, g, m, sum, stat, stat_type, y);
+    store_output(e, g, row, col, y);
+  } else {
+    store_output(e, g, row, col, sum);
+  }
   e->indent--;
   mg_lower_line(e, "}");
   e->indent--;
@@ -1313,8 +1362,33 @@ static void dot_cpu(Emit *e, const Gemv *g) {
   cpu_buffers_free(e, &w, smem, smem_type);
 }
 
+// The fused form's statistics of the thread's slice (`acc` past the M
+// vectors) into stat[j][slice][row], by the slice's first column group
+// (every column group holds the same sums).
+static void stats_store(Emit *e, const Gemv *g, const Lane *l, Name *acc,
+                        const char *stat, const char *stat_type) {
+  if (!g->nstats)
+    return;
+  Name z, first;
+  mg_lower_index(e, 0, z);
+  mg_lower_index_op(e, "arith.cmpi eq,", l->cg, z, first);
+  mg_lower_line(e, "scf.if %s {", first);
+  e->indent++;
+  for (int j = 0; j < g->nstats; j++)
+    for (int64_t m = 0; m < g->m; m++) {
+      Name ji, mi;
+      mg_lower_index(e, j, ji);
+      mg_lower_index(e, m, mi);
+      mg_lower_line(e, "memref.store %s, %s[%s, %s, %s] : %s",
+                    acc[g->m * (1 + j) + m], stat, ji, l->slice, mi,
+                    stat_type);
+    }
+  e->indent--;
+  mg_lower_line(e, "}");
+}
+
 void mg_lower_gemv(Emit *e, const MgOp *op, const char *part,
-                   const char *ring) {
+                   const char *ring, const char *stat) {
   Gemv g;
   if (!gemv_shape(e->p, op, &g)) {
     e->error = "a matmul that is not a GEMV lowered as one";
@@ -1330,17 +1404,22 @@ void mg_lower_gemv(Emit *e, const MgOp *op, const char *part,
   bool cpu = e->mode == MG_LOWER_CPU;
   char part_type[TYPE_LEN];
   partials_type(&g, !cpu, part_type, sizeof part_type);
-  Name acc[GEMV_MAX_ROWS], bid;
+  Name acc[GEMV_MAX_ACCS], bid, stat_buf = "";
   Lane l;
   Warp w = {.g = &g, .cpu = cpu, .n = g.m * g.v};
   Ring rg;
   memset(&rg, 0, sizeof rg);
   ring_type(&g, !cpu, rg.type, sizeof rg.type);
+  char stat_type[TYPE_LEN] = "";
+  if (g.nstats)
+    mg_lower_fused_stat_type(&g, !cpu, stat_type, sizeof stat_type);
   if (!cpu) {
-    if (g.stages && !ring) {
-      e->error = "a GEMV's ring without its buffer";
+    if ((g.stages && !ring) || (g.nstats && !stat)) {
+      e->error = "a GEMV's ring or statistics without its buffer";
       return;
     }
+    if (g.nstats)
+      snprintf(stat_buf, NAME_LEN, "%s", stat);
     if (g.stages)
       snprintf(rg.buf, NAME_LEN, "%s", ring);
     mg_lower_fresh(e, bid);
@@ -1350,10 +1429,11 @@ void mg_lower_gemv(Emit *e, const MgOp *op, const char *part,
     snprintf(rg.tid, NAME_LEN, "%s", w.tid);
     lane_of(e, &g, bid, w.tid, &l);
     partials(e, &g, &l, &rg, acc);
+    stats_store(e, &g, &l, acc, stat_buf, stat_type);
     warp_start(e, &w, &l, acc);
     warp_meet(e, &w, part, part_type);
     mg_lower_line(e, "gpu.barrier");
-    combine(e, &g, bid, w.tid, part, part_type);
+    combine(e, &g, bid, w.tid, part, part_type, stat_buf, stat_type);
     return;
   }
   // CPU: blocks, then each segment's threads, one after the other; the
@@ -1364,19 +1444,26 @@ void mg_lower_gemv(Emit *e, const MgOp *op, const char *part,
     mg_lower_fresh(e, rg.buf);
     mg_lower_line(e, "%s = memref.alloc() : %s", rg.buf, rg.type);
   }
+  if (g.nstats) {
+    mg_lower_fresh(e, stat_buf);
+    mg_lower_line(e, "%s = memref.alloc() : %s", stat_buf, stat_type);
+  }
   cpu_blocks_begin(e, &g, bid);
   lanes_open(e, &w);
   snprintf(rg.tid, NAME_LEN, "%s", w.tid);
   lane_of(e, &g, bid, w.tid, &l);
   partials(e, &g, &l, &rg, acc);
+  stats_store(e, &g, &l, acc, stat_buf, stat_type);
   warp_start(e, &w, &l, acc);
   lanes_close(e, &w);
   warp_meet(e, &w, buf, part_type);
   lanes_open(e, &w);
-  combine(e, &g, bid, w.tid, buf, part_type);
+  combine(e, &g, bid, w.tid, buf, part_type, stat_buf, stat_type);
   lanes_close(e, &w);
   e->indent--;
   mg_lower_line(e, "}");
+  if (g.nstats)
+    mg_lower_line(e, "memref.dealloc %s : %s", stat_buf, stat_type);
   if (g.stages)
     mg_lower_line(e, "memref.dealloc %s : %s", rg.buf, rg.type);
   cpu_buffers_free(e, &w, buf, part_type);
@@ -1403,4 +1490,27 @@ int64_t mg_lower_gemv_ring(const MgProgram *p, MgOpId op, int64_t *stages,
   *stages = g.stages;
   ring_type(&g, true, type, size);
   return ring_bytes(&g);
+}
+
+int64_t mg_lower_gemv_stats(const MgProgram *p, MgOpId op, char *type,
+                            size_t size) {
+  Gemv g;
+  if (!gemv_shape(p, &p->graphs[0].ops[op], &g) || !g.nstats)
+    return 0;
+  mg_lower_fused_stat_type(&g, true, type, size);
+  return mg_lower_fused_stat_bytes(&g);
+}
+
+void mg_lower_gemv_fill_plan(const MgProgram *p, MgOpId op,
+                             MgLowerKernelPlan *plan) {
+  Gemv g;
+  if (!gemv_shape(p, &p->graphs[0].ops[op], &g))
+    return;
+  plan->gemv_a = g.a;
+  plan->gemv_b = g.b;
+  plan->col_groups = g.cgv;
+  plan->stats = g.nstats;
+  plan->num_epilogue = 0;
+  for (uint32_t i = 0; i < g.nepi && i < 16; i++)
+    plan->epilogue[plan->num_epilogue++] = g.blk->ops[g.epi[i]].kind;
 }
