@@ -103,7 +103,8 @@ MG_API MgStatus mg_lower_emit_for(const MgProgram *program,
                                   MgText *out, MgDiag *diag);
 
 /// Shared memory the tiles of root op `op` take (each 16-byte aligned; 0
-/// for a predefined op).
+/// for a predefined op; for a ug.custom lowered as a GEMV with an
+/// epilogue, lib/lower/fused.c, its partial sums, ring and statistics).
 MG_API int64_t mg_lower_tile_bytes(const MgProgram *program, MgOpId op);
 /// Tiles up to this many bytes are static workgroup buffers; above it (the
 /// CUDA limit for static shared memory) they are views of dynamic shared
