@@ -67,4 +67,63 @@ void mg_lower_fused_finish(Emit *e, const Gemv *g, const char *m,
 void mg_lower_fused_stat_type(const Gemv *g, bool gpu, char *out,
                               size_t size);
 
+//===--- Shared by the split-K form (gemv.c) and the dot form (gemv_dot.c) ===//
+
+#define SLICES GEMV_SLICES
+
+/// A warp's values on their way through the shuffle stages (gemv.c).
+enum { MAX_VALUES = GEMV_MAX_ROWS * 8 };
+
+typedef struct Warp {
+  const Gemv *g;
+  bool cpu;
+  int64_t n;  // values per lane
+  Name tid;   // the thread: gpu.thread_id, or the CPU form's loop variable
+  Name val[MAX_VALUES], recv[MAX_VALUES], pos, store; // GPU: SSA values
+  Name regs, xchg, posb, flagb; // CPU form: per-thread buffers
+  char regs_type[TYPE_LEN];
+} Warp;
+
+/// "%r, %c" etc.: a 2-D index of `t` (leading unit dims get `zero`).
+void mg_gemv_at2(const MgTensor *t, const char *row, const char *col,
+                 const char *zero, char *out, size_t size);
+/// "a, b, c": the first `n` of `names`.
+void mg_gemv_join_names(Name *names, int64_t n, char *out, size_t size);
+/// The CPU form's loop over the block's threads (a segment), opened and
+/// closed; nothing on the GPU.
+void mg_gemv_lanes_open(Emit *e, Warp *w);
+void mg_gemv_lanes_close(Emit *e, const Warp *w);
+/// Value `i` of the thread's lane: set; the lane's position (0) or store
+/// flag (1): get and set.
+void mg_gemv_reg_set(Emit *e, Warp *w, int64_t i, const char *v);
+void mg_gemv_state_get(Emit *e, Warp *w, int which, Name out);
+void mg_gemv_state_set(Emit *e, Warp *w, int which, const char *v);
+/// One shuffle stage at lane offset `o` (halving while the count is even,
+/// else a butterfly).
+void mg_gemv_meet_stage(Emit *e, Warp *w, int64_t o);
+/// Value `i` of the lane at `pos` in rows `width` wide from column `base`.
+void mg_gemv_held_value(Emit *e, Warp *w, int64_t i, const char *pos,
+                        const char *width, const char *base, Name v, Name row,
+                        Name col);
+/// C[row][col] = v (f32), rounded to C's type.
+void mg_gemv_store_output(Emit *e, const Gemv *g, const char *row,
+                          const char *col, const char *v);
+/// The CPU form's loop over the blocks, opened (closed by the caller).
+void mg_gemv_cpu_blocks_begin(Emit *e, const Gemv *g, Name bid);
+/// A loop of the block's threads over `total` items in rows of `width`.
+void mg_gemv_strided_items_begin(Emit *e, const Gemv *g, const char *tid,
+                                 int64_t total, int64_t width, Name row,
+                                 Name col);
+/// The CPU form's per-thread buffers and a block scratch `buf`.
+void mg_gemv_cpu_buffers_alloc(Emit *e, Warp *w, Name buf,
+                               const char *buf_type);
+void mg_gemv_cpu_buffers_free(Emit *e, const Warp *w, const char *buf,
+                              const char *buf_type);
+
+/// The dot form (gemv_dot.c): B stored transposed.
+bool mg_gemv_dot_shape(const MgGraph *r, const MgOp *op, Gemv *g);
+void mg_gemv_dot_gpu(Emit *e, const Gemv *g, const char *smem);
+void mg_gemv_dot_cpu(Emit *e, const Gemv *g);
+void mg_gemv_dot_smem_type(const Gemv *g, bool gpu, char *out, size_t size);
+
 #endif // MIRAGE_LIB_LOWER_GEMV_H
