@@ -103,7 +103,8 @@ MG_API MgStatus mg_lower_emit_for(const MgProgram *program,
                                   MgText *out, MgDiag *diag);
 
 /// Shared memory the tiles of root op `op` take (each 16-byte aligned; 0
-/// for a predefined op).
+/// for a predefined op; for a ug.custom lowered as a GEMV with an
+/// epilogue, lib/lower/fused.c, its partial sums, ring and statistics).
 MG_API int64_t mg_lower_tile_bytes(const MgProgram *program, MgOpId op);
 /// Tiles up to this many bytes are static workgroup buffers; above it (the
 /// CUDA limit for static shared memory) they are views of dynamic shared
@@ -204,6 +205,16 @@ typedef struct MgLowerKernelPlan {
   int64_t cols;             // GEMV with B stored transposed: columns per
                             // warp (dot products along K; 0: split-K form)
   int64_t acc_lanes;        // its sums' partial accumulators: f32 lanes
+  // GEMV: A's and B's kernel tensors (a matmul's operands, or a ug.custom's
+  // that lowers as a GEMV with an epilogue: lib/lower/fused.c).
+  MgTensorId gemv_a, gemv_b;
+  int64_t col_groups;       // GEMV: of the threads / 32 column groups of a
+                            // block, those holding columns (fewer when a
+                            // fused tile is narrower; the others idle)
+  int64_t stats;            // fused GEMV: per-row sums of A (or squares)
+                            // accumulated beside the FMAs
+  uint32_t num_epilogue;    // fused GEMV: element-wise ops per output
+  uint8_t epilogue[16];     // their MgOpKinds, in order
   uint32_t num_steps;       // BLOCKS: the block graph's ops but inputs,
   MgLowerStep steps[MG_LOWER_PLAN_MAX_STEPS]; // in graph order
 } MgLowerKernelPlan;

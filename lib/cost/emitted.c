@@ -566,19 +566,43 @@ static Stages shuffle_stages(double held, double last) {
   return st;
 }
 
+// The fused form's epilogue per output (lib/lower/fused.c): each
+// statistic's 32 slice sums loaded (one shared round trip) and added in
+// order, then the element-wise ops: FP32, SFU ops and the dependent path.
+static void epilogue_cost(const MgGpu *g, const MgLowerKernelPlan *pl,
+                          double *fp32, double *sfu, double *loads,
+                          double *path) {
+  double st = (double)pl->stats;
+  *fp32 = st * 31;
+  *sfu = 0;
+  *loads = st * 32;
+  *path = st > 0 ? g->lat_smem + 31 * g->lat_fp : 0;
+  for (uint32_t i = 0; i < pl->num_epilogue; i++) {
+    OpCost c = op_cost((MgOpKind)pl->epilogue[i]);
+    *fp32 += c.fp32;
+    *sfu += c.sfu;
+    *path += c.chain_fp * g->lat_fp + c.chain_sfu * g->lat_sfu;
+  }
+}
+
 // The split-K GEMV (lib/lower/gemv.c), B through its cp.async ring; the
-// counts are one row group's.
+// counts are one row group's. A fused block graph (lib/lower/fused.c)
+// adds its row statistics (an FP32 op per row and k beside the FMAs) and
+// the epilogue per output; the lanes of column groups beyond its tile
+// (col_groups of threads / 32) idle through the k loop.
 static void gemv_form(Model *m, const MgOp *o, Form *f) {
   const MgGpu *g = m->gpu;
   const MgLowerKernelPlan *pl = m->plan;
-  const MgTensor *ta = &m->p->graphs[0].tensors[o->inputs[0]];
+  const MgTensor *ta = &m->p->graphs[0].tensors[pl->gemv_a];
   double T = m->threads, B = m->blocks;
   double rows = (double)pl->rows; // a block's row group
   // Each row group's blocks read all of B: re-reads hit L2 only when B
   // fits in half of it (the rule for iterators' re-reads, kernel.c).
-  const MgTensor *tb = &m->p->graphs[0].tensors[o->inputs[1]];
+  const MgTensor *tb = &m->p->graphs[0].tensors[pl->gemv_b];
   double b_bytes = numel(tb) * (double)mg_dtype_bytes((MgDType)tb->dtype);
   double rereads = (double)ta->dims[ta->rank - 2] / rows - 1;
+  if (o->kind == MG_OP_CUSTOM) // a block graph's: its roofline has them
+    rereads = 0;
   m->extra_l2 += rereads * b_bytes;
   if (b_bytes > g->l2_bytes / 2)
     m->extra_dram += rereads * b_bytes;
@@ -597,20 +621,28 @@ static void gemv_form(Model *m, const MgOp *o, Form *f) {
   // meet by shuffles (gemv.c: halving while a lane's count is even, two
   // selects per value sent, then a butterfly), the CG warps' partials go
   // through shared memory, and each output adds CG of them in order.
-  double cg = T / 32, outs = rows * cg * v;
+  double cg = T / 32;
+  double cgv = pl->col_groups > 0 ? (double)pl->col_groups : cg;
+  double Ta = 32 * cgv, outs = rows * cgv * v; // threads that load B
   Stages sh = shuffle_stages(rows * v, cg);
   double shfl = sh.shfl, sel = sh.sel, adds = sh.adds, stages = sh.count;
+  double e_fp, e_sfu, e_loads, e_path;
+  epilogue_cost(g, pl, &e_fp, &e_sfu, &e_loads, &e_path);
+  double st = (double)pl->stats;
   Acc *a = &f->a;
-  a->fma = T * steps * rows * v;
-  a->fp32 = a->fma + T * steps * conv * (v + rows) + T * (sel + adds) +
-            outs * (cg + conv);
+  a->fma = Ta * steps * rows * v;
+  a->fp32 = a->fma + Ta * steps * (conv * (v + rows) + st * rows) +
+            T * (sel + adds) + outs * (cg + conv + e_fp);
+  a->sfu = outs * e_sfu;
   // A ring row costs its cp.async and its 16-byte shared read back; an
-  // iteration of the ring loop a commit and a wait.
-  a->lsu = lsu(T * (steps + ring_rows), 16) + lsu(T * steps * rows, es) +
-           T * shfl / 32 + lsu(outs * cg, 4) + lsu(outs * (cg + 1), 4);
-  a->instr = a->fp32 + T * (steps + ring_rows) + T * steps * rows +
-             (S > 0 ? 2 * T * groups : 0) + T * shfl + outs * cg +
-             outs * (cg + 1);
+  // iteration of the ring loop a commit and a wait. The statistics: 32
+  // slices' stores, 32 loads per output.
+  a->lsu = lsu(Ta * (steps + ring_rows), 16) + lsu(Ta * steps * rows, es) +
+           T * shfl / 32 + lsu(outs * cg, 4) + lsu(outs * (cg + 1), 4) +
+           lsu(32 * st * rows, 4) + lsu(outs * e_loads, 4);
+  a->instr = a->fp32 + a->sfu + Ta * (steps + ring_rows) +
+             Ta * steps * rows + (S > 0 ? 2 * Ta * groups : 0) + T * shfl +
+             outs * cg + outs * (cg + 1) + 32 * st * rows + outs * e_loads;
   f->per_thread = 1;
   double cvt = conv ? g->lat_fp : 0, trip = g->lat_dram + cvt;
   double grouped, grouped_mem; // the whole groups' path, memory part
@@ -630,12 +662,13 @@ static void gemv_form(Model *m, const MgOp *o, Form *f) {
   f->per = grouped + singles * (trip + g->lat_fp) +
            stages * (g->lat_shfl + g->lat_fp) + g->lat_smem +
            pl->barriers_after * g->lat_bar +
-           ceil(outs / T) * (g->lat_smem + cg * g->lat_fp);
+           ceil(outs / T) * (g->lat_smem + cg * g->lat_fp + e_path);
   // In flight at a wait: S stages of u vectors per thread (else u loads).
-  f->inflight = T * 16 * (groups > 0 ? (S > 0 ? S : 1) * u : 1);
+  f->inflight = Ta * 16 * (groups > 0 ? (S > 0 ? S : 1) * u : 1);
   f->mem = grouped_mem + singles * g->lat_dram;
   a->fma *= B; // the counts above are one block's
   a->fp32 *= B;
+  a->sfu *= B;
   a->lsu *= B;
   a->instr *= B;
 }
@@ -651,7 +684,8 @@ static void gemv_form(Model *m, const MgOp *o, Form *f) {
 static void gemv_dot_form(Model *m, const MgOp *o, Form *f) {
   const MgGpu *g = m->gpu;
   const MgLowerKernelPlan *pl = m->plan;
-  const MgTensor *ta = &m->p->graphs[0].tensors[o->inputs[0]];
+  (void)o;
+  const MgTensor *ta = &m->p->graphs[0].tensors[pl->gemv_a];
   double rows = (double)ta->dims[ta->rank - 2];
   double es = (double)mg_dtype_bytes((MgDType)ta->dtype);
   double v = (double)pl->vector, conv = is16((MgDType)ta->dtype);

@@ -190,10 +190,10 @@ void mg_lower_cpu_program(Emit *e, const MgLowerOptions *o) {
     if (mg_graph_view_is_free(root, op)) {
       if (!view_of[op->outputs[0]])
         free_view_into_output(e, op);
-    } else if (op->kind == MG_OP_CUSTOM)
+    } else if (mg_lower_is_gemv(e->p, i, &blocks, &threads))
+      mg_lower_gemv(e, op, NULL, NULL, NULL); // the GPU's split, in turn
+    else if (op->kind == MG_OP_CUSTOM)
       cpu_custom(e, op, e->val, e->type);
-    else if (mg_lower_is_gemv(e->p, i, &blocks, &threads))
-      mg_lower_gemv(e, op, NULL, NULL); // the GPU kernel's split, in turn
     else
       mg_lower_op(e, op);
   }

@@ -450,6 +450,11 @@ int64_t mg_lower_tile_bytes(const MgProgram *program, MgOpId op) {
   const MgOp *o = mg_graph_op(mg_program_graph(program, 0), op);
   if (o->kind != MG_OP_CUSTOM)
     return 0;
+  char type[TYPE_LEN];
+  int64_t stages, part = mg_lower_gemv_smem(program, op, type, sizeof type);
+  if (part > 0) // fused.c's form: no tiles
+    return part + mg_lower_gemv_ring(program, op, &stages, type, sizeof type) +
+           mg_lower_gemv_stats(program, op, type, sizeof type);
   const MgGraph *b = mg_program_graph(program, (MgGraphId)o->attr);
   bool *reg = calloc(b->num_tensors + 1, sizeof *reg);
   if (reg && !mg_lower_register_values(b, reg))
@@ -465,6 +470,9 @@ int64_t mg_lower_tile_bytes(const MgProgram *program, MgOpId op) {
 }
 
 int64_t mg_lower_smem_bytes(const MgProgram *program, MgOpId op) {
+  int64_t blocks, threads;
+  if (mg_lower_is_gemv(program, op, &blocks, &threads))
+    return 0; // fused.c's form: static partial sums, ring, statistics
   int64_t bytes = mg_lower_tile_bytes(program, op);
   return bytes > MG_LOWER_STATIC_SMEM ? bytes : 0;
 }

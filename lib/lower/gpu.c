@@ -114,7 +114,8 @@ static void predefined_body(Emit *e, const MgOp *op, Name *kval,
     e->error = "out of memory";
   }
   if (!e->error && gemv) {
-    mg_lower_gemv(e, op, "%part", "%ring"); // a split-K GEMV (gemv.c)
+    // A split-K GEMV (gemv.c), or a block graph of that shape (fused.c).
+    mg_lower_gemv(e, op, "%part", "%ring", "%stat");
   } else if (!e->error) {
     grid_stride(e);
     e->barrier = false; // no tile is shared
@@ -219,7 +220,10 @@ void mg_lower_gpu_kernel(Emit *e, const char *name, MgOpId opi) {
   // Tiles: static workgroup attributions when they fit the static limit,
   // else views of the dynamic shared memory the launch sizes.
   bool *reg = NULL;
-  if (op->kind == MG_OP_CUSTOM) {
+  char gemv_type[TYPE_LEN];
+  bool gemv = mg_lower_gemv_smem(e->p, opi, gemv_type, sizeof gemv_type) > 0;
+  bool blocks = op->kind == MG_OP_CUSTOM && !gemv; // else fused.c's form
+  if (blocks) {
     const MgGraph *b = &e->p->graphs[op->attr];
     reg = calloc(b->num_tensors + 1, sizeof *reg);
     if (!reg || !mg_lower_register_values(b, reg)) {
@@ -233,18 +237,18 @@ void mg_lower_gpu_kernel(Emit *e, const char *name, MgOpId opi) {
   }
   bool dynamic = mg_lower_smem_bytes(e->p, opi) > 0;
   MgText wg = {0};
-  char gemv_type[TYPE_LEN];
-  bool gemv = mg_lower_gemv_smem(e->p, opi, gemv_type, sizeof gemv_type) > 0;
   if (gemv)
     mg_text_printf(&wg, "%%part : %s {llvm.align = 16 : i64}", gemv_type);
   int64_t stages;
   if (gemv && mg_lower_gemv_ring(e->p, opi, &stages, gemv_type,
                                  sizeof gemv_type) > 0)
     mg_text_printf(&wg, ", %%ring : %s {llvm.align = 16 : i64}", gemv_type);
-  if (op->kind == MG_OP_CUSTOM && !dynamic)
+  if (gemv && mg_lower_gemv_stats(e->p, opi, gemv_type, sizeof gemv_type) > 0)
+    mg_text_printf(&wg, ", %%stat : %s {llvm.align = 16 : i64}", gemv_type);
+  if (blocks && !dynamic)
     static_tile_attributions(&e->p->graphs[op->attr], reg, &wg);
   // One f32 per warp for reductions that span several warps (ops.c).
-  int64_t coop = op->kind == MG_OP_CUSTOM
+  int64_t coop = blocks
                      ? mg_lower_coop_threads(&e->p->graphs[op->attr]) : 0;
   if (coop)
     mg_text_printf(&wg, "%s%%red : memref<%lldxf32, %s> {llvm.align = 16 : "
@@ -266,7 +270,7 @@ void mg_lower_gpu_kernel(Emit *e, const char *name, MgOpId opi) {
   e->indent++;
   e->barrier = true;
   assume_kernel_alignment(e, root, op, kval, ktype);
-  if (op->kind != MG_OP_CUSTOM)
+  if (!blocks)
     predefined_body(e, op, kval, ktype, gemv);
   else
     custom_body(e, op, kval, ktype, reg, dynamic, coop);

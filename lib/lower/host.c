@@ -37,10 +37,10 @@ int64_t mg_lower_predefined_blocks(const MgProgram *program, MgOpId op) {
 void mg_lower_launch(const MgProgram *p, MgOpId op, int64_t grid[3],
                      int64_t *threads) {
   const MgOp *o = &p->graphs[0].ops[op];
+  grid[1] = grid[2] = 1;
+  if (mg_lower_is_gemv(p, op, &grid[0], threads))
+    return; // a split-K GEMV, or a ug.custom of that shape (fused.c)
   if (o->kind != MG_OP_CUSTOM) {
-    grid[1] = grid[2] = 1;
-    if (mg_lower_is_gemv(p, op, &grid[0], threads))
-      return;
     grid[0] = mg_lower_predefined_blocks(p, op);
     grid[1] = grid[2] = 1;
     *threads = MG_LOWER_PREDEFINED_THREADS;

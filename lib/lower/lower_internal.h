@@ -179,7 +179,8 @@ void mg_lower_prefetch(Emit *e, const MgOp *op, const char *iter,
 /// xor), 4 (add, subtract, compare, select), 0 (not staggered).
 int mg_lower_stagger_ops(const MgTensor *in, uint32_t dim);
 /// A kernel-level matmul with at most 32 rows lowered as a split-K GEMV
-/// (gemv.c): true with its launch.
+/// (gemv.c), or a ug.custom of that shape with row statistics and an
+/// element-wise epilogue (fused.c): true with its launch.
 bool mg_lower_is_gemv(const MgProgram *p, MgOpId op, int64_t *blocks,
                       int64_t *threads);
 /// The GEMV's rows of B loaded ahead per thread (0: not a GEMV).
@@ -192,12 +193,20 @@ int64_t mg_lower_gemv_rows(const MgProgram *p, MgOpId op);
 /// sum's partial accumulator.
 int64_t mg_lower_gemv_dot_cols(const MgProgram *p, MgOpId op,
                                int64_t *chunks, int64_t *acc_lanes);
-/// Writes the GEMV kernel's body (GPU) or its CPU form; `part` and `ring`
-/// name the partial-sum buffer and B's cp.async ring (GPU: workgroup
-/// attributions of mg_lower_gemv_smem's and mg_lower_gemv_ring's types;
-/// CPU: NULL, allocated here).
+/// Writes the GEMV kernel's body (GPU) or its CPU form; `part`, `ring`
+/// and `stat` name the partial-sum buffer, B's cp.async ring and the fused
+/// form's statistics (GPU: workgroup attributions of mg_lower_gemv_smem's,
+/// mg_lower_gemv_ring's and mg_lower_gemv_stats' types; CPU: NULL,
+/// allocated here). `op` is a kernel-level matmul or a ug.custom that is
+/// a GEMV with row statistics and an epilogue (fused.c).
 void mg_lower_gemv(Emit *e, const MgOp *op, const char *part,
-                   const char *ring);
+                   const char *ring, const char *stat);
+/// The plan's GEMV operand, column-group, statistics and epilogue fields.
+void mg_lower_gemv_fill_plan(const MgProgram *p, MgOpId op,
+                             MgLowerKernelPlan *plan);
+/// Bytes and type of the fused form's statistics buffer (0: none).
+int64_t mg_lower_gemv_stats(const MgProgram *p, MgOpId op, char *type,
+                            size_t size);
 /// Bytes and type of the GEMV's shared partial sums (0: not a GEMV).
 int64_t mg_lower_gemv_smem(const MgProgram *p, MgOpId op, char *type,
                            size_t size);
@@ -264,6 +273,10 @@ void mg_lower_binary(Emit *e, const char *op, const char *a, const char *b,
                      Name out);
 /// `out = op a : f32`.
 void mg_lower_unary(Emit *e, const char *op, const char *a, Name out);
+/// One element of element-wise op `kind` (scalar `s`) on f32 values `a`
+/// (and `b`), as the element loops write it; false for another kind.
+bool mg_lower_scalar(Emit *e, MgOpKind kind, double s, const char *a,
+                     const char *b, Name out);
 /// Stores the f32 `v` at `idx` of tensor `id`, truncated to its type.
 void mg_lower_store(Emit *e, MgTensorId id, Index idx, const char *v);
 

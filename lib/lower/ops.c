@@ -370,6 +370,14 @@ void mg_lower_unary(Emit *e, const char *op, const char *a, Name out) {
   unary(e, op, a, out);
 }
 
+static bool scalar(Emit *e, MgOpKind kind, double s, const char *a,
+                   const char *b, Name out);
+
+bool mg_lower_scalar(Emit *e, MgOpKind kind, double s, const char *a,
+                     const char *b, Name out) {
+  return scalar(e, kind, s, a, b, out);
+}
+
 // How a reduction combines its terms. Sums start from 0 and add; maxima
 // start from -inf and take arith.maximumf: maximumf(-inf, x) = x for every
 // x, NaN included, so this is the interpreter's start from the first term.

@@ -216,7 +216,8 @@ bool mg_lower_kernel_plan(const MgProgram *p, MgOpId op, int sm,
     return false;
   mg_lower_launch(p, op, plan->grid, &plan->threads);
   int64_t blocks, threads;
-  if (o->kind == MG_OP_CUSTOM) {
+  bool gemv = mg_lower_is_gemv(p, op, &blocks, &threads);
+  if (o->kind == MG_OP_CUSTOM && !gemv) {
     const MgGraph *b = &p->graphs[o->attr];
     plan->form = MG_LOWER_FORM_BLOCKS;
     plan->forloop = b->forloop;
@@ -232,14 +233,16 @@ bool mg_lower_kernel_plan(const MgProgram *p, MgOpId op, int sm,
   } else if (mg_op_is_view(o, MG_LEVEL_KERNEL)) {
     plan->form = MG_LOWER_FORM_COPY;
     plan->vector = mg_lower_view_vector_width(root, o);
-  } else if (mg_lower_is_gemv(p, op, &blocks, &threads)) {
+  } else if (gemv) {
     plan->form = MG_LOWER_FORM_GEMV;
     char type[TYPE_LEN];
     plan->smem_bytes = mg_lower_gemv_smem(p, op, type, sizeof type) +
                        mg_lower_gemv_ring(p, op, &plan->stages, type,
-                                          sizeof type);
+                                          sizeof type) +
+                       mg_lower_gemv_stats(p, op, type, sizeof type);
+    mg_lower_gemv_fill_plan(p, op, plan);
     plan->vector = MG_LOWER_VECTOR_BYTES /
-                   (int64_t)mg_dtype_bytes(root->tensors[o->inputs[1]].dtype);
+                   (int64_t)mg_dtype_bytes(root->tensors[plan->gemv_b].dtype);
     plan->unroll = mg_lower_gemv_unroll(p, op);
     plan->rows = mg_lower_gemv_rows(p, op);
     int64_t chunks = 0;

@@ -48,24 +48,25 @@ func.func @mm(%a: tensor<64x128xf16>, %b: tensor<128x256xf16>) -> tensor<64x256x
 //   ops 4 * (16 + 16 + 392), saver 768: 67104 B.
 //   DRAM time 25856 / 2.8475e12 = 9.08 ns is the largest; 4 blocks on 132
 //   SMs keep 4/132 of the SM time busy: body 0.2996 us.
-// Emitted (cycles at 1.98 GHz): both tiles move as 4-float vectors, so the
-//   loop is the two-stage cp.async pipeline. Per iteration: the matmul's 48
-//   results (16 terms: sequential, one per thread) 30 (shared loads) + 16
-//   x 4 (FMAs) + 30 + 4 (added into the accumulator) = 128, the sum_sq_last
-//   accumulator's 2 results the same 128: C = 256; 1 barrier (the stage's:
-//   the next one is fetched after it, so none ends the iteration), B = 20;
-//   the stage's latency L = 480 (W streamed; X re-read, 315): max(C + B,
-//   (L + C + B) / 2) = 378. Before: the first stage, 480 (no fill barrier:
-//   the loop's first one serves). After: the barrier after the loop 20,
-//   div_scalar and sqrt fused (30 + 36, then 36), div 30 + 36, the saver
-//   30, 2 barriers 40: 258. Path 480 + 4 x 378 + 258 = 2250 = 1.136 us, one
-//   block per SM: 2 + 1.14 = 3.14 us, latency-bound.
-// CHECK: cost.mlir:[[@LINE+24]]:1: remark: mirage-cost: '@rms_fused' on sm_90 (H100 SXM5): 1 kernel(s), estimated 3.14 us, roofline 2.30 us
-// CHECK-NEXT: remark: mirage-cost: 'ug.custom' @rms_fused_block: 4 block(s), utilization 0.03, estimated 3.14 us (latency-bound), roofline 2.30 us (dram-bound), DRAM 0.026 MB, L2 0.027 MB, smem 0.067 MB, 4.915e+04 tensor flop, 1480 simt op, 8 sfu op
-// CHECK-NEXT: remark: mirage-cost: emitted: 128 thread(s), smem 3760 B, 8 block(s)/SM (r), 1 round(s), 1.7 KB in flight/SM, for-loop 4 pipelined, 1 barrier(s) per iteration; block path 1.14 us (memory 0.45, chains 0.62, barriers 0.07); DRAM 0.026 MB, L2 0.027 MB, 1.28e+04 fma
-// A100 (1.41 GHz, DRAM 470): L = 470, iteration max(276, 373) = 373,
-//   before 470: 470 + 4 x 373 + 258 = 2220 cycles = 1.57 us.
-// A100: '@rms_fused' on sm_80 (A100 SXM4 80GB): 1 kernel(s), estimated 3.57 us, roofline 2.40 us
+// Emitted (cycles at 1.98 GHz): the graph is a GEMV with a row statistic
+//   (lib/lower/fused.c), so the split-K form: 24 columns = 6 vectors of 4
+//   floats, 8 column groups (2 idle), 256 threads; u = 2 rows per stage
+//   (4 stages x 2 x 256 x 16 B = 32 KiB), K = 64 is 1 group. Path: the
+//   prologue's DRAM trip 480, the group max(L2 260 + 2 x 4, 480 / 3) =
+//   268; 2 shuffle stages (offsets 16, 8) 2 x 34; the partial store 30;
+//   the barrier 20; per output (48 on 256 threads: 1) the warp sums 30 +
+//   8 x 4, the 32 slice sums 30 + 31 x 4, div_scalar, sqrt, div 3 x 36
+//   (4 FP32 steps + 1 SFU each) = 324: 1190 cycles = 0.60 us (memory 480
+//   + 260 = 0.37). One block per SM: 2 + 0.60 = 2.60 us, latency-bound.
+//   In flight: the 192 threads holding columns x 4 stages x 2 rows x 16 B
+//   = 24.6 KB. Before (tile copies, two-stage
+//   pipeline): 3.14 us.
+// CHECK: cost.mlir:[[@LINE+24]]:1: remark: mirage-cost: '@rms_fused' on sm_90 (H100 SXM5): 1 kernel(s), estimated 2.60 us, roofline 2.30 us
+// CHECK-NEXT: remark: mirage-cost: 'ug.custom' @rms_fused_block: 4 block(s), utilization 0.03, estimated 2.60 us (latency-bound), roofline 2.30 us (dram-bound), DRAM 0.026 MB, L2 0.027 MB, smem 0.067 MB, 4.915e+04 tensor flop, 1480 simt op, 8 sfu op
+// CHECK-NEXT: remark: mirage-cost: emitted: 256 thread(s), smem 35072 B, 4 block(s)/SM (r), 1 round(s), 24.6 KB in flight/SM; block path 0.60 us (memory 0.37, chains 0.22, barriers 0.01); DRAM 0.026 MB, L2 0.027 MB, 1.229e+04 fma
+// A100 (1.41 GHz, DRAM 470): 470 + max(268, 157) + 68 + 30 + 20 + 324 =
+//   1180 cycles = 0.84 us.
+// A100: '@rms_fused' on sm_80 (A100 SXM4 80GB): 1 kernel(s), estimated 2.84 us, roofline 2.40 us
 // A100-NEXT: 'ug.custom' @rms_fused_block: 4 block(s), utilization 0.04
 // BAD: unknown target 'sm_70'
 // SAME: func.func @mm(

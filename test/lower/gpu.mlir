@@ -7,27 +7,30 @@
 // RUN: not mirage-opt --mirage-lower="target=sm_70" %s 2>&1 | FileCheck %s --check-prefix=BAD-TARGET
 
 // CHECK: module attributes {gpu.container_module}
-// The fused RMSNorm kernel: tiles fit the static limit, so they are
-// workgroup buffers; one barrier after every op.
+// The fused RMSNorm kernel is a GEMV with a row statistic and an
+// epilogue (lib/lower/fused.c): gpu.c gives it gemv.c's static buffers
+// (the warps' partial sums, B's cp.async ring, the slices' sums of
+// squares) instead of tiles, and 32·8 threads (each block's 24 columns
+// are 6 vectors of 4, rounded up to 8 column groups).
 // CHECK: gpu.module @rms_gpu {
-// Kernel tensors and tiles are 16-byte aligned (vector copies rely on it);
-// the tiles the for-loop reloads (X, W) have two stages.
-// CHECK: gpu.func @rms_gpu_k2(%arg0: memref<2x64xf32> {llvm.align = 16 : i64}, %arg1: memref<64x96xf32> {llvm.align = 16 : i64}, %arg2: memref<2x96xf32> {llvm.align = 16 : i64}) workgroup(%{{.*}} : memref<2x2x16xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %{{.*}} : memref<2x16x24xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}
-// CHECK: %[[X:.*]] = memref.assume_alignment %arg0, 16 : memref<2x64xf32>
+// CHECK: gpu.func @rms_gpu_k2(%arg0: memref<2x64xf32> {llvm.align = 16 : i64}, %arg1: memref<64x96xf32> {llvm.align = 16 : i64}, %arg2: memref<2x96xf32> {llvm.align = 16 : i64}) workgroup(%{{.*}} : memref<8x2x32xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[RING:.*]] : memref<4x2x256x4xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %{{.*}} : memref<1x32x2xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}) kernel attributes {known_block_size = array<i32: 256, 1, 1>, known_grid_size = array<i32: 4, 1, 1>}
+// CHECK: %[[W:.*]] = memref.assume_alignment %arg1, 16 : memref<64x96xf32>
 // CHECK: gpu.block_id x
 // CHECK: gpu.thread_id x
-// CHECK: scf.for
-// Iterators copy 16 bytes per thread asynchronously from the aligned
-// kernel tensor into a stage of their tile: iteration 0 before the loop,
-// iteration i+1 while i computes.
-// CHECK: nvgpu.device_async_copy %[[X]][%{{.*}}, %{{.*}}], %{{.*}}[%c0{{.*}}, %{{.*}}, %{{.*}}], 4 {bypassL1} : memref<2x64xf32> to memref<2x2x16xf32, #gpu.address_space<workgroup>>
+// B's rows by cp.async.cg into the ring (W read as stored, 16 bytes).
+// CHECK: nvgpu.device_async_copy %[[W]][%{{.*}}, %{{.*}}], %[[RING]][%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}], 4 {bypassL1} : memref<64x96xf32> to memref<4x2x256x4xf32, #gpu.address_space<workgroup>>
 // CHECK: nvvm.cp.async.commit.group
 // CHECK: scf.for
-// CHECK: nvvm.cp.async.wait.group 0
+// CHECK: nvvm.cp.async.wait.group 3
+// The sum of squares beside the FMAs, from the same scalars of X.
+// CHECK: vector.fma
+// CHECK: math.fma
 // CHECK: gpu.barrier
-// CHECK: nvgpu.device_async_copy %[[X]]
-// CHECK: nvvm.cp.async.commit.group
+// The epilogue per output: the mean, its sqrt, the quotient, one store.
+// CHECK: arith.divf
 // CHECK: math.sqrt
+// CHECK: arith.divf
+// CHECK: memref.store
 // CHECK: gpu.return
 // Host code: same name and tensor signature; copies in, one launch with the
 // block graph's grid and threads, copies out, all on one async chain.
@@ -37,7 +40,7 @@
 // CHECK: bufferization.to_buffer %arg0
 // CHECK: gpu.memcpy async
 // CHECK-DAG: %[[GX:.*]] = arith.constant 4 : index
-// CHECK-DAG: %[[TX:.*]] = arith.constant 128 : index
+// CHECK-DAG: %[[TX:.*]] = arith.constant 256 : index
 // CHECK-DAG: %[[SMEM:.*]] = arith.constant 0 : i32
 // CHECK: gpu.launch_func async [%{{.*}}] @rms_gpu::@rms_gpu_k2 blocks in (%[[GX]], %{{.*}}, %{{.*}}) threads in (%[[TX]], %{{.*}}, %{{.*}}) dynamic_shared_memory_size %[[SMEM]] args(
 // CHECK: gpu.wait [
@@ -51,12 +54,10 @@
 // CHECK: arith.constant 131072 : i32
 // The block graphs are gone.
 // CHECK-NOT: ug.level
-// Tiles of @rms, f32, each rounded up to 16 bytes: X 2x16 (128) and W
-// 16x24 (1536) twice (two stages), the accumulator and the quotient 2x24
-// (2 x 192; the matmul adds into its accumulator directly), the sum of
-// squares and the sqrt 2x1 (2 x 16; the mean between them stays in a
-// register of the fused div_scalar-sqrt loop): 3744 bytes.
-// REMARK: remark: mirage-lower: '@rms': 1 kernel(s) in gpu.module @rms_gpu, at most 3744 bytes of shared memory per block
+// @rms's static buffers: partial sums 8x2x32 f32 (2048), the ring of 4
+// stages x 2 rows x 256 threads x 16 bytes (32768), the sums of squares
+// 1x32x2 f32 (256): 35072 bytes.
+// REMARK: remark: mirage-lower: '@rms': 1 kernel(s) in gpu.module @rms_gpu, at most 35072 bytes of shared memory per block
 // REMARK: remark: mirage-lower: '@big': 1 kernel(s) in gpu.module @big_gpu, at most 131072 bytes of shared memory per block
 // BAD-MODE: unknown ptx mode 'maybe' (expected auto, true or false)
 // NO-TOOLKIT: ptx=true needs libdevice from the CUDA toolkit, not found under

@@ -29,7 +29,11 @@
 // FILES: big_gpu.ptx
 // ASM: .target sm_90
 // ASM: .entry rms_gpu_k2(
-// ASM: .maxntid 128, 1, 1
+// @rms is a GEMV with a row statistic (lib/lower/fused.c): 256 threads,
+// B through the cp.async ring.
+// ASM: .maxntid 256, 1, 1
+// ASM: cp.async.cg.shared.global
+// ASM: cp.async.wait_group 3;
 // ASM: bar.sync
 // ASM: sqrt
 // SM80: .target sm_80

@@ -24,7 +24,7 @@
 // CHECK-NEXT: @passthrough: 0 kernels: 0 us (median of 3, min 0); estimate 0 us; DRAM >= 0.00056 MB, bound 0.00017 us: - of 3.35 TB/s; 2 outputs, 100 elements, max abs error 0 (tolerance {{.*}}): ok
 // CHECK-NOT: @
 // LOG: fake-cuda: module loaded: PTX .target sm_90
-// LOG-COUNT-4: fake-cuda: launch rms_gpu_k2 grid 4x1x1 block 128 smem 0: b0 b0 0 2 64 64 1 b1 b1 0 64 96 96 1 b2 b2 0 2 96 96 1
+// LOG-COUNT-4: fake-cuda: launch rms_gpu_k2 grid 4x1x1 block 256 smem 0: b0 b0 0 2 64 64 1 b1 b1 0 64 96 96 1 b2 b2 0 2 96 96 1
 // LOG-NEXT: fake-cuda: module loaded: PTX .target sm_90
 // LOG-NEXT: fake-cuda: big_gpu_k1: max dynamic shared memory 131072
 // LOG-COUNT-4: fake-cuda: launch big_gpu_k1 grid 2x1x1 block 256 smem 131072: b[[X:[0-9]+]] b[[X]] 0 256 128 128 1 b[[Y:[0-9]+]] b[[Y]] 0 256 128 128 1

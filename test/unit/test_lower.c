@@ -19,8 +19,10 @@ static int count(const char *text, const char *what) {
   return n;
 }
 
-// The fused RMSNorm sample (grid 4, F 4): one kernel, static tiles, a
-// barrier after each of its ops, the block graph's launch in the host.
+// The fused RMSNorm sample (grid 4, F 4): one kernel, a GEMV with a row
+// statistic (lib/lower/fused.c: static partial sums, ring, statistics),
+// its launch (a block per 24 columns: 3 vectors, 4 column groups, 128
+// threads) in the host.
 static void test_lower_gpu_and_host(void) {
   MgProgram *p = mg_sample_rmsnorm_matmul_fused(2, 64, 96, 4, 4);
   MgText t = {0};
@@ -37,14 +39,10 @@ static void test_lower_gpu_and_host(void) {
                        "known_grid_size = array<i32: 4, 1, 1>") != NULL);
   CHECK(strstr(t.data, ") workgroup(") != NULL);
   CHECK_EQ_INT(count(t.data, "gpu.dynamic_shared_memory"), 0);
-  // Barriers only at shared-memory dependences: in the loop after waiting
-  // for the iteration's tiles (it also covers the zero fills of the 2
-  // accumulators; the next stage is fetched after it, so none ends the
-  // iteration; the matmul adds into its accumulator, accumulators are
-  // thread-private); one after the loop, before the fused div_scalar-sqrt
-  // reads the accumulators; div reads sqrt's tile (1), the saver div's
-  // (1): 4.
-  CHECK_EQ_INT(count(t.data, "gpu.barrier"), 4);
+  // One barrier: the warps' partial sums and the slices' statistics meet
+  // in shared memory (the ring needs none: a thread reads what it copied).
+  CHECK_EQ_INT(count(t.data, "gpu.barrier"), 1);
+  CHECK_EQ_INT(count(t.data, "nvvm.cp.async.wait.group 3"), 1);
   CHECK_EQ_INT(count(t.data, "math.sqrt"), 1);
   size_t gpu_len = t.len;
   CHECK_EQ_INT(mg_lower_emit(p, &host, &t, &d), MG_STATUS_OK);
@@ -113,16 +111,14 @@ static void test_lower_host_device(void) {
   mg_program_destroy(p);
 }
 
-// Tile bytes: each tile rounded up to 16, accumulators in f32. RMSNorm
-// f16 (grid 4, F 4): X 2x16 (64) and W 16x24 (768), each in two stages
-// (the for-loop's tiles, pipelined), the matmul's f32 accumulator (192; the
-// matmul adds into it, no tile of its own), the f32 sum-of-squares
-// accumulator 2x1 (16), the sqrt 2x1 f16 (16; the mean before it stays in
-// a register of the fused div_scalar-sqrt chain), the quotient 2x24 (96):
-// 1984.
+// Shared memory of the fused RMSNorm f16 (grid 4, F 4), lowered as a GEMV
+// with a row statistic (lib/lower/fused.c): the 4 warps' partial sums
+// 4x2x32 f32 (1024), the ring of 4 stages x 2 rows (K = 64: 2 per slice)
+// x 128 threads x 16 B (16384), the sums of squares 1x32x2 f32 (256):
+// 17664, all static.
 static void test_lower_smem(void) {
   MgProgram *p = mg_sample_rmsnorm_matmul_fused(2, 64, 96, 4, 4);
-  CHECK_EQ_INT(mg_lower_tile_bytes(p, 2), 1984);
+  CHECK_EQ_INT(mg_lower_tile_bytes(p, 2), 17664);
   CHECK_EQ_INT(mg_lower_smem_bytes(p, 2), 0); // static
   CHECK_EQ_INT(mg_lower_tile_bytes(p, 0), 0); // an input
   mg_program_destroy(p);
