@@ -12,7 +12,9 @@
 // CHECK-NOT: module:
 // Every subprogram agrees with its original ops: the μGraph interpreter
 // and (bf16) the JIT of our own lowering against the reference's JIT.
-// RUN: mirage-run --lift --range=0.25 %t.mlir | FileCheck %s --check-prefixes=AGREE,TWO
+// The two-layer numbers in the plain run (the sanitized run JIT-compiles
+// and interprets the one-layer bf16 model below, the same ops):
+// RUN: %if !asan %{ mirage-run --lift --range=0.25 %t.mlir | FileCheck %s --check-prefixes=AGREE,TWO %}
 // RUN: %python %mirage_src/bench/models/llama_tosa.py --layers 1 --seq 8 --hidden 64 --heads 4 --ffn 96 --dtype bf16 > %t.bf16.mlir
 // RUN: mirage-run --lift --lower --range=0.25 %t.bf16.mlir | FileCheck %s --check-prefix=AGREE
 // AGREE: @forward_lax0: {{.*}}: ok
