@@ -493,8 +493,64 @@ static bool named(const Names *n, MlirOperation func) {
          bsearch(&key, n->names, n->num, sizeof *n->names, compare_names);
 }
 
+// Names every op under `op` refers to (its block and thread graphs, for a
+// kernel graph that a search replaced).
+static MlirWalkResult gather_all(MlirOperation op, void *ud) {
+  Names *n = ud;
+  for (intptr_t i = 0; i < mlirOperationGetNumAttributes(op); ++i) {
+    MlirAttribute a = mlirOperationGetAttribute(op, i).attribute;
+    if (mlirAttributeIsAFlatSymbolRef(a))
+      add_name(n, mlirFlatSymbolRefAttrGetValue(a));
+  }
+  return MlirWalkResultAdvance;
+}
+
+static bool is_graph_func(MlirOperation op) {
+  MgLevel level;
+  return mg_bridge_op_is(op, "func.func") &&
+         mg_bridge_func_level(op, &level) && level != MG_LEVEL_KERNEL;
+}
+
+// The block and thread graphs of erased kernel graphs (`erased`: the names
+// those referred to) that nothing else names, and then theirs: a searched
+// kernel graph's graph-defined kernels go with it. Graph functions the
+// input had on its own (nothing erased named them) stay.
+static bool erase_graphs(MlirOperation module, Names *erased) {
+  for (int round = 0; round < 4 && erased->num; ++round) {
+    qsort(erased->names, erased->num, sizeof *erased->names, compare_names);
+    Names live = {{0}, NULL, 0, 0, false};
+    mg_ptrmap_init(&live.skip);
+    mlirOperationWalk(module, gather_names, &live, MlirWalkPreOrder);
+    if (live.nomem) {
+      mg_ptrmap_free(&live.skip);
+      return false;
+    }
+    if (live.num)
+      qsort(live.names, live.num, sizeof *live.names, compare_names);
+    Names next = {{0}, NULL, 0, 0, false};
+    MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+    for (MlirOperation op = mlirBlockGetFirstOperation(body);
+         !mlirOperationIsNull(op);) {
+      MlirOperation after = mlirOperationGetNextInBlock(op);
+      if (is_graph_func(op) && named(erased, op) && !named(&live, op)) {
+        mlirOperationWalk(op, gather_all, &next, MlirWalkPreOrder);
+        mlirOperationDestroy(op);
+      }
+      op = after;
+    }
+    mg_ptrmap_free(&live.skip);
+    free(live.names);
+    free(erased->names);
+    *erased = next;
+    if (next.nomem)
+      return false;
+  }
+  return true;
+}
+
 // Erases the kernel graphs nothing calls any more, then the references
-// nothing names any more (kernel graphs that stay keep theirs).
+// nothing names any more (kernel graphs that stay keep theirs), then the
+// graph-defined kernels only the erased ones used.
 static bool erase_unused(MlirOperation module, const Calls *c) {
   Names n = {{0}, NULL, 0, 0, false};
   mg_ptrmap_init(&n.skip);
@@ -525,9 +581,11 @@ static bool erase_unused(MlirOperation module, const Calls *c) {
   // Each function once, even when several calls share it.
   MgPtrMap done;
   mg_ptrmap_init(&done);
+  Names erased = {{0}, NULL, 0, 0, false};
   for (uint32_t i = 0; ok && i < c->num; ++i)
     if (gone[i] && mg_ptrmap_get(&done, c->kernels[i].ptr) == UINT32_MAX) {
       ok = mg_ptrmap_put(&done, c->kernels[i].ptr, 1);
+      mlirOperationWalk(c->kernels[i], gather_all, &erased, MlirWalkPreOrder);
       mlirOperationDestroy(c->kernels[i]);
     }
   for (uint32_t i = 0; ok && i < c->num; ++i)
@@ -540,6 +598,8 @@ static bool erase_unused(MlirOperation module, const Calls *c) {
   free(n.names);
   free(gone);
   free(dead_ref);
+  ok = ok && !erased.nomem && erase_graphs(module, &erased);
+  free(erased.names);
   return ok;
 }
 

@@ -16,6 +16,16 @@
 // RUN: FileCheck %s < %t
 // RUN: FileCheck %s --check-prefix=REMARK < %t.err
 // RUN: mirage-opt --mirage-verify-ugraph %t > /dev/null
+// Unlifting the searched module puts the original ops back and takes the
+// searched kernel graph's block graph with it.
+// RUN: mirage-opt --mirage-unlift %t | FileCheck %s --check-prefix=UNLIFT
+// UNLIFT-NOT: ug.level
+// UNLIFT: func.func @softmax(
+// UNLIFT-NOT: ug.level
+// Block graphs no erased kernel graph used stay (test/dialect/ops.mlir has
+// three on their own):
+// RUN: mirage-opt %mirage_src/test/dialect/ops.mlir > %t.ops
+// RUN: mirage-opt --mirage-unlift %mirage_src/test/dialect/ops.mlir | diff %t.ops -
 // The sanitized run checks the numbers at one range (8, where f16 partials
 // would overflow); the plain run at both.
 // RUN: %if !asan %{ mirage-run --range=1 %t | FileCheck %s --check-prefix=NUM %}
