@@ -385,6 +385,11 @@ MgStatus mg_lift_rewrite_chunk(MlirOperation module, MlirSymbolTable symbols,
 /// (-1e4, -65504, -1e9, finfo.min): x + fill stands for fill.
 #define MG_LIFT_MASK_FILL (-1.0e4)
 
+/// Inserts `first` then `second` before `at` in `block` (at its end when
+/// `at` is null): where a mask's stand-in and its operand go.
+void mg_lift_place_before(MlirBlock block, MlirOperation at,
+                          MlirOperation first, MlirOperation second);
+
 /// True when `op` is not null and carries ug.boundary (rewrite.c).
 bool mg_lift_is_boundary(MlirOperation op);
 /// Why `mask` cannot select as an additive mask, or NULL when it can: an

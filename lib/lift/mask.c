@@ -197,14 +197,19 @@ MlirValue mg_lift_mask_make(MlirBlock block, MlirOperation at,
   }
   MlirOperationState ss = tosa_state("tosa.select", loc, 3, operands, type);
   MlirOperation a = boundary_op(&ss);
-  if (mlirOperationIsNull(at)) {
-    mlirBlockAppendOwnedOperation(block, zero);
-    mlirBlockAppendOwnedOperation(block, a);
-  } else {
-    mlirBlockInsertOwnedOperationBefore(block, at, zero);
-    mlirBlockInsertOwnedOperationBefore(block, at, a);
-  }
+  mg_lift_place_before(block, at, zero, a);
   return mlirOperationGetResult(a, 0);
+}
+
+void mg_lift_place_before(MlirBlock block, MlirOperation at,
+                          MlirOperation first, MlirOperation second) {
+  if (mlirOperationIsNull(at)) {
+    mlirBlockAppendOwnedOperation(block, first);
+    mlirBlockAppendOwnedOperation(block, second);
+  } else {
+    mlirBlockInsertOwnedOperationBefore(block, at, first);
+    mlirBlockInsertOwnedOperationBefore(block, at, second);
+  }
 }
 
 MlirOperation mg_lift_mask_stand_in(MlirOperation sel,

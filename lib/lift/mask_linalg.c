@@ -191,13 +191,7 @@ MlirValue mg_lift_generic_mask_make(MlirBlock block, MlirOperation at,
   MlirValue operands[2] = {mask, mlirOperationGetResult(empty, 0)};
   MlirOperation a =
       create("linalg.generic", loc, 2, operands, type, 4, attrs, &region);
-  if (mlirOperationIsNull(at)) {
-    mlirBlockAppendOwnedOperation(block, empty);
-    mlirBlockAppendOwnedOperation(block, a);
-  } else {
-    mlirBlockInsertOwnedOperationBefore(block, at, empty);
-    mlirBlockInsertOwnedOperationBefore(block, at, a);
-  }
+  mg_lift_place_before(block, at, empty, a);
   return mlirOperationGetResult(a, 0);
 }
 

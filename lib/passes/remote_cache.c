@@ -112,6 +112,19 @@ static void fail_reason(const MgRemoteCache *r, const redisReply *reply,
     snprintf(why, size, "%s: unexpected reply", what);
 }
 
+// The status of a reply that should be of `type` (or nil, when `nil_miss`:
+// MISS): OK, or the server out of use. Frees the reply.
+static MgRemoteStatus expect(MgRemoteCache *r, redisReply *reply, int type,
+                             bool nil_miss, const char *what) {
+  MgRemoteStatus st = reply && reply->type == type ? MG_REMOTE_OK
+                      : reply && nil_miss && reply->type == REDIS_REPLY_NIL
+                          ? MG_REMOTE_MISS
+                          : fail(r, reply, what);
+  if (reply)
+    freeReplyObject(reply);
+  return st;
+}
+
 MgRemoteCache *mg_remote_cache_open(const char *url, double timeout_s,
                                     char *why, size_t size) {
   MgRedisAddress a;
@@ -196,51 +209,32 @@ MgRemoteStatus mg_remote_cache_put(MgRemoteCache *r, const char *key,
       ttl_s ? redisCommand(r->c, "SET mirage:%s %b EX %u", key, v.text,
                            v.len, ttl_s)
             : redisCommand(r->c, "SET mirage:%s %b", key, v.text, v.len);
-  MgRemoteStatus st = reply && reply->type == REDIS_REPLY_STATUS
-                          ? MG_REMOTE_OK
-                          : fail(r, reply, "SET");
-  if (reply)
-    freeReplyObject(reply);
-  return st;
+  return expect(r, reply, REDIS_REPLY_STATUS, false, "SET");
 }
 
 MgRemoteStatus mg_remote_cache_del(MgRemoteCache *r, const char *key) {
   if (!r || r->failed)
     return MG_REMOTE_FAILED;
-  redisReply *reply = redisCommand(r->c, "DEL mirage:%s", key);
-  MgRemoteStatus st = reply && reply->type == REDIS_REPLY_INTEGER
-                          ? MG_REMOTE_OK
-                          : fail(r, reply, "DEL");
-  if (reply)
-    freeReplyObject(reply);
-  return st;
+  return expect(r, redisCommand(r->c, "DEL mirage:%s", key),
+                REDIS_REPLY_INTEGER, false, "DEL");
 }
 
 MgRemoteStatus mg_remote_cache_lock(MgRemoteCache *r, const char *key,
                                     const char *token, unsigned ttl_ms) {
   if (!r || r->failed)
     return MG_REMOTE_FAILED;
-  redisReply *reply = redisCommand(r->c, "SET mirage-lock:%s %s NX PX %u",
-                                   key, token, ttl_ms);
-  MgRemoteStatus st = !reply ? fail(r, reply, "SET NX")
-                      : reply->type == REDIS_REPLY_STATUS ? MG_REMOTE_OK
-                      : reply->type == REDIS_REPLY_NIL    ? MG_REMOTE_MISS
-                                                          : fail(r, reply, "SET NX");
-  if (reply)
-    freeReplyObject(reply);
-  return st;
+  return expect(r, redisCommand(r->c, "SET mirage-lock:%s %s NX PX %u", key,
+                                token, ttl_ms),
+                REDIS_REPLY_STATUS, true, "SET NX");
 }
 
 MgRemoteStatus mg_remote_cache_locked(MgRemoteCache *r, const char *key) {
   if (!r || r->failed)
     return MG_REMOTE_FAILED;
   redisReply *reply = redisCommand(r->c, "EXISTS mirage-lock:%s", key);
-  MgRemoteStatus st = reply && reply->type == REDIS_REPLY_INTEGER
-                          ? (reply->integer ? MG_REMOTE_OK : MG_REMOTE_MISS)
-                          : fail(r, reply, "EXISTS");
-  if (reply)
-    freeReplyObject(reply);
-  return st;
+  bool held = reply && reply->type == REDIS_REPLY_INTEGER && reply->integer;
+  MgRemoteStatus st = expect(r, reply, REDIS_REPLY_INTEGER, false, "EXISTS");
+  return st == MG_REMOTE_OK && !held ? MG_REMOTE_MISS : st;
 }
 
 MgRemoteStatus mg_remote_cache_unlock(MgRemoteCache *r, const char *key,
@@ -251,14 +245,9 @@ MgRemoteStatus mg_remote_cache_unlock(MgRemoteCache *r, const char *key,
   static const char script[] =
       "if redis.call('get', KEYS[1]) == ARGV[1] then "
       "return redis.call('del', KEYS[1]) else return 0 end";
-  redisReply *reply = redisCommand(r->c, "EVAL %s 1 mirage-lock:%s %s",
-                                   script, key, token);
-  MgRemoteStatus st = reply && reply->type == REDIS_REPLY_INTEGER
-                          ? MG_REMOTE_OK
-                          : fail(r, reply, "EVAL unlock");
-  if (reply)
-    freeReplyObject(reply);
-  return st;
+  return expect(r, redisCommand(r->c, "EVAL %s 1 mirage-lock:%s %s", script,
+                                key, token),
+                REDIS_REPLY_INTEGER, false, "EVAL unlock");
 }
 
 #else // !MIRAGE_HAVE_HIREDIS
