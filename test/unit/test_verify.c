@@ -12,6 +12,7 @@
 
 #include "mirage/ff_domain.h"
 #include "mirage/field.h"
+#include "../../lib/verify/matmul.h"
 
 #include <string.h>
 
@@ -195,6 +196,62 @@ static void test_verify_domain_matmul_matches_naive(void) {
     bad += mg_ff_cell_q_live(c2[i]) ||
            mg_ff_cell_p(c2[i]) != mg_ff_cell_p(c[i]);
   CHECK_EQ_INT(bad, 0);
+  mg_ff_context_dispose(&ctx);
+}
+
+// Each vector path this CPU has (AVX2, AVX-512) against the portable one
+// and a naive sum, in a small field of the set with residues of a near p
+// (the accumulators' limits), over columns that span several passes (256
+// columns at 8 rows to 2048 at 1) and a tail of 5, with ⊥ in one row of a
+// and one column of b.
+static void test_verify_domain_matmul_paths_agree(void) {
+  MgFfContext ctx;
+  mg_ff_context_init(&ctx, 4);
+  MgFfField f = {0, 0};
+  for (uint64_t key = 0; f.p == 0 || f.q > MG_FF_Q_LO + (1u << 22); ++key)
+    f = mg_ff_field_draw(key); // one of the small fields of the set
+  mg_ff_context_set_field(&ctx, f);
+  enum { M = 13, K = 45, N = 2053 }; // passes of 256 (8 rows) to 2048 (1)
+  MgCell *a = malloc(sizeof(MgCell) * M * K), *b = malloc(sizeof(MgCell) * K * N);
+  MgCell *c = malloc(sizeof(MgCell) * M * N), *d = malloc(sizeof(MgCell) * M * N);
+  MgRng rng = {5};
+  for (int i = 0; i < M * K; ++i)
+    a[i] = mg_ff_cell(f.p - 1 - (uint32_t)(mg_rng_next(&rng) % 5),
+                      f.q - 1 - (uint32_t)(mg_rng_next(&rng) % 5));
+  for (int i = 0; i < K * N; ++i)
+    b[i] = mg_ff_cell((uint32_t)(mg_rng_next(&rng) % f.p),
+                      (uint32_t)(mg_rng_next(&rng) % f.q));
+  a[9 * K + 3] = mg_ff_cell(8, MG_FF_BOTTOM);
+  b[7 * N + 2050] = mg_ff_cell(9, MG_FF_BOTTOM);
+  MgMatmulShape s = {M, K, N};
+  CHECK_EQ_INT(mg_ff_matmul_on(&ctx, a, b, d, s, 0), MG_STATUS_OK);
+  int bad = 0;
+  for (int width = 4; width <= mg_ff_matmul_widest(); width *= 2) {
+    memset(c, 0, sizeof(MgCell) * M * N);
+    CHECK_EQ_INT(mg_ff_matmul_on(&ctx, a, b, c, s, width), MG_STATUS_OK);
+    for (int i = 0; i < M * N; ++i)
+      bad += c[i] != d[i];
+  }
+  CHECK_EQ_INT(bad, 0);
+  CHECK_EQ_INT(mg_ff_matmul(&ctx, a, b, c, s), MG_STATUS_OK);
+  for (int i = 0; i < M; i += 4) // naive sums on every fourth row
+    for (int j = 0; j < N; ++j) {
+      uint64_t sp = 0, sq = 0;
+      for (int k = 0; k < K; ++k) {
+        sp = (sp + (uint64_t)mg_ff_cell_p(a[i * K + k]) *
+                       mg_ff_cell_p(b[k * N + j])) % f.p;
+        sq = (sq + (uint64_t)mg_ff_cell_q(a[i * K + k]) *
+                       mg_ff_cell_q(b[k * N + j])) % f.q;
+      }
+      bool bot = i == 9 || j == 2050;
+      bad += mg_ff_cell_p(c[i * N + j]) != sp;
+      bad += bot ? mg_ff_cell_q_live(c[i * N + j])
+                 : mg_ff_cell_q(c[i * N + j]) != sq;
+    }
+  CHECK_EQ_INT(bad, 0);
+  CHECK_EQ_INT(mg_ff_cell_q(c[9 * N]), MG_FF_BOTTOM);
+  CHECK_EQ_INT(mg_ff_cell_q(c[2050]), MG_FF_BOTTOM);
+  free(a), free(b), free(c), free(d);
   mg_ff_context_dispose(&ctx);
 }
 
@@ -964,6 +1021,7 @@ int main(void) {
   RUN_TEST(test_verify_domain_zero_divisor);
   RUN_TEST(test_verify_domain_uninterpreted);
   RUN_TEST(test_verify_domain_matmul_matches_naive);
+  RUN_TEST(test_verify_domain_matmul_paths_agree);
   RUN_TEST(test_verify_rmsnorm_matmul_fused);
   RUN_TEST(test_verify_attention_split_kv);
   RUN_TEST(test_verify_lora_one_kernel);
