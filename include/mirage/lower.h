@@ -153,8 +153,8 @@ typedef struct MgLowerStep {
   // Iterators and savers: the copy between the tile and the kernel tensor.
   int64_t vector;    // elements per global access: a 16-byte vector's
                      // worth, or 1 (element by element)
-  bool async;        // iterator: cp.async into the other stage of the
-                     // two-stage pipeline (all its copies in flight at once)
+  bool async;        // iterator: cp.async into a stage of the pipeline,
+                     // S - 1 iterations ahead (all its copies in flight)
   bool stored_order; // iterator of a kernel tensor with a layout (an
                      // input stored transposed, a folded view) whose rows
                      // are not read as stored: read in stored order,
@@ -182,9 +182,9 @@ typedef struct MgLowerKernelPlan {
   int64_t grid[3];          // the launch (mg_lower_launch)
   int64_t threads;
   int64_t forloop;          // the block graph's F (1 for other forms)
-  bool pipelined;           // the for-loop is the two-stage cp.async
-                            // pipeline (mg_lower_pipelined)
-  int64_t smem_bytes;       // shared memory per block: tiles (two stages
+  bool pipelined;           // the for-loop is a cp.async pipeline of
+                            // `stages` stages (mg_lower_stages)
+  int64_t smem_bytes;       // shared memory per block: tiles (every stage
                             // where staged), online state, the reduction
                             // scratch, the GEMV's partial sums and ring
   int64_t dynamic_smem_bytes; // of which launched as dynamic memory
@@ -199,7 +199,8 @@ typedef struct MgLowerKernelPlan {
                             // uses them (then one at a time for the rest)
   int64_t stages;           // GEMV: stages of `unroll` rows in the cp.async
                             // ring of B in shared memory (0: no ring, B's
-                            // vectors are loaded into registers)
+                            // vectors are loaded into registers); BLOCKS:
+                            // the pipeline's stages (0: not pipelined)
   int64_t rows;             // GEMV: rows of A per block (its row group;
                             // A's rows / rows blocks read each column of B)
   int64_t cols;             // GEMV with B stored transposed: columns per

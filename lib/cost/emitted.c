@@ -26,9 +26,9 @@
 //    latency of DRAM or L2 as the tile is streamed or re-read), the serial
 //    chains of element loops and reductions (a thread's elements one after
 //    the other, each waiting for its shared loads), and barriers. A
-//    pipelined for-loop iteration takes max(C + B, (L + C + B) / 2) for
-//    compute C, barriers B and load latency L: the loads of i + 1 are in
-//    flight during i, one stage ahead.
+//    for-loop pipelined S stages deep takes max(C + B, (L + B) / (S - 1))
+//    per iteration for compute C, barriers B and load latency L: the loads
+//    of i + S - 1 are issued after i's barrier, S - 1 iterations ahead.
 // Instruction counts per element-wise op are op_cost's; the latencies and
 // peaks are the target table's (lib/target/target.c). Nothing here is
 // calibrated on hardware; the assumptions are listed in docs/cost.md.
@@ -503,8 +503,12 @@ static void blocks_form(Model *m, Acc *total, double *path,
   total->tensor = be->tensor + F * lo->tensor + af->tensor;
   double bars = pl->barriers_per_iteration * g->lat_bar;
   double L = m->async_cycles, C = lo->cycles, iter, iter_mem;
+  // S stages: iteration i waits for its group, passes the barrier, then
+  // issues group i + S - 1, which iteration i + S - 1 waits for: in the
+  // steady state S - 1 iterations span one barrier and one latency.
+  double S = (double)pl->stages;
   if (pl->pipelined) {
-    iter = fmax(C + bars, (L + C + bars) / 2);
+    iter = fmax(C + bars, (L + bars) / (S - 1));
     iter_mem = lo->mem_cycles + (iter - C - bars);
   } else {
     iter = C + bars + L;
@@ -519,7 +523,8 @@ static void blocks_form(Model *m, Acc *total, double *path,
   parts[2] = (pl->barriers_before + F * pl->barriers_per_iteration +
               pl->barriers_after) * g->lat_bar;
   parts[1] = *path - parts[0] - parts[2];
-  double loop_bytes = m->async_bytes + lo->inflight;
+  double loop_bytes = (pl->pipelined ? S - 1 : 1) * m->async_bytes +
+                      lo->inflight;
   *inflight = loop_bytes > 0 ? loop_bytes : fmax(be->inflight, af->inflight);
 }
 

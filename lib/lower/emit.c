@@ -277,7 +277,8 @@ static int64_t one_tile_bytes(const MgGraph *b, MgTensorId t) {
 }
 
 int64_t mg_lower_tile_bytes_of(const MgGraph *b, MgTensorId t) {
-  return one_tile_bytes(b, t) * (mg_lower_is_staged(b, t) ? 2 : 1);
+  return one_tile_bytes(b, t) *
+         (mg_lower_is_staged(b, t) ? mg_lower_stages(b) : 1);
 }
 
 uint32_t mg_lower_copy_rank(const MgGraph *b, MgTensorId tile,
@@ -393,9 +394,18 @@ int64_t mg_lower_stored_vector_width(const MgProgram *p, const MgGraph *b,
   return v;
 }
 
-bool mg_lower_pipelined(const MgGraph *b) {
+// Stages of the for-loop's pipeline: the fewest from 2 up whose S - 1
+// stages ahead hold MG_LOWER_STAGE_AHEAD bytes (Little's law: a block with
+// 16 KiB in flight, two resident blocks give an SM the 32 KiB issue 28
+// asks for), at most F and MG_LOWER_MAX_STAGES, while every stage stays in
+// static shared memory. Tiles of 16 KiB or more keep two stages, as
+// before: more would only take shared memory from resident blocks.
+#define MG_LOWER_STAGE_AHEAD 16384
+#define MG_LOWER_MAX_STAGES 16
+
+int64_t mg_lower_stages(const MgGraph *b) {
   if (b->level != MG_LEVEL_BLOCK || b->forloop < 2)
-    return false;
+    return 0;
   bool any = false;
   int64_t bytes = 0, extra = 0;
   for (uint32_t i = 0; i < b->num_ops; i++) {
@@ -406,16 +416,16 @@ bool mg_lower_pipelined(const MgGraph *b) {
     // (cp.async needs 16-byte aligned sources, which strides do not give).
     if (mg_lower_vector_width(b, op->outputs[0], op->inputs[0]) < 2 ||
         mg_lower_has_layout(b, op->inputs[0]))
-      return false;
+      return 0;
     any = true;
     extra += one_tile_bytes(b, op->outputs[0]);
   }
   if (!any)
-    return false;
+    return 0;
   bool *reg = calloc(b->num_tensors + 1, sizeof *reg);
   if (!reg || !mg_lower_register_values(b, reg)) {
     free(reg);
-    return false;
+    return 0;
   }
   for (MgTensorId t = 0; t < b->num_tensors; t++) {
     if (mg_lower_is_tile(b, t) && !reg[t])
@@ -423,10 +433,19 @@ bool mg_lower_pipelined(const MgGraph *b) {
     bytes += mg_lower_aux_bytes(b, t);
   }
   free(reg);
-  // Only while the tiles stay static: the second stage must not change the
+  // Only while the tiles stay static: more stages must not change the
   // launch (dynamic shared memory) or push a kernel over the target.
-  return bytes + extra <= MG_LOWER_STATIC_SMEM;
+  if (bytes + extra > MG_LOWER_STATIC_SMEM)
+    return 0;
+  int64_t stages = 2;
+  while (stages < b->forloop && stages < MG_LOWER_MAX_STAGES &&
+         (stages - 1) * extra < MG_LOWER_STAGE_AHEAD &&
+         bytes + stages * extra <= MG_LOWER_STATIC_SMEM)
+    stages++;
+  return stages;
 }
+
+bool mg_lower_pipelined(const MgGraph *b) { return mg_lower_stages(b) >= 2; }
 
 bool mg_lower_is_staged(const MgGraph *b, MgTensorId t) {
   const MgOp *op = mg_graph_producer(b, t);
@@ -438,11 +457,12 @@ void mg_lower_tile_type(const MgGraph *b, MgTensorId t, const char *space,
   MgTensor shape;
   mg_lower_tile_shape(b, t, &shape);
   mg_lower_memref_type(&shape, mg_lower_kept_dtype(b, t), space, out);
-  if (mg_lower_is_staged(b, t)) { // memref<A x ...> -> memref<2xA x ...>
+  if (mg_lower_is_staged(b, t)) { // memref<A x ...> -> memref<SxA x ...>
     char rest[TYPE_LEN];
     memcpy(rest, out + 7, TYPE_LEN - 7);
     rest[TYPE_LEN - 8] = '\0';
-    snprintf(out, TYPE_LEN, "memref<2x%.*s", TYPE_LEN - 10, rest);
+    snprintf(out, TYPE_LEN, "memref<%lldx%.*s", (long long)mg_lower_stages(b),
+             TYPE_LEN - 12, rest);
   }
 }
 

@@ -153,10 +153,13 @@ uint32_t mg_lower_copy_rank(const MgGraph *b, MgTensorId tile,
                             MgTensorId dram);
 /// An iterator the for-loop reloads every iteration (it has an fmap).
 bool mg_lower_is_loop_tile_load(const MgOp *op);
-/// The block graph's for-loop is a two-stage pipeline (schedule.c): F > 1,
-/// every reloaded tile moves as 16-byte vectors, doubled tiles stay static.
+/// Stages of the block graph's for-loop pipeline (schedule.c), 0 when it
+/// is none: F > 1, every reloaded tile moves as 16-byte vectors, at least
+/// two stages of them stay static (emit.c says how many).
+int64_t mg_lower_stages(const MgGraph *b);
+/// mg_lower_stages(b) >= 2.
 bool mg_lower_pipelined(const MgGraph *b);
-/// Tile `t` has two stages (memref<2x...>).
+/// Tile `t` is staged (memref<Sx...>, S = mg_lower_stages).
 bool mg_lower_is_staged(const MgGraph *b, MgTensorId t);
 /// Elements tile `t`'s rows are padded by in shared memory: 8 (16 bytes)
 /// for an operand of a matmul on tensor cores whose rows would put

@@ -1109,8 +1109,9 @@ static void collapse(Emit *e, const MgTensor *t, uint32_t rank, uint32_t lead,
   c.rank = (uint8_t)rank;
   char ctype[TYPE_LEN], inner[TYPE_LEN];
   mg_lower_memref_type(&c, (MgDType)t->dtype, space, inner);
-  if (lead)
-    snprintf(ctype, sizeof ctype, "memref<2x%.*s", TYPE_LEN - 10, inner + 7);
+  if (lead) // the stage dim
+    snprintf(ctype, sizeof ctype, "memref<%lldx%.*s",
+             (long long)mg_lower_stages(e->g), TYPE_LEN - 12, inner + 7);
   else
     snprintf(ctype, sizeof ctype, "%s", inner);
   char groups[96];
@@ -1144,7 +1145,7 @@ static void offset_positions(Emit *e, Index idx, Name *off, const bool *has,
 }
 
 // Both sides of a vector copy as views without their common trailing unit
-// dims; with `staged` the tile side is the tile's two-stage buffer.
+// dims; with `staged` the tile side is the tile's staged buffer.
 typedef struct CopyViews {
   Name dram, tile;
   char dram_type[TYPE_LEN], tile_type[TYPE_LEN];

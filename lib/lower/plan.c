@@ -222,6 +222,7 @@ bool mg_lower_kernel_plan(const MgProgram *p, MgOpId op, int sm,
     plan->form = MG_LOWER_FORM_BLOCKS;
     plan->forloop = b->forloop;
     plan->pipelined = mg_lower_pipelined(b);
+    plan->stages = mg_lower_stages(b);
     plan->coop_threads = mg_lower_coop_threads(b);
     plan->smem_bytes = mg_lower_tile_bytes(p, op) +
                        (plan->coop_threads ? plan->coop_threads / 32 * 4 : 0);

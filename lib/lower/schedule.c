@@ -7,8 +7,8 @@
 // included. Ops are emitted in groups (fused element-wise chains, a matmul
 // with its accumulator or its chain, single ops); on the GPU a barrier
 // goes only where a shared-memory dependence between groups needs one, and
-// a for-loop whose tiles all move as 16-byte vectors is a two-stage
-// pipeline.
+// a for-loop whose tiles all move as 16-byte vectors is a pipeline of
+// cp.async stages.
 //
 //===----------------------------------------------------------------------===//
 #include "lower_internal.h"
@@ -370,20 +370,22 @@ bool mg_lower_register_values(const MgGraph *b, bool *reg) {
   return true;
 }
 
-//===--- Two-stage pipeline -----------------------------------------------===//
+//===--- The stage pipeline -----------------------------------------------===//
 //
-// When every tile the for-loop reloads moves as 16-byte vectors and the
-// doubled tiles still fit static shared memory (mg_lower_pipelined), each
-// such tile gets two stages: before the loop, iteration 0 is fetched into
-// stage 0 (cp.async.cg on the GPU, one commit group per iteration, possibly
-// empty); iteration i waits for its own group (cp.async.wait_group 0),
-// passes one barrier, and only then starts fetching i+1 into the other
-// stage, which it computes on stage i mod 2 through a subview. Fetching
-// after the barrier is what lets the iteration end without one: every
-// thread has passed it, so nobody still reads the stage of i-1 that i+1
-// overwrites, and every other shared write of iteration i+1 also follows
-// its barrier. The loads of i+1 still overlap the compute of i. The CPU
-// form copies synchronously through the same stages and subviews.
+// When every tile the for-loop reloads moves as 16-byte vectors and S >= 2
+// copies of the tiles still fit static shared memory (mg_lower_stages),
+// each such tile gets S stages: before the loop, iterations 0 .. S-2 are
+// fetched into stages 0 .. S-2 (cp.async.cg on the GPU, one commit group
+// per iteration, possibly empty); iteration i waits for its own group
+// (cp.async.wait_group S-2: the S-2 groups after it may still fly),
+// passes one barrier, and only then starts fetching i+S-1 into stage
+// (i-1) mod S, which it computes on stage i mod S through a subview.
+// Fetching after the barrier is what lets the iteration end without one:
+// every thread has passed it, so nobody still reads the stage of i-1 that
+// i+S-1 overwrites, and every other shared write of iteration i+1 also
+// follows its barrier. The loads of S-1 iterations overlap the compute of
+// i. The CPU form copies synchronously through the same stages and
+// subviews.
 
 static void prefetch(Emit *e, const char *iter,
                      const char *stage) {
@@ -418,15 +420,23 @@ static void stage_type(const MgGraph *b, MgTensorId t, bool gpu,
            gpu ? MG_LOWER_WORKGROUP : "");
 }
 
-// Inside the loop, after the barrier: fetch i+1 into the other stage, if
-// there is an i+1.
-static void stage_next(Emit *e, const char *hi,
-                       const char *stage) {
+// Inside the loop, after the barrier: fetch i+S-1 into its stage, if
+// there is such an iteration. Two stages name the other one 1 - stage.
+static void stage_next(Emit *e, const char *hi, const char *stage) {
   const MgGraph *b = e->g;
+  int64_t stages = mg_lower_stages(b);
   Name one, next_stage, next, more;
   mg_lower_index(e, 1, one);
-  mg_lower_index_op(e, "arith.subi", one, stage, next_stage);
-  mg_lower_index_op(e, "arith.addi", e->iter, one, next);
+  if (stages == 2) {
+    mg_lower_index_op(e, "arith.subi", one, stage, next_stage);
+    mg_lower_index_op(e, "arith.addi", e->iter, one, next);
+  } else {
+    Name ahead, count;
+    mg_lower_index(e, stages - 1, ahead);
+    mg_lower_index(e, stages, count);
+    mg_lower_index_op(e, "arith.addi", e->iter, ahead, next);
+    mg_lower_index_op(e, "arith.remui", next, count, next_stage);
+  }
   mg_lower_index_op(e, "arith.cmpi ult,", next, hi, more);
   mg_lower_line(e, "scf.if %s {", more);
   e->indent++;
@@ -439,16 +449,28 @@ static void stage_next(Emit *e, const char *hi,
     mg_lower_line(e, "nvvm.cp.async.commit.group");
 }
 
+// Before the loop: iterations 0 .. S-2 into stages 0 .. S-2 (`lo` is 0).
+static void stage_first(Emit *e, const char *lo) {
+  int64_t stages = mg_lower_stages(e->g);
+  prefetch(e, lo, lo);
+  for (int64_t s = 1; s + 1 < stages; s++) {
+    Name at;
+    mg_lower_index(e, s, at);
+    prefetch(e, at, at);
+  }
+}
+
 // Inside the loop, before the barrier: wait for iteration i's tiles and
-// point the staged tiles' names at stage i mod 2 (`stage`).
+// point the staged tiles' names at stage i mod S (`stage`).
 static void stage_iteration(Emit *e, Name stage) {
   const MgGraph *b = e->g;
   bool gpu = e->mode != MG_LOWER_CPU;
-  Name two;
-  mg_lower_index(e, 2, two);
-  mg_lower_index_op(e, "arith.remui", e->iter, two, stage);
+  int64_t stages = mg_lower_stages(b);
+  Name count;
+  mg_lower_index(e, stages, count);
+  mg_lower_index_op(e, "arith.remui", e->iter, count, stage);
   if (gpu)
-    mg_lower_line(e, "nvvm.cp.async.wait.group 0");
+    mg_lower_line(e, "nvvm.cp.async.wait.group %lld", (long long)(stages - 2));
   for (uint32_t i = 0; i < b->num_ops; i++) {
     const MgOp *op = &b->ops[i];
     if (!mg_lower_is_loop_tile_load(op))
@@ -553,7 +575,7 @@ void mg_lower_block_body(Emit *e, const bool *reg) {
   mg_lower_index(e, b->forloop, hi);
   mg_lower_index(e, 1, one);
   if (staged)
-    prefetch(e, lo, lo); // iteration 0 into stage 0
+    stage_first(e, lo);
   mg_lower_fresh(e, e->iter);
   mg_lower_line(e, "scf.for %s = %s to %s step %s {", e->iter, lo, hi, one);
   e->indent++;

@@ -18,7 +18,8 @@
 // FILES: tail_flat_gpu.ptx
 
 // Rows 0-31 for every thread, rows 32-39 checked (row > 39 skips), for
-// iteration 0's stage and for the next stage inside the loop.
+// the stages of iterations 0-2 before the loop (four stages of 1.25 KiB)
+// and for the next stage inside the loop.
 // ROWS-LABEL: .entry tail_rows_gpu_k1(
 // ROWS: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16;
 // ROWS: setp.gt.u64 [[P:%p[0-9]+]], {{.*}}, 39;
@@ -26,7 +27,12 @@
 // ROWS: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16;
 // ROWS-NEXT: $L__
 // ROWS: cp.async.commit_group;
-// ROWS: cp.async.wait_group 0;
+// ROWS-NOT: cp.async.wait_group
+// ROWS: cp.async.commit_group;
+// ROWS-NOT: cp.async.wait_group
+// ROWS: cp.async.commit_group;
+// ROWS-NOT: cp.async.commit_group
+// ROWS: cp.async.wait_group 2;
 // ROWS: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16;
 // ROWS: @[[P]] bra
 // ROWS: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16;

@@ -19,21 +19,30 @@
 // GPU: vector.load %{{.*}} : memref<32x64xf16>, vector<8xf16>
 // No barrier before the loop: each iteration opens with one.
 // GPU-NOT: gpu.barrier
-// Iteration 0's tiles of X and W start arriving before the loop.
-// GPU: nvgpu.device_async_copy {{.*}} : memref<8x128xf16> to memref<2x8x32xf16, #gpu.address_space<workgroup>>
-// GPU: nvgpu.device_async_copy {{.*}} : memref<128x64xf16> to memref<2x32x32xf16, #gpu.address_space<workgroup>>
+// The tiles of X and W make 2.5 KiB a stage, so the pipeline gets S = F =
+// 4 stages (emit.c: stages until S - 1 hold 16 KiB, at most F): iterations
+// 0, 1 and 2 start arriving before the loop, one commit group each.
+// GPU: nvgpu.device_async_copy {{.*}}[%c0{{[_0-9]*}}, {{.*}} : memref<8x128xf16> to memref<4x8x32xf16, #gpu.address_space<workgroup>>
+// GPU: nvgpu.device_async_copy {{.*}} : memref<128x64xf16> to memref<4x32x32xf16, #gpu.address_space<workgroup>>
 // GPU: nvvm.cp.async.commit.group
+// GPU: nvgpu.device_async_copy {{.*}}[%c1{{[_0-9]*}}, {{.*}} : memref<8x128xf16> to memref<4x8x32xf16, #gpu.address_space<workgroup>>
+// GPU: nvvm.cp.async.commit.group
+// GPU: nvgpu.device_async_copy {{.*}}[%c2{{[_0-9]*}}, {{.*}} : memref<8x128xf16> to memref<4x8x32xf16, #gpu.address_space<workgroup>>
+// GPU: nvvm.cp.async.commit.group
+// GPU-NOT: nvgpu.device_async_copy
 // GPU: scf.for %{{.*}} = %c0{{.*}} to %c4{{.*}} step %c1
-// Wait for iteration i's tiles, one barrier, then i+1's into the other stage.
+// Wait for iteration i's tiles (the 2 groups after it may still fly), one
+// barrier, then i+3's into stage (i+3) mod 4.
 // GPU-NOT: gpu.barrier
-// GPU: nvvm.cp.async.wait.group 0
+// GPU: arith.remui %{{.*}}, %c4{{.*}} : index
+// GPU-NEXT: nvvm.cp.async.wait.group 2
 // GPU: memref.subview
 // GPU-NOT: memref<32x64xf16>, vector<8xf16>
 // GPU: gpu.barrier
 // GPU: scf.if
-// GPU: nvgpu.device_async_copy {{.*}} : memref<8x128xf16> to memref<2x8x32xf16, #gpu.address_space<workgroup>>
+// GPU: nvgpu.device_async_copy {{.*}} : memref<8x128xf16> to memref<4x8x32xf16, #gpu.address_space<workgroup>>
 // GPU-NOT: gpu.barrier
-// GPU: nvgpu.device_async_copy {{.*}} : memref<128x64xf16> to memref<2x32x32xf16, #gpu.address_space<workgroup>>
+// GPU: nvgpu.device_async_copy {{.*}} : memref<128x64xf16> to memref<4x32x32xf16, #gpu.address_space<workgroup>>
 // GPU-NOT: gpu.barrier
 // GPU: nvvm.cp.async.commit.group
 // The two matmuls, each adding into its accumulator; no barrier between.
@@ -70,10 +79,10 @@ func.func @two_mm(%x: tensor<8x128xf16>, %v: tensor<32x64xf16>, %w: tensor<128x6
 
 // A column of an Nx1 tensor (the GQA combine's denominators): contiguous,
 // so with the unit dim folded away it arrives as 16-byte vectors into its
-// two stages.
+// stages (S = F = 4).
 // GPU-LABEL: gpu.func @column_sum_gpu_k1(
 // GPU: %[[V:.*]] = memref.collapse_shape %{{.*}} {{\[}}[0], [1, 2]] : memref<2x64x1xf16> into memref<2x64xf16>
-// GPU: %[[T:.*]] = memref.collapse_shape %{{.*}} {{\[}}[0], [1], [2, 3]] : memref<2x1x16x1xf16, #gpu.address_space<workgroup>> into memref<2x1x16xf16, #gpu.address_space<workgroup>>
+// GPU: %[[T:.*]] = memref.collapse_shape %{{.*}} {{\[}}[0], [1], [2, 3]] : memref<4x1x16x1xf16, #gpu.address_space<workgroup>> into memref<4x1x16xf16, #gpu.address_space<workgroup>>
 // GPU: nvgpu.device_async_copy %[[V]][%{{.*}}, %{{.*}}], %[[T]][%{{.*}}, %{{.*}}, %{{.*}}], 8 {bypassL1}
 func.func @column_sum_block(%x: tensor<2x64x1xf16>) -> tensor<2x16x1xf32> attributes {ug.block_threads = 32 : i64, ug.forloop = 4 : i64, ug.grid = array<i64: 2, 1, 1>, ug.level = "block"} {
   %t = "ug.iterator"(%x) {fmap = 1 : i64, imap = array<i64: 0, -1, -1>} : (tensor<2x64x1xf16>) -> tensor<1x16x1xf16>

@@ -15,7 +15,7 @@
 // CHECK-NOT: MISMATCH
 //
 // GPU-LABEL: gpu.module @rank6_gpu
-// GPU: gpu.func @rank6_gpu_k{{[0-9]+}}(%arg0: memref<2x3x2x2x4x64xf32> {{.*}}workgroup(%arg2 : memref<2x1x1x2x2x4x16xf32, #gpu.address_space<workgroup>>
+// GPU: gpu.func @rank6_gpu_k{{[0-9]+}}(%arg0: memref<2x3x2x2x4x64xf32> {{.*}}workgroup(%arg2 : memref<4x1x1x2x2x4x16xf32, #gpu.address_space<workgroup>>
 // GPU: memref.transpose {{.*}} (d0, d1, d2, d3, d4) -> (d0, d1, d2, d4, d3) : memref<2x2x2x16x32xf16> to memref<2x2x2x32x16xf16, strided<[2048, 1024, 512, 1, 32]>>
 // GPU-LABEL: gpu.module @rmsnorm_rank6_lax0_gpu
 // GPU-NOT: "ug.

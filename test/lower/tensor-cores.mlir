@@ -103,16 +103,16 @@ func.func @tc_batched_chain(%a: tensor<2x64x32xf16>, %b: tensor<2x32x64xf16>) ->
 }
 
 
-// A pipelined for-loop (F = 4): the stages of the padded tiles arrive by
+// A pipelined for-loop (F = 4, three stages of 9.5 KiB): the stages of the padded tiles arrive by
 // cp.async, ldmatrix reads the iteration's stage through its strided
 // subview, and each dot product is added into the f32 accumulator tile:
 // no f16 tile for the matmul, no rounding of partials.
 // GPU-LABEL: gpu.func @tc_loop_accum_gpu_k2(
-// GPU-SAME: workgroup(%[[X:.*]] : memref<2x32x72xf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[W:.*]] : memref<2x64x40xf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[ACC:.*]] : memref<32x32xf32, #gpu.address_space<workgroup>>
-// GPU: nvgpu.device_async_copy {{.*}} : memref<32x256xf16> to memref<2x32x72xf16, #gpu.address_space<workgroup>>
-// GPU: nvgpu.device_async_copy {{.*}} : memref<256x64xf16> to memref<2x64x40xf16, #gpu.address_space<workgroup>>
-// GPU: %[[SX:.*]] = memref.subview %[[X]][%{{.*}}, 0, 0] [1, 32, 64] [1, 1, 1] : memref<2x32x72xf16, #gpu.address_space<workgroup>> to memref<32x64xf16, strided<[72, 1], offset: ?>, #gpu.address_space<workgroup>>
-// GPU: %[[SW:.*]] = memref.subview %[[W]][%{{.*}}, 0, 0] [1, 64, 32] [1, 1, 1] : memref<2x64x40xf16, #gpu.address_space<workgroup>> to memref<64x32xf16, strided<[40, 1], offset: ?>, #gpu.address_space<workgroup>>
+// GPU-SAME: workgroup(%[[X:.*]] : memref<3x32x72xf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[W:.*]] : memref<3x64x40xf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[ACC:.*]] : memref<32x32xf32, #gpu.address_space<workgroup>>
+// GPU: nvgpu.device_async_copy {{.*}} : memref<32x256xf16> to memref<3x32x72xf16, #gpu.address_space<workgroup>>
+// GPU: nvgpu.device_async_copy {{.*}} : memref<256x64xf16> to memref<3x64x40xf16, #gpu.address_space<workgroup>>
+// GPU: %[[SX:.*]] = memref.subview %[[X]][%{{.*}}, 0, 0] [1, 32, 64] [1, 1, 1] : memref<3x32x72xf16, #gpu.address_space<workgroup>> to memref<32x64xf16, strided<[72, 1], offset: ?>, #gpu.address_space<workgroup>>
+// GPU: %[[SW:.*]] = memref.subview %[[W]][%{{.*}}, 0, 0] [1, 64, 32] [1, 1, 1] : memref<3x64x40xf16, #gpu.address_space<workgroup>> to memref<64x32xf16, strided<[40, 1], offset: ?>, #gpu.address_space<workgroup>>
 // GPU: nvgpu.ldmatrix %[[SX]]{{.*}} {numTiles = 4 : i32, transpose = false} : memref<32x64xf16, strided<[72, 1], offset: ?>, #gpu.address_space<workgroup>> -> vector<4x2xf16>
 // GPU: nvgpu.ldmatrix %[[SW]]{{.*}} {numTiles = 4 : i32, transpose = true} : memref<64x32xf16, strided<[40, 1], offset: ?>, #gpu.address_space<workgroup>> -> vector<4x2xf16>
 // GPU-COUNT-4: nvgpu.mma.sync
