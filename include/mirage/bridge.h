@@ -80,17 +80,23 @@ MG_API MlirLocation mg_bridge_map_location(const MgBridgeMap *map,
 MG_API char *mg_bridge_print(const MgProgram *program, const char *root_name,
                              const char *const *names);
 
+/// A module and its symbol table, both borrowed: functions that enter or
+/// leave the module through mg_bridge_export enter or leave the table too.
+typedef struct MgBridgeModule {
+  MlirOperation op;
+  MlirSymbolTable symbols;
+} MgBridgeModule;
+
 /// Replaces (or adds) the functions of `program` in `module`: functions of
 /// the same names are erased first. New functions go where the old root
-/// was, or at the end of the module. `symbols` is the module's symbol table
-/// (borrowed; lookups take constant time, so exporting into a module of n
-/// functions costs O(size of the program), not O(n)); it is kept current:
-/// erased functions leave it, inserted ones enter it. Every created op gets
+/// was, or at the end of the module. Lookups in the module's symbol table
+/// take constant time, so exporting into a module of n functions costs
+/// O(size of the program), not O(n); the table is kept current: erased
+/// functions leave it, inserted ones enter it. Every created op gets
 /// location `loc` (the source the graphs stand for). `funcs` (NULL, or one
 /// slot per graph) receives the inserted function of each graph. Returns
 /// failure if the text does not parse (a bug, reported as a diagnostic).
-MG_API MlirLogicalResult mg_bridge_export(MlirOperation module,
-                                          MlirSymbolTable symbols,
+MG_API MlirLogicalResult mg_bridge_export(MgBridgeModule module,
                                           const MgProgram *program,
                                           const char *root_name,
                                           const char *const *names,

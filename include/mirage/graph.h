@@ -433,14 +433,14 @@ MG_API MgStatus mg_graph_set_dtype(MgProgram *p, MgGraphId g, MgTensorId t,
 MG_API MgStatus mg_graph_append(MgProgram *dst, MgGraphId dg,
                                 const MgProgram *src, MgGraphId sg,
                                 MgTensorId *map, MgDiag *diag);
-/// Adds a copy of `op`, an op of source graph `g`, to graph `dg` of `dst`
-/// through the builders, with its inputs read through `map` and its attr
-/// set to `attr` (a copied custom or thread op names its graph's copy).
-/// Its outputs go to `map` and keep the source's storage dtypes. The status
-/// of the failing builder otherwise (see `diag`).
+/// Adds a copy of `op`, an op of source graph `g` (its attr as the copy's:
+/// a copied custom or thread op names its graph's copy), to graph `dg` of
+/// `dst` through the builders, with its inputs read through `map`. Its
+/// outputs go to `map` and keep the source's storage dtypes. The status of
+/// the failing builder otherwise (see `diag`).
 MG_API MgStatus mg_graph_copy_op(MgProgram *dst, MgGraphId dg,
                                  const MgGraph *g, const MgOp *op,
-                                 int32_t attr, MgTensorId *map, MgDiag *diag);
+                                 MgTensorId *map, MgDiag *diag);
 /// Copies graph `g` of `src` with its launch, outputs and the graphs it
 /// names into `dst` as a new graph; its id, or MG_NO_ID (see `diag`).
 MG_API MgGraphId mg_program_copy_graph(MgProgram *dst, const MgProgram *src,

@@ -39,12 +39,12 @@ static void set_locations(MlirOperation func, MlirLocation loc) {
     mlirBlockArgumentSetLocation(mlirBlockGetArgument(body, i), loc);
 }
 
-MlirLogicalResult mg_bridge_export(MlirOperation module,
-                                   MlirSymbolTable symbols,
-                                   const MgProgram *program,
+MlirLogicalResult mg_bridge_export(MgBridgeModule m, const MgProgram *program,
                                    const char *root_name,
                                    const char *const *names,
                                    MlirLocation loc, MlirOperation *funcs) {
+  MlirOperation module = m.op;
+  MlirSymbolTable symbols = m.symbols;
   char *text = mg_bridge_print(program, root_name, names);
   if (!text) {
     mlirEmitError(mlirOperationGetLocation(module),

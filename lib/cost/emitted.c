@@ -141,14 +141,19 @@ static double lsu(double n, double bytes) {
   return n * fmax(1.0 / 32, bytes / 128);
 }
 
+// Shared-memory accesses per element (per term for a reduction's loads):
+// 16-bit ones convert to or from f32.
+typedef struct Accesses {
+  int ld16, ld32, st16, st32;
+} Accesses;
+
 // An element loop of `elems` elements over the block's threads: per
-// element `ld16`/`ld32` shared loads (16-bit ones converted to f32),
-// `st16`/`st32` stores (16-bit ones converted back) and the work `c`. The
-// loop strides by the block's threads; each thread runs its elements in
-// turn, each waiting for its loads.
-static void elem_loop(Model *m, Acc *a, double elems, int ld16, int ld32,
-                      int st16, int st32, OpCost c) {
+// element the accesses `x` and the work `c`. The loop strides by the
+// block's threads; each thread runs its elements in turn, each waiting
+// for its loads.
+static void elem_loop(Model *m, Acc *a, double elems, Accesses x, OpCost c) {
   const MgGpu *g = m->gpu;
+  int ld16 = x.ld16, ld32 = x.ld32, st16 = x.st16, st32 = x.st32;
   double fp = c.fp32 + ld16 + st16;
   int acc = ld16 + ld32 + st16 + st32;
   a->fp32 += elems * fp;
@@ -163,18 +168,18 @@ static void elem_loop(Model *m, Acc *a, double elems, int ld16, int ld32,
 
 // Shared loads of op's operands per element (per term for a reduction):
 // tiles, not values in registers.
-static void operand_loads(const Model *m, const MgOp *op, int *ld16,
-                          int *ld32) {
-  *ld16 = *ld32 = 0;
+static Accesses operand_loads(const Model *m, const MgOp *op) {
+  Accesses x = {0, 0, 0, 0};
   for (uint32_t k = 0; k < op->num_inputs; k++) {
     MgTensorId t = op->inputs[k];
     if (m->reg[t])
       continue;
     if (is16(kept(m->b, t)))
-      ++*ld16;
+      ++x.ld16;
     else
-      ++*ld32;
+      ++x.ld32;
   }
+  return x;
 }
 
 // What a reduction does with each result.
@@ -184,16 +189,16 @@ typedef enum Finish {
   FINISH_ACCUM, // added into an f32 accumulator: load, add, store
 } Finish;
 
-// `elems` results of `n` terms each, per term `ld16`/`ld32` shared loads
-// and one combining FP32 op (`fma`: a multiply-add), then `fin` (`st16`:
-// the stored result is 16-bit). Sequential per thread (warps 0): the loop
-// has a constant trip count and is unrolled, so a result costs one load
-// latency and n dependent combines. Cooperative (w warps per result):
-// each lane reduces ceil(n / 32w) terms in a loop of run-time trip count
-// (a load latency each), the warp's butterfly of 5 shuffles and adds
-// follows, w > 1 meets in the scratch (its barrier is in the plan's
-// count), and one lane finishes; a group of w warps takes its results in
-// turn.
+// `elems` results of `n` terms each, per term `x`'s shared loads and one
+// combining FP32 op (`fma`: a multiply-add), then `fin` (`x.st16`: the
+// stored result is 16-bit), in the step's phase. Sequential per thread
+// (warps 0): the loop has a constant trip count and is unrolled, so a
+// result costs one load latency and n dependent combines. Cooperative (w
+// warps per result): each lane reduces ceil(n / 32w) terms in a loop of
+// run-time trip count (a load latency each), the warp's butterfly of 5
+// shuffles and adds follows, w > 1 meets in the scratch (its barrier is in
+// the plan's count), and one lane finishes; a group of w warps takes its
+// results in turn.
 // A block matmul on tensor cores (lib/lower/mma.c): m16n8k16 mma.sync in
 // warp tiles of up to 2 x 4 mma tiles dealt to the warps in turn. Per
 // 16-deep k-step a warp tile loads its fragments with 4 ldmatrix.x4 (A: 2,
@@ -204,23 +209,31 @@ typedef enum Finish {
 // per-element finish. Warp tiles smaller than 2 x 4 are counted as if full
 // (optimistic for small tiles).
 #define MMA_LATENCY 32 // cycles, m16n8k16 f16 (assumed; docs/cost.md)
-static void mma(Model *m, Acc *a, double elems, double n, double fin_fp,
-                double fin_acc, double fin_lat) {
+
+// A reduction's finish per result: FP32 ops, shared accesses, latency.
+typedef struct FinishCost {
+  double fp, acc, lat;
+} FinishCost;
+
+static void mma(Model *m, Acc *a, double elems, double n, FinishCost fin) {
   const MgGpu *g = m->gpu;
   double mmas = elems * n / (16.0 * 8 * 16);
   double steps = mmas / 8; // warp-tile k-steps in the block
   double warps = fmax(1, floor(m->threads / 32));
   a->tensor += 2 * elems * n;
-  a->fp32 += elems * fin_fp;
-  a->lsu += steps * 4 * 4 + lsu(elems * fin_acc, 4);
-  a->instr += 32 * (mmas + steps * 4) + elems * (fin_fp + fin_acc);
+  a->fp32 += elems * fin.fp;
+  a->lsu += steps * 4 * 4 + lsu(elems * fin.acc, 4);
+  a->instr += 32 * (mmas + steps * 4) + elems * (fin.fp + fin.acc);
   a->cycles += ceil(steps / warps) * (g->lat_smem + MMA_LATENCY) +
-               ceil(elems / m->threads) * fin_lat;
+               ceil(elems / m->threads) * fin.lat;
 }
 
-static void reduction(Model *m, Acc *a, const MgLowerStep *s, double elems,
-                      int ld16, int ld32, bool fma, Finish fin, bool st16) {
+static void reduction(Model *m, const MgLowerStep *s, double elems, Accesses x,
+                      bool fma, Finish fin) {
   const MgGpu *g = m->gpu;
+  Acc *a = &m->ph[s->phase];
+  int ld16 = x.ld16, ld32 = x.ld32;
+  bool st16 = x.st16;
   double n = (double)s->terms;
   int loads = ld16 + ld32;
   double fin_fp = fin == FINISH_ACCUM ? 1 : fin == FINISH_STORE && st16;
@@ -229,7 +242,7 @@ static void reduction(Model *m, Acc *a, const MgLowerStep *s, double elems,
                    : fin == FINISH_STORE && st16 ? g->lat_fp : 0;
   double term_fp = 1 + ld16;
   if (s->mma) {
-    mma(m, a, elems, n, fin_fp, fin_acc, fin_lat);
+    mma(m, a, elems, n, (FinishCost){fin_fp, fin_acc, fin_lat});
     return;
   }
   if (fma)
@@ -367,17 +380,17 @@ static void online(Model *m, const MgOp *op, Acc *a) {
   int xs = is16(kept(m->b, op->inputs[0])), ms = is16(kept(m->b, op->inputs[1]));
   OpCost exp = op_cost(MG_OP_EXP), none = {0, 0, 0, 0};
   Acc copy = {0}, step = {0};
-  elem_loop(m, &copy, nx, xs, !xs, 0, 1, none);
-  elem_loop(m, &copy, nm, ms, !ms, 0, 1, none);
+  elem_loop(m, &copy, nx, (Accesses){xs, !xs, 0, 1}, none);
+  elem_loop(m, &copy, nm, (Accesses){ms, !ms, 0, 1}, none);
   if (nx == nm) { // max, 2 sub, 2 exp, mul, fma: one loop
     OpCost c = {5 + 2 * exp.fp32, 2, 4 + exp.chain_fp, exp.chain_sfu};
-    elem_loop(m, &step, nx, xs + ms, 2 + !xs + !ms, 0, 2, c);
+    elem_loop(m, &step, nx, (Accesses){xs + ms, 2 + !xs + !ms, 0, 2}, c);
     step.fma += nx;
   } else {
     OpCost c = {3 + 2 * exp.fp32, 2, 2 + exp.chain_fp, exp.chain_sfu};
-    elem_loop(m, &step, nm, ms, 1 + !ms, 0, 3, c);
+    elem_loop(m, &step, nm, (Accesses){ms, 1 + !ms, 0, 3}, c);
     OpCost d = {2, 0, 2, 0};
-    elem_loop(m, &step, nx, xs, 3 + !xs, 0, 1, d);
+    elem_loop(m, &step, nx, (Accesses){xs, 3 + !xs, 0, 1}, d);
     step.fma += nx;
   }
   double w1 = 1 / F, wn = (F - 1) / F;
@@ -407,7 +420,9 @@ static void block_op(Model *m, const MgLowerStep *s) {
   double elems = out != MG_NO_ID ? numel(&b->tensors[out]) : 0;
   bool st16 = out != MG_NO_ID && is16(kept(b, out));
   int st = s->registers ? 0 : 1;
-  int ld16, ld32;
+  // The result's stores, 16-bit or f32.
+  int res16 = st16 ? st : 0, res32 = st16 ? 0 : st;
+  Accesses x;
   OpCost none = {0, 0, 0, 0};
   switch ((MgOpKind)op->kind) {
   case MG_OP_ITERATOR:
@@ -418,32 +433,36 @@ static void block_op(Model *m, const MgLowerStep *s) {
     return;
   case MG_OP_ACCUM:
     if (op->acc != MG_ACCUM_ONLINE) // the fill, before the loop
-      elem_loop(m, &m->ph[MG_LOWER_PHASE_BEFORE], elems, 0, 0, 0, 1, none);
+      elem_loop(m, &m->ph[MG_LOWER_PHASE_BEFORE], elems,
+                (Accesses){0, 0, 0, 1}, none);
     if (op->acc == MG_ACCUM_ONLINE && op->num_inputs == 2) {
       online(m, op, a);
     } else if (op->acc == MG_ACCUM_SUM_LAST ||
                op->acc == MG_ACCUM_SUM_SQ_LAST) {
-      operand_loads(m, op, &ld16, &ld32);
-      reduction(m, a, s, elems, ld16, ld32,
-                op->acc == MG_ACCUM_SUM_SQ_LAST, FINISH_ACCUM, false);
+      x = operand_loads(m, op);
+      reduction(m, s, elems, x, op->acc == MG_ACCUM_SUM_SQ_LAST,
+                FINISH_ACCUM);
     } else if (!m->reg[op->inputs[0]]) { // a fused matmul adds itself
-      operand_loads(m, op, &ld16, &ld32);
-      elem_loop(m, a, elems, ld16, ld32 + 1, 0, 1, op_cost(MG_OP_ADD));
+      x = operand_loads(m, op);
+      elem_loop(m, a, elems, (Accesses){x.ld16, x.ld32 + 1, 0, 1},
+                op_cost(MG_OP_ADD));
     }
     return;
   case MG_OP_MATMUL: {
-    operand_loads(m, op, &ld16, &ld32);
+    x = operand_loads(m, op);
+    x.st16 = st16;
     Finish fin = FINISH_STORE;
     if (s->registers) // into its sum accumulator, or heading a chain
       fin = feeds_accum(b, out) ? FINISH_ACCUM : FINISH_NONE;
-    reduction(m, a, s, elems, ld16, ld32, true, fin, st16);
+    reduction(m, s, elems, x, true, fin);
     return;
   }
   case MG_OP_SUM: case MG_OP_REDUCE_MAX:
-    operand_loads(m, op, &ld16, &ld32);
-    reduction(m, a, s, elems, ld16, ld32, false,
+    x = operand_loads(m, op);
+    x.st16 = st16;
+    reduction(m, s, elems, x, false,
               !s->registers ? FINISH_STORE
-              : feeds_accum(b, out) ? FINISH_ACCUM : FINISH_NONE, st16);
+              : feeds_accum(b, out) ? FINISH_ACCUM : FINISH_NONE);
     return;
   case MG_OP_THREAD: {
     OpCost c = none;
@@ -457,15 +476,15 @@ static void block_op(Model *m, const MgLowerStep *s) {
         c.chain_sfu += k.chain_sfu;
       }
     }
-    operand_loads(m, op, &ld16, &ld32);
-    elem_loop(m, a, elems, ld16, ld32, st16 ? st : 0, st16 ? 0 : st, c);
+    x = operand_loads(m, op);
+    elem_loop(m, a, elems, (Accesses){x.ld16, x.ld32, res16, res32}, c);
     return;
   }
   case MG_OP_CONCAT: // one operand element per result element
-    elem_loop(m, a, elems, st16, !st16, st16 ? st : 0, st16 ? 0 : st, none);
+    elem_loop(m, a, elems, (Accesses){st16, !st16, res16, res32}, none);
     return;
   default: { // element-wise
-    operand_loads(m, op, &ld16, &ld32);
+    x = operand_loads(m, op);
     OpCost c = op_cost((MgOpKind)op->kind);
     if (s->registers && feeds_accum(b, out)) {
       // Added into its sum accumulator in the same loop (schedule.c):
@@ -473,10 +492,10 @@ static void block_op(Model *m, const MgLowerStep *s) {
       OpCost add = op_cost(MG_OP_ADD);
       c.fp32 += add.fp32;
       c.chain_fp += add.chain_fp;
-      elem_loop(m, a, elems, ld16, ld32 + 1, 0, 1, c);
+      elem_loop(m, a, elems, (Accesses){x.ld16, x.ld32 + 1, 0, 1}, c);
       return;
     }
-    elem_loop(m, a, elems, ld16, ld32, st16 ? st : 0, st16 ? 0 : st, c);
+    elem_loop(m, a, elems, (Accesses){x.ld16, x.ld32, res16, res32}, c);
     return;
   }
   }
@@ -485,8 +504,14 @@ static void block_op(Model *m, const MgLowerStep *s) {
 //===--- Kernels -----------------------------------------------------------===//
 
 // A graph-defined kernel: per-block counts and its critical path.
-static void blocks_form(Model *m, Acc *total, double *path,
-                        double parts[3], double *inflight) {
+// One block of a kernel: its counts, its critical path in cycles and the
+// path's memory, chain and barrier parts, its global bytes in flight.
+typedef struct PerBlock {
+  Acc total;
+  double path, parts[3], inflight;
+} PerBlock;
+
+static void blocks_form(Model *m, PerBlock *pb) {
   const MgGpu *g = m->gpu;
   const MgLowerKernelPlan *pl = m->plan;
   for (uint32_t i = 0; i < pl->num_steps; i++)
@@ -495,6 +520,8 @@ static void blocks_form(Model *m, Acc *total, double *path,
   const Acc *be = &m->ph[MG_LOWER_PHASE_BEFORE];
   const Acc *lo = &m->ph[MG_LOWER_PHASE_LOOP];
   const Acc *af = &m->ph[MG_LOWER_PHASE_AFTER];
+  Acc *total = &pb->total;
+  double *parts = pb->parts;
   total->fp32 = be->fp32 + F * lo->fp32 + af->fp32;
   total->fma = be->fma + F * lo->fma + af->fma;
   total->sfu = be->sfu + F * lo->sfu + af->sfu;
@@ -517,15 +544,16 @@ static void blocks_form(Model *m, Acc *total, double *path,
   double before = be->cycles + pl->barriers_before * g->lat_bar +
                   (pl->pipelined ? L : 0);
   double after = af->cycles + pl->barriers_after * g->lat_bar;
-  *path = before + F * iter + after;
+  pb->path = before + F * iter + after;
   parts[0] = be->mem_cycles + (pl->pipelined ? L : 0) + F * iter_mem +
              af->mem_cycles;
   parts[2] = (pl->barriers_before + F * pl->barriers_per_iteration +
               pl->barriers_after) * g->lat_bar;
-  parts[1] = *path - parts[0] - parts[2];
+  parts[1] = pb->path - parts[0] - parts[2];
   double loop_bytes = (pl->pipelined ? S - 1 : 1) * m->async_bytes +
                       lo->inflight;
-  *inflight = loop_bytes > 0 ? loop_bytes : fmax(be->inflight, af->inflight);
+  pb->inflight =
+      loop_bytes > 0 ? loop_bytes : fmax(be->inflight, af->inflight);
 }
 
 // One form's whole-kernel counts (`a`) and a thread's critical path:
@@ -795,8 +823,7 @@ static void elementwise_form(const Model *m, const MgOp *o, double lat,
 // A predefined op's grid-stride kernel (GRID), the GEMV and the view
 // copy: per-block counts and the critical path of one block.
 static void other_form(Model *m, const MgOp *o, const MgKernelCost *roof,
-                       Acc *total, double *path, double parts[3],
-                       double *inflight, double *l2_bytes) {
+                       PerBlock *pb, double *l2_bytes) {
   const MgGpu *g = m->gpu;
   const MgLowerKernelPlan *pl = m->plan;
   const MgTensor *out = &m->p->graphs[0].tensors[o->outputs[0]];
@@ -817,19 +844,21 @@ static void other_form(Model *m, const MgOp *o, const MgKernelCost *roof,
     elementwise_form(m, o, lat, &form);
   // The whole kernel's counts: per block.
   double B = m->blocks;
+  Acc *total = &pb->total;
+  double *parts = pb->parts;
   total->fp32 = form.a.fp32 / B;
   total->fma = form.a.fma / B;
   total->sfu = form.a.sfu / B;
   total->lsu = form.a.lsu / B;
   total->instr = form.a.instr / B;
-  *inflight = form.inflight;
-  *path = form.per_thread * form.per;
+  pb->inflight = form.inflight;
+  pb->path = form.per_thread * form.per;
   parts[0] = form.mem;
   parts[2] = pl->form == MG_LOWER_FORM_GEMV
                  ? (pl->barriers_after +
                     pl->forloop * pl->barriers_per_iteration) * g->lat_bar
                  : 0;
-  parts[1] = *path - parts[0] - parts[2];
+  parts[1] = pb->path - parts[0] - parts[2];
 }
 
 // Resident blocks per SM and what bounds them.
@@ -883,8 +912,8 @@ bool mg_cost_emitted_kernel(const MgProgram *p, MgOpId op, const MgGpu *gpu,
   m.plan = plan;
   m.threads = (double)plan->threads;
   m.blocks = (double)plan->grid[0] * plan->grid[1] * plan->grid[2];
-  Acc total = {0};
-  double path = 0, parts[3] = {0, 0, 0}, inflight = 0;
+  PerBlock pb;
+  memset(&pb, 0, sizeof pb);
   double l2 = roof.l2_bytes;
   bool ok = true;
   if (plan->form == MG_LOWER_FORM_BLOCKS) {
@@ -898,10 +927,10 @@ bool mg_cost_emitted_kernel(const MgProgram *p, MgOpId op, const MgGpu *gpu,
         m.reg[bo->outputs[0]] = true;
     }
     if (ok)
-      blocks_form(&m, &total, &path, parts, &inflight);
+      blocks_form(&m, &pb);
     free(m.reg);
   } else {
-    other_form(&m, o, &roof, &total, &path, parts, &inflight, &l2);
+    other_form(&m, o, &roof, &pb, &l2);
   }
   if (!ok) {
     free(plan);
@@ -917,31 +946,31 @@ bool mg_cost_emitted_kernel(const MgProgram *p, MgOpId op, const MgGpu *gpu,
   out->resident = resident(gpu, m.threads, (double)plan->smem_bytes,
                            &out->limit);
   out->rounds = (uint32_t)ceil(per_sm / out->resident);
-  out->inflight_bytes = inflight * fmin(out->resident, per_sm);
-  out->block_s = path / clk;
-  out->path_memory_s = parts[0] / clk;
-  out->path_chain_s = parts[1] / clk;
-  out->path_barrier_s = parts[2] / clk;
+  out->inflight_bytes = pb.inflight * fmin(out->resident, per_sm);
+  out->block_s = pb.path / clk;
+  out->path_memory_s = pb.parts[0] / clk;
+  out->path_chain_s = pb.parts[1] / clk;
+  out->path_barrier_s = pb.parts[2] / clk;
   out->barriers_per_iteration = plan->barriers_per_iteration;
   out->forloop = plan->forloop;
   out->pipelined = plan->pipelined;
   out->planned = true;
   out->dram_bytes = roof.dram_bytes + m.extra_dram;
   out->l2_bytes = l2 + m.extra_l2;
-  out->fma = total.fma * m.blocks;
-  out->fp32_ops = total.fp32 * m.blocks;
-  out->sfu_ops = total.sfu * m.blocks;
-  out->lsu_cycles = total.lsu * m.blocks;
-  out->instructions = total.instr * m.blocks;
-  out->tensor_flops = total.tensor * m.blocks;
+  out->fma = pb.total.fma * m.blocks;
+  out->fp32_ops = pb.total.fp32 * m.blocks;
+  out->sfu_ops = pb.total.sfu * m.blocks;
+  out->lsu_cycles = pb.total.lsu * m.blocks;
+  out->instructions = pb.total.instr * m.blocks;
+  out->tensor_flops = pb.total.tensor * m.blocks;
   double *t = out->t;
   t[MG_COST_BOUND_DRAM] = out->dram_bytes / (gpu->dram_bw * MG_COST_DRAM_EFF);
   t[MG_COST_BOUND_L2] = out->l2_bytes / (gpu->l2_bw * MG_COST_L2_EFF);
-  t[MG_COST_BOUND_SIMT] = per_sm * total.fp32 / (gpu->simt_lanes * clk);
-  t[MG_COST_BOUND_SFU] = per_sm * total.sfu / (gpu->sfu_lanes * clk);
-  t[MG_COST_BOUND_SMEM] = per_sm * total.lsu / clk;
+  t[MG_COST_BOUND_SIMT] = per_sm * pb.total.fp32 / (gpu->simt_lanes * clk);
+  t[MG_COST_BOUND_SFU] = per_sm * pb.total.sfu / (gpu->sfu_lanes * clk);
+  t[MG_COST_BOUND_SMEM] = per_sm * pb.total.lsu / clk;
   t[MG_COST_BOUND_ISSUE] =
-      per_sm * total.instr / (32.0 * gpu->issue_clk * clk);
+      per_sm * pb.total.instr / (32.0 * gpu->issue_clk * clk);
   t[MG_COST_BOUND_TENSOR] = out->tensor_flops / gpu->tensor_flops;
   t[MG_COST_BOUND_LATENCY] = out->rounds * out->block_s;
   out->bound = MG_COST_BOUND_LAUNCH;

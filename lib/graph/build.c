@@ -167,8 +167,8 @@ MgTensorId mg_graph_add_input(MgProgram *program, MgGraphId graph,
                 "input dims are null");
     return MG_NO_ID;
   }
-  if (mg_graph_check_type((uint32_t)dtype, rank, dims, "input", (int32_t)graph,
-                          index, diag) != MG_STATUS_OK)
+  if (mg_graph_check_type((MgGraphType){(uint32_t)dtype, rank, dims}, "input",
+                          (int32_t)graph, index, diag) != MG_STATUS_OK)
     return MG_NO_ID;
   MgOpResults res;
   memset(&res, 0, sizeof res); // dims past the rank stay 0

@@ -33,27 +33,25 @@ MgStatus mg_graph_append(MgProgram *dst, MgGraphId dg, const MgProgram *src,
         return MG_STATUS_INVALID;
       continue;
     }
-    int32_t attr = op->attr;
+    MgOp renamed = *op; // a custom or thread op names its graph's copy
     if (op->kind == MG_OP_CUSTOM || op->kind == MG_OP_THREAD) {
       MgGraphId sub = mg_program_copy_graph(dst, src, (MgGraphId)op->attr,
                                             diag);
       if (sub == MG_NO_ID)
         return MG_STATUS_INVALID;
-      attr = (int32_t)sub;
+      renamed.attr = (int32_t)sub;
     }
-    if (mg_graph_copy_op(dst, dg, g, op, attr, map, diag) != MG_STATUS_OK)
+    if (mg_graph_copy_op(dst, dg, g, &renamed, map, diag) != MG_STATUS_OK)
       return MG_STATUS_INVALID;
   }
   return MG_STATUS_OK;
 }
 
 MgStatus mg_graph_copy_op(MgProgram *dst, MgGraphId dg, const MgGraph *g,
-                          const MgOp *op, int32_t attr, MgTensorId *map,
-                          MgDiag *diag) {
+                          const MgOp *op, MgTensorId *map, MgDiag *diag) {
   MgOp c = *op;
   for (uint32_t k = 0; k < op->num_inputs; k++)
     c.inputs[k] = map[op->inputs[k]];
-  c.attr = attr;
   MgTensorId out[MG_MAX_OP_OUTPUTS];
   if (mg_graph_add_op(dst, dg, &c, out, diag) == MG_NO_ID)
     return MG_STATUS_INVALID;

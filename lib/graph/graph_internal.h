@@ -21,11 +21,17 @@
 MgStatus mg_graph_reserve(MgProgram *p, MgGraphId g, uint32_t ops,
                           uint32_t tensors, uint32_t outputs);
 
+/// A tensor type as given, not yet checked (rank and dtype unclamped).
+typedef struct MgGraphType {
+  uint32_t dtype, rank;
+  const int64_t *dims;
+} MgGraphType;
+
 /// Checks a tensor type: known dtype, rank 1..MG_MAX_DIMS, every dim >= 1
-/// and at most MG_MAX_NUMEL elements. `what` names the tensor in messages.
-MgStatus mg_graph_check_type(uint32_t dtype, uint32_t rank, const int64_t *dims,
-                             const char *what, int32_t g, int32_t op,
-                             MgDiag *diag);
+/// and at most MG_MAX_NUMEL elements. `what` names the tensor in messages,
+/// which blame op `op` of graph `g`.
+MgStatus mg_graph_check_type(MgGraphType t, const char *what, int32_t g,
+                             int32_t op, MgDiag *diag);
 
 /// The result tensors of one op, as mg_graph_infer infers them.
 typedef struct MgOpResults {

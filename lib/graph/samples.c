@@ -26,8 +26,8 @@ MgProgram *mg_sample_rmsnorm_matmul_fused(int64_t m, int64_t k, int64_t n,
   MgTensorId ins[2] = {input(&b, 0, 2, m, k, 0), input(&b, 0, 2, k, n, 0)};
   MgGraphId g = block(&b, grid, 1, forloop);
   MgTensorId x = input(&b, g, 2, m, k, 0), w = input(&b, g, 2, k, n, 0);
-  MgTensorId xt = iter(&b, g, x, PHI, PHI, PHI, 1);
-  MgTensorId wt = iter(&b, g, w, 1, PHI, PHI, 0);
+  MgTensorId xt = iter(&b, g, x, (Map3){PHI, PHI, PHI}, 1);
+  MgTensorId wt = iter(&b, g, w, (Map3){1, PHI, PHI}, 0);
   MgTensorId xw = accum(&b, g, matmul(&b, g, xt, wt), MG_ACCUM_SUM);
   MgTensorId ss = accum(&b, g, xt, MG_ACCUM_SUM_SQ_LAST);
   MgTensorId r = unary(&b, g, MG_OP_SQRT,
@@ -54,9 +54,9 @@ MgProgram *mg_sample_attention(int64_t bs, int64_t s, int64_t d, int64_t l) {
 // Kernel 1: block (x, y) takes KV chunk x of batch y.
 static void split_kv(Build *b, const BlockedAttention *a) {
   MgGraphId g1 = a->g;
-  MgTensorId qt = iter(b, g1, a->q, PHI, 0, PHI, PHI);
-  MgTensorId kt = iter(b, g1, a->k, 2, 0, PHI, 2);
-  MgTensorId vt = iter(b, g1, a->v, 1, 0, PHI, 1);
+  MgTensorId qt = iter(b, g1, a->q, (Map3){PHI, 0, PHI}, PHI);
+  MgTensorId kt = iter(b, g1, a->k, (Map3){2, 0, PHI}, 2);
+  MgTensorId vt = iter(b, g1, a->v, (Map3){1, 0, PHI}, 1);
   MgTensorId e = unary(b, g1, MG_OP_EXP, matmul(b, g1, qt, kt));
   MgTensorId num = accum(b, g1, matmul(b, g1, e, vt), MG_ACCUM_SUM);
   MgTensorId den = accum(b, g1, e, MG_ACCUM_SUM_LAST);
@@ -69,9 +69,9 @@ static void split_kv(Build *b, const BlockedAttention *a) {
   MgTensorId pns[2]; // Σ P·V, Σ P
   MgGraphId g2 = split_kv_merge_block(b, a, 2, pns);
   MgTensorId n2 =
-      accum(b, g2, iter(b, g2, pns[0], 0, PHI, PHI, 1), MG_ACCUM_SUM);
+      accum(b, g2, iter(b, g2, pns[0], (Map3){0, PHI, PHI}, 1), MG_ACCUM_SUM);
   MgTensorId s2 =
-      accum(b, g2, iter(b, g2, pns[1], 0, PHI, PHI, 1), MG_ACCUM_SUM);
+      accum(b, g2, iter(b, g2, pns[1], (Map3){0, PHI, PHI}, 1), MG_ACCUM_SUM);
   save(b, g2, binary(b, g2, MG_OP_DIV, n2, s2), 0, PHI, PHI);
   output(b, 0, custom(b, g2, 2, part, NULL));
 }
@@ -111,10 +111,10 @@ MgProgram *mg_sample_lora_fused(int64_t m, int64_t k, int64_t n, int64_t r,
   MgGraphId g = block(&b, grid, 1, 1);
   MgTensorId x = input(&b, g, 2, m, k, 0), w = input(&b, g, 2, k, n, 0);
   MgTensorId a = input(&b, g, 2, k, r, 0), bb = input(&b, g, 2, r, n, 0);
-  MgTensorId xt = iter(&b, g, x, PHI, PHI, PHI, PHI);
-  MgTensorId wt = iter(&b, g, w, 1, PHI, PHI, PHI);
-  MgTensorId at = iter(&b, g, a, PHI, PHI, PHI, PHI);
-  MgTensorId bt = iter(&b, g, bb, 1, PHI, PHI, PHI);
+  MgTensorId xt = iter(&b, g, x, (Map3){PHI, PHI, PHI}, PHI);
+  MgTensorId wt = iter(&b, g, w, (Map3){1, PHI, PHI}, PHI);
+  MgTensorId at = iter(&b, g, a, (Map3){PHI, PHI, PHI}, PHI);
+  MgTensorId bt = iter(&b, g, bb, (Map3){1, PHI, PHI}, PHI);
   MgTensorId xw = matmul(&b, g, xt, wt);
   MgTensorId xab = matmul(&b, g, matmul(&b, g, xt, at), bt);
   save(&b, g, binary(&b, g, MG_OP_ADD, xw, xab), 1, PHI, PHI);
@@ -168,9 +168,9 @@ static MgProgram *mlp_fused(int64_t m, int64_t k, int64_t n, int32_t grid,
   mlp_inputs(&b, 0, m, k, n, ins);
   MgGraphId g = block(&b, grid, 1, forloop);
   mlp_inputs(&b, g, m, k, n, xw);
-  MgTensorId xt = iter(&b, g, xw[0], PHI, PHI, PHI, 1);
-  MgTensorId w1t = iter(&b, g, xw[1], 1, PHI, PHI, 0);
-  MgTensorId w2t = iter(&b, g, xw[2], 1, PHI, PHI, 0);
+  MgTensorId xt = iter(&b, g, xw[0], (Map3){PHI, PHI, PHI}, 1);
+  MgTensorId w1t = iter(&b, g, xw[1], (Map3){1, PHI, PHI}, 0);
+  MgTensorId w2t = iter(&b, g, xw[2], (Map3){1, PHI, PHI}, 0);
   MgTensorId h1 = accum(&b, g, matmul(&b, g, xt, w1t), MG_ACCUM_SUM);
   MgTensorId h2 = accum(&b, g, matmul(&b, g, xt, w2t), MG_ACCUM_SUM);
   save(&b, g, post(&b, g, h1, h2), 1, PHI, PHI);
@@ -245,9 +245,9 @@ MgProgram *mg_sample_ntrans_fused(int64_t m, int64_t n, int32_t grid) {
   MgGraphId g = block(&b, grid, 1, 1);
   MgTensorId h = input(&b, g, 2, m, n, 0), x = input(&b, g, 2, m, n, 0);
   MgTensorId alpha = input(&b, g, 2, m, n, 0);
-  MgTensorId ht = iter(&b, g, h, 0, PHI, PHI, PHI);
-  MgTensorId xt = iter(&b, g, x, 0, PHI, PHI, PHI);
-  MgTensorId at = iter(&b, g, alpha, 0, PHI, PHI, PHI);
+  MgTensorId ht = iter(&b, g, h, (Map3){0, PHI, PHI}, PHI);
+  MgTensorId xt = iter(&b, g, x, (Map3){0, PHI, PHI}, PHI);
+  MgTensorId at = iter(&b, g, alpha, (Map3){0, PHI, PHI}, PHI);
   save(&b, g, ntrans(&b, g, ht, xt, at, n), 0, PHI, PHI);
   output(&b, 0, custom(&b, g, 3, ins, NULL));
   return finish(&b);
@@ -271,7 +271,7 @@ MgProgram *mg_sample_sum_last_fused(int64_t m, int64_t n, int32_t grid,
   MgTensorId in = input(&b, 0, 2, m, n, 0);
   MgGraphId g = block(&b, grid, 1, forloop);
   MgTensorId x = input(&b, g, 2, m, n, 0);
-  MgTensorId s = accum(&b, g, iter(&b, g, x, 0, PHI, PHI, 1),
+  MgTensorId s = accum(&b, g, iter(&b, g, x, (Map3){0, PHI, PHI}, 1),
                        MG_ACCUM_SUM_LAST);
   save(&b, g, s, 0, PHI, PHI);
   output(&b, 0, custom(&b, g, 1, &in, NULL));

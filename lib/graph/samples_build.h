@@ -76,9 +76,11 @@ static inline MgTensorId sum(Build *b, MgGraphId g, MgTensorId x, int32_t dim) {
   return BUILD_STEP(b, mg_graph_sum(b->p, g, x, dim, NULL));
 }
 
-static inline MgTensorId iter(Build *b, MgGraphId g, MgTensorId x, int8_t ix,
-                       int8_t iy, int8_t iz, int8_t fmap) {
-  int8_t imap[3] = {ix, iy, iz};
+// Grid axis x, y, z -> tensor dim (an imap; PHI: none).
+typedef int8_t Map3[3];
+
+static inline MgTensorId iter(Build *b, MgGraphId g, MgTensorId x,
+                              const Map3 imap, int8_t fmap) {
   return BUILD_STEP(b, mg_graph_iterator(b->p, g, x, imap, fmap, NULL));
 }
 

@@ -41,7 +41,8 @@ MgProgram *mg_sample_stable_softmax_fused(int64_t m, int64_t n,
   Build b = start();
   MgTensorId in = input(&b, 0, 2, m, n, 0);
   MgGraphId g = block(&b, grid, 1, 1);
-  MgTensorId xt = iter(&b, g, input(&b, g, 2, m, n, 0), 0, PHI, PHI, PHI);
+  MgTensorId xt =
+      iter(&b, g, input(&b, g, 2, m, n, 0), (Map3){0, PHI, PHI}, PHI);
   MgTensorId e = stable_exp(&b, g, xt, row_max(&b, g, xt, 1));
   save(&b, g, binary(&b, g, MG_OP_DIV, e, sum(&b, g, e, 1)), 0, PHI, PHI);
   output(&b, 0, custom(&b, g, 1, &in, NULL));
@@ -90,9 +91,9 @@ static FlashSums flash_step(Build *b, MgGraphId g, MgTensorId qt,
 // Block (x, y): query rows x of batch y, looping over the KV length.
 static void flash(Build *b, const BlockedAttention *a) {
   MgGraphId g = a->g;
-  FlashSums f = flash_step(b, g, iter(b, g, a->q, 1, 0, PHI, PHI),
-                           iter(b, g, a->k, PHI, 0, PHI, 2),
-                           iter(b, g, a->v, PHI, 0, PHI, 1));
+  FlashSums f = flash_step(b, g, iter(b, g, a->q, (Map3){1, 0, PHI}, PHI),
+                           iter(b, g, a->k, (Map3){PHI, 0, PHI}, 2),
+                           iter(b, g, a->v, (Map3){PHI, 0, PHI}, 1));
   save(b, g, binary(b, g, MG_OP_DIV, f.num, f.den), 1, 0, PHI);
   output(b, 0, custom(b, g, 3, a->ins, NULL));
 }
@@ -108,9 +109,9 @@ MgProgram *mg_sample_stable_attention_flash(int64_t bs, int64_t s, int64_t d,
 // rescaled partials and its max side by side along dim 1.
 static void stable_split_kv(Build *b, const BlockedAttention *a) {
   MgGraphId g1 = a->g;
-  FlashSums f = flash_step(b, g1, iter(b, g1, a->q, PHI, 0, PHI, PHI),
-                           iter(b, g1, a->k, 2, 0, PHI, 2),
-                           iter(b, g1, a->v, 1, 0, PHI, 1));
+  FlashSums f = flash_step(b, g1, iter(b, g1, a->q, (Map3){PHI, 0, PHI}, PHI),
+                           iter(b, g1, a->k, (Map3){2, 0, PHI}, 2),
+                           iter(b, g1, a->v, (Map3){1, 0, PHI}, 1));
   save(b, g1, f.num, 1, 0, PHI);
   save(b, g1, f.den, 1, 0, PHI);
   save(b, g1, accum(b, g1, f.max, MG_ACCUM_MAX), 1, 0, PHI);
@@ -120,9 +121,11 @@ static void stable_split_kv(Build *b, const BlockedAttention *a) {
   // online sums, keyed by each chunk's max, then divides.
   MgTensorId pnsm[3]; // Σ P·V, Σ P, the max
   MgGraphId g2 = split_kv_merge_block(b, a, 3, pnsm);
-  MgTensorId mt = iter(b, g2, pnsm[2], 0, PHI, PHI, 1);
-  MgTensorId n2 = online(b, g2, iter(b, g2, pnsm[0], 0, PHI, PHI, 1), mt);
-  MgTensorId s2 = online(b, g2, iter(b, g2, pnsm[1], 0, PHI, PHI, 1), mt);
+  MgTensorId mt = iter(b, g2, pnsm[2], (Map3){0, PHI, PHI}, 1);
+  MgTensorId n2 =
+      online(b, g2, iter(b, g2, pnsm[0], (Map3){0, PHI, PHI}, 1), mt);
+  MgTensorId s2 =
+      online(b, g2, iter(b, g2, pnsm[1], (Map3){0, PHI, PHI}, 1), mt);
   save(b, g2, binary(b, g2, MG_OP_DIV, n2, s2), 0, PHI, PHI);
   output(b, 0, custom(b, g2, 3, part, NULL));
 }

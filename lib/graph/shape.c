@@ -23,9 +23,10 @@ const char *mg_graph_axis_name(int axis) {
   return axis >= 0 && axis < 3 ? names[axis] : "?";
 }
 
-MgStatus mg_graph_check_type(uint32_t dtype, uint32_t rank, const int64_t *dims,
-                             const char *what, int32_t g, int32_t op,
-                             MgDiag *diag) {
+MgStatus mg_graph_check_type(MgGraphType t, const char *what, int32_t g,
+                             int32_t op, MgDiag *diag) {
+  uint32_t dtype = t.dtype, rank = t.rank;
+  const int64_t *dims = t.dims;
   if (dtype >= MG_DTYPE_COUNT)
     return mg_diag_set(diag, MG_STATUS_INVALID, g, op,
                        "%s has unknown dtype %u", what, dtype);
@@ -534,8 +535,8 @@ MgStatus mg_graph_infer(const MgProgram *p, MgGraphId g, uint32_t op_index,
   }
   for (uint32_t i = 0; i < *num_out; i++) {
     out[i].producer = op_index;
-    st = mg_graph_check_type(out[i].dtype, out[i].rank, out[i].dims,
-                             "result", cx.g, cx.oi, diag);
+    MgGraphType type = {out[i].dtype, out[i].rank, out[i].dims};
+    st = mg_graph_check_type(type, "result", cx.g, cx.oi, diag);
     if (st != MG_STATUS_OK) {
       *num_out = 0;
       return st;

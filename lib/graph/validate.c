@@ -168,8 +168,8 @@ static MgStatus check_inputs(const MgGraph *gr, MgGraphId g, MgDiag *diag) {
       st = BAD(diag, g, i, "input position %d is used twice", op->attr);
     else {
       const MgTensor *t = &gr->tensors[op->outputs[0]];
-      st = mg_graph_check_type(t->dtype, t->rank, t->dims, "input",
-                               (int32_t)g, (int32_t)i, diag);
+      st = mg_graph_check_type((MgGraphType){t->dtype, t->rank, t->dims},
+                               "input", (int32_t)g, (int32_t)i, diag);
       if (st == MG_STATUS_OK)
         st = check_layout(gr, g, i, t->rank, diag);
     }

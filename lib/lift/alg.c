@@ -320,10 +320,12 @@ static bool binary_tensor(MgLiftBuilder *b, MgOpKind kind, const MgLiftVal *x,
 // kernel input instead (as for x + c) and the product is a binary op that
 // stores the written type: the cast stays a view, as in front of a sum or
 // a max. Without such a tensor (a constant in a linalg body) the cast is
-// blamed as before.
-static bool scale_by(MgLiftBuilder *b, MgOpKind scalar_kind,
-                     MgOpKind binary_kind, const MgLiftVal *x,
-                     const MgLiftVal *c, uint8_t dtype, MgLiftVal *out) {
+// blamed as before. `binary_kind` is MG_OP_MUL or MG_OP_DIV.
+static bool scale_by(MgLiftBuilder *b, MgOpKind binary_kind,
+                     const MgLiftVal *x, const MgLiftVal *c, uint8_t dtype,
+                     MgLiftVal *out) {
+  MgOpKind scalar_kind =
+      binary_kind == MG_OP_DIV ? MG_OP_DIV_SCALAR : MG_OP_MUL_SCALAR;
   MgLiftVal a = *x;
   if (!scalar_fits(b, x, c) || !mg_lift_materialize(b, &a))
     return false;
@@ -447,9 +449,9 @@ bool mg_lift_alg_binary(MgLiftBuilder *b, MgLiftAlg op, const MgLiftVal *x,
       return binary_tensor(b, MG_OP_DIV, o, &u, dtype, out);
     }
     if (y->kind == MG_LIFT_SCALAR && is_tensorish(x))
-      return scale_by(b, MG_OP_MUL_SCALAR, MG_OP_MUL, x, y, dtype, out);
+      return scale_by(b, MG_OP_MUL, x, y, dtype, out);
     if (x->kind == MG_LIFT_SCALAR && is_tensorish(y))
-      return scale_by(b, MG_OP_MUL_SCALAR, MG_OP_MUL, y, x, dtype, out);
+      return scale_by(b, MG_OP_MUL, y, x, dtype, out);
     if (x->kind == MG_LIFT_TENSOR && same_value(x, y) &&
         y->kind == MG_LIFT_TENSOR)
       return square_of(b, x, dtype, out);
@@ -469,7 +471,7 @@ bool mg_lift_alg_binary(MgLiftBuilder *b, MgLiftAlg op, const MgLiftVal *x,
       return mg_lift_alg_binary(b, MG_LIFT_ALG_MUL, x, &u, dtype, out);
     }
     if (y->kind == MG_LIFT_SCALAR && is_tensorish(x))
-      return scale_by(b, MG_OP_DIV_SCALAR, MG_OP_DIV, x, y, dtype, out);
+      return scale_by(b, MG_OP_DIV, x, y, dtype, out);
     if (is_const(x, 1.0) && is_tensorish(y))
       return mg_lift_alg_unary(b, MG_LIFT_ALG_RECIP, y, dtype, out);
     return binary_tensor(b, MG_OP_DIV, x, y, dtype, out);

@@ -358,12 +358,14 @@ static void order_ref_ops(const MgLiftBlock *bs, MgLiftChunk *c,
   c->num_ref_ops = nref;
 }
 
-// Fills chunk c from the checked chunk: members, the ops that stayed in
-// between, inputs, reference ops and slots; takes outs' array and b's
+// Fills chunk c from the checked chunk (run positions [from, to) of
+// res->bs, built in res->b): members, the ops that stayed in between,
+// inputs, reference ops and slots; takes outs' array and the builder's
 // program.
-static int build_chunk(MgLiftBlock *bs, uint32_t from, uint32_t to,
-                       MgLiftBuilder *b, const Resolve *res, Growable *outs,
-                       const char *note, MgLiftChunk *c) {
+static int build_chunk(const Resolve *res, uint32_t from, uint32_t to,
+                       Growable *outs, const char *note, MgLiftChunk *c) {
+  MgLiftBlock *bs = res->bs;
+  MgLiftBuilder *b = res->b;
   uint32_t first = bs->members[from], lastm = bs->members[to - 1];
   c->block = bs->block;
   c->num_members = to - from;
@@ -435,7 +437,7 @@ int mg_lift_block_finalize(MgLiftBlock *bs, uint32_t from, uint32_t to,
   MgLiftChunk c;
   memset(&c, 0, sizeof c);
   if (rc == MG_LIFT_RUN_OK)
-    rc = build_chunk(bs, from, to, b, &res, &outs, note, &c);
+    rc = build_chunk(&res, from, to, &outs, note, &c);
   if (rc == MG_LIFT_RUN_OK)
     rc = append_chunk(bs, &c);
   if (rc != MG_LIFT_RUN_OK)

@@ -370,14 +370,13 @@ void mg_lift_chunk_free(MgLiftChunk *c);
 void mg_lift_plan_note(MgLiftPlan *plan, MlirOperation op, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/// Rewrites the function for `chunk` (reference, kernel graph, call).
-/// `symbols` is the module's symbol table (the two new functions enter
-/// it), `name` the kernel graph's symbol, `after` the module-level op after
-/// which the new functions go (updated). `call` receives the new func.call.
-MgStatus mg_lift_rewrite_chunk(MlirOperation module, MlirSymbolTable symbols,
-                               MlirOperation *after, const char *name,
-                               MgLiftChunk *chunk, MlirOperation *call,
-                               MgDiag *diag);
+/// Rewrites the function for `chunk` (reference, kernel graph, call) in
+/// `module` (the two new functions enter its symbol table). `name` is the
+/// kernel graph's symbol, `after` the module-level op after which the new
+/// functions go (updated). `call` receives the new func.call.
+MgStatus mg_lift_rewrite_chunk(MgBridgeModule module, MlirOperation *after,
+                               const char *name, MgLiftChunk *chunk,
+                               MlirOperation *call, MgDiag *diag);
 
 //===--- mask.c, mask_linalg.c: selects on i1 masks as additions ---------===//
 

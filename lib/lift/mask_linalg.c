@@ -97,15 +97,25 @@ int mg_lift_generic_fill(MlirOperation op) {
   return -1;
 }
 
-static MlirOperation create(const char *name, MlirLocation loc, intptr_t n,
-                            const MlirValue *operands, MlirType type,
-                            intptr_t na, const MlirNamedAttribute *attrs,
+// An op's operands and its attributes, as the C API takes them.
+typedef struct ValueList {
+  intptr_t n;
+  const MlirValue *v;
+} ValueList;
+typedef struct AttrList {
+  intptr_t n;
+  const MlirNamedAttribute *a;
+} AttrList;
+
+// `name` with one result of `type` (null: none); takes `region` (or NULL).
+static MlirOperation create(const char *name, MlirLocation loc,
+                            ValueList operands, MlirType type, AttrList attrs,
                             MlirRegion *region) {
   MlirOperationState s = mlirOperationStateGet(str(name), loc);
-  mlirOperationStateAddOperands(&s, n, operands);
+  mlirOperationStateAddOperands(&s, operands.n, operands.v);
   if (!mlirTypeIsNull(type))
     mlirOperationStateAddResults(&s, 1, &type);
-  mlirOperationStateAddAttributes(&s, na, attrs);
+  mlirOperationStateAddAttributes(&s, attrs.n, attrs.a);
   if (region)
     mlirOperationStateAddOwnedRegions(&s, 1, region);
   return mlirOperationCreate(&s);
@@ -126,8 +136,8 @@ static MlirOperation constant(MlirType type, double value, bool boundary,
             is_i1(type) ? mlirIntegerAttrGet(type, value != 0)
                         : mlirFloatAttrDoubleGet(ctx, type, value)),
       named(ctx, "ug.boundary", mlirUnitAttrGet(ctx))};
-  return create("arith.constant", loc, 0, NULL, type, boundary ? 2 : 1, attrs,
-                NULL);
+  return create("arith.constant", loc, (ValueList){0, NULL}, type,
+                (AttrList){boundary ? 2 : 1, attrs}, NULL);
 }
 
 MlirValue mg_lift_generic_mask_make(MlirBlock block, MlirOperation at,
@@ -151,7 +161,8 @@ MlirValue mg_lift_generic_mask_make(MlirBlock block, MlirOperation at,
   MlirType elem = mlirShapedTypeGetElementType(type);
   MlirNamedAttribute mark = named(ctx, "ug.boundary", mlirUnitAttrGet(ctx));
   MlirOperation empty =
-      create("tensor.empty", loc, 0, NULL, type, 1, &mark, NULL);
+      create("tensor.empty", loc, (ValueList){0, NULL}, type,
+             (AttrList){1, &mark}, NULL);
   // The body: select(m, 0, fill), or select(m, fill, 0).
   MlirType args[2] = {mlirShapedTypeGetElementType(mt), elem};
   MlirLocation locs[2] = {loc, loc};
@@ -167,11 +178,13 @@ MlirValue mg_lift_generic_mask_make(MlirBlock block, MlirOperation at,
     so[1] = so[2];
     so[2] = mlirOperationGetResult(zero, 0);
   }
-  MlirOperation s = create("arith.select", loc, 3, so, elem, 0, NULL, NULL);
+  MlirOperation s = create("arith.select", loc, (ValueList){3, so}, elem,
+                           (AttrList){0, NULL}, NULL);
   mlirBlockAppendOwnedOperation(body, s);
   MlirValue r = mlirOperationGetResult(s, 0);
-  mlirBlockAppendOwnedOperation(body, create("linalg.yield", loc, 1, &r,
-                                             (MlirType){NULL}, 0, NULL, NULL));
+  mlirBlockAppendOwnedOperation(
+      body, create("linalg.yield", loc, (ValueList){1, &r}, (MlirType){NULL},
+                   (AttrList){0, NULL}, NULL));
   MlirRegion region = mlirRegionCreate();
   mlirRegionAppendOwnedBlock(region, body);
   MlirAttribute id =
@@ -190,7 +203,8 @@ MlirValue mg_lift_generic_mask_make(MlirBlock block, MlirOperation at,
       mark};
   MlirValue operands[2] = {mask, mlirOperationGetResult(empty, 0)};
   MlirOperation a =
-      create("linalg.generic", loc, 2, operands, type, 4, attrs, &region);
+      create("linalg.generic", loc, (ValueList){2, operands}, type,
+             (AttrList){4, attrs}, &region);
   mg_lift_place_before(block, at, empty, a);
   return mlirOperationGetResult(a, 0);
 }
@@ -217,8 +231,9 @@ MlirOperation mg_lift_generic_stand_in(MlirOperation gen,
   MlirValue sum_in[2] = {mlirOperationGetOperand(sel, 3 - fill), arg};
   MlirContext ctx = mlirLocationGetContext(loc);
   MlirNamedAttribute mark = named(ctx, "ug.boundary", mlirUnitAttrGet(ctx));
-  MlirOperation sum = create("arith.addf", loc, 2, sum_in,
-                             mlirValueGetType(sum_in[0]), 1, &mark, NULL);
+  MlirOperation sum =
+      create("arith.addf", loc, (ValueList){2, sum_in},
+             mlirValueGetType(sum_in[0]), (AttrList){1, &mark}, NULL);
   MlirBlock body = body_of(copy);
   mlirBlockInsertOwnedOperationBefore(body, sel, cond);
   mlirBlockInsertOwnedOperationBefore(body, sel, sum);

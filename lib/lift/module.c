@@ -124,10 +124,10 @@ static void remark(const MgLiftOptions *o, MlirOperation op, const char *fmt,
   o->remark(o->remark_data, mlirOperationGetLocation(op), msg);
 }
 
-static MgStatus lift_function(MlirOperation module, MlirSymbolTable symbols,
-                              MlirOperation func, const char *name,
-                              const MgLiftOptions *opts,
+static MgStatus lift_function(MgBridgeModule m, MlirOperation func,
+                              const char *name, const MgLiftOptions *opts,
                               MgLiftStats *stats, MgDiag *diag) {
+  MlirSymbolTable symbols = m.symbols;
   MlirRegion body = mlirOperationGetRegion(func, 0);
   if (is_empty_function(body)) {
     remark(opts, func, "mirage-lift: '@%s': nothing to lift%s", name,
@@ -188,8 +188,7 @@ static MgStatus lift_function(MlirOperation module, MlirSymbolTable symbols,
     if (stats)
       stats->ugraph_ops += c->compute;
     MlirOperation call = {NULL};
-    status = mg_lift_rewrite_chunk(module, symbols, &after, kname, c, &call,
-                                   diag);
+    status = mg_lift_rewrite_chunk(m, &after, kname, c, &call, diag);
     // Later subprograms that read this one's results now read the call's.
     for (uint32_t d = i + 1; d < plan.num_chunks && status == MG_STATUS_OK; ++d)
       for (uint32_t in = 0; in < plan.chunks[d].num_inputs; ++in)
@@ -359,7 +358,8 @@ MgStatus mg_lift_module(MlirOperation module, const MgLiftOptions *options,
              "carry)");
       continue;
     }
-    status = lift_function(module, symbols, f, name, &opts, stats, diag);
+    status = lift_function((MgBridgeModule){module, symbols}, f, name, &opts,
+                           stats, diag);
   }
   mg_ptrmap_free(&references);
   mlirSymbolTableDestroy(symbols);

@@ -188,7 +188,7 @@ static void free_chunks(MgLiftBlock *bs) {
 
 // Translates run positions [from, to) into a fresh builder.
 static int build(MgLiftBlock *bs, MgLiftBuilder *b, uint32_t from, uint32_t to,
-                 uint32_t *stop, char *note, size_t note_size) {
+                 uint32_t *stop, char note[MG_LIFT_WHY_SIZE]) {
   const MgLiftOptions *opts = bs->plan->opts;
   if (!mg_lift_builder_init(b, opts))
     return MG_LIFT_RUN_NOMEM;
@@ -216,11 +216,11 @@ static int build(MgLiftBlock *bs, MgLiftBuilder *b, uint32_t from, uint32_t to,
     if (lax || full) {
       *stop = k;
       if (lax)
-        snprintf(note, note_size,
+        snprintf(note, MG_LIFT_WHY_SIZE,
                  "an exp here reads an exp result of the "
                  "previous subprogram (one exp per path keeps each LAX)");
       else
-        snprintf(note, note_size,
+        snprintf(note, MG_LIFT_WHY_SIZE,
                  "the previous subprogram reached "
                  "max-ops=%u",
                  opts->max_ops);
@@ -271,7 +271,7 @@ static int chunk_segment(MgLiftBlock *bs, uint32_t from, uint32_t to,
     MgLiftBuilder b;
     uint32_t stop;
     char note[MG_LIFT_WHY_SIZE] = "";
-    int rc = build(bs, &b, start, to, &stop, note, sizeof note);
+    int rc = build(bs, &b, start, to, &stop, note);
     if (rc == MG_LIFT_RUN_OK && stop < to) {
       // Keep ops that emitted nothing (views, pending sigmoids) with the
       // consumers that come after the boundary.
@@ -281,7 +281,7 @@ static int chunk_segment(MgLiftBlock *bs, uint32_t from, uint32_t to,
       mg_lift_builder_free(&b);
       uint32_t again;
       char unused[MG_LIFT_WHY_SIZE];
-      rc = build(bs, &b, start, stop, &again, unused, sizeof unused);
+      rc = build(bs, &b, start, stop, &again, unused);
     }
     if (rc == MG_LIFT_RUN_OK)
       rc = mg_lift_block_finalize(bs, start, stop, &b, carry_note);

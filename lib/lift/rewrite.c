@@ -275,10 +275,11 @@ static MlirOperation mask_stand_in(const MgLiftChunk *c, const MlirValue *masks,
   return (MlirOperation){NULL};
 }
 
-static MlirOperation build_reference(MlirContext ctx, MgLiftChunk *c,
-                                     const char *name, MlirLocation loc,
-                                     MlirType *in_types, MlirType *out_types,
+static MlirOperation build_reference(MgLiftChunk *c, const char *name,
+                                     MlirLocation loc, MlirType *in_types,
+                                     MlirType *out_types,
                                      uint32_t *num_boundary) {
+  MlirContext ctx = mlirLocationGetContext(loc);
   uint32_t cap = c->num_inputs;
   for (uint32_t i = 0; i < c->num_ref_ops; ++i)
     cap += (uint32_t)mlirOperationGetNumResults(c->ref_ops[i]);
@@ -396,10 +397,11 @@ static MlirOperation build_reference(MlirContext ctx, MgLiftChunk *c,
   return ref;
 }
 
-MgStatus mg_lift_rewrite_chunk(MlirOperation module, MlirSymbolTable symbols,
-                               MlirOperation *after, const char *name,
-                               MgLiftChunk *c, MlirOperation *call_out,
-                               MgDiag *diag) {
+MgStatus mg_lift_rewrite_chunk(MgBridgeModule m, MlirOperation *after,
+                               const char *name, MgLiftChunk *c,
+                               MlirOperation *call_out, MgDiag *diag) {
+  MlirOperation module = m.op;
+  MlirSymbolTable symbols = m.symbols;
   MlirContext ctx = mlirOperationGetContext(module);
   char ref_name[512];
   snprintf(ref_name, sizeof ref_name, "%s_ref", name);
@@ -424,15 +426,14 @@ MgStatus mg_lift_rewrite_chunk(MlirOperation module, MlirSymbolTable symbols,
                                                 mlirAttributeGetNull());
   MgStatus status = MG_STATUS_OK;
   uint32_t num_boundary = 0;
-  MlirOperation ref = build_reference(ctx, c, ref_name, loc, in_types,
-                                      out_types, &num_boundary);
+  MlirOperation ref =
+      build_reference(c, ref_name, loc, in_types, out_types, &num_boundary);
   MlirOperation kernel = {NULL};
   if (mlirOperationIsNull(ref)) {
     status = mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
                          "internal: could not copy the ops of '@%s'", name);
   } else if (mlirLogicalResultIsFailure(
-                 mg_bridge_export(module, symbols, c->prog, name, NULL, loc,
-                                  &kernel)) ||
+                 mg_bridge_export(m, c->prog, name, NULL, loc, &kernel)) ||
              mlirOperationIsNull(kernel)) {
     mlirOperationDestroy(ref);
     status = mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,

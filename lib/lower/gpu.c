@@ -175,11 +175,19 @@ static void bind_shared_buffers(Emit *e, const MgGraph *b, const bool *reg,
   }
 }
 
+// How a kernel runs its block graph: the tensors kept in registers, the
+// tiles in dynamic shared memory or not, the threads reductions cooperate
+// over (0: none).
+typedef struct BlockLayout {
+  const bool *reg;
+  bool dynamic;
+  int64_t coop;
+} BlockLayout;
+
 // A graph-defined op's body: the block graph run by one thread block per
 // grid point, its block_threads threads splitting each op's elements.
 static void custom_body(Emit *e, const MgOp *op, Name *kval,
-                        char (*ktype)[TYPE_LEN], const bool *reg,
-                        bool dynamic, int64_t coop) {
+                        char (*ktype)[TYPE_LEN], BlockLayout l) {
   const MgGraph *b = &e->p->graphs[op->attr];
   if (!mg_lower_alloc_tables(e, b)) {
     e->error = "out of memory";
@@ -194,11 +202,11 @@ static void custom_body(Emit *e, const MgOp *op, Name *kval,
     mg_lower_line(e, "%s = gpu.thread_id x", e->lo);
     mg_lower_index(e, b->block_threads, e->step);
     e->step_value = b->block_threads;
-    e->coop_threads = coop;
+    e->coop_threads = l.coop;
     snprintf(e->tid, NAME_LEN, "%s", e->lo);
     snprintf(e->scratch, NAME_LEN, "%%red");
-    bind_shared_buffers(e, b, reg, dynamic);
-    mg_lower_block_body(e, reg);
+    bind_shared_buffers(e, b, l.reg, l.dynamic);
+    mg_lower_block_body(e, l.reg);
   }
   mg_lower_free_tables(e);
 }
@@ -273,7 +281,7 @@ void mg_lower_gpu_kernel(Emit *e, const char *name, MgOpId opi) {
   if (!blocks)
     predefined_body(e, op, kval, ktype, gemv);
   else
-    custom_body(e, op, kval, ktype, reg, dynamic, coop);
+    custom_body(e, op, kval, ktype, (BlockLayout){reg, dynamic, coop});
   e->coop_threads = 0;
   mg_lower_line(e, "gpu.return");
   e->indent--;

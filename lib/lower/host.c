@@ -512,17 +512,24 @@ static void host_device_program(Emit *e, const MgLowerOptions *o,
   mg_lower_arg_errors_finish(e, &errs);
 }
 
-// Buffer `b` (identity type `mt`) as @F's argument `n`: cast to the
+// The operands of a call being built and their types.
+typedef struct ArgList {
+  MgText vals, types;
+  uint32_t n;
+} ArgList;
+
+// Buffer `b` (identity type `mt`) as @F's next argument: cast to the
 // caller's type @F takes.
 static void pass_arg(Emit *e, const char *b, const char *mt, uint32_t rank,
-                     uint32_t n, MgText *args, MgText *types) {
+                     ArgList *a) {
   char ct[TYPE_LEN];
   Name c;
   mg_lower_caller_type(mt, rank, ct);
   mg_lower_fresh(e, c);
   mg_lower_line(e, "%s = memref.cast %s : %s to %s", c, b, mt, ct);
-  mg_text_printf(args, "%s%s", n ? ", " : "", c);
-  mg_text_printf(types, "%s%s", n ? ", " : "", ct);
+  mg_text_printf(&a->vals, "%s%s", a->n ? ", " : "", c);
+  mg_text_printf(&a->types, "%s%s", a->n ? ", " : "", ct);
+  a->n++;
 }
 
 // host=device, callers inside the module (mirage-superopt's lifted
@@ -532,13 +539,13 @@ static void pass_arg(Emit *e, const char *b, const char *mt, uint32_t rank,
 // caller's tensors must bufferize to device-accessible memory.
 static void device_adapter(Emit *e, const MgLowerOptions *o) {
   const MgGraph *root = &e->p->graphs[0];
-  MgText sig = {0}, results = {0}, args = {0}, types = {0}, rets = {0};
+  MgText sig = {0}, results = {0}, rets = {0};
+  ArgList args = {{0}, {0}, 0};
   tensor_signature(root, &sig, &results);
   mg_lower_line(e, "func.func private @\"%s\"(%s) -> (%s) {",
                 o->tensor_adapter, sig.data ? sig.data : "",
                 results.data ? results.data : "");
   e->indent++;
-  uint32_t n = 0;
   for (uint32_t i = 0; i < root->num_ops; i++) {
     if (root->ops[i].kind != MG_OP_INPUT)
       continue;
@@ -553,7 +560,7 @@ static void device_adapter(Emit *e, const MgLowerOptions *o) {
                      "%s", b, root->ops[i].attr, tt, mt);
     MgTensor s;
     stored_tensor(root, root->ops[i].outputs[0], &s);
-    pass_arg(e, b, mt, s.rank, n++, &args, &types);
+    pass_arg(e, b, mt, s.rank, &args);
   }
   Name *outs = calloc(root->num_outputs ? root->num_outputs : 1, sizeof *outs);
   if (!outs) {
@@ -566,11 +573,11 @@ static void device_adapter(Emit *e, const MgLowerOptions *o) {
       // 16 bytes: the kernels' vector accesses assume it.
       mg_lower_line(e, "%s = memref.alloc() {alignment = 16 : i64} : %s",
                     outs[k], mt);
-      pass_arg(e, outs[k], mt, root->tensors[root->outputs[k]].rank, n++,
-               &args, &types);
+      pass_arg(e, outs[k], mt, root->tensors[root->outputs[k]].rank, &args);
     }
     mg_lower_line(e, "func.call @\"%s\"(%s) : (%s) -> ()", o->name,
-                  args.data ? args.data : "", types.data ? types.data : "");
+                  args.vals.data ? args.vals.data : "",
+                  args.types.data ? args.types.data : "");
     for (uint32_t k = 0; k < root->num_outputs; k++) {
       char mt[TYPE_LEN], tt[TYPE_LEN];
       out_param_type(root, k, mt);
@@ -582,7 +589,7 @@ static void device_adapter(Emit *e, const MgLowerOptions *o) {
   free(outs);
   e->indent--;
   mg_lower_line(e, "}");
-  MgText *all[] = {&sig, &results, &args, &types, &rets};
+  MgText *all[] = {&sig, &results, &args.vals, &args.types, &rets};
   for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
     mg_text_free(all[i]);
 }

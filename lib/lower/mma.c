@@ -149,19 +149,34 @@ static void acc_position(Emit *e, const char *lane, const char *i, Name row,
   mg_lower_index_op(e, "arith.addi", t2, lo, col);
 }
 
-// Warp tile `wt` (0 .. batch·mt·nt): its batch indices into idx[0 ..
-// rank-2), its first row m0 and column n0. Batches outermost, then rows
-// of warp tiles, then columns.
+// A warp tile's place in the result (of rank `rank`): its batch indices
+// (the row and column slots stay empty: operand_index overwrites them
+// after mg_lower_broadcast copies them), its first row m0 and column n0.
+typedef struct WarpTile {
+  Index idx;
+  Name m0, n0;
+  uint32_t rank;
+} WarpTile;
+
+// A (row, column) pair of index names.
+typedef struct RowCol {
+  const char *row, *col;
+} RowCol;
+
+// Warp tile `wt` (0 .. batch·mt·nt) of result `out`. Batches outermost,
+// then rows of warp tiles, then columns.
 static void warp_tile_origin(Emit *e, const MgMmaPlan *p, const MgTensor *out,
-                             const char *wt, Index idx, Name m0, Name n0) {
+                             const char *wt, WarpTile *w) {
+  memset(w, 0, sizeof *w);
+  w->rank = out->rank;
   Name bl, r, tmi, tni;
   op2(e, "arith.divui", wt, p->mt * p->nt, bl);
   op2(e, "arith.remui", wt, p->mt * p->nt, r);
   op2(e, "arith.divui", r, p->nt, tmi);
   op2(e, "arith.remui", r, p->nt, tni);
-  op2(e, "arith.muli", tmi, MMA_M * p->tm, m0);
-  op2(e, "arith.muli", tni, MMA_N * p->tn, n0);
-  mg_lower_delinearize(e, out, out->rank - 2, bl, idx);
+  op2(e, "arith.muli", tmi, MMA_M * p->tm, w->m0);
+  op2(e, "arith.muli", tni, MMA_N * p->tn, w->n0);
+  mg_lower_delinearize(e, out, out->rank - 2, bl, w->idx);
 }
 
 // x + c·i + y (i, x, y index names, y may be empty; c a constant).
@@ -177,32 +192,30 @@ static void offset3(Emit *e, const char *x, const char *i, int64_t c,
   mg_lower_index_op(e, "arith.addi", t, y, out);
 }
 
-// The result row and column of position (r, c) of mma tile (mi, nj) of
-// the warp tile at (m0, n0); mi and nj constants.
-static void tile_element(Emit *e, const char *m0, const char *n0, int64_t mi,
-                         int64_t nj, const char *r, const char *c, Name row,
-                         Name col) {
+// The result index `at` of position `rc` of mma tile (mi, nj) of warp
+// tile `w`; mi and nj constants.
+static void tile_element(Emit *e, const WarpTile *w, int64_t mi, int64_t nj,
+                         RowCol rc, Index at) {
   Name cm, cn;
   mg_lower_index(e, mi, cm);
   mg_lower_index(e, nj, cn);
-  offset3(e, m0, cm, MMA_M, r, row);
-  offset3(e, n0, cn, MMA_N, c, col);
+  offset3(e, w->m0, cm, MMA_M, rc.row, at[w->rank - 2]);
+  offset3(e, w->n0, cn, MMA_N, rc.col, at[w->rank - 1]);
 }
 
-// Operand `id`'s index at result batch `idx` and (row, col).
-static void operand_index(Emit *e, MgTensorId id, Index idx, uint32_t rank,
-                          const char *row, const char *col, Index at) {
+// Operand `id`'s index at warp tile `w`'s batch and `rc`.
+static void operand_index(Emit *e, MgTensorId id, WarpTile *w, RowCol rc,
+                          Index at) {
   const MgTensor *t = tensor(e, id);
-  mg_lower_broadcast(e, t, idx, rank, at);
-  snprintf(at[t->rank - 2], NAME_LEN, "%s", row);
-  snprintf(at[t->rank - 1], NAME_LEN, "%s", col);
+  mg_lower_broadcast(e, t, w->idx, w->rank, at);
+  snprintf(at[t->rank - 2], NAME_LEN, "%s", rc.row);
+  snprintf(at[t->rank - 1], NAME_LEN, "%s", rc.col);
 }
 
-static void operand_at(Emit *e, MgTensorId id, Index idx, uint32_t rank,
-                       const char *row, const char *col, char *list,
-                       size_t size) {
+static void operand_at(Emit *e, MgTensorId id, WarpTile *w, RowCol rc,
+                       char *list, size_t size) {
   Index at;
-  operand_index(e, id, idx, rank, row, col, at);
+  operand_index(e, id, w, rc, at);
   mg_lower_index_list(at, tensor(e, id)->rank, list, size);
 }
 
@@ -296,7 +309,6 @@ static void gpu_matmul(Emit *e, const MgOp *op, const MgMmaPlan *p,
                        const void *dest, FinishFn finish) {
   const MgTensor *out = tensor(e, op->outputs[0]);
   MgTensorId ida = op->inputs[0], idb = op->inputs[1];
-  uint32_t rank = out->rank;
   const char *el = mg_lower_elt(p->dtype);
   int64_t tiles = p->tm * p->tn;
   Name lane, warp;
@@ -310,10 +322,8 @@ static void gpu_matmul(Emit *e, const MgOp *op, const MgMmaPlan *p,
   Name nwt, wt;
   mg_lower_index(e, p->batch * p->mt * p->nt, nwt);
   open_for(e, warp, nwt, p->warps, wt); // warp-uniform: mma.sync converges
-  Index idx = {""}; // the row and column slots stay empty: operand_index
-                    // overwrites them after mg_lower_broadcast copies them
-  Name m0, n0;
-  warp_tile_origin(e, p, out, wt, idx, m0, n0);
+  WarpTile w;
+  warp_tile_origin(e, p, out, wt, &w);
   Name zero;
   mg_lower_fresh(e, zero);
   mg_lower_line(e, "%s = arith.constant dense<0.000000e+00> : "
@@ -344,9 +354,9 @@ static void gpu_matmul(Emit *e, const MgOp *op, const MgMmaPlan *p,
   for (int64_t mi = 0; mi < p->tm; mi++) {
     Name row, col, cm;
     mg_lower_index(e, mi, cm);
-    offset3(e, m0, cm, MMA_M, row4, row);
+    offset3(e, w.m0, cm, MMA_M, row4, row);
     mg_lower_index_op(e, "arith.addi", k0, col4, col);
-    operand_at(e, ida, idx, rank, row, col, list, sizeof list);
+    operand_at(e, ida, &w, (RowCol){row, col}, list, sizeof list);
     mg_lower_fresh(e, fa[mi]);
     mg_lower_line(e, "%s = nvgpu.ldmatrix %s[%s] {numTiles = 4 : i32, "
                      "transpose = false} : %s -> vector<4x2x%s>", fa[mi],
@@ -357,8 +367,8 @@ static void gpu_matmul(Emit *e, const MgOp *op, const MgMmaPlan *p,
     Name row, col, cn;
     mg_lower_index(e, first, cn);
     mg_lower_index_op(e, "arith.addi", k0, cnt == 2 ? row4 : row2, row);
-    offset3(e, n0, cn, MMA_N, cnt == 2 ? col4 : col2, col);
-    operand_at(e, idb, idx, rank, row, col, list, sizeof list);
+    offset3(e, w.n0, cn, MMA_N, cnt == 2 ? col4 : col2, col);
+    operand_at(e, idb, &w, (RowCol){row, col}, list, sizeof list);
     Name ld;
     mg_lower_fresh(e, ld);
     mg_lower_line(e, "%s = nvgpu.ldmatrix %s[%s] {numTiles = %lld : i32, "
@@ -402,8 +412,8 @@ static void gpu_matmul(Emit *e, const MgOp *op, const MgMmaPlan *p,
         mg_lower_index(e, i, ci);
         acc_position(e, lane, ci, r, c);
         Index at;
-        memcpy(at, idx, sizeof at);
-        tile_element(e, m0, n0, mi, nj, r, c, at[rank - 2], at[rank - 1]);
+        memcpy(at, w.idx, sizeof at);
+        tile_element(e, &w, mi, nj, (RowCol){r, c}, at);
         mg_lower_fresh(e, v);
         mg_lower_line(e, "%s = vector.extract %s[%d, %d] : f32 from "
                          "vector<2x2xf32>", v, d, i / 2, i % 2);
@@ -428,23 +438,27 @@ static void gpu_matmul(Emit *e, const MgOp *op, const MgMmaPlan *p,
 // Written apart from our mapping above on purpose: the emulation must not
 // inherit its mistakes.
 
-// The lane whose address gives matrix `j`'s row read for (l, h), and the
+// Element `h` of lane `l`'s register `j` of a fragment (index names).
+typedef struct Frag {
+  const char *lane, *reg, *half;
+} Frag;
+
+// The lane whose address gives matrix `f.reg`'s row read for `f`, and the
 // element's offset along that row.
-static void hw_ldmatrix(Emit *e, bool trans, const char *l, const char *j,
-                        const char *h, Name src, Name off) {
+static void hw_ldmatrix(Emit *e, bool trans, Frag f, Name src, Name off) {
   Name j8, g, t, t2;
-  op2(e, "arith.muli", j, 8, j8);
-  op2(e, "arith.divui", l, 4, g);
-  op2(e, "arith.remui", l, 4, t);
+  op2(e, "arith.muli", f.reg, 8, j8);
+  op2(e, "arith.divui", f.lane, 4, g);
+  op2(e, "arith.remui", f.lane, 4, t);
   op2(e, "arith.muli", t, 2, t2);
   if (!trans) {
     mg_lower_index_op(e, "arith.addi", j8, g, src);
-    mg_lower_index_op(e, "arith.addi", t2, h, off);
+    mg_lower_index_op(e, "arith.addi", t2, f.half, off);
     return;
   }
   Name s1;
   mg_lower_index_op(e, "arith.addi", j8, t2, s1);
-  mg_lower_index_op(e, "arith.addi", s1, h, src);
+  mg_lower_index_op(e, "arith.addi", s1, f.half, src);
   snprintf(off, NAME_LEN, "%s", g);
 }
 
@@ -505,40 +519,48 @@ static void buf_alloc(Emit *e, Buf *b, const int64_t *dims, int n) {
   mg_lower_line(e, "%s = memref.alloc() : %s", b->val, b->type);
 }
 
-static void buf_store(Emit *e, const Buf *b, const char *v, const char *i0,
-                      const char *i1, const char *i2, const char *i3) {
-  mg_lower_line(e, "memref.store %s, %s[%s, %s, %s, %s] : %s", v, b->val, i0,
-                i1, i2, i3, b->type);
+// b[i[0], i[1], i[2], i[3]] = v.
+static void buf_store(Emit *e, const Buf *b, const char *v,
+                      const char *const i[4]) {
+  mg_lower_line(e, "memref.store %s, %s[%s, %s, %s, %s] : %s", v, b->val,
+                i[0], i[1], i[2], i[3], b->type);
 }
 
-static void buf_load(Emit *e, const Buf *b, const char *i0, const char *i1,
-                     const char *i2, const char *i3, Name out) {
+static void buf_load(Emit *e, const Buf *b, const char *const i[4],
+                     Name out) {
   mg_lower_fresh(e, out);
   mg_lower_line(e, "%s = memref.load %s[%s, %s, %s, %s] : %s", out, b->val,
-                i0, i1, i2, i3, b->type);
+                i[0], i[1], i[2], i[3], b->type);
 }
 
-// One emulated ldmatrix of `tiles` 8x8 matrices of operand `id` into
-// dst[slot, lane, matrix, half]: lane l, matrix j, half h takes the
-// element the hardware gives it (hw_ldmatrix) from the address our lane
-// gives (lane_address) plus the block's origin (row0, col0).
-static void cpu_ldmatrix(Emit *e, MgTensorId id, Index idx, uint32_t rank,
-                         int64_t tiles, bool trans, const char *row0,
-                         const char *col0, const Buf *dst, const char *slot) {
+// One ldmatrix: `tiles` 8x8 matrices (transposed when `trans`) of operand
+// `id`, from the block at `origin`.
+typedef struct LdMatrix {
+  MgTensorId id;
+  int64_t tiles;
+  bool trans;
+  RowCol origin;
+} LdMatrix;
+
+// `ld` emulated into dst[slot, lane, matrix, half]: lane l, matrix j,
+// half h takes the element the hardware gives it (hw_ldmatrix) from the
+// address our lane gives (lane_address) plus the block's origin.
+static void cpu_ldmatrix(Emit *e, WarpTile *w, LdMatrix ld, const Buf *dst,
+                         const char *slot) {
   Name l, j, h, src, off, ar, ac, row, c1, col;
   open_range(e, 0, WARP, 1, l);
-  open_range(e, 0, tiles, 1, j);
+  open_range(e, 0, ld.tiles, 1, j);
   open_range(e, 0, 2, 1, h);
-  hw_ldmatrix(e, trans, l, j, h, src, off);
-  lane_address(e, src, tiles, ar, ac);
-  mg_lower_index_op(e, "arith.addi", row0, ar, row);
-  mg_lower_index_op(e, "arith.addi", col0, ac, c1);
+  hw_ldmatrix(e, ld.trans, (Frag){l, j, h}, src, off);
+  lane_address(e, src, ld.tiles, ar, ac);
+  mg_lower_index_op(e, "arith.addi", ld.origin.row, ar, row);
+  mg_lower_index_op(e, "arith.addi", ld.origin.col, ac, c1);
   mg_lower_index_op(e, "arith.addi", c1, off, col);
   Index at;
-  operand_index(e, id, idx, rank, row, col, at);
+  operand_index(e, ld.id, w, (RowCol){row, col}, at);
   Name v;
-  mg_lower_load_at(e, id, at, v);
-  buf_store(e, dst, v, slot, l, j, h);
+  mg_lower_load_at(e, ld.id, at, v);
+  buf_store(e, dst, v, (const char *[]){slot, l, j, h});
   close_for(e);
   close_for(e);
   close_for(e);
@@ -561,10 +583,8 @@ static void cpu_matmul(Emit *e, const MgOp *op, const MgMmaPlan *p,
   open_range(e, 0, p->warps, 1, w);
   mg_lower_index(e, p->batch * p->mt * p->nt, nwt);
   open_for(e, w, nwt, p->warps, wt); // warp w's tiles, as on the GPU
-  Index idx = {""}; // the row and column slots stay empty: operand_index
-                    // overwrites them after mg_lower_broadcast copies them
-  Name m0, n0;
-  warp_tile_origin(e, p, out, wt, idx, m0, n0);
+  WarpTile tile;
+  warp_tile_origin(e, p, out, wt, &tile);
   Name mi, nj, l, i, zero;
   mg_lower_fresh(e, zero);
   mg_lower_line(e, "%s = arith.constant 0.000000e+00 : f32", zero);
@@ -572,7 +592,7 @@ static void cpu_matmul(Emit *e, const MgOp *op, const MgMmaPlan *p,
   open_range(e, 0, p->tn, 1, nj);
   open_range(e, 0, WARP, 1, l);
   open_range(e, 0, 4, 1, i);
-  buf_store(e, &acc, zero, mi, nj, l, i);
+  buf_store(e, &acc, zero, (const char *[]){mi, nj, l, i});
   for (int d = 0; d < 4; d++)
     close_for(e);
   Name k0, hi;
@@ -581,16 +601,17 @@ static void cpu_matmul(Emit *e, const MgOp *op, const MgMmaPlan *p,
   // A: one .x4 per 16 rows.
   open_range(e, 0, p->tm, 1, mi);
   Name row0;
-  offset3(e, m0, mi, MMA_M, "", row0);
-  cpu_ldmatrix(e, ida, idx, rank, 4, false, row0, k0, &fa, mi);
+  offset3(e, tile.m0, mi, MMA_M, "", row0);
+  cpu_ldmatrix(e, &tile, (LdMatrix){ida, 4, false, {row0, k0}}, &fa, mi);
   close_for(e);
   // B: the GPU's calls, each split into n-blocks by b_matrix.
   for (int64_t c = 0; c < b_calls(p); c++) {
     int64_t first = b_call_first(c), cnt = b_call_count(p, c);
     Name cf, col0;
     mg_lower_index(e, first, cf);
-    offset3(e, n0, cf, MMA_N, "", col0);
-    cpu_ldmatrix(e, idb, idx, rank, 2 * cnt, true, k0, col0, &ld, c0);
+    offset3(e, tile.n0, cf, MMA_N, "", col0);
+    cpu_ldmatrix(e, &tile, (LdMatrix){idb, 2 * cnt, true, {k0, col0}}, &ld,
+                 c0);
     for (int64_t q = 0; q < cnt; q++)
       for (int64_t reg = 0; reg < 2; reg++) {
         Name blk, rg, mat, h, v;
@@ -599,8 +620,8 @@ static void cpu_matmul(Emit *e, const MgOp *op, const MgMmaPlan *p,
         mg_lower_index(e, b_matrix(q, reg), mat);
         open_range(e, 0, WARP, 1, l);
         open_range(e, 0, 2, 1, h);
-        buf_load(e, &ld, c0, l, mat, h, v);
-        buf_store(e, &fb, v, blk, l, rg, h);
+        buf_load(e, &ld, (const char *[]){c0, l, mat, h}, v);
+        buf_store(e, &fb, v, (const char *[]){blk, l, rg, h});
         close_for(e);
         close_for(e);
       }
@@ -624,17 +645,17 @@ static void cpu_matmul(Emit *e, const MgOp *op, const MgMmaPlan *p,
   e->indent++;
   hw_a_holder(e, r, kk, la, ra, ha);
   hw_b_holder(e, kk, c, lb, rb, hb);
-  buf_load(e, &fa, mi, la, ra, ha, x);
-  buf_load(e, &fb, nj, lb, rb, hb, y);
+  buf_load(e, &fa, (const char *[]){mi, la, ra, ha}, x);
+  buf_load(e, &fb, (const char *[]){nj, lb, rb, hb}, y);
   mg_lower_binary(e, "arith.mulf", x, y, xy);
   mg_lower_binary(e, "arith.addf", s, xy, s1);
   mg_lower_line(e, "scf.yield %s : f32", s1);
   e->indent--;
   mg_lower_line(e, "}");
   Name old, nw;
-  buf_load(e, &acc, mi, nj, l, i, old);
+  buf_load(e, &acc, (const char *[]){mi, nj, l, i}, old);
   mg_lower_binary(e, "arith.addf", old, sum, nw);
-  buf_store(e, &acc, nw, mi, nj, l, i);
+  buf_store(e, &acc, nw, (const char *[]){mi, nj, l, i});
   for (int d = 0; d < 4; d++)
     close_for(e);
   close_for(e); // k
@@ -646,10 +667,10 @@ static void cpu_matmul(Emit *e, const MgOp *op, const MgMmaPlan *p,
   Name pr, pc, v;
   acc_position(e, l, i, pr, pc);
   Index at;
-  memcpy(at, idx, sizeof at);
-  offset3(e, m0, mi, MMA_M, pr, at[rank - 2]);
-  offset3(e, n0, nj, MMA_N, pc, at[rank - 1]);
-  buf_load(e, &acc, mi, nj, l, i, v);
+  memcpy(at, tile.idx, sizeof at);
+  offset3(e, tile.m0, mi, MMA_M, pr, at[rank - 2]);
+  offset3(e, tile.n0, nj, MMA_N, pc, at[rank - 1]);
+  buf_load(e, &acc, (const char *[]){mi, nj, l, i}, v);
   finish(e, dest, at, v);
   for (int d = 0; d < 4; d++)
     close_for(e);

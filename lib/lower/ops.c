@@ -512,6 +512,13 @@ static void close_sum(Emit *e, const char *next) {
 /// One term of a reduction at index `k` (f32 into `out`).
 typedef void (*TermFn)(Emit *e, const void *ctx, const char *k, Name out);
 
+// A reduction's `n` terms: term k is fn(ctx, k).
+typedef struct Terms {
+  int64_t n;
+  TermFn fn;
+  const void *ctx;
+} Terms;
+
 typedef struct Coop {
   int64_t m, group;  // warps per element; threads per element (32·m)
   Combine how;       // sums or maxima
@@ -610,20 +617,21 @@ static void coop_begin(Emit *e, const MgTensor *t, int64_t m, Combine how,
 }
 
 // Σ_{k<n} term(k) (or the max) over `first`, `first` + G, ... in order
-// (one lane).
-static void lane_sum(Emit *e, Combine how, int64_t n, const char *first,
-                     int64_t stride, TermFn term, const void *ctx, Name out) {
+// (one lane of `c`'s group of G).
+static void lane_sum(Emit *e, const Coop *c, Terms t, const char *first,
+                     Name out) {
+  Combine how = c->how;
   Name zero, upper, step, k, acc, x, s;
   combine_init(e, how, zero);
-  mg_lower_index(e, n, upper);
-  mg_lower_index(e, stride, step);
+  mg_lower_index(e, t.n, upper);
+  mg_lower_index(e, c->group, step);
   mg_lower_fresh(e, out);
   mg_lower_fresh(e, k);
   mg_lower_fresh(e, acc);
   mg_lower_line(e, "%s = scf.for %s = %s to %s step %s iter_args(%s = %s) "
                    "-> (f32) {", out, k, first, upper, step, acc, zero);
   e->indent++;
-  term(e, ctx, k, x);
+  t.fn(e, t.ctx, k, x);
   combine(e, how, acc, x, s);
   mg_lower_line(e, "scf.yield %s : f32", s);
   e->indent--;
@@ -663,23 +671,27 @@ static void cpu_butterfly(Emit *e, const Coop *c) {
     }
 }
 
-// out = v_0 ⊕ v_1 ⊕ ... in order, v_w loaded from `mem` at index
-// `base` + w·`stride` (`base` NULL: 0).
+// Indices `base` + w·`stride` for w < `count` (`base` NULL: 0).
+typedef struct Strided {
+  const char *base;
+  int64_t count, stride;
+} Strided;
+
+// out = v_0 ⊕ v_1 ⊕ ... in order, v_w loaded from `mem` (of type `type`)
+// at index w of `at`.
 static void sum_in_order(Emit *e, Combine how, const char *mem,
-                         const char *type,
-                         const char *base, int64_t count, int64_t stride,
-                         Name out) {
-  for (int64_t w = 0; w < count; w++) {
-    Name at, v;
-    mg_lower_index(e, w * stride, at);
-    if (base) {
+                         const char *type, Strided at, Name out) {
+  for (int64_t w = 0; w < at.count; w++) {
+    Name i, v;
+    mg_lower_index(e, w * at.stride, i);
+    if (at.base) {
       Name off;
-      snprintf(off, NAME_LEN, "%s", at);
-      mg_lower_fresh(e, at);
-      mg_lower_line(e, "%s = arith.addi %s, %s : index", at, base, off);
+      snprintf(off, NAME_LEN, "%s", i);
+      mg_lower_fresh(e, i);
+      mg_lower_line(e, "%s = arith.addi %s, %s : index", i, at.base, off);
     }
     mg_lower_fresh(e, v);
-    mg_lower_line(e, "%s = memref.load %s[%s] : %s", v, mem, at, type);
+    mg_lower_line(e, "%s = memref.load %s[%s] : %s", v, mem, i, type);
     if (w == 0) {
       snprintf(out, NAME_LEN, "%s", v);
     } else {
@@ -692,8 +704,7 @@ static void sum_in_order(Emit *e, Combine how, const char *mem,
 
 // The element's total into `out`, valid up to coop_end: on the GPU inside
 // an scf.if on the thread that stores it.
-static void coop_reduce(Emit *e, const Coop *c, int64_t n, TermFn term,
-                        const void *ctx, Name out) {
+static void coop_reduce(Emit *e, const Coop *c, Terms t, Name out) {
   char buf_type[48];
   snprintf(buf_type, sizeof buf_type, "memref<%lldxf32>",
            (long long)c->group);
@@ -705,16 +716,16 @@ static void coop_reduce(Emit *e, const Coop *c, int64_t n, TermFn term,
     mg_lower_fresh(e, l);
     mg_lower_line(e, "scf.for %s = %s to %s step %s {", l, zero, g, one);
     e->indent++;
-    lane_sum(e, c->how, n, l, c->group, term, ctx, p);
+    lane_sum(e, c, t, l, p);
     mg_lower_line(e, "memref.store %s, %s[%s] : %s", p, c->buf, l, buf_type);
     e->indent--;
     mg_lower_line(e, "}");
     cpu_butterfly(e, c);
-    sum_in_order(e, c->how, c->buf, buf_type, NULL, c->m, 32, out);
+    sum_in_order(e, c->how, c->buf, buf_type, (Strided){NULL, c->m, 32}, out);
     return;
   }
   Name p, width, zero;
-  lane_sum(e, c->how, n, c->glane, c->group, term, ctx, p);
+  lane_sum(e, c, t, c->glane, p);
   i32_const(e, 32, width);
   for (int64_t o = 16; o >= 1; o /= 2) {
     Name off, sh, valid, s;
@@ -755,7 +766,8 @@ static void coop_reduce(Emit *e, const Coop *c, int64_t n, TermFn term,
   mg_lower_index(e, c->m, mm);
   mg_lower_fresh(e, base);
   mg_lower_line(e, "%s = arith.muli %s, %s : index", base, c->gid, mm);
-  sum_in_order(e, c->how, e->scratch, red_type, base, c->m, 1, out);
+  sum_in_order(e, c->how, e->scratch, red_type, (Strided){base, c->m, 1},
+               out);
 }
 
 static void coop_end(Emit *e) {
@@ -819,12 +831,22 @@ static void dot_indices(Emit *e, const MgOp *op, Index idx, Index ia,
 
 static void add_to_accum(Emit *e, const void *ctx, Index idx, const char *v);
 
-// The chain's ops at element `idx` of a result of rank `rank`: an operand
-// an earlier member made comes from its register, `pre` (when not NULL)
-// is the value of ops[0]'s result, the rest is loaded.
-static void chain_at(Emit *e, const MgOp *const *ops, uint32_t n,
-                     const bool *keep, Index idx, uint32_t rank,
-                     const char *pre) {
+// An element-wise chain: n ops, each one's result stored where keep says,
+// over a result of rank `rank`.
+typedef struct Chain {
+  const MgOp *const *ops;
+  uint32_t n;
+  const bool *keep;
+  uint32_t rank;
+} Chain;
+
+// The chain's ops at element `idx`: an operand an earlier member made
+// comes from its register, `pre` (when not NULL) is the value of ops[0]'s
+// result, the rest is loaded.
+static void chain_at(Emit *e, const Chain *ch, Index idx, const char *pre) {
+  const MgOp *const *ops = ch->ops;
+  uint32_t n = ch->n, rank = ch->rank;
+  const bool *keep = ch->keep;
   Name regs[64];
   for (uint32_t c = 0; c < n && c < 64; c++) {
     const MgOp *op = ops[c];
@@ -877,7 +899,7 @@ static void matmul_into(Emit *e, const MgOp *op, const void *dest,
   DotTerm d = {op->inputs[0], op->inputs[1], ia, ib};
   Name sum;
   if (m) {
-    coop_reduce(e, &c, n, dot_term, &d, sum);
+    coop_reduce(e, &c, (Terms){n, dot_term, &d}, sum);
     finish(e, dest, idx, sum);
     coop_end(e);
     return;
@@ -912,16 +934,8 @@ void mg_lower_matmul_accum(Emit *e, const MgOp *mm, const MgOp *acc) {
   matmul_into(e, mm, acc, add_to_accum);
 }
 
-typedef struct Chain {
-  const MgOp *const *ops;
-  uint32_t n;
-  const bool *keep;
-  uint32_t rank;
-} Chain;
-
 static void run_chain(Emit *e, const void *ctx, Index idx, const char *v) {
-  const Chain *c = ctx;
-  chain_at(e, c->ops, c->n, c->keep, idx, c->rank, v);
+  chain_at(e, ctx, idx, v);
 }
 
 void mg_lower_matmul_chain(Emit *e, const MgOp *const *ops, uint32_t n,
@@ -955,9 +969,10 @@ int mg_lower_stagger_ops(const MgTensor *in, uint32_t dim) {
 // k + s wrapped below n. The lanes' accesses fall in different banks, no
 // thread idles, and nothing needs a shuffle; the CPU form runs the same
 // code, so it adds in the same order.
-static void reduce(Emit *e, Combine how, MgTensorId in, Index idx,
-                   uint32_t dim, bool square, Name out) {
-  const MgTensor *t = tensor(e, in);
+static void reduce(Emit *e, Combine how, const RowTerm *r, Name out) {
+  const Name *idx = r->at;
+  uint32_t dim = r->dim;
+  const MgTensor *t = tensor(e, r->in);
   int64_t n = t->dims[dim];
   int ops = mg_lower_stagger_ops(t, dim);
   Name rot = "", nn;
@@ -971,7 +986,6 @@ static void reduce(Emit *e, Combine how, MgTensorId in, Index idx,
   }
   Name k, acc, x, s;
   open_sum(e, how, n, k, acc, out);
-  RowTerm r = {in, idx, dim, square};
   if (ops == 1) {
     Name at;
     mg_lower_index_op(e, "arith.xori", k, rot, at);
@@ -986,18 +1000,28 @@ static void reduce(Emit *e, Combine how, MgTensorId in, Index idx,
                   wrapped, sum);
     snprintf(k, NAME_LEN, "%s", at);
   }
-  row_term(e, &r, k, x);
+  row_term(e, r, k, x);
   combine(e, how, acc, x, s);
   close_sum(e, s);
 }
 
+// What a reduction computes: the sum (or max) along `dim`, of squared
+// terms when `square`.
+typedef struct Reduction {
+  uint32_t dim;
+  bool square;
+  Combine how;
+} Reduction;
+
 // A reduction op over its result `out`: for each element, `finish` gets
-// the sum (or max) of `in` along `dim` (squared terms when `square`),
-// cooperatively where coop_warps says so.
-static void reduce_op(Emit *e, const MgOp *op, uint32_t dim, bool square,
-                      Combine how, const void *dest, FinishFn finish) {
+// `red` of `in`, cooperatively where coop_warps says so.
+static void reduce_op(Emit *e, const MgOp *op, Reduction red, const void *dest,
+                      FinishFn finish) {
   const MgTensor *out = tensor(e, op->outputs[0]);
   MgTensorId in = op->inputs[0];
+  uint32_t dim = red.dim;
+  bool square = red.square;
+  Combine how = red.how;
   int64_t n = tensor(e, in)->dims[dim];
   Index idx;
   int64_t m = coop_warps(e, mg_tensor_numel(out), n);
@@ -1006,25 +1030,25 @@ static void reduce_op(Emit *e, const MgOp *op, uint32_t dim, bool square,
     Coop c;
     coop_begin(e, out, m, how, idx, &c);
     RowTerm t = {in, idx, dim, square};
-    coop_reduce(e, &c, n, row_term, &t, r);
+    coop_reduce(e, &c, (Terms){n, row_term, &t}, r);
     finish(e, dest, idx, r);
     coop_end(e);
     return;
   }
   mg_lower_elems_begin(e, out, idx);
-  reduce(e, how, in, idx, dim, square, r);
+  reduce(e, how, &(RowTerm){in, idx, dim, square}, r);
   finish(e, dest, idx, r);
   mg_lower_elems_end(e);
 }
 
 static void sum(Emit *e, const MgOp *op) {
-  reduce_op(e, op, (uint32_t)op->attr, false,
-            op->kind == MG_OP_REDUCE_MAX ? COMBINE_MAX : COMBINE_ADD, op,
+  Combine how = op->kind == MG_OP_REDUCE_MAX ? COMBINE_MAX : COMBINE_ADD;
+  reduce_op(e, op, (Reduction){(uint32_t)op->attr, false, how}, op,
             store_result);
 }
 
 void mg_lower_reduce_accum(Emit *e, const MgOp *red, const MgOp *acc) {
-  reduce_op(e, red, (uint32_t)red->attr, false, COMBINE_ADD, acc,
+  reduce_op(e, red, (Reduction){(uint32_t)red->attr, false, COMBINE_ADD}, acc,
             add_to_accum);
 }
 
@@ -1046,8 +1070,9 @@ static void accum(Emit *e, const MgOp *op) {
     return;
   }
   if (op->acc != MG_ACCUM_SUM) {
-    reduce_op(e, op, out->rank - 1, op->acc == MG_ACCUM_SUM_SQ_LAST,
-              COMBINE_ADD, op, add_to_accum);
+    Reduction red = {out->rank - 1, op->acc == MG_ACCUM_SUM_SQ_LAST,
+                     COMBINE_ADD};
+    reduce_op(e, op, red, op, add_to_accum);
     return;
   }
   Index idx;
@@ -1078,8 +1103,16 @@ static void add_offset_term(Emit *e, Name acc, bool *has, const char *index,
 
 // Offset of the block's (and iteration's) tile along each dim of the
 // kernel tensor an iterator reads or a saver writes.
+// A tile's offset in its kernel tensor per dim (has[d]: it has one).
+typedef struct Offsets {
+  Name off[MG_MAX_DIMS];
+  bool has[MG_MAX_DIMS];
+} Offsets;
+
 static void tile_offsets(Emit *e, const MgOp *op, const MgTensor *tile,
-                         bool saver, Name *off, bool *has) {
+                         bool saver, Offsets *o) {
+  Name *off = o->off;
+  bool *has = o->has;
   for (uint32_t d = 0; d < tile->rank; d++) {
     has[d] = false;
     Name acc = "";
@@ -1098,11 +1131,18 @@ static void tile_offsets(Emit *e, const MgOp *op, const MgTensor *tile,
   }
 }
 
-// `val` of type `type` (tensor `t`'s shape, after `lead` leading stage
-// dims) viewed with its dims from `rank` on folded into dim `rank` - 1
-// (all of size 1): memref.collapse_shape. Unchanged when nothing folds.
+// A memref value and its type.
+typedef struct Memref {
+  Name val;
+  char type[TYPE_LEN];
+} Memref;
+
+// `m` (tensor `t`'s shape, after `lead` leading stage dims) viewed with
+// its dims from `rank` on folded into dim `rank` - 1 (all of size 1):
+// memref.collapse_shape. Unchanged when nothing folds.
 static void collapse(Emit *e, const MgTensor *t, uint32_t rank, uint32_t lead,
-                     const char *space, Name val, char type[TYPE_LEN]) {
+                     const char *space, Memref *m) {
+  char *val = m->val, *type = m->type;
   if (rank == t->rank)
     return;
   MgTensor c = *t;
@@ -1132,39 +1172,37 @@ static void collapse(Emit *e, const MgTensor *t, uint32_t rank, uint32_t lead,
   snprintf(type, TYPE_LEN, "%s", ctype);
 }
 
-// at[d] = idx[d] + off[d] where the tile has an offset along d.
-static void offset_positions(Emit *e, Index idx, Name *off, const bool *has,
+// at[d] = idx[d] + o->off[d] where the tile has an offset along d.
+static void offset_positions(Emit *e, Index idx, const Offsets *o,
                              uint32_t rank, Index at) {
   for (uint32_t d = 0; d < rank; d++) {
-    if (!has[d]) {
+    if (!o->has[d]) {
       snprintf(at[d], NAME_LEN, "%s", idx[d]);
       continue;
     }
-    mg_lower_index_op(e, "arith.addi", idx[d], off[d], at[d]);
+    mg_lower_index_op(e, "arith.addi", idx[d], o->off[d], at[d]);
   }
 }
 
 // Both sides of a vector copy as views without their common trailing unit
 // dims; with `staged` the tile side is the tile's staged buffer.
 typedef struct CopyViews {
-  Name dram, tile;
-  char dram_type[TYPE_LEN], tile_type[TYPE_LEN];
+  Memref dram, tile;
   uint32_t rank;
 } CopyViews;
 
 static void copy_views(Emit *e, MgTensorId tile_id, MgTensorId dram_id,
                        bool staged, CopyViews *v) {
   v->rank = mg_lower_copy_rank(e->g, tile_id, dram_id);
-  snprintf(v->dram, NAME_LEN, "%s", e->val[dram_id]);
-  snprintf(v->dram_type, TYPE_LEN, "%s", e->type[dram_id]);
-  snprintf(v->tile, NAME_LEN, "%s",
+  snprintf(v->dram.val, NAME_LEN, "%s", e->val[dram_id]);
+  snprintf(v->dram.type, TYPE_LEN, "%s", e->type[dram_id]);
+  snprintf(v->tile.val, NAME_LEN, "%s",
            staged ? e->stage_buf[tile_id] : e->val[tile_id]);
-  snprintf(v->tile_type, TYPE_LEN, "%s",
+  snprintf(v->tile.type, TYPE_LEN, "%s",
            staged ? e->stage_type[tile_id] : e->type[tile_id]);
-  collapse(e, tensor(e, dram_id), v->rank, 0, NULL, v->dram, v->dram_type);
+  collapse(e, tensor(e, dram_id), v->rank, 0, NULL, &v->dram);
   collapse(e, tensor(e, tile_id), v->rank, staged ? 1 : 0,
-           e->mode == MG_LOWER_CPU ? NULL : MG_LOWER_WORKGROUP, v->tile,
-           v->tile_type);
+           e->mode == MG_LOWER_CPU ? NULL : MG_LOWER_WORKGROUP, &v->tile);
 }
 
 // Opens the loop over the tile's vectors (its first `rank` dims); idx gets
@@ -1249,8 +1287,7 @@ static void stored_order_view(Emit *e, MgTensorId dram, uint32_t inner,
 // they are contiguous there too (`whole`: the tile's dims after `inner`
 // are 1, folded away). Consecutive threads read consecutive vectors.
 static void move_stored_vectors(Emit *e, const MgOp *op, int64_t vw,
-                                uint32_t inner, bool whole, Name *off,
-                                const bool *has) {
+                                uint32_t inner, bool whole, const Offsets *o) {
   MgTensorId tile_id = op->outputs[0], dram_id = op->inputs[0];
   const MgTensor *tile = tensor(e, tile_id);
   uint32_t r = tile->rank, ord[MG_MAX_DIMS];
@@ -1259,13 +1296,12 @@ static void move_stored_vectors(Emit *e, const MgOp *op, int64_t vw,
   stored_order_view(e, dram_id, inner, ord, view, vtype);
   if (e->error)
     return;
-  Name tv; // the tile, its dims after `inner` folded away when whole
-  char tt[TYPE_LEN];
-  snprintf(tv, NAME_LEN, "%s", e->val[tile_id]);
-  snprintf(tt, TYPE_LEN, "%s", e->type[tile_id]);
+  Memref tv; // the tile, its dims after `inner` folded away when whole
+  snprintf(tv.val, NAME_LEN, "%s", e->val[tile_id]);
+  snprintf(tv.type, TYPE_LEN, "%s", e->type[tile_id]);
   if (whole)
     collapse(e, tile, inner + 1, 0,
-             e->mode == MG_LOWER_CPU ? NULL : MG_LOWER_WORKGROUP, tv, tt);
+             e->mode == MG_LOWER_CPU ? NULL : MG_LOWER_WORKGROUP, &tv);
   MgTensor st = *tile; // the tile in stored order
   for (uint32_t j = 0; j < r; j++)
     st.dims[j] = tile->dims[ord[j]];
@@ -1273,7 +1309,7 @@ static void move_stored_vectors(Emit *e, const MgOp *op, int64_t vw,
   mg_lower_vector_elems_begin(e, &st, r, vw, sidx);
   for (uint32_t j = 0; j < r; j++)
     snprintf(idx[ord[j]], NAME_LEN, "%s", sidx[j]);
-  offset_positions(e, idx, off, has, r, at);
+  offset_positions(e, idx, o, r, at);
   Name spos[MG_MAX_DIMS];
   for (uint32_t j = 0; j < r; j++)
     snprintf(spos[j], NAME_LEN, "%s", at[ord[j]]);
@@ -1292,7 +1328,8 @@ static void move_stored_vectors(Emit *e, const MgOp *op, int64_t vw,
   if (whole) {
     char lt[MG_MAX_DIMS * (NAME_LEN + 2)];
     mg_lower_index_list(idx, inner + 1, lt, sizeof lt);
-    mg_lower_line(e, "vector.store %s, %s[%s] : %s, %s", x, tv, lt, tt, vec);
+    mg_lower_line(e, "vector.store %s, %s[%s] : %s, %s", x, tv.val, lt,
+                  tv.type, vec);
     mg_lower_elems_end(e);
     return;
   }
@@ -1309,7 +1346,7 @@ static void move_stored_vectors(Emit *e, const MgOp *op, int64_t vw,
                   (long long)k, elt, vec);
     char lt[MG_MAX_DIMS * (NAME_LEN + 2)];
     mg_lower_index_list(idx, r, lt, sizeof lt);
-    mg_lower_line(e, "memref.store %s, %s[%s] : %s", el, tv, lt, tt);
+    mg_lower_line(e, "memref.store %s, %s[%s] : %s", el, tv.val, lt, tv.type);
   }
   mg_lower_elems_end(e);
 }
@@ -1324,9 +1361,8 @@ static void move_tile(Emit *e, const MgOp *op, bool saver) {
   MgTensorId tile_id = saver ? op->inputs[0] : op->outputs[0];
   MgTensorId dram_id = saver ? op->outputs[0] : op->inputs[0];
   const MgTensor *tile = tensor(e, tile_id);
-  Name off[MG_MAX_DIMS];
-  bool has[MG_MAX_DIMS];
-  tile_offsets(e, op, tile, saver, off, has);
+  Offsets o;
+  tile_offsets(e, op, tile, saver, &o);
   Index idx, at;
   int64_t vw = mg_lower_vector_width(e->g, tile_id, dram_id);
   MgDType dt_tile = (MgDType)e->dtype[tile_id];
@@ -1340,7 +1376,7 @@ static void move_tile(Emit *e, const MgOp *op, bool saver) {
                                                           dram_id, &inner,
                                                           &whole);
   if (svw > 1) {
-    move_stored_vectors(e, op, svw, inner, whole, off, has);
+    move_stored_vectors(e, op, svw, inner, whole, &o);
     return;
   }
   CopyViews v;
@@ -1353,7 +1389,7 @@ static void move_tile(Emit *e, const MgOp *op, bool saver) {
   } else {
     mg_lower_elems_begin(e, tile, idx);
   }
-  offset_positions(e, idx, off, has, rank, at);
+  offset_positions(e, idx, &o, rank, at);
   MgTensorId from = saver ? tile_id : dram_id, to = saver ? dram_id : tile_id;
   Name *from_at = saver ? idx : at, *to_at = saver ? at : idx;
   if (vw > 1) {
@@ -1365,10 +1401,9 @@ static void move_tile(Emit *e, const MgOp *op, bool saver) {
              mg_lower_elt((MgDType)e->dtype[from]));
     snprintf(vto, sizeof vto, "vector<%lldx%s>", (long long)vw,
              mg_lower_elt((MgDType)e->dtype[to]));
-    const char *fv = saver ? v.tile : v.dram;
-    const char *ft = saver ? v.tile_type : v.dram_type;
-    const char *tv = saver ? v.dram : v.tile;
-    const char *tt = saver ? v.dram_type : v.tile_type;
+    const Memref *fm = saver ? &v.tile : &v.dram;
+    const Memref *tm = saver ? &v.dram : &v.tile;
+    const char *fv = fm->val, *ft = fm->type, *tv = tm->val, *tt = tm->type;
     Name x;
     mg_lower_fresh(e, x);
     mg_lower_line(e, "%s = vector.load %s[%s] : %s, %s", x, fv, lf, ft, vec);
@@ -1407,9 +1442,8 @@ void mg_lower_prefetch(Emit *e, const MgOp *op, const char *iter,
   Name saved;
   snprintf(saved, NAME_LEN, "%s", e->iter);
   snprintf(e->iter, NAME_LEN, "%s", iter);
-  Name off[MG_MAX_DIMS];
-  bool has[MG_MAX_DIMS];
-  tile_offsets(e, op, tile, false, off, has);
+  Offsets o;
+  tile_offsets(e, op, tile, false, &o);
   snprintf(e->iter, NAME_LEN, "%s", saved);
   // The copy runs on views without the trailing unit dims (move_tile).
   CopyViews v;
@@ -1419,7 +1453,7 @@ void mg_lower_prefetch(Emit *e, const MgOp *op, const char *iter,
   bool barrier = e->barrier;
   e->barrier = false; // nothing to wait for until the copies are waited on
   mg_lower_vector_elems_begin(e, tile, rank, vw, idx);
-  offset_positions(e, idx, off, has, rank, at);
+  offset_positions(e, idx, &o, rank, at);
   char src[MG_MAX_DIMS * (NAME_LEN + 2)], dst[MG_MAX_DIMS * (NAME_LEN + 2)];
   mg_lower_index_list(at, rank, src, sizeof src);
   mg_lower_index_list(idx, rank, dst, sizeof dst);
@@ -1429,17 +1463,18 @@ void mg_lower_prefetch(Emit *e, const MgOp *op, const char *iter,
              mg_lower_elt((MgDType)e->dtype[tile_id]));
     Name x;
     mg_lower_fresh(e, x);
-    mg_lower_line(e, "%s = vector.load %s[%s] : %s, %s", x, v.dram, src,
-                  v.dram_type, vec);
-    mg_lower_line(e, "vector.store %s, %s[%s, %s] : %s, %s", x, v.tile, stage,
-                  dst, v.tile_type, vec);
+    mg_lower_line(e, "%s = vector.load %s[%s] : %s, %s", x, v.dram.val, src,
+                  v.dram.type, vec);
+    mg_lower_line(e, "vector.store %s, %s[%s, %s] : %s, %s", x, v.tile.val,
+                  stage, dst, v.tile.type, vec);
   } else {
     // 16 bytes global -> shared, bypassing L1 (cp.async.cg).
     Name tok;
     mg_lower_fresh(e, tok);
     mg_lower_line(e, "%s = nvgpu.device_async_copy %s[%s], %s[%s, %s], %lld "
-                     "{bypassL1} : %s to %s", tok, v.dram, src, v.tile,
-                  stage, dst, (long long)vw, v.dram_type, v.tile_type);
+                     "{bypassL1} : %s to %s", tok, v.dram.val, src,
+                  v.tile.val, stage, dst, (long long)vw, v.dram.type,
+                  v.tile.type);
   }
   mg_lower_elems_end(e);
   e->barrier = barrier;
@@ -1528,7 +1563,7 @@ void mg_lower_chain(Emit *e, const MgOp *const *ops, uint32_t n,
   const MgTensor *out = tensor(e, ops[0]->outputs[0]);
   Index idx;
   mg_lower_elems_begin(e, out, idx);
-  chain_at(e, ops, n, keep, idx, out->rank, NULL);
+  chain_at(e, &(Chain){ops, n, keep, out->rank}, idx, NULL);
   mg_lower_elems_end(e);
 }
 

@@ -153,22 +153,33 @@ static bool starts_chain(const MgGraph *b, const uint8_t *phase,
 
 #define GROUP_MAX (2 * CHAIN_MAX) // a chain and the accumulators it feeds
 
+// A walk over one phase's groups (for_each_group): the graph, each op's
+// phase, per op whether a chain took it (NULL: none can), where the
+// groups go.
+typedef struct Walk {
+  const MgGraph *b;
+  const uint8_t *phase;
+  bool *taken;
+  GroupFn fn;
+  void *ctx;
+} Walk;
+
 // Calls fn on a chain, with the sum accumulators its members alone feed
 // folded in after it (taken: moved up from where they stand).
-static void flush_chain(const MgGraph *b, const uint8_t *phase,
-                        const MgOp **chain, uint32_t n, bool *taken,
-                        GroupFn fn, void *ctx) {
+static void flush_chain(const Walk *w, const MgOp **chain, uint32_t n) {
+  const MgGraph *b = w->b;
+  bool *taken = w->taken;
   uint32_t m = n;
   for (uint32_t c = 0; taken && c < n; c++) {
     const MgOp *acc = chain[c]->kind == MG_OP_MATMUL
                           ? NULL // it heads the chain: its reader is a member
-                          : sole_sum_accum(b, phase, chain[c]);
+                          : sole_sum_accum(b, w->phase, chain[c]);
     if (acc) {
       chain[m++] = acc;
       taken[acc - b->ops] = true;
     }
   }
-  fn(ctx, chain, m);
+  w->fn(w->ctx, chain, m);
 }
 
 // Calls `fn` on the ops of phase `want` in order, grouped: each chain of
@@ -183,6 +194,7 @@ static void for_each_group(const MgGraph *b, const uint8_t *phase,
   const MgOp *chain[GROUP_MAX];
   uint32_t n = 0;
   bool *taken = calloc(b->num_ops + 1, sizeof *taken); // accumulators moved up
+  Walk w = {b, phase, taken, fn, ctx};
   for (uint32_t i = 0; i < b->num_ops; i++) {
     const MgOp *op = &b->ops[i];
     if (phase[i] != want || op->kind == MG_OP_INPUT || (taken && taken[i]) ||
@@ -193,7 +205,7 @@ static void for_each_group(const MgGraph *b, const uint8_t *phase,
       continue;
     }
     if (n)
-      flush_chain(b, phase, chain, n, taken, fn, ctx);
+      flush_chain(&w, chain, n);
     n = 0;
     if (taken && taken[i])
       continue; // the chain just took this accumulator
@@ -209,7 +221,7 @@ static void for_each_group(const MgGraph *b, const uint8_t *phase,
     }
   }
   if (n)
-    flush_chain(b, phase, chain, n, taken, fn, ctx);
+    flush_chain(&w, chain, n);
   free(taken);
 }
 

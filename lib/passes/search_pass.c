@@ -208,8 +208,9 @@ static bool replace_func(MlirOperation module, MlirSymbolTable symbols,
   MlirOperation *funcs = calloc(best->num_graphs, sizeof *funcs);
   bool ok = names && funcs &&
             mlirLogicalResultIsSuccess(mg_bridge_export(
-                module, symbols, best, name, (const char *const *)names,
-                mlirOperationGetLocation(func), funcs));
+                (MgBridgeModule){module, symbols}, best, name,
+                (const char *const *)names, mlirOperationGetLocation(func),
+                funcs));
   for (uint32_t g = 0; names && g < best->num_graphs; ++g) {
     MlirOperation f = funcs ? funcs[g] : (MlirOperation){NULL};
     if (!mlirOperationIsNull(f) && !mlirAttributeIsNull(visibility))

@@ -11,7 +11,7 @@ static bool roundtrip_one(MlirOperation module, MlirSymbolTable symbols,
                           const MgBridgeMap *map, void *ud) {
   (void)ud;
   return mlirLogicalResultIsSuccess(mg_bridge_export(
-      module, symbols, p, map->graph_names[0],
+      (MgBridgeModule){module, symbols}, p, map->graph_names[0],
       (const char *const *)map->graph_names, mlirOperationGetLocation(func),
       NULL));
 }

@@ -156,7 +156,7 @@ static MgProgram *make_part(const Cuts *c, uint8_t part, MgDiag *diag) {
     const MgOp *op = &g->ops[i];
     if (op->kind == MG_OP_INPUT || c->owner[i] != part)
       continue;
-    st = mg_graph_copy_op(p, 0, g, op, op->attr, map, diag);
+    st = mg_graph_copy_op(p, 0, g, op, map, diag);
   }
   if (part)
     st = st == MG_STATUS_OK

@@ -118,13 +118,21 @@ typedef struct Variants {
   Launch l[MAX_LAUNCHES];
 } Variants;
 
-// The launches the policy allows for `r` on kernel tensors `inputs` with
-// at least `low` blocks (low < 0: only compute the largest grid, returned).
-static int64_t launch_variants(const Search *s, const MgProgram *p,
-                               const Recipe *r, const MgTensorId *inputs,
-                               uint32_t n, int64_t low, Variants *v) {
+// The kernel tensors of `p` an op runs on.
+typedef struct KernelInputs {
+  const MgProgram *p;
+  const MgTensorId *ids;
+  uint32_t n;
+} KernelInputs;
+
+// The launches the policy allows for `r` on `in` with at least `low`
+// blocks (low < 0: only compute the largest grid, returned).
+static int64_t launch_variants(const Search *s, const Recipe *r,
+                               KernelInputs in, int64_t low, Variants *v) {
   const MgSearchOptions *o = &s->opt;
-  const MgGraph *k = &p->graphs[0];
+  const MgGraph *k = &in.p->graphs[0];
+  const MgTensorId *inputs = in.ids;
+  uint32_t n = in.n;
   int64_t opts[3][MAX_DIVISORS];
   uint32_t nopt[3];
   for (uint32_t a = 0; a < 3; a++) {
@@ -218,7 +226,7 @@ int64_t mg_recipe_min_smem(const Search *s, const BlockSig *sig,
     ok = in[i] != MG_NO_ID;
   }
   if (ok) {
-    launch_variants(s, p, r, in, sig->n, 0, v);
+    launch_variants(s, r, (KernelInputs){p, in, sig->n}, 0, v);
     // The most blocks, then the longest loop: the smallest tiles.
     uint32_t pick = v->n;
     for (uint32_t j = 0; j < v->n; j++)
@@ -413,8 +421,8 @@ static uint64_t mat_custom(Mat *m, uint32_t i) {
   // to one that can, and a kernel that can only split 8 rows still runs).
   int64_t reach = 1;
   for (uint32_t ri = 0; ri < op->entry->num_recipes; ri++) {
-    int64_t b = launch_variants(s, p, &op->entry->recipes[ri], in, n, -1,
-                                &m->v[i]);
+    int64_t b = launch_variants(s, &op->entry->recipes[ri],
+                                (KernelInputs){p, in, n}, -1, &m->v[i]);
     if (b > reach)
       reach = b;
   }
@@ -427,7 +435,7 @@ static uint64_t mat_custom(Mat *m, uint32_t i) {
       continue;
     }
     Variants *v = &m->v[i];
-    launch_variants(s, p, r, in, n, low, v);
+    launch_variants(s, r, (KernelInputs){p, in, n}, low, v);
     qsort(v->l, v->n, sizeof v->l[0], cmp_launch);
     uint32_t kept = 0, variants = s->opt.rank == MG_SEARCH_RANK_PROXY
                                       ? 1 : s->opt.launch_variants;

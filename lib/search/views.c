@@ -192,7 +192,7 @@ static MgProgram *make_part(const Split *s, uint32_t p, PartBoundary *b,
     const MgOp *op = &g->ops[i];
     if (s->part[i] != p)
       continue;
-    st = mg_graph_copy_op(prog, 0, g, op, op->attr, map, diag);
+    st = mg_graph_copy_op(prog, 0, g, op, map, diag);
   }
   *num_out = part_outputs(s, p, out);
   for (uint32_t k = 0; st == MG_STATUS_OK && k < *num_out; k++)

@@ -573,10 +573,10 @@ static bool tile_rows(MlirModule jm, const MgRunSignature *sig,
 }
 
 bool mg_run_jit_rows(MlirOperation module, MlirOperation func,
-                     const MgRunJitCall *call, const MgRunJitRows *rows,
-                     bool *tiled, char *err, size_t err_size) {
+                     const MgRunJitCall *call, MgRunJitRows *rows, char *err,
+                     size_t err_size) {
   const MgRunSignature *sig = call->sig;
-  *tiled = false;
+  rows->tiled = false;
   MlirModule jm;
   if (sig->num_outputs != 1 ||
       !build_module(module, func, true, &jm, err, err_size))
@@ -585,8 +585,8 @@ bool mg_run_jit_rows(MlirOperation module, MlirOperation func,
     mlirModuleDestroy(jm);
     return false;
   }
-  *tiled = tile_rows(jm, sig, rows);
-  if (!*tiled) { // the whole result, as mg_run_jit computes it
+  rows->tiled = tile_rows(jm, sig, rows);
+  if (!rows->tiled) { // the whole result, as mg_run_jit computes it
     mlirModuleDestroy(jm);
     return mg_run_jit(module, func, call, err, err_size);
   }

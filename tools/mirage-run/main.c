@@ -904,18 +904,18 @@ static Outcome check_sampled(const Pair *pair, MlirOperation module,
        (part.interp_out[0] = calloc(n ? n : 1, sizeof(double))) &&
        (part.sigma[0] = calloc(n ? n : 1, sizeof(double))) &&
        (part.sigma_lin[0] = calloc(n ? n : 1, sizeof(double)));
-  MgRunJitRows jr = {s->dim, ok ? mg_run_sample_rows(s, rows) : 0, rows};
-  bool tiled = false;
+  MgRunJitRows jr = {s->dim, ok ? mg_run_sample_rows(s, rows) : 0, rows,
+                     false};
   if (!ok)
     report_error(kloc, label, "out of memory");
   else if (!mg_run_jit_rows(module, ref,
                             &(MgRunJitCall){o->jit_cpu, sig, full.in_storage,
                                             full.jit_out},
-                            &jr, &tiled, err, sizeof err))
+                            &jr, err, sizeof err))
     report_error(mlirOperationGetLocation(ref), label, err);
   else {
     mg_run_sample_gather_output(s, sig, full.jit_out[0], part.jit_out[0]);
-    print_sample(label, s, sig, tiled, &plan->all, o);
+    print_sample(label, s, sig, jr.tiled, &plan->all, o);
     Sides sides = {true, mg_run_func_narrowest(ref), mg_run_func_roundoff(ref),
                    "the μGraph side", "jit", NULL, 0, s, sig, no_probe};
     outcome = interpret_and_compare(pair, s->program, &s->sig, &part, &sides);

@@ -111,17 +111,18 @@ typedef struct MgRunJitRows {
   uint32_t dim;
   int64_t count;
   const int64_t *rows; // increasing
+  bool tiled;          // set by mg_run_jit_rows
 } MgRunJitRows;
 /// mg_run_jit computing only `rows` of the result: before bufferization the
 /// result is copied by a linalg.copy that upstream's tiling
 /// (transform.structured.fuse, tile size 1 along the dim) turns into a loop
 /// over the dim with the producers fused in, and the loop runs over the
 /// given indices only. The other elements of `outputs[0]` are left
-/// unwritten. Sets *tiled to false when the tiling did not apply (the whole
-/// result was computed).
+/// unwritten. Sets rows->tiled to false when the tiling did not apply (the
+/// whole result was computed).
 bool mg_run_jit_rows(MlirOperation module, MlirOperation func,
-                     const MgRunJitCall *call, const MgRunJitRows *rows,
-                     bool *tiled, char *err, size_t err_size);
+                     const MgRunJitCall *call, MgRunJitRows *rows, char *err,
+                     size_t err_size);
 /// The textual pipeline used to lower the copied function (for --help).
 const char *mg_run_jit_pipeline(void);
 /// Lowers `program` for the CPU (lib/lower), JIT-compiles it in `ctx` and
