@@ -242,10 +242,11 @@ static void warp_start(Emit *e, Warp *w, const Lane *l, Name *acc) {
   }
 }
 
-// The warps' sums of stream `j`'s column `c` of row `m`, added in warp
-// order (stream j's columns follow the j before it in the block).
+// The warps' sums of stream `j`'s output `mc` (row, column), added in
+// warp order (stream j's columns follow the j before it in the block).
 static void warp_sums(Emit *e, const Gemv *g, const GemvBufs *bf,
-                      const char *m, const char *c, int j, Name sum) {
+                      const Name mc[2], int j, Name sum) {
+  const char *m = mc[0], *c = mc[1];
   Name col;
   snprintf(col, NAME_LEN, "%s", c);
   if (j > 0) {
@@ -275,7 +276,8 @@ static void warp_sums(Emit *e, const Gemv *g, const GemvBufs *bf,
 static void combine(Emit *e, const Gemv *g, const char *bid, const char *tid,
                     const GemvBufs *bf) {
   int64_t width = g->cgb * g->v, outs = g->m * width;
-  Name wd, m, c, base, col, nn, ok, c0;
+  Name wd, mc[2], base, col, nn, ok, c0;
+  char *m = mc[0], *c = mc[1];
   mg_lower_index(e, 0, c0);
   mg_gemv_strided_items_begin(e, g, tid, outs, width, m, c);
   mg_lower_index(e, width, wd);
@@ -289,7 +291,7 @@ static void combine(Emit *e, const Gemv *g, const char *bid, const char *tid,
   e->indent++;
   Name sums[GEMV_MAX_B];
   for (int j = 0; j < g->nb; j++)
-    warp_sums(e, g, bf, m, c, j, sums[j]);
+    warp_sums(e, g, bf, (const Name *)mc, j, sums[j]);
   Name row;
   snprintf(row, NAME_LEN, "%s", m);
   if (blk.has_row0)
