@@ -212,6 +212,8 @@ typedef struct MgLowerKernelPlan {
   int64_t col_groups;       // GEMV: of the threads / 32 column groups of a
                             // block, those holding columns (fewer when a
                             // fused tile is narrower; the others idle)
+  int64_t streams;          // fused GEMV: B streams sharing A (matmuls
+                            // side by side in col_groups; 1 otherwise)
   int64_t stats;            // fused GEMV: per-row sums of A (or squares)
                             // accumulated beside the FMAs
   uint32_t num_epilogue;    // fused GEMV: element-wise ops per output

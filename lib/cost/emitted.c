@@ -622,7 +622,9 @@ static void epilogue_cost(const MgGpu *g, const MgLowerKernelPlan *pl,
 // counts are one row group's. A fused block graph (lib/lower/fused.c)
 // adds its row statistics (an FP32 op per row and k beside the FMAs) and
 // the epilogue per output; the lanes of column groups beyond its tile
-// (col_groups of threads / 32) idle through the k loop.
+// (col_groups of threads / 32) idle through the k loop. With several B
+// streams (matmuls sharing A) each column group streams one of them, so
+// the k loop's counts are those of col_groups groups whatever the stream.
 static void gemv_form(Model *m, const MgOp *o, Form *f) {
   const MgGpu *g = m->gpu;
   const MgLowerKernelPlan *pl = m->plan;
@@ -656,7 +658,12 @@ static void gemv_form(Model *m, const MgOp *o, Form *f) {
   // through shared memory, and each output adds CG of them in order.
   double cg = T / 32;
   double cgv = pl->col_groups > 0 ? (double)pl->col_groups : cg;
-  double Ta = 32 * cgv, outs = rows * cgv * v; // threads that load B
+  // Several B streams (fused.c: matmuls sharing A) are column groups side
+  // by side: the warps' sums cover all of them (outs_v), each output adds
+  // one per stream and warp.
+  double nb = pl->streams > 0 ? (double)pl->streams : 1;
+  double Ta = 32 * cgv, outs_v = rows * cgv * v; // threads that load B
+  double outs = outs_v / nb;
   Stages sh = shuffle_stages(rows * v, cg);
   double shfl = sh.shfl, sel = sh.sel, adds = sh.adds, stages = sh.count;
   double e_fp, e_sfu, e_loads, e_path;
@@ -665,17 +672,19 @@ static void gemv_form(Model *m, const MgOp *o, Form *f) {
   Acc *a = &f->a;
   a->fma = Ta * steps * rows * v;
   a->fp32 = a->fma + Ta * steps * (conv * (v + rows) + st * rows) +
-            T * (sel + adds) + outs * (cg + conv + e_fp);
+            T * (sel + adds) + outs * (nb * cg + conv + e_fp);
   a->sfu = outs * e_sfu;
   // A ring row costs its cp.async and its 16-byte shared read back; an
   // iteration of the ring loop a commit and a wait. The statistics: 32
   // slices' stores, 32 loads per output.
   a->lsu = lsu(Ta * (steps + ring_rows), 16) + lsu(Ta * steps * rows, es) +
-           T * shfl / 32 + lsu(outs * cg, 4) + lsu(outs * (cg + 1), 4) +
+           T * shfl / 32 + lsu(outs_v * cg, 4) +
+           lsu(outs * (nb * cg + 1), 4) +
            lsu(32 * st * rows, 4) + lsu(outs * e_loads, 4);
   a->instr = a->fp32 + a->sfu + Ta * (steps + ring_rows) +
              Ta * steps * rows + (S > 0 ? 2 * Ta * groups : 0) + T * shfl +
-             outs * cg + outs * (cg + 1) + 32 * st * rows + outs * e_loads;
+             outs_v * cg + outs * (nb * cg + 1) + 32 * st * rows +
+             outs * e_loads;
   f->per_thread = 1;
   double cvt = conv ? g->lat_fp : 0, trip = g->lat_dram + cvt;
   double grouped, grouped_mem; // the whole groups' path, memory part

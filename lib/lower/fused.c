@@ -29,6 +29,15 @@
 // cg, a power of two (the warp's shuffle offsets): the lanes of the other
 // cg - cgv groups idle.
 //
+// Several matmuls (the gated MLP's silu(X·W1) * (X·W3)) match when they
+// read the same A iterator and each its own B, kernel inputs of one shape
+// read through iterators of one mapping, each into its own accumulator
+// (or read directly with F = 1). Their column groups sit side by side in
+// the block (cgv = nb · cgb, stream b's first): every thread still holds
+// one stream's M x V sums, streams its B through the same ring, and the
+// thread that stores an output adds each stream's warp sums for it and
+// applies the epilogue to all of them.
+//
 //===----------------------------------------------------------------------===//
 #include "gemv.h"
 
@@ -70,8 +79,9 @@ static bool iterator_input(const MgProgram *p, const MgOp *kop,
 }
 
 static bool known(const Gemv *g, MgTensorId t) {
-  if (t == g->mm_t)
-    return true;
+  for (int j = 0; j < g->nb; j++)
+    if (t == g->mm_t[j])
+      return true;
   for (int j = 0; j < g->nstats; j++)
     if (t == g->stat_t[j])
       return true;
@@ -110,25 +120,39 @@ static bool fused_grid(const MgGraph *b, const MgOp *ia, const MgOp *ib,
   return true;
 }
 
-// The ops but iterators, the matmul and the saver: its sum accumulator,
-// the statistics, the element-wise epilogue.
-static bool fused_ops(const MgGraph *b, const MgOp *mm, const MgOp *ia,
-                      const MgOp *sv, Gemv *g) {
-  g->mm_t = mm->outputs[0];
-  uint32_t mm_readers = 0;
+// The matmul of `mms` (nb of them) whose result `t` is, or -1.
+static int matmul_of(const Gemv *g, const MgOp *const *mms, MgTensorId t) {
+  for (int j = 0; j < g->nb; j++)
+    if (mms[j]->outputs[0] == t)
+      return j;
+  return -1;
+}
+
+// The ops but iterators, the matmuls and the saver: their sum
+// accumulators, the statistics, the element-wise epilogue.
+static bool fused_ops(const MgGraph *b, const MgOp *const *mms,
+                      const MgOp *ia, const MgOp *sv, Gemv *g) {
+  uint32_t readers[GEMV_MAX_B] = {0};
+  for (int j = 0; j < g->nb; j++)
+    g->mm_t[j] = mms[j]->outputs[0];
   for (uint32_t i = 0; i < b->num_ops; i++)
-    for (uint32_t k = 0; k < b->ops[i].num_inputs; k++)
-      mm_readers += b->ops[i].inputs[k] == mm->outputs[0];
+    for (uint32_t k = 0; k < b->ops[i].num_inputs; k++) {
+      int j = matmul_of(g, mms, b->ops[i].inputs[k]);
+      if (j >= 0)
+        readers[j]++;
+    }
   for (uint32_t i = 0; i < b->num_ops; i++) {
     const MgOp *op = &b->ops[i];
     MgOpKind kind = (MgOpKind)op->kind;
-    if (kind == MG_OP_INPUT || kind == MG_OP_ITERATOR || op == mm || op == sv)
+    if (kind == MG_OP_INPUT || kind == MG_OP_ITERATOR || op == sv ||
+        (kind == MG_OP_MATMUL && matmul_of(g, mms, op->outputs[0]) >= 0))
       continue;
     const MgTensor *out = &b->tensors[op->outputs[0]];
-    if (kind == MG_OP_ACCUM && op->inputs[0] == mm->outputs[0]) {
-      if (op->acc != MG_ACCUM_SUM || mm_readers != 1)
+    int j = kind == MG_OP_ACCUM ? matmul_of(g, mms, op->inputs[0]) : -1;
+    if (j >= 0) {
+      if (op->acc != MG_ACCUM_SUM || readers[j] != 1)
         return false;
-      g->mm_t = op->outputs[0];
+      g->mm_t[j] = op->outputs[0];
       continue;
     }
     if (kind == MG_OP_ACCUM) {
@@ -141,18 +165,67 @@ static bool fused_ops(const MgGraph *b, const MgOp *mm, const MgOp *ia,
     }
     if (!mg_op_kind_is_elementwise(kind) || g->nepi == GEMV_MAX_EPILOGUE ||
         op->num_outputs != 1 || op->num_inputs > 2 ||
-        (!same_dims(out, g->m, g->cgv * g->v) && !same_dims(out, g->m, 1)))
+        (!same_dims(out, g->m, g->cgb * g->v) && !same_dims(out, g->m, 1)))
       return false;
     for (uint32_t k = 0; k < op->num_inputs; k++)
       if (!known(g, op->inputs[k]))
         return false; // reads a tile, or a value made later
     g->epi[g->nepi++] = i;
   }
-  if (b->forloop > 1 && g->mm_t == mm->outputs[0])
-    return false; // a per-iteration matmul read after the loop
+  for (int j = 0; j < g->nb; j++)
+    if (b->forloop > 1 && g->mm_t[j] == mms[j]->outputs[0])
+      return false; // a per-iteration matmul read after the loop
   g->out_t = sv->inputs[0];
   return known(g, g->out_t) &&
-         same_dims(&b->tensors[g->out_t], g->m, g->cgv * g->v);
+         same_dims(&b->tensors[g->out_t], g->m, g->cgb * g->v);
+}
+
+// The block graph's matmuls (at most GEMV_MAX_B) and its one saver.
+static bool matmuls_and_saver(const MgGraph *b, const MgOp **mms, int *nb,
+                              const MgOp **sv) {
+  *nb = 0;
+  *sv = NULL;
+  for (uint32_t i = 0; i < b->num_ops; i++) {
+    const MgOp *op = &b->ops[i];
+    if (op->kind == MG_OP_MATMUL && *nb == GEMV_MAX_B)
+      return false;
+    if (op->kind == MG_OP_MATMUL)
+      mms[(*nb)++] = op;
+    if (op->kind == MG_OP_SAVER && *sv)
+      return false;
+    if (op->kind == MG_OP_SAVER)
+      *sv = op;
+  }
+  return *nb > 0 && *sv && b->num_outputs == 1;
+}
+
+// B stream j's iterator reads another kernel input than the streams
+// before it, of stream 0's shape and type, through the same mapping and
+// tile; and its matmul reads stream 0's A iterator.
+static bool same_stream(const MgProgram *p, const MgOp *kop,
+                        const MgOp *const *mms, int j, Gemv *g) {
+  const MgGraph *root = &p->graphs[0], *b = g->blk;
+  const MgOp *i0 = producer(b, mms[0]->inputs[1]);
+  const MgOp *ij = producer(b, mms[j]->inputs[1]);
+  if (mms[j]->inputs[0] != mms[0]->inputs[0] ||
+      !iterator_input(p, kop, b, ij, &g->bs[j]))
+    return false;
+  for (int i = 0; i < j; i++)
+    if (g->bs[i] == g->bs[j])
+      return false;
+  const MgTensor *t0 = &root->tensors[g->bs[0]], *tj = &root->tensors[g->bs[j]];
+  if (tj->rank != t0->rank || tj->dtype != t0->dtype || ij->fmap != i0->fmap)
+    return false;
+  for (uint32_t d = 0; d < t0->rank; d++)
+    if (tj->dims[d] != t0->dims[d])
+      return false;
+  for (int a = 0; a < 3; a++)
+    if (ij->imap[a] != i0->imap[a])
+      return false;
+  const MgTensor *x0 = &b->tensors[i0->outputs[0]];
+  const MgTensor *xj = &b->tensors[ij->outputs[0]];
+  return xj->rank == x0->rank &&
+         !memcmp(xj->dims, x0->dims, x0->rank * sizeof x0->dims[0]);
 }
 
 bool mg_lower_fused_shape(const MgProgram *p, const MgOp *kop, Gemv *g) {
@@ -161,40 +234,33 @@ bool mg_lower_fused_shape(const MgProgram *p, const MgOp *kop, Gemv *g) {
       (uint32_t)kop->attr >= p->num_graphs || kop->num_outputs != 1)
     return false;
   const MgGraph *root = &p->graphs[0], *b = &p->graphs[kop->attr];
-  const MgOp *mm = NULL, *sv = NULL;
-  for (uint32_t i = 0; i < b->num_ops; i++) {
-    const MgOp *op = &b->ops[i];
-    if (op->kind == MG_OP_MATMUL && mm)
-      return false;
-    if (op->kind == MG_OP_MATMUL)
-      mm = op;
-    if (op->kind == MG_OP_SAVER && sv)
-      return false;
-    if (op->kind == MG_OP_SAVER)
-      sv = op;
-  }
-  if (!mm || !sv || b->num_outputs != 1)
+  const MgOp *mms[GEMV_MAX_B], *sv;
+  g->blk = b;
+  if (!matmuls_and_saver(b, mms, &g->nb, &sv))
     return false;
-  const MgOp *ia = producer(b, mm->inputs[0]), *ib = producer(b, mm->inputs[1]);
-  MgTensorId ka, kb;
+  const MgOp *ia = producer(b, mms[0]->inputs[0]);
+  const MgOp *ib = producer(b, mms[0]->inputs[1]);
+  MgTensorId ka;
   if (!iterator_input(p, kop, b, ia, &ka) ||
-      !iterator_input(p, kop, b, ib, &kb))
+      !iterator_input(p, kop, b, ib, &g->bs[0]))
     return false;
-  const MgTensor *ta = &root->tensors[ka], *tb = &root->tensors[kb];
+  for (int j = 1; j < g->nb; j++)
+    if (!same_stream(p, kop, mms, j, g))
+      return false;
+  const MgTensor *ta = &root->tensors[ka], *tb = &root->tensors[g->bs[0]];
   const MgTensor *tc = &root->tensors[kop->outputs[0]];
   uint32_t rk = ta->rank;
   if (!plain2(ta) || !plain2(tb) || tb->rank != rk || tc->rank != rk ||
       ta->dtype != tb->dtype)
     return false;
   g->fused = true;
-  g->blk = b;
   g->rows = ta->dims[rk - 2];
   g->k = ta->dims[rk - 1];
   g->n = tb->dims[rk - 1];
   g->dt = (MgDType)ta->dtype;
   g->v = MG_LOWER_VECTOR_BYTES / (int64_t)mg_dtype_bytes(g->dt);
   g->a = ka;
-  g->b = kb;
+  g->b = g->bs[0];
   g->c = kop->outputs[0];
   if (tb->dims[rk - 2] != g->k || !same_dims(tc, g->rows, g->n) ||
       !fused_grid(b, ia, ib, sv, rk, g) || g->rows % g->rgroups ||
@@ -207,7 +273,8 @@ bool mg_lower_fused_shape(const MgProgram *p, const MgOp *kop, Gemv *g) {
   int64_t width = g->n / g->colblocks;
   if (width % g->v)
     return false;
-  g->cgv = width / g->v;
+  g->cgb = width / g->v;
+  g->cgv = g->nb * g->cgb;
   for (g->cg = 1; g->cg < g->cgv; g->cg *= 2)
     ;
   g->blocks = g->rgroups * g->colblocks;
@@ -215,7 +282,7 @@ bool mg_lower_fused_shape(const MgProgram *p, const MgOp *kop, Gemv *g) {
   const MgTensor *at = &b->tensors[ia->outputs[0]];
   const MgTensor *bt = &b->tensors[ib->outputs[0]];
   return g->cg <= 8 && g->m <= GEMV_MAX_ROWS && same_dims(at, g->m, kt) &&
-         same_dims(bt, kt, width) && fused_ops(b, mm, ia, sv, g);
+         same_dims(bt, kt, width) && fused_ops(b, mms, ia, sv, g);
 }
 
 int64_t mg_lower_fused_stat_bytes(const Gemv *g) {
@@ -230,14 +297,15 @@ void mg_lower_fused_stat_type(const Gemv *g, bool gpu, char *out,
 }
 
 void mg_lower_fused_finish(Emit *e, const Gemv *g, const char *m,
-                           const char *sum, const char *stat,
-                           const char *stat_type, Name out) {
-  enum { MAX_VALS = GEMV_MAX_STATS + GEMV_MAX_EPILOGUE + 1 };
+                           const Name *sums, const GemvBufs *bf, Name out) {
+  enum { MAX_VALS = GEMV_MAX_B + GEMV_MAX_STATS + GEMV_MAX_EPILOGUE };
   MgTensorId ids[MAX_VALS];
   Name vals[MAX_VALS];
   uint32_t n = 0;
-  ids[n] = g->mm_t;
-  snprintf(vals[n++], NAME_LEN, "%s", sum);
+  for (int j = 0; j < g->nb; j++) {
+    ids[n] = g->mm_t[j];
+    snprintf(vals[n++], NAME_LEN, "%s", sums[j]);
+  }
   for (int j = 0; j < g->nstats; j++) { // the slices' sums, in slice order
     Name ji, s = "";
     mg_lower_index(e, j, ji);
@@ -245,8 +313,8 @@ void mg_lower_fused_finish(Emit *e, const Gemv *g, const char *m,
       Name ki, x;
       mg_lower_index(e, k, ki);
       mg_lower_fresh(e, x);
-      mg_lower_line(e, "%s = memref.load %s[%s, %s, %s] : %s", x, stat, ji,
-                    ki, m, stat_type);
+      mg_lower_line(e, "%s = memref.load %s[%s, %s, %s] : %s", x, bf->stat,
+                    ji, ki, m, bf->stat_type);
       if (k == 0) {
         snprintf(s, NAME_LEN, "%s", x);
       } else {
