@@ -406,6 +406,19 @@ static bool budget_ok(const Mat *m, const Recipe *r) {
 
 static uint64_t mat_op(Mat *m, uint32_t i);
 
+// The smallest grid among `v`'s whose blocks fill the SMs' waves to 85 %
+// (blocks / (ceil(blocks / SMs) · SMs)), 0 when none does: 128 blocks on
+// 108 SMs leave the busiest SM twice the average's work, 512 do not.
+static int64_t balanced_grid(const Variants *v, int64_t sms) {
+  int64_t best = 0;
+  for (uint32_t j = 0; j < v->n; j++) {
+    int64_t b = v->l[j].blocks, waves = (b + sms - 1) / sms;
+    if (b * 100 >= 85 * waves * sms && (!best || b < best))
+      best = b;
+  }
+  return best;
+}
+
 static uint64_t mat_custom(Mat *m, uint32_t i) {
   uint64_t made = 0;
   Worker *w = m->w;
@@ -439,11 +452,22 @@ static uint64_t mat_custom(Mat *m, uint32_t i) {
     qsort(v->l, v->n, sizeof v->l[0], cmp_launch);
     uint32_t kept = 0, variants = s->opt.rank == MG_SEARCH_RANK_PROXY
                                       ? 1 : s->opt.launch_variants;
-    for (uint32_t j = 0; j < v->n && kept < variants; j++) {
+    // Past the policy's launches, the first one that fills the SMs' waves
+    // when none of those did, so that the cost model can weigh the two.
+    int64_t balanced = s->opt.rank == MG_SEARCH_RANK_PROXY
+                           ? 0
+                           : balanced_grid(v, (int64_t)mg_cost_gpu(s->gpu)->sms);
+    bool have_balanced = false;
+    for (uint32_t j = 0; j < v->n; j++) {
       if (mg_worker_stopped(w))
         return made;
       MgTensorId outs[MG_MAX_OP_OUTPUTS];
       const Launch *l = &v->l[j];
+      bool fills = balanced && l->blocks >= balanced;
+      if (kept >= variants && (!balanced || have_balanced))
+        break;
+      if (kept >= variants && !fills)
+        continue;
       if (!mg_replay_recipe(p, r, in, n, &l->at, outs)) {
         mg_worker_prune(w, MG_SEARCH_RULE_SHAPE, NULL);
       } else if (mg_graph_smem_bytes(p, graphs) > s->gpu->smem_bytes) {
@@ -454,6 +478,7 @@ static uint64_t mat_custom(Mat *m, uint32_t i) {
           m->kinds[k] += r->kinds[k];
         uint64_t done = mat_op(m, i + 1); // a launch counts once it completes
         kept += done > 0;
+        have_balanced |= done > 0 && fills;
         made += done;
         for (uint32_t k = 0; k < MG_OP_COUNT; k++)
           m->kinds[k] -= r->kinds[k];
