@@ -11,6 +11,7 @@
 //   pow(x, 0.5), pow(x, -0.5)          -> sqrt(x), rsqrt(x)
 //   max(x, 0)                          -> relu(x)
 //   max(x, y), max over a dim          -> ug.maximum, ug.reduce_max
+//   min(x, y), clamp(x, lo, hi)        -> -ug.maximum(-x, -y), via max
 // and a symbolic value nobody consumes that way is reported (and cut).
 //
 //===----------------------------------------------------------------------===//
@@ -342,6 +343,30 @@ static bool relu(MgLiftBuilder *b, const MgLiftVal *x, uint8_t dtype,
   return unary_tensor(b, MG_OP_RELU, x, dtype, out);
 }
 
+// min(x, y) = -max(-x, -y): negation is exact, so this is the minimum bit
+// for bit, NaN winning as in max (arith.minimumf, tosa.minimum; minnumf is
+// taken as minimumf, as maxnumf is as maximumf). The μGraph needs no min
+// op, so the verifier's and the search's treatment of max covers it.
+// min(x, +inf) is x.
+static bool min_of(MgLiftBuilder *b, const MgLiftVal *x, const MgLiftVal *y,
+                   uint8_t dtype, MgLiftVal *out) {
+  if (is_const(y, INFINITY) && x->kind == MG_LIFT_TENSOR) {
+    *out = *x;
+    out->dtype = dtype;
+    return true;
+  }
+  if (is_const(x, INFINITY) && y->kind == MG_LIFT_TENSOR) {
+    *out = *y;
+    out->dtype = dtype;
+    return true;
+  }
+  MgLiftVal nx, ny, m;
+  return mg_lift_alg_unary(b, MG_LIFT_ALG_NEG, x, dtype, &nx) &&
+         mg_lift_alg_unary(b, MG_LIFT_ALG_NEG, y, dtype, &ny) &&
+         mg_lift_alg_binary(b, MG_LIFT_ALG_MAX, &nx, &ny, dtype, &m) &&
+         mg_lift_alg_unary(b, MG_LIFT_ALG_NEG, &m, dtype, out);
+}
+
 static bool pow_of(MgLiftBuilder *b, const MgLiftVal *x, const MgLiftVal *e,
                    uint8_t dtype, MgLiftVal *out) {
   if (e->kind != MG_LIFT_SCALAR)
@@ -378,6 +403,9 @@ static bool fold(MgLiftAlg op, double x, double y, double *r) {
     return true;
   case MG_LIFT_ALG_MAX:
     *r = x > y ? x : y;
+    return true;
+  case MG_LIFT_ALG_MIN:
+    *r = x < y ? x : y;
     return true;
   case MG_LIFT_ALG_POW:
     *r = pow(x, y);
@@ -493,6 +521,8 @@ bool mg_lift_alg_binary(MgLiftBuilder *b, MgLiftAlg op, const MgLiftVal *x,
       return true;
     }
     return binary_tensor(b, MG_OP_MAX, x, y, dtype, out);
+  case MG_LIFT_ALG_MIN:
+    return min_of(b, x, y, dtype, out);
   case MG_LIFT_ALG_POW:
     return pow_of(b, x, y, dtype, out);
   default:

@@ -24,6 +24,7 @@ static const ArithOp kTable[] = {
     {"arith.addf", MG_LIFT_ALG_ADD, 2},     {"arith.subf", MG_LIFT_ALG_SUB, 2},
     {"arith.mulf", MG_LIFT_ALG_MUL, 2},     {"arith.divf", MG_LIFT_ALG_DIV, 2},
     {"arith.maximumf", MG_LIFT_ALG_MAX, 2}, {"arith.maxnumf", MG_LIFT_ALG_MAX, 2},
+    {"arith.minimumf", MG_LIFT_ALG_MIN, 2}, {"arith.minnumf", MG_LIFT_ALG_MIN, 2},
     {"math.powf", MG_LIFT_ALG_POW, 2},      {"arith.negf", MG_LIFT_ALG_NEG, 1},
     {"math.exp", MG_LIFT_ALG_EXP, 1},       {"math.sqrt", MG_LIFT_ALG_SQRT, 1},
     {"math.rsqrt", MG_LIFT_ALG_RSQRT, 1},   {"math.log", MG_LIFT_ALG_LOG, 1},

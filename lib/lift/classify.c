@@ -16,7 +16,7 @@ static const char *const tosa_compute[] = {
     "tosa.exp",    "tosa.rsqrt",      "tosa.reciprocal", "tosa.sigmoid",
     "tosa.negate", "tosa.reduce_sum", "tosa.matmul",     "tosa.maximum",
     "tosa.clamp",  "tosa.log",        "tosa.tanh",       "tosa.erf",
-    "tosa.reduce_max", "tosa.select"};
+    "tosa.reduce_max", "tosa.select", "tosa.minimum"};
 static const char *const linalg_compute[] = {
     "linalg.generic",     "linalg.matmul", "linalg.batch_matmul",
     "linalg.elementwise", "linalg.reduce", "linalg.add",
@@ -24,7 +24,7 @@ static const char *const linalg_compute[] = {
     "linalg.exp",         "linalg.sqrt",   "linalg.rsqrt",
     "linalg.square",      "linalg.negf",   "linalg.reciprocal",
     "linalg.max",         "linalg.powf",   "linalg.log",
-    "linalg.tanh",        "linalg.erf"};
+    "linalg.tanh",        "linalg.erf",    "linalg.min"};
 static const char *const views[] = {
     "tosa.reshape",          "tosa.transpose",   "tosa.cast",
     "tosa.identity",         "linalg.transpose", "tensor.expand_shape",
@@ -95,27 +95,29 @@ static double type_max(MlirOperation op) {
   return mg_lift_max_finite(dt);
 }
 
+// Float clamps lift as max and min with constants (tosa.c), which today
+// means relu (a clamp to [0, max], behind lift-relu) or the identity.
 static MgLiftClass classify_clamp(MlirOperation op, const MgLiftOptions *opts,
                                   char *why, size_t size) {
   MlirAttribute lo = mg_lift_attr(op, "min_val"),
                 hi = mg_lift_attr(op, "max_val");
   if (mlirAttributeIsNull(lo) || mlirAttributeIsNull(hi) ||
       !mlirAttributeIsAFloat(lo) || !mlirAttributeIsAFloat(hi)) {
-    snprintf(why, size, "only float clamps can be relu");
+    snprintf(why, size, "only float clamps are lifted");
     return MG_LIFT_CLASS_PURE;
   }
   double a = mlirFloatAttrGetValueDouble(lo),
          b = mlirFloatAttrGetValueDouble(hi);
-  if (a != 0.0 || b < type_max(op)) {
+  // A bound other than relu's 0 would have to enter as a tensor (tosa.c).
+  if ((a != 0.0 && a > -type_max(op)) || b < type_max(op)) {
     snprintf(why, size,
-             "clamp to [%g, %g] is not relu and the μGraph has no "
-             "clamp",
+             "clamp to [%g, %g]: its bounds would have to become tensors "
+             "(the μGraph has no maximum with a constant)",
              a, b);
     return MG_LIFT_CLASS_PURE;
   }
-  if (!opts->lift_relu) {
-    snprintf(why, size,
-             "relu is not lifted with lift-relu=false");
+  if (a == 0.0 && !opts->lift_relu) {
+    snprintf(why, size, "relu is not lifted with lift-relu=false");
     return MG_LIFT_CLASS_PURE;
   }
   return MG_LIFT_CLASS_COMPUTE;

@@ -137,6 +137,7 @@ typedef enum MgLiftAlg {
   MG_LIFT_ALG_MUL,
   MG_LIFT_ALG_DIV,
   MG_LIFT_ALG_MAX,
+  MG_LIFT_ALG_MIN, // -max(-x, -y): exact in floats, NaN wins as in max
   MG_LIFT_ALG_POW,
   MG_LIFT_ALG_EXP,
   MG_LIFT_ALG_SQRT,

@@ -58,7 +58,7 @@ static const char *const named_elementwise[] = {
     "linalg.add",  "linalg.sub",        "linalg.mul",   "linalg.div",
     "linalg.exp",  "linalg.sqrt",       "linalg.rsqrt", "linalg.square",
     "linalg.negf", "linalg.reciprocal", "linalg.max",   "linalg.powf",
-    "linalg.log",  "linalg.tanh",       "linalg.erf"};
+    "linalg.log",  "linalg.tanh",       "linalg.erf",   "linalg.min"};
 
 static bool is_named_elementwise(MlirOperation op) {
   for (size_t i = 0; i < sizeof named_elementwise / sizeof *named_elementwise;
@@ -362,6 +362,8 @@ static bool eval_op(BodyEval *e, MlirOperation op, MgLiftVal *out) {
       {"arith.divf", MG_LIFT_ALG_DIV, 2},
       {"arith.maximumf", MG_LIFT_ALG_MAX, 2},
       {"arith.maxnumf", MG_LIFT_ALG_MAX, 2},
+      {"arith.minimumf", MG_LIFT_ALG_MIN, 2},
+      {"arith.minnumf", MG_LIFT_ALG_MIN, 2},
       {"math.powf", MG_LIFT_ALG_POW, 2},
       {"arith.negf", MG_LIFT_ALG_NEG, 1},
       {"math.exp", MG_LIFT_ALG_EXP, 1},
