@@ -154,7 +154,8 @@ typedef struct MgLowerStep {
   int64_t vector;    // elements per global access: a 16-byte vector's
                      // worth, or 1 (element by element)
   bool async;        // iterator: cp.async into a stage of the pipeline,
-                     // S - 1 iterations ahead (all its copies in flight)
+                     // S - 1 iterations ahead, or (mg_lower_is_async_load)
+                     // in a batch waited for once (all its copies in flight)
   bool stored_order; // iterator of a kernel tensor with a layout (an
                      // input stored transposed, a folded view) whose rows
                      // are not read as stored: read in stored order,
@@ -184,6 +185,8 @@ typedef struct MgLowerKernelPlan {
   int64_t forloop;          // the block graph's F (1 for other forms)
   bool pipelined;           // the for-loop is a cp.async pipeline of
                             // `stages` stages (mg_lower_stages)
+  uint32_t async_batches;   // not pipelined: waits for batches of cp.async
+                            // tile copies per iteration (schedule.c)
   int64_t smem_bytes;       // shared memory per block: tiles (every stage
                             // where staged), online state, the reduction
                             // scratch, the GEMV's partial sums and ring

@@ -119,8 +119,10 @@ typedef struct Model {
   double threads, blocks;
   bool *reg;                         // per block tensor: kept in registers
   Acc ph[MG_LOWER_PHASE_COUNT];
-  double async_cycles;               // the staged copies' latency (max)
-  double async_bytes;                // bytes one stage brings
+  double async_cycles;               // the loop's cp.async copies' latency
+  double async_bytes;                // bytes one stage (iteration) brings
+  double inv_async_cycles;           // loop-invariant cp.async copies: one
+  double inv_async_bytes;            // batch before the body (schedule.c)
   double extra_l2, extra_dram;       // sectors copies waste (whole kernel)
 } Model;
 
@@ -325,7 +327,12 @@ static void copy_in(Model *m, const MgLowerStep *s, const MgOp *op, Acc *a) {
     a->lsu += lsu(accesses, v * es) + lsu(accesses * stores, sv * es);
     a->instr += accesses * (1 + stores);
   }
-  if (s->async) { // every copy of the stage in flight at once
+  if (s->async && s->phase == MG_LOWER_PHASE_BEFORE) { // one batch
+    m->inv_async_cycles = fmax(m->inv_async_cycles, lat);
+    m->inv_async_bytes += accesses * v * es;
+    return;
+  }
+  if (s->async) { // every copy of the stage (batch) in flight at once
     m->async_cycles = fmax(m->async_cycles, lat);
     m->async_bytes += accesses * v * es;
     return;
@@ -537,23 +544,30 @@ static void blocks_form(Model *m, PerBlock *pb) {
   if (pl->pipelined) {
     iter = fmax(C + bars, (L + bars) / (S - 1));
     iter_mem = lo->mem_cycles + (iter - C - bars);
-  } else {
-    iter = C + bars + L;
-    iter_mem = lo->mem_cycles + L;
+  } else { // each batch of cp.async copies one round trip
+    double batches = pl->async_batches;
+    iter = C + bars + L * batches;
+    iter_mem = lo->mem_cycles + L * batches;
   }
+  double Li = m->inv_async_cycles;
   double before = be->cycles + pl->barriers_before * g->lat_bar +
-                  (pl->pipelined ? L : 0);
+                  (pl->pipelined ? L : 0) + Li;
   double after = af->cycles + pl->barriers_after * g->lat_bar;
   pb->path = before + F * iter + after;
-  parts[0] = be->mem_cycles + (pl->pipelined ? L : 0) + F * iter_mem +
+  parts[0] = be->mem_cycles + (pl->pipelined ? L : 0) + Li + F * iter_mem +
              af->mem_cycles;
   parts[2] = (pl->barriers_before + F * pl->barriers_per_iteration +
               pl->barriers_after) * g->lat_bar;
   parts[1] = pb->path - parts[0] - parts[2];
-  double loop_bytes = (pl->pipelined ? S - 1 : 1) * m->async_bytes +
-                      lo->inflight;
-  pb->inflight =
-      loop_bytes > 0 ? loop_bytes : fmax(be->inflight, af->inflight);
+  // In flight: S - 1 stages, or one batch of a loop that is not pipelined
+  // (the batches' mean: each is waited for before the next is issued).
+  double ahead = pl->pipelined ? S - 1
+                 : pl->async_batches > 1 ? 1.0 / pl->async_batches
+                                         : 1;
+  double loop_bytes = ahead * m->async_bytes + lo->inflight;
+  pb->inflight = loop_bytes > 0
+                     ? loop_bytes
+                     : fmax(fmax(be->inflight, af->inflight), m->inv_async_bytes);
 }
 
 // One form's whole-kernel counts (`a`) and a thread's critical path:

@@ -159,6 +159,13 @@ bool mg_lower_is_loop_tile_load(const MgOp *op);
 int64_t mg_lower_stages(const MgGraph *b);
 /// mg_lower_stages(b) >= 2.
 bool mg_lower_pipelined(const MgGraph *b);
+/// Iterator `op` moves by cp.async: staged, or (outside a pipeline) whole
+/// 16-byte vectors from a dense buffer, every copy of a batch in flight at
+/// once (schedule.c).
+bool mg_lower_is_async_load(const MgGraph *b, const MgOp *op);
+/// Batches of cp.async tile copies one iteration of a loop that is not
+/// pipelined waits for (schedule.c).
+uint32_t mg_lower_async_batches(const MgGraph *b);
 /// Tile `t` is staged (memref<Sx...>, S = mg_lower_stages).
 bool mg_lower_is_staged(const MgGraph *b, MgTensorId t);
 /// Elements tile `t`'s rows are padded by in shared memory: 8 (16 bytes)
@@ -168,11 +175,12 @@ bool mg_lower_is_staged(const MgGraph *b, MgTensorId t);
 int64_t mg_lower_row_pad(const MgGraph *b, MgTensorId t);
 /// Tile `t`'s buffer shape: its dims, the last one padded.
 void mg_lower_tile_shape(const MgGraph *b, MgTensorId t, MgTensor *out);
-/// The memref type of tile `t` (two stages when staged), in `space`.
+/// The memref type of tile `t` (every stage when staged), in `space`.
 void mg_lower_tile_type(const MgGraph *b, MgTensorId t, const char *space,
                         char out[TYPE_LEN]);
 /// Copies iteration `iter`'s tile of iterator `op` into stage `stage` of its
-/// staged buffer (GPU: cp.async of 16 bytes per thread; CPU: vectors).
+/// staged buffer, or (`stage` NULL) into its tile (GPU: cp.async of 16
+/// bytes per thread, not waited for; CPU: vectors).
 void mg_lower_prefetch(Emit *e, const MgOp *op, const char *iter,
                        const char *stage);
 

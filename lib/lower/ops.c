@@ -1447,16 +1447,18 @@ void mg_lower_prefetch(Emit *e, const MgOp *op, const char *iter,
   snprintf(e->iter, NAME_LEN, "%s", saved);
   // The copy runs on views without the trailing unit dims (move_tile).
   CopyViews v;
-  copy_views(e, tile_id, dram_id, true, &v);
+  copy_views(e, tile_id, dram_id, stage != NULL, &v);
   uint32_t rank = v.rank;
   Index idx, at;
   bool barrier = e->barrier;
   e->barrier = false; // nothing to wait for until the copies are waited on
   mg_lower_vector_elems_begin(e, tile, rank, vw, idx);
   offset_positions(e, idx, &o, rank, at);
-  char src[MG_MAX_DIMS * (NAME_LEN + 2)], dst[MG_MAX_DIMS * (NAME_LEN + 2)];
+  char src[MG_MAX_DIMS * (NAME_LEN + 2)];
+  char dst[(MG_MAX_DIMS + 1) * (NAME_LEN + 2)]; // a stage index too
   mg_lower_index_list(at, rank, src, sizeof src);
-  mg_lower_index_list(idx, rank, dst, sizeof dst);
+  size_t lead = stage ? (size_t)snprintf(dst, sizeof dst, "%s, ", stage) : 0;
+  mg_lower_index_list(idx, rank, dst + lead, sizeof dst - lead);
   if (e->mode == MG_LOWER_CPU) {
     char vec[32];
     snprintf(vec, sizeof vec, "vector<%lldx%s>", (long long)vw,
@@ -1465,16 +1467,15 @@ void mg_lower_prefetch(Emit *e, const MgOp *op, const char *iter,
     mg_lower_fresh(e, x);
     mg_lower_line(e, "%s = vector.load %s[%s] : %s, %s", x, v.dram.val, src,
                   v.dram.type, vec);
-    mg_lower_line(e, "vector.store %s, %s[%s, %s] : %s, %s", x, v.tile.val,
-                  stage, dst, v.tile.type, vec);
+    mg_lower_line(e, "vector.store %s, %s[%s] : %s, %s", x, v.tile.val, dst,
+                  v.tile.type, vec);
   } else {
     // 16 bytes global -> shared, bypassing L1 (cp.async.cg).
     Name tok;
     mg_lower_fresh(e, tok);
-    mg_lower_line(e, "%s = nvgpu.device_async_copy %s[%s], %s[%s, %s], %lld "
+    mg_lower_line(e, "%s = nvgpu.device_async_copy %s[%s], %s[%s], %lld "
                      "{bypassL1} : %s to %s", tok, v.dram.val, src,
-                  v.tile.val, stage, dst, (long long)vw, v.dram.type,
-                  v.tile.type);
+                  v.tile.val, dst, (long long)vw, v.dram.type, v.tile.type);
   }
   mg_lower_elems_end(e);
   e->barrier = barrier;

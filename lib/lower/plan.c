@@ -173,7 +173,7 @@ static bool block_steps(const MgProgram *p, const MgOp *kop, int sm,
     if (op->kind == MG_OP_ITERATOR || op->kind == MG_OP_SAVER) {
       s->vector = copy_width(p, kop, b, op);
       if (op->kind == MG_OP_ITERATOR) {
-        s->async = mg_lower_is_staged(b, op->outputs[0]);
+        s->async = mg_lower_is_async_load(b, op);
         s->stored_order = s->vector == 1 &&
                           mg_lower_has_layout(b, op->inputs[0]);
         bool whole = false;
@@ -223,6 +223,7 @@ bool mg_lower_kernel_plan(const MgProgram *p, MgOpId op, int sm,
     plan->forloop = b->forloop;
     plan->pipelined = mg_lower_pipelined(b);
     plan->stages = mg_lower_stages(b);
+    plan->async_batches = plan->pipelined ? 0 : mg_lower_async_batches(b);
     plan->coop_threads = mg_lower_coop_threads(b);
     plan->smem_bytes = mg_lower_tile_bytes(p, op) +
                        (plan->coop_threads ? plan->coop_threads / 32 * 4 : 0);

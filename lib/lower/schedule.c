@@ -249,6 +249,8 @@ typedef struct Sync {
   // A single-stage loop's tile loads, issued just before the first group
   // that reads their tile (NULL: in op order): per op, loaded already.
   bool *deferred;
+  // Loop-invariant tiles issued by cp.async before everything (NULL: none).
+  const bool *issued;
 } Sync;
 
 static bool is_shared(const Sync *y, MgTensorId t) {
@@ -303,10 +305,34 @@ static void barrier(Sync *y) {
 
 static void emit_group(void *ctx, const MgOp *const *ops, uint32_t n);
 
+// One iterator copied by cp.async (not waited for): barriers as for any
+// group that writes its tile.
+static void issue_async(Sync *y, const MgOp *load) {
+  if (y->pending && group_conflicts(y, &load, 1, false))
+    barrier(y);
+  if (!y->dry) {
+    Name iter; // prefetch sets e->iter to it: not the same buffer
+    snprintf(iter, NAME_LEN, "%s", y->e->iter);
+    mg_lower_prefetch(y->e, load, iter, NULL);
+  }
+  if (y->pending)
+    group_conflicts(y, &load, 1, true);
+}
+
+// Waits for the copies issued since the last wait (one commit group).
+static void wait_async(Sync *y) {
+  if (y->dry || y->e->mode == MG_LOWER_CPU)
+    return;
+  mg_lower_line(y->e, "nvvm.cp.async.commit.group");
+  mg_lower_line(y->e, "nvvm.cp.async.wait.group 0");
+}
+
 // The deferred tile loads group `ops` reads (all left when ops is NULL),
-// each a group of its own.
+// each a group of its own; those that move by cp.async are all in flight
+// at once and waited for together before the group.
 static void load_deferred(Sync *y, const MgOp *const *ops, uint32_t n) {
   const MgGraph *b = y->e->g;
+  bool any_async = false;
   for (uint32_t i = 0; i < b->num_ops; i++) {
     const MgOp *load = &b->ops[i];
     if (y->deferred[i] || !mg_lower_is_loop_tile_load(load))
@@ -318,13 +344,40 @@ static void load_deferred(Sync *y, const MgOp *const *ops, uint32_t n) {
     if (!read)
       continue;
     y->deferred[i] = true;
-    emit_group(y, &load, 1);
+    if (mg_lower_is_async_load(b, load)) {
+      issue_async(y, load);
+      any_async = true;
+    } else {
+      emit_group(y, &load, 1);
+    }
   }
+  if (any_async)
+    wait_async(y);
+}
+
+// Loop-invariant tiles that move by cp.async: all issued first, before any
+// other op of the body, and waited for at once (their readers then pass
+// the barrier their writes call for). `issued` marks them for emit_group.
+static void issue_invariants(Sync *y, const uint8_t *phase, bool *issued) {
+  const MgGraph *b = y->e->g;
+  bool any = false;
+  for (uint32_t i = 0; i < b->num_ops; i++) {
+    const MgOp *op = &b->ops[i];
+    if (phase[i] != MG_LOWER_PHASE_BEFORE || op->kind != MG_OP_ITERATOR ||
+        !mg_lower_is_async_load(b, op))
+      continue;
+    issue_async(y, op);
+    issued[i] = any = true;
+  }
+  if (any)
+    wait_async(y);
 }
 
 static void emit_group(void *ctx, const MgOp *const *ops, uint32_t n) {
   Sync *y = ctx;
   Emit *e = y->e;
+  if (n == 1 && y->issued && y->issued[ops[0] - e->g->ops])
+    return; // copied by issue_invariants
   if (y->deferred)
     load_deferred(y, ops, n);
   if (y->pending && group_conflicts(y, ops, n, false))
@@ -350,6 +403,51 @@ static void emit_group(void *ctx, const MgOp *const *ops, uint32_t n) {
   }
   if (y->pending)
     group_conflicts(y, ops, n, true);
+}
+
+// Counts the batches load_deferred waits for in one iteration of a loop
+// that is not pipelined: groups, in emission order, that read a cp.async
+// tile not yet loaded (and one for those no group reads).
+typedef struct Batches {
+  const MgGraph *b;
+  bool *loaded;
+  uint32_t count;
+} Batches;
+
+static bool batch_of(Batches *c, const MgOp *const *ops, uint32_t n) {
+  const MgGraph *b = c->b;
+  bool any = false;
+  for (uint32_t i = 0; i < b->num_ops; i++) {
+    const MgOp *load = &b->ops[i];
+    if (c->loaded[i] || !mg_lower_is_loop_tile_load(load))
+      continue;
+    bool read = !ops;
+    for (uint32_t g = 0; g < n; g++)
+      for (uint32_t k = 0; k < ops[g]->num_inputs; k++)
+        read |= ops[g]->inputs[k] == load->outputs[0];
+    if (read) {
+      c->loaded[i] = true;
+      any |= mg_lower_is_async_load(b, load);
+    }
+  }
+  return any;
+}
+
+static void count_batch(void *ctx, const MgOp *const *ops, uint32_t n) {
+  Batches *c = ctx;
+  c->count += batch_of(c, ops, n);
+}
+
+uint32_t mg_lower_async_batches(const MgGraph *b) {
+  uint8_t *phase = malloc(b->num_ops + 1);
+  Batches c = {b, calloc(b->num_ops + 1, sizeof *c.loaded), 0};
+  if (phase && c.loaded && mg_lower_op_phases(b, phase)) {
+    for_each_group(b, phase, MG_LOWER_PHASE_LOOP, true, count_batch, &c);
+    c.count += batch_of(&c, NULL, 0);
+  }
+  free(phase);
+  free(c.loaded);
+  return c.count;
 }
 
 typedef struct Plan {
@@ -550,7 +648,7 @@ void mg_lower_block_body(Emit *e, const bool *reg) {
   const MgGraph *b = e->g;
   // GPU: barriers by dependence (above) instead of after every loop.
   bool gpu = e->barrier;
-  Sync y = {e, NULL, reg, false, false, NULL};
+  Sync y = {e, NULL, reg, false, false, NULL, NULL};
   if (gpu) {
     y.pending = calloc(b->num_tensors + 1, 1);
     if (!y.pending) {
@@ -570,7 +668,18 @@ void mg_lower_block_body(Emit *e, const bool *reg) {
   bool before = false; // work before the loop that its body reads
   for (uint32_t i = 0; i < b->num_ops; i++)
     before |= phase[i] == MG_LOWER_PHASE_BEFORE;
+  bool *issued = calloc(b->num_ops + 1, sizeof *issued);
+  if (!issued) {
+    free(phase);
+    free(y.pending);
+    e->error = "out of memory";
+    return;
+  }
+  issue_invariants(&y, phase, issued);
+  y.issued = issued;
   for_each_group(b, phase, MG_LOWER_PHASE_BEFORE, false, emit_group, &y);
+  y.issued = NULL;
+  free(issued);
   bool accums = false;
   for (uint32_t i = 0; i < b->num_ops; i++)
     if (b->ops[i].kind == MG_OP_ACCUM) {

@@ -91,16 +91,16 @@ func.func @rms_fused(%x: tensor<2x64xf32>, %w: tensor<64x96xf32>) -> tensor<2x96
 }
 
 
-// A synchronous tile copy (F = 1: no pipeline): a 128x64 f16 tile is 1024
-// 16-byte accesses, 8 per thread of 128. The copy loop's trip count is
-// constant and it is unrolled, 4 loads in flight per thread (the model's
-// figure; ptxas issues all 8 here before the first wait): 2 round trips
-// of DRAM latency (X is read once), 2 x 480 = 960 cycles = 0.48 us of
-// memory at 1.98 GHz (not 8 x 480: one load per thread at a time), and
-// 128 x 4 x 16 B = 8.2 KB in flight per SM (one block per SM).
+// A loop-invariant tile copy (F = 1: no pipeline): a 128x64 f16 tile is
+// 1024 16-byte accesses, 8 per thread of 128, whole vectors from a dense
+// buffer, so by cp.async (schedule.c): all 8 of a thread's copies in
+// flight, waited for once: 1 round trip of DRAM latency (X is read once),
+// 480 cycles = 0.24 us of memory at 1.98 GHz, and 128 x 8 x 16 B = 16.4 KB
+// in flight per SM (one block per SM). Synchronous copies, 4 loads per
+// wait, took 2 round trips (0.48 us) with 8.2 KB in flight.
 // CHECK: remark: mirage-cost: '@copy_sync' on sm_90
 // CHECK-NEXT: remark: mirage-cost: 'ug.custom' @copy_sync_block: 2 block(s)
-// CHECK-NEXT: remark: mirage-cost: emitted: 128 thread(s), {{.*}}, 8.2 KB in flight/SM; block path {{.*}} (memory 0.48,
+// CHECK-NEXT: remark: mirage-cost: emitted: 128 thread(s), {{.*}}, 16.4 KB in flight/SM; block path {{.*}} (memory 0.24,
 func.func @copy_sync_block(%x: tensor<256x64xf16>) -> tensor<256x64xf16> attributes {ug.block_threads = 128 : i64, ug.forloop = 1 : i64, ug.grid = array<i64: 2, 1, 1>, ug.level = "block"} {
   %t = "ug.iterator"(%x) {fmap = -1 : i64, imap = array<i64: 0, -1, -1>} : (tensor<256x64xf16>) -> tensor<128x64xf16>
   %e = "ug.exp"(%t) : (tensor<128x64xf16>) -> tensor<128x64xf16>

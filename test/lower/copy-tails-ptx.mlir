@@ -39,13 +39,17 @@
 // ROWS-NEXT: $L__
 // ROWS: cp.async.commit_group;
 
-// 90 vectors over 64 threads: vectors 0-63, then 64-89 checked.
+// 90 vectors over 64 threads: vectors 0-63, then 64-89 checked, both
+// by cp.async and waited for once.
 // CARRY-LABEL: .entry tail_carry_gpu_k1(
-// CARRY: ld.global.v4.b32
+// CARRY: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16;
 // CARRY: setp.gt.u64 [[P:%p[0-9]+]], {{.*}}, 89;
 // CARRY: @[[P]] bra
-// CARRY: ld.global.v4.b32
+// CARRY: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16;
 // CARRY-NOT: ld.global
+// CARRY: cp.async.commit_group;
+// CARRY-NEXT: cp.async.wait_group 0;
+// CARRY-NEXT: bar.sync 0;
 
 // 100 halves over 64 threads: elements 0-63, then 64-99 (128 bytes on).
 // FLAT-LABEL: .entry tail_flat_gpu_k1(

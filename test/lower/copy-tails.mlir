@@ -46,15 +46,20 @@ func.func @tail_rows(%x: tensor<80x64xf16>) -> tensor<80x16xf32> attributes {ug.
 
 // 30 rows of 3 vectors (90) over 64 threads: neither divides the other, so
 // the (row, vector) position is carried; two passes, the second checked.
+// The tile is loop-invariant and whole vectors: cp.async, every copy in
+// flight, one wait and one barrier before its reader.
 // GPU-LABEL: gpu.func @tail_carry_gpu_k1(
 // GPU: %{{.*}}:2 = scf.for %[[P:.*]] = %c0{{.*}} to %c90{{.*}} step %c64{{.*}} iter_args(
 // GPU-NEXT: %[[LIN:.*]] = arith.addi %thread_id_x, %[[P]] : index
 // GPU-NEXT: %[[N:.*]] = arith.constant 90 : index
 // GPU-NEXT: %[[IN:.*]] = arith.cmpi ult, %[[LIN]], %[[N]] : index
 // GPU-NEXT: scf.if %[[IN]] {
-// GPU: vector.load {{.*}} : memref<60x24xf16>, vector<8xf16>
+// GPU: nvgpu.device_async_copy {{.*}} : memref<60x24xf16> to memref<30x24xf16, #gpu.address_space<workgroup>>
 // GPU: }
 // GPU: scf.yield
+// GPU: nvvm.cp.async.commit.group
+// GPU-NEXT: nvvm.cp.async.wait.group 0
+// GPU-NEXT: gpu.barrier
 func.func @tail_carry_block(%x: tensor<60x24xf16>) -> tensor<60x24xf16> attributes {ug.block_threads = 64 : i64, ug.forloop = 1 : i64, ug.grid = array<i64: 2, 1, 1>, ug.level = "block"} {
   %t = "ug.iterator"(%x) {fmap = -1 : i64, imap = array<i64: 0, -1, -1>} : (tensor<60x24xf16>) -> tensor<30x24xf16>
   %e = "ug.exp"(%t) : (tensor<30x24xf16>) -> tensor<30x24xf16>

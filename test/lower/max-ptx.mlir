@@ -37,7 +37,8 @@
 
 // CHECK-LABEL: .entry one_row_gpu_k1(
 // CHECK-NOT: add.f32
-// CHECK: ld.global.v4.b32
+// CHECK: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16;
+// CHECK: cp.async.wait_group 0;
 // CHECK: max.NaN.f32
 // CHECK: shfl.sync.bfly.b32 [[S16:%r[0-9]+]], [[V16:%r[0-9]+]], 16, 31, -1;
 // CHECK-NEXT: max.NaN.f32 {{%r[0-9]+}}, [[V16]], [[S16]];

@@ -15,8 +15,11 @@
 // CHECK-DAG: @attention_block_sum: 2 outputs, 68 elements, max abs error {{.*}}: ok
 
 // GPU-LABEL: gpu.func @two_mm_gpu_k3(
-// The invariant tile V (32x32 of 32x64, picked by the block only).
-// GPU: vector.load %{{.*}} : memref<32x64xf16>, vector<8xf16>
+// The invariant tile V (32x32 of 32x64, picked by the block only), by
+// cp.async, every copy in flight, waited for once.
+// GPU: nvgpu.device_async_copy {{.*}} : memref<32x64xf16> to memref<32x32xf16, #gpu.address_space<workgroup>>
+// GPU: nvvm.cp.async.commit.group
+// GPU-NEXT: nvvm.cp.async.wait.group 0
 // No barrier before the loop: each iteration opens with one.
 // GPU-NOT: gpu.barrier
 // The tiles of X and W make 2.5 KiB a stage, so the pipeline gets S = F =

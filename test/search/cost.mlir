@@ -13,7 +13,7 @@
 // CHECK-NEXT: "ug.custom"{{.*}}kernel = @attn_k2
 // CHECK-NEXT: return
 // The model of the emitted code ranks; the roofline is shown beside it.
-// REMARK: remark: mirage-search: '@attn' replaced by a verified μGraph: 5 kernel(s) -> 2, estimated 59.6 us -> 8.8 us, roofline 10.3 us -> 5.3 us on sm_90{{$}}
+// REMARK: remark: mirage-search: '@attn' replaced by a verified μGraph: 5 kernel(s) -> 2, estimated 59.6 us -> 8.6 us, roofline 10.3 us -> 5.3 us on sm_90{{$}}
 // BAD: unknown rank 'fastest' (expected cost or proxy)
 func.func @attn(%q: tensor<2x16x64xf16>, %k: tensor<2x64x1024xf16>, %v: tensor<2x1024x64xf16>) -> tensor<2x16x64xf16> attributes {ug.level = "kernel"} {
   %s = "ug.matmul"(%q, %k) : (tensor<2x16x64xf16>, tensor<2x64x1024xf16>) -> tensor<2x16x1024xf16>

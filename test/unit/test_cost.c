@@ -808,14 +808,16 @@ static void test_cost_emitted_fma_matmul(void) {
   CHECK_NEAR(c.fp32_ops, (491520.0 * 3 + 4096) * 64, 0);
   // LSU cycles per block: the matmul's 2 x 491520 loads / 32 = 30720, its
   // 4096 stores / 32 = 128; the copies in 16-byte vectors (4 cycles per
-  // warp access): A and B 960 loads + 960 stores each = 2 x 240, the
-  // saver 512 + 512 = 128. 31456 in all.
-  CHECK_NEAR(c.lsu_cycles, 31456.0 * 64, 0);
-  // One block per SM: LSU 31456 cycles = 1.59e-5 s beats issue, the
+  // warp access): A and B (loop-invariant, cp.async: one instruction from
+  // global to shared) 960 each = 2 x 120, the saver 512 loads + 512
+  // stores = 128. 31216 in all.
+  CHECK(pl.steps[0].async && pl.steps[1].async);
+  CHECK_NEAR(c.lsu_cycles, 31216.0 * 64, 0);
+  // One block per SM: LSU 31216 cycles = 1.58e-5 s beats issue, the
   // block's path and FP32.
   CHECK_EQ_INT(c.bound, MG_COST_BOUND_SMEM);
   CHECK_REL(c.t[MG_COST_BOUND_SIMT], (491520.0 * 3 + 4096) / (128 * H_HZ));
-  CHECK_REL(c.time_s, H_LAUNCH + 31456 / H_HZ);
+  CHECK_REL(c.time_s, H_LAUNCH + 31216 / H_HZ);
   mg_program_destroy(p);
 }
 
@@ -824,7 +826,7 @@ static void test_cost_emitted_fma_matmul(void) {
 // each a shared load and an mma latency on the path (30 + 32 cycles); the
 // 32 results per thread then stored (a conversion each, 4 cycles). LSU: 4
 // ldmatrix.x4 of 4 cycles per step (512), the result stores 128, copies
-// 2 x 256 + 128: 1280 cycles.
+// 2 x 128 (cp.async) + 128 (the saver): 1024 cycles.
 static void test_cost_emitted_mma_matmul(void) {
   MgProgram *p = matmul_kernel(128);
   MgLowerKernelPlan pl;
@@ -837,7 +839,7 @@ static void test_cost_emitted_mma_matmul(void) {
   CHECK(mg_cost_emitted_kernel(p, 2, NULL, &c));
   CHECK_NEAR(c.fma, 0, 0);
   CHECK_NEAR(c.tensor_flops, 2.0 * 64 * 64 * 128 * 64, 0);
-  CHECK_NEAR(c.lsu_cycles, 1280.0 * 64, 0);
+  CHECK_NEAR(c.lsu_cycles, 1024.0 * 64, 0);
   // Far below the FMA form's 31456 LSU cycles per block.
   CHECK(c.time_s < H_LAUNCH + 31456 / H_HZ / 4);
   mg_program_destroy(p);
@@ -926,12 +928,14 @@ static void test_cost_emitted_split_kv_attention(void) {
   CHECK_EQ_INT(pl.barriers_after, 1);
   MgEmittedCost c;
   CHECK(mg_cost_emitted_kernel(p, 3, NULL, &c));
-  // Before the loop: Q's tile (1024 halves, 128 vectors: one trip per
+  // Before the loop: Q's tile (1024 halves, 128 vectors: one cp.async per
   // thread), read by the 4 blocks of its batch, once from DRAM: latency
   // 0.25 x 480 + 0.75 x 260 = 315; the accumulators' fills wait for
   // nothing; a barrier, 20: 335.
-  // An iteration: K's and V's tiles, 1024 vectors each, 8 trips per thread
-  // in 2 groups of 4 round trips to DRAM (streamed once): 2 x 960. S = Q·K:
+  // An iteration: K's and V's tiles, 1024 vectors each, by cp.async in two
+  // batches (K before S = Q·K reads it, V before P·V), each one round trip
+  // to DRAM (streamed once) with all 8 of a thread's copies in flight:
+  // 2 x 480 (synchronous copies took 2 x 960: 4 loads per wait). S = Q·K:
   // 2048 results x 64 terms = 64 m16n8k16 mmas, 8 warp-tile k-steps over 4
   // warps: 2 x (30 + 32) = 124, its results left in registers for exp.
   // exp: 2048 elements, 16 per thread, each 6 dependent FP32 (24), the
@@ -941,21 +945,22 @@ static void test_cost_emitted_split_kv_attention(void) {
   // rows, one warp each, 4 warps in turn (4 rounds); a lane's 4 terms, a
   // shared load and a conversion each (4 x 34), the last add (4), 5
   // shuffle stages (5 x 34), the accumulator's load and add (34): 344 a
-  // round, 1376. Two barriers, 40: 4624 an iteration, 2 iterations.
+  // round, 1376. Two barriers, 40: 3664 an iteration, 2 iterations.
   // After: the savers' shared loads and conversions, 8 x 34 for the
   // numerators and 34 for the sums, a barrier: 326.
-  double path = 335 + 2 * 4624.0 + 326;
+  CHECK_EQ_INT(pl.async_batches, 2);
+  double path = 335 + 2 * 3664.0 + 326;
   CHECK_REL(c.block_s, path / H_HZ);
-  CHECK_REL(c.path_memory_s, (315 + 2 * 1920.0) / H_HZ);
+  CHECK_REL(c.path_memory_s, (315 + 2 * 960.0) / H_HZ);
   CHECK_REL(c.path_barrier_s, (1 + 2 * 2 + 1) * 20.0 / H_HZ);
   // Residency by shared memory: 228 KiB / (46672 B + 1 KiB reserved) = 4;
-  // 8 blocks on 132 SMs, one round; per SM one block with 512 threads'
-  // worth of 16-byte vectors in flight (4 loads per thread at a wait).
+  // 8 blocks on 132 SMs, one round; per SM one block with one batch in
+  // flight: 128 threads x 8 copies of 16 bytes.
   CHECK_EQ_INT(pl.smem_bytes, 46672);
   CHECK_EQ_INT(c.resident, 4);
   CHECK_EQ_INT(c.limit, 's');
   CHECK_EQ_INT(c.rounds, 1);
-  CHECK_NEAR(c.inflight_bytes, 128 * 4 * 16, 0);
+  CHECK_NEAR(c.inflight_bytes, 128 * 8 * 16, 0);
   // Q, K and V once from DRAM and the partial numerators and sums once to
   // it; 2 x 64 mmas per block and iteration on tensor cores.
   CHECK_NEAR(c.dram_bytes, 2 * 16 * 64 * 2 + 2 * 2 * 64 * 1024 * 2.0 +
