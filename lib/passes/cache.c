@@ -389,7 +389,8 @@ static void keep_shared(const Lookup *l, const CacheKey *key,
   SecretState state;
   MgDiag ignored = MG_DIAG_INIT;
   bool have = cache_secret(l->store->dir, true, secret, &state, NULL);
-  const MgCacheStore disk = {l->store->dir, NULL, 0, l->store->salt}; // not back to it
+  // Not back to the server.
+  const MgCacheStore disk = {l->store->dir, NULL, 0, l->store->salt};
   store(&disk, key, program, parts, have ? secret : NULL, &ignored);
 }
 

@@ -89,7 +89,8 @@ static char *binary_ptx(MlirOperation module) {
     if (!mg_bridge_op_is(op, "gpu.binary"))
       continue;
     MlirAttribute objects = mlirOperationGetAttributeByName(op, str("objects"));
-    if (mlirAttributeIsNull(objects) || mlirArrayAttrGetNumElements(objects) < 1)
+    if (mlirAttributeIsNull(objects) ||
+        mlirArrayAttrGetNumElements(objects) < 1)
       return NULL;
     MlirAttribute obj = mlirArrayAttrGetElement(objects, 0);
     if (!mlirAttributeIsAGPUObjectAttr(obj) ||
@@ -115,7 +116,8 @@ static char *lower_to_ptx(const MgPtxRank *r, MlirContext ctx,
                       MG_LOWER_HOST_COPY, NULL};
   MgDiag d = MG_DIAG_INIT;
   mg_text_printf(&text, "module attributes {gpu.container_module} {\n");
-  MgStatus st = mg_lower_emit_for(p, &o, mg_cost_gpu(target)->sm, &text, &d);
+  int sm = mg_cost_gpu(target)->sm;
+  MgStatus st = mg_lower_emit_for(p, &o, sm, &text, &d);
   mg_text_printf(&text, "}\n");
   if (st != MG_STATUS_OK || text.failed) {
     snprintf(why, size, "the lowering fails: %s", d.message);
