@@ -132,7 +132,9 @@ typedef struct MgEmittedCost {
   uint64_t blocks;
   int64_t threads;
   int64_t smem_bytes;     // per block (the plan's)
-  int regs_thread;        // assumed (MgGpu.regs_thread)
+  int regs_thread;        // assumed (MgGpu.regs_thread), or ptxas's
+  bool facts;             // registers, smem, stages from ptxas (MgKernelFacts)
+  uint32_t stages;        // cp.async stages the estimate assumed (0: none)
   uint32_t resident;      // blocks per SM that fit at once
   char limit;             // what bounds them: 't'hreads, 'r'egisters,
                           // 's'hared memory, 'b'lock count per SM
@@ -166,6 +168,48 @@ MG_API bool mg_cost_emitted_kernel(const MgProgram *program, MgOpId op,
 /// kernels. 0 for an empty program.
 MG_API double mg_cost_emitted_program(const MgProgram *program,
                                       const MgGpu *gpu);
+
+//===--- What ptxas made of a kernel (facts.c) ----------------------------===//
+
+/// The facts of one compiled kernel: what `ptxas -v` reports and the
+/// cp.async depth its PTX waits with. They replace the model's guesses
+/// (registers per thread, the plan's shared memory and stages) in
+/// mg_cost_emitted_kernel_facts; docs/cost.md, "Facts from ptxas".
+typedef struct MgKernelFacts {
+  bool known;           // false: no facts, the model's guesses stand
+  int registers;        // per thread ("Used N registers")
+  int64_t smem_static;  // static shared memory, bytes ("N bytes smem")
+  int64_t stack_bytes;  // stack frame per thread
+  int64_t spill_stores; // bytes of spill stores (static, not executed)
+  int64_t spill_loads;  // bytes of spill loads
+  int async_wait;       // largest N of the PTX's cp.async.wait_group N;
+                        // -1: none
+} MgKernelFacts;
+
+/// Reads `log` (what `ptxas -v` printed) and `ptx` (the module it
+/// assembled; NULL: no cp.async depth) into `facts[op]` for each kernel
+/// named "<module>_k<op>" with op < num_ops (lib/lower's names); other
+/// entries are left as they are. Returns how many kernels it filled.
+MG_API uint32_t mg_cost_facts_parse(const char *log, const char *ptx,
+                                    const char *module, MgKernelFacts *facts,
+                                    uint32_t num_ops);
+
+/// mg_cost_emitted_kernel with `facts` (NULL or not known: the same):
+/// resident blocks from its registers, floor(regs/SM / (roundup(regs, 8)
+/// x threads)), and its static shared memory plus the launch's dynamic
+/// shared memory; a pipelined for-loop's or the GEMV ring's stages from
+/// its cp.async depth (wait_group S - 2, the GEMV's S - 1); the loads a
+/// synchronous copy keeps in flight no more than its registers hold.
+MG_API bool mg_cost_emitted_kernel_facts(const MgProgram *program, MgOpId op,
+                                         const MgGpu *gpu,
+                                         const MgKernelFacts *facts,
+                                         MgEmittedCost *out);
+
+/// The program's estimate with `facts[op]` per root op (num_ops entries,
+/// or NULL: mg_cost_emitted_program).
+MG_API double mg_cost_emitted_program_facts(const MgProgram *program,
+                                            const MgGpu *gpu,
+                                            const MgKernelFacts *facts);
 
 #ifdef __cplusplus
 }

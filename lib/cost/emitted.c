@@ -119,6 +119,9 @@ typedef struct Model {
   double threads, blocks;
   bool *reg;                         // per block tensor: kept in registers
   Acc ph[MG_LOWER_PHASE_COUNT];
+  double regs;                       // registers per thread (ptxas's or
+                                     // the target's guess)
+  bool facts;                        // they are ptxas's
   double async_cycles;               // the loop's cp.async copies' latency
   double async_bytes;                // bytes one stage (iteration) brings
   double inv_async_cycles;           // loop-invariant cp.async copies: one
@@ -340,13 +343,17 @@ static void copy_in(Model *m, const MgLowerStep *s, const MgOp *op, Acc *a) {
   // A synchronous copy: each thread's loads, then their shared stores,
   // which wait for them. The copy loop's trip count is constant (ops.c),
   // so it is unrolled and a thread's loads issue GLOBAL_UNROLL at a time:
-  // one round trip per group of trips.
+  // one round trip per group of trips. With ptxas's count, no more loads
+  // in flight than a thread's registers hold (4 bytes each).
+  double unroll = GLOBAL_UNROLL;
+  if (m->facts)
+    unroll = fmax(1, fmin(unroll, floor(m->regs * 4 / (v * es))));
   double trips = ceil(accesses / m->threads);
-  double groups = ceil(trips / GLOBAL_UNROLL);
+  double groups = ceil(trips / unroll);
   a->cycles += groups * lat;
   a->mem_cycles += groups * lat;
   a->inflight = fmax(a->inflight,
-                     fmin(accesses, m->threads * GLOBAL_UNROLL) * v * es);
+                     fmin(accesses, m->threads * unroll) * v * es);
 }
 
 // A saver's copy from the tile into its kernel tensor: a shared load (and
@@ -885,9 +892,9 @@ static void other_form(Model *m, const MgOp *o, const MgKernelCost *roof,
 }
 
 // Resident blocks per SM and what bounds them.
-static uint32_t resident(const MgGpu *g, double threads, double smem,
-                         char *limit) {
-  double regs = ceil(g->regs_thread / 8.0) * 8; // allocated per 8
+static uint32_t resident(const MgGpu *g, double threads, double regs_thread,
+                         double smem, char *limit) {
+  double regs = ceil(regs_thread / 8.0) * 8; // allocated per 8
   double n = floor(g->max_threads_sm / threads);
   *limit = 't';
   double r = floor(g->regs_sm / (regs * threads));
@@ -907,8 +914,85 @@ static uint32_t resident(const MgGpu *g, double threads, double smem,
   return n < 1 ? 1 : (uint32_t)n; // beyond the limits: one at a time
 }
 
-bool mg_cost_emitted_kernel(const MgProgram *p, MgOpId op, const MgGpu *gpu,
-                            MgEmittedCost *out) {
+// ptxas's facts in place of the model's guesses: the registers and the
+// shared memory (static, ptxas's; dynamic, the launch's) that bound
+// residency, and the stages the PTX's cp.async depth shows (a for-loop
+// waits with S - 2 groups pending, the GEMV ring with S - 1).
+static void apply_facts(const MgProgram *p, MgOpId op, const MgKernelFacts *f,
+                        Model *m, MgLowerKernelPlan *plan, double *smem) {
+  m->regs = m->gpu->regs_thread;
+  *smem = (double)plan->smem_bytes;
+  if (!f || !f->known)
+    return;
+  m->facts = true;
+  if (f->registers > 0)
+    m->regs = f->registers;
+  *smem = (double)f->smem_static + (double)mg_lower_smem_bytes(p, op);
+  if (f->async_wait < 0)
+    return;
+  if (plan->form == MG_LOWER_FORM_GEMV && plan->stages > 0)
+    plan->stages = (int64_t)f->async_wait + 1;
+  else if (plan->form == MG_LOWER_FORM_BLOCKS && plan->pipelined)
+    plan->stages = (int64_t)f->async_wait + 2;
+}
+
+// The estimate from one block's counts and path (`pb`), the roofline's
+// figures (`roof`) and the L2 bytes of the form (`l2`).
+static void finish(const Model *m, const PerBlock *pb,
+                   const MgKernelCost *roof, double l2, double smem,
+                   MgEmittedCost *out) {
+  const MgGpu *gpu = m->gpu;
+  const MgLowerKernelPlan *plan = m->plan;
+  double clk = gpu->clock_hz;
+  double per_sm = ceil(m->blocks / gpu->sms);
+  out->blocks = (uint64_t)m->blocks;
+  out->threads = plan->threads;
+  out->smem_bytes = (int64_t)smem;
+  out->regs_thread = (int)m->regs;
+  out->facts = m->facts;
+  out->stages = plan->pipelined || plan->form == MG_LOWER_FORM_GEMV
+                    ? (uint32_t)plan->stages : 0;
+  out->resident = resident(gpu, m->threads, m->regs, smem, &out->limit);
+  out->rounds = (uint32_t)ceil(per_sm / out->resident);
+  out->inflight_bytes = pb->inflight * fmin(out->resident, per_sm);
+  out->block_s = pb->path / clk;
+  out->path_memory_s = pb->parts[0] / clk;
+  out->path_chain_s = pb->parts[1] / clk;
+  out->path_barrier_s = pb->parts[2] / clk;
+  out->barriers_per_iteration = plan->barriers_per_iteration;
+  out->forloop = plan->forloop;
+  out->pipelined = plan->pipelined;
+  out->planned = true;
+  out->dram_bytes = roof->dram_bytes + m->extra_dram;
+  out->l2_bytes = l2 + m->extra_l2;
+  out->fma = pb->total.fma * m->blocks;
+  out->fp32_ops = pb->total.fp32 * m->blocks;
+  out->sfu_ops = pb->total.sfu * m->blocks;
+  out->lsu_cycles = pb->total.lsu * m->blocks;
+  out->instructions = pb->total.instr * m->blocks;
+  out->tensor_flops = pb->total.tensor * m->blocks;
+  double *t = out->t;
+  t[MG_COST_BOUND_DRAM] = out->dram_bytes / (gpu->dram_bw * MG_COST_DRAM_EFF);
+  t[MG_COST_BOUND_L2] = out->l2_bytes / (gpu->l2_bw * MG_COST_L2_EFF);
+  t[MG_COST_BOUND_SIMT] = per_sm * pb->total.fp32 / (gpu->simt_lanes * clk);
+  t[MG_COST_BOUND_SFU] = per_sm * pb->total.sfu / (gpu->sfu_lanes * clk);
+  t[MG_COST_BOUND_SMEM] = per_sm * pb->total.lsu / clk;
+  t[MG_COST_BOUND_ISSUE] =
+      per_sm * pb->total.instr / (32.0 * gpu->issue_clk * clk);
+  t[MG_COST_BOUND_TENSOR] = out->tensor_flops / gpu->tensor_flops;
+  t[MG_COST_BOUND_LATENCY] = out->rounds * out->block_s;
+  out->bound = MG_COST_BOUND_LAUNCH;
+  for (int r = MG_COST_BOUND_DRAM; r < MG_COST_BOUND_COUNT; r++)
+    if (t[r] > out->body_s) {
+      out->body_s = t[r];
+      out->bound = (MgCostBound)r;
+    }
+  out->time_s = gpu->launch_s + out->body_s;
+}
+
+bool mg_cost_emitted_kernel_facts(const MgProgram *p, MgOpId op,
+                                  const MgGpu *gpu, const MgKernelFacts *facts,
+                                  MgEmittedCost *out) {
   memset(out, 0, sizeof *out);
   if (!gpu)
     gpu = mg_cost_gpu(NULL);
@@ -935,6 +1019,8 @@ bool mg_cost_emitted_kernel(const MgProgram *p, MgOpId op, const MgGpu *gpu,
   m.plan = plan;
   m.threads = (double)plan->threads;
   m.blocks = (double)plan->grid[0] * plan->grid[1] * plan->grid[2];
+  double smem;
+  apply_facts(p, op, facts, &m, plan, &smem);
   PerBlock pb;
   memset(&pb, 0, sizeof pb);
   double l2 = roof.l2_bytes;
@@ -955,66 +1041,34 @@ bool mg_cost_emitted_kernel(const MgProgram *p, MgOpId op, const MgGpu *gpu,
   } else {
     other_form(&m, o, &roof, &pb, &l2);
   }
-  if (!ok) {
-    free(plan);
+  if (ok)
+    finish(&m, &pb, &roof, l2, smem, out);
+  else
     memset(out, 0, sizeof *out);
-    return false;
-  }
-  double clk = gpu->clock_hz;
-  double per_sm = ceil(m.blocks / gpu->sms);
-  out->blocks = (uint64_t)m.blocks;
-  out->threads = plan->threads;
-  out->smem_bytes = plan->smem_bytes;
-  out->regs_thread = (int)gpu->regs_thread;
-  out->resident = resident(gpu, m.threads, (double)plan->smem_bytes,
-                           &out->limit);
-  out->rounds = (uint32_t)ceil(per_sm / out->resident);
-  out->inflight_bytes = pb.inflight * fmin(out->resident, per_sm);
-  out->block_s = pb.path / clk;
-  out->path_memory_s = pb.parts[0] / clk;
-  out->path_chain_s = pb.parts[1] / clk;
-  out->path_barrier_s = pb.parts[2] / clk;
-  out->barriers_per_iteration = plan->barriers_per_iteration;
-  out->forloop = plan->forloop;
-  out->pipelined = plan->pipelined;
-  out->planned = true;
-  out->dram_bytes = roof.dram_bytes + m.extra_dram;
-  out->l2_bytes = l2 + m.extra_l2;
-  out->fma = pb.total.fma * m.blocks;
-  out->fp32_ops = pb.total.fp32 * m.blocks;
-  out->sfu_ops = pb.total.sfu * m.blocks;
-  out->lsu_cycles = pb.total.lsu * m.blocks;
-  out->instructions = pb.total.instr * m.blocks;
-  out->tensor_flops = pb.total.tensor * m.blocks;
-  double *t = out->t;
-  t[MG_COST_BOUND_DRAM] = out->dram_bytes / (gpu->dram_bw * MG_COST_DRAM_EFF);
-  t[MG_COST_BOUND_L2] = out->l2_bytes / (gpu->l2_bw * MG_COST_L2_EFF);
-  t[MG_COST_BOUND_SIMT] = per_sm * pb.total.fp32 / (gpu->simt_lanes * clk);
-  t[MG_COST_BOUND_SFU] = per_sm * pb.total.sfu / (gpu->sfu_lanes * clk);
-  t[MG_COST_BOUND_SMEM] = per_sm * pb.total.lsu / clk;
-  t[MG_COST_BOUND_ISSUE] =
-      per_sm * pb.total.instr / (32.0 * gpu->issue_clk * clk);
-  t[MG_COST_BOUND_TENSOR] = out->tensor_flops / gpu->tensor_flops;
-  t[MG_COST_BOUND_LATENCY] = out->rounds * out->block_s;
-  out->bound = MG_COST_BOUND_LAUNCH;
-  for (int r = MG_COST_BOUND_DRAM; r < MG_COST_BOUND_COUNT; r++)
-    if (t[r] > out->body_s) {
-      out->body_s = t[r];
-      out->bound = (MgCostBound)r;
-    }
-  out->time_s = gpu->launch_s + out->body_s;
   free(plan);
-  return true;
+  return ok;
 }
 
-double mg_cost_emitted_program(const MgProgram *program, const MgGpu *gpu) {
+bool mg_cost_emitted_kernel(const MgProgram *p, MgOpId op, const MgGpu *gpu,
+                            MgEmittedCost *out) {
+  return mg_cost_emitted_kernel_facts(p, op, gpu, NULL, out);
+}
+
+double mg_cost_emitted_program_facts(const MgProgram *program,
+                                     const MgGpu *gpu,
+                                     const MgKernelFacts *facts) {
   if (!program || program->num_graphs == 0)
     return 0;
   double total = 0;
   for (uint32_t i = 0; i < program->graphs[0].num_ops; i++) {
     MgEmittedCost c;
-    if (mg_cost_emitted_kernel(program, i, gpu, &c))
+    if (mg_cost_emitted_kernel_facts(program, i, gpu, facts ? &facts[i] : NULL,
+                                     &c))
       total += c.time_s;
   }
   return total;
+}
+
+double mg_cost_emitted_program(const MgProgram *program, const MgGpu *gpu) {
+  return mg_cost_emitted_program_facts(program, gpu, NULL);
 }

@@ -389,7 +389,8 @@ static void keep_shared(const Lookup *l, const CacheKey *key,
   SecretState state;
   MgDiag ignored = MG_DIAG_INIT;
   bool have = cache_secret(l->store->dir, true, secret, &state, NULL);
-  const MgCacheStore disk = {l->store->dir, NULL, 0}; // not back to it
+  // Not back to the server.
+  const MgCacheStore disk = {l->store->dir, NULL, 0, l->store->salt};
   store(&disk, key, program, parts, have ? secret : NULL, &ignored);
 }
 
@@ -402,8 +403,9 @@ static void keep_shared(const Lookup *l, const CacheKey *key,
 /// max-states with one thread, on the machine): `stopped` keys it by all
 /// three too, apart from complete results. False when out of memory.
 static bool cache_key(const MgProgram *subject, const MgSearchOptions *o,
-                      bool part, bool stopped, CacheKey *key) {
-  char text[400];
+                      const char *salt, bool part, bool stopped,
+                      CacheKey *key) {
+  char text[800];
   int n = snprintf(text, sizeof text, "mirage-" MIRAGE_VERSION " %s %s mko=%u "
            "mbo=%u mck=%u abs=%d seed=%llu err=%a rank=%d cost=%d cuts=%d extra=%u",
            part ? "part" : "whole", o->target->name, o->max_kernel_ops,
@@ -415,6 +417,10 @@ static bool cache_key(const MgProgram *subject, const MgSearchOptions *o,
              " stopped budget=%a mem=%llu states=%llu", o->time_budget_s,
              (unsigned long long)o->memory_limit,
              (unsigned long long)o->max_states);
+  // Absent unless set, so keys without it are those of before.
+  n = (int)strlen(text);
+  if (salt && salt[0] && (size_t)n < sizeof text)
+    snprintf(text + n, sizeof text - (size_t)n, " %s", salt);
   char *program = mg_bridge_print(subject, CACHE_ROOT, NULL);
   if (!program)
     return false;
@@ -470,10 +476,10 @@ static MgStatus check(Lookup *l, const MgProgram *subject,
   return MG_STATUS_OK;
 }
 
-bool mg_cache_key_hex(const MgProgram *subject, const MgSearchOptions *o,
-                      char hex[65]) {
+bool mg_cache_key_hex(const MgCacheStore *cs, const MgProgram *subject,
+                      const MgSearchOptions *o, char hex[65]) {
   CacheKey key;
-  if (!cache_key(subject, o, false, false, &key))
+  if (!cache_key(subject, o, cs->salt, false, false, &key))
     return false;
   memcpy(hex, key.hex, 65);
   return true;
@@ -498,7 +504,7 @@ static MgProgram *fetch_parts(Lookup *l, const MgProgram *subject, uint32_t n,
     Found found = FOUND_NONE;
     bool authentic = false;
     uint32_t nested = 0;
-    if (!cache_key(parts[k], l->o, true, l->stopped, &key)) {
+    if (!cache_key(parts[k], l->o, l->store->salt, true, l->stopped, &key)) {
       mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1, "out of memory");
       goto done;
     }
@@ -548,7 +554,7 @@ static MgProgram *fetch(Lookup *l, const MgProgram *subject,
   bool authentic = false;
   uint32_t parts = 0;
   *outcome = MG_CACHE_MISS;
-  if (!cache_key(subject, l->o, false, l->stopped, &key))
+  if (!cache_key(subject, l->o, l->store->salt, false, l->stopped, &key))
     return NULL;
   MgProgram *entry = load(l, &key, &found, &parts, &authentic, diag);
   bool shared = l->shared; // the parts' loads change l->shared
@@ -635,7 +641,7 @@ static MgStatus put_one(const Put *p, const MgProgram *subject, bool part,
                         const MgProgram *program, uint32_t parts,
                         MgDiag *diag) {
   CacheKey key;
-  if (!cache_key(subject, p->o, part, p->stopped, &key))
+  if (!cache_key(subject, p->o, p->store->salt, part, p->stopped, &key))
     return mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1, "out of memory");
   return store(p->store, &key, program, parts, p->secret, diag);
 }

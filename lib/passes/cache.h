@@ -83,6 +83,8 @@ typedef struct MgCacheStore {
   const char *dir;
   struct MgRemoteCache *remote; // NULL: none
   unsigned ttl_s;               // the server's entries expire (0: never)
+  const char *salt;             // more of the key (the ptxas ranking's
+                                // settings); NULL or "": none
 } MgCacheStore;
 
 /// A lookup: the search result for `subject` searched with `options`, in
@@ -112,8 +114,8 @@ MgProgram *mg_cache_fetch(MlirContext ctx, const MgCacheQuery *q,
 
 /// The hex key of `subject`'s complete-search entry under `o` (the name a
 /// fleet's processes lock while one searches it); false when out of memory.
-bool mg_cache_key_hex(const MgProgram *subject, const MgSearchOptions *o,
-                      char hex[65]);
+bool mg_cache_key_hex(const MgCacheStore *cs, const MgProgram *subject,
+                      const MgSearchOptions *o, char hex[65]);
 
 /// Stores `found`, the search's choice for `subject` (and its parts, if it
 /// has some); creates the directory. Non-OK with a message on I/O errors

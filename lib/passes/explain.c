@@ -172,9 +172,10 @@ static void remark_kernels(MlirLocation loc, const char *name,
 }
 
 // The choice and why, with the verifier's bound of the chosen program.
-static void choice_text(const MgExplainPass *x, const MgProgram *target,
-                        const MgProgram *chosen, const MgSearchResult *r,
+static void choice_text(const MgExplainPass *x, const MgExplainFunction *fn,
                         char *buf, size_t size) {
+  const MgProgram *target = fn->target, *chosen = fn->chosen;
+  const MgSearchResult *r = fn->result;
   const MgGpu *gpu = mg_cost_gpu(x->options->target);
   double goal = log2(x->options->verify_error);
   if (!chosen) {
@@ -204,11 +205,13 @@ static void choice_text(const MgExplainPass *x, const MgProgram *target,
   MgProgramBound pb;
   mg_cost_program_bound(target, gpu, &pb);
   double chosen_s = mg_cost_emitted_program(chosen, gpu);
-  snprintf(buf, size, "chose %s, the cheapest verified candidate%s: "
+  snprintf(buf, size, "chose %s, %s%s: "
            "estimated %.2f us -> %.2f us, roofline %.2f us -> %.2f us, "
            "%.2fx the program bound + one launch (%.2f us); "
            "verifier: %u test(s), error bound <= 2^%.1f (asked 2^%.0f)",
-           which, f->num_parts ? " (the input cut into parts, each verified)"
+           which, fn->chosen_by ? fn->chosen_by
+                                : "the cheapest verified candidate",
+           f->num_parts ? " (the input cut into parts, each verified)"
                                : "",
            1e6 * mg_cost_emitted_program(target, gpu), 1e6 * chosen_s,
            1e6 * mg_cost_program(target, gpu), 1e6 * mg_cost_program(chosen, gpu),
@@ -244,9 +247,11 @@ static void remark_pruning(MlirLocation loc, const char *name,
                  st->cut_parts);
 }
 
-static void remarks(const MgExplainPass *x, MlirLocation loc,
-                    const char *name, const MgProgram *target,
-                    const MgProgram *chosen, const MgSearchResult *r) {
+static void remarks(const MgExplainPass *x, const MgExplainFunction *fn) {
+  MlirLocation loc = fn->loc;
+  const char *name = fn->name;
+  const MgProgram *target = fn->target, *chosen = fn->chosen;
+  const MgSearchResult *r = fn->result;
   const MgGpu *gpu = mg_cost_gpu(x->options->target);
   char figures[160], bound[192], text[768];
   mg_cost_pass_program_figures(target, gpu, figures, sizeof figures);
@@ -270,9 +275,11 @@ static void remarks(const MgExplainPass *x, MlirLocation loc,
                    i + 1, (int32_t)i == at ? " (chosen)" : "", figures, fate,
                    text);
   }
+  if (fn->more)
+    fn->more(fn->more_ud);
   if (chosen)
     remark_kernels(loc, name, chosen, gpu);
-  choice_text(x, target, chosen, r, text, sizeof text);
+  choice_text(x, fn, text, sizeof text);
   mg_pass_remark(loc, "mirage-explain: '@%s' %s", name, text);
   remark_pruning(loc, name, &r->stats);
 }
@@ -466,7 +473,7 @@ static void json_function(MgExplainPass *x, const MgExplainFunction *fn) {
   int32_t at = chosen_rank(r, chosen);
   char reason[768];
   if (r)
-    choice_text(x, target, chosen, r, reason, sizeof reason);
+    choice_text(x, fn, reason, sizeof reason);
   else
     snprintf(reason, sizeof reason, "the same μGraph as '@%s'", same_as);
   mg_text_printf(t, "},\n     \"chosen\": {\"kept_input\": %s, \"reason\": ",
@@ -512,7 +519,7 @@ void mg_explain_pass_function(MgExplainPass *x, const MgExplainFunction *fn) {
                    "'@%s': searched once, see its explanation", fn->name,
                    fn->same_as);
   else if (x->remarks && fn->result)
-    remarks(x, fn->loc, fn->name, fn->target, fn->chosen, fn->result);
+    remarks(x, fn);
   if (x->path[0])
     json_function(x, fn);
   x->functions++;

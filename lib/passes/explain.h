@@ -40,6 +40,9 @@ typedef struct MgExplainFunction {
   const MgProgram *chosen;
   const MgSearchResult *result;
   const char *same_as;
+  void (*more)(void *ud); // NULL, or more lines after the candidates
+  void *more_ud;          // (the ptxas facts of rank-ptxas)
+  const char *chosen_by;  // NULL: "the cheapest verified candidate"
 } MgExplainFunction;
 
 /// Explains one kernel graph's decision.

@@ -73,35 +73,15 @@ bool mg_lower_pass_check(const MgOptionValue *v, char *error, size_t size) {
   return true;
 }
 
-static bool has_libdevice(const char *toolkit) {
+bool mg_lower_has_libdevice(const char *toolkit) {
   char path[4200];
   snprintf(path, sizeof path, "%s/nvvm/libdevice/libdevice.10.bc", toolkit);
   return access(path, R_OK) == 0;
 }
 
-bool mg_lower_pass_extend(MlirOpPassManager pm, const MgOptionValue *v,
-                          const char *target, bool remarks, char *error,
-                          size_t size) {
-  int mode;
-  ptx_mode(v[MG_LOWER_OPT_PTX].s, &mode);
-  const char *toolkit = v[MG_LOWER_OPT_TOOLKIT].s;
-  bool check_ptx = v[MG_LOWER_OPT_PTXAS].b;
-  if (mode == 0 || (mode < 0 && !has_libdevice(toolkit))) {
-    if (check_ptx) {
-      snprintf(error, size, "ptxas=true needs PTX, which ptx=%s does not "
-               "produce here", v[MG_LOWER_OPT_PTX].s);
-      return false;
-    }
-    return true;
-  }
-  if (!has_libdevice(toolkit)) {
-    snprintf(error, size, "ptx=true needs libdevice from the CUDA toolkit, "
-             "not found under '%s/nvvm/libdevice' (set toolkit=..., or "
-             "ptx=false)", toolkit);
-    return false;
-  }
-  char pipeline[8400];
-  snprintf(pipeline, sizeof pipeline,
+void mg_lower_ptx_pipeline(const char *target, const char *toolkit, char *out,
+                           size_t size) {
+  snprintf(out, size,
            "nvvm-attach-target{chip=%s O=3},"
            "gpu.module(convert-nvgpu-to-nvvm,convert-scf-to-cf,"
            "expand-strided-metadata,"
@@ -111,6 +91,31 @@ bool mg_lower_pass_extend(MlirOpPassManager pm, const MgOptionValue *v,
            "reconcile-unrealized-casts),"
            "gpu-module-to-binary{format=isa toolkit=\"%s\"}",
            target, toolkit);
+}
+
+bool mg_lower_pass_extend(MlirOpPassManager pm, const MgOptionValue *v,
+                          const char *target, bool remarks, char *error,
+                          size_t size) {
+  int mode;
+  ptx_mode(v[MG_LOWER_OPT_PTX].s, &mode);
+  const char *toolkit = v[MG_LOWER_OPT_TOOLKIT].s;
+  bool check_ptx = v[MG_LOWER_OPT_PTXAS].b;
+  if (mode == 0 || (mode < 0 && !mg_lower_has_libdevice(toolkit))) {
+    if (check_ptx) {
+      snprintf(error, size, "ptxas=true needs PTX, which ptx=%s does not "
+               "produce here", v[MG_LOWER_OPT_PTX].s);
+      return false;
+    }
+    return true;
+  }
+  if (!mg_lower_has_libdevice(toolkit)) {
+    snprintf(error, size, "ptx=true needs libdevice from the CUDA toolkit, "
+             "not found under '%s/nvvm/libdevice' (set toolkit=..., or "
+             "ptx=false)", toolkit);
+    return false;
+  }
+  char pipeline[8400];
+  mg_lower_ptx_pipeline(target, toolkit, pipeline, sizeof pipeline);
   MgToolText err = {"", 0};
   if (mlirLogicalResultIsFailure(
           mlirOpPassManagerAddPipeline(pm, str(pipeline), mg_tool_collect,

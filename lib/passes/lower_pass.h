@@ -34,6 +34,14 @@ extern const MgPassDef mg_pass_ptxas;
 /// `<toolkit>/bin/ptxas` into `out`; true when it is executable.
 bool mg_ptxas_path(const char *toolkit, char *out, size_t size);
 
+/// Whether `<toolkit>/nvvm/libdevice/libdevice.10.bc` is readable (the PTX
+/// pipeline links it).
+bool mg_lower_has_libdevice(const char *toolkit);
+/// The upstream passes from GPU modules to PTX (gpu.binary, format isa) for
+/// `target`, as a pipeline of builtin.module's passes, into `out`.
+void mg_lower_ptx_pipeline(const char *target, const char *toolkit, char *out,
+                           size_t size);
+
 /// Checks the ptx and host modes (`values` starts at the ptx option).
 bool mg_lower_pass_check(const MgOptionValue *values, char *error,
                          size_t size);

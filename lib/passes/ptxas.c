@@ -8,13 +8,13 @@
 // `--mirage-superopt` append it after the PTX passes with `ptxas=true`.
 //
 //===----------------------------------------------------------------------===//
-#define _XOPEN_SOURCE 700 // mkstemp, fdopen, fork/execv
+#define _XOPEN_SOURCE 700 // access
 #include "lower_pass.h"
+#include "ptxas_run.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "mlir-c/BuiltinAttributes.h"
@@ -79,74 +79,23 @@ static void scan(const char *line, Report *r) {
     snprintf(r->first_error, sizeof r->first_error, "%.500s", line);
 }
 
-// Runs `argv` (no shell: paths are passed as they are) and scans what it
-// prints; true when it exits with 0.
-static bool run_scan(char *const argv[], Report *r) {
-  int fds[2];
-  if (pipe(fds) != 0)
-    return false;
-  pid_t pid = fork();
-  if (pid < 0) {
-    close(fds[0]);
-    close(fds[1]);
-    return false;
-  }
-  if (pid == 0) {
-    dup2(fds[1], 1);
-    dup2(fds[1], 2);
-    close(fds[0]);
-    close(fds[1]);
-    execv(argv[0], argv);
-    _exit(127);
-  }
-  close(fds[1]);
-  FILE *out = fdopen(fds[0], "r");
-  if (out) {
-    char line[1024];
-    while (fgets(line, sizeof line, out)) {
-      line[strcspn(line, "\n")] = 0;
-      scan(line, r);
-    }
-    fclose(out);
-  } else {
-    close(fds[0]);
-  }
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0)
-    ;
-  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
-}
-
-// Assembles `ptx`; false when ptxas rejects it (or cannot run).
+// Assembles `ptx` (ptxas_run.c: a private temporary directory, a
+// deadline) and scans what ptxas says; false when it rejects it (or
+// cannot run).
 static bool assemble(const char *ptxas, const char *arch, MlirStringRef ptx,
                      Report *r) {
-  const char *tmp = getenv("TMPDIR");
-  char path[4200];
-  snprintf(path, sizeof path, "%s/mirage-ptxas-XXXXXX",
-           tmp && *tmp ? tmp : "/tmp");
-  int fd = mkstemp(path);
-  if (fd < 0) {
-    snprintf(r->first_error, sizeof r->first_error,
-             "cannot create a temporary file");
-    return false;
+  MgText log = {NULL, 0, 0, false};
+  MgPtxasJob job = {ptxas, arch, 600};
+  bool ok = mg_ptxas_assemble(&job, ptx.data, ptx.length, &log,
+                              r->first_error, sizeof r->first_error);
+  for (const char *s = log.data; s && *s;) {
+    char line[1024];
+    size_t n = strcspn(s, "\n");
+    snprintf(line, sizeof line, "%.*s", (int)(n < 1023 ? n : 1023), s);
+    scan(line, r);
+    s += n + (s[n] != 0);
   }
-  FILE *f = fdopen(fd, "w");
-  bool wrote = f && fwrite(ptx.data, 1, ptx.length, f) == ptx.length;
-  if (f)
-    fclose(f);
-  else
-    close(fd);
-  bool ok = false;
-  if (wrote) {
-    char arch_flag[340];
-    snprintf(arch_flag, sizeof arch_flag, "-arch=%s", arch);
-    char *argv[] = {(char *)ptxas, arch_flag, "-v", path, "-o", "/dev/null",
-                    NULL};
-    ok = run_scan(argv, r);
-  }
-  unlink(path);
-  if (!ok && !r->first_error[0])
-    snprintf(r->first_error, sizeof r->first_error, "ptxas failed");
+  mg_text_free(&log);
   return ok;
 }
 

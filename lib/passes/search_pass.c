@@ -27,6 +27,7 @@
 
 #include "cache.h"
 #include "explain.h"
+#include "ptx_rank.h"
 #include "dump_dot.h"
 #include "mirage/cost.h"
 #include "mirage/search.h"
@@ -246,6 +247,9 @@ typedef struct Run {
   bool explaining; // --mirage-explain: the search runs (the cache is not
                    // read: a cached answer has no candidates to show)
   MgExplainPass explain;
+  MgPtxRank ptx;        // rank-ptxas: re-rank by ptxas facts when on
+  char salt[400];       // its settings, in the cache key
+  MlirContext ctx;
   const char *dump_dir; // "" when no pictures are asked for
   Seen *seen;
   uint32_t num_seen, cap_seen;
@@ -380,6 +384,7 @@ typedef struct Answer {
   char lock_key[65], lock_token[96];
   const char *same_as; // the earlier function with the same μGraph
   MgSearchResult result;
+  MgPtxRanking ranking; // rank-ptxas's facts of the best verified
 } Answer;
 
 // The same μGraph as an earlier subprogram: the same answer.
@@ -502,7 +507,8 @@ static void wait_for_fleet(Run *run, MlirOperation module, MlirLocation loc,
                            const char *name, const MgProgram *target,
                            Answer *a) {
   MgRemoteCache *r = run->store.remote;
-  if (!r || !mg_cache_key_hex(target, &run->options, a->lock_key))
+  if (!r || !mg_cache_key_hex(&run->store, target, &run->options,
+                              a->lock_key))
     return;
   snprintf(a->lock_token, sizeof a->lock_token, "%ld-%llx", (long)getpid(),
            (unsigned long long)mg_verify_fresh_seed());
@@ -558,6 +564,11 @@ static bool answer_by_search(Run *run, MlirLocation loc, const char *name,
   }
   if (run->stats)
     print_stats(name, &a->result.stats);
+  if (run->ptx.on) {
+    mg_ptx_rank_apply(&run->ptx, run->ctx, run->options.target, &a->result,
+                      &a->ranking);
+    mg_ptx_rank_warn(&a->ranking, loc, name);
+  }
   const MgProgram *chosen = mg_search_result_best(&a->result);
   if (chosen)
     a->best = mg_program_clone(chosen);
@@ -628,6 +639,23 @@ static void remark_decision(const Run *run, const Subject *subj,
                    name, origin, why);
 }
 
+// The explanation's ptxas lines for one function (rank-ptxas).
+typedef struct ExplainPtx {
+  const Run *run;
+  const Subject *subj;
+  const Answer *a;
+} ExplainPtx;
+
+static void explain_ptx(void *ud) {
+  const ExplainPtx *h = ud;
+  if (h->a->ranking.n)
+    mg_ptx_rank_explain(&h->a->ranking, &h->a->result, h->run->options.target,
+                        h->subj->loc, h->subj->name);
+  else if (h->run->ptx.on && !h->a->same_as)
+    mg_pass_remark(h->subj->loc, "mirage-explain: '@%s' ptxas: nothing "
+                   "verified to compile", h->subj->name);
+}
+
 // Replaces func by the answer when it is cheaper, then draws, remarks on
 // and explains the decision.
 static bool apply_answer(Run *run, MlirOperation module,
@@ -651,11 +679,19 @@ static bool apply_answer(Run *run, MlirOperation module,
     return false;
   if (run->remarks)
     remark_decision(run, subj, a, before, &after, better);
-  if (run->explaining)
+  if (run->explaining) {
+    ExplainPtx hook = {run, subj, a};
     mg_explain_pass_function(
         &run->explain, &(MgExplainFunction){loc, name, target,
                                             better ? a->best : NULL,
-                                            &a->result, a->same_as});
+                                            &a->result, a->same_as,
+                                            explain_ptx, &hook,
+                                            a->ranking.n
+                                                ? "the cheapest verified "
+                                                  "candidate by its ptxas "
+                                                  "facts"
+                                                : NULL});
+  }
   return true;
 }
 
@@ -703,6 +739,7 @@ static bool search_one(MlirOperation module, MlirSymbolTable symbols,
   if (ok)
     ok = apply_answer(run, module, symbols, &subj, &before, &a);
   mg_search_result_free(&a.result);
+  mg_ptx_ranking_free(&a.ranking);
   mg_program_destroy(a.best);
   mg_program_destroy(target);
   ++run->done;
@@ -736,6 +773,29 @@ static void open_remote(Run *run, const MgOptionValue *values,
   }
 }
 
+// rank-ptxas: a ptxas asked for and unusable is a warning, and the run
+// ranks by the model alone (as with none). When on, the search verifies up
+// to rank-ptxas-top candidates per size, and the cache key says so.
+static void setup_ptx_rank(Run *run, const MgOptionValue *values,
+                           MlirOperation module) {
+  char why[512];
+  uint32_t top = (uint32_t)values[SEARCH_OPT_RANK_PTXAS_TOP].i;
+  run->ctx = mlirOperationGetContext(module);
+  if (!mg_ptx_rank_setup(&run->ptx, values[SEARCH_OPT_RANK_PTXAS].s, top,
+                         why, sizeof why)) {
+    if (why[0])
+      mg_pass_warning(mlirOperationGetLocation(module),
+                      "mirage-search: rank-ptxas: %s; ranked by the cost "
+                      "model alone", why);
+    return;
+  }
+  if (run->options.max_verified < top)
+    run->options.max_verified = top;
+  snprintf(run->salt, sizeof run->salt, "rank-ptxas top=%u ptxas=%s", top,
+           run->ptx.version);
+  run->store.salt = run->salt;
+}
+
 bool mg_search_pass_run_on(MlirOperation module, const MgOptionValue *values) {
   Run run;
   memset(&run, 0, sizeof run);
@@ -754,6 +814,7 @@ bool mg_search_pass_run_on(MlirOperation module, const MgOptionValue *values) {
     mg_cache_open(run.cache_dir, warn_at, &module_loc);
     open_remote(&run, values, module_loc);
   }
+  setup_ptx_rank(&run, values, module);
   run.explaining = mg_explain_pass_begin(&run.explain, values, &run.options);
   if (run.explaining)
     run.options.explain_top = (uint32_t)values[SEARCH_OPT_EXPLAIN_TOP].i;

@@ -33,6 +33,8 @@ enum {
   SEARCH_OPT_EXPLAIN_TOP,
   SEARCH_OPT_EXPLAIN_FILE,
   SEARCH_OPT_DUMP_DOT,
+  SEARCH_OPT_RANK_PTXAS,
+  SEARCH_OPT_RANK_PTXAS_TOP,
   SEARCH_OPT_COUNT
 };
 
@@ -101,7 +103,14 @@ enum {
      "--mirage-explain=FILE)", 0, 0}, \
     {"dump-dot", MG_OPTION_STRING, "", \
      "write each function's chosen μGraph as Graphviz DIR/<function>.dot " \
-     "(also --mirage-dump-dot=DIR)", 0, 0}
+     "(also --mirage-dump-dot=DIR)", 0, 0}, \
+    {"rank-ptxas", MG_OPTION_STRING, "none", \
+     "re-rank the best verified candidates by the facts ptxas gives of " \
+     "their kernels (registers, shared memory, cp.async depth): none, auto " \
+     "(the CUDA toolkit's ptxas, else PATH's) or the path of a ptxas", 0, 0}, \
+    {"rank-ptxas-top", MG_OPTION_INT, "3", \
+     "with rank-ptxas: verified candidates compiled and re-ranked per " \
+     "kernel graph (the search verifies up to this many per size)", 1, 16}
 
 extern const MgOptionSpec mg_search_pass_options[];
 extern const MgPassDef mg_pass_search;

@@ -1109,6 +1109,166 @@ static void test_cost_emitted_grid_exp(void) {
   mg_program_destroy(p);
 }
 
+//===--- Facts from ptxas (facts.c, emitted.c) -----------------------------===//
+
+// ptxas -v as CUDA 13.0's prints it for two kernels of module "f_gpu" and
+// one of another module; the PTX's cp.async depth of the first.
+static void test_cost_facts_parse(void) {
+  const char *log =
+      "ptxas info    : 0 bytes gmem\n"
+      "ptxas info    : Compiling entry function 'f_gpu_k2' for 'sm_90'\n"
+      "ptxas info    : Function properties for f_gpu_k2\n"
+      "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+      "ptxas info    : Used 114 registers, used 1 barriers, 33792 bytes smem, "
+      "400 bytes cmem[0]\n"
+      "ptxas info    : Compiling entry function 'f_gpu_k3' for 'sm_90'\n"
+      "ptxas info    : Function properties for f_gpu_k3\n"
+      "    24 bytes stack frame, 16 bytes spill stores, 8 bytes spill loads\n"
+      "ptxas info    : Used 255 registers, used 0 barriers, 400 bytes cmem[0]\n"
+      "ptxas info    : Compiling entry function 'g_gpu_k1' for 'sm_90'\n"
+      "ptxas info    : Used 9 registers\n"
+      "ptxas info    : Compiling entry function 'f_gpu_k9' for 'sm_90'\n"
+      "ptxas info    : Used 7 registers\n";
+  const char *ptx = ".visible .entry f_gpu_k2(\n\tcp.async.commit_group;\n"
+                    "\tcp.async.wait_group \t3;\n\tcp.async.wait_group 0;\n"
+                    "}\n.visible .entry f_gpu_k3(\n\tret;\n}\n";
+  MgKernelFacts f[4];
+  memset(f, 0, sizeof f);
+  CHECK_EQ_INT(mg_cost_facts_parse(log, ptx, "f_gpu", f, 4), 2);
+  CHECK(!f[0].known && !f[1].known); // k9 is beyond the 4 ops: ignored
+  CHECK(f[2].known);
+  CHECK_EQ_INT(f[2].registers, 114);
+  CHECK_EQ_INT(f[2].smem_static, 33792);
+  CHECK_EQ_INT(f[2].spill_stores, 0);
+  CHECK_EQ_INT(f[2].async_wait, 3);
+  CHECK(f[3].known);
+  CHECK_EQ_INT(f[3].registers, 255);
+  CHECK_EQ_INT(f[3].smem_static, 0); // no smem figure: none
+  CHECK_EQ_INT(f[3].stack_bytes, 24);
+  CHECK_EQ_INT(f[3].spill_stores, 16);
+  CHECK_EQ_INT(f[3].spill_loads, 8);
+  CHECK_EQ_INT(f[3].async_wait, -1);
+  // No facts, or facts not known: the model as it is.
+  MgProgram *p = matmul_program(MG_DTYPE_F16, 2, 4096, 6144);
+  MgEmittedCost a, b;
+  MgKernelFacts none = {false, 99, 0, 0, 0, 0, -1};
+  CHECK(mg_cost_emitted_kernel(p, 2, NULL, &a));
+  CHECK(mg_cost_emitted_kernel_facts(p, 2, NULL, &none, &b));
+  CHECK(!b.facts);
+  CHECK_EQ_INT(b.regs_thread, 64);
+  CHECK_NEAR(a.time_s, b.time_s, 0);
+  mg_program_destroy(p);
+}
+
+// The GEMV of test_cost_emitted_gemv (2 x 4096 · 4096 x 6144 f16: 192
+// blocks of 128 threads, the ring 4 stages of 4 rows) as ptxas compiled
+// it, given: 114 registers (the gated MLP's fused GEMV on sm_90), its
+// 33792 bytes of static shared memory (2 rows x 32 columns x 4 warps of
+// f32 partial sums, 1024, and the ring, 32768) and a PTX that waits with
+// 1 group in flight (wait_group S - 1: 2 stages, not the plan's 4).
+static void test_cost_facts_gemv(void) {
+  MgProgram *p = matmul_program(MG_DTYPE_F16, 2, 4096, 6144);
+  MgKernelFacts f[3] = {{0}, {0}, {true, 114, 33792, 0, 0, 0, 1}};
+  MgEmittedCost c;
+  CHECK(mg_cost_emitted_kernel_facts(p, 2, NULL, &f[2], &c));
+  CHECK(c.facts);
+  CHECK_EQ_INT(c.regs_thread, 114);
+  CHECK_EQ_INT(c.smem_bytes, 33792);
+  CHECK_EQ_INT(c.stages, 2);
+  // Residency: threads 2048 / 128 = 16; registers, allocated per 8:
+  // 65536 / (120 x 128) = 4.27 -> 4; shared memory 233472 / (33792 +
+  // 1024) = 6.7 -> 6; so 4, by registers (the model's guess of 64 said 6,
+  // by shared memory). The busiest SM runs ceil(192 / 132) = 2: one
+  // round, 2 blocks x 2 stages x 4 rows x 16 B x 128 threads in flight.
+  CHECK_EQ_INT(c.resident, 4);
+  CHECK_EQ_INT(c.limit, 'r');
+  CHECK_EQ_INT(c.rounds, 1);
+  CHECK_NEAR(c.inflight_bytes, 2 * 2 * 4 * 16 * 128, 0);
+  // A thread: the first group, 480; 32 iterations of max(C = 280,
+  // 480 / (2 - 1) = 480): the load latency is no longer hidden: 480 + 32
+  // x 480 = 15840; then the warp's 3 shuffle stages (102), the store (30),
+  // the barrier (20), the 4 warp sums (46): 16038 cycles (the 4 stages'
+  // 9638), of which memory 480 + 32 x (480 - 20).
+  CHECK_REL(c.block_s, 16038 / H_HZ);
+  CHECK_REL(c.path_memory_s, (480 + 32 * 460.0) / H_HZ);
+  // 8.1 us of path, one round, under B's 17.7 us of DRAM: the estimate
+  // stays DRAM-bound, as without the facts.
+  CHECK_EQ_INT(c.bound, MG_COST_BOUND_DRAM);
+  CHECK_REL(c.time_s, H_LAUNCH + c.dram_bytes / R_DRAM);
+  // The program: the inputs are no kernels; its one kernel, the same.
+  CHECK_REL(mg_cost_emitted_program_facts(p, NULL, f), c.time_s);
+  mg_program_destroy(p);
+}
+
+// The transposed-B GEMV of test_cost_emitted_gemv_dot (16 x 4096 · Wᵀ,
+// 256 blocks of 256 threads, 13964 cycles a block) with 168 registers:
+// 65536 / (168 x 256) = 1.5 -> 1 block per SM where the guess of 64 gave
+// 4. The busiest SM's 2 blocks now take 2 rounds: 2 x 13964 cycles =
+// 14.10 us, above its L2 time (67239936 B / 4.9e12 = 13.72 us) and its
+// FP32 time (2 x 1670656 / (128 x 1.98e9) = 13.18 us): latency-bound.
+static void test_cost_facts_gemv_dot(void) {
+  MgDiag d;
+  MgProgram *p = mg_program_create();
+  mg_program_add_graph(p, MG_LEVEL_KERNEL);
+  MgTensorId a = mg_graph_add_input(p, 0, MG_DTYPE_F16, 2, dims2(16, 4096), &d);
+  MgTensorId b = mg_graph_add_input(p, 0, MG_DTYPE_F16, 2, dims2(4096, 4096), &d);
+  const int8_t perm[2] = {1, 0};
+  CHECK_EQ_INT(mg_graph_set_input_perm(p, 0, b, perm, &d), MG_STATUS_OK);
+  MgTensorId y = mg_graph_matmul(p, 0, a, b, &d);
+  CHECK_EQ_INT(mg_graph_mark_output(p, 0, y, &d), MG_STATUS_OK);
+  MgKernelFacts f = {true, 168, 8192, 0, 0, 0, -1};
+  MgEmittedCost c, guess;
+  CHECK(mg_cost_emitted_kernel(p, 2, NULL, &guess));
+  CHECK(mg_cost_emitted_kernel_facts(p, 2, NULL, &f, &c));
+  CHECK_EQ_INT(guess.resident, 4);
+  CHECK_EQ_INT(c.resident, 1);
+  CHECK_EQ_INT(c.limit, 'r');
+  CHECK_EQ_INT(c.rounds, 2);
+  CHECK_REL(c.block_s, 13964 / H_HZ);
+  CHECK_EQ_INT(c.bound, MG_COST_BOUND_LATENCY);
+  CHECK_REL(c.time_s, H_LAUNCH + 2 * 13964 / H_HZ);
+  CHECK(c.time_s > guess.time_s);
+  mg_program_destroy(p);
+}
+
+// Split-KV attention's partials kernel (test_cost_emitted_split_kv_attention:
+// 8 blocks of 128 threads, 46672 B of shared memory, not pipelined) as
+// ptxas compiled it, given: 168 registers, 46672 B static. Residency:
+// 65536 / (168 x 128) = 3.05 -> 3, by registers (shared memory allows 4).
+// 8 blocks on 132 SMs: still one round, the path unchanged: 335 + 2 x
+// 3664 + 326 = 7989 cycles. Then a hypothetical 12 registers: its tiles
+// move by cp.async, which holds nothing in registers, so all 8 of a
+// thread's copies of a batch stay in flight and the path is the same (a
+// synchronous copy would keep 48 bytes, 3 loads, in flight).
+static void test_cost_facts_attention(void) {
+  MgProgram *p = mg_sample_attention_split_kv(2, 16, 64, 1024, 4, 2);
+  CHECK(p != NULL);
+  if (!p)
+    return;
+  MgKernelFacts f = {true, 168, 46672, 0, 0, 0, -1};
+  MgEmittedCost c;
+  CHECK(mg_cost_emitted_kernel_facts(p, 3, NULL, &f, &c));
+  CHECK_EQ_INT(c.resident, 3);
+  CHECK_EQ_INT(c.limit, 'r');
+  CHECK_EQ_INT(c.rounds, 1);
+  CHECK_EQ_INT(c.stages, 0);
+  double path = 335 + 2 * 3664.0 + 326;
+  CHECK_REL(c.block_s, path / H_HZ);
+  CHECK_EQ_INT(c.bound, MG_COST_BOUND_LATENCY);
+  CHECK_REL(c.time_s, H_LAUNCH + path / H_HZ);
+  // 12 registers: registers allow 65536 / (16 x 128) = 32, threads 16,
+  // shared memory 4: 4, by shared memory.
+  MgKernelFacts few = {true, 12, 46672, 0, 0, 0, -1};
+  CHECK(mg_cost_emitted_kernel_facts(p, 3, NULL, &few, &c));
+  CHECK_EQ_INT(c.resident, 4);
+  CHECK_EQ_INT(c.limit, 's');
+  CHECK_REL(c.block_s, path / H_HZ);
+  CHECK_REL(c.path_memory_s, (315 + 2 * 960.0) / H_HZ);
+  CHECK_NEAR(c.inflight_bytes, 128 * 8 * 16, 0);
+  CHECK_REL(c.time_s, H_LAUNCH + path / H_HZ);
+  mg_program_destroy(p);
+}
+
 int main(void) {
   RUN_TEST(test_cost_gpu_and_names);
   RUN_TEST(test_cost_predefined_matmul_f16);
@@ -1133,5 +1293,9 @@ int main(void) {
   RUN_TEST(test_cost_emitted_gemv);
   RUN_TEST(test_cost_emitted_gemv_dot);
   RUN_TEST(test_cost_emitted_split_kv_attention);
+  RUN_TEST(test_cost_facts_parse);
+  RUN_TEST(test_cost_facts_gemv);
+  RUN_TEST(test_cost_facts_gemv_dot);
+  RUN_TEST(test_cost_facts_attention);
   return TEST_SUMMARY();
 }
