@@ -305,6 +305,16 @@ static void barrier(Sync *y) {
 
 static void emit_group(void *ctx, const MgOp *const *ops, uint32_t n);
 
+// Whether group `ops` reads tensor `t` (every group does when ops is NULL:
+// the loads no group read, issued at the end).
+static bool group_reads(const MgOp *const *ops, uint32_t n, MgTensorId t) {
+  bool read = !ops;
+  for (uint32_t c = 0; c < n; c++)
+    for (uint32_t k = 0; k < ops[c]->num_inputs; k++)
+      read |= ops[c]->inputs[k] == t;
+  return read;
+}
+
 // One iterator copied by cp.async (not waited for): barriers as for any
 // group that writes its tile.
 static void issue_async(Sync *y, const MgOp *load) {
@@ -337,11 +347,7 @@ static void load_deferred(Sync *y, const MgOp *const *ops, uint32_t n) {
     const MgOp *load = &b->ops[i];
     if (y->deferred[i] || !mg_lower_is_loop_tile_load(load))
       continue;
-    bool read = !ops;
-    for (uint32_t c = 0; c < n; c++)
-      for (uint32_t k = 0; k < ops[c]->num_inputs; k++)
-        read |= ops[c]->inputs[k] == load->outputs[0];
-    if (!read)
+    if (!group_reads(ops, n, load->outputs[0]))
       continue;
     y->deferred[i] = true;
     if (mg_lower_is_async_load(b, load)) {
@@ -421,11 +427,7 @@ static bool batch_of(Batches *c, const MgOp *const *ops, uint32_t n) {
     const MgOp *load = &b->ops[i];
     if (c->loaded[i] || !mg_lower_is_loop_tile_load(load))
       continue;
-    bool read = !ops;
-    for (uint32_t g = 0; g < n; g++)
-      for (uint32_t k = 0; k < ops[g]->num_inputs; k++)
-        read |= ops[g]->inputs[k] == load->outputs[0];
-    if (read) {
+    if (group_reads(ops, n, load->outputs[0])) {
       c->loaded[i] = true;
       any |= mg_lower_is_async_load(b, load);
     }

@@ -238,6 +238,29 @@ static inline uint64_t scalar_step(uint64_t acc, uint64_t a, uint64_t b,
   return x >= lim ? x - lim : x;
 }
 
+// The columns from `from` on of one k step, one at a time (the vector
+// paths' last cols % lanes).
+typedef struct TailStep {
+  const MgCell *bk;
+  const uint64_t *ap, *aq;
+  int64_t from;
+} TailStep;
+
+static inline void tail_columns(const Plan *pl, Block bl, TailStep t,
+                                bool with_q, Limits lim) {
+  for (int64_t j = t.from; j < bl.cols; ++j) {
+    uint64_t bp = mg_ff_cell_p(t.bk[j]), bq = mg_ff_cell_q(t.bk[j]);
+    bq = bq == MG_FF_BOTTOM ? 0 : bq;
+    for (int r = 0; r < bl.rows; ++r) {
+      uint64_t *xp = pl->acc_p + r * bl.row_stride + j;
+      uint64_t *xq = pl->acc_q + r * bl.row_stride + j;
+      *xp = scalar_step(*xp, t.ap[r], bp, lim.p);
+      if (with_q)
+        *xq = scalar_step(*xq, t.aq[r], bq, lim.q);
+    }
+  }
+}
+
 // Columns j0 .. j0 + cols of a group's rows over all of k: accumulators
 // row-major (row r at r·row_stride), four columns per vector, the last
 // cols % 4 one at a time. `rows` and `with_q` are literals at every call.
@@ -275,15 +298,7 @@ AVX2_FN static inline void vec_chunk(const Plan *pl, Block bl, int rows,
         }
       }
     }
-    for (int64_t j = vcols; j < cols; ++j) {
-      uint64_t bp = mg_ff_cell_p(bk[j]), bq = mg_ff_cell_q(bk[j]);
-      bq = bq == MG_FF_BOTTOM ? 0 : bq;
-      for (int r = 0; r < rows; ++r) {
-        acc_p[r * bl.row_stride + j] = scalar_step(acc_p[r * bl.row_stride + j], ap[r], bp, lim.p);
-        if (with_q)
-          acc_q[r * bl.row_stride + j] = scalar_step(acc_q[r * bl.row_stride + j], aq[r], bq, lim.q);
-      }
-    }
+    tail_columns(pl, bl, (TailStep){bk, ap, aq, vcols}, with_q, lim);
   }
 }
 
@@ -344,15 +359,7 @@ AVX512_FN static inline void vec512_chunk(const Plan *pl, Block bl, int rows,
         }
       }
     }
-    for (int64_t j = vcols; j < cols; ++j) {
-      uint64_t bp = mg_ff_cell_p(bk[j]), bq = mg_ff_cell_q(bk[j]);
-      bq = bq == MG_FF_BOTTOM ? 0 : bq;
-      for (int r = 0; r < rows; ++r) {
-        acc_p[r * bl.row_stride + j] = scalar_step(acc_p[r * bl.row_stride + j], ap[r], bp, lim.p);
-        if (with_q)
-          acc_q[r * bl.row_stride + j] = scalar_step(acc_q[r * bl.row_stride + j], aq[r], bq, lim.q);
-      }
-    }
+    tail_columns(pl, bl, (TailStep){bk, ap, aq, vcols}, with_q, lim);
   }
 }
 
