@@ -33,6 +33,7 @@ enum {
   SEARCH_OPT_EXPLAIN_TOP,
   SEARCH_OPT_EXPLAIN_FILE,
   SEARCH_OPT_DUMP_DOT,
+  SEARCH_OPT_MPI_TIMEOUT,
   SEARCH_OPT_COUNT
 };
 
@@ -101,7 +102,11 @@ enum {
      "--mirage-explain=FILE)", 0, 0}, \
     {"dump-dot", MG_OPTION_STRING, "", \
      "write each function's chosen μGraph as Graphviz DIR/<function>.dot " \
-     "(also --mirage-dump-dot=DIR)", 0, 0}
+     "(also --mirage-dump-dot=DIR)", 0, 0}, \
+    {"mpi-timeout-s", MG_OPTION_FLOAT, "0", \
+     "under mpirun: how long rank 0 waits for a rank that has sent " \
+     "nothing before searching its subprograms itself (0: twice the time " \
+     "budget + 60 s, or 600 s without one)", 0, 0}
 
 extern const MgOptionSpec mg_search_pass_options[];
 extern const MgPassDef mg_pass_search;
