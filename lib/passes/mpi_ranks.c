@@ -4,6 +4,11 @@
 // received) so a rank goes on searching while rank 0 is busy; rank 0 polls
 // (MPI_Iprobe) between and during its own searches. MPI_ERRORS_RETURN:
 // a failed call is reported by the caller, never an abort of the job.
+// A message travels as chunks of at most CHUNK bytes, each small enough
+// to be sent eagerly by every transport: a large one goes by rendezvous,
+// its bytes read from the sender when received, and the receive of a
+// rank killed after posting it never ends (Open MPI 4.1, shared memory).
+// A chunk that has arrived can always be received.
 //
 //===----------------------------------------------------------------------===//
 #define _POSIX_C_SOURCE 200809L // nanosleep
@@ -66,16 +71,26 @@ void mg_mpi_abandon(void) {}
 
 #else
 
+#define CHUNK 2048
+
 typedef struct Posted {
   MPI_Request request;
   char *data;
 } Posted;
+
+// A message being received from one rank: its length (the first chunk's
+// first 8 bytes) and the bytes so far.
+typedef struct Partial {
+  char *data;
+  size_t want, have;
+} Partial;
 
 static struct {
   bool started, finished, abandoned;
   int rank, size;
   Posted *posted;
   uint32_t num_posted, cap_posted;
+  Partial *partial; // per rank
 } mpi;
 
 bool mg_mpi_available(void) { return true; }
@@ -99,6 +114,10 @@ bool mg_mpi_start(int *rank, int *size, char *why, size_t why_size) {
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm_rank(MPI_COMM_WORLD, &mpi.rank);
     MPI_Comm_size(MPI_COMM_WORLD, &mpi.size);
+    if (!(mpi.partial = calloc((size_t)mpi.size, sizeof *mpi.partial))) {
+      snprintf(why, why_size, "out of memory");
+      return false;
+    }
     mpi.started = true;
     if (!inited)
       atexit(finish_at_exit);
@@ -122,24 +141,36 @@ static void reap(void) {
   mpi.num_posted = kept;
 }
 
-bool mg_mpi_post(int dest, int tag, const char *data, size_t len) {
-  if (!mpi.started || len > (size_t)INT32_MAX)
-    return false;
-  reap();
+static bool post_chunk(int dest, int tag, const char *head, size_t head_len,
+                       const char *data, size_t len) {
   if (!mg_array_reserve(&mpi.posted, &mpi.cap_posted, mpi.num_posted + 1,
                         sizeof *mpi.posted, 8))
     return false;
   Posted *p = &mpi.posted[mpi.num_posted];
-  if (!(p->data = malloc(len ? len : 1)))
+  if (!(p->data = malloc(head_len + len + 1)))
     return false;
-  memcpy(p->data, data, len);
-  if (MPI_Isend(p->data, (int)len, MPI_CHAR, dest, tag, MPI_COMM_WORLD,
-                &p->request) != MPI_SUCCESS) {
+  memcpy(p->data, head, head_len);
+  memcpy(p->data + head_len, data, len);
+  if (MPI_Isend(p->data, (int)(head_len + len), MPI_CHAR, dest, tag,
+                MPI_COMM_WORLD, &p->request) != MPI_SUCCESS) {
     free(p->data);
     return false;
   }
   mpi.num_posted++;
   return true;
+}
+
+bool mg_mpi_post(int dest, int tag, const char *data, size_t len) {
+  if (!mpi.started)
+    return false;
+  reap();
+  uint64_t total = len;
+  size_t first = len < CHUNK - 8 ? len : CHUNK - 8;
+  bool ok = post_chunk(dest, tag, (const char *)&total, 8, data, first);
+  for (size_t at = first; ok && at < len; at += CHUNK)
+    ok = post_chunk(dest, tag, "", 0, data + at,
+                    len - at < CHUNK ? len - at : CHUNK);
+  return ok;
 }
 
 static void nap_ms(long ms) {
@@ -156,25 +187,47 @@ bool mg_mpi_flush(double timeout_s) {
   return true;
 }
 
-bool mg_mpi_poll(int tag, char **data, size_t *len, int *source) {
-  int flag = 0, count = 0;
-  MPI_Status st;
-  if (!mpi.started ||
-      MPI_Iprobe(MPI_ANY_SOURCE, tag, MPI_COMM_WORLD, &flag, &st) !=
-          MPI_SUCCESS ||
-      !flag || MPI_Get_count(&st, MPI_CHAR, &count) != MPI_SUCCESS)
-    return false;
-  char *buf = malloc((size_t)count + 1);
-  if (!buf)
-    return false;
-  if (MPI_Recv(buf, count, MPI_CHAR, st.MPI_SOURCE, tag, MPI_COMM_WORLD,
-               MPI_STATUS_IGNORE) != MPI_SUCCESS) {
-    free(buf);
-    return false;
+// Adds a received chunk to its sender's message; true when it completes
+// it (then the message is the caller's).
+static bool add_chunk(Partial *m, const char *chunk, size_t n) {
+  if (!m->data) {
+    uint64_t want = 0;
+    if (n < 8)
+      return false;
+    memcpy(&want, chunk, 8);
+    if (want > ((size_t)1 << 30) || !(m->data = malloc((size_t)want + 1)))
+      return false; // a broken sender: its message never completes
+    m->want = (size_t)want, m->have = 0;
+    chunk += 8, n -= 8;
   }
-  buf[count] = '\0';
-  *data = buf, *len = (size_t)count, *source = st.MPI_SOURCE;
-  return true;
+  if (n > m->want - m->have)
+    n = m->want - m->have;
+  memcpy(m->data + m->have, chunk, n);
+  m->have += n;
+  return m->have == m->want;
+}
+
+bool mg_mpi_poll(int tag, char **data, size_t *len, int *source) {
+  char chunk[CHUNK + 8];
+  for (;;) {
+    int flag = 0, count = 0;
+    MPI_Status st;
+    if (!mpi.started ||
+        MPI_Iprobe(MPI_ANY_SOURCE, tag, MPI_COMM_WORLD, &flag, &st) !=
+            MPI_SUCCESS ||
+        !flag || MPI_Get_count(&st, MPI_CHAR, &count) != MPI_SUCCESS ||
+        count > (int)sizeof chunk ||
+        MPI_Recv(chunk, count, MPI_CHAR, st.MPI_SOURCE, tag, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE) != MPI_SUCCESS)
+      return false;
+    Partial *m = &mpi.partial[st.MPI_SOURCE];
+    if (add_chunk(m, chunk, (size_t)count)) {
+      m->data[m->want] = '\0';
+      *data = m->data, *len = m->want, *source = st.MPI_SOURCE;
+      *m = (Partial){NULL, 0, 0};
+      return true;
+    }
+  }
 }
 
 void mg_mpi_abandon(void) { mpi.abandoned = true; }

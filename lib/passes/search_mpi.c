@@ -135,9 +135,15 @@ bool mg_search_mpi_send(const MgMpiPlan *plan, uint32_t j,
                  error ? "failed" : "ok");
   if (error)
     mg_text_printf(&t, "%s", error);
-  for (uint32_t i = 0; !error && i < entries->count; i++)
+  // Test hook: MIRAGE_MPI_TEST_GARBLE=1 changes a byte of every entry, as
+  // a broken link or rank would (rank 0 must notice).
+  bool garble = getenv("MIRAGE_MPI_TEST_GARBLE") != NULL;
+  for (uint32_t i = 0; !error && i < entries->count; i++) {
     mg_text_printf(&t, "%s %zu\n%s", entries->entries[i].key,
                    entries->entries[i].len, entries->entries[i].text);
+    if (garble && !t.failed && entries->entries[i].len >= 2)
+      t.data[t.len - 2] ^= 1;
+  }
   bool ok = !t.failed && mg_mpi_post(0, TAG_RESULT, t.data, t.len);
   mg_text_free(&t);
   return ok;
