@@ -871,7 +871,7 @@ static double mpi_timeout(const MgOptionValue *values, double budget) {
 }
 
 // Under mpirun: starts MPI and plans who searches what. False after an
-// error; `*plan_out` NULL when the search is not spread (a plain run, one
+// error; `run->mpi` stays NULL when the search is not spread (a plain run, one
 // rank, --mirage-explain, no MPI in the build).
 static bool plan_ranks(Run *run, MlirOperation module,
                        const MgOptionValue *values, MgMpiPlan *plan) {
@@ -881,9 +881,10 @@ static bool plan_ranks(Run *run, MlirOperation module,
   if (size < 2)
     return true;
   MlirLocation loc = mlirOperationGetLocation(module);
+  int launched = size;
   if (!mg_mpi_start(&rank, &size, why, sizeof why)) {
-    mg_pass_warning(loc, "mirage-search: launched as rank %d of %d, but %s: "
-                         "rank 0 searches the whole module", rank, size, why);
+    mg_pass_warning(loc, "mirage-search: launched as %d MPI ranks, but %s: "
+                         "rank 0 searches the whole module", launched, why);
     return true;
   }
   run->worker = rank > 0;
