@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the build and test dependencies (LLVM/MLIR 22, cmake, a C compiler,
-# Graphviz and gnuplot). Idempotent: packages already present are not
+# Graphviz, gnuplot, hiredis/Redis and Open MPI). Idempotent: packages already present are not
 # reinstalled.
 set -euo pipefail
 
@@ -8,9 +8,11 @@ set -euo pipefail
 # (--mirage-dump-dot) and bench/render-graphs.sh renders them with;
 # gnuplot-nox: that script's speedup chart; libhiredis-dev and
 # redis-server: the shared search cache (cache-url=redis://...) and the
-# Redis server its tests start on a free loopback port.
+# Redis server its tests start on a free loopback port; libopenmpi-dev and
+# openmpi-bin: the MPI search (`mpirun -np N mirage-opt ...`, mpicc).
 pkgs=(llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools cmake ninja-build gcc g++ python3
-      graphviz gnuplot-nox pkg-config libhiredis-dev redis-server)
+      graphviz gnuplot-nox pkg-config libhiredis-dev redis-server
+      libopenmpi-dev openmpi-bin)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -47,6 +47,18 @@ config.substitutions.append(("%python", sys.executable))
 if config.mirage_have_hiredis in ("1", "TRUE", "ON", "YES") and shutil.which("redis-server"):
     config.available_features.add("redis")
 
+# The MPI search's tests run `%mpirun -np 2` on this machine (MPI in the
+# build and mpirun on PATH). Open MPI refuses root without the two
+# variables, and more ranks than cores without --oversubscribe.
+mpirun = shutil.which("mpirun")
+if config.mirage_have_mpi in ("1", "TRUE", "ON", "YES") and mpirun:
+    config.available_features.add("mpi")
+    config.environment["OMPI_ALLOW_RUN_AS_ROOT"] = "1"
+    config.environment["OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"] = "1"
+    # Shared memory between ranks on one machine; no network probing.
+    config.environment["OMPI_MCA_btl"] = "self,vader"
+    config.substitutions.append(("%mpirun", mpirun + " --oversubscribe"))
+
 config.substitutions.append(("%mlir_translate", os.path.join(config.llvm_tools_dir, "mlir-translate")))
 
 # Sanitized builds (cmake -DMIRAGE_SANITIZE=address,undefined: build-asan/

@@ -39,6 +39,14 @@ MG_API bool mg_passes_add(MlirOpPassManager pm, const char *name,
 /// dialects/ugraph.irdl.mlir at build time, into `ctx`. Idempotent.
 MG_API MlirLogicalResult mg_passes_load_ugraph_dialect(MlirContext ctx);
 
+/// Under `mpirun -np N` (docs/scale-out.md): true on ranks other than 0,
+/// which search their share of the module for rank 0 and must write no
+/// output. False in a plain run.
+MG_API bool mg_passes_mpi_is_worker(void);
+/// Ends MPI, if a pass started it, with the process's exit `status`; call
+/// it before exiting (mirage-opt does). A no-op in a plain run.
+MG_API void mg_passes_mpi_finish(int status);
+
 #ifdef __cplusplus
 }
 #endif

@@ -187,17 +187,20 @@ static bool entry_text(const CacheKey *key, const char *body, uint32_t parts,
   return !entry->failed;
 }
 
-/// Writes the entry for `key` to the shared server, without a MAC (it is
-/// this user's; readers there verify every entry anyway). Failures are the
-/// remote's to report (remote_cache.h), never the caller's.
+/// Writes the entry for `key` to the shared server and the store's record,
+/// without a MAC (it is this user's; readers there verify every entry
+/// anyway). Failures are the remote's to report (remote_cache.h), never
+/// the caller's; a record out of memory only makes rank 0 search again.
 static void store_shared(const MgCacheStore *cs, const CacheKey *key,
                          const char *body, uint32_t parts) {
-  if (!cs->remote)
+  if (!cs->remote && !cs->record)
     return;
   MgText entry = {0};
-  if (entry_text(key, body, parts, "", &entry))
+  if (entry_text(key, body, parts, "", &entry) && cs->remote)
     mg_remote_cache_put(cs->remote, key->hex,
                         (MgRemoteValue){entry.data, entry.len}, cs->ttl_s);
+  if (!entry.failed && cs->record)
+    mg_cache_memo_put(cs->record, key->hex, entry.data, entry.len);
   mg_text_free(&entry);
 }
 
@@ -208,7 +211,7 @@ static MgStatus store(const MgCacheStore *cs, const CacheKey *key,
                       const MgProgram *program, uint32_t parts,
                       const uint8_t *secret, MgDiag *diag) {
   const char *dir = cs->dir;
-  if (!make_dirs(dir))
+  if (dir && !make_dirs(dir))
     return mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
                        "cannot create cache directory '%s': %s", dir,
                        strerror(errno));
@@ -217,14 +220,16 @@ static MgStatus store(const MgCacheStore *cs, const CacheKey *key,
     return mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1, "out of memory");
   size_t len = strlen(text);
   char path[4096], mac[65] = "";
-  entry_path(dir, key, path, sizeof path);
+  if (dir)
+    entry_path(dir, key, path, sizeof path);
   if (secret)
     entry_mac(secret, key, parts, text, len, mac);
   MgText entry = {0};
   MgStatus st =
       !entry_text(key, text, parts, mac, &entry)
           ? mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1, "out of memory")
-          : mg_privfile_write(path, entry.data, entry.len, true, diag);
+      : dir ? mg_privfile_write(path, entry.data, entry.len, true, diag)
+            : MG_STATUS_OK;
   mg_text_free(&entry);
   store_shared(cs, key, text, parts);
   free(text);
@@ -247,7 +252,10 @@ typedef struct Lookup {
   uint8_t secret[32];
   bool verified;    // the verifier ran
   bool shared;      // the last entry load read came from the shared server
+                    // (or was handed over: checked the same way)
   bool any_shared;  // an entry of the hit came from it
+  bool handed;      // the last entry load read was handed by another rank
+  bool any_handed;
 } Lookup;
 
 /// What load found at an entry's name.
@@ -265,14 +273,25 @@ static MgProgram *load(Lookup *l, const CacheKey *key, Found *found,
   *authentic = false;
   *found = FOUND_NONE;
   *parts = 0;
-  char path[4096];
-  entry_path(l->store->dir, key, path, sizeof path);
+  char path[4096] = "";
   size_t len = 0;
   char *text = NULL;
   MgDiag why = MG_DIAG_INIT;
-  MgPrivRead r = mg_privfile_read(path, CACHE_MAX_ENTRY_BYTES, &text, &len,
-                                  NULL, &why);
-  l->shared = false;
+  MgPrivRead r = MG_PRIV_ABSENT;
+  // Another rank's entry first (that rank read it from its caches or
+  // wrote it after its search): checked like the shared server's.
+  const MgCacheMemoEntry *h = mg_cache_memo_get(l->store->handed, key->hex);
+  l->shared = l->handed = h != NULL;
+  if (h && (text = malloc(h->len + 1))) {
+    memcpy(text, h->text, h->len + 1);
+    len = h->len;
+    r = MG_PRIV_READ;
+    snprintf(path, sizeof path, "handed:%s", key->hex);
+  } else if (!h && l->store->dir) {
+    entry_path(l->store->dir, key, path, sizeof path);
+    r = mg_privfile_read(path, CACHE_MAX_ENTRY_BYTES, &text, &len, NULL,
+                         &why);
+  }
   if (r == MG_PRIV_REFUSED) {
     *found = FOUND_REFUSED;
     mg_diag_set(diag, MG_STATUS_INVALID, -1, -1, "%s", why.message);
@@ -299,6 +318,8 @@ static MgProgram *load(Lookup *l, const CacheKey *key, Found *found,
   }
   if (r != MG_PRIV_READ)
     return NULL;
+  if (l->store->record && !l->handed)
+    mg_cache_memo_put(l->store->record, key->hex, text, len);
   MgProgram *program = NULL;
   uint64_t checksum = 0;
   char file_key[65] = "";
@@ -370,11 +391,16 @@ done:
 /// Removes a damaged or rejected entry: the file, or the shared server's
 /// value when that is where it came from.
 static void remove_entry(const Lookup *l, const CacheKey *key) {
+  mg_cache_memo_del(l->store->record, key->hex);
+  if (l->handed)
+    return; // only rank 0's copy: nothing to remove
   if (l->shared) {
     mg_remote_cache_del(l->store->remote, key->hex);
     return;
   }
   char path[4096];
+  if (!l->store->dir)
+    return;
   entry_path(l->store->dir, key, path, sizeof path);
   unlink(path);
 }
@@ -383,14 +409,14 @@ static void remove_entry(const Lookup *l, const CacheKey *key) {
 /// user's MAC), so the next compile reads it locally.
 static void keep_shared(const Lookup *l, const CacheKey *key,
                         const MgProgram *program, uint32_t parts) {
-  if (!l->shared)
+  if (!l->shared || !l->store->dir)
     return;
   uint8_t secret[32];
   SecretState state;
   MgDiag ignored = MG_DIAG_INIT;
   bool have = cache_secret(l->store->dir, true, secret, &state, NULL);
   // Not back to the server.
-  const MgCacheStore disk = {l->store->dir, NULL, 0, l->store->salt};
+  const MgCacheStore disk = {.dir = l->store->dir, .salt = l->store->salt};
   store(&disk, key, program, parts, have ? secret : NULL, &ignored);
 }
 
@@ -533,6 +559,7 @@ static MgProgram *fetch_parts(Lookup *l, const MgProgram *subject, uint32_t n,
       goto done;
     }
     l->any_shared |= l->shared;
+    l->any_handed |= l->handed;
     keep_shared(l, &key, programs[k], 0);
   }
   joined = mg_search_cut_join(subject, (const MgProgram *const *)programs,
@@ -557,7 +584,7 @@ static MgProgram *fetch(Lookup *l, const MgProgram *subject,
   if (!cache_key(subject, l->o, l->store->salt, false, l->stopped, &key))
     return NULL;
   MgProgram *entry = load(l, &key, &found, &parts, &authentic, diag);
-  bool shared = l->shared; // the parts' loads change l->shared
+  bool shared = l->shared, handed = l->handed; // the parts' loads change them
   // A refused file is not ours: reported, left alone, searched again.
   *outcome = found == FOUND_NONE      ? MG_CACHE_MISS
              : found == FOUND_REFUSED ? MG_CACHE_REFUSED
@@ -572,6 +599,7 @@ static MgProgram *fetch(Lookup *l, const MgProgram *subject,
   if (!parts && mg_program_equal(entry, subject)) {
     *outcome = MG_CACHE_KEPT;
     l->any_shared = shared;
+    l->any_handed = handed;
     keep_shared(l, &key, entry, 0);
     mg_program_destroy(entry);
     return NULL;
@@ -588,10 +616,12 @@ static MgProgram *fetch(Lookup *l, const MgProgram *subject,
     *outcome = MG_CACHE_REJECTED;
   }
   l->shared = shared;
+  l->handed = handed;
   if (!result) {
     remove_entry(l, &key);
   } else {
     l->any_shared |= shared;
+    l->any_handed |= handed;
     keep_shared(l, &key, parts ? entry : result, parts);
   }
   mg_program_destroy(entry);
@@ -603,8 +633,8 @@ MgProgram *mg_cache_fetch(MlirContext ctx, const MgCacheQuery *q,
   const MgCacheStore *cs = q->store;
   Lookup l = {.ctx = ctx, .store = cs, .o = q->options};
   SecretState state;
-  l.have_secret = q->trust_signed && cache_secret(cs->dir, false, l.secret,
-                                                  &state, NULL);
+  l.have_secret = q->trust_signed && cs->dir &&
+                  cache_secret(cs->dir, false, l.secret, &state, NULL);
   MgCacheOutcome *outcome = &got->outcome;
   MgProgram *p = fetch(&l, q->subject, outcome, diag);
   if (*outcome == MG_CACHE_MISS) {
@@ -613,9 +643,9 @@ MgProgram *mg_cache_fetch(MlirContext ctx, const MgCacheQuery *q,
   }
   got->stopped = l.stopped && *outcome != MG_CACHE_MISS;
   got->verified = l.verified;
-  got->shared = *outcome == MG_CACHE_HIT || *outcome == MG_CACHE_KEPT
-                    ? l.any_shared
-                    : *outcome != MG_CACHE_MISS && l.shared;
+  bool used = *outcome == MG_CACHE_HIT || *outcome == MG_CACHE_KEPT;
+  got->shared = used ? l.any_shared : *outcome != MG_CACHE_MISS && l.shared;
+  got->handed = used ? l.any_handed : *outcome != MG_CACHE_MISS && l.handed;
   return p;
 }
 
@@ -632,7 +662,7 @@ static void put_begin(Put *p, const MgCacheStore *cs,
                       const MgSearchOptions *o, bool stopped) {
   SecretState state;
   *p = (Put){.store = cs, .o = o, .stopped = stopped};
-  if (cache_secret(cs->dir, true, p->buf, &state, NULL))
+  if (cs->dir && cache_secret(cs->dir, true, p->buf, &state, NULL))
     p->secret = p->buf;
 }
 

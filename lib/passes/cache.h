@@ -75,16 +75,44 @@ typedef enum MgCacheOutcome {
                      // or too large: not read, not removed
 } MgCacheOutcome;
 
-/// Where entries live: a directory, and optionally a shared Redis server
-/// (remote_cache.h) read after it and written with it. An entry read from
-/// the server is verified whatever it claims, and once verified kept on
-/// disk with this user's MAC; a damaged or rejected one is deleted there.
+/// Entry texts by key, in memory: what an MPI rank hands to rank 0
+/// (search_mpi.c). Texts are NUL-terminated copies.
+typedef struct MgCacheMemoEntry {
+  char key[65];
+  char *text;
+  size_t len;
+} MgCacheMemoEntry;
+typedef struct MgCacheMemo {
+  MgCacheMemoEntry *entries;
+  uint32_t count, cap;
+} MgCacheMemo;
+
+/// Sets `key`'s text (a copy of `len` bytes), replacing an earlier one;
+/// false when out of memory.
+bool mg_cache_memo_put(MgCacheMemo *m, const char *key, const char *text,
+                       size_t len);
+/// `key`'s entry, or NULL.
+const MgCacheMemoEntry *mg_cache_memo_get(const MgCacheMemo *m,
+                                          const char *key);
+void mg_cache_memo_del(MgCacheMemo *m, const char *key);
+void mg_cache_memo_clear(MgCacheMemo *m);
+void mg_cache_memo_free(MgCacheMemo *m);
+
+/// Where entries live: a directory (NULL: none), and optionally a shared
+/// Redis server (remote_cache.h) read after it and written with it. An
+/// entry read from the server is verified whatever it claims, and once
+/// verified kept on disk with this user's MAC; a damaged or rejected one
+/// is deleted there. `handed`: entries another MPI rank sent, read first
+/// and checked like the server's. `record`: every entry text a lookup
+/// reads or a put writes is also copied there (what a rank sends).
 typedef struct MgCacheStore {
   const char *dir;
   struct MgRemoteCache *remote; // NULL: none
   unsigned ttl_s;               // the server's entries expire (0: never)
   const char *salt;             // more of the key (the ptxas ranking's
                                 // settings); NULL or "": none
+  const MgCacheMemo *handed;    // NULL: none
+  MgCacheMemo *record;          // NULL: none
 } MgCacheStore;
 
 /// A lookup: the search result for `subject` searched with `options`, in
@@ -103,7 +131,8 @@ typedef struct MgCacheFetched {
   bool stopped;  // the entry is that of a stopped search
   bool verified; // the verifier ran (no valid MAC, or trust_signed false)
   bool shared;   // the entry (of a hit, kept, damaged or rejected) came
-                 // from the shared server
+                 // from the shared server, or was handed over
+  bool handed;   // ... by another MPI rank (store->handed)
 } MgCacheFetched;
 
 /// Looks up `q`: on MG_CACHE_HIT a new program the caller destroys,

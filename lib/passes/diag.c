@@ -1,5 +1,6 @@
 //===- diag.c - Errors and remarks with source locations ------------------===//
 #include "pass.h"
+#include "mpi_ranks.h"
 #include "mirage/tool.h"
 
 #include "mirage/graph.h"
@@ -22,6 +23,8 @@ void mg_pass_error(MlirLocation loc, const char *fmt, ...) {
 // errors through the diagnostic engine).
 static void print_note(MlirLocation loc, const char *severity,
                        const char *fmt, va_list ap) {
+  if (mg_mpi_is_worker()) // under mpirun, rank 0 alone reports
+    return;
   char msg[1024];
   vsnprintf(msg, sizeof msg, fmt, ap);
   fflush(stdout); // keep output already printed before the note

@@ -15,7 +15,9 @@
 #define _POSIX_C_SOURCE 200809L // isatty, fileno
 
 #include "search_pass.h"
+#include "mpi_ranks.h"
 #include "remote_cache.h"
+#include "search_mpi.h"
 
 #include <errno.h>
 #include <math.h>
@@ -106,6 +108,11 @@ bool mg_search_pass_check(const MgOptionValue *values, char *error,
     snprintf(error, size, "cache-timeout-s must be in (0, 600] seconds");
     return false;
   }
+  double mpi_timeout = values[SEARCH_OPT_MPI_TIMEOUT].f;
+  if (!(mpi_timeout >= 0 && mpi_timeout <= 86400)) {
+    snprintf(error, size, "mpi-timeout-s must be in [0, 86400] seconds");
+    return false;
+  }
   // A cache directory that cannot be made or written is no error (the
   // search runs without it), but the user asked for a cache: say so.
   if (values[SEARCH_OPT_CACHE].b && values[SEARCH_OPT_CACHE_DIR].s[0] &&
@@ -121,6 +128,8 @@ typedef struct ProgressState {
   const char *func;
   bool tty;
   bool printed;
+  bool print;      // progress asked for
+  MgMpiPlan *mpi;  // rank 0 of an MPI run: receives while it searches
 } ProgressState;
 
 static void on_progress(const MgSearchProgress *p, void *ud) {
@@ -133,6 +142,14 @@ static void on_progress(const MgSearchProgress *p, void *ud) {
           (unsigned long long)p->pruned, (unsigned long long)p->candidates,
           (unsigned long long)p->verified, s->tty ? "\033[K" : "\n");
   s->printed = true;
+}
+
+static void on_search_progress(const MgSearchProgress *p, void *ud) {
+  ProgressState *s = ud;
+  if (s->mpi)
+    mg_search_mpi_drain(s->mpi);
+  if (s->print)
+    on_progress(p, ud);
 }
 
 static void print_stats(const char *func, const MgSearchStats *st) {
@@ -237,6 +254,8 @@ typedef struct Seen {
   uint32_t next; // the previous entry with the same hash key, or UINT32_MAX
 } Seen;
 
+typedef struct Owned Owned;
+
 typedef struct Run {
   MgSearchOptions options;
   char cache_dir[4096];
@@ -257,6 +276,12 @@ typedef struct Run {
   // The module-level progress line.
   uint32_t total, done, searched, cached, deduplicated;
   double start_s;
+  // Under mpirun (search_mpi.h): the plan, rank 0's answers to its own
+  // items, the entries a rank sent (rank 0) or sends (the others).
+  MgMpiPlan *mpi; // NULL: a plain run
+  Owned *own;
+  MgCacheMemo inbox, outbox;
+  bool worker;    // a rank other than 0: errors go to rank 0
 } Run;
 
 /// The key of `hash` in seen_by_hash: pointer-sized and never null.
@@ -383,9 +408,17 @@ typedef struct Answer {
   bool lock_held;       // this process searches it for the fleet
   char lock_key[65], lock_token[96];
   const char *same_as; // the earlier function with the same μGraph
+  int from_rank;       // > 0: another MPI rank's answer, verified here
+  char error[512];     // a rank's failure, for rank 0
   MgSearchResult result;
   MgPtxRanking ranking; // rank-ptxas's facts of the best verified
 } Answer;
+
+// Rank 0's answer to an item it owns, found before the others arrive.
+struct Owned {
+  Answer answer;
+  bool ready, ok;
+};
 
 // The same μGraph as an earlier subprogram: the same answer.
 static void answer_from_seen(Run *run, const Seen *seen, Answer *a) {
@@ -413,7 +446,7 @@ static void answer_from_cache(Run *run, MlirOperation module,
                               MlirLocation loc, const char *name,
                               const MgProgram *target, Answer *a) {
   MgDiag diag = MG_DIAG_INIT;
-  MgCacheFetched got = {MG_CACHE_MISS, false, false, false};
+  MgCacheFetched got = {MG_CACHE_MISS, false, false, false, false};
   a->best = mg_cache_fetch(mlirOperationGetContext(module),
                            &(MgCacheQuery){&run->store, target,
                                            &run->options, !run->cache_verify},
@@ -460,7 +493,7 @@ static void cache_result(const Run *run, MlirLocation loc,
   bool stopped = result->stats.timed_out || result->stats.memory_limited ||
                  result->stats.states_limited;
   MgStatus put = MG_STATUS_OK;
-  if (run->use_cache)
+  if (run->use_cache || run->store.record) // a rank records for rank 0
     put = a->best ? mg_cache_put(&run->store, target, &run->options,
                                  &result->found[result->best], stopped, &diag)
                   : mg_cache_put_kept(&run->store, target, &run->options,
@@ -548,15 +581,21 @@ static bool answer_by_search(Run *run, MlirLocation loc, const char *name,
                              const MgProgram *target, Answer *a) {
   ++run->searched;
   MgDiag diag = MG_DIAG_INIT;
-  ProgressState progress = {name, isatty(fileno(stderr)) != 0, false};
+  ProgressState progress = {name, isatty(fileno(stderr)) != 0, false,
+                            run->progress,
+                            run->mpi && !run->worker ? run->mpi : NULL};
   MgSearchOptions o = run->options;
-  if (run->progress) {
-    o.progress = on_progress;
+  if (progress.print || progress.mpi) {
+    o.progress = on_search_progress;
     o.progress_user_data = &progress;
   }
   MgStatus s = mg_search_run(target, &o, &a->result, &diag);
   if (progress.printed && progress.tty)
     fputc('\n', stderr);
+  if (s != MG_STATUS_OK && run->worker) {
+    snprintf(a->error, sizeof a->error, "%s", diag.message);
+    return false;
+  }
   if (s != MG_STATUS_OK) {
     mg_pass_error(loc, "mirage-search failed on '@%s': %s", name,
                   diag.message);
@@ -583,6 +622,12 @@ static void describe_origin(const Answer *a, char *origin, size_t size) {
   origin[0] = '\0';
   if (a->same_as)
     snprintf(origin, size, " (the same μGraph as '@%s')", a->same_as);
+  else if (a->from_rank)
+    snprintf(origin, size, " (from MPI rank %d, verified here%s)",
+             a->from_rank,
+             a->cached_stopped ? ", of a search stopped by its time budget, "
+                                 "memory bound or max-states"
+                               : "");
   else if (a->from_cache)
     snprintf(origin, size, " (from the %scache%s%s%s)",
              a->cache_shared ? "shared " : "",
@@ -695,6 +740,199 @@ static bool apply_answer(Run *run, MlirOperation module,
   return true;
 }
 
+// The answer for a subprogram not seen before in this run, as a plain
+// run finds it: the caches, then the fleet's search, then the search.
+static bool answer_fresh(Run *run, MlirOperation module, const Subject *subj,
+                         Answer *a) {
+  if (run->use_cache && !run->explaining) {
+    answer_from_cache(run, module, subj->loc, subj->name, subj->target, a);
+    if (!a->best && !a->kept)
+      wait_for_fleet(run, module, subj->loc, subj->name, subj->target, a);
+  }
+  bool ok = true;
+  if (!a->best && !a->kept)
+    ok = answer_by_search(run, subj->loc, subj->name, subj->target, a);
+  if (a->lock_held) // the result is in the cache now (or nothing is)
+    mg_remote_cache_unlock(run->store.remote, a->lock_key, a->lock_token);
+  a->lock_held = false;
+  return ok;
+}
+
+// Rank 0: item j's answer from its owner, read like a shared server's
+// entries (verified whatever they claim). False, with one warning, when
+// there is none to use: rank 0 then searches it itself.
+static bool answer_from_rank(Run *run, MlirOperation module,
+                             const Subject *subj, uint32_t j, Answer *a) {
+  MgMpiPlan *plan = run->mpi;
+  int owner = plan->items[j].owner;
+  char why[1024];
+  bool first_late = false;
+  mg_cache_memo_clear(&run->inbox);
+  MgMpiWait w = mg_search_mpi_wait(plan, j, &run->inbox, &first_late, why,
+                                   sizeof why);
+  if (w == MG_MPI_LATE) {
+    if (first_late)
+      mg_pass_warning(subj->loc, "mirage-search: %s; what it was given is "
+                                 "searched on rank 0", why);
+    return false;
+  }
+  if (w == MG_MPI_FAILED) {
+    mg_pass_warning(subj->loc, "mirage-search: '@%s' is searched on rank "
+                               "0: %s", subj->name, why);
+    return false;
+  }
+  const MgCacheStore in = {.dir = run->use_cache ? run->cache_dir : NULL,
+                           .salt = run->store.salt, .handed = &run->inbox};
+  MgCacheFetched got = {MG_CACHE_MISS, false, false, false, false};
+  MgDiag diag = MG_DIAG_INIT;
+  a->best = mg_cache_fetch(mlirOperationGetContext(module),
+                           &(MgCacheQuery){&in, subj->target, &run->options,
+                                           !run->cache_verify},
+                           &got, &diag);
+  if (got.outcome != MG_CACHE_HIT && got.outcome != MG_CACHE_KEPT) {
+    mg_pass_warning(subj->loc, "mirage-search: rank %d's answer for '@%s' "
+                               "is not used, searched on rank 0: %s",
+                    owner, subj->name,
+                    got.outcome == MG_CACHE_MISS ? "it holds no entry for it"
+                                                 : diag.message);
+    return false;
+  }
+  a->kept = got.outcome == MG_CACHE_KEPT;
+  a->from_rank = got.handed ? owner : 0;
+  a->from_cache = !got.handed; // rank 0's own disk had it
+  a->cached_stopped = got.stopped;
+  a->cache_verified = a->best && got.verified;
+  plan->used[owner]++;
+  return true;
+}
+
+// The answer for a subprogram not seen before: under mpirun, rank 0's own
+// (found beforehand) or its owner's; else, or when that fails, found here.
+static bool answer_planned(Run *run, MlirOperation module,
+                           const Subject *subj, uint64_t hash, Answer *a) {
+  int j = run->mpi ? mg_search_mpi_find(run->mpi, subj->target, hash) : -1;
+  if (j < 0)
+    return answer_fresh(run, module, subj, a);
+  int owner = run->mpi->items[j].owner;
+  Owned *own = &run->own[j];
+  if (owner == 0 && own->ready) {
+    *a = own->answer;
+    own->ready = false;
+    return own->ok;
+  }
+  if (owner != 0 && answer_from_rank(run, module, subj, (uint32_t)j, a))
+    return true;
+  run->mpi->redone[owner]++;
+  mg_program_destroy(a->best);
+  memset(a, 0, sizeof *a);
+  return answer_fresh(run, module, subj, a);
+}
+
+static Subject item_subject(const MgMpiItem *it) {
+  return (Subject){{NULL}, it->loc, it->name, it->subject};
+}
+
+// A rank other than 0: answers its items, each as a plain run would, and
+// sends rank 0 the cache entries of the answer. With cache=false the
+// entries are made for rank 0 alone.
+static void work_as_rank(Run *run, MlirOperation module) {
+  const MgMpiPlan *plan = run->mpi;
+  run->store.record = &run->outbox;
+  if (!run->use_cache)
+    run->store.dir = NULL;
+  uint32_t nth = 0;
+  for (uint32_t j = 0; j < plan->count; j++) {
+    if (plan->items[j].owner != plan->rank)
+      continue;
+    mg_search_mpi_test_kill(plan, ++nth);
+    mg_cache_memo_clear(&run->outbox);
+    Answer a;
+    memset(&a, 0, sizeof a);
+    Subject subj = item_subject(&plan->items[j]);
+    bool ok = answer_fresh(run, module, &subj, &a);
+    mg_search_mpi_send(plan, j, &run->outbox,
+                       a.from_cache ? MG_MPI_CACHED : MG_MPI_SEARCHED,
+                       ok ? NULL : a.error[0] ? a.error : "its search failed");
+    mg_search_result_free(&a.result);
+    mg_program_destroy(a.best);
+  }
+  mg_search_mpi_flush();
+}
+
+// Rank 0: its own items, first, while the other ranks work on theirs.
+static bool search_own(Run *run, MlirOperation module) {
+  const MgMpiPlan *plan = run->mpi;
+  if (!(run->own = calloc(plan->count ? plan->count : 1, sizeof *run->own)))
+    return false;
+  for (uint32_t j = 0; j < plan->count; j++) {
+    if (plan->items[j].owner != 0)
+      continue;
+    Subject subj = item_subject(&plan->items[j]);
+    run->own[j].ok = answer_fresh(run, module, &subj, &run->own[j].answer);
+    run->own[j].ready = true;
+  }
+  return true;
+}
+
+static void free_own(Run *run) {
+  for (uint32_t j = 0; run->own && j < run->mpi->count; j++)
+    if (run->own[j].ready) {
+      mg_search_result_free(&run->own[j].answer.result);
+      mg_program_destroy(run->own[j].answer.best);
+    }
+  free(run->own);
+}
+
+// Rank 0: what each rank did.
+static void remark_ranks(const Run *run, MlirLocation loc) {
+  const MgMpiPlan *p = run->mpi;
+  MgText t = {NULL, 0, 0, false};
+  mg_text_printf(&t, "mirage-search: MPI: %d rank(s), %u distinct "
+                     "subprogram(s): rank 0 answered its %u", p->size,
+                 p->count, p->given[0]);
+  for (int r = 1; r < p->size; r++)
+    mg_text_printf(&t, "; rank %d was given %u: %u searched, %u from its "
+                       "caches, %u used here after verification, %u "
+                       "searched again on rank 0", r, p->given[r],
+                   p->searched[r], p->cached[r], p->used[r], p->redone[r]);
+  if (!t.failed)
+    mg_pass_remark(loc, "%s", t.data);
+  mg_text_free(&t);
+}
+
+// How long rank 0 waits for a silent rank (mpi-timeout-s).
+static double mpi_timeout(const MgOptionValue *values, double budget) {
+  double t = values[SEARCH_OPT_MPI_TIMEOUT].f;
+  return t > 0 ? t : budget > 0 ? 2 * budget + 60 : 600;
+}
+
+// Under mpirun: starts MPI and plans who searches what. False after an
+// error; `run->mpi` stays NULL when the search is not spread (a plain run, one
+// rank, --mirage-explain, no MPI in the build).
+static bool plan_ranks(Run *run, MlirOperation module,
+                       const MgOptionValue *values, MgMpiPlan *plan) {
+  int rank, size;
+  char why[256];
+  mg_mpi_launch(&rank, &size);
+  if (size < 2)
+    return true;
+  MlirLocation loc = mlirOperationGetLocation(module);
+  int launched = size;
+  if (!mg_mpi_start(&rank, &size, why, sizeof why)) {
+    mg_pass_warning(loc, "mirage-search: launched as %d MPI ranks, but %s: "
+                         "rank 0 searches the whole module", launched, why);
+    return true;
+  }
+  run->worker = rank > 0;
+  if (run->explaining) // the explanation needs every search's candidates
+    return true;
+  if (!mg_search_mpi_plan(plan, module, rank, size,
+                          mpi_timeout(values, run->options.time_budget_s)))
+    return false;
+  run->mpi = plan;
+  return true;
+}
+
 static bool search_one(MlirOperation module, MlirSymbolTable symbols,
                        MlirOperation func, void *ud) {
   Run *run = ud;
@@ -722,18 +960,11 @@ static bool search_one(MlirOperation module, MlirSymbolTable symbols,
   memset(&a, 0, sizeof a);
   uint64_t hash = mg_program_hash(target);
   const Seen *seen = find_seen(run, target, hash);
+  bool ok = true;
   if (seen)
     answer_from_seen(run, seen, &a);
-  else if (run->use_cache && !run->explaining) {
-    answer_from_cache(run, module, loc, name, target, &a);
-    if (!a.best && !a.kept)
-      wait_for_fleet(run, module, loc, name, target, &a);
-  }
-  bool ok = true;
-  if (!a.best && !a.kept)
-    ok = answer_by_search(run, loc, name, target, &a);
-  if (a.lock_held) // the result is in the cache now (or nothing is)
-    mg_remote_cache_unlock(run->store.remote, a.lock_key, a.lock_token);
+  else
+    ok = answer_planned(run, module, &subj, hash, &a);
   if (ok && !seen)
     remember(run, target, hash, a.best, name, &a.result.stats);
   if (ok)
@@ -801,10 +1032,14 @@ bool mg_search_pass_run_on(MlirOperation module, const MgOptionValue *values) {
   memset(&run, 0, sizeof run);
   run.options = options_of(values); // checked by mg_search_pass_check
   run.cache_verify = values[SEARCH_OPT_CACHE_VERIFY].b;
-  run.remarks = mg_pass_remarks_enabled(values[SEARCH_OPT_REMARKS].b);
-  run.stats = mg_pass_env_flag("MIRAGE_STATS", values[SEARCH_OPT_STATS].b);
-  run.progress = mg_pass_env_flag("MIRAGE_PROGRESS", values[SEARCH_OPT_PROGRESS].b);
-  run.dump_dir = mg_dump_dot_dir(values[SEARCH_OPT_DUMP_DOT].s);
+  // Ranks other than 0 of an mpirun launch print nothing of their own.
+  bool quiet = mg_mpi_is_worker();
+  run.remarks = !quiet && mg_pass_remarks_enabled(values[SEARCH_OPT_REMARKS].b);
+  run.stats = !quiet &&
+              mg_pass_env_flag("MIRAGE_STATS", values[SEARCH_OPT_STATS].b);
+  run.progress = !quiet && mg_pass_env_flag("MIRAGE_PROGRESS",
+                                            values[SEARCH_OPT_PROGRESS].b);
+  run.dump_dir = quiet ? "" : mg_dump_dot_dir(values[SEARCH_OPT_DUMP_DOT].s);
   run.use_cache = values[SEARCH_OPT_CACHE].b &&
                   mg_cache_dir(values[SEARCH_OPT_CACHE_DIR].s, run.cache_dir,
                                sizeof run.cache_dir);
@@ -820,10 +1055,28 @@ bool mg_search_pass_run_on(MlirOperation module, const MgOptionValue *values) {
     run.options.explain_top = (uint32_t)values[SEARCH_OPT_EXPLAIN_TOP].i;
   run.total = mg_pass_count_kernel_funcs(module);
   run.start_s = mg_clock_now();
-  bool ok = mg_pass_for_each_kernel_func(module, search_one, &run);
+  MgMpiPlan plan;
+  memset(&plan, 0, sizeof plan);
+  bool ok = plan_ranks(&run, module, values, &plan);
+  if (ok && run.worker) {
+    // Rank 0 alone changes its module and writes output and remarks.
+    if (run.mpi)
+      work_as_rank(&run, module);
+  } else if (ok) {
+    if (run.mpi)
+      ok = search_own(&run, module);
+    ok = ok && mg_pass_for_each_kernel_func(module, search_one, &run);
+    if (run.mpi && run.remarks)
+      remark_ranks(&run, module_loc);
+  }
+  if (run.mpi)
+    free_own(&run);
+  mg_search_mpi_free(&plan);
+  mg_cache_memo_free(&run.inbox);
+  mg_cache_memo_free(&run.outbox);
   forget_all(&run);
   mg_remote_cache_close(run.store.remote);
-  if (run.explaining)
+  if (run.explaining && !run.worker)
     ok &= mg_explain_pass_end(&run.explain, mlirOperationGetLocation(module));
   return ok;
 }

@@ -35,6 +35,7 @@ enum {
   SEARCH_OPT_DUMP_DOT,
   SEARCH_OPT_RANK_PTXAS,
   SEARCH_OPT_RANK_PTXAS_TOP,
+  SEARCH_OPT_MPI_TIMEOUT,
   SEARCH_OPT_COUNT
 };
 
@@ -110,7 +111,11 @@ enum {
      "(the CUDA toolkit's ptxas, else PATH's) or the path of a ptxas", 0, 0}, \
     {"rank-ptxas-top", MG_OPTION_INT, "3", \
      "with rank-ptxas: verified candidates compiled and re-ranked per " \
-     "kernel graph (the search verifies up to this many per size)", 1, 16}
+     "kernel graph (the search verifies up to this many per size)", 1, 16}, \
+    {"mpi-timeout-s", MG_OPTION_FLOAT, "0", \
+     "under mpirun: how long rank 0 waits for a rank that has sent " \
+     "nothing before searching its subprograms itself (0: twice the time " \
+     "budget + 60 s, or 600 s without one)", 0, 0}
 
 extern const MgOptionSpec mg_search_pass_options[];
 extern const MgPassDef mg_pass_search;

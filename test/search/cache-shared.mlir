@@ -63,6 +63,15 @@
 // RUN: cmp %t/plain %t/full.out
 // FULL-COUNT-1: warning: mirage-search: the shared cache is out of use for this run: SET{{( NX)?}}: the server answered 'OOM
 //
+// The server stopped in the middle of a run (shut down while this process
+// polls another's lock, cache-wait-s 600): one warning, the wait ends
+// there, both kernel graphs are searched here, the run right.
+// RUN: FileCheck %s --check-prefix=STOPPED < %t/stopped.err
+// RUN: cmp %t/plain %t/stopped.out
+// STOPPED-COUNT-1: warning: mirage-search: the shared cache is out of use for this run:
+// STOPPED-NOT: warning
+// STOPPED-NOT: after waiting
+//
 // No server there; a server that accepts and never answers (its timeout,
 // 0.5 s, bounds each run): one warning each, the run right.
 // RUN: not mirage-opt --mirage-search="cache-url=http://x" %s 2>&1 | FileCheck %s --check-prefix=URL

@@ -297,7 +297,14 @@ int main(int argc, char **argv) {
   // succeeded: `-o` naming the input cannot lose it.
   MgOutFile outfile;
   MgDiag diag = MG_DIAG_INIT;
-  if (mg_outfile_open(&outfile, o.output ? o.output : "-", &diag) !=
+  // Under mpirun the other ranks search for rank 0, which alone writes.
+  bool worker = mg_passes_mpi_is_worker();
+  if (worker && !freopen("/dev/null", "w", stdout)) {
+    fprintf(stderr, "mirage-opt: cannot silence this MPI rank's output\n");
+    return 1;
+  }
+  if (mg_outfile_open(&outfile, o.output && !worker ? o.output : "-",
+                      &diag) !=
       MG_STATUS_OK) {
     fprintf(stderr, "mirage-opt: %s\n", diag.message);
     free(text);
@@ -359,5 +366,6 @@ int main(int argc, char **argv) {
   mg_outfile_discard(&outfile); // after a failure: the target stays as it was
   free(text);
   free(o.flags);
+  mg_passes_mpi_finish(ok ? 0 : 1); // under mpirun: end MPI with the status
   return ok ? 0 : 1;
 }
