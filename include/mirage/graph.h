@@ -333,18 +333,28 @@ MG_API MgTensorId mg_graph_reduce(MgProgram *p, MgGraphId g, MgOpKind kind,
                                   MgTensorId a, int32_t dim, MgDiag *diag);
 MG_API MgTensorId mg_graph_concat(MgProgram *p, MgGraphId g, MgTensorId a,
                                   MgTensorId b, int32_t dim, MgDiag *diag);
+/// A slice: `count` elements of dim `dim` from index `first`.
+typedef struct MgSlice {
+  int32_t dim;
+  int64_t first, count;
+} MgSlice;
+/// A call of graph `sub` on its `num_inputs` operands `inputs`: a custom
+/// or thread op.
+typedef struct MgCall {
+  MgGraphId sub;
+  uint32_t num_inputs;
+  const MgTensorId *inputs;
+} MgCall;
 /// Kernel-level views (see MgOpKind). Transpose: result dim d is dim
 /// perm[d] of `a`. Reshape: the row-major reinterpretation of `a` as
-/// `dims` (same element count). Slice: `count` elements of dim `dim` from
-/// index `first`.
+/// `dims` (same element count). Slice: an MgSlice of `a`.
 MG_API MgTensorId mg_graph_transpose(MgProgram *p, MgGraphId g, MgTensorId a,
                                      const int8_t *perm, MgDiag *diag);
 MG_API MgTensorId mg_graph_reshape(MgProgram *p, MgGraphId g, MgTensorId a,
                                    uint32_t rank, const int64_t *dims,
                                    MgDiag *diag);
 MG_API MgTensorId mg_graph_slice(MgProgram *p, MgGraphId g, MgTensorId a,
-                                 int32_t dim, int64_t first, int64_t count,
-                                 MgDiag *diag);
+                                 MgSlice slice, MgDiag *diag);
 /// True for the kernel-level view ops (TRANSPOSE, RESHAPE, SLICE, and
 /// CONCAT at kernel level).
 MG_API bool mg_op_is_view(const MgOp *op, MgLevel level);
@@ -411,14 +421,13 @@ MG_API MgTensorId mg_graph_accum_online(MgProgram *p, MgGraphId g,
                                         MgDiag *diag);
 MG_API MgTensorId mg_graph_saver(MgProgram *p, MgGraphId g, MgTensorId a,
                                  const int8_t omap[3], MgDiag *diag);
-/// Graph-defined kernel running block graph `sub` on `inputs`; its outputs
-/// (one per block-graph output) are written to `outs`. Returns the op id.
-MG_API MgOpId mg_graph_custom(MgProgram *p, MgGraphId g, MgGraphId sub,
-                              uint32_t num_inputs, const MgTensorId *inputs,
+/// Graph-defined kernel running block graph `call.sub` on its inputs; its
+/// outputs (one per block-graph output) are written to `outs`. Returns the
+/// op id.
+MG_API MgOpId mg_graph_custom(MgProgram *p, MgGraphId g, MgCall call,
                               MgTensorId *outs, MgDiag *diag);
-/// Thread graph `sub` (element-wise only) applied inside a block graph.
-MG_API MgOpId mg_graph_thread(MgProgram *p, MgGraphId g, MgGraphId sub,
-                              uint32_t num_inputs, const MgTensorId *inputs,
+/// Thread graph `call.sub` (element-wise only) applied inside a block graph.
+MG_API MgOpId mg_graph_thread(MgProgram *p, MgGraphId g, MgCall call,
                               MgTensorId *outs, MgDiag *diag);
 /// Sets the storage dtype of an op result (mixed precision as written in the
 /// source, e.g. f16 operands with an f32 matmul result). Inputs keep theirs.

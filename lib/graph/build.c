@@ -310,12 +310,11 @@ MgTensorId mg_graph_reshape(MgProgram *p, MgGraphId g, MgTensorId a,
 }
 
 MgTensorId mg_graph_slice(MgProgram *p, MgGraphId g, MgTensorId a,
-                          int32_t dim, int64_t first, int64_t count,
-                          MgDiag *diag) {
+                          MgSlice slice, MgDiag *diag) {
   MgOp op = op_on(MG_OP_SLICE, a, MG_NO_ID);
-  op.attr = dim;
-  op.shape[0] = first;
-  op.shape[1] = count;
+  op.attr = slice.dim;
+  op.shape[0] = slice.first;
+  op.shape[1] = slice.count;
   return add_single(p, g, &op, diag);
 }
 
@@ -350,17 +349,9 @@ MgTensorId mg_graph_saver(MgProgram *p, MgGraphId g, MgTensorId a,
   return add_single(p, g, &op, diag);
 }
 
-// A CUSTOM or THREAD op: a call of graph `sub` on `inputs`.
-typedef struct Call {
-  MgOpKind kind;
-  MgGraphId sub;
-  uint32_t num_inputs;
-  const MgTensorId *inputs;
-} Call;
-
-static MgOpId add_call(MgProgram *p, MgGraphId g, Call call, MgTensorId *outs,
-                       MgDiag *diag) {
-  const MgOpKind kind = call.kind;
+// A CUSTOM or THREAD op (`kind`): a call of graph `call.sub`.
+static MgOpId add_call(MgProgram *p, MgGraphId g, MgOpKind kind, MgCall call,
+                       MgTensorId *outs, MgDiag *diag) {
   const MgGraphId sub = call.sub;
   const uint32_t num_inputs = call.num_inputs;
   const MgTensorId *const inputs = call.inputs;
@@ -386,18 +377,14 @@ static MgOpId add_call(MgProgram *p, MgGraphId g, Call call, MgTensorId *outs,
   return mg_graph_add_op(p, g, &op, outs, diag);
 }
 
-MgOpId mg_graph_custom(MgProgram *p, MgGraphId g, MgGraphId sub,
-                       uint32_t num_inputs, const MgTensorId *inputs,
+MgOpId mg_graph_custom(MgProgram *p, MgGraphId g, MgCall call,
                        MgTensorId *outs, MgDiag *diag) {
-  return add_call(p, g, (Call){MG_OP_CUSTOM, sub, num_inputs, inputs}, outs,
-                  diag);
+  return add_call(p, g, MG_OP_CUSTOM, call, outs, diag);
 }
 
-MgOpId mg_graph_thread(MgProgram *p, MgGraphId g, MgGraphId sub,
-                       uint32_t num_inputs, const MgTensorId *inputs,
+MgOpId mg_graph_thread(MgProgram *p, MgGraphId g, MgCall call,
                        MgTensorId *outs, MgDiag *diag) {
-  return add_call(p, g, (Call){MG_OP_THREAD, sub, num_inputs, inputs}, outs,
-                  diag);
+  return add_call(p, g, MG_OP_THREAD, call, outs, diag);
 }
 
 MgStatus mg_graph_mark_output(MgProgram *p, MgGraphId g, MgTensorId t,

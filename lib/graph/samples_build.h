@@ -124,7 +124,7 @@ static inline MgTensorId custom(Build *b, MgGraphId sub, uint32_t n,
     outs = local;
   if (!b->ok)
     return MG_NO_ID;
-  if (mg_graph_custom(b->p, 0, sub, n, ins, outs, NULL) == MG_NO_ID) {
+  if (mg_graph_custom(b->p, 0, (MgCall){sub, n, ins}, outs, NULL) == MG_NO_ID) {
     b->ok = false;
     return MG_NO_ID;
   }

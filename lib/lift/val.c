@@ -543,8 +543,8 @@ bool mg_lift_view_slice(MgLiftBuilder *b, const MgLiftVal *v, uint32_t dim,
     return true;
   }
   MgDiag diag = MG_DIAG_INIT;
-  MgTensorId t = mg_graph_slice(b->prog, 0, r.t, r.map[dim], first, count,
-                                &diag);
+  MgSlice slice = {r.map[dim], first, count};
+  MgTensorId t = mg_graph_slice(b->prog, 0, r.t, slice, &diag);
   if ((t = finish_view(b, r.t, t, &diag)) == MG_NO_ID)
     return false;
   r.t = t;

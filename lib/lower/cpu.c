@@ -88,12 +88,10 @@ static void cpu_custom(Emit *e, const MgOp *op, Name *kval,
 static void free_view_into_output(Emit *e, const MgOp *op) {
   const MgGraph *root = e->g;
   MgTensorId a = op->inputs[0], t = op->outputs[0];
-  Name view;
-  char type[TYPE_LEN];
-  mg_lower_reshape_view(e, &root->tensors[a], &root->tensors[t], e->val[a],
-                        e->type[a], view, type);
-  mg_lower_line(e, "memref.copy %s, %s : %s to %s", view, e->val[t], type,
-                e->type[t]);
+  Memref view = mg_lower_tensor_memref(e, a);
+  mg_lower_reshape_view(e, &root->tensors[a], &root->tensors[t], &view);
+  mg_lower_line(e, "memref.copy %s, %s : %s to %s", view.val, e->val[t],
+                view.type, e->type[t]);
 }
 
 // A buffer of t's own (freed at the end).
@@ -159,8 +157,9 @@ void mg_lower_cpu_program(Emit *e, const MgLowerOptions *o) {
     // Operands precede results.
     if (mg_graph_view_is_free(root, &root->ops[made])) {
       MgTensorId a = root->ops[made].inputs[0];
-      mg_lower_reshape_view(e, &root->tensors[a], &root->tensors[t], e->val[a],
-                            e->type[a], e->val[t], e->type[t]);
+      Memref m = mg_lower_tensor_memref(e, a);
+      mg_lower_reshape_view(e, &root->tensors[a], &root->tensors[t], &m);
+      mg_lower_bind_memref(e, t, &m);
       view_of[t] = true;
       continue;
     }

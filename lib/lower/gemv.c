@@ -206,11 +206,12 @@ static void warp_meet(Emit *e, Warp *w, const char *part,
   mg_lower_index_op(e, "arith.muli", cg, vw, base);
   mg_lower_line(e, "scf.if %s {", flag);
   e->indent++;
+  const HeldAt at = {pos, vw, base};
   for (int64_t i = 0; i < w->n; i++) {
-    Name v, row, col;
-    mg_gemv_held_value(e, w, i, pos, vw, base, v, row, col);
+    Name v, rc[2];
+    mg_gemv_held_value(e, w, &at, i, v, rc);
     mg_lower_line(e, "memref.store %s, %s[%s, %s, %s] : %s", v, part, warp,
-                  row, col, part_type);
+                  rc[0], rc[1], part_type);
   }
   e->indent--;
   mg_lower_line(e, "}");
@@ -279,7 +280,7 @@ static void combine(Emit *e, const Gemv *g, const char *bid, const char *tid,
   Name wd, mc[2], base, col, nn, ok, c0;
   char *m = mc[0], *c = mc[1];
   mg_lower_index(e, 0, c0);
-  mg_gemv_strided_items_begin(e, g, tid, outs, width, m, c);
+  mg_gemv_strided_items_begin(e, g, tid, outs, width, mc);
   mg_lower_index(e, width, wd);
   BlockAt blk;
   mg_gemv_block_at(e, g, bid, &blk);

@@ -114,19 +114,23 @@ void mg_gemv_state_set(Emit *e, Warp *w, int which, const char *v);
 /// One shuffle stage at lane offset `o` (halving while the count is even,
 /// else a butterfly).
 void mg_gemv_meet_stage(Emit *e, Warp *w, int64_t o);
-/// Value `i` of the lane at `pos` in rows `width` wide from column `base`.
-void mg_gemv_held_value(Emit *e, Warp *w, int64_t i, const char *pos,
-                        const char *width, const char *base, Name v, Name row,
-                        Name col);
+/// Where a lane's values go: value i of the lane at position `pos` is
+/// item pos + i of rows `width` wide from column `base` (index values).
+typedef struct HeldAt {
+  const char *pos, *width, *base;
+} HeldAt;
+/// Value `i` of the lane (`v`) and its place `rc`: row, column.
+void mg_gemv_held_value(Emit *e, Warp *w, const HeldAt *at, int64_t i,
+                        Name v, Name rc[2]);
 /// C[row][col] = v (f32), rounded to C's type.
 void mg_gemv_store_output(Emit *e, const Gemv *g, const char *row,
                           const char *col, const char *v);
 /// The CPU form's loop over the blocks, opened (closed by the caller).
 void mg_gemv_cpu_blocks_begin(Emit *e, const Gemv *g, Name bid);
-/// A loop of the block's threads over `total` items in rows of `width`.
+/// A loop of the block's threads over `total` items in rows of `width`;
+/// `rc` gets the item's row and column.
 void mg_gemv_strided_items_begin(Emit *e, const Gemv *g, const char *tid,
-                                 int64_t total, int64_t width, Name row,
-                                 Name col);
+                                 int64_t total, int64_t width, Name rc[2]);
 /// The CPU form's per-thread buffers and a block scratch `buf`.
 void mg_gemv_cpu_buffers_alloc(Emit *e, Warp *w, Name buf,
                                const char *buf_type);

@@ -71,6 +71,14 @@ bool mg_gemv_dot_shape(const MgGraph *r, const MgOp *op, Gemv *g) {
              MG_LOWER_STATIC_SMEM;
 }
 
+// What a thread's products read: B's stored rows (dot_stored_b), A's
+// chunk in shared memory (dot_stage_a), its lane and first column
+// (dot_lane).
+typedef struct DotIn {
+  Memref bt, smem;
+  Name lane, col0;
+} DotIn;
+
 // Where thread `tid` of block `bid` works: its lane and first column.
 static void dot_lane(Emit *e, const Gemv *g, const char *bid, const char *tid,
                      Name lane, Name col0) {
@@ -89,16 +97,16 @@ static void dot_lane(Emit *e, const Gemv *g, const char *bid, const char *tid,
 // A's type: f32 would double the shared-memory reads that bound the
 // products), 16-byte vectors, consecutive threads on consecutive vectors.
 static void dot_stage_a(Emit *e, const Gemv *g, const char *tid,
-                        const char *ch, const char *smem,
-                        const char *smem_type) {
+                        const char *ch, const Memref *smem) {
   const MgTensor *at = &e->p->graphs[0].tensors[g->a];
   int64_t per_row = g->chunk / g->v;
-  Name m, j, vw, kk, k, c0;
+  Name mj[2], vw, kk, k, c0;
+  const char *m = mj[0], *j = mj[1];
   char vn[32], from[MG_MAX_DIMS * (NAME_LEN + 2)];
   snprintf(vn, sizeof vn, "vector<%lldx%s>", (long long)g->v,
            mg_lower_elt(g->dt));
   mg_lower_index(e, 0, c0);
-  mg_gemv_strided_items_begin(e, g, tid, g->m * per_row, per_row, m, j);
+  mg_gemv_strided_items_begin(e, g, tid, g->m * per_row, per_row, mj);
   mg_lower_index(e, g->v, vw);
   mg_lower_index_op(e, "arith.muli", j, vw, kk);
   mg_lower_index_op(e, "arith.addi", ch, kk, k);
@@ -107,8 +115,8 @@ static void dot_stage_a(Emit *e, const Gemv *g, const char *tid,
   mg_lower_fresh(e, x);
   mg_lower_line(e, "%s = vector.load %s[%s] : %s, %s", x, e->val[g->a], from,
                 e->type[g->a], vn);
-  mg_lower_line(e, "vector.store %s, %s[%s, %s] : %s, %s", x, smem, m, kk,
-                smem_type, vn);
+  mg_lower_line(e, "vector.store %s, %s[%s, %s] : %s, %s", x, smem->val, m,
+                kk, smem->type, vn);
   e->indent--;
   mg_lower_line(e, "}");
 }
@@ -149,16 +157,14 @@ static void dot_pieces(Emit *e, const Gemv *g, const char *x, Name *out) {
 // W (B's columns) against the M rows of A in shared memory, converted to
 // f32, as FMAs into accw-wide partial sums, V / accw per product;
 // `acc` (M·C vector names, row-major) is replaced by the new sums.
-static void dot_products(Emit *e, const Gemv *g, const char *bt,
-                         const char *bt_type, const char *lane,
-                         const char *col0, const char *ch, const char *smem,
-                         const char *smem_type, Name *acc) {
+static void dot_products(Emit *e, const Gemv *g, const DotIn *in,
+                         const char *ch, Name *acc) {
   Name vw, kk, k, c0;
   char vn[32];
   snprintf(vn, sizeof vn, "vector<%lldx%s>", (long long)g->v,
            mg_lower_elt(g->dt));
   mg_lower_index(e, g->v, vw);
-  mg_lower_index_op(e, "arith.muli", lane, vw, kk);
+  mg_lower_index_op(e, "arith.muli", in->lane, vw, kk);
   mg_lower_index_op(e, "arith.addi", ch, kk, k);
   mg_lower_index(e, 0, c0);
   const MgTensor *btn = &e->p->graphs[0].tensors[g->b];
@@ -167,11 +173,11 @@ static void dot_products(Emit *e, const Gemv *g, const char *bt,
     Name ci, col;
     char at[MG_MAX_DIMS * (NAME_LEN + 2)];
     mg_lower_index(e, c, ci);
-    mg_lower_index_op(e, "arith.addi", col0, ci, col);
+    mg_lower_index_op(e, "arith.addi", in->col0, ci, col);
     mg_gemv_at2(btn, col, k, c0, at, sizeof at);
     mg_lower_fresh(e, w[c]);
-    mg_lower_line(e, "%s = vector.load %s[%s] : %s, %s", w[c], bt, at,
-                  bt_type, vn);
+    mg_lower_line(e, "%s = vector.load %s[%s] : %s, %s", w[c], in->bt.val,
+                  at, in->bt.type, vn);
   }
   int64_t parts = g->v / g->accw;
   char va[32];
@@ -183,8 +189,8 @@ static void dot_products(Emit *e, const Gemv *g, const char *bt,
     Name mi, x;
     mg_lower_index(e, m, mi);
     mg_lower_fresh(e, x);
-    mg_lower_line(e, "%s = vector.load %s[%s, %s] : %s, %s", x, smem, mi, kk,
-                  smem_type, vn);
+    mg_lower_line(e, "%s = vector.load %s[%s, %s] : %s, %s", x, in->smem.val,
+                  mi, kk, in->smem.type, vn);
     dot_pieces(e, g, x, ap);
     for (int64_t c = 0; c < g->cols; c++)
       for (int64_t q = 0; q < parts; q++) {
@@ -217,10 +223,11 @@ static void dot_store(Emit *e, Warp *w, const char *bid) {
   mg_lower_index(e, g->cols, cs);
   mg_lower_line(e, "scf.if %s {", flag);
   e->indent++;
+  const HeldAt at = {pos, cs, col0};
   for (int64_t i = 0; i < w->n; i++) {
-    Name v, m, col;
-    mg_gemv_held_value(e, w, i, pos, cs, col0, v, m, col);
-    mg_gemv_store_output(e, g, m, col, v);
+    Name v, mc[2];
+    mg_gemv_held_value(e, w, &at, i, v, mc);
+    mg_gemv_store_output(e, g, mc[0], mc[1], v);
   }
   e->indent--;
   mg_lower_line(e, "}");
@@ -229,8 +236,7 @@ static void dot_store(Emit *e, Warp *w, const char *bid) {
 
 // B's stored rows: its view transposed back in the last two dims (unit
 // stride along K, as vector.load needs).
-static void dot_stored_b(Emit *e, const Gemv *g, Name bt,
-                         char bt_type[TYPE_LEN]) {
+static void dot_stored_b(Emit *e, const Gemv *g, Memref *bt) {
   const MgTensor *b = &e->p->graphs[0].tensors[g->b];
   MgTensor s = *b;
   uint32_t rk = b->rank;
@@ -255,11 +261,11 @@ static void dot_stored_b(Emit *e, const Gemv *g, Name bt,
                           d ? ", " : "", (long long)st[d]);
   }
   snprintf(map + n, sizeof map - n, ")");
-  snprintf(bt_type, TYPE_LEN, "%.*s, strided<[%s]>>", (int)strlen(dense) - 1,
-           dense, strides);
-  mg_lower_fresh(e, bt);
-  mg_lower_line(e, "%s = memref.transpose %s %s : %s to %s", bt,
-                e->val[g->b], map, e->type[g->b], bt_type);
+  snprintf(bt->type, TYPE_LEN, "%.*s, strided<[%s]>>",
+           (int)strlen(dense) - 1, dense, strides);
+  mg_lower_fresh(e, bt->val);
+  mg_lower_line(e, "%s = memref.transpose %s %s : %s to %s", bt->val,
+                e->val[g->b], map, e->type[g->b], bt->type);
 }
 
 void mg_gemv_dot_smem_type(const Gemv *g, bool gpu, char *out, size_t size) {
@@ -269,16 +275,18 @@ void mg_gemv_dot_smem_type(const Gemv *g, bool gpu, char *out, size_t size) {
 }
 
 void mg_gemv_dot_gpu(Emit *e, const Gemv *g, const char *smem) {
-  char smem_type[TYPE_LEN], bt_type[TYPE_LEN], types[DOT_MAX_SUMS * 20] = "";
-  mg_gemv_dot_smem_type(g, true, smem_type, sizeof smem_type);
+  char types[DOT_MAX_SUMS * 20] = "";
+  DotIn in;
+  snprintf(in.smem.val, NAME_LEN, "%s", smem);
+  mg_gemv_dot_smem_type(g, true, in.smem.type, sizeof in.smem.type);
   Warp w = {.g = g, .cpu = false, .n = g->m * g->cols};
-  Name bid, lane, col0, bt, zero, lo, hi, st, ch, res;
+  Name bid, zero, lo, hi, st, ch, res;
   mg_lower_fresh(e, bid);
   mg_lower_line(e, "%s = gpu.block_id x", bid);
   mg_lower_fresh(e, w.tid);
   mg_lower_line(e, "%s = gpu.thread_id x", w.tid);
-  dot_lane(e, g, bid, w.tid, lane, col0);
-  dot_stored_b(e, g, bt, bt_type);
+  dot_lane(e, g, bid, w.tid, in.lane, in.col0);
+  dot_stored_b(e, g, &in.bt);
   mg_lower_fresh(e, zero);
   mg_lower_line(e, "%s = arith.constant dense<0.0> : vector<%dxf32>", zero,
                 g->accw);
@@ -301,9 +309,9 @@ void mg_gemv_dot_gpu(Emit *e, const Gemv *g, const char *smem) {
                    "-> (%s) {", res, (long long)w.n, ch, lo, hi, st, iters,
                 types);
   e->indent++;
-  dot_stage_a(e, g, w.tid, ch, smem, smem_type);
+  dot_stage_a(e, g, w.tid, ch, &in.smem);
   mg_lower_line(e, "gpu.barrier");
-  dot_products(e, g, bt, bt_type, lane, col0, ch, smem, smem_type, acc);
+  dot_products(e, g, &in, ch, acc);
   mg_lower_line(e, "gpu.barrier");
   char yields[DOT_MAX_SUMS * 16];
   mg_gemv_join_names(acc, w.n, yields, sizeof yields);
@@ -325,39 +333,38 @@ void mg_gemv_dot_gpu(Emit *e, const Gemv *g, const char *smem) {
   dot_store(e, &w, bid);
 }
 
-// The CPU form's partial accumulator `i` of the current thread: stores
-// `set` when given, else loads it into `get`.
-static void acc_at(Emit *e, const Warp *w, const char *accb,
-                   const char *acc_type, int64_t i, const char *set,
-                   char *get) {
+// The CPU form's partial accumulator `i` of the current thread in `accb`:
+// stores `set` when given, else loads it into `get`.
+static void acc_at(Emit *e, const Warp *w, const Memref *accb, int64_t i,
+                   const char *set, char *get) {
   Name ii, c0;
   mg_lower_index(e, i, ii);
   mg_lower_index(e, 0, c0);
   if (set) {
     mg_lower_line(e, "vector.store %s, %s[%s, %s, %s] : %s, vector<%dxf32>",
-                  set, accb, w->tid, ii, c0, acc_type, w->g->accw);
+                  set, accb->val, w->tid, ii, c0, accb->type, w->g->accw);
     return;
   }
   mg_lower_fresh(e, get);
   mg_lower_line(e, "%s = vector.load %s[%s, %s, %s] : %s, vector<%dxf32>",
-                get, accb, w->tid, ii, c0, acc_type, w->g->accw);
+                get, accb->val, w->tid, ii, c0, accb->type, w->g->accw);
 }
 
 // The CPU form: blocks, then each segment's threads one after the other;
 // a thread's sums live in a buffer between segments.
 void mg_gemv_dot_cpu(Emit *e, const Gemv *g) {
-  char smem_type[TYPE_LEN], bt_type[TYPE_LEN];
-  mg_gemv_dot_smem_type(g, false, smem_type, sizeof smem_type);
+  DotIn in;
+  mg_gemv_dot_smem_type(g, false, in.smem.type, sizeof in.smem.type);
   Warp w = {.g = g, .cpu = true, .n = g->m * g->cols};
-  Name smem, zero, bid, bt, fz, lo, hi, st, ch, t, accb;
-  mg_gemv_cpu_buffers_alloc(e, &w, smem, smem_type);
+  Name zero, bid, fz, lo, hi, st, ch, t;
+  mg_gemv_cpu_buffers_alloc(e, &w, in.smem.val, in.smem.type);
   // The lanes' partial accumulators between segments: [thread][sum][lane].
-  char acc_type[TYPE_LEN];
-  snprintf(acc_type, sizeof acc_type, "memref<%lldx%lldx%dxf32>",
+  Memref accb;
+  snprintf(accb.type, sizeof accb.type, "memref<%lldx%lldx%dxf32>",
            (long long)(SLICES * g->cg), (long long)w.n, g->accw);
-  mg_lower_fresh(e, accb);
-  mg_lower_line(e, "%s = memref.alloc() : %s", accb, acc_type);
-  dot_stored_b(e, g, bt, bt_type);
+  mg_lower_fresh(e, accb.val);
+  mg_lower_line(e, "%s = memref.alloc() : %s", accb.val, accb.type);
+  dot_stored_b(e, g, &in.bt);
   mg_lower_fresh(e, fz);
   mg_lower_line(e, "%s = arith.constant dense<0.0> : vector<%dxf32>", fz,
                 g->accw);
@@ -367,7 +374,7 @@ void mg_gemv_dot_cpu(Emit *e, const Gemv *g) {
   mg_gemv_cpu_blocks_begin(e, g, bid);
   mg_gemv_lanes_open(e, &w);
   for (int64_t i = 0; i < w.n; i++)
-    acc_at(e, &w, accb, acc_type, i, fz, NULL);
+    acc_at(e, &w, &accb, i, fz, NULL);
   mg_gemv_state_set(e, &w, 0, zero);
   mg_gemv_state_set(e, &w, 1, t);
   mg_gemv_lanes_close(e, &w);
@@ -378,23 +385,23 @@ void mg_gemv_dot_cpu(Emit *e, const Gemv *g) {
   mg_lower_line(e, "scf.for %s = %s to %s step %s {", ch, lo, hi, st);
   e->indent++;
   mg_gemv_lanes_open(e, &w);
-  dot_stage_a(e, g, w.tid, ch, smem, smem_type);
+  dot_stage_a(e, g, w.tid, ch, &in.smem);
   mg_gemv_lanes_close(e, &w);
   mg_gemv_lanes_open(e, &w);
-  Name lane, col0, acc[DOT_MAX_SUMS];
-  dot_lane(e, g, bid, w.tid, lane, col0);
+  Name acc[DOT_MAX_SUMS];
+  dot_lane(e, g, bid, w.tid, in.lane, in.col0);
   for (int64_t i = 0; i < w.n; i++)
-    acc_at(e, &w, accb, acc_type, i, NULL, acc[i]);
-  dot_products(e, g, bt, bt_type, lane, col0, ch, smem, smem_type, acc);
+    acc_at(e, &w, &accb, i, NULL, acc[i]);
+  dot_products(e, g, &in, ch, acc);
   for (int64_t i = 0; i < w.n; i++)
-    acc_at(e, &w, accb, acc_type, i, acc[i], NULL);
+    acc_at(e, &w, &accb, i, acc[i], NULL);
   mg_gemv_lanes_close(e, &w);
   e->indent--;
   mg_lower_line(e, "}");
   mg_gemv_lanes_open(e, &w); // the partial sums summed: the lanes' values
   for (int64_t i = 0; i < w.n; i++) {
     Name v, s;
-    acc_at(e, &w, accb, acc_type, i, NULL, v);
+    acc_at(e, &w, &accb, i, NULL, v);
     dot_reduce(e, g, v, s);
     mg_gemv_reg_set(e, &w, i, s);
   }
@@ -404,7 +411,7 @@ void mg_gemv_dot_cpu(Emit *e, const Gemv *g) {
   dot_store(e, &w, bid);
   e->indent--;
   mg_lower_line(e, "}");
-  mg_lower_line(e, "memref.dealloc %s : %s", accb, acc_type);
-  mg_gemv_cpu_buffers_free(e, &w, smem, smem_type);
+  mg_lower_line(e, "memref.dealloc %s : %s", accb.val, accb.type);
+  mg_gemv_cpu_buffers_free(e, &w, in.smem.val, in.smem.type);
 }
 

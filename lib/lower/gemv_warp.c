@@ -193,18 +193,17 @@ void mg_gemv_meet_stage(Emit *e, Warp *w, int64_t o) {
   w->n = sends;
 }
 
-// Value `i` of the lane at position `pos` (`v`), placed in a grid of rows
-// `width` wide: row (pos + i) / width, column `base` + (pos + i) mod width.
-void mg_gemv_held_value(Emit *e, Warp *w, int64_t i, const char *pos,
-                       const char *width, const char *base, Name v, Name row,
-                       Name col) {
-  Name ii, at, c;
+// Value `i` of the lane (`v`), placed by `at`: row (pos + i) / width,
+// column base + (pos + i) mod width.
+void mg_gemv_held_value(Emit *e, Warp *w, const HeldAt *at, int64_t i,
+                        Name v, Name rc[2]) {
+  Name ii, item, c;
   reg_get(e, w, i, v);
   mg_lower_index(e, i, ii);
-  mg_lower_index_op(e, "arith.addi", pos, ii, at);
-  mg_lower_index_op(e, "arith.divui", at, width, row);
-  mg_lower_index_op(e, "arith.remui", at, width, c);
-  mg_lower_index_op(e, "arith.addi", base, c, col);
+  mg_lower_index_op(e, "arith.addi", at->pos, ii, item);
+  mg_lower_index_op(e, "arith.divui", item, at->width, rc[0]);
+  mg_lower_index_op(e, "arith.remui", item, at->width, c);
+  mg_lower_index_op(e, "arith.addi", at->base, c, rc[1]);
 }
 
 // C[row][col] = v (an f32 sum), rounded to C's element type.
@@ -237,10 +236,9 @@ void mg_gemv_cpu_blocks_begin(Emit *e, const Gemv *g, Name bid) {
 }
 
 // Opens a loop of the block's threads striding over `total` items laid
-// out in rows of `width`: `row`, `col` get the item's place.
+// out in rows of `width`: `rc` gets the item's place (row, column).
 void mg_gemv_strided_items_begin(Emit *e, const Gemv *g, const char *tid,
-                                int64_t total, int64_t width, Name row,
-                                Name col) {
+                                 int64_t total, int64_t width, Name rc[2]) {
   Name n, step, idx, wd;
   mg_lower_index(e, total, n);
   mg_lower_index(e, SLICES * g->cg, step);
@@ -248,8 +246,8 @@ void mg_gemv_strided_items_begin(Emit *e, const Gemv *g, const char *tid,
   mg_lower_line(e, "scf.for %s = %s to %s step %s {", idx, tid, n, step);
   e->indent++;
   mg_lower_index(e, width, wd);
-  mg_lower_index_op(e, "arith.divui", idx, wd, row);
-  mg_lower_index_op(e, "arith.remui", idx, wd, col);
+  mg_lower_index_op(e, "arith.divui", idx, wd, rc[0]);
+  mg_lower_index_op(e, "arith.remui", idx, wd, rc[1]);
 }
 
 // The CPU form's per-thread buffers (lane values, exchange, positions,

@@ -106,8 +106,9 @@ static void host_buffer(Emit *e, const MgGraph *root, MgTensorId t,
     return;
   if (is_view_of_buffer(root, t)) {
     MgTensorId a = root->ops[x->producer].inputs[0];
-    mg_lower_reshape_view(e, &root->tensors[a], x, e->val[a], e->type[a],
-                          e->val[t], e->type[t]);
+    Memref m = mg_lower_tensor_memref(e, a);
+    mg_lower_reshape_view(e, &root->tensors[a], x, &m);
+    mg_lower_bind_memref(e, t, &m);
     return;
   }
   if (mg_graph_folded_view(root, t, &v)) {
@@ -352,8 +353,9 @@ static void device_buffer(Emit *e, const MgGraph *root, const int64_t *out,
     return; // bound already (host_buffer says when)
   if (is_view_of_buffer(root, t)) {
     MgTensorId a = op->inputs[0];
-    mg_lower_reshape_view(e, &root->tensors[a], x, e->val[a], e->type[a],
-                          e->val[t], e->type[t]);
+    Memref m = mg_lower_tensor_memref(e, a);
+    mg_lower_reshape_view(e, &root->tensors[a], x, &m);
+    mg_lower_bind_memref(e, t, &m);
     return;
   }
   if (mg_graph_folded_view(root, t, &v)) {
@@ -368,12 +370,11 @@ static void device_buffer(Emit *e, const MgGraph *root, const int64_t *out,
     return;
   }
   if (out[t] >= 0) {
-    char ot[TYPE_LEN];
-    Name ov;
-    out_param_type(root, (uint32_t)out[t], ot);
-    snprintf(ov, NAME_LEN, "%%out%lld", (long long)out[t]);
-    mg_lower_reshape_view(e, &root->tensors[root->outputs[out[t]]], x, ov,
-                          ot, e->val[t], e->type[t]);
+    Memref m;
+    out_param_type(root, (uint32_t)out[t], m.type);
+    snprintf(m.val, NAME_LEN, "%%out%lld", (long long)out[t]);
+    mg_lower_reshape_view(e, &root->tensors[root->outputs[out[t]]], x, &m);
+    mg_lower_bind_memref(e, t, &m);
     return;
   }
   Name next;

@@ -24,6 +24,11 @@
 typedef char Name[NAME_LEN];
 /// One index name per dim of a tensor.
 typedef Name Index[MG_MAX_DIMS];
+/// A memref value and its type.
+typedef struct Memref {
+  Name val;
+  char type[TYPE_LEN];
+} Memref;
 
 typedef struct Emit {
   MgText *t;
@@ -293,12 +298,14 @@ void mg_lower_store(Emit *e, MgTensorId id, Index idx, const char *v);
 
 //===--- Kernel-level view ops (views.c) ----------------------------------===//
 
-/// `val` of type `type`, a contiguous buffer of `from`'s shape, viewed as
-/// `to`'s shape (same element count): memref.collapse_shape to one dim,
-/// then memref.expand_shape; into `out` and `out_type`.
+/// `m`, a contiguous buffer of `from`'s shape, viewed as `to`'s shape
+/// (same element count) in its place: memref.collapse_shape to one dim,
+/// then memref.expand_shape.
 void mg_lower_reshape_view(Emit *e, const MgTensor *from, const MgTensor *to,
-                           const char *val, const char *type, Name out,
-                           char out_type[TYPE_LEN]);
+                           Memref *m);
+/// Tensor `t`'s memref (e->val[t], e->type[t]): read, and bound to `m`.
+Memref mg_lower_tensor_memref(const Emit *e, MgTensorId t);
+void mg_lower_bind_memref(Emit *e, MgTensorId t, const Memref *m);
 /// Elements per thread and access of view op `op`'s copy kernel: one
 /// 16-byte vector where every vector is contiguous and 16-byte aligned in
 /// both the operands and the result, else 1.

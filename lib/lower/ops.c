@@ -1131,12 +1131,6 @@ static void tile_offsets(Emit *e, const MgOp *op, const MgTensor *tile,
   }
 }
 
-// A memref value and its type.
-typedef struct Memref {
-  Name val;
-  char type[TYPE_LEN];
-} Memref;
-
 // `m` (tensor `t`'s shape, after `lead` leading stage dims) viewed with
 // its dims from `rank` on folded into dim `rank` - 1 (all of size 1):
 // memref.collapse_shape. Unchanged when nothing folds.

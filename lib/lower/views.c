@@ -42,11 +42,21 @@ static void one_group(uint32_t rank, char *out, size_t size) {
   snprintf(out + n, size - n, "]]");
 }
 
+Memref mg_lower_tensor_memref(const Emit *e, MgTensorId t) {
+  Memref m;
+  snprintf(m.val, NAME_LEN, "%s", e->val[t]);
+  snprintf(m.type, TYPE_LEN, "%s", e->type[t]);
+  return m;
+}
+
+void mg_lower_bind_memref(Emit *e, MgTensorId t, const Memref *m) {
+  snprintf(e->val[t], NAME_LEN, "%s", m->val);
+  snprintf(e->type[t], TYPE_LEN, "%s", m->type);
+}
+
 void mg_lower_reshape_view(Emit *e, const MgTensor *from, const MgTensor *to,
-                           const char *val, const char *type, Name out,
-                           char out_type[TYPE_LEN]) {
-  snprintf(out, NAME_LEN, "%s", val);
-  snprintf(out_type, TYPE_LEN, "%s", type);
+                           Memref *m) {
+  char *out = m->val, *out_type = m->type;
   if (from->rank == to->rank &&
       memcmp(from->dims, to->dims, to->rank * sizeof to->dims[0]) == 0)
     return;

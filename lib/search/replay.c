@@ -79,7 +79,7 @@ bool mg_replay_recipe(MgProgram *p, const Recipe *r, const MgTensorId *inputs,
         mg_graph_mark_output(p, g, out[0], NULL) != MG_STATUS_OK)
       return false;
   }
-  return mg_graph_custom(p, 0, g, n, inputs, outs, NULL) != MG_NO_ID;
+  return mg_graph_custom(p, 0, (MgCall){g, n, inputs}, outs, NULL) != MG_NO_ID;
 }
 
 //===--- Launch variants --------------------------------------------------===//

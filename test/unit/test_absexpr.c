@@ -671,14 +671,14 @@ static MgProgram *mlp_with_thread_graph(void) {
   MgTensorId a2 = mg_graph_accum(p, b, mg_graph_matmul(p, b, xt, w2, NULL),
                                  MG_ACCUM_SUM, NULL);
   MgTensorId ins[2] = {a1, a2}, fused;
-  CHECK(mg_graph_thread(p, b, t, 2, ins, &fused, NULL) != MG_NO_ID);
+  CHECK(mg_graph_thread(p, b, (MgCall){t, 2, ins}, &fused, NULL) != MG_NO_ID);
   mg_graph_mark_output(p, b, mg_graph_saver(p, b, fused, x1, NULL), NULL);
   MgTensorId kin[3] = {
       mg_graph_add_input(p, k, MG_DTYPE_F16, 2, dx, NULL),
       mg_graph_add_input(p, k, MG_DTYPE_F16, 2, dw, NULL),
       mg_graph_add_input(p, k, MG_DTYPE_F16, 2, dw, NULL)};
   MgTensorId y;
-  CHECK(mg_graph_custom(p, k, b, 3, kin, &y, NULL) != MG_NO_ID);
+  CHECK(mg_graph_custom(p, k, (MgCall){b, 3, kin}, &y, NULL) != MG_NO_ID);
   mg_graph_mark_output(p, k, y, NULL);
   CHECK_EQ_INT(mg_program_validate(p, NULL, NULL), MG_STATUS_OK);
   return p;
@@ -743,7 +743,7 @@ static MgProgram *rms_with_wrong_fmap(int64_t m, int64_t k, int64_t n,
   MgTensorId kin[2] = {mg_graph_add_input(p, kg, MG_DTYPE_F16, 2, dx, NULL),
                        mg_graph_add_input(p, kg, MG_DTYPE_F16, 2, dw, NULL)};
   MgTensorId y;
-  CHECK(mg_graph_custom(p, kg, b, 2, kin, &y, NULL) != MG_NO_ID);
+  CHECK(mg_graph_custom(p, kg, (MgCall){b, 2, kin}, &y, NULL) != MG_NO_ID);
   mg_graph_mark_output(p, kg, y, NULL);
   CHECK_EQ_INT(mg_program_validate(p, NULL, NULL), MG_STATUS_OK);
   return p;
@@ -793,7 +793,7 @@ static MgProgram *concat_kernel(bool same) {
   MgTensorId kin[2] = {mg_graph_add_input(p, k, MG_DTYPE_F16, 2, dx, NULL),
                        mg_graph_add_input(p, k, MG_DTYPE_F16, 2, dx, NULL)};
   MgTensorId o;
-  mg_graph_custom(p, k, b, 2, kin, &o, NULL);
+  mg_graph_custom(p, k, (MgCall){b, 2, kin}, &o, NULL);
   mg_graph_mark_output(p, k, mg_graph_sum(p, k, o, 1, NULL), NULL);
   CHECK_EQ_INT(mg_program_validate(p, NULL, NULL), MG_STATUS_OK);
   return p;
@@ -825,8 +825,8 @@ static void test_absexpr_views(void) {
   MgTensorId flat = mg_graph_reshape(p, 0, r.in[0], 1,
                                      (const int64_t[]){24}, NULL);
   MgTensorId s24 = red(&r, flat, 0);                                // Σ24 X
-  MgTensorId lo = mg_graph_slice(p, 0, r.in[0], 1, 0, 3, NULL);
-  MgTensorId hi = mg_graph_slice(p, 0, r.in[0], 1, 3, 3, NULL);
+  MgTensorId lo = mg_graph_slice(p, 0, r.in[0], (MgSlice){1, 0, 3}, NULL);
+  MgTensorId hi = mg_graph_slice(p, 0, r.in[0], (MgSlice){1, 3, 3}, NULL);
   MgTensorId swapped = mg_graph_concat(p, 0, hi, lo, 1, NULL);      // X
   MgTensorId neg = mg_graph_scalar(p, 0, MG_OP_MUL_SCALAR, hi, -1.0, NULL);
   MgTensorId rot = mg_graph_concat(p, 0, neg, lo, 1, NULL);
@@ -880,7 +880,7 @@ static MgProgram *lora_concat(int64_t m, int64_t k, int64_t n, int64_t r,
   for (int i = 0; i < 4; ++i)
     kin[i] = mg_graph_add_input(p, kg, MG_DTYPE_F16, 2, dims[i], NULL);
   MgTensorId y;
-  CHECK(mg_graph_custom(p, kg, b, 4, kin, &y, NULL) != MG_NO_ID);
+  CHECK(mg_graph_custom(p, kg, (MgCall){b, 4, kin}, &y, NULL) != MG_NO_ID);
   mg_graph_mark_output(p, kg, y, NULL);
   CHECK_EQ_INT(mg_program_validate(p, NULL, NULL), MG_STATUS_OK);
   return p;
@@ -1100,7 +1100,7 @@ static MgProgram *flash_attention(int64_t bs, int64_t s, int64_t d,
       NULL);
   MgTensorId kin[3], y;
   attention_kernel_inputs(p, bs, s, d, l, kin);
-  CHECK(mg_graph_custom(p, 0, b, 3, kin, &y, NULL) != MG_NO_ID);
+  CHECK(mg_graph_custom(p, 0, (MgCall){b, 3, kin}, &y, NULL) != MG_NO_ID);
   mg_graph_mark_output(p, 0, y, NULL);
   CHECK_EQ_INT(mg_program_validate(p, NULL, NULL), MG_STATUS_OK);
   return p;
@@ -1126,7 +1126,7 @@ static MgProgram *split_kv_attention(int64_t bs, int64_t s, int64_t d,
     mg_graph_mark_output(p, b, mg_graph_saver(p, b, saved[i], o, NULL), NULL);
   MgTensorId kin[3], part[3];
   attention_kernel_inputs(p, bs, s, d, l, kin);
-  CHECK(mg_graph_custom(p, 0, b, 3, kin, part, NULL) != MG_NO_ID);
+  CHECK(mg_graph_custom(p, 0, (MgCall){b, 3, kin}, part, NULL) != MG_NO_ID);
   MgTensorId split[3];
   for (int i = 0; i < 3; ++i) // (bs, chunks·s, e) -> (bs, chunks, s, e)
     split[i] = mg_graph_reshape(
@@ -1221,9 +1221,9 @@ static MgProgram *softmax_target(int64_t m, int64_t n, bool stable,
   Prog r = prog(1, m, n);
   MgTensorId x = r.in[0];
   if (stable) {
-    MgTensorId part = max_over == n ? x
-                                    : mg_graph_slice(r.p, 0, x, 1, 0,
-                                                     max_over, NULL);
+    MgSlice head = {1, 0, max_over};
+    MgTensorId part =
+        max_over == n ? x : mg_graph_slice(r.p, 0, x, head, NULL);
     x = bin(&r, MG_OP_SUB, x, rmax(&r, part, 1));
   }
   MgTensorId e = un(&r, MG_OP_EXP, x);
@@ -1301,8 +1301,8 @@ static void test_absexpr_subset_max(void) {
   // As programs: the max over the first half is kept op by op, but its
   // output is not the target's (-1).
   r = prog(1, 4, 8);
-  MgProgram *half = done(
-      &r, rmax(&r, mg_graph_slice(r.p, 0, r.in[0], 1, 0, 4, NULL), 1));
+  MgTensorId lo = mg_graph_slice(r.p, 0, r.in[0], (MgSlice){1, 0, 4}, NULL);
+  MgProgram *half = done(&r, rmax(&r, lo, 1));
   CHECK_EQ_INT(rejected_ops(mg_program_clone(target), half, NULL), -1);
   r = prog(1, 4, 8);
   MgProgram *two_step = done(

@@ -181,7 +181,7 @@ static MgProgram *one_block_kernel(MgDType dt, int64_t rows, int64_t cols,
   CHECK(o != MG_NO_ID);
   CHECK_EQ_INT(mg_graph_mark_output(p, b, o, &d), MG_STATUS_OK);
   MgTensorId Y;
-  CHECK(mg_graph_custom(p, 0, b, 1, &X, &Y, &d) == 1);
+  CHECK(mg_graph_custom(p, 0, (MgCall){b, 1, &X}, &Y, &d) == 1);
   CHECK_EQ_INT(mg_graph_mark_output(p, 0, Y, &d), MG_STATUS_OK);
   CHECK_EQ_INT(mg_program_validate(p, NULL, &d), MG_STATUS_OK);
   return p;
@@ -257,11 +257,11 @@ static void test_cost_thread_op(void) {
   MgTensorId in[2] = {mg_graph_iterator(p, b, bx, x_to_0, NONE, &d),
                       mg_graph_iterator(p, b, by, x_to_0, NONE, &d)};
   MgTensorId r;
-  CHECK(mg_graph_thread(p, b, t, 2, in, &r, &d) != MG_NO_ID);
+  CHECK(mg_graph_thread(p, b, (MgCall){t, 2, in}, &r, &d) != MG_NO_ID);
   CHECK_EQ_INT(mg_graph_mark_output(p, b, mg_graph_saver(p, b, r, x_to_0, &d),
                                     &d), MG_STATUS_OK);
   MgTensorId xy[2] = {x, y}, o;
-  CHECK(mg_graph_custom(p, 0, b, 2, xy, &o, &d) != MG_NO_ID);
+  CHECK(mg_graph_custom(p, 0, (MgCall){b, 2, xy}, &o, &d) != MG_NO_ID);
   CHECK_EQ_INT(mg_graph_mark_output(p, 0, o, &d), MG_STATUS_OK);
   CHECK_EQ_INT(mg_program_validate(p, NULL, &d), MG_STATUS_OK);
   MgKernelCost c;
@@ -296,7 +296,7 @@ static MgProgram *tiled_matmul_kernel(int64_t m) {
   CHECK(o != MG_NO_ID);
   CHECK_EQ_INT(mg_graph_mark_output(p, b, o, &d), MG_STATUS_OK);
   MgTensorId ins[2] = {X, W}, Y;
-  CHECK(mg_graph_custom(p, 0, b, 2, ins, &Y, &d) == 2);
+  CHECK(mg_graph_custom(p, 0, (MgCall){b, 2, ins}, &Y, &d) == 2);
   CHECK_EQ_INT(mg_graph_mark_output(p, 0, Y, &d), MG_STATUS_OK);
   return p;
 }
@@ -543,7 +543,7 @@ static void test_cost_slice_concat(void) {
   MgTensorId x;
   MgProgram *p = view_program(MG_DTYPE_F16, 2, dims2(4, 64), &x);
   // Columns [8, 32) of each 128-byte row: 48 B at byte 16, 3 sectors.
-  MgTensorId s = mg_graph_slice(p, 0, x, 1, 8, 24, &d);
+  MgTensorId s = mg_graph_slice(p, 0, x, (MgSlice){1, 8, 24}, &d);
   CHECK_EQ_INT(mg_graph_mark_output(p, 0, s, &d), MG_STATUS_OK);
   MgKernelCost c;
   CHECK(mg_cost_kernel(p, 1, NULL, &c));
@@ -555,7 +555,7 @@ static void test_cost_slice_concat(void) {
   mg_program_destroy(p);
   // Columns [32, 64): 64 B at byte 64 of each row, 2 aligned sectors.
   p = view_program(MG_DTYPE_F16, 2, dims2(4, 64), &x);
-  s = mg_graph_slice(p, 0, x, 1, 32, 32, &d);
+  s = mg_graph_slice(p, 0, x, (MgSlice){1, 32, 32}, &d);
   CHECK_EQ_INT(mg_graph_mark_output(p, 0, s, &d), MG_STATUS_OK);
   CHECK(mg_cost_kernel(p, 1, NULL, &c));
   CHECK_NEAR(c.l2_bytes, 4 * 64 + 256, 0);
@@ -589,10 +589,11 @@ static void test_cost_views_match_lowering(void) {
   int8_t heads[4] = {0, 2, 1, 3}, moved[4] = {0, 2, 3, 1};
   int64_t flat[2] = {14, 16}, wflat[1] = {112};
   MgTensorId kt = mg_graph_transpose(p, 0, k, heads, &d);
-  mg_graph_slice(p, 0, kt, 2, 0, 7, &d);       // whole dim: a view
-  MgTensorId part = mg_graph_slice(p, 0, kt, 2, 1, 6, &d); // returned: a copy
+  mg_graph_slice(p, 0, kt, (MgSlice){2, 0, 7}, &d); // whole dim: a view
+  MgSlice inner = {2, 1, 6};
+  MgTensorId part = mg_graph_slice(p, 0, kt, inner, &d);  // returned: a copy
   MgTensorId km = mg_graph_transpose(p, 0, k, moved, &d);  // returned: a copy
-  mg_graph_slice(p, 0, k, 3, 0, 8, &d);        // folded: no kernel
+  mg_graph_slice(p, 0, k, (MgSlice){3, 0, 8}, &d);        // folded: no kernel
   mg_graph_reshape(p, 0, k, 2, flat, &d);      // a view
   mg_graph_reshape(p, 0, w, 1, wflat, &d);     // transposed input: a copy
   mg_graph_concat(p, 0, kt, kt, 2, &d);        // a copy
@@ -775,7 +776,7 @@ static MgProgram *matmul_kernel(int64_t k) {
                                 x_to_1, &d);
   CHECK_EQ_INT(mg_graph_mark_output(p, b, o, &d), MG_STATUS_OK);
   MgTensorId in[2] = {A, B}, Y;
-  CHECK(mg_graph_custom(p, 0, b, 2, in, &Y, &d) == 2);
+  CHECK(mg_graph_custom(p, 0, (MgCall){b, 2, in}, &Y, &d) == 2);
   CHECK_EQ_INT(mg_graph_mark_output(p, 0, Y, &d), MG_STATUS_OK);
   CHECK_EQ_INT(mg_program_validate(p, NULL, &d), MG_STATUS_OK);
   return p;

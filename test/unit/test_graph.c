@@ -82,7 +82,7 @@ static Rms build_rmsnorm(void) {
   r.out = mg_graph_saver(r.p, r.b, r.y, x_to_1, &d);
   CHECK_EQ_INT(mg_graph_mark_output(r.p, r.b, r.out, &d), MG_STATUS_OK);
   MgTensorId ins[2] = {X, W};
-  r.custom = mg_graph_custom(r.p, r.k, r.b, 2, ins, &r.Y, &d);
+  r.custom = mg_graph_custom(r.p, r.k, (MgCall){r.b, 2, ins}, &r.Y, &d);
   CHECK(r.custom != MG_NO_ID);
   CHECK_EQ_INT(mg_graph_mark_output(r.p, r.k, r.Y, &d), MG_STATUS_OK);
   return r;
@@ -422,7 +422,7 @@ static void test_graph_block_dram_rules(void) {
   CHECK(mg_graph_unary(s.p, s.b, MG_OP_EXP, o, &d) == MG_NO_ID);
   CHECK_MSG(d, "reads saver result tensor");
   // Custom ops live in kernel graphs only.
-  CHECK(mg_graph_custom(s.p, s.b, s.b, 1, &t, NULL, &d) == MG_NO_ID);
+  CHECK(mg_graph_custom(s.p, s.b, (MgCall){s.b, 1, &t}, NULL, &d) == MG_NO_ID);
   CHECK_MSG(d, "'custom' is not allowed in a block graph");
   mg_program_destroy(s.p);
 }
@@ -598,26 +598,27 @@ static void test_graph_custom_rules(void) {
   MgTensorId X = 0, W = 1, outs[4];
   MgTensorId wrong[2] = {W, X};
   uint32_t before = p->graphs[r.k].num_ops;
-  CHECK(mg_graph_custom(p, r.k, r.b, 2, wrong, outs, &d) == MG_NO_ID);
+  CHECK(mg_graph_custom(p, r.k, (MgCall){r.b, 2, wrong}, outs, &d) == MG_NO_ID);
   CHECK_MSG(d, "'custom' operand 0 has type f16[4096,6144] but graph 1 "
                "expects f16[2,4096]");
   CHECK_EQ_INT(d.op, (int)before);
-  CHECK(mg_graph_custom(p, r.k, r.b, 1, &X, outs, &d) == MG_NO_ID);
+  CHECK(mg_graph_custom(p, r.k, (MgCall){r.b, 1, &X}, outs, &d) == MG_NO_ID);
   CHECK_MSG(d, "'custom' passes 1 operands but graph 1 takes 2 inputs");
   MgTensorId ins[2] = {X, W};
-  CHECK(mg_graph_custom(p, r.k, 0, 2, ins, outs, &d) == MG_NO_ID);
+  CHECK(mg_graph_custom(p, r.k, (MgCall){0, 2, ins}, outs, &d) == MG_NO_ID);
   CHECK_MSG(d, "'custom' body graph 0 is a kernel graph, expected a block "
                "graph");
-  CHECK(mg_graph_custom(p, r.k, 9, 2, ins, outs, &d) == MG_NO_ID);
+  CHECK(mg_graph_custom(p, r.k, (MgCall){9, 2, ins}, outs, &d) == MG_NO_ID);
   CHECK_MSG(d, "'custom' names graph 9 but the program has 2 graphs");
-  CHECK(mg_graph_custom(p, r.k, r.b, 9, ins, outs, &d) == MG_NO_ID);
+  CHECK(mg_graph_custom(p, r.k, (MgCall){r.b, 9, ins}, outs, &d) == MG_NO_ID);
   CHECK_MSG(d, "takes 0 to 8 operands but got 9");
   // A body without outputs.
   MgGraphId empty = mg_program_add_graph(p, MG_LEVEL_BLOCK);
-  CHECK(mg_graph_custom(p, r.k, empty, 0, NULL, outs, &d) == MG_NO_ID);
+  CHECK(mg_graph_custom(p, r.k, (MgCall){empty, 0, NULL}, outs, &d) ==
+        MG_NO_ID);
   CHECK_MSG(d, "body graph 2 has no outputs");
   // Calling the same body twice is fine: one result per body output.
-  MgOpId again = mg_graph_custom(p, r.k, r.b, 2, ins, outs, &d);
+  MgOpId again = mg_graph_custom(p, r.k, (MgCall){r.b, 2, ins}, outs, &d);
   CHECK(again != MG_NO_ID);
   CHECK(has_dims2(p, r.k, outs[0], 2, 6144));
   mg_program_destroy(p);
@@ -663,7 +664,7 @@ static Mlp build_mlp(void) {
   MgTensorId a2 = mg_graph_accum(
       m.p, m.b, mg_graph_matmul(m.p, m.b, xt, w2, &d), MG_ACCUM_SUM, &d);
   MgTensorId ins[2] = {a1, a2}, fused;
-  m.thread_op = mg_graph_thread(m.p, m.b, m.t, 2, ins, &fused, &d);
+  m.thread_op = mg_graph_thread(m.p, m.b, (MgCall){m.t, 2, ins}, &fused, &d);
   CHECK(m.thread_op != MG_NO_ID);
   MgTensorId o = mg_graph_saver(m.p, m.b, fused, x1, &d);
   CHECK(has_dims2(m.p, m.b, o, 8, 64));
@@ -676,7 +677,7 @@ static Mlp build_mlp(void) {
   MgTensorId W2 =
       mg_graph_add_input(m.p, m.k, MG_DTYPE_F16, 2, dims2(64, 64), &d);
   MgTensorId kin[3] = {X, W1, W2}, Y;
-  CHECK(mg_graph_custom(m.p, m.k, m.b, 3, kin, &Y, &d) != MG_NO_ID);
+  CHECK(mg_graph_custom(m.p, m.k, (MgCall){m.b, 3, kin}, &Y, &d) != MG_NO_ID);
   mg_graph_mark_output(m.p, m.k, Y, &d);
   return m;
 }
@@ -698,16 +699,16 @@ static void test_graph_thread_rules(void) {
   MgTensorId xt = b->ops[3].outputs[0]; // x tile (8,16) in-loop
   MgTensorId w1 = b->ops[4].outputs[0]; // w1 tile (16,16)
   MgTensorId ins[2] = {w1, w1}, out;
-  CHECK(mg_graph_thread(m.p, m.b, m.t, 2, ins, &out, &d) == MG_NO_ID);
+  CHECK(mg_graph_thread(m.p, m.b, (MgCall){m.t, 2, ins}, &out, &d) == MG_NO_ID);
   CHECK_MSG(d, "'thread' operand 0 has type f16[16,16] but graph 2 expects "
                "f16[8,16]");
-  CHECK(mg_graph_thread(m.p, m.b, m.b, 2, ins, &out, &d) == MG_NO_ID);
+  CHECK(mg_graph_thread(m.p, m.b, (MgCall){m.b, 2, ins}, &out, &d) == MG_NO_ID);
   CHECK_MSG(d, "expected a thread graph");
-  CHECK(mg_graph_thread(m.p, m.k, m.t, 2, ins, &out, &d) == MG_NO_ID);
+  CHECK(mg_graph_thread(m.p, m.k, (MgCall){m.t, 2, ins}, &out, &d) == MG_NO_ID);
   CHECK_MSG(d, "'thread' is not allowed in a kernel graph");
   // In-loop thread op: fine on two in-loop tiles (xt, xt).
   MgTensorId loop_ins[2] = {xt, xt};
-  MgOpId op = mg_graph_thread(m.p, m.b, m.t, 2, loop_ins, &out, &d);
+  MgOpId op = mg_graph_thread(m.p, m.b, (MgCall){m.t, 2, loop_ins}, &out, &d);
   CHECK(op != MG_NO_ID);
   CHECK(mg_graph_op_in_loop(m.p, m.b, op));
   mg_program_destroy(m.p);
@@ -954,7 +955,7 @@ static void test_graph_validate_sm80_smem(void) {
   mg_graph_mark_output(p, b, o, &d);
   MgTensorId X = mg_graph_add_input(p, k, MG_DTYPE_F32, 2, dims2(128, 128), &d);
   MgTensorId Y;
-  mg_graph_custom(p, k, b, 1, &X, &Y, &d);
+  mg_graph_custom(p, k, (MgCall){b, 1, &X}, &Y, &d);
   mg_graph_mark_output(p, k, Y, &d);
   CHECK_EQ_INT(mg_graph_smem_bytes(p, b), 2 * 65536);
   CHECK_EQ_INT(mg_program_validate(p, mg_target_lookup("sm_90"), &d),
@@ -1079,7 +1080,7 @@ static void test_graph_views(void) {
   MgTensorId r = mg_graph_reshape(p, 0, x, 3, heads, &d);
   int8_t perm[3] = {1, 0, 2};
   MgTensorId t = mg_graph_transpose(p, 0, r, perm, &d);
-  MgTensorId s = mg_graph_slice(p, 0, t, 2, 64, 64, &d);
+  MgTensorId s = mg_graph_slice(p, 0, t, (MgSlice){2, 64, 64}, &d);
   MgTensorId c = mg_graph_concat(p, 0, s, s, 2, &d);
   CHECK(c != MG_NO_ID);
   const MgTensor *tt = &p->graphs[0].tensors[t];
@@ -1095,7 +1096,7 @@ static void test_graph_views(void) {
   // Another slice start is another program.
   p->graphs[0].ops[p->graphs[0].tensors[s].producer].shape[0] = 0;
   CHECK(!mg_program_equal(p, q) && mg_program_hash(p) != mg_program_hash(q));
-  CHECK(mg_graph_slice(p, 0, t, 2, 100, 64, &d) == MG_NO_ID);
+  CHECK(mg_graph_slice(p, 0, t, (MgSlice){2, 100, 64}, &d) == MG_NO_ID);
   int64_t wrong[2] = {16, 4095};
   CHECK(mg_graph_reshape(p, 0, x, 2, wrong, &d) == MG_NO_ID);
   int8_t twice[3] = {0, 0, 1};
@@ -1122,7 +1123,7 @@ static void test_graph_folded_views(void) {
   int8_t split[4] = {0, 2, 1, 3}, swap[4] = {0, 1, 3, 2};
   MgTensorId t = mg_graph_transpose(p, 0, h, split, &d); // 1x4x8x16
   MgTensorId k = mg_graph_transpose(p, 0, t, swap, &d);  // 1x4x16x8
-  MgTensorId s = mg_graph_slice(p, 0, t, 3, 8, 8, &d);   // 1x4x8x8
+  MgTensorId s = mg_graph_slice(p, 0, t, (MgSlice){3, 8, 8}, &d);   // 1x4x8x8
   MgTensorId u = mg_graph_unary(p, 0, MG_OP_EXP, k, &d);
   MgTensorId v = mg_graph_unary(p, 0, MG_OP_EXP, s, &d);
   CHECK(mg_graph_mark_output(p, 0, u, &d) == MG_STATUS_OK);
@@ -1172,7 +1173,7 @@ static void test_graph_written_views(void) {
   MgTensorId out = mg_graph_saver(p, b, e, rows, &d);
   CHECK_EQ_INT(mg_graph_mark_output(p, b, out, &d), MG_STATUS_OK);
   MgTensorId Y;
-  CHECK(mg_graph_custom(p, k, b, 1, &X, &Y, &d) != MG_NO_ID);
+  CHECK(mg_graph_custom(p, k, (MgCall){b, 1, &X}, &Y, &d) != MG_NO_ID);
   int8_t swap[2] = {1, 0};
   MgTensorId T = mg_graph_transpose(p, k, Y, swap, &d); // 16x8
   CHECK_EQ_INT(mg_graph_mark_output(p, k, T, &d), MG_STATUS_OK);
@@ -1270,7 +1271,7 @@ static void test_graph_rank6(void) {
   MgTensorId t = mg_graph_transpose(p, 0, a, swap45, &d);
   int64_t three[3] = {6, 4, 256};
   MgTensorId r = mg_graph_reshape(p, 0, t, 3, three, &d);
-  MgTensorId s5 = mg_graph_slice(p, 0, t, 5, 1, 2, &d);
+  MgTensorId s5 = mg_graph_slice(p, 0, t, (MgSlice){5, 1, 2}, &d);
   MgTensorId m = mg_graph_reduce(p, 0, MG_OP_REDUCE_MAX, a, 5, &d);
   CHECK(r != MG_NO_ID && s5 != MG_NO_ID && m != MG_NO_ID);
   CHECK(p->graphs[0].tensors[t].dims[4] == 64);
@@ -1288,7 +1289,7 @@ static void test_graph_rank6(void) {
   MgTensorId sv = mg_graph_saver(p, b, acc, omap, &d);
   CHECK(sv != MG_NO_ID && mg_graph_mark_output(p, b, sv, &d) == MG_STATUS_OK);
   MgTensorId out;
-  CHECK(mg_graph_custom(p, 0, b, 1, &x, &out, &d) != MG_NO_ID);
+  CHECK(mg_graph_custom(p, 0, (MgCall){b, 1, &x}, &out, &d) != MG_NO_ID);
   CHECK(p->graphs[0].tensors[out].dims[4] == 4 &&
         p->graphs[0].tensors[out].dims[5] == 1);
   CHECK(mg_graph_mark_output(p, 0, r, &d) == MG_STATUS_OK);
@@ -1417,7 +1418,7 @@ static void test_graph_widen_split_k(void) {
   MgTensorId saved = mg_graph_saver(p, b1, mm, rows, &d); // (32,16)
   CHECK_EQ_INT(mg_graph_mark_output(p, b1, saved, &d), MG_STATUS_OK);
   MgTensorId part;
-  CHECK(mg_graph_custom(p, 0, b1, 2, in, &part, &d) != MG_NO_ID);
+  CHECK(mg_graph_custom(p, 0, (MgCall){b1, 2, in}, &part, &d) != MG_NO_ID);
   MgGraphId b2 = mg_program_add_graph(p, MG_LEVEL_BLOCK);
   CHECK_EQ_INT(mg_graph_set_launch(p, b2, grid1, 128, 4, &d), MG_STATUS_OK);
   MgTensorId pin = mg_graph_add_input(p, b2, MG_DTYPE_F16, 2, dims2(32, 16),
@@ -1428,7 +1429,7 @@ static void test_graph_widen_split_k(void) {
   MgTensorId out = mg_graph_saver(p, b2, acc, none, &d);
   CHECK_EQ_INT(mg_graph_mark_output(p, b2, out, &d), MG_STATUS_OK);
   MgTensorId y;
-  CHECK(mg_graph_custom(p, 0, b2, 1, &part, &y, &d) != MG_NO_ID);
+  CHECK(mg_graph_custom(p, 0, (MgCall){b2, 1, &part}, &y, &d) != MG_NO_ID);
   CHECK_EQ_INT(mg_graph_mark_output(p, 0, y, &d), MG_STATUS_OK);
   MgProgram *unread = mg_program_clone(p);
   CHECK_EQ_INT(mg_program_validate(p, NULL, &d), MG_STATUS_OK);

@@ -74,7 +74,7 @@ static MgTensorId custom(MgProgram *p, MgGraphId k, MgGraphId b, uint32_t n,
   MgTensorId tmp[MG_MAX_OP_OUTPUTS] = {MG_NO_ID};
   if (!outs)
     outs = tmp;
-  OK(mg_graph_custom(p, k, b, n, ins, outs, &diag));
+  OK(mg_graph_custom(p, k, (MgCall){b, n, ins}, outs, &diag));
   return outs[0];
 }
 
@@ -305,7 +305,7 @@ static const double IOTA24[] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11,
 #define RESHAPE(p, g, a, rank, ...)                                            \
   OK(mg_graph_reshape(p, g, a, rank, (const int64_t[]){__VA_ARGS__}, &diag))
 #define SLICE(p, g, a, d, first, count)                                        \
-  OK(mg_graph_slice(p, g, a, d, first, count, &diag))
+  OK(mg_graph_slice(p, g, a, (MgSlice){d, first, count}, &diag))
 
 static void test_interp_transpose(void) {
   MgProgram *p = program();
@@ -399,7 +399,7 @@ static void test_interp_view_only_in_kernel_graph(void) {
   MgTensorId t = ITER(p, b, bx, N, N, N, N);
   CHECK(mg_graph_transpose(p, b, t, (const int8_t[]){1, 0}, NULL) ==
         MG_NO_ID);
-  CHECK(mg_graph_slice(p, b, t, 1, 0, 2, NULL) == MG_NO_ID);
+  CHECK(mg_graph_slice(p, b, t, (MgSlice){1, 0, 2}, NULL) == MG_NO_ID);
   CHECK(mg_graph_reshape(p, b, t, 1, (const int64_t[]){8}, NULL) == MG_NO_ID);
   mg_program_destroy(p);
 }
@@ -420,7 +420,7 @@ static void test_interp_thread_op(void) {
   MgTensorId bx = IN2(p, b, 1, 4), by = IN2(p, b, 1, 4);
   MgTensorId tx = ITER(p, b, bx, N, N, N, N), ty = ITER(p, b, by, N, N, N, N);
   MgTensorId r;
-  OK(mg_graph_thread(p, b, th, 2, (MgTensorId[]){tx, ty}, &r, &diag));
+  OK(mg_graph_thread(p, b, (MgCall){th, 2, (MgTensorId[]){tx, ty}}, &r, &diag));
   mark(p, b, SAVE(p, b, r, N, N, N));
   mark(p, 0, custom(p, 0, b, 2, (MgTensorId[]){x, y}, NULL));
   const double X[] = {-1, 0, 1, 2}, Y[] = {2, 5, -1, 0.5};
@@ -730,7 +730,7 @@ static void test_interp_block_gated_mlp_thread(void) {
   MgTensorId a1 = ACC(p, b, MATMUL(p, b, tx, t1), SUM);
   MgTensorId a2 = ACC(p, b, MATMUL(p, b, tx, t2), SUM);
   MgTensorId o;
-  OK(mg_graph_thread(p, b, th, 2, (MgTensorId[]){a1, a2}, &o, &diag));
+  OK(mg_graph_thread(p, b, (MgCall){th, 2, (MgTensorId[]){a1, a2}}, &o, &diag));
   mark(p, b, SAVE(p, b, o, 1, N, N));
   mark(p, 0, custom(p, 0, b, 3, (MgTensorId[]){x, w1, w2}, NULL));
   MgProgram *r = program();

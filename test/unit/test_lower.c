@@ -288,7 +288,7 @@ static void test_lower_views_copies(void) {
   MgTensorId w = mg_graph_add_input(p, 0, MG_DTYPE_BF16, 2, wd, &d);
   int8_t swap[2] = {1, 0};
   CHECK_EQ_INT(mg_graph_set_input_perm(p, 0, w, swap, &d), MG_STATUS_OK);
-  MgTensorId s = mg_graph_slice(p, 0, x, 1, 3, 5, &d);    // 3x5 f32
+  MgTensorId s = mg_graph_slice(p, 0, x, (MgSlice){1, 3, 5}, &d);    // 3x5 f32
   MgTensorId c1 = mg_graph_concat(p, 0, x, y, 1, &d);     // 3x16 f32
   MgTensorId c0 = mg_graph_concat(p, 0, a, b, 0, &d);     // 5x8 f16
   int64_t flat[1] = {40};
@@ -358,9 +358,9 @@ static void test_lower_views_only(void) {
   MgTensorId k = mg_graph_add_input(q, 0, MG_DTYPE_F16, 4, kd, &d);
   int8_t heads[4] = {0, 2, 1, 3}, moved[4] = {0, 2, 3, 1};
   MgTensorId kt = mg_graph_transpose(q, 0, k, heads, &d); // 2x1x7x16
-  MgTensorId all = mg_graph_slice(q, 0, kt, 2, 0, 7, &d);
+  MgTensorId all = mg_graph_slice(q, 0, kt, (MgSlice){2, 0, 7}, &d);
   MgTensorId km = mg_graph_transpose(q, 0, k, moved, &d); // 2x1x16x7
-  MgTensorId part = mg_graph_slice(q, 0, kt, 2, 0, 6, &d);
+  MgTensorId part = mg_graph_slice(q, 0, kt, (MgSlice){2, 0, 6}, &d);
   CHECK(all != MG_NO_ID && km != MG_NO_ID && part != MG_NO_ID);
   // Returned, so copies (read by a kernel instead, they would fold).
   CHECK_EQ_INT(mg_graph_mark_output(q, 0, km, &d), MG_STATUS_OK);

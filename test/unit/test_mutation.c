@@ -801,7 +801,7 @@ static MgTensorId v_bin(MgProgram *p, MgOpKind k, MgTensorId a,
 }
 
 static MgTensorId v_half(MgProgram *p, MgTensorId a, bool high) {
-  return v_ok(mg_graph_slice(p, 0, a, 2, high ? 2 : 0, 2, NULL));
+  return v_ok(mg_graph_slice(p, 0, a, (MgSlice){2, high ? 2 : 0, 2}, NULL));
 }
 
 static MgProgram *rope_inputs(MgTensorId *x, MgTensorId *c, MgTensorId *s) {
@@ -930,8 +930,8 @@ static MgProgram *rowmax_inputs(MgTensorId *x) {
 
 // maximum(reduce_max(X[:, :4]), reduce_max(X[:, 4:])) in graph 0.
 static MgTensorId max_of_halves(MgProgram *p, MgTensorId x) {
-  MgTensorId lo = v_ok(mg_graph_slice(p, 0, x, 1, 0, 4, NULL));
-  MgTensorId hi = v_ok(mg_graph_slice(p, 0, x, 1, 4, 4, NULL));
+  MgTensorId lo = v_ok(mg_graph_slice(p, 0, x, (MgSlice){1, 0, 4}, NULL));
+  MgTensorId hi = v_ok(mg_graph_slice(p, 0, x, (MgSlice){1, 4, 4}, NULL));
   return v_bin(p, MG_OP_MAX,
                v_ok(mg_graph_reduce(p, 0, MG_OP_REDUCE_MAX, lo, 1, NULL)),
                v_ok(mg_graph_reduce(p, 0, MG_OP_REDUCE_MAX, hi, 1, NULL)));
@@ -970,7 +970,7 @@ static MgProgram *rowmax_fused(void) {
   t = v_ok(mg_graph_accum(p, g, t, MG_ACCUM_MAX, NULL));
   mg_graph_mark_output(p, g, v_ok(mg_graph_saver(p, g, t, imap, NULL)), NULL);
   MgTensorId out;
-  CHECK(mg_graph_custom(p, 0, g, 1, &x, &out, NULL) != MG_NO_ID);
+  CHECK(mg_graph_custom(p, 0, (MgCall){g, 1, &x}, &out, NULL) != MG_NO_ID);
   mg_graph_mark_output(p, 0, out, NULL);
   CHECK_EQ_INT(mg_program_validate(p, NULL, NULL), MG_STATUS_OK);
   return p;

@@ -277,7 +277,7 @@ static void test_search_roles_through_views(void) {
   p = kernel_with(3, cat, two, in);
   MgTensorId xy = mg_graph_concat(p, 0, in[0], in[1], 1, NULL);
   MgTensorId sum = mg_graph_binary(p, 0, MG_OP_ADD, xy, in[2], NULL);
-  MgTensorId part = mg_graph_slice(p, 0, sum, 1, 3, 3, NULL);
+  MgTensorId part = mg_graph_slice(p, 0, sum, (MgSlice){1, 3, 3}, NULL);
   finish(p, mg_graph_binary(p, 0, MG_OP_MUL, part, in[0], NULL));
   input_roles(p, r, 3);
   CHECK_EQ_INT(r[0][0], r[1][0]);

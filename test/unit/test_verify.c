@@ -443,12 +443,12 @@ static MgProgram *gated_mlp_thread(int64_t m, int64_t k, int64_t n,
   acc[1] = mg_graph_accum(p, blk, mg_graph_matmul(p, blk, xt,
       mg_graph_iterator(p, blk, w2, byx, 0, NULL), NULL), MG_ACCUM_SUM, NULL);
   MgTensorId o = MG_NO_ID;
-  mg_graph_thread(p, blk, thr, 2, acc, &o, NULL);
+  mg_graph_thread(p, blk, (MgCall){thr, 2, acc}, &o, NULL);
   mg_graph_mark_output(p, blk, mg_graph_saver(p, blk, o, byx, NULL), NULL);
   MgTensorId ins[3], out = MG_NO_ID;
   for (int i = 0; i < 3; ++i)
     ins[i] = mg_graph_add_input(p, 0, MG_DTYPE_F16, 2, i ? dw : dx, NULL);
-  mg_graph_custom(p, 0, blk, 3, ins, &out, NULL);
+  mg_graph_custom(p, 0, (MgCall){blk, 3, ins}, &out, NULL);
   mg_graph_mark_output(p, 0, out, NULL);
   return p;
 }
@@ -505,7 +505,7 @@ static MgTensorId transpose(MgProgram *p, MgTensorId w, int64_t n) {
   MgTensorId s = mg_graph_saver(p, g, t, omap, NULL);
   mg_graph_mark_output(p, g, s, NULL);
   MgTensorId out = MG_NO_ID;
-  mg_graph_custom(p, 0, g, 1, &w, &out, NULL);
+  mg_graph_custom(p, 0, (MgCall){g, 1, &w}, &out, NULL);
   return out;
 }
 
@@ -580,7 +580,7 @@ static MgTensorId rs(MgProgram *p, MgTensorId a, uint32_t rank, int64_t d0,
 
 static MgTensorId cut(MgProgram *p, MgTensorId a, int32_t dim, int64_t first,
                       int64_t count) {
-  MgTensorId t = mg_graph_slice(p, 0, a, dim, first, count, NULL);
+  MgTensorId t = mg_graph_slice(p, 0, a, (MgSlice){dim, first, count}, NULL);
   CHECK(t != MG_NO_ID);
   return t;
 }

@@ -181,7 +181,7 @@ static MgProgram *flash_without_rescale(void) {
       p, g, mg_graph_binary(p, g, MG_OP_DIV, num, den, NULL), om, NULL);
   mg_graph_mark_output(p, g, o, NULL);
   MgTensorId out;
-  mg_graph_custom(p, 0, g, 3, ins, &out, NULL);
+  mg_graph_custom(p, 0, (MgCall){g, 3, ins}, &out, NULL);
   mg_graph_mark_output(p, 0, out, NULL);
   CHECK_EQ_INT(mg_program_validate(p, NULL, NULL), MG_STATUS_OK);
   return p;
@@ -262,7 +262,8 @@ static MgProgram *softmax_form(int form) {
   switch (form) {
   case GUARD_SUBSET: // the max of half the row
     m = mg_graph_reduce(p, 0, MG_OP_REDUCE_MAX,
-                        mg_graph_slice(p, 0, s, 1, 0, 4, NULL), 1, NULL);
+                        mg_graph_slice(p, 0, s, (MgSlice){1, 0, 4}, NULL), 1,
+                        NULL);
     break;
   case GUARD_MASK: // the max of the masked logits
     x = mg_graph_binary(p, 0, MG_OP_ADD, s, mask, NULL);
