@@ -41,14 +41,6 @@ static struct {
   int size;
 } box;
 
-static bool has_custom_ops(const MgProgram *p) {
-  const MgGraph *g = &p->graphs[0];
-  for (uint32_t i = 0; i < g->num_ops; ++i)
-    if (g->ops[i].kind == MG_OP_CUSTOM)
-      return true;
-  return false;
-}
-
 int mg_search_mpi_find(const MgMpiPlan *plan, const MgProgram *program,
                        uint64_t hash) {
   for (uint32_t j = 0; j < plan->count; j++)
@@ -64,7 +56,7 @@ static bool add_item(MlirOperation module, MlirSymbolTable symbols,
   (void)module, (void)symbols;
   MgMpiPlan *plan = ud;
   uint64_t hash = mg_program_hash(program);
-  if (has_custom_ops(program) || mg_search_mpi_find(plan, program, hash) >= 0)
+  if (mg_pass_has_custom_ops(program) || mg_search_mpi_find(plan, program, hash) >= 0)
     return true;
   if (!mg_array_reserve(&plan->items, &plan->cap, plan->count + 1,
                         sizeof *plan->items, 16))

@@ -178,14 +178,6 @@ static void print_stats(const char *func, const MgSearchStats *st) {
           st->cut_parts);
 }
 
-static bool has_custom_ops(const MgProgram *p) {
-  const MgGraph *g = &p->graphs[0];
-  for (uint32_t i = 0; i < g->num_ops; ++i)
-    if (g->ops[i].kind == MG_OP_CUSTOM)
-      return true;
-  return false;
-}
-
 /// Unique symbol names for the new graphs: "<F>_k<i>".
 static char **graph_names(MlirSymbolTable table, const char *root,
                           uint32_t count) {
@@ -945,7 +937,7 @@ static bool search_one(MlirOperation module, MlirSymbolTable symbols,
   snprintf(name, sizeof name, "%s", map.graph_names[0]);
   mg_bridge_map_free(&map);
   const Subject subj = {func, loc, name, target};
-  if (has_custom_ops(target)) {
+  if (mg_pass_has_custom_ops(target)) {
     if (run->remarks)
       mg_pass_remark(loc, "mirage-search: '@%s' already has graph-defined "
                           "kernels; not searched", name);

@@ -108,3 +108,11 @@ bool mg_pass_for_each_kernel_program(MlirOperation module,
   EachProgram each = {target, fn, ud};
   return mg_pass_for_each_kernel_func(module, import_then_call, &each);
 }
+
+bool mg_pass_has_custom_ops(const MgProgram *p) {
+  const MgGraph *g = &p->graphs[0];
+  for (uint32_t i = 0; i < g->num_ops; ++i)
+    if (g->ops[i].kind == MG_OP_CUSTOM)
+      return true;
+  return false;
+}

@@ -40,4 +40,8 @@ bool mg_pass_for_each_kernel_program(MlirOperation module,
                                      const MgTarget *target, MgPassProgramFn fn,
                                      void *ud);
 
+/// The kernel graph of `p` holds custom (graph-defined) kernels: it was
+/// searched or written so, and is not searched again.
+bool mg_pass_has_custom_ops(const MgProgram *p);
+
 #endif // MIRAGE_PASSES_UGRAPH_FUNCS_H

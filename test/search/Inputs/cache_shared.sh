@@ -31,15 +31,20 @@ cli FLUSHALL >/dev/null
 for k in $keys; do cli SET "mirage-lock:${k#mirage:}" other >/dev/null; done
 run stale stale cache-wait-s=0.5
 for k in $keys; do cli GET "mirage-lock:${k#mirage:}"; done >"$dir/stale.locks"
+# Returns once this process polls a lock (EXISTS), after 60 s at most.
+await_poll() {
+  for i in $(seq 600); do
+    cli CLIENT LIST | grep -q 'cmd=exists' && return
+    sleep 0.1
+  done
+}
 # It finishes while this one waits: once this process polls the lock, the
 # other writes its results and releases its locks; this one takes the
-# first result from the shared cache (the second is there already).
+# first result from the shared cache (the second right after it: found
+# there or briefly waited for, as the two processes meet).
 cli FLUSHALL >/dev/null
 for k in $keys; do cli SET "mirage-lock:${k#mirage:}" other >/dev/null; done
-(for i in $(seq 600); do
-   cli CLIENT LIST | grep -q 'cmd=exists' && break
-   sleep 0.1
- done
+(await_poll
  for k in $keys; do
    cli -x SET "$k" <"$dir/values/${k#mirage:}" >/dev/null
    cli DEL "mirage-lock:${k#mirage:}" >/dev/null
@@ -57,10 +62,7 @@ run full full
 cli CONFIG SET maxmemory 0 >/dev/null
 cli FLUSHALL >/dev/null
 for k in $keys; do cli SET "mirage-lock:${k#mirage:}" other >/dev/null; done
-(for i in $(seq 600); do
-   cli CLIENT LIST | grep -q 'cmd=exists' && break
-   sleep 0.1
- done
+(await_poll
  cli SHUTDOWN NOSAVE >/dev/null 2>&1 || true) &
 run stopped stopped cache-wait-s=600
 wait
