@@ -10,7 +10,6 @@
 #include "ptxas_run.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -18,34 +17,14 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
-
-static double now_s(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static bool write_all(int fd, const char *data, size_t len) {
-  while (len > 0) {
-    ssize_t n = write(fd, data, len);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      return false;
-    data += n;
-    len -= (size_t)n;
-  }
-  return true;
-}
 
 // Reads the child's output into `log` until EOF or `deadline`; false when
 // the deadline passed.
 static bool read_until(int fd, double deadline, MgText *log) {
   char buf[4096];
   for (;;) {
-    double left = deadline - now_s();
+    double left = deadline - mg_clock_now();
     if (left <= 0)
       return false;
     struct pollfd p = {fd, POLLIN, 0};
@@ -84,7 +63,7 @@ static int run_capture(char *const argv[], double timeout_s, MgText *log) {
     _exit(127);
   }
   close(fds[1]);
-  bool in_time = read_until(fds[0], now_s() + timeout_s, log);
+  bool in_time = read_until(fds[0], mg_clock_now() + timeout_s, log);
   close(fds[0]);
   if (!in_time)
     kill(pid, SIGKILL);
@@ -122,10 +101,7 @@ bool mg_ptxas_assemble(const MgPtxasJob *job, const char *ptx, size_t len,
     return false;
   }
   snprintf(path, sizeof path, "%s/kernels.ptx", dir);
-  int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-  bool wrote = fd >= 0 && write_all(fd, ptx, len);
-  if (fd >= 0)
-    close(fd);
+  bool wrote = mg_privfile_write(path, ptx, len, false, NULL) == MG_STATUS_OK;
   int rc = -1;
   if (wrote) {
     char arch[340];
