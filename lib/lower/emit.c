@@ -447,12 +447,11 @@ int64_t mg_lower_stages(const MgGraph *b) {
 
 bool mg_lower_pipelined(const MgGraph *b) { return mg_lower_stages(b) >= 2; }
 
+// What mg_lower_stages asks of every staged tile, so staged tiles are
+// among these.
 bool mg_lower_is_async_load(const MgGraph *b, const MgOp *op) {
-  if (op->kind != MG_OP_ITERATOR || b->level != MG_LEVEL_BLOCK)
-    return false;
-  if (mg_lower_is_loop_tile_load(op) && mg_lower_pipelined(b))
-    return true;
-  return mg_lower_vector_width(b, op->outputs[0], op->inputs[0]) >= 2 &&
+  return op->kind == MG_OP_ITERATOR && b->level == MG_LEVEL_BLOCK &&
+         mg_lower_vector_width(b, op->outputs[0], op->inputs[0]) >= 2 &&
          !mg_lower_has_layout(b, op->inputs[0]);
 }
 

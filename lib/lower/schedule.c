@@ -532,23 +532,16 @@ static void stage_type(const MgGraph *b, MgTensorId t, bool gpu,
            gpu ? MG_LOWER_WORKGROUP : "");
 }
 
-// Inside the loop, after the barrier: fetch i+S-1 into its stage, if
-// there is such an iteration. Two stages name the other one 1 - stage.
-static void stage_next(Emit *e, const char *hi, const char *stage) {
+// Inside the loop, after the barrier: fetch i+S-1 into its stage
+// ((i+S-1) mod S), if there is such an iteration.
+static void stage_next(Emit *e, const char *hi) {
   const MgGraph *b = e->g;
   int64_t stages = mg_lower_stages(b);
-  Name one, next_stage, next, more;
-  mg_lower_index(e, 1, one);
-  if (stages == 2) {
-    mg_lower_index_op(e, "arith.subi", one, stage, next_stage);
-    mg_lower_index_op(e, "arith.addi", e->iter, one, next);
-  } else {
-    Name ahead, count;
-    mg_lower_index(e, stages - 1, ahead);
-    mg_lower_index(e, stages, count);
-    mg_lower_index_op(e, "arith.addi", e->iter, ahead, next);
-    mg_lower_index_op(e, "arith.remui", next, count, next_stage);
-  }
+  Name ahead, count, next_stage, next, more;
+  mg_lower_index(e, stages - 1, ahead);
+  mg_lower_index(e, stages, count);
+  mg_lower_index_op(e, "arith.addi", e->iter, ahead, next);
+  mg_lower_index_op(e, "arith.remui", next, count, next_stage);
   mg_lower_index_op(e, "arith.cmpi ult,", next, hi, more);
   mg_lower_line(e, "scf.if %s {", more);
   e->indent++;
@@ -709,7 +702,7 @@ void mg_lower_block_body(Emit *e, const bool *reg) {
     stage_iteration(e, stage);
     if (gpu)
       barrier(&y); // this iteration's tiles have arrived for every thread
-    stage_next(e, hi, stage);
+    stage_next(e, hi);
   }
   bool *deferred = staged ? NULL : calloc(b->num_ops + 1, sizeof *deferred);
   if (!staged && !deferred) {
