@@ -77,47 +77,14 @@ static bool unary(MgLiftBuilder *b, MlirOperation op, MgLiftAlg alg,
   return mg_lift_set_result(b, op, &r);
 }
 
-// tosa.clamp (classified float, min_val <= max_val): min(max(x, lo), hi),
-// each side left out where it bounds nothing (lo the type's lowest, hi its
-// largest finite value or beyond); max(x, 0) becomes relu (alg.c). Like
-// tosa.maximum, NaN wins (nan_mode = "PROPAGATE", the default; docs/lift.md).
+// tosa.clamp as classify.c admits it (float; [0, max]: relu, behind
+// lift-relu, NaN winning as in tosa.maximum; bounds at the type's lowest
+// and largest: the identity). Other bounds would have to enter as tensors.
 static bool clamp(MgLiftBuilder *b, MlirOperation op, const MgLiftType *rt) {
-  double lo = mlirFloatAttrGetValueDouble(mg_lift_attr(op, "min_val"));
-  double hi = mlirFloatAttrGetValueDouble(mg_lift_attr(op, "max_val"));
-  double top = mg_lift_max_finite(rt->dtype);
-  // A bound other than relu's 0 would have to enter as a tensor: the
-  // μGraph has no maximum with a constant, and min is -max(-x, -c).
-  if ((lo != 0.0 && lo > -top) || hi < top)
-    return mg_lift_fail(b, op,
-                        "clamp to [%g, %g]: its bounds would have to become "
-                        "tensors (the μGraph has no maximum with a constant)",
-                        lo, hi);
-  MgLiftVal x, c, r;
-  if (!operand_in(b, op, 0, rt, &x))
-    return false;
-  memset(&c, 0, sizeof c);
-  c.kind = MG_LIFT_SCALAR;
-  c.t = MG_NO_ID;
-  c.rank = x.rank;
-  memcpy(c.dims, x.dims, sizeof c.dims);
-  memset(c.map, -1, sizeof c.map); // a splat: no dim of it is walked
-  c.dtype = rt->dtype;
-  r = x;
-  if (lo > -top) {
-    c.scalar = lo;
-    MgLiftVal m;
-    if (!mg_lift_alg_binary(b, MG_LIFT_ALG_MAX, &r, &c, rt->dtype, &m))
-      return false;
-    r = m;
-  }
-  if (hi < top) {
-    c.scalar = hi;
-    MgLiftVal m;
-    if (!mg_lift_alg_binary(b, MG_LIFT_ALG_MIN, &r, &c, rt->dtype, &m))
-      return false;
-    r = m;
-  }
-  return mg_lift_set_result(b, op, &r);
+  if (mlirFloatAttrGetValueDouble(mg_lift_attr(op, "min_val")) == 0.0)
+    return unary(b, op, MG_LIFT_ALG_RELU, rt);
+  MgLiftVal x;
+  return operand_in(b, op, 0, rt, &x) && mg_lift_set_result(b, op, &x);
 }
 
 // tosa.reduce_sum / reduce_max: the reduced dim stays with size 1, as in

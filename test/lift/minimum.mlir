@@ -5,7 +5,8 @@
 // the verifier's and the search's treatment of max covers it. Clamps with
 // bounds other than relu's are left in place with a remark: their bounds
 // would have to enter as tensors, and the μGraph has no maximum with a
-// constant. Numbers agree with the original ops through the interpreter
+// constant (a clamp to the type's whole range is the identity). Numbers
+// agree with the original ops through the interpreter
 // and through the searched and lowered kernels' CPU form; the verifier
 // tells min from max and from a min with one operand changed.
 // RUN: mirage-opt --mirage-lift %s | FileCheck %s
@@ -35,6 +36,10 @@
 // CHECK: "ug.maximum"
 // CHECK-LABEL: func.func private @tensor_min_lax0(
 // CHECK: "ug.maximum"
+// CHECK-LABEL: func.func private @clamp_unbounded_lax0(
+// CHECK-NOT: ug.maximum
+// CHECK: "ug.add"
+// CHECK-NEXT: return
 // CHECK-LABEL: func.func @relu6(
 // CHECK: tosa.clamp
 
@@ -46,6 +51,7 @@
 // NUM-DAG: @named_min_lax0: 1 output, 32 elements, max abs error {{.*}}: ok
 // NUM-DAG: @generic_min_lax0: 1 output, 128 elements, max abs error {{.*}}: ok
 // NUM-DAG: @tensor_min_lax0: 1 output, 64 elements, max abs error {{.*}}: ok
+// NUM-DAG: @clamp_unbounded_lax0: 1 output, 32 elements, max abs error {{.*}}: ok
 // NUM-NOT: MISMATCH
 // LOWER-DAG: @tosa_min_lax0: 1 output, 128 elements, max abs error {{.*}}: ok
 // LOWER-DAG: @generic_min_lax0: 1 output, 128 elements, max abs error {{.*}}: ok
@@ -121,6 +127,13 @@ func.func @tensor_min(%a: tensor<4x16xf16>, %b: tensor<4x16xf16>) -> tensor<4x16
   %s = arith.addf %a, %b : tensor<4x16xf16>
   %m = arith.minnumf %s, %b : tensor<4x16xf16>
   return %m : tensor<4x16xf16>
+}
+
+// A clamp to the type's whole range bounds nothing: the identity.
+func.func @clamp_unbounded(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %s = tosa.add %x, %y : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %r = tosa.clamp %s {max_val = 3.40282347E+38 : f32, min_val = -3.40282347E+38 : f32} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %r : tensor<4x8xf32>
 }
 
 // ReLU6 stays a clamp: its upper bound would have to be a tensor.
