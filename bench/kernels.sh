@@ -41,6 +41,8 @@
 #  - per program (second table): the estimate beside the roofline (the
 #    chosen kernels' own bound) and the program bound + one launch (its
 #    inputs and outputs once through DRAM, docs/cost.md).
+#  - shared loads per wait (bench/shared_waits.py on the same cubins): the
+#    evidence for the model's element-loop rule (elements 4 at a time).
 #  - the SASS reader (../shared/tools/sass/inflight.py, or
 #    $MIRAGE_SASS_DIR): per loop that loads global memory, the loads, the
 #    serialized waits and the KiB in flight per SM of the machine code
@@ -217,6 +219,17 @@ for target in "${targets[@]}"; do
       [[ -d "$dir/ptx" ]] || continue
       if [[ $paper_only == 1 ]]; then find "$dir/ptx" -name '*.ptx' ! -name '*_paper*' -delete; fi
       python3 "$sass/inflight.py" "$dir/opt.mlir" "$dir/ptx" "$target" 2>&1 | sed "s/^SUMMARY/SUMMARY $name/"
+    done
+    echo '```'
+    # The element-loop rule's evidence: shared loads issued per wait
+    # (cubins inflight.py wrote beside the PTX).
+    echo
+    echo "Shared loads (LDS) per wait, whole kernel (bench/shared_waits.py):"
+    echo '```'
+    for name in "${programs[@]}"; do
+      dir="$out/$target/$name"
+      compgen -G "$dir/ptx/*.cubin" >/dev/null || continue
+      python3 "$root/bench/shared_waits.py" "$sass" "$dir"/ptx/*.cubin
     done
     echo '```'
   else

@@ -24,8 +24,8 @@
 //    round trips of tile copies (one load in flight per thread for a
 //    synchronous copy, a whole stage for cp.async: Little's law, with the
 //    latency of DRAM or L2 as the tile is streamed or re-read), the serial
-//    chains of element loops and reductions (a thread's elements one after
-//    the other, each waiting for its shared loads), and barriers. A
+//    chains of element loops (a thread's elements 4 at a time) and
+//    reductions (results one after the other), and barriers. A
 //    for-loop pipelined S stages deep takes max(C + B, (L + B) / (S - 1))
 //    per iteration for compute C, barriers B and load latency L: the loads
 //    of i + S - 1 are issued after i's barrier, S - 1 iterations ahead.
@@ -154,8 +154,9 @@ typedef struct Accesses {
 
 // An element loop of `elems` elements over the block's threads: per
 // element the accesses `x` and the work `c`. The loop strides by the
-// block's threads; each thread runs its elements in turn, each waiting
-// for its loads.
+// block's threads with a constant trip count, unrolled: a thread's
+// elements overlap GLOBAL_UNROLL at a time (its SASS issues 7 to 11
+// shared loads per wait where a thread has many, docs/cost.md).
 static void elem_loop(Model *m, Acc *a, double elems, Accesses x, OpCost c) {
   const MgGpu *g = m->gpu;
   int ld16 = x.ld16, ld32 = x.ld32, st16 = x.st16, st32 = x.st32;
@@ -168,7 +169,7 @@ static void elem_loop(Model *m, Acc *a, double elems, Accesses x, OpCost c) {
   double per = (ld16 + ld32 ? g->lat_smem : 0) + (ld16 ? g->lat_fp : 0) +
                c.chain_fp * g->lat_fp + c.chain_sfu * g->lat_sfu +
                (st16 ? g->lat_fp : 0);
-  a->cycles += ceil(elems / m->threads) * per;
+  a->cycles += ceil(ceil(elems / m->threads) / GLOBAL_UNROLL) * per;
 }
 
 // Shared loads of op's operands per element (per term for a reduction):

@@ -940,17 +940,19 @@ static void test_cost_emitted_split_kv_attention(void) {
   // 2048 results x 64 terms = 64 m16n8k16 mmas, 8 warp-tile k-steps over 4
   // warps: 2 x (30 + 32) = 124, its results left in registers for exp.
   // exp: 2048 elements, 16 per thread, each 6 dependent FP32 (24), the
-  // SFU (20) and its conversion for the f16 store (4): 768. P·V: 1024 x
+  // SFU (20) and its conversion for the f16 store (4), 48; the loop is
+  // unrolled and a thread's elements overlap 4 at a time: 4 x 48 = 192
+  // (one after the other, 768). P·V: 1024 x
   // 128 = 64 mmas again, 124, then 8 results per thread added into the
   // accumulator (a shared load and an add, 34): 396. The row sums: 16
   // rows, one warp each, 4 warps in turn (4 rounds); a lane's 4 terms, a
   // shared load and a conversion each (4 x 34), the last add (4), 5
   // shuffle stages (5 x 34), the accumulator's load and add (34): 344 a
-  // round, 1376. Two barriers, 40: 3664 an iteration, 2 iterations.
+  // round, 1376. Two barriers, 40: 3088 an iteration, 2 iterations.
   // After: the savers' shared loads and conversions, 8 x 34 for the
   // numerators and 34 for the sums, a barrier: 326.
   CHECK_EQ_INT(pl.async_batches, 2);
-  double path = 335 + 2 * 3664.0 + 326;
+  double path = 335 + 2 * 3088.0 + 326;
   CHECK_REL(c.block_s, path / H_HZ);
   CHECK_REL(c.path_memory_s, (315 + 2 * 960.0) / H_HZ);
   CHECK_REL(c.path_barrier_s, (1 + 2 * 2 + 1) * 20.0 / H_HZ);
@@ -1253,7 +1255,7 @@ static void test_cost_facts_attention(void) {
   CHECK_EQ_INT(c.limit, 'r');
   CHECK_EQ_INT(c.rounds, 1);
   CHECK_EQ_INT(c.stages, 0);
-  double path = 335 + 2 * 3664.0 + 326;
+  double path = 335 + 2 * 3088.0 + 326;
   CHECK_REL(c.block_s, path / H_HZ);
   CHECK_EQ_INT(c.bound, MG_COST_BOUND_LATENCY);
   CHECK_REL(c.time_s, H_LAUNCH + path / H_HZ);

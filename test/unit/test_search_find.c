@@ -289,11 +289,14 @@ static void test_search_cuts_qknorm(void) {
 }
 
 // QKNorm without cuts (l = 512): the whole target is searched as one, no
-// part apart, and a one-kernel form is found at size 1; the default search
-// (cuts) finds the four-kernel composition the model estimates cheaper
-// (13.4 against 17.7 us), which is why cuts are on by default. At l = 1024
-// the search without cuts goes on to size 2, where the cut loses (a
-// two-kernel form at 10.1 against 13.8 us); that search enumerates 45 M
+// part apart, and a one-kernel form is found at size 1. The default search
+// (cuts) finds that form too and the four-kernel composition of the parts,
+// and ranks the one kernel first (12.3 against 12.7 us): since element
+// loops are costed 4 elements at a time (docs/cost.md), the fused form's
+// exp and normalisation no longer look 4x slower than its code. At l = 1024
+// the search without cuts goes on to size 2, where the cut lost (with the
+// model of 2026-11: a two-kernel form at 10.1 against 13.8 us); that
+// search enumerates 45 M
 // states (minutes of CPU), so it is a measured fact in docs/search.md, not
 // a unit test.
 static void test_search_qknorm_without_cuts(void) {
@@ -311,8 +314,10 @@ static void test_search_qknorm_without_cuts(void) {
   CHECK(whole.num_found > 0 && cut.num_found > 0);
   if (whole.num_found && cut.num_found) {
     CHECK_EQ_INT(whole.found[0].cost.kernels, 1);
-    CHECK_EQ_INT(cut.found[0].cost.kernels, 4);
-    CHECK(cut.found[0].cost.time_s < whole.found[0].cost.time_s);
+    CHECK_EQ_INT(cut.found[0].cost.kernels, 1);
+    CHECK(cut.found[0].hash == whole.found[0].hash);
+    CHECK(cut.num_found >= 2 && cut.found[1].cost.kernels == 4 &&
+          cut.found[0].cost.time_s < cut.found[1].cost.time_s);
   }
   check_all_verify(t, &whole);
   mg_search_result_free(&cut);
