@@ -141,6 +141,22 @@ irdl.dialect @ug {
     %out_out = irdl.base "!builtin.tensor"
     irdl.results(out: %out_out)
   }
+  // max(x, scalar) and min(x, scalar): bounds by a constant (ReLU6, clamp);
+  // any level
+  irdl.operation @max_scalar {
+    %a0 = irdl.base "#builtin.float"
+    irdl.attributes { "scalar" = %a0 }
+    %in_input = irdl.base "!builtin.tensor" // result type = operand type
+    irdl.operands(input: %in_input)
+    irdl.results(out: %in_input)
+  }
+  irdl.operation @min_scalar {
+    %a0 = irdl.base "#builtin.float"
+    irdl.attributes { "scalar" = %a0 }
+    %in_input = irdl.base "!builtin.tensor" // result type = operand type
+    irdl.operands(input: %in_input)
+    irdl.results(out: %in_input)
+  }
   // sum over `dim`, kept with size 1; kernel and block level
   irdl.operation @sum {
     %a0 = irdl.base "#builtin.integer"

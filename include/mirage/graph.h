@@ -100,6 +100,10 @@ typedef enum MgOpKind {
   // a random total order of the field (docs/verification.md).
   MG_OP_MAX,        // element-wise maximum, broadcasting like ADD
   MG_OP_REDUCE_MAX, // max over dim `attr`, kept with size 1
+  // Bounds by a constant (issue 30: ReLU6, clamp, hardswish): max / min of
+  // x and `scalar`, in the same random order of the field as MAX.
+  MG_OP_MAX_SCALAR, // max(x, scalar)
+  MG_OP_MIN_SCALAR, // min(x, scalar)
   MG_OP_COUNT
 } MgOpKind;
 
@@ -209,6 +213,12 @@ MG_API bool mg_op_kind_is_unary(MgOpKind kind);
 /// gelu, relu, log, tanh, erf): the verifiers treat them as uninterpreted
 /// functions of their argument.
 MG_API bool mg_op_kind_is_opaque(MgOpKind kind);
+/// True for the ops of one operand and a constant `MgOp.scalar`
+/// (mul/div_scalar, max/min_scalar).
+MG_API bool mg_op_kind_has_scalar(MgOpKind kind);
+/// True for the order-based ops outside LAX: maximum, reduce_max,
+/// max_scalar, min_scalar.
+MG_API bool mg_op_kind_is_order(MgOpKind kind);
 /// True when the op is allowed at `level`.
 MG_API bool mg_op_kind_allowed_at(MgOpKind kind, MgLevel level);
 MG_API const char *mg_accum_kind_name(MgAccumKind kind);

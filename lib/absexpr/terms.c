@@ -10,6 +10,8 @@
 //   square x         -> mul(x, x)
 //   exp .. relu      -> their symbol
 //   mul/div_scalar s -> mul(a, const s) / div(a, const s)
+//   max_scalar s     -> maximum(a, const s)
+//   min_scalar s     -> mul(maximum(mul(a, const -1), const -s), const -1)
 //   sum over dim d   -> sum(n, a)           n = a's dim d
 //   max a, b         -> maximum(a, b)
 //   reduce_max dim d -> max(n, a)           n = a's dim d
@@ -314,6 +316,13 @@ static MgAbsId eval_local(const Eval *e, const MgOp *op, const MgTensor *in0,
     return op->scalar == 1.0 ? a : mul(e, a, constant(e, op->scalar));
   case MG_OP_DIV_SCALAR:
     return op->scalar == 1.0 ? a : quot(e, a, constant(e, op->scalar));
+  case MG_OP_MAX_SCALAR:
+    return maximum(e, a, constant(e, op->scalar));
+  case MG_OP_MIN_SCALAR: { // -max(-x, -c), as a minimum of tensors lifts
+    MgAbsId neg = constant(e, -1.0);
+    MgAbsId m = maximum(e, mul(e, a, neg), constant(e, -op->scalar));
+    return mul(e, m, neg);
+  }
   case MG_OP_SUM:
   case MG_OP_REDUCE_MAX:
     return term(e, op->kind == MG_OP_SUM ? MG_ABS_SUM : MG_ABS_MAX,

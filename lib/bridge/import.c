@@ -377,7 +377,9 @@ static MgStatus read_attrs(Importer *im, MgGraphId g, MlirOperation op,
   int64_t v;
   switch (kind) {
   case MG_OP_MUL_SCALAR:
-  case MG_OP_DIV_SCALAR: {
+  case MG_OP_DIV_SCALAR:
+  case MG_OP_MAX_SCALAR:
+  case MG_OP_MIN_SCALAR: {
     MlirAttribute a = attr(op, "scalar");
     if (mlirAttributeIsNull(a) || !mlirAttributeIsAFloat(a))
       return fail(im, loc, MG_STATUS_INVALID, "'%s' needs a float 'scalar'",

@@ -63,7 +63,8 @@ static OpCost op_cost(MgOpKind kind) {
   OpCost c = {0, 0, 0, 0};
   switch (kind) {
   case MG_OP_ADD: case MG_OP_SUB: case MG_OP_MUL: case MG_OP_MAX:
-  case MG_OP_SQUARE: case MG_OP_MUL_SCALAR:
+  case MG_OP_SQUARE: case MG_OP_MUL_SCALAR: case MG_OP_MAX_SCALAR:
+  case MG_OP_MIN_SCALAR:
     c = (OpCost){1, 0, 1, 0};
     break;
   case MG_OP_RELU: // compare, select

@@ -132,6 +132,7 @@ static void put_op_details(MgText *t, const MgGraph *gr, const MgOp *op) {
                    (long long)op->shape[0], (long long)op->shape[1]);
     break;
   case MG_OP_MUL_SCALAR: case MG_OP_DIV_SCALAR:
+  case MG_OP_MAX_SCALAR: case MG_OP_MIN_SCALAR:
     mg_text_printf(t, "\\n%g", op->scalar);
     break;
   case MG_OP_TRANSPOSE: {

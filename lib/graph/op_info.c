@@ -19,7 +19,7 @@ static const char *const op_names[] = {
     "mul_scalar", "div_scalar",     "sum",      "custom",
     "iterator",   "accum",      "saver",          "concat",   "thread",
     "transpose",  "reshape",    "slice",
-    "maximum",    "reduce_max",
+    "maximum",    "reduce_max", "max_scalar", "min_scalar",
 };
 _Static_assert(sizeof op_names / sizeof op_names[0] == MG_OP_COUNT,
                "ORDER MG_OP: op_names out of sync with MgOpKind");
@@ -64,10 +64,21 @@ bool mg_op_kind_is_elementwise(MgOpKind kind) {
   case MG_OP_SILU: case MG_OP_GELU: case MG_OP_RELU:
   case MG_OP_LOG: case MG_OP_TANH: case MG_OP_ERF:
   case MG_OP_MUL_SCALAR: case MG_OP_DIV_SCALAR:
+  case MG_OP_MAX_SCALAR: case MG_OP_MIN_SCALAR:
     return true;
   default:
     return false;
   }
+}
+
+bool mg_op_kind_has_scalar(MgOpKind kind) {
+  return kind == MG_OP_MUL_SCALAR || kind == MG_OP_DIV_SCALAR ||
+         kind == MG_OP_MAX_SCALAR || kind == MG_OP_MIN_SCALAR;
+}
+
+bool mg_op_kind_is_order(MgOpKind kind) {
+  return kind == MG_OP_MAX || kind == MG_OP_REDUCE_MAX ||
+         kind == MG_OP_MAX_SCALAR || kind == MG_OP_MIN_SCALAR;
 }
 
 bool mg_op_kind_is_opaque(MgOpKind kind) {
@@ -82,13 +93,11 @@ bool mg_op_kind_is_opaque(MgOpKind kind) {
 
 bool mg_op_kind_is_unary(MgOpKind kind) {
   return kind == MG_OP_EXP || kind == MG_OP_SQUARE ||
-         kind == MG_OP_MUL_SCALAR || kind == MG_OP_DIV_SCALAR ||
-         mg_op_kind_is_opaque(kind);
+         mg_op_kind_has_scalar(kind) || mg_op_kind_is_opaque(kind);
 }
 
 bool mg_op_kind_is_lax(MgOpKind kind) {
-  if (mg_op_kind_is_opaque(kind) || kind == MG_OP_MAX ||
-      kind == MG_OP_REDUCE_MAX)
+  if (mg_op_kind_is_opaque(kind) || mg_op_kind_is_order(kind))
     return false;
   // Structural ops (input, iterator, saver, custom, thread) move or group
   // values; whether a custom/thread body is LAX depends on its ops.

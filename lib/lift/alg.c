@@ -11,7 +11,8 @@
 //   pow(x, 0.5), pow(x, -0.5)          -> sqrt(x), rsqrt(x)
 //   max(x, 0)                          -> relu(x)
 //   max(x, y), max over a dim          -> ug.maximum, ug.reduce_max
-//   min(x, y), clamp(x, lo, hi)        -> -ug.maximum(-x, -y), via max
+//   max(x, c), min(x, c), c a constant -> ug.max_scalar, ug.min_scalar
+//   min(x, y)                          -> -ug.maximum(-x, -y), via max
 // and a symbolic value nobody consumes that way is reported (and cut).
 //
 //===----------------------------------------------------------------------===//
@@ -71,6 +72,11 @@ static void make_scalar(const MgLiftVal *shape, double s, uint8_t dtype,
   out->ir = (MlirValue){NULL};
   for (uint32_t d = 0; d < MG_LIFT_MAX_RANK; ++d)
     out->map[d] = -1;
+}
+
+void mg_lift_alg_scalar(const MgLiftVal *shape, double s, uint8_t dtype,
+                        MgLiftVal *out) {
+  make_scalar(shape, s, dtype, out);
 }
 
 // A value of kind `kind` over the tensor of `base`.
@@ -335,6 +341,40 @@ static bool scale_by(MgLiftBuilder *b, MgOpKind binary_kind,
   return scalar_tensor(b, scalar_kind, &a, c->scalar, dtype, out);
 }
 
+// max(x, c) or min(x, c), c a splat: max_scalar / min_scalar (ReLU6,
+// clamp, hardswish), which store in x's type; exact, so only a cast view
+// that changes the type stands in the way (the bound would round to the
+// narrow type). Then a splat that is a tensor in the IR takes the tensor
+// path (*tensor_path, as scale_by does); without one the cast is blamed.
+static bool bound_by(MgLiftBuilder *b, MgOpKind kind, const MgLiftVal *x,
+                     const MgLiftVal *c, uint8_t dtype, MgLiftVal *out,
+                     bool *tensor_path) {
+  MgLiftVal a = *x;
+  *tensor_path = false;
+  if (!scalar_fits(b, x, c) || !mg_lift_materialize(b, &a))
+    return false;
+  if (mg_lift_tensor(b, a.t)->dtype != dtype && !mlirValueIsNull(c->ir)) {
+    *tensor_path = true;
+    return false;
+  }
+  return scalar_tensor(b, kind, &a, c->scalar, dtype, out);
+}
+
+// bound_by on whichever operand is the splat: 1 done, 0 failed (recorded),
+// -1 when neither is one or the tensor path should be taken.
+static int bound_either(MgLiftBuilder *b, MgOpKind kind, const MgLiftVal *x,
+                        const MgLiftVal *y, uint8_t dtype, MgLiftVal *out) {
+  const MgLiftVal *t = x, *c = y;
+  if (x->kind == MG_LIFT_SCALAR)
+    t = y, c = x;
+  if (c->kind != MG_LIFT_SCALAR || !is_tensorish(t))
+    return -1;
+  bool tensor_path;
+  if (bound_by(b, kind, t, c, dtype, out, &tensor_path))
+    return 1;
+  return tensor_path ? -1 : 0;
+}
+
 static bool relu(MgLiftBuilder *b, const MgLiftVal *x, uint8_t dtype,
                  MgLiftVal *out) {
   if (!b->opts->lift_relu)
@@ -360,6 +400,9 @@ static bool min_of(MgLiftBuilder *b, const MgLiftVal *x, const MgLiftVal *y,
     out->dtype = dtype;
     return true;
   }
+  int bounded = bound_either(b, MG_OP_MIN_SCALAR, x, y, dtype, out);
+  if (bounded >= 0)
+    return bounded;
   MgLiftVal nx, ny, m;
   return mg_lift_alg_unary(b, MG_LIFT_ALG_NEG, x, dtype, &nx) &&
          mg_lift_alg_unary(b, MG_LIFT_ALG_NEG, y, dtype, &ny) &&
@@ -519,6 +562,11 @@ bool mg_lift_alg_binary(MgLiftBuilder *b, MgLiftAlg op, const MgLiftVal *x,
       *out = *y;
       out->dtype = dtype;
       return true;
+    }
+    {
+      int bounded = bound_either(b, MG_OP_MAX_SCALAR, x, y, dtype, out);
+      if (bounded >= 0)
+        return bounded;
     }
     return binary_tensor(b, MG_OP_MAX, x, y, dtype, out);
   case MG_LIFT_ALG_MIN:

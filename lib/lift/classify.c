@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "lift_internal.h"
 
+#include <math.h>
 #include <string.h>
 
 static const char *const tosa_compute[] = {
@@ -85,18 +86,8 @@ static bool check_types(MlirOperation op, char *why, size_t size) {
   return true;
 }
 
-// Largest finite value of the clamp's element type (so max_val at or above
-// it means "no upper bound").
-static double type_max(MlirOperation op) {
-  uint8_t dt = MG_DTYPE_F32;
-  MlirType t = mlirValueGetType(mlirOperationGetResult(op, 0));
-  if (mlirTypeIsAShaped(t))
-    mg_lift_float_dtype(mlirShapedTypeGetElementType(t), &dt);
-  return mg_lift_max_finite(dt);
-}
-
-// Float clamps lift as max and min with constants (tosa.c), which today
-// means relu (a clamp to [0, max], behind lift-relu) or the identity.
+// Float clamps lift as max and min with constants (tosa.c); a clamp to
+// [0, ...] starts with relu, behind lift-relu.
 static MgLiftClass classify_clamp(MlirOperation op, const MgLiftOptions *opts,
                                   char *why, size_t size) {
   MlirAttribute lo = mg_lift_attr(op, "min_val"),
@@ -108,12 +99,8 @@ static MgLiftClass classify_clamp(MlirOperation op, const MgLiftOptions *opts,
   }
   double a = mlirFloatAttrGetValueDouble(lo),
          b = mlirFloatAttrGetValueDouble(hi);
-  // A bound other than relu's 0 would have to enter as a tensor (tosa.c).
-  if ((a != 0.0 && a > -type_max(op)) || b < type_max(op)) {
-    snprintf(why, size,
-             "clamp to [%g, %g]: its bounds would have to become tensors "
-             "(the μGraph has no maximum with a constant)",
-             a, b);
+  if (isnan(a) || isnan(b)) {
+    snprintf(why, size, "a clamp bound is NaN");
     return MG_LIFT_CLASS_PURE;
   }
   if (a == 0.0 && !opts->lift_relu) {

@@ -286,6 +286,9 @@ bool mg_lift_view_permute(MgLiftBuilder *b, MlirOperation op, const char *attr,
 
 /// Algebra in one frame (operands already in it); `dtype` is the IR result
 /// element type.
+/// The constant `s` (rounded to `dtype`) in the frame of `shape`.
+void mg_lift_alg_scalar(const MgLiftVal *shape, double s, uint8_t dtype,
+                        MgLiftVal *out);
 bool mg_lift_alg_binary(MgLiftBuilder *b, MgLiftAlg op, const MgLiftVal *x,
                         const MgLiftVal *y, uint8_t dtype, MgLiftVal *out);
 bool mg_lift_alg_unary(MgLiftBuilder *b, MgLiftAlg op, const MgLiftVal *x,

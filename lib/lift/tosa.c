@@ -77,14 +77,32 @@ static bool unary(MgLiftBuilder *b, MlirOperation op, MgLiftAlg alg,
   return mg_lift_set_result(b, op, &r);
 }
 
-// tosa.clamp as classify.c admits it (float; [0, max]: relu, behind
-// lift-relu, NaN winning as in tosa.maximum; bounds at the type's lowest
-// and largest: the identity). Other bounds would have to enter as tensors.
+// tosa.clamp (float, classify.c): max with min_val, then min with max_val
+// (ReLU6, hardtanh, hardswish's inner clamp): ug.max_scalar and
+// ug.min_scalar, min_val 0 as relu (behind lift-relu). A bound at the
+// type's lowest or largest finite value bounds nothing and is left out, so
+// [lowest, largest] is the identity. NaN wins, as nan_mode "PROPAGATE"
+// (the default); "IGNORE" differs only where the input holds NaN.
 static bool clamp(MgLiftBuilder *b, MlirOperation op, const MgLiftType *rt) {
-  if (mlirFloatAttrGetValueDouble(mg_lift_attr(op, "min_val")) == 0.0)
-    return unary(b, op, MG_LIFT_ALG_RELU, rt);
-  MgLiftVal x;
-  return operand_in(b, op, 0, rt, &x) && mg_lift_set_result(b, op, &x);
+  double lo = mlirFloatAttrGetValueDouble(mg_lift_attr(op, "min_val"));
+  double hi = mlirFloatAttrGetValueDouble(mg_lift_attr(op, "max_val"));
+  double top = mg_lift_max_finite(rt->dtype);
+  MgLiftVal x, c, r;
+  if (!operand_in(b, op, 0, rt, &x))
+    return false;
+  if (lo > -top) {
+    mg_lift_alg_scalar(&x, lo, rt->dtype, &c);
+    if (!mg_lift_alg_binary(b, MG_LIFT_ALG_MAX, &x, &c, rt->dtype, &r))
+      return false;
+    x = r;
+  }
+  if (hi < top) {
+    mg_lift_alg_scalar(&x, hi, rt->dtype, &c);
+    if (!mg_lift_alg_binary(b, MG_LIFT_ALG_MIN, &x, &c, rt->dtype, &r))
+      return false;
+    x = r;
+  }
+  return mg_lift_set_result(b, op, &x);
 }
 
 // tosa.reduce_sum / reduce_max: the reduced dim stays with size 1, as in

@@ -198,7 +198,7 @@ static void build_vocab(const MgProgram *t, Vocab *v) {
     for (uint32_t i = 0; i < t->graphs[g].num_ops; i++) {
       const MgOp *op = &t->graphs[g].ops[i];
       MgOpKind k = (MgOpKind)op->kind;
-      if (k == MG_OP_MUL_SCALAR || k == MG_OP_DIV_SCALAR)
+      if (mg_op_kind_has_scalar(k))
         add_scalar(v, op);
       else if (mg_op_kind_is_elementwise(k) || k == MG_OP_MATMUL ||
                k == MG_OP_SUM || k == MG_OP_REDUCE_MAX)
@@ -250,9 +250,7 @@ static void find_anchors(Search *s, const MgGraph *g, const MgAbsId *cls) {
     }
     s->facts.anchors[s->facts.num_anchors].kind = op->kind;
     s->facts.anchors[s->facts.num_anchors].scalar =
-        op->kind == MG_OP_MUL_SCALAR || op->kind == MG_OP_DIV_SCALAR
-            ? op->scalar
-            : 0.0;
+        mg_op_kind_has_scalar((MgOpKind)op->kind) ? op->scalar : 0.0;
     s->facts.anchors[s->facts.num_anchors++].operand =
         cls[op->inputs[div ? 1 : 0]];
   }
@@ -485,8 +483,8 @@ bool mg_search_anchor_ok(const Search *s, const MgOp *op, MgAbsId ca,
       (!div && !mg_op_kind_is_unary((MgOpKind)op->kind)))
     return true;
   MgAbsId operand = div ? cb : ca;
-  double scalar = op->kind == MG_OP_MUL_SCALAR || op->kind == MG_OP_DIV_SCALAR
-                      ? op->scalar : 0.0;
+  double scalar =
+      mg_op_kind_has_scalar((MgOpKind)op->kind) ? op->scalar : 0.0;
   for (uint32_t i = 0; i < s->facts.num_anchors; i++)
     if (s->facts.anchors[i].kind == op->kind &&
         s->facts.anchors[i].operand == operand &&

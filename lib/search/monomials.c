@@ -142,6 +142,10 @@ void mg_sup_of_op(const Search *s, const MgOp *op, const Operands *ops,
   case MG_OP_SQUARE:
     mg_sup_product(a, a, out);
     return;
+  case MG_OP_MAX_SCALAR: case MG_OP_MIN_SCALAR: // x or the constant
+    mg_sup_one(&x);
+    mg_sup_union(a, &x, out);
+    return;
   case MG_OP_ACCUM:
     if (op->acc == MG_ACCUM_SUM_SQ_LAST)
       mg_sup_product(a, a, out);

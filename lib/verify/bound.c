@@ -29,8 +29,8 @@
 // Heights follow the degrees rule for rule (docs/verification.md,
 // "Constants"): a product multiplies norms and adds the powers of two, a sum
 // adds norms and keeps the lower power of two, a sum of n equal-shaped terms
-// adds log2 n. Constants enter through MUL_SCALAR, DIV_SCALAR and fixed
-// inputs; inputs and atoms are variables with coefficient 1.
+// adds log2 n. Constants enter through MUL_SCALAR, DIV_SCALAR,
+// MAX/MIN_SCALAR and fixed inputs; inputs and atoms are variables with coefficient 1.
 //
 //===----------------------------------------------------------------------===//
 #include "bound.h"
@@ -612,6 +612,18 @@ static MgStatus op_degree(Walk *w, const Frame *f, uint32_t i, const Deg *deg,
     r.hd = h_join(a->hd, b->hd);
     selection(&r);
     break;
+  case MG_OP_MAX_SCALAR: case MG_OP_MIN_SCALAR: {
+    // x or the constant c; x and c tie where x - c vanishes, so that
+    // difference counts with the atoms' arguments, as for MAX.
+    r = *a;
+    MgHeight c = h_const(op->scalar);
+    w->out->arg_num =
+        h_join(w->out->arg_num, h_add(a->hn, h_mul(c, a->hd)));
+    w->out->arg_den = h_join(w->out->arg_den, a->hd);
+    r.hn = h_join(a->hn, c);
+    selection(&r);
+    break;
+  }
   case MG_OP_REDUCE_MAX: {
     r = *a;
     uint32_t d = (uint32_t)op->attr;

@@ -181,18 +181,37 @@ static MgStatus ff_divide(MgFfContext *ctx, const MgCell *a, const MgCell *b,
 // the reals (docs/verification.md, Max). Like the uninterpreted functions it
 // reads only x_p; on equal x_p the live q component wins, so y and
 // y + 0·exp(z) give the same result.
+// max (min: the other one) of a and b in this test's order; a tie on
+// equal x_p goes to the live q component, for max and min alike.
+static MgCell ff_pick(uint64_t k, MgCell a, MgCell b, bool max) {
+  uint32_t ap = mg_ff_cell_p(a), bp = mg_ff_cell_p(b);
+  if (ap == bp)
+    return mg_ff_cell_q_live(a) ? a : b;
+  uint64_t ra = mg_ff_mix(k ^ ap), rb = mg_ff_mix(k ^ bp);
+  bool above = ra > rb || (ra == rb && ap > bp);
+  return above == max ? a : b;
+}
+
+static uint64_t ff_order_key(const MgFfContext *ctx) {
+  return mg_ff_mix(ctx->key ^ 0x4d41584f52444552ull); // "MAXORDER"
+}
+
 static MgStatus ff_max(const MgFfContext *ctx, const MgCell *a,
                        const MgCell *b, MgCell *out, size_t n) {
-  uint64_t k = mg_ff_mix(ctx->key ^ 0x4d41584f52444552ull); // "MAXORDER"
-  for (size_t i = 0; i < n; ++i) {
-    uint32_t ap = mg_ff_cell_p(a[i]), bp = mg_ff_cell_p(b[i]);
-    if (ap == bp) {
-      out[i] = mg_ff_cell_q_live(a[i]) ? a[i] : b[i];
-      continue;
-    }
-    uint64_t ra = mg_ff_mix(k ^ ap), rb = mg_ff_mix(k ^ bp);
-    out[i] = ra > rb || (ra == rb && ap > bp) ? a[i] : b[i];
-  }
+  uint64_t k = ff_order_key(ctx);
+  for (size_t i = 0; i < n; ++i)
+    out[i] = ff_pick(k, a[i], b[i], true);
+  return MG_STATUS_OK;
+}
+
+// max / min of x and the constant c in the same order: min is max's dual
+// (the lower of the two), so clamps keep the lattice laws max has.
+static MgStatus ff_bound(const MgFfContext *ctx, MgOpKind kind, MgCell c,
+                         const MgCell *a, MgCell *out, size_t n) {
+  uint64_t k = ff_order_key(ctx);
+  bool max = kind == MG_OP_MAX_SCALAR;
+  for (size_t i = 0; i < n; ++i)
+    out[i] = ff_pick(k, a[i], c, max);
   return MG_STATUS_OK;
 }
 
@@ -282,6 +301,13 @@ static MgStatus ff_unary(void *vctx, MgOpKind kind, double scalar,
                           xq == MG_FF_BOTTOM ? xq : mg_ff_mul(xq, sq, Q));
     }
     return MG_STATUS_OK;
+  }
+  case MG_OP_MAX_SCALAR:
+  case MG_OP_MIN_SCALAR: {
+    uint32_t sp, sq;
+    if (!mg_ff_scalar(scalar, P, &sp) || !mg_ff_scalar(scalar, Q, &sq))
+      return mg_ff_fail(ctx, MG_FF_FAULT_BAD_SCALAR);
+    return ff_bound(ctx, kind, mg_ff_cell(sp, sq), a, out, n);
   }
   default:
     if (!mg_op_kind_is_opaque(kind))

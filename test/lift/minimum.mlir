@@ -2,10 +2,9 @@
 // linalg.min, arith.minimumf in a linalg.generic body (torch.minimum) and
 // on whole tensors (JAX). The μGraph has no min op: min(x, y) lifts as
 // -max(-x, -y) (three mul_scalar -1 and a ug.maximum), exact in floats, so
-// the verifier's and the search's treatment of max covers it. Clamps with
-// bounds other than relu's are left in place with a remark: their bounds
-// would have to enter as tensors, and the μGraph has no maximum with a
-// constant (a clamp to the type's whole range is the identity). Numbers
+// the verifier's and the search's treatment of max covers it. A clamp to
+// the type's whole range is the identity (clamps with constant bounds:
+// clamp.mlir). Numbers
 // agree with the original ops through the interpreter
 // and through the searched and lowered kernels' CPU form; the verifier
 // tells min from max and from a min with one operand changed.
@@ -40,12 +39,9 @@
 // CHECK-NOT: ug.maximum
 // CHECK: "ug.add"
 // CHECK-NEXT: return
-// CHECK-LABEL: func.func @relu6(
-// CHECK: tosa.clamp
 
 // REM-DAG: remark: mirage-lift: @tosa_min_lax0: 3 ops -> kernel graph of 6 μGraph ops, 2 inputs, 1 output
 // REM-DAG: remark: mirage-lift: @named_min_lax0: 3 ops -> kernel graph of 6 μGraph ops, 2 inputs, 1 output
-// REM-DAG: remark: mirage-lift: 'tosa.clamp' is not lifted: clamp to [0, 6]: its bounds would have to become tensors (the μGraph has no maximum with a constant)
 
 // NUM-DAG: @tosa_min_lax0: 1 output, 128 elements, max abs error {{.*}}: ok
 // NUM-DAG: @named_min_lax0: 1 output, 32 elements, max abs error {{.*}}: ok
@@ -133,12 +129,5 @@ func.func @tensor_min(%a: tensor<4x16xf16>, %b: tensor<4x16xf16>) -> tensor<4x16
 func.func @clamp_unbounded(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %s = tosa.add %x, %y : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
   %r = tosa.clamp %s {max_val = 3.40282347E+38 : f32, min_val = -3.40282347E+38 : f32} : (tensor<4x8xf32>) -> tensor<4x8xf32>
-  return %r : tensor<4x8xf32>
-}
-
-// ReLU6 stays a clamp: its upper bound would have to be a tensor.
-func.func @relu6(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>) -> tensor<4x8xf32> {
-  %s = tosa.add %x, %y : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-  %r = tosa.clamp %s {max_val = 6.000000e+00 : f32, min_val = 0.000000e+00 : f32} : (tensor<4x8xf32>) -> tensor<4x8xf32>
   return %r : tensor<4x8xf32>
 }

@@ -1,4 +1,4 @@
-// Mixed modules: ops the μGraph cannot express (a relu6 clamp; tosa.gather;
+// Mixed modules: ops the μGraph cannot express (tosa.floor; tosa.gather;
 // scf.for; and, with lift-relu=false, a clamp that is relu) stay exactly
 // where they were, between calls to separate subprograms; the loop body is
 // lifted on its own. By default the relu clamp is lifted as ug.relu and
@@ -25,9 +25,9 @@ func.func @clamp_split(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>) -> tensor<4x8xf
   return %c : tensor<4x8xf32>
 }
 
-func.func @relu6_split(%x: tensor<4x8xf16>) -> tensor<4x8xf16> {
+func.func @floor_split(%x: tensor<4x8xf16>) -> tensor<4x8xf16> {
   %e = tosa.exp %x : (tensor<4x8xf16>) -> tensor<4x8xf16>
-  %c = tosa.clamp %e {min_val = 0.0 : f16, max_val = 6.0 : f16} : (tensor<4x8xf16>) -> tensor<4x8xf16>
+  %c = tosa.floor %e : (tensor<4x8xf16>) -> tensor<4x8xf16>
   %s = tosa.rsqrt %c : (tensor<4x8xf16>) -> tensor<4x8xf16>
   return %s : tensor<4x8xf16>
 }
@@ -78,18 +78,18 @@ func.func @loop_split(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> tensor<4x8xf3
 // CHECK-NEXT: %[[SUB:.*]] = "ug.sub"(%[[CLAMP]], %[[Y]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
 // CHECK-NEXT: %[[RSQRT:.*]] = "ug.rsqrt"(%[[SUB]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
 // CHECK-NEXT: return %[[RSQRT]] : tensor<4x8xf32>
-// CHECK-LABEL: func.func @relu6_split(
+// CHECK-LABEL: func.func @floor_split(
 // CHECK-SAME: %[[X:[^:]+]]: tensor<4x8xf16>)
-// CHECK-NEXT:    %[[E:.*]] = call @relu6_split_lax0(%[[X]])
-// CHECK-NEXT:    %[[C:.*]] = tosa.clamp %[[E]] {max_val = 6.000000e+00 : f16, min_val = 0.000000e+00 : f16}
-// CHECK-NEXT:    %[[S:.*]] = call @relu6_split_lax1(%[[C]])
+// CHECK-NEXT:    %[[E:.*]] = call @floor_split_lax0(%[[X]])
+// CHECK-NEXT:    %[[C:.*]] = tosa.floor %[[E]]
+// CHECK-NEXT:    %[[S:.*]] = call @floor_split_lax1(%[[C]])
 // CHECK-NEXT:    return %[[S]]
-// CHECK-LABEL: func.func private @relu6_split_lax0(
-// CHECK-SAME: %[[X:[^:]+]]: tensor<4x8xf16>) -> tensor<4x8xf16> attributes {ug.level = "kernel", ug.reference = @relu6_split_lax0_ref} {
+// CHECK-LABEL: func.func private @floor_split_lax0(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<4x8xf16>) -> tensor<4x8xf16> attributes {ug.level = "kernel", ug.reference = @floor_split_lax0_ref} {
 // CHECK-NEXT: %[[EXP:.*]] = "ug.exp"(%[[X]]) : (tensor<4x8xf16>) -> tensor<4x8xf16>
 // CHECK-NEXT: return %[[EXP]] : tensor<4x8xf16>
-// CHECK-LABEL: func.func private @relu6_split_lax1(
-// CHECK-SAME: %[[CLAMP:[^:]+]]: tensor<4x8xf16>) -> tensor<4x8xf16> attributes {ug.level = "kernel", ug.reference = @relu6_split_lax1_ref} {
+// CHECK-LABEL: func.func private @floor_split_lax1(
+// CHECK-SAME: %[[CLAMP:[^:]+]]: tensor<4x8xf16>) -> tensor<4x8xf16> attributes {ug.level = "kernel", ug.reference = @floor_split_lax1_ref} {
 // CHECK-NEXT: %[[RSQRT:.*]] = "ug.rsqrt"(%[[CLAMP]]) : (tensor<4x8xf16>) -> tensor<4x8xf16>
 // CHECK-NEXT: return %[[RSQRT]] : tensor<4x8xf16>
 // CHECK-LABEL: func.func @gather_split(
@@ -151,10 +151,10 @@ func.func @loop_split(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> tensor<4x8xf3
 // REM: {{.*}}:20:{{[0-9]+}}: remark: mirage-lift: @clamp_split_lax0: 2 ops -> kernel graph of 2 μGraph ops, 2 inputs, 1 output
 // REM: {{.*}}:22:{{[0-9]+}}: remark: mirage-lift: 'tosa.clamp' is not lifted: relu is not lifted with lift-relu=false
 // REM: {{.*}}:23:{{[0-9]+}}: remark: mirage-lift: @clamp_split_lax1: 2 ops -> kernel graph of 2 μGraph ops, 2 inputs, 1 output
-// REM: {{.*}}:28:{{[0-9]+}}: remark: mirage-lift: '@relu6_split': lifted 2 subprograms (@relu6_split_lax0, @relu6_split_lax1); 1 tensor op left in place
-// REM: {{.*}}:29:{{[0-9]+}}: remark: mirage-lift: @relu6_split_lax0: 1 op -> kernel graph of 1 μGraph op, 1 input, 1 output
-// REM: {{.*}}:30:{{[0-9]+}}: remark: mirage-lift: 'tosa.clamp' is not lifted: clamp to [0, 6]: its bounds would have to become tensors (the μGraph has no maximum with a constant)
-// REM: {{.*}}:31:{{[0-9]+}}: remark: mirage-lift: @relu6_split_lax1: 1 op -> kernel graph of 1 μGraph op, 1 input, 1 output
+// REM: {{.*}}:28:{{[0-9]+}}: remark: mirage-lift: '@floor_split': lifted 2 subprograms (@floor_split_lax0, @floor_split_lax1); 1 tensor op left in place
+// REM: {{.*}}:29:{{[0-9]+}}: remark: mirage-lift: @floor_split_lax0: 1 op -> kernel graph of 1 μGraph op, 1 input, 1 output
+// REM: {{.*}}:30:{{[0-9]+}}: remark: mirage-lift: 'tosa.floor' is not lifted: the μGraph has no counterpart of 'tosa.floor'
+// REM: {{.*}}:31:{{[0-9]+}}: remark: mirage-lift: @floor_split_lax1: 1 op -> kernel graph of 1 μGraph op, 1 input, 1 output
 // REM: {{.*}}:35:{{[0-9]+}}: remark: mirage-lift: '@gather_split': lifted 2 subprograms (@gather_split_lax0, @gather_split_lax1); 1 tensor op left in place
 // REM: {{.*}}:36:{{[0-9]+}}: remark: mirage-lift: @gather_split_lax0: 4 ops -> kernel graph of 3 μGraph ops, 1 input, 1 output
 // REM: {{.*}}:41:{{[0-9]+}}: remark: mirage-lift: 'tosa.gather' is not lifted: the μGraph has no counterpart of 'tosa.gather'

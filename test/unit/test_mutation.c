@@ -103,8 +103,15 @@ static bool is_online(const MgOp *op) {
   return op->kind == MG_OP_ACCUM && op->acc == MG_ACCUM_ONLINE;
 }
 static bool is_unary(MgOpKind k) { return k >= MG_OP_EXP && k <= MG_OP_ERF; }
-static bool is_scalar(MgOpKind k) {
-  return k == MG_OP_MUL_SCALAR || k == MG_OP_DIV_SCALAR;
+static bool is_scalar(MgOpKind k) { return mg_op_kind_has_scalar(k); }
+// The other scalar kind of k's pair: mul <-> div, max <-> min.
+static MgOpKind other_scalar(MgOpKind k) {
+  switch (k) {
+  case MG_OP_MUL_SCALAR: return MG_OP_DIV_SCALAR;
+  case MG_OP_DIV_SCALAR: return MG_OP_MUL_SCALAR;
+  case MG_OP_MAX_SCALAR: return MG_OP_MIN_SCALAR;
+  default: return MG_OP_MAX_SCALAR;
+  }
 }
 
 // Layouts the mutations try: the identity, the last two dims swapped, the
@@ -263,9 +270,7 @@ static void enumerate(const MgProgram *p, MutList *out) {
         push(out, mut(MUT_DROP, g, i, 0, 0));
       }
       if (is_scalar(k)) {
-        push(out, mut(MUT_KIND, g, i, 0,
-                      k == MG_OP_MUL_SCALAR ? MG_OP_DIV_SCALAR
-                                            : MG_OP_MUL_SCALAR));
+        push(out, mut(MUT_KIND, g, i, 0, other_scalar(k)));
         double alts[3] = {op->scalar * 2, op->scalar + 1, -op->scalar};
         for (int a = 0; a < 3; ++a) {
           Mutation m = mut(MUT_SCALAR, g, i, 0, 0);
@@ -562,14 +567,16 @@ typedef enum MaxMut {
   MAXMUT_SWAP,   // maximum's or online's operands exchanged
   MAXMUT_DROP,   // maximum, reduce_max, a max accumulator or x − max dropped
   MAXMUT_REWIRE, // maximum, reduce_max or online's max reading another tensor
+  MAXMUT_BOUND,  // max_scalar's or min_scalar's constant changed
   MAXMUT_COUNT
 } MaxMut;
 
 static const char *const max_mut_names[MAXMUT_COUNT] = {
-    "", "kind", "reduce dim", "accumulator", "swap", "drop", "rewire"};
+    "", "kind", "reduce dim", "accumulator", "swap", "drop", "rewire",
+    "bound"};
 
 static bool is_max(const MgOp *op) {
-  return op->kind == MG_OP_MAX || op->kind == MG_OP_REDUCE_MAX ||
+  return mg_op_kind_is_order((MgOpKind)op->kind) ||
          (op->kind == MG_OP_ACCUM && op->acc == MG_ACCUM_MAX);
 }
 
@@ -581,10 +588,11 @@ static MaxMut classify(const MgProgram *p, const Mutation *mu) {
   const MgOp *op = &gr->ops[mu->op];
   switch (mu->kind) {
   case MUT_KIND:
-    return is_max(op) || mu->value == MG_OP_MAX ||
-                   mu->value == MG_OP_REDUCE_MAX
+    return is_max(op) || mg_op_kind_is_order((MgOpKind)mu->value)
                ? MAXMUT_KIND
                : MAXMUT_NONE;
+  case MUT_SCALAR:
+    return is_max(op) ? MAXMUT_BOUND : MAXMUT_NONE;
   case MUT_ATTR:
     return op->kind == MG_OP_REDUCE_MAX ? MAXMUT_DIM : MAXMUT_NONE;
   case MUT_ACC:
@@ -991,6 +999,66 @@ static MgProgram *softmax_halves(void) {
   return p;
 }
 
+// Clamps (issue 30): hardtanh's shape clamp(X, -1/2, 1/2) and
+// x·clamp(x, -1/2, 1/2)/6 (hardswish's) over X (64, 8), at kernel level
+// and fused into one kernel (grid over the rows). The bounds lie inside
+// the float check's inputs ([-1, 1]), so a wrong bound, max for min or a
+// dropped bound changes the floats: each must be rejected.
+static MgTensorId clamp_ops(MgProgram *p, MgGraphId g, MgTensorId x,
+                            bool swish) {
+  double b = 0.5;
+  MgTensorId c = v_ok(mg_graph_scalar(p, g, MG_OP_MAX_SCALAR, x, -b, NULL));
+  c = v_ok(mg_graph_scalar(p, g, MG_OP_MIN_SCALAR, c, b, NULL));
+  if (!swish)
+    return c;
+  c = v_ok(mg_graph_binary(p, g, MG_OP_MUL, x, c, NULL));
+  return v_ok(mg_graph_scalar(p, g, MG_OP_DIV_SCALAR, c, 6, NULL));
+}
+
+static MgProgram *clamp_program(bool swish, bool fused) {
+  MgTensorId x;
+  MgProgram *p = rowmax_inputs(&x);
+  if (!fused) {
+    mg_graph_mark_output(p, 0, clamp_ops(p, 0, x, swish), NULL);
+    CHECK_EQ_INT(mg_program_validate(p, NULL, NULL), MG_STATUS_OK);
+    return p;
+  }
+  MgGraphId g = mg_program_add_graph(p, MG_LEVEL_BLOCK);
+  const int32_t grid[3] = {4, 1, 1};
+  const int64_t dims[2] = {64, 8};
+  const int8_t imap[3] = {0, MG_MAP_NONE, MG_MAP_NONE};
+  CHECK_EQ_INT(mg_graph_set_launch(p, g, grid, 128, 1, NULL), MG_STATUS_OK);
+  MgTensorId t = v_ok(mg_graph_iterator(
+      p, g, mg_graph_add_input(p, g, MG_DTYPE_F16, 2, dims, NULL), imap,
+      MG_MAP_NONE, NULL));
+  t = clamp_ops(p, g, t, swish);
+  mg_graph_mark_output(p, g, v_ok(mg_graph_saver(p, g, t, imap, NULL)), NULL);
+  MgTensorId out;
+  CHECK(mg_graph_custom(p, 0, (MgCall){g, 1, &x}, &out, NULL) != MG_NO_ID);
+  mg_graph_mark_output(p, 0, out, NULL);
+  CHECK_EQ_INT(mg_program_validate(p, NULL, NULL), MG_STATUS_OK);
+  return p;
+}
+
+static void test_mutation_clamp_mutants_rejected(void) {
+  Tally t;
+  memset(&t, 0, sizeof t);
+  mutate_pair("hardtanh", clamp_program(false, false),
+              clamp_program(false, true), &t);
+  mutate_pair("hardswish", clamp_program(true, false),
+              clamp_program(true, true), &t);
+  size_t rejected = t.not_equivalent + t.invalid_verdict + t.unknown;
+  printf("clamp mutants: %zu generated, %zu rejected, of the bounds: kind "
+         "%zu, drop %zu, bound %zu\n",
+         t.real, rejected, t.max_real[MAXMUT_KIND], t.max_real[MAXMUT_DROP],
+         t.max_real[MAXMUT_BOUND]);
+  CHECK_EQ_INT(t.accepted, 0);
+  CHECK(t.real > 20);
+  CHECK(t.max_real[MAXMUT_KIND] > 0 && t.max_real[MAXMUT_DROP] > 0 &&
+        t.max_real[MAXMUT_BOUND] > 0);
+  CHECK_EQ_INT(rejected, t.real);
+}
+
 static void test_mutation_max_mutants_rejected(void) {
   Tally t;
   memset(&t, 0, sizeof t);
@@ -1037,8 +1105,8 @@ static void test_mutation_max_mutants_rejected(void) {
   CHECK_EQ_INT(t.float_failed, 0);
   CHECK_EQ_INT(t.equivalent_accepted, t.equivalent);
   // Every way of mutating a max op produced mutants only the verifier
-  // could reject.
-  for (int c = MAXMUT_NONE + 1; c < MAXMUT_COUNT; ++c)
+  // could reject (bounds: test_mutation_clamp_mutants_rejected).
+  for (int c = MAXMUT_NONE + 1; c < MAXMUT_BOUND; ++c)
     CHECK(t.max_real[c] >= 2);
   // Dropping a guard's sub keeps the floats (at inputs in [-1, 1]) but
   // loses the guard.
@@ -1049,5 +1117,6 @@ int main(void) {
   RUN_TEST(test_mutation_all_real_mutants_rejected);
   RUN_TEST(test_mutation_view_mutants_rejected);
   RUN_TEST(test_mutation_max_mutants_rejected);
+  RUN_TEST(test_mutation_clamp_mutants_rejected);
   return TEST_SUMMARY();
 }

@@ -227,6 +227,16 @@ static bool unary_at(MgOpKind kind, double scalar, double x, double *v,
     *v = x / scalar;
     *d = 1 / scalar;
     return true;
+  case MG_OP_MAX_SCALAR: // x or the constant, NaN winning; exact
+    *v = x > scalar || isnan(x) ? x : scalar;
+    *d = *v == x ? 1 : 0;
+    *roundings = 0;
+    return true;
+  case MG_OP_MIN_SCALAR:
+    *v = x < scalar || isnan(x) ? x : scalar;
+    *d = *v == x ? 1 : 0;
+    *roundings = 0;
+    return true;
   default:
     return false;
   }
@@ -251,6 +261,9 @@ static MgStatus e_unary(void *ctx, MgOpKind kind, double scalar,
     }
     if (kind == MG_OP_RELU && near_zero(x))
       d = 1; // the kink: either side may be taken
+    if ((kind == MG_OP_MAX_SCALAR || kind == MG_OP_MIN_SCALAR) &&
+        fabs(x.v - scalar) <= x.s)
+      d = 1; // near the bound either side may be taken
     put(e, out + i, v, fabs(d) * x.s, roundings);
   }
   return MG_STATUS_OK;

@@ -86,7 +86,9 @@ static void analyze(const MgProgram *p, MgGraphId gid, const Boundary *b,
     }
     case MG_OP_MAX:
     case MG_OP_REDUCE_MAX:
-      break; // picks an operand: no rounding
+    case MG_OP_MAX_SCALAR:
+    case MG_OP_MIN_SCALAR:
+      break; // picks an operand or the constant: no rounding
     case MG_OP_CUSTOM:
     case MG_OP_THREAD: {
       double sub_in[MG_MAX_OP_INPUTS], sub_out[MG_MAX_OP_OUTPUTS];
