@@ -30,7 +30,8 @@ static const char *const views[] = {
     "tosa.reshape",          "tosa.transpose",   "tosa.cast",
     "tosa.identity",         "linalg.transpose", "tensor.expand_shape",
     "tensor.collapse_shape", "linalg.copy",      "tosa.slice",
-    "tosa.concat",           "tensor.extract_slice"};
+    "tosa.concat",           "tensor.extract_slice", "tensor.concat",
+    "tensor.insert_slice"};
 
 static bool in_list(MlirOperation op, const char *const *list, size_t n) {
   for (size_t i = 0; i < n; ++i)
