@@ -10,7 +10,7 @@
 // free view has no kernel).
 //
 //===----------------------------------------------------------------------===//
-#include "lower_internal.h"
+#include "form/form.h"
 
 #include <stdio.h>
 #include <stdlib.h>
