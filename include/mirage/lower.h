@@ -190,7 +190,7 @@ typedef struct MgLowerKernelPlan {
   bool pipelined;           // the for-loop is a cp.async pipeline of
                             // `stages` stages (mg_lower_stages)
   uint32_t async_batches;   // not pipelined: waits for batches of cp.async
-                            // tile copies per iteration (schedule.c)
+                            // tile copies per iteration (lib/lower/decide/batches.c)
   int64_t smem_bytes;       // shared memory per block: tiles (every stage
                             // where staged), online state, the reduction
                             // scratch, the GEMV's partial sums and ring

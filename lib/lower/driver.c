@@ -1,6 +1,10 @@
-//===- driver.c - mg_lower_emit: checks, folded layouts, the form ---------===//
+//===- driver.c - mg_lower_emit: checks, folded layouts, the form --------===//
 //
-// (moved from the files named in docs/lower.md, "Layers")
+// The entry point checks the program and the symbols, derives the layouts
+// of folded views on a copy of the program, resolves the target once
+// (NULL: sm_90) and picks a form: form/gpu.c (`gpu.module @<name>` with one
+// `gpu.func @<name>_k<op>` per kernel op of the root graph), form/host.c
+// (the launching function) or form/cpu.c (the CPU form).
 //
 //===----------------------------------------------------------------------===//
 #include "form/form.h"

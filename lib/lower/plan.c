@@ -8,7 +8,7 @@
 //  - shared memory: mg_lower_tile_bytes (tiles, both stages where staged,
 //    online state), the reduction scratch of gpu.c (one f32 per warp when
 //    the block's threads are whole warps), mg_lower_gemv_smem, _ring;
-//  - phases: mg_lower_op_phases (schedule.c: loop-invariant tiles and
+//  - phases: mg_lower_op_phases (decide/schedule.c: loop-invariant tiles and
 //    what only they feed run before the loop);
 //  - values kept in registers: mg_lower_register_values (the plan the
 //    emitter allocates tiles by);
@@ -19,7 +19,7 @@
 //  - reductions: mg_lower_reduction_warps with the Emit fields it reads
 //    (the graph, the cooperative threads, whether the op runs inside a
 //    for-loop of F > 1), tensor cores through mg_lower_uses_mma;
-//  - barriers: schedule.c places them by dependence and keeps the
+//  - barriers: write/block.c places them by dependence and keeps the
 //    placement to itself, so they are counted in the kernel it writes
 //    (mg_lower_gpu_kernel into a scratch text): gpu.barrier lines before,
 //    inside and after the for-loop it marks {mirage.for_loop}.

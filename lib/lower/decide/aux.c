@@ -1,6 +1,6 @@
 //===- aux.c - The online accumulators' running-max state -----------------===//
 //
-// (moved from the files named in docs/lower.md, "Layers")
+// One concern of its layer (docs/lower.md, "Layers"; the folder's header).
 //
 //===----------------------------------------------------------------------===//
 #include "decide/decide.h"

@@ -3,7 +3,7 @@
 // What the writers and the plan (plan.c) must agree on, decided once from
 // the graph alone: tile shapes and bytes (tiles.c), the per-tensor tables
 // (tables.c), vector widths of copies (widths.c), the for-loop pipeline
-// (stages.c), when each op runs and what stays in registers (schedule.c),
+// (tiles.c), when each op runs and what stays in registers (schedule.c),
 // cooperative reductions (reductions.c), tensor cores (mma_plan.c), online
 // state (aux.c), launches (launch.c) and the GEMV's shape (gemv_plan.c,
 // fused_plan.c). Decisions may write type strings but never MLIR ops; they
@@ -33,7 +33,7 @@ void mg_lower_stored_type(const MgGraph *g, MgTensorId t, char out[TYPE_LEN]);
 /// Elements tile `t`'s rows are padded by in shared memory: 8 (16 bytes)
 /// for an operand of a matmul on tensor cores whose rows would put
 /// ldmatrix's 8 rows on the same banks, when the graph's padded tiles stay
-/// static (emit.c); else 0.
+/// static (tiles.c); else 0.
 int64_t mg_lower_row_pad(const MgGraph *b, MgTensorId t);
 /// Tile `t`'s buffer shape: its dims, the last one padded.
 void mg_lower_tile_shape(const MgGraph *b, MgTensorId t, MgTensor *out);
@@ -80,15 +80,15 @@ uint32_t mg_lower_copy_rank(const MgGraph *b, MgTensorId tile,
 /// 16-byte vector where every vector is contiguous and 16-byte aligned in
 /// both the operands and the result, else 1.
 int64_t mg_lower_view_vector_width(const MgGraph *g, const MgOp *op);
-/// Stages of the block graph's for-loop pipeline (schedule.c), 0 when it
+/// Stages of the block graph's for-loop pipeline (tiles.c; write/block.c runs it), 0 when it
 /// is none: F > 1, every reloaded tile moves as 16-byte vectors, at least
-/// two stages of them stay static (emit.c says how many).
+/// two stages of them stay static (tiles.c says how many).
 int64_t mg_lower_stages(const MgGraph *b);
 /// mg_lower_stages(b) >= 2.
 bool mg_lower_pipelined(const MgGraph *b);
 /// Iterator `op` moves by cp.async: staged, or (outside a pipeline) whole
 /// 16-byte vectors from a dense buffer, every copy of a batch in flight at
-/// once (schedule.c).
+/// once (write/block.c).
 bool mg_lower_is_async_load(const MgGraph *b, const MgOp *op);
 /// Tile `t` is staged (memref<Sx...>, S = mg_lower_stages).
 bool mg_lower_is_staged(const MgGraph *b, MgTensorId t);
@@ -130,7 +130,7 @@ bool mg_lower_op_phases(const MgGraph *b, uint8_t *phase);
 /// chain and read only inside it, so it needs no tile. False: no memory.
 bool mg_lower_register_values(const MgGraph *b, bool *reg);
 /// Batches of cp.async tile copies one iteration of a loop that is not
-/// pipelined waits for (schedule.c).
+/// pipelined waits for (batches.c).
 uint32_t mg_lower_async_batches(const MgGraph *b);
 /// Threads per block that allow cooperative reductions (whole warps), else 0.
 int64_t mg_lower_coop_threads(const MgGraph *b);

@@ -1,6 +1,6 @@
 //===- gemv_plan.c - The split-K GEMV's shape, ring and buffers -----------===//
 //
-// (moved from the files named in docs/lower.md, "Layers")
+// One concern of its layer (docs/lower.md, "Layers"; the folder's header).
 //
 //===----------------------------------------------------------------------===//
 #include "decide/gemv_plan.h"

@@ -1,6 +1,6 @@
 //===- launch.c - Which ops are kernels, and their launches ---------------===//
 //
-// (moved from the files named in docs/lower.md, "Layers")
+// One concern of its layer (docs/lower.md, "Layers"; the folder's header).
 //
 //===----------------------------------------------------------------------===//
 #include "decide/decide.h"

@@ -1,6 +1,6 @@
 //===- mma_plan.c - Which block matmuls run on tensor cores ---------------===//
 //
-// (moved from the files named in docs/lower.md, "Layers")
+// One concern of its layer (docs/lower.md, "Layers"; the folder's header).
 //
 //===----------------------------------------------------------------------===//
 #include "decide/decide.h"

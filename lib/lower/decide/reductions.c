@@ -1,6 +1,6 @@
 //===- reductions.c - Cooperative reductions and staggered rows -----------===//
 //
-// (moved from the files named in docs/lower.md, "Layers")
+// One concern of its layer (docs/lower.md, "Layers"; the folder's header).
 //
 //===----------------------------------------------------------------------===//
 #include "decide/decide.h"

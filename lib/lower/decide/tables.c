@@ -1,6 +1,6 @@
 //===- tables.c - Per-tensor name, type and dtype tables ------------------===//
 //
-// (moved from the files named in docs/lower.md, "Layers")
+// One concern of its layer (docs/lower.md, "Layers"; the folder's header).
 //
 //===----------------------------------------------------------------------===//
 #include "decide/decide.h"

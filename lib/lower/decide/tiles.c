@@ -1,10 +1,9 @@
-//===- emit.c - mg_lower_emit and what its writers share ------------------===//
+//===- tiles.c - Tile shapes, padded rows, bytes and the pipeline's stages ===//
 //
-// The entry point picks a writer: gpu.c (`gpu.module @<name>` with one
-// `gpu.func @<name>_k<op>` per kernel op of the root graph), host.c (the
-// launching function) or cpu.c (the CPU form). Shared here: text helpers,
-// tile sizes, types and stages, and per-tensor tables; the block-graph body
-// every writer uses is schedule.c's.
+// A tile's buffer (its rows padded for ldmatrix where the padded tiles
+// stay static), its bytes, and the stages of the for-loop pipeline: the
+// stages depend on the tiles' bytes and the staged tiles' bytes on the
+// stages, so both live here. The totals per kernel op are smem.c's.
 //
 //===----------------------------------------------------------------------===//
 #include "decide/decide.h"

@@ -1,6 +1,6 @@
 //===- text.c - The text/SSA toolbox: lines, names, types -----------------===//
 //
-// (moved from the files named in docs/lower.md, "Layers")
+// One concern of its layer (docs/lower.md, "Layers"; the folder's header).
 //
 //===----------------------------------------------------------------------===//
 #include "text/text.h"

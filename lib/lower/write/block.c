@@ -229,7 +229,7 @@ static void stage_type(const MgGraph *b, MgTensorId t, bool gpu,
                           (long long)x->dims[d]);
   n += (size_t)snprintf(out + n, TYPE_LEN - n, "%s, strided<[",
                         mg_lower_elt(mg_lower_kept_dtype(b, t)));
-  MgTensor padded; // the buffer's rows may be padded (emit.c)
+  MgTensor padded; // the buffer's rows may be padded (decide/tiles.c)
   mg_lower_tile_shape(b, t, &padded);
   for (uint32_t d = 0; d < x->rank; d++) {
     int64_t stride = 1;

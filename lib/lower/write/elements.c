@@ -1,6 +1,6 @@
 //===- elements.c - Element loops and the scalar helpers ------------------===//
 //
-// (moved from the files named in docs/lower.md, "Layers")
+// One concern of its layer (docs/lower.md, "Layers"; the folder's header).
 //
 //===----------------------------------------------------------------------===//
 #include "write/write.h"

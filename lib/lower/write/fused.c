@@ -1,6 +1,6 @@
 //===- fused.c - The fused GEMV's epilogue --------------------------------===//
 //
-// (moved from the files named in docs/lower.md, "Layers")
+// One concern of its layer (docs/lower.md, "Layers"; the folder's header).
 //
 //===----------------------------------------------------------------------===//
 #include "write/gemv.h"

@@ -1,6 +1,6 @@
 //===- layout.c - Inputs stored in another layout, viewed -----------------===//
 //
-// (moved from the files named in docs/lower.md, "Layers")
+// One concern of its layer (docs/lower.md, "Layers"; the folder's header).
 //
 //===----------------------------------------------------------------------===//
 #include "write/write.h"

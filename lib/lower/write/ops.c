@@ -9,7 +9,7 @@
 // last dim of the SUM_LAST accumulators) run sequentially per result
 // element, or cooperatively (below). The max and online accumulators are
 // online.c's, kernel-level view ops views.c's; the element loops and loads
-// and stores here are shared with them (lower_internal.h).
+// and stores here are shared with them (elements.c, write.h).
 //
 //===----------------------------------------------------------------------===//
 #include "write/write.h"
@@ -400,7 +400,7 @@ static void chain_at(Emit *e, const Chain *ch, Index idx, const char *pre) {
     if (c == 0 && pre) {
       snprintf(regs[0], NAME_LEN, "%s", pre);
     } else if (op->kind == MG_OP_ACCUM) {
-      // A sum accumulator folded into the chain (schedule.c): the member's
+      // A sum accumulator folded into the chain (decide/schedule.c): the member's
       // value goes straight into it, never to a tile.
       for (uint32_t j = 0; j < c; j++)
         if (ops[j]->outputs[0] == op->inputs[0])
@@ -1085,7 +1085,7 @@ void mg_lower_op(Emit *e, const MgOp *op) {
   case MG_OP_ACCUM: accum(e, op); return;
   case MG_OP_ITERATOR: move_tile(e, op, false); return;
   case MG_OP_SAVER: move_tile(e, op, true); return;
-  case MG_OP_CONCAT: // a view op at kernel level (views.c)
+  case MG_OP_CONCAT: // a view op at kernel level (write/views.c)
     if (e->g->level == MG_LEVEL_KERNEL)
       mg_lower_view(e, op);
     else

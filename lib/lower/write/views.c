@@ -233,7 +233,7 @@ void mg_lower_view(Emit *e, const MgOp *op) {
   }
   MgOpId id = (MgOpId)(op - e->g->ops);
   int64_t vw = mg_lower_view_vector_width(e->g, op);
-  // The launch (host.c) is fixed, so the step is a known constant: each
+  // The launch (decide/launch.c) is fixed, so the step is a known constant: each
   // thread's position is then split once or carried (ops.c), never divided
   // by a run-time value. The CPU form runs the same threads in turn.
   int64_t threads =
