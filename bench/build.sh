@@ -11,7 +11,8 @@ bench_build() {
   local name="$1"
   (cd "$bench_root" && gcc -std=c11 -O2 -Wall -Wextra -Iinclude \
     lib/support/*.c lib/graph/*.c lib/interp/*.c lib/verify/*.c \
-    lib/absexpr/*.c lib/cost/*.c lib/lower/*.c lib/search/*.c lib/target/*.c \
+    lib/absexpr/*.c lib/cost/*.c lib/lower/*.c lib/lower/*/*.c lib/search/*.c \
+    lib/target/*.c -Ilib/lower \
     "bench/$name.c" -lm -lpthread \
     -o "$bench_out/$name")
   bench_bin="$bench_out/$name"

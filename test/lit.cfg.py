@@ -5,7 +5,7 @@ import lit.formats
 
 config.name = "mirage"
 config.test_format = lit.formats.ShTest(execute_external=True)
-config.suffixes = [".mlir", ".c"]
+config.suffixes = [".mlir", ".c", ".test"]
 config.excludes = ["Inputs", "lit.cfg.py", "CMakeLists.txt", "unit"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.mirage_obj_root, "test")

@@ -32,6 +32,7 @@
 #define MIRAGE_LOWER_H
 
 #include "mirage/graph.h"
+#include "mirage/target.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -93,18 +94,21 @@ MG_API int64_t mg_lower_predefined_blocks(const MgProgram *program,
 MG_API MgStatus mg_lower_emit(const MgProgram *program,
                               const MgLowerOptions *options, MgText *out,
                               MgDiag *diag);
-/// The same for a target of compute capability `sm` x 10 (80 for sm_80;
-/// 0: the default, sm_90). From 80 on, block matmuls of f16 or bf16 tiles
-/// whose dims are multiples of the m16n8k16 shape run on tensor cores
-/// (ldmatrix + mma.sync), and the CPU form emulates the same fragments;
-/// below, and for other matmuls, on the FP32 lanes (docs/lower.md).
+/// The same for `target` (mg_target_lookup("sm_80"); NULL: the default,
+/// sm_90, resolved here once: the emitter below never sees NULL). On a
+/// target of compute capability 8.0 or more (MgTarget.sm >= 80) block
+/// matmuls of f16 or bf16 tiles whose dims are multiples of the m16n8k16
+/// shape run on tensor cores (ldmatrix + mma.sync), and the CPU form
+/// emulates the same fragments; below, and for other matmuls, on the FP32
+/// lanes (docs/lower.md).
 MG_API MgStatus mg_lower_emit_for(const MgProgram *program,
-                                  const MgLowerOptions *options, int sm,
-                                  MgText *out, MgDiag *diag);
+                                  const MgLowerOptions *options,
+                                  const MgTarget *target, MgText *out,
+                                  MgDiag *diag);
 
 /// Shared memory the tiles of root op `op` take (each 16-byte aligned; 0
 /// for a predefined op; for a ug.custom lowered as a GEMV with an
-/// epilogue, lib/lower/fused.c, its partial sums, ring and statistics).
+/// epilogue, lib/lower/decide/fused_plan.c, its partial sums, ring and statistics).
 MG_API int64_t mg_lower_tile_bytes(const MgProgram *program, MgOpId op);
 /// Tiles up to this many bytes are static workgroup buffers; above it (the
 /// CUDA limit for static shared memory) they are views of dynamic shared
@@ -186,7 +190,7 @@ typedef struct MgLowerKernelPlan {
   bool pipelined;           // the for-loop is a cp.async pipeline of
                             // `stages` stages (mg_lower_stages)
   uint32_t async_batches;   // not pipelined: waits for batches of cp.async
-                            // tile copies per iteration (schedule.c)
+                            // tile copies per iteration (lib/lower/decide/batches.c)
   int64_t smem_bytes;       // shared memory per block: tiles (every stage
                             // where staged), online state, the reduction
                             // scratch, the GEMV's partial sums and ring
@@ -210,7 +214,7 @@ typedef struct MgLowerKernelPlan {
                             // warp (dot products along K; 0: split-K form)
   int64_t acc_lanes;        // its sums' partial accumulators: f32 lanes
   // GEMV: A's and B's kernel tensors (a matmul's operands, or a ug.custom's
-  // that lowers as a GEMV with an epilogue: lib/lower/fused.c).
+  // that lowers as a GEMV with an epilogue: lib/lower/decide/fused_plan.c).
   MgTensorId gemv_a, gemv_b;
   int64_t col_groups;       // GEMV: of the threads / 32 column groups of a
                             // block, those holding columns (fewer when a
@@ -225,15 +229,16 @@ typedef struct MgLowerKernelPlan {
   MgLowerStep steps[MG_LOWER_PLAN_MAX_STEPS]; // in graph order
 } MgLowerKernelPlan;
 
-/// The plan of kernel op `op` of the root graph on a target of compute
-/// capability `sm` x 10 (0: sm_90). False (form NONE) when the op gets no
+/// The plan of kernel op `op` of the root graph on `target` (NULL: the
+/// default, sm_90). False (form NONE) when the op gets no
 /// kernel, is out of range, the lowering rejects it, or its block graph
 /// has more than MG_LOWER_PLAN_MAX_STEPS ops.
-MG_API bool mg_lower_kernel_plan(const MgProgram *program, MgOpId op, int sm,
+MG_API bool mg_lower_kernel_plan(const MgProgram *program, MgOpId op,
+                                 const MgTarget *target,
                                  MgLowerKernelPlan *plan);
 
 /// Whether block matmul `op` of block graph `block` runs on tensor cores
-/// (ldmatrix + mma.sync) on target `sm`: the one place the plan takes that
+/// (ldmatrix + mma.sync) on `target` (NULL: sm_90): the one place the plan takes that
 /// decision from. False for now: the plan and the cost model describe
 /// block matmuls as the FMA loops of ops.c (two shared loads per
 /// multiply-add), although mma.c now lowers qualifying ones (f16/bf16,
@@ -241,7 +246,8 @@ MG_API bool mg_lower_kernel_plan(const MgProgram *program, MgOpId op, int sm,
 /// mg_lower_mma_plan's decision here, count the plan's barriers in the
 /// kernel emitted for the same target (plan.c), and give the cost model
 /// the mma path's costs (lib/cost/emitted.c, `reduction`).
-MG_API bool mg_lower_uses_mma(const MgGraph *block, const MgOp *op, int sm);
+MG_API bool mg_lower_uses_mma(const MgGraph *block, const MgOp *op,
+                              const MgTarget *target);
 
 #ifdef __cplusplus
 }

@@ -37,7 +37,7 @@ typedef struct MgGpu {
   uint32_t smem_bytes_clk; // shared-memory bytes per SM per clock
   double launch_s;         // launch and fill/drain of one kernel
   // Used by the model of the emitted code only.
-  int sm;                  // compute capability x 10 (90 for sm_90)
+  int sm;                  // compute capability x 10 (its MgTarget's sm)
   uint32_t max_threads_sm; // resident threads per SM
   uint32_t max_blocks_sm;  // resident blocks per SM
   uint32_t regs_sm;        // 32-bit registers per SM
@@ -65,6 +65,9 @@ typedef struct MgTarget {
   int32_t max_threads;     // threads per block
   int64_t max_grid[3];
   const MgGpu *gpu;        // the table's figures for `name`
+  int32_t sm;              // compute capability x 10 (90 for sm_90): the
+                           // lowering puts block matmuls on tensor cores
+                           // from 80 (gpu->sm repeats it for the cost model)
 } MgTarget;
 
 /// Target by name, or NULL. mg_target_default() is sm_90.

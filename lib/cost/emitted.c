@@ -206,7 +206,7 @@ typedef enum Finish {
 // shuffles and adds follows, w > 1 meets in the scratch (its barrier is in
 // the plan's count), and one lane finishes; a group of w warps takes its
 // results in turn.
-// A block matmul on tensor cores (lib/lower/mma.c): m16n8k16 mma.sync in
+// A block matmul on tensor cores (lib/lower/write/mma.c): m16n8k16 mma.sync in
 // warp tiles of up to 2 x 4 mma tiles dealt to the warps in turn. Per
 // 16-deep k-step a warp tile loads its fragments with 4 ldmatrix.x4 (A: 2,
 // B: 2 covering 4 n-blocks; 512 bytes each, 4 LSU cycles) and issues its 8
@@ -622,7 +622,7 @@ static Stages shuffle_stages(double held, double last) {
   return st;
 }
 
-// The fused form's epilogue per output (lib/lower/fused.c): each
+// The fused form's epilogue per output (lib/lower/decide/fused_plan.c): each
 // statistic's 32 slice sums loaded (one shared round trip) and added in
 // order, then the element-wise ops: FP32, SFU ops and the dependent path.
 static void epilogue_cost(const MgGpu *g, const MgLowerKernelPlan *pl,
@@ -641,8 +641,8 @@ static void epilogue_cost(const MgGpu *g, const MgLowerKernelPlan *pl,
   }
 }
 
-// The split-K GEMV (lib/lower/gemv.c), B through its cp.async ring; the
-// counts are one row group's. A fused block graph (lib/lower/fused.c)
+// The split-K GEMV (lib/lower/write/gemv.c), B through its cp.async ring; the
+// counts are one row group's. A fused block graph (lib/lower/decide/fused_plan.c)
 // adds its row statistics (an FP32 op per row and k beside the FMAs) and
 // the epilogue per output; the lanes of column groups beyond its tile
 // (col_groups of threads / 32) idle through the k loop. With several B
@@ -1002,7 +1002,7 @@ bool mg_cost_emitted_kernel_facts(const MgProgram *p, MgOpId op,
   if (!mg_cost_kernel(p, op, gpu, &roof))
     return false; // no kernel
   MgLowerKernelPlan *plan = malloc(sizeof *plan);
-  if (!plan || !mg_lower_kernel_plan(p, op, gpu->sm, plan)) {
+  if (!plan || !mg_lower_kernel_plan(p, op, mg_target_lookup(gpu->target), plan)) {
     free(plan); // the roofline stands in
     out->time_s = roof.time_s;
     out->body_s = roof.body_s;

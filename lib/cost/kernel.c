@@ -100,7 +100,7 @@ static void add_work(const MgProgram *p, const MgGraph *g, const MgOp *op,
 }
 
 // The online accumulator (x, m) over a block graph's `blocks` blocks, as
-// lib/lower/online.c emits it: the first iteration copies x and m (no
+// lib/lower/write/online.c emits it: the first iteration copies x and m (no
 // arithmetic, the max stored); each later one computes, per element of m,
 // the new max, two differences and two exps (max, 2 sub: 3 lane ops; 2
 // SFU), and per element of x the rescaled sum acc·a + x·b (mul, FMA: 2

@@ -8,7 +8,7 @@
 //  - shared memory: mg_lower_tile_bytes (tiles, both stages where staged,
 //    online state), the reduction scratch of gpu.c (one f32 per warp when
 //    the block's threads are whole warps), mg_lower_gemv_smem, _ring;
-//  - phases: mg_lower_op_phases (schedule.c: loop-invariant tiles and
+//  - phases: mg_lower_op_phases (decide/schedule.c: loop-invariant tiles and
 //    what only they feed run before the loop);
 //  - values kept in registers: mg_lower_register_values (the plan the
 //    emitter allocates tiles by);
@@ -19,25 +19,26 @@
 //  - reductions: mg_lower_reduction_warps with the Emit fields it reads
 //    (the graph, the cooperative threads, whether the op runs inside a
 //    for-loop of F > 1), tensor cores through mg_lower_uses_mma;
-//  - barriers: schedule.c places them by dependence and keeps the
+//  - barriers: write/block.c places them by dependence and keeps the
 //    placement to itself, so they are counted in the kernel it writes
 //    (mg_lower_gpu_kernel into a scratch text): gpu.barrier lines before,
 //    inside and after the for-loop it marks {mirage.for_loop}.
-// The plan is for the FMA form of block matmuls (mg_lower_uses_mma is
-// false); the kernel counted for barriers is emitted with a zero target
-// (Emit.sm), which takes that form too.
+// The plan is for the FMA form of block matmuls; the kernel counted for
+// barriers is emitted with Emit.fma_matmuls set, which takes that form too.
 //
 //===----------------------------------------------------------------------===//
-#include "lower_internal.h"
+#include "form/form.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-bool mg_lower_uses_mma(const MgGraph *block, const MgOp *op, int sm) {
-  // mma.c's own test (its barriers are the FMA form's: the scan below may
-  // keep Emit.sm 0).
+bool mg_lower_uses_mma(const MgGraph *block, const MgOp *op,
+                       const MgTarget *target) {
+  // mma.c's own test (the barriers counted below are the FMA form's).
+  if (!target)
+    target = mg_target_default();
   return op->kind == MG_OP_MATMUL &&
-         mg_lower_mma_plan(block, op, sm ? sm : 90, NULL);
+         mg_lower_mma_plan(block, op, mg_lower_target_has_mma(target), NULL);
 }
 
 // Terms per result element of a reduction (0: not one): what
@@ -124,12 +125,15 @@ static void count_barriers(const char *s, MgLowerKernelPlan *plan) {
 // Writes the kernel of `op` and counts its barriers; false when the
 // lowering rejects it.
 static bool emitted_barriers(const MgProgram *p, MgOpId op,
+                             const MgTarget *target,
                              MgLowerKernelPlan *plan) {
   MgText text = {0};
   uint32_t counter = 0;
   Emit e;
-  memset(&e, 0, sizeof e); // Emit.sm 0: block matmuls as FMA loops
+  memset(&e, 0, sizeof e);
   e.t = &text;
+  e.target = target;
+  e.fma_matmuls = true; // the plan's form
   e.mode = MG_LOWER_GPU;
   e.p = p;
   e.counter = &counter;
@@ -141,7 +145,8 @@ static bool emitted_barriers(const MgProgram *p, MgOpId op,
   return ok;
 }
 
-static bool block_steps(const MgProgram *p, const MgOp *kop, int sm,
+static bool block_steps(const MgProgram *p, const MgOp *kop,
+                        const MgTarget *target,
                         MgLowerKernelPlan *plan) {
   const MgGraph *b = &p->graphs[kop->attr];
   for (MgTensorId t = 0; t < b->num_tensors; t++)
@@ -155,6 +160,8 @@ static bool block_steps(const MgProgram *p, const MgOp *kop, int sm,
   Emit r; // what mg_lower_reduction_warps reads
   memset(&r, 0, sizeof r);
   r.g = b;
+  r.target = target;
+  r.fma_matmuls = true; // the plan's form, as emitted_barriers writes it
   r.coop_threads = plan->coop_threads;
   for (uint32_t i = 0; ok && i < b->num_ops; i++) {
     const MgOp *op = &b->ops[i];
@@ -186,7 +193,7 @@ static bool block_steps(const MgProgram *p, const MgOp *kop, int sm,
       continue;
     }
     s->terms = reduction_terms(b, op);
-    s->mma = op->kind == MG_OP_MATMUL && mg_lower_uses_mma(b, op, sm);
+    s->mma = op->kind == MG_OP_MATMUL && mg_lower_uses_mma(b, op, target);
     if (s->terms && !s->mma) {
       r.in_loop = s->phase == MG_LOWER_PHASE_LOOP && b->forloop > 1;
       s->warps = mg_lower_reduction_warps(&r, op);
@@ -202,10 +209,12 @@ static bool block_steps(const MgProgram *p, const MgOp *kop, int sm,
   return ok;
 }
 
-bool mg_lower_kernel_plan(const MgProgram *p, MgOpId op, int sm,
-                          MgLowerKernelPlan *plan) {
+bool mg_lower_kernel_plan(const MgProgram *p, MgOpId op,
+                          const MgTarget *target, MgLowerKernelPlan *plan) {
   memset(plan, 0, sizeof *plan);
   plan->forloop = 1;
+  if (!target)
+    target = mg_target_default();
   if (!p || p->num_graphs == 0 || op >= p->graphs[0].num_ops ||
       !mg_lower_is_kernel(p, op))
     return false;
@@ -228,7 +237,8 @@ bool mg_lower_kernel_plan(const MgProgram *p, MgOpId op, int sm,
     plan->smem_bytes = mg_lower_tile_bytes(p, op) +
                        (plan->coop_threads ? plan->coop_threads / 32 * 4 : 0);
     plan->dynamic_smem_bytes = mg_lower_smem_bytes(p, op);
-    if (!block_steps(p, o, sm, plan) || !emitted_barriers(p, op, plan)) {
+    if (!block_steps(p, o, target, plan) ||
+        !emitted_barriers(p, op, target, plan)) {
       memset(plan, 0, sizeof *plan);
       return false;
     }

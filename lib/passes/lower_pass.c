@@ -233,10 +233,11 @@ static bool lower_named(MlirOperation module, MlirSymbolTable symbols,
   mg_text_printf(&text, "module attributes {gpu.container_module} {\n");
   // A kernel graph that only passes inputs through (or views of them)
   // needs no GPU module.
-  MgStatus st = kernels ? mg_lower_emit(p, &gpu, &text, &diag)
+  MgStatus st = kernels ? mg_lower_emit_for(p, &gpu, run->target, &text,
+                                             &diag)
                         : MG_STATUS_OK;
   if (st == MG_STATUS_OK)
-    st = mg_lower_emit(p, &host, &text, &diag);
+    st = mg_lower_emit_for(p, &host, run->target, &text, &diag);
   mg_text_printf(&text, "}\n");
   mg_program_destroy(p);
   if (st != MG_STATUS_OK) {

@@ -116,8 +116,7 @@ static char *lower_to_ptx(const MgPtxRank *r, MlirContext ctx,
                       MG_LOWER_HOST_COPY, NULL};
   MgDiag d = MG_DIAG_INIT;
   mg_text_printf(&text, "module attributes {gpu.container_module} {\n");
-  int sm = mg_cost_gpu(target)->sm;
-  MgStatus st = mg_lower_emit_for(p, &o, sm, &text, &d);
+  MgStatus st = mg_lower_emit_for(p, &o, target, &text, &d);
   mg_text_printf(&text, "}\n");
   if (st != MG_STATUS_OK || text.failed) {
     snprintf(why, size, "the lowering fails: %s", d.message);

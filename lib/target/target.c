@@ -52,25 +52,25 @@ typedef struct Row {
 
 // Each row's target points at the row's own figures.
 static const Row rows[] = {
-    {{"sm_80", 166912, 1024, GRID, &rows[0].gpu}, // 163 KiB per block
+    {{"sm_80", 166912, 1024, GRID, &rows[0].gpu, 80}, // 163 KiB per block
      {.target = "sm_80", .model = "A100 SXM4 80GB", .sms = 108, .sm = 80,
       .clock_hz = 1.41e9, .dram_bw = 2.039e12, .l2_bytes = 40 * MIB,
       .l2_bw = 5.0e12, .tensor_flops = 312e12, .simt_lanes = 64,
       .max_threads_sm = 2048, .max_blocks_sm = 32, .smem_sm = 164 * KIB,
       .lat_dram = 470, SAME_FIGURES}},
-    {{"sm_86", 101376, 1024, GRID, &rows[1].gpu}, // 99 KiB per block
+    {{"sm_86", 101376, 1024, GRID, &rows[1].gpu, 86}, // 99 KiB per block
      {.target = "sm_86", .model = "A40", .sms = 84, .sm = 86,
       .clock_hz = 1.74e9, .dram_bw = 696e9, .l2_bytes = 6 * MIB,
       .l2_bw = 2.0e12, .tensor_flops = 149.7e12, .simt_lanes = 128,
       .max_threads_sm = 1536, .max_blocks_sm = 16, .smem_sm = 100 * KIB,
       .lat_dram = 470, SAME_FIGURES}},
-    {{"sm_89", 101376, 1024, GRID, &rows[2].gpu}, // 99 KiB per block
+    {{"sm_89", 101376, 1024, GRID, &rows[2].gpu, 89}, // 99 KiB per block
      {.target = "sm_89", .model = "RTX 4090", .sms = 128, .sm = 89,
       .clock_hz = 2.52e9, .dram_bw = 1.008e12, .l2_bytes = 72 * MIB,
       .l2_bw = 5.0e12, .tensor_flops = 165.2e12, .simt_lanes = 128,
       .max_threads_sm = 1536, .max_blocks_sm = 24, .smem_sm = 100 * KIB,
       .lat_dram = 540, SAME_FIGURES}},
-    {{"sm_90", 232448, 1024, GRID, &rows[3].gpu}, // 227 KiB per block
+    {{"sm_90", 232448, 1024, GRID, &rows[3].gpu, 90}, // 227 KiB per block
      {.target = "sm_90", .model = "H100 SXM5", .sms = 132, .sm = 90,
       .clock_hz = 1.98e9, .dram_bw = 3.35e12, .l2_bytes = 50 * MIB,
       .l2_bw = 7.0e12, .tensor_flops = 989.4e12, .simt_lanes = 128,
@@ -107,6 +107,6 @@ const char *mg_target_names(void) { return names; }
 const MgTarget *mg_target_unlimited(void) {
   static const MgTarget unlimited = {
       "unlimited", INT64_MAX, INT32_MAX, {INT64_MAX, INT64_MAX, INT64_MAX},
-      NULL};
+      NULL, 90}; // lowered as for the default target
   return &unlimited;
 }

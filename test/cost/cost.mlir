@@ -49,7 +49,7 @@ func.func @mm(%a: tensor<64x128xf16>, %b: tensor<128x256xf16>) -> tensor<64x256x
 //   DRAM time 25856 / 2.8475e12 = 9.08 ns is the largest; 4 blocks on 132
 //   SMs keep 4/132 of the SM time busy: body 0.2996 us.
 // Emitted (cycles at 1.98 GHz): the graph is a GEMV with a row statistic
-//   (lib/lower/fused.c), so the split-K form: 24 columns = 6 vectors of 4
+//   (lib/lower/decide/fused_plan.c), so the split-K form: 24 columns = 6 vectors of 4
 //   floats, 8 column groups (2 idle), 256 threads; u = 2 rows per stage
 //   (4 stages x 2 x 256 x 16 B = 32 KiB), K = 64 is 1 group. Path: the
 //   prologue's DRAM trip 480, the group max(L2 260 + 2 x 4, 480 / 3) =

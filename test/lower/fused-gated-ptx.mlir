@@ -1,7 +1,7 @@
 // REQUIRES: ptxas, libdevice
 // UNSUPPORTED: asan
 // The PTX of the gated MLP's one-kernel form (two matmuls sharing A,
-// lib/lower/fused.c) on sm_90 and sm_80: both streams' 16-byte
+// lib/lower/decide/fused_plan.c) on sm_90 and sm_80: both streams' 16-byte
 // cp.async.cg into the one ring, a commit per iteration and wait_group 3,
 // 16-byte shared loads back, FMAs, one barrier, the silu's ex2; ptxas
 // accepts it and spills nothing. At the paper's shape

@@ -1,6 +1,6 @@
 // A block graph with several matmuls sharing A's iterator, each over its
 // own B (the gated MLP's one-kernel form, silu(X·W1) * (X·W3)), lowers
-// through gemv.c's split-K form (lib/lower/fused.c): the streams' column
+// through gemv.c's split-K form (lib/lower/decide/fused_plan.c): the streams' column
 // groups sit side by side in the block, each thread streams its B (a
 // select of the kernel's memrefs, no branch) through the one cp.async
 // ring, and the thread storing an output adds each stream's warp sums and

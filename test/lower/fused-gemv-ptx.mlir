@@ -1,6 +1,6 @@
 // REQUIRES: ptxas, libdevice
 // UNSUPPORTED: asan
-// The PTX of the GEMV with row statistics (lib/lower/fused.c) on sm_90
+// The PTX of the GEMV with row statistics (lib/lower/decide/fused_plan.c) on sm_90
 // and sm_80: B's 16-byte cp.async.cg into the ring, a commit per
 // iteration and wait_group 3 (3 stages in flight while one is computed),
 // 16-byte shared loads back, FMAs, the slices meeting by shuffles, one

@@ -1,6 +1,6 @@
 // A block graph that is a GEMV with row statistics and an element-wise
 // epilogue (Mirage's one-kernel RMSNorm + matmul) lowers through gemv.c's
-// split-K form (lib/lower/fused.c): B's slices stream through the
+// split-K form (lib/lower/decide/fused_plan.c): B's slices stream through the
 // cp.async ring of 4 stages (wait_group 3) over a loop of constant trip
 // count, each thread sums its scalars of X (or their squares) beside the
 // FMAs, the 32 slices' statistics meet in shared memory, and the epilogue

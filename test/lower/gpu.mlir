@@ -8,7 +8,7 @@
 
 // CHECK: module attributes {gpu.container_module}
 // The fused RMSNorm kernel is a GEMV with a row statistic and an
-// epilogue (lib/lower/fused.c): gpu.c gives it gemv.c's static buffers
+// epilogue (lib/lower/decide/fused_plan.c): gpu.c gives it gemv.c's static buffers
 // (the warps' partial sums, B's cp.async ring, the slices' sums of
 // squares) instead of tiles, and 32·8 threads (each block's 24 columns
 // are 6 vectors of 4, rounded up to 8 column groups).

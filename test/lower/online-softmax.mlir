@@ -4,7 +4,7 @@
 // a max accumulator of m for the log-sum-exp); after the loop, O / l. The
 // lowering keeps the running max beside each online accumulator, sets both
 // from the first iteration and rescales by exp(M − mn), exp(m − mn) after
-// (lib/lower/online.c). mirage-run JIT-compiles the CPU form and compares
+// (lib/lower/write/online.c). mirage-run JIT-compiles the CPU form and compares
 // every element with the interpreter (f32, f16, odd sizes, F = 1, a
 // split-KV pair of kernels).
 // RUN: mirage-run --lower %s | FileCheck %s

@@ -51,7 +51,7 @@
 // CHECK-LABEL: == rmsnorm
 // CHECK-NOT: {{\.align 1[^0-9]|mma.sync|ldmatrix}}
 // One kernel: the block graph of (X·W) · rsqrt(mean(X²)) lowered as a
-// GEMV with a row statistic (lib/lower/fused.c); on sm_80 (108 SMs) the
+// GEMV with a row statistic (lib/lower/decide/fused_plan.c); on sm_80 (108 SMs) the
 // search takes 128 blocks of 48 columns (8 column groups). B streamed by
 // 16-byte cp.async.cg into a ring of 4 stages (the prologue commits 3
 // groups; each iteration commits one and waits for all but 3), read back
@@ -105,7 +105,7 @@
 
 // CHECK-LABEL: == gated-mlp
 // CHECK-NOT: {{\.align 1[^0-9]|mma.sync|ldmatrix}}
-// One kernel (lib/lower/fused.c): both projections as one GEMV whose
+// One kernel (lib/lower/decide/fused_plan.c): both projections as one GEMV whose
 // column groups stream W1 and W3 through one ring, the silu's ex2 and
 // the product after the one barrier; no other kernel.
 // CHECK: .entry gated_mlp_paper_lax0_gpu_k3(

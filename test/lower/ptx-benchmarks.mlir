@@ -21,7 +21,7 @@
 //  - block matmuls whose tiles fit the m16n8k16 shape (GQA's and QKNorm's
 //    Q·K and P·V, LoRA's three) run on tensor cores: ldmatrix and
 //    mma.sync.aligned.m16n8k16 with f32 accumulators. RMSNorm's one kernel
-//    and gated MLP's projections are GEMVs (lib/lower/gemv.c, fused.c):
+//    and gated MLP's projections are GEMVs (lib/lower/write/gemv.c, fused.c):
 //    no mma tile, so they keep the FP32 lanes.
 // RUN: bash %S/Inputs/benchmark_ptx.sh sm_90 %t %mirage_src %ptxas %python > %t.txt
 // RUN: FileCheck %s < %t.txt
@@ -29,7 +29,7 @@
 // CHECK-LABEL: == rmsnorm
 // CHECK-NOT: {{\.align 1[^0-9]|mma.sync|ldmatrix}}
 // One kernel: the block graph of (X·W) / sqrt(mean(X²)) lowered as a GEMV
-// with a row statistic (lib/lower/fused.c). In the PTX's block order:
+// with a row statistic (lib/lower/decide/fused_plan.c). In the PTX's block order:
 // the slices meet at lane offsets 16, 8 and 4, one barrier; the ring
 // (B streamed by 16-byte cp.async.cg into 4 stages: the prologue commits
 // 3 groups; each iteration commits one and waits for all but 3), read
@@ -83,7 +83,7 @@
 
 // CHECK-LABEL: == gated-mlp
 // CHECK-NOT: {{\.align 1[^0-9]|mma.sync|ldmatrix}}
-// One kernel (lib/lower/fused.c): both projections as one GEMV whose
+// One kernel (lib/lower/decide/fused_plan.c): both projections as one GEMV whose
 // column groups stream W1 and W3 through one ring, the silu's ex2 and
 // the product after the one barrier; no other kernel.
 // CHECK: .entry gated_mlp_paper_lax0_gpu_k3(

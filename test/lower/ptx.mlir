@@ -29,7 +29,7 @@
 // FILES: big_gpu.ptx
 // ASM: .target sm_90
 // ASM: .entry rms_gpu_k2(
-// @rms is a GEMV with a row statistic (lib/lower/fused.c): 256 threads,
+// @rms is a GEMV with a row statistic (lib/lower/decide/fused_plan.c): 256 threads,
 // B through the cp.async ring.
 // ASM: .maxntid 256, 1, 1
 // ASM: cp.async.cg.shared.global

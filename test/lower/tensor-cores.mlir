@@ -1,4 +1,4 @@
-// Block matmuls on tensor cores (lib/lower/mma.c). On sm_80+ a matmul of
+// Block matmuls on tensor cores (lib/lower/write/mma.c). On sm_80+ a matmul of
 // f16 (or bf16) tiles in shared memory with m a multiple of 16, n of 8 and
 // k of 16 runs as m16n8k16 mma tiles: per warp tile (up to 2 x 4 mma
 // tiles) a loop over k loads the A fragments with ldmatrix .x4, B's with

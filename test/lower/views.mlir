@@ -1,4 +1,4 @@
-// Kernel-level view ops (lib/lower/views.c): a reshape of a contiguous
+// Kernel-level view ops (lib/lower/write/views.c): a reshape of a contiguous
 // buffer is a view (no kernel), a transpose or slice of a computed value
 // read by kernels is folded into their reads (no kernel), the other
 // transposes and slices and every concat are copy kernels. Each kernel graph is checked against its TOSA reference

@@ -1,7 +1,7 @@
 // The cache also remembers "nothing cheaper found" and the results of
 // searches stopped by their budget, so a warm compile searches nothing.
 //
-// A lone GEMV (the split-K kernel of lib/lower/gemv.c): the search keeps it; the second compile reads that from the
+// A lone GEMV (the split-K kernel of lib/lower/write/gemv.c): the search keeps it; the second compile reads that from the
 // cache (an entry holding the subprogram itself) and searches nothing.
 // RUN: rm -rf %t.cache
 // RUN: mirage-opt --mirage-search="time-budget-s=0 cache-dir=%t.cache" --mirage-remarks %s 2>&1 >%t.cold | FileCheck %s --check-prefix=COLD

@@ -631,7 +631,7 @@ static MgProgram *copy_kernel(MgDType dt, int64_t rows, int64_t cols,
 static void test_cost_emitted_copy(void) {
   MgProgram *p = copy_kernel(MG_DTYPE_F16, 2048, 1002, 512, 128);
   MgLowerKernelPlan pl;
-  CHECK(mg_lower_kernel_plan(p, 1, 90, &pl));
+  CHECK(mg_lower_kernel_plan(p, 1, NULL, &pl));
   CHECK_EQ_INT(pl.form, MG_LOWER_FORM_BLOCKS);
   CHECK_EQ_INT(pl.threads, 128);
   CHECK_EQ_INT(pl.num_steps, 2);
@@ -676,7 +676,7 @@ static void test_cost_emitted_copy(void) {
   // 3.1e-7 s, below DRAM: 2 x 4096000 B / 2.8475e12 s.
   mg_program_destroy(p);
   p = copy_kernel(MG_DTYPE_F16, 2048, 1000, 512, 128);
-  CHECK(mg_lower_kernel_plan(p, 1, 90, &pl));
+  CHECK(mg_lower_kernel_plan(p, 1, NULL, &pl));
   CHECK_EQ_INT(pl.steps[0].vector, 8);
   CHECK(mg_cost_emitted_kernel(p, 1, NULL, &c));
   CHECK_REL(c.block_s, 620 / H_HZ);
@@ -707,7 +707,7 @@ static MgProgram *transposed_copy_kernel(int64_t rows, int64_t cols,
 static void test_cost_emitted_stored_order(void) {
   MgProgram *p = transposed_copy_kernel(2048, 64, 256);
   MgLowerKernelPlan pl;
-  CHECK(mg_lower_kernel_plan(p, 1, 90, &pl));
+  CHECK(mg_lower_kernel_plan(p, 1, NULL, &pl));
   CHECK_EQ_INT(pl.num_steps, 2);
   CHECK(pl.steps[0].stored_order);
   CHECK(pl.steps[0].scattered);
@@ -728,7 +728,7 @@ static void test_cost_emitted_stored_order(void) {
   mg_program_destroy(p);
 
   p = transposed_copy_kernel(2048, 64, 512);
-  CHECK(mg_lower_kernel_plan(p, 1, 90, &pl));
+  CHECK(mg_lower_kernel_plan(p, 1, NULL, &pl));
   CHECK(pl.steps[0].stored_order);
   CHECK(pl.steps[0].scattered);
   CHECK_EQ_INT(pl.steps[0].vector, 1);
@@ -747,7 +747,7 @@ static void test_cost_emitted_stored_order(void) {
   // load and one store of 16 B; the saver too (the trailing unit dims of
   // the tile and Y fold away): 4 instructions.
   p = transposed_copy_kernel(2048, 1, 256);
-  CHECK(mg_lower_kernel_plan(p, 1, 90, &pl));
+  CHECK(mg_lower_kernel_plan(p, 1, NULL, &pl));
   CHECK(pl.steps[0].stored_order);
   CHECK(!pl.steps[0].scattered);
   CHECK_EQ_INT(pl.steps[0].vector, 8);
@@ -791,13 +791,13 @@ static MgProgram *matmul_kernel(int64_t k) {
 static void test_cost_emitted_fma_matmul(void) {
   MgProgram *p = matmul_kernel(120);
   MgLowerKernelPlan pl;
-  CHECK(mg_lower_kernel_plan(p, 2, 90, &pl));
+  CHECK(mg_lower_kernel_plan(p, 2, NULL, &pl));
   CHECK_EQ_INT(pl.num_steps, 4);
   const MgLowerStep *mm = &pl.steps[2];
   CHECK_EQ_INT(mm->terms, 120);
   CHECK_EQ_INT(mm->warps, 0); // 4096 results >= 128 threads: sequential
   CHECK(!mm->mma);
-  CHECK(!mg_lower_uses_mma(&p->graphs[1], &p->graphs[1].ops[mm->op], 90));
+  CHECK(!mg_lower_uses_mma(&p->graphs[1], &p->graphs[1].ops[mm->op], NULL));
   CHECK_EQ_INT(pl.steps[0].vector, 8);
   CHECK_EQ_INT(pl.steps[1].vector, 8);
   CHECK_EQ_INT(pl.steps[3].vector, 8);
@@ -822,7 +822,7 @@ static void test_cost_emitted_fma_matmul(void) {
   mg_program_destroy(p);
 }
 
-// The same with k = 128 runs on tensor cores (lib/lower/mma.c): 256
+// The same with k = 128 runs on tensor cores (lib/lower/write/mma.c): 256
 // m16n8k16 mma.sync per block in 32 warp-tile k-steps of 8, 8 per warp,
 // each a shared load and an mma latency on the path (30 + 32 cycles); the
 // 32 results per thread then stored (a conversion each, 4 cycles). LSU: 4
@@ -831,11 +831,15 @@ static void test_cost_emitted_fma_matmul(void) {
 static void test_cost_emitted_mma_matmul(void) {
   MgProgram *p = matmul_kernel(128);
   MgLowerKernelPlan pl;
-  CHECK(mg_lower_kernel_plan(p, 2, 90, &pl));
+  CHECK(mg_lower_kernel_plan(p, 2, NULL, &pl));
   const MgLowerStep *mm = &pl.steps[2];
   CHECK(mm->mma);
-  CHECK(mg_lower_uses_mma(&p->graphs[1], &p->graphs[1].ops[mm->op], 80));
-  CHECK(!mg_lower_uses_mma(&p->graphs[1], &p->graphs[1].ops[mm->op], 75));
+  CHECK(mg_lower_uses_mma(&p->graphs[1], &p->graphs[1].ops[mm->op],
+                          mg_target_lookup("sm_80")));
+  MgTarget turing = *mg_target_lookup("sm_80"); // no such row: by hand
+  turing.sm = 75;
+  CHECK(!mg_lower_uses_mma(&p->graphs[1], &p->graphs[1].ops[mm->op],
+                           &turing));
   MgEmittedCost c;
   CHECK(mg_cost_emitted_kernel(p, 2, NULL, &c));
   CHECK_NEAR(c.fma, 0, 0);
@@ -859,7 +863,7 @@ static MgProgram *loop_sum_kernel(void) {
 static void test_cost_emitted_pipelined_loop(void) {
   MgProgram *p = loop_sum_kernel();
   MgLowerKernelPlan pl;
-  CHECK(mg_lower_kernel_plan(p, 1, 90, &pl));
+  CHECK(mg_lower_kernel_plan(p, 1, NULL, &pl));
   CHECK(pl.pipelined);
   CHECK_EQ_INT(pl.forloop, 64);
   // A stage is one (1,128) f32 tile, 512 B: 15 stages ahead would hold
@@ -908,7 +912,7 @@ static void test_cost_emitted_split_kv_attention(void) {
   if (!p)
     return;
   MgLowerKernelPlan pl;
-  CHECK(mg_lower_kernel_plan(p, 3, 90, &pl));
+  CHECK(mg_lower_kernel_plan(p, 3, NULL, &pl));
   CHECK_EQ_INT(pl.grid[0], 4);
   CHECK_EQ_INT(pl.grid[1], 2);
   CHECK_EQ_INT(pl.threads, 128);
@@ -990,7 +994,7 @@ static void test_cost_emitted_split_kv_attention(void) {
 static void test_cost_emitted_gemv(void) {
   MgProgram *p = matmul_program(MG_DTYPE_F16, 2, 4096, 6144);
   MgLowerKernelPlan pl;
-  CHECK(mg_lower_kernel_plan(p, 2, 90, &pl));
+  CHECK(mg_lower_kernel_plan(p, 2, NULL, &pl));
   CHECK_EQ_INT(pl.form, MG_LOWER_FORM_GEMV);
   CHECK_EQ_INT(pl.grid[0], 192);
   CHECK_EQ_INT(pl.threads, 128);
@@ -1044,7 +1048,7 @@ static void test_cost_emitted_gemv_dot(void) {
   CHECK(y != MG_NO_ID);
   CHECK_EQ_INT(mg_graph_mark_output(p, 0, y, &d), MG_STATUS_OK);
   MgLowerKernelPlan pl;
-  CHECK(mg_lower_kernel_plan(p, 2, 90, &pl));
+  CHECK(mg_lower_kernel_plan(p, 2, NULL, &pl));
   CHECK_EQ_INT(pl.form, MG_LOWER_FORM_GEMV);
   CHECK_EQ_INT(pl.cols, 2);
   CHECK_EQ_INT(pl.acc_lanes, 2);
@@ -1093,11 +1097,11 @@ static void test_cost_emitted_grid_exp(void) {
   MgTensorId x = mg_graph_add_input(p, 0, MG_DTYPE_F16, 2, dims2(1024, 1024), &d);
   CHECK(mg_graph_unary(p, 0, MG_OP_EXP, x, &d) != MG_NO_ID);
   MgLowerKernelPlan pl;
-  CHECK(mg_lower_kernel_plan(p, 1, 90, &pl));
+  CHECK(mg_lower_kernel_plan(p, 1, NULL, &pl));
   CHECK_EQ_INT(pl.form, MG_LOWER_FORM_GRID);
   CHECK_EQ_INT(pl.grid[0], 4096);
   CHECK_EQ_INT(pl.threads, 256);
-  CHECK(!mg_lower_kernel_plan(p, 0, 90, &pl)); // an input: no kernel
+  CHECK(!mg_lower_kernel_plan(p, 0, NULL, &pl)); // an input: no kernel
   MgEmittedCost c;
   CHECK(mg_cost_emitted_kernel(p, 1, NULL, &c));
   CHECK_EQ_INT(c.resident, 4);

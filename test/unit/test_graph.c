@@ -213,6 +213,12 @@ static void test_graph_targets(void) {
   CHECK_EQ_INT(t->max_grid[1], 65535);
   CHECK(mg_target_lookup("sm_70") == NULL);
   CHECK(mg_target_lookup(NULL) == NULL);
+  // The compute capability the lowering reads is the one its name and its
+  // GPU's figures state.
+  CHECK_EQ_INT(t->sm, 90);
+  CHECK_EQ_INT(mg_target_lookup("sm_86")->sm, 86);
+  for (size_t i = 0; i < mg_target_count(); i++)
+    CHECK_EQ_INT(mg_target_at(i)->sm, mg_target_at(i)->gpu->sm);
 }
 
 //===--- Builders: kernel-level rules -------------------------------------===//

@@ -20,7 +20,7 @@ static int count(const char *text, const char *what) {
 }
 
 // The fused RMSNorm sample (grid 4, F 4): one kernel, a GEMV with a row
-// statistic (lib/lower/fused.c: static partial sums, ring, statistics),
+// statistic (lib/lower/decide/fused_plan.c: static partial sums, ring, statistics),
 // its launch (a block per 24 columns: 3 vectors, 4 column groups, 128
 // threads) in the host.
 static void test_lower_gpu_and_host(void) {
@@ -112,7 +112,7 @@ static void test_lower_host_device(void) {
 }
 
 // Shared memory of the fused RMSNorm f16 (grid 4, F 4), lowered as a GEMV
-// with a row statistic (lib/lower/fused.c): the 4 warps' partial sums
+// with a row statistic (lib/lower/decide/fused_plan.c): the 4 warps' partial sums
 // 4x2x32 f32 (1024), the ring of 4 stages x 2 rows (K = 64: 2 per slice)
 // x 128 threads x 16 B (16384), the sums of squares 1x32x2 f32 (256):
 // 17664, all static.
@@ -422,11 +422,16 @@ static void test_lower_tensor_cores(void) {
                         MG_LOWER_HOST_COPY, NULL};
   MgLowerOptions cpu = {MG_LOWER_CPU, "mlp", NULL, false,
                         MG_LOWER_HOST_COPY, NULL};
-  const int sms[4] = {75, 80, 90, 0};
+  // A target without tensor cores (no row of the table): made by hand.
+  MgTarget turing = *mg_target_lookup("sm_80");
+  turing.sm = 75;
+  const MgTarget *targets[4] = {&turing, mg_target_lookup("sm_80"),
+                                mg_target_lookup("sm_90"), NULL};
   for (int i = 0; i < 4; i++) {
-    bool tc = sms[i] != 75;
+    bool tc = targets[i] != &turing;
     MgText t = {0};
-    CHECK_EQ_INT(mg_lower_emit_for(p, &gpu, sms[i], &t, &d), MG_STATUS_OK);
+    CHECK_EQ_INT(mg_lower_emit_for(p, &gpu, targets[i], &t, &d),
+                 MG_STATUS_OK);
     // Per matmul (32x32 by 32x32): 4 warp tiles of 2 x 1 mma tiles, two A
     // loads and one B load per k step.
     CHECK_EQ_INT(count(t.data, "nvgpu.mma.sync"), (tc ? 2 * 2 : 0));
@@ -436,7 +441,8 @@ static void test_lower_tensor_cores(void) {
     CHECK_EQ_INT(count(t.data, "memref<2x32x40xf16, #gpu.address_space"
                                "<workgroup>> {llvm.align"), 3);
     mg_text_free(&t);
-    CHECK_EQ_INT(mg_lower_emit_for(p, &cpu, sms[i], &t, &d), MG_STATUS_OK);
+    CHECK_EQ_INT(mg_lower_emit_for(p, &cpu, targets[i], &t, &d),
+                 MG_STATUS_OK);
     CHECK_EQ_INT(count(t.data, "memref.alloc() : memref<2x32x4x2xf32>"),
                  (tc ? 2 : 0));
     CHECK_EQ_INT(count(t.data, "memref.alloc()"),
@@ -446,7 +452,8 @@ static void test_lower_tensor_cores(void) {
   // The default is sm_90's lowering.
   MgText a = {0}, b = {0};
   CHECK_EQ_INT(mg_lower_emit(p, &gpu, &a, &d), MG_STATUS_OK);
-  CHECK_EQ_INT(mg_lower_emit_for(p, &gpu, 90, &b, &d), MG_STATUS_OK);
+  CHECK_EQ_INT(mg_lower_emit_for(p, &gpu, mg_target_lookup("sm_90"), &b, &d),
+               MG_STATUS_OK);
   CHECK(a.len == b.len && memcmp(a.data, b.data, a.len) == 0);
   mg_text_free(&a);
   mg_text_free(&b);

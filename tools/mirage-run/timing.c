@@ -1,6 +1,6 @@
 //===- timing.c - Running and timing a lowered program on a GPU -----------===//
 //
-// The launch plan is what lib/lower/host.c's host code does, re-derived
+// The launch plan is what lib/lower/form/host.c's host code does, re-derived
 // from the μGraph with the same lib/lower functions (mg_lower_is_kernel,
 // mg_lower_launch, mg_lower_smem_bytes), so the two cannot drift apart:
 //  - a device buffer per root tensor, in its stored shape; a free view's

@@ -10,7 +10,7 @@
 // free view has no kernel).
 //
 //===----------------------------------------------------------------------===//
-#include "lower_internal.h"
+#include "form/form.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -262,7 +262,7 @@ void mg_lower_gpu_kernel(Emit *e, const char *name, MgOpId opi) {
     mg_text_printf(&wg, "%s%%red : memref<%lldxf32, %s> {llvm.align = 16 : "
                    "i64}", wg.len ? ", " : "", (long long)(coop / 32),
                    MG_LOWER_WORKGROUP);
-  // The launch is fixed (host.c): telling the kernel lets LLVM bound the
+  // The launch is fixed (decide/launch.c): telling the kernel lets LLVM bound the
   // thread and block ids, and the GPU dialect check launches against it.
   int64_t grid[3], threads;
   mg_lower_launch(e->p, opi, grid, &threads);

@@ -5,7 +5,7 @@
 // runs the same code with the block's threads as loops (gemv.h's Warp).
 //
 //===----------------------------------------------------------------------===//
-#include "gemv.h"
+#include "write/gemv.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -286,3 +286,21 @@ void mg_gemv_cpu_buffers_free(Emit *e, const Warp *w, const char *buf,
                     (long long)threads, lane_buf_types[i]);
 }
 
+
+// "%r, %c" etc.: A and B may carry leading unit dims.
+void mg_gemv_at2(const MgTensor *t, const char *row, const char *col,
+                const char *zero, char *out, size_t size) {
+  size_t n = 0;
+  out[0] = '\0';
+  for (uint32_t d = 0; d + 2 < t->rank; d++)
+    n += (size_t)snprintf(out + n, size - n, "%s, ", zero);
+  snprintf(out + n, size - n, "%s, %s", row, col);
+}
+
+// "a, b, c": the first `n` of `names` (the M accumulators' yields).
+void mg_gemv_join_names(Name *names, int64_t n, char *out, size_t size) {
+  size_t k = 0;
+  out[0] = '\0';
+  for (int64_t i = 0; i < n && k < size; i++)
+    k += (size_t)snprintf(out + k, size - k, "%s%s", i ? ", " : "", names[i]);
+}

@@ -17,7 +17,7 @@
 // what they assume.
 //
 //===----------------------------------------------------------------------===//
-#include "lower_internal.h"
+#include "form/form.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -25,7 +25,7 @@
 // the tile, at the price of one barrier per iteration.
 //
 //===----------------------------------------------------------------------===//
-#include "lower_internal.h"
+#include "write/write.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -34,45 +34,9 @@ static const MgTensor *tensor(const Emit *e, MgTensorId id) {
   return &e->g->tensors[id];
 }
 
-static const MgOp *online_of(const MgGraph *b, MgTensorId t) {
-  const MgOp *op = &b->ops[b->tensors[t].producer];
-  return op->kind == MG_OP_ACCUM && op->acc == MG_ACCUM_ONLINE ? op : NULL;
-}
-
 // Slots of the aux buffer: the running max, then the two rescale factors
 // when x is larger than m.
 enum { SLOT_MAX, SLOT_OLD, SLOT_NEW };
-
-static int64_t slots(const MgGraph *b, const MgOp *op) {
-  return mg_tensor_numel(&b->tensors[op->inputs[0]]) ==
-                 mg_tensor_numel(&b->tensors[op->inputs[1]])
-             ? 1 : 3;
-}
-
-int64_t mg_lower_aux_bytes(const MgGraph *b, MgTensorId t) {
-  const MgOp *op = online_of(b, t);
-  if (!op)
-    return 0;
-  int64_t bytes = slots(b, op) * mg_tensor_numel(&b->tensors[op->inputs[1]]) *
-                  (int64_t)sizeof(float);
-  return (bytes + 15) / 16 * 16;
-}
-
-void mg_lower_aux_type(const MgGraph *b, MgTensorId t, const char *space,
-                       char out[TYPE_LEN]) {
-  const MgOp *op = online_of(b, t);
-  out[0] = '\0';
-  if (!op)
-    return;
-  const MgTensor *m = &b->tensors[op->inputs[1]];
-  size_t n = (size_t)snprintf(out, TYPE_LEN, "memref<%lldx",
-                              (long long)slots(b, op));
-  for (uint32_t d = 0; d < m->rank; d++)
-    n += (size_t)snprintf(out + n, TYPE_LEN - n, "%lldx",
-                          (long long)m->dims[d]);
-  snprintf(out + n, TYPE_LEN - n, "f32%s%s>", space ? ", " : "",
-           space ? space : "");
-}
 
 // aux[slot, at...] as an index list.
 static void aux_at(Emit *e, int64_t slot, const MgTensor *m, Index at,
@@ -176,7 +140,7 @@ static void online_step(Emit *e, const MgOp *op) {
   const MgTensor *x = tensor(e, op->inputs[0]), *m = tensor(e, op->inputs[1]);
   Index idx, at;
   Name a, b;
-  if (slots(e->g, op) == 1) { // one loop: the factors stay in registers
+  if (mg_lower_aux_slots(e->g, op) == 1) { // one loop: the factors stay in registers
     mg_lower_elems_begin(e, x, idx);
     rescale(e, op, idx, a, b);
     update(e, op, idx, a, b);

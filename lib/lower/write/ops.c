@@ -9,10 +9,10 @@
 // last dim of the SUM_LAST accumulators) run sequentially per result
 // element, or cooperatively (below). The max and online accumulators are
 // online.c's, kernel-level view ops views.c's; the element loops and loads
-// and stores here are shared with them (lower_internal.h).
+// and stores here are shared with them (elements.c, write.h).
 //
 //===----------------------------------------------------------------------===//
-#include "lower_internal.h"
+#include "write/write.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -20,362 +20,6 @@
 
 static const MgTensor *tensor(Emit *e, MgTensorId id) {
   return &e->g->tensors[id];
-}
-
-// Delinearizes `lin` over dims [0, end) of `t` (row-major) into idx.
-void mg_lower_delinearize(Emit *e, const MgTensor *t, uint32_t end,
-                          const char *lin, Index idx) {
-  Name rest;
-  snprintf(rest, sizeof rest, "%s", lin);
-  for (uint32_t d = end; d-- > 0;) {
-    if (t->dims[d] == 1) {
-      mg_lower_index(e, 0, idx[d]);
-      continue;
-    }
-    if (d == 0 || mg_tensor_numel(t) / t->dims[d] == 1) {
-      snprintf(idx[d], NAME_LEN, "%s", rest);
-      for (uint32_t z = 0; z < d; z++) // the rest are size 1
-        mg_lower_index(e, 0, idx[z]);
-      break;
-    }
-    Name size, q;
-    mg_lower_index(e, t->dims[d], size);
-    mg_lower_fresh(e, idx[d]);
-    mg_lower_line(e, "%s = arith.remui %s, %s : index", idx[d], rest, size);
-    mg_lower_fresh(e, q);
-    mg_lower_line(e, "%s = arith.divui %s, %s : index", q, rest, size);
-    snprintf(rest, sizeof rest, "%s", q);
-  }
-}
-
-// Opens `scf.if %pos < bound` around the body when `pos` may pass the
-// bound (the step does not divide the loop's extent): the tail of a loop
-// whose trip count is the same for every thread.
-static void elems_guard(Emit *e, const char *pos, int64_t bound) {
-  Name hi, in;
-  mg_lower_index(e, bound, hi);
-  mg_lower_index_op(e, "arith.cmpi ult,", pos, hi, in);
-  mg_lower_line(e, "scf.if %s {", in);
-  e->indent++;
-  e->elem_guard = true;
-}
-
-// `scf.for %k = 0 to n step s` and pos = lo + k: a trip count of
-// ceil(n / s) that does not depend on the thread (lo < s), so LLVM and
-// ptxas can unroll the loop and issue its loads together.
-static void elems_for(Emit *e, const char *lo, int64_t n, int64_t s,
-                      Name pos) {
-  Name zero, hi, st, k;
-  mg_lower_index(e, 0, zero);
-  mg_lower_index(e, n, hi);
-  mg_lower_index(e, s, st);
-  mg_lower_fresh(e, k);
-  mg_lower_line(e, "scf.for %s = %s to %s step %s {", k, zero, hi, st);
-  e->indent++;
-  mg_lower_index_op(e, "arith.addi", lo, k, pos);
-}
-
-// Opens the element loop over `t`; idx gets one index per dim. Element
-// lin goes to thread lin mod step, as a linear strided loop would give it.
-// With a known step (the block's threads) no loop bound depends on the
-// thread: each loop runs a constant trip count (elems_for), and threads
-// past the end skip the body (elems_guard) only when the step does not
-// divide the extent. The loops run over (outer, inner) positions directly
-// (the step divides the innermost extent, or is a multiple of it, or the
-// position is carried and advanced by it): no division by a non-power of
-// two per element.
-static void elems_begin_threads(Emit *e, const MgTensor *t, Index idx) {
-  int64_t step = e->step_value;
-  int last = -1;
-  for (int d = (int)t->rank - 1; d >= 0 && last < 0; d--)
-    if (t->dims[d] > 1)
-      last = d;
-  int64_t inner = last >= 0 ? t->dims[last] : 1;
-  int64_t outer = mg_tensor_numel(t) / inner;
-  for (uint32_t d = (uint32_t)(last + 1); d < t->rank; d++)
-    mg_lower_index(e, 0, idx[d]);
-  if (last >= 0 && step > 0 && inner % step == 0) {
-    // Every thread visits every outer index, striding over the inner one.
-    Name o = "", j;
-    if (outer > 1) {
-      Name zero, one, hi;
-      mg_lower_index(e, 0, zero);
-      mg_lower_index(e, 1, one);
-      mg_lower_index(e, outer, hi);
-      mg_lower_fresh(e, o);
-      mg_lower_line(e, "scf.for %s = %s to %s step %s {", o, zero, hi, one);
-      e->indent++;
-    }
-    elems_for(e, e->lo, inner, step, j);
-    e->elem_loops = outer > 1 ? 2 : 1;
-    snprintf(idx[last], NAME_LEN, "%s", j);
-    if (outer > 1)
-      mg_lower_delinearize(e, t, (uint32_t)last, o, idx);
-    else
-      for (int d = 0; d < last; d++)
-        mg_lower_index(e, 0, idx[d]);
-    return;
-  }
-  if (last >= 0 && step > 0 && step % inner == 0) {
-    // The inner index is the thread's own; the outer one strides.
-    Name n, j, o0, o;
-    int64_t ostep = step / inner;
-    mg_lower_index(e, inner, n);
-    mg_lower_index_op(e, "arith.remui", e->lo, n, j);
-    mg_lower_index_op(e, "arith.divui", e->lo, n, o0);
-    elems_for(e, o0, outer, ostep, o);
-    e->elem_loops = 1;
-    if (outer % ostep)
-      elems_guard(e, o, outer);
-    snprintf(idx[last], NAME_LEN, "%s", j);
-    mg_lower_delinearize(e, t, (uint32_t)last, o, idx);
-    return;
-  }
-  int64_t total = mg_tensor_numel(t);
-  if (last >= 0 && step > 0 && outer > 1) {
-    // Neither divides the other: the (outer, inner) position is carried
-    // through the loop and advanced by the step with one compare, instead
-    // of a division and a remainder per element.
-    Name n, j0, o0, zero, hi, st, k, res;
-    mg_lower_index(e, inner, n);
-    mg_lower_index_op(e, "arith.remui", e->lo, n, j0);
-    mg_lower_index_op(e, "arith.divui", e->lo, n, o0);
-    mg_lower_index(e, 0, zero);
-    mg_lower_index(e, total, hi);
-    mg_lower_index(e, step, st);
-    mg_lower_fresh(e, res);
-    mg_lower_fresh(e, k);
-    mg_lower_fresh(e, e->carry_o);
-    mg_lower_fresh(e, e->carry_j);
-    mg_lower_line(e, "%s:2 = scf.for %s = %s to %s step %s iter_args(%s = %s, "
-                     "%s = %s) -> (index, index) {", res, k, zero, hi, st,
-                  e->carry_o, o0, e->carry_j, j0);
-    e->indent++;
-    e->elem_loops = 1;
-    e->carry_inner = inner;
-    e->carry_step = step;
-    if (total % step) {
-      Name lin;
-      mg_lower_index_op(e, "arith.addi", e->lo, k, lin);
-      elems_guard(e, lin, total);
-    }
-    snprintf(idx[last], NAME_LEN, "%s", e->carry_j);
-    mg_lower_delinearize(e, t, (uint32_t)last, e->carry_o, idx);
-    return;
-  }
-  Name lin;
-  if (step > 0) {
-    elems_for(e, e->lo, total, step, lin);
-    if (total % step)
-      elems_guard(e, lin, total);
-  } else { // a grid-wide stride known only at run time
-    Name n;
-    mg_lower_index(e, total, n);
-    mg_lower_fresh(e, lin);
-    mg_lower_line(e, "scf.for %s = %s to %s step %s {", lin, e->lo, n,
-                  e->step);
-    e->indent++;
-  }
-  e->elem_loops = 1;
-  mg_lower_delinearize(e, t, t->rank, lin, idx);
-}
-
-// The CPU form runs the GPU's threads one after the other (the elements
-// of one loop are independent), with the GPU's index arithmetic, so the
-// JIT checks that arithmetic too.
-void mg_lower_elems_begin(Emit *e, const MgTensor *t, Index idx) {
-  if (e->mode != MG_LOWER_CPU || e->step_value <= 1) {
-    elems_begin_threads(e, t, idx);
-    return;
-  }
-  Name zero, one, hi, tid, step;
-  mg_lower_index(e, 0, zero);
-  mg_lower_index(e, 1, one);
-  mg_lower_index(e, e->step_value, hi);
-  mg_lower_fresh(e, tid);
-  mg_lower_line(e, "scf.for %s = %s to %s step %s {", tid, zero, hi, one);
-  e->indent++;
-  Name lo, st;
-  snprintf(lo, NAME_LEN, "%s", e->lo);
-  snprintf(st, NAME_LEN, "%s", e->step);
-  snprintf(e->lo, NAME_LEN, "%s", tid);
-  mg_lower_index(e, e->step_value, step);
-  snprintf(e->step, NAME_LEN, "%s", step);
-  elems_begin_threads(e, t, idx);
-  snprintf(e->lo, NAME_LEN, "%s", lo);
-  snprintf(e->step, NAME_LEN, "%s", st);
-  e->elem_loops++;
-}
-
-void mg_lower_elems_end(Emit *e) {
-  if (e->elem_guard) {
-    e->indent--;
-    mg_lower_line(e, "}");
-    e->elem_guard = false;
-  }
-  if (e->carry_inner) {
-    // The next position: j + step mod inner, o + step div inner + wrap.
-    Name dj, dout, j1, o1, n, wrap, jw, ow, one, j2, o2;
-    mg_lower_index(e, e->carry_step % e->carry_inner, dj);
-    mg_lower_index(e, e->carry_step / e->carry_inner, dout);
-    mg_lower_index(e, e->carry_inner, n);
-    mg_lower_index(e, 1, one);
-    mg_lower_index_op(e, "arith.addi", e->carry_j, dj, j1);
-    mg_lower_index_op(e, "arith.addi", e->carry_o, dout, o1);
-    mg_lower_index_op(e, "arith.cmpi uge,", j1, n, wrap);
-    mg_lower_index_op(e, "arith.subi", j1, n, jw);
-    mg_lower_index_op(e, "arith.addi", o1, one, ow);
-    mg_lower_fresh(e, j2);
-    mg_lower_line(e, "%s = arith.select %s, %s, %s : index", j2, wrap, jw, j1);
-    mg_lower_fresh(e, o2);
-    mg_lower_line(e, "%s = arith.select %s, %s, %s : index", o2, wrap, ow, o1);
-    mg_lower_line(e, "scf.yield %s, %s : index, index", o2, j2);
-    e->carry_inner = 0;
-  }
-  for (int k = 0; k < e->elem_loops; k++) {
-    e->indent--;
-    mg_lower_line(e, "}");
-  }
-  e->elem_loops = 0;
-  if (e->barrier)
-    mg_lower_line(e, "gpu.barrier");
-}
-
-// "%a, %b, %c": the index list of a load or store.
-void mg_lower_index_list(Name *idx, uint32_t rank, char *out,
-                         size_t size) {
-  size_t n = 0;
-  out[0] = '\0';
-  for (uint32_t d = 0; d < rank; d++)
-    n += (size_t)snprintf(out + n, n < size ? size - n : 0, "%s%s",
-                          d ? ", " : "", idx[d]);
-}
-
-// Indices into operand `a` for the result element `idx` of rank `rank`:
-// right-aligned, size-1 dims of `a` read index 0.
-static void broadcast(Emit *e, const MgTensor *a, Index idx, uint32_t rank,
-                      Index out) {
-  for (uint32_t d = 0; d < a->rank; d++) {
-    uint32_t r = d + rank - a->rank;
-    if (a->dims[d] == 1)
-      mg_lower_index(e, 0, out[d]);
-    else
-      snprintf(out[d], NAME_LEN, "%s", idx[r]);
-  }
-}
-
-void mg_lower_broadcast(Emit *e, const MgTensor *a, Index idx, uint32_t rank,
-                        Index out) {
-  broadcast(e, a, idx, rank, out);
-}
-
-// Loads element `at` of tensor `id` as f32 into `out`.
-void mg_lower_load_at(Emit *e, MgTensorId id, Name *at, Name out) {
-  const MgTensor *t = tensor(e, id);
-  char list[MG_MAX_DIMS * (NAME_LEN + 2)];
-  mg_lower_index_list(at, t->rank, list, sizeof list);
-  Name raw;
-  mg_lower_fresh(e, raw);
-  mg_lower_line(e, "%s = memref.load %s[%s] : %s", raw, e->val[id], list,
-                e->type[id]);
-  MgDType dt = (MgDType)e->dtype[id];
-  if (dt == MG_DTYPE_F32) {
-    snprintf(out, NAME_LEN, "%s", raw);
-    return;
-  }
-  mg_lower_fresh(e, out);
-  mg_lower_line(e, "%s = arith.extf %s : %s to f32", out, raw,
-                mg_lower_elt(dt));
-}
-
-// Loads operand `id` at the result element `idx` (broadcasting).
-static void load(Emit *e, MgTensorId id, Index idx, uint32_t rank,
-                 Name out) {
-  Index at;
-  broadcast(e, tensor(e, id), idx, rank, at);
-  mg_lower_load_at(e, id, at, out);
-}
-
-void mg_lower_load(Emit *e, MgTensorId id, Index idx, uint32_t rank,
-                   Name out) {
-  load(e, id, idx, rank, out);
-}
-
-void mg_lower_store(Emit *e, MgTensorId id, Index idx, const char *v) {
-  const MgTensor *t = tensor(e, id);
-  Name x;
-  snprintf(x, sizeof x, "%s", v);
-  MgDType dt = (MgDType)e->dtype[id];
-  if (dt != MG_DTYPE_F32) {
-    mg_lower_fresh(e, x);
-    mg_lower_line(e, "%s = arith.truncf %s : f32 to %s", x, v,
-                  mg_lower_elt(dt));
-  }
-  char list[MG_MAX_DIMS * (NAME_LEN + 2)];
-  mg_lower_index_list(idx, t->rank, list, sizeof list);
-  mg_lower_line(e, "memref.store %s, %s[%s] : %s", x, e->val[id], list,
-                e->type[id]);
-}
-
-static void f32_const(Emit *e, double v, Name out) {
-  mg_lower_fresh(e, out);
-  mg_lower_line(e, "%s = arith.constant %.9e : f32", out, v);
-}
-
-// x op s for an f64 scalar: in f32 when s is exact there, else in f64 as
-// the interpreter does (an f32 constant could round s, or overflow).
-static void scalar_op(Emit *e, const char *op, const char *x, double s,
-                      Name out) {
-  if ((double)(float)s == s) {
-    Name c;
-    mg_lower_fresh(e, c);
-    mg_lower_line(e, "%s = arith.constant %.9e : f32", c, s);
-    mg_lower_fresh(e, out);
-    mg_lower_line(e, "%s = %s %s, %s : f32", out, op, x, c);
-    return;
-  }
-  Name wide, c, r;
-  mg_lower_fresh(e, wide);
-  mg_lower_line(e, "%s = arith.extf %s : f32 to f64", wide, x);
-  mg_lower_fresh(e, c);
-  mg_lower_line(e, "%s = arith.constant %.17e : f64", c, s);
-  mg_lower_fresh(e, r);
-  mg_lower_line(e, "%s = %s %s, %s : f64", r, op, wide, c);
-  mg_lower_fresh(e, out);
-  mg_lower_line(e, "%s = arith.truncf %s : f64 to f32", out, r);
-}
-
-// Adds, subtracts and multiplies may contract into FMAs (one rounding
-// fewer, never a reassociation); divisions stay exact IEEE, maxima exact.
-static void binary(Emit *e, const char *op, const char *a, const char *b,
-                   Name out) {
-  mg_lower_fresh(e, out);
-  bool contract = strcmp(op, "arith.divf") != 0 &&
-                  strcmp(op, "arith.maximumf") != 0;
-  mg_lower_line(e, "%s = %s %s, %s%s : f32", out, op, a, b,
-                contract ? " fastmath<contract>" : "");
-}
-
-static void unary(Emit *e, const char *op, const char *a, Name out) {
-  mg_lower_fresh(e, out);
-  mg_lower_line(e, "%s = %s %s : f32", out, op, a);
-}
-
-void mg_lower_binary(Emit *e, const char *op, const char *a, const char *b,
-                     Name out) {
-  binary(e, op, a, b, out);
-}
-
-void mg_lower_unary(Emit *e, const char *op, const char *a, Name out) {
-  unary(e, op, a, out);
-}
-
-static bool scalar(Emit *e, MgOpKind kind, double s, const char *a,
-                   const char *b, Name out);
-
-bool mg_lower_scalar(Emit *e, MgOpKind kind, double s, const char *a,
-                     const char *b, Name out) {
-  return scalar(e, kind, s, a, b, out);
 }
 
 // How a reduction combines its terms. Sums start from 0 and add; maxima
@@ -386,77 +30,16 @@ typedef enum Combine { COMBINE_ADD, COMBINE_MAX } Combine;
 
 static void combine(Emit *e, Combine how, const char *a, const char *b,
                     Name out) {
-  binary(e, how == COMBINE_MAX ? "arith.maximumf" : "arith.addf", a, b, out);
+  mg_lower_binary(e, how == COMBINE_MAX ? "arith.maximumf" : "arith.addf", a, b, out);
 }
 
 static void combine_init(Emit *e, Combine how, Name out) {
   if (how == COMBINE_ADD) {
-    f32_const(e, 0.0, out);
+    mg_lower_f32_const(e, 0.0, out);
     return;
   }
   mg_lower_fresh(e, out); // -inf ("%e" would print "-inf")
   mg_lower_line(e, "%s = arith.constant 0xFF800000 : f32", out);
-}
-
-// One element of an element-wise op on f32 values `a` (and `b`).
-static bool scalar(Emit *e, MgOpKind kind, double s, const char *a,
-                   const char *b, Name out) {
-  Name t1, t2, c;
-  switch (kind) {
-  case MG_OP_ADD: binary(e, "arith.addf", a, b, out); return true;
-  case MG_OP_SUB: binary(e, "arith.subf", a, b, out); return true;
-  case MG_OP_MUL: binary(e, "arith.mulf", a, b, out); return true;
-  case MG_OP_DIV: binary(e, "arith.divf", a, b, out); return true;
-  // NaN-propagating (llvm.maximum: max.NaN.f32 from sm_80), as lib/interp's
-  // `x > y || isnan(x) ? x : y`; they differ only in max(-0, +0), which
-  // maximumf makes +0 and the interpreter the second operand.
-  case MG_OP_MAX: binary(e, "arith.maximumf", a, b, out); return true;
-  case MG_OP_EXP: unary(e, "math.exp", a, out); return true;
-  case MG_OP_SQUARE: binary(e, "arith.mulf", a, a, out); return true;
-  case MG_OP_SQRT: unary(e, "math.sqrt", a, out); return true;
-  case MG_OP_RSQRT: unary(e, "math.rsqrt", a, out); return true;
-  case MG_OP_SILU: // x / (1 + exp(-x))
-    unary(e, "arith.negf", a, t1);
-    unary(e, "math.exp", t1, t2);
-    f32_const(e, 1.0, c);
-    binary(e, "arith.addf", t2, c, t1);
-    binary(e, "arith.divf", a, t1, out);
-    return true;
-  case MG_OP_GELU: // x/2 (1 + erf(x / sqrt 2)), as lib/interp
-    f32_const(e, 0.70710678118654752, c);
-    binary(e, "arith.mulf", a, c, t1);
-    unary(e, "math.erf", t1, t2);
-    f32_const(e, 1.0, c);
-    binary(e, "arith.addf", t2, c, t1);
-    binary(e, "arith.mulf", a, t1, t2);
-    f32_const(e, 0.5, c);
-    binary(e, "arith.mulf", t2, c, out);
-    return true;
-  case MG_OP_LOG: unary(e, "math.log", a, out); return true;
-  case MG_OP_TANH: unary(e, "math.tanh", a, out); return true;
-  case MG_OP_ERF: unary(e, "math.erf", a, out); return true;
-  case MG_OP_RELU: // x > 0 ? x : 0, so NaN gives 0 as in lib/interp
-    f32_const(e, 0.0, c);
-    mg_lower_fresh(e, t1);
-    mg_lower_line(e, "%s = arith.cmpf ogt, %s, %s : f32", t1, a, c);
-    mg_lower_fresh(e, out);
-    mg_lower_line(e, "%s = arith.select %s, %s, %s : f32", out, t1, a, c);
-    return true;
-  case MG_OP_MUL_SCALAR:
-    scalar_op(e, "arith.mulf", a, s, out);
-    return true;
-  case MG_OP_DIV_SCALAR:
-    scalar_op(e, "arith.divf", a, s, out);
-    return true;
-  case MG_OP_MAX_SCALAR: // NaN-propagating, as MG_OP_MAX
-    scalar_op(e, "arith.maximumf", a, s, out);
-    return true;
-  case MG_OP_MIN_SCALAR:
-    scalar_op(e, "arith.minimumf", a, s, out);
-    return true;
-  default:
-    return false;
-  }
 }
 
 static void elementwise(Emit *e, const MgOp *op) {
@@ -464,10 +47,10 @@ static void elementwise(Emit *e, const MgOp *op) {
   Index idx;
   mg_lower_elems_begin(e, out, idx);
   Name a, b = "", r;
-  load(e, op->inputs[0], idx, out->rank, a);
+  mg_lower_load(e, op->inputs[0], idx, out->rank, a);
   if (op->num_inputs > 1)
-    load(e, op->inputs[1], idx, out->rank, b);
-  if (!scalar(e, (MgOpKind)op->kind, op->scalar, a, b, r))
+    mg_lower_load(e, op->inputs[1], idx, out->rank, b);
+  if (!mg_lower_scalar(e, (MgOpKind)op->kind, op->scalar, a, b, r))
     e->error = "an op kind the lowering does not know";
   else
     mg_lower_store(e, op->outputs[0], idx, r);
@@ -530,48 +113,6 @@ typedef struct Coop {
   Combine how;       // sums or maxima
   Name gid, glane, lane, warp, buf;
 } Coop;
-
-// Warps per result element for a reduction of n terms over `numel`
-// elements; 0: sequential per element (with at least as many elements as
-// threads none sits idle; `reduce` staggers contiguous terms).
-static int64_t coop_warps(Emit *e, int64_t numel, int64_t n) {
-  int64_t threads = e->coop_threads, warps = threads / 32;
-  if (!threads || n < 32 || numel >= threads)
-    return 0;
-  // Inside the for-loop a cross-warp combine would add a barrier to every
-  // iteration: one warp per element there.
-  if (e->in_loop)
-    return 1;
-  int64_t m = numel < warps && warps % numel == 0 ? warps / numel : 1;
-  return 32 * m <= n ? m : 1;
-}
-
-// Are the terms along `dim` adjacent in `t` (every later dim of extent 1)?
-static bool terms_contiguous(const MgTensor *t, uint32_t dim) {
-  for (uint32_t d = dim + 1; d < t->rank; d++)
-    if (t->dims[d] != 1)
-      return false;
-  return true;
-}
-
-int64_t mg_lower_reduction_warps(Emit *e, const MgOp *op) {
-  const MgTensor *out = tensor(e, op->outputs[0]);
-  const MgTensor *in = tensor(e, op->inputs[0]);
-  int64_t n;
-  if (op->kind == MG_OP_MATMUL)
-    n = in->dims[in->rank - 1];
-  else if (op->kind == MG_OP_SUM || op->kind == MG_OP_REDUCE_MAX)
-    n = in->dims[op->attr];
-  else if (op->kind == MG_OP_ACCUM && (op->acc == MG_ACCUM_SUM_LAST ||
-                                       op->acc == MG_ACCUM_SUM_SQ_LAST))
-    n = in->dims[in->rank - 1];
-  else
-    return 0;
-  MgMmaPlan plan;
-  if (op->kind == MG_OP_MATMUL && mg_lower_mma_plan(e->g, op, e->sm, &plan))
-    return 0; // tensor cores: no scratch
-  return coop_warps(e, mg_tensor_numel(out), n);
-}
 
 static void i32_const(Emit *e, int64_t v, Name out) {
   mg_lower_fresh(e, out);
@@ -800,7 +341,7 @@ static void row_term(Emit *e, const void *ctx, const char *k, Name out) {
   Name x;
   mg_lower_load_at(e, r->in, at, x);
   if (r->square)
-    binary(e, "arith.mulf", x, x, out);
+    mg_lower_binary(e, "arith.mulf", x, x, out);
   else
     snprintf(out, NAME_LEN, "%s", x);
 }
@@ -821,7 +362,7 @@ static void dot_term(Emit *e, const void *ctx, const char *k, Name out) {
   Name x, y;
   mg_lower_load_at(e, d->a, ia, x);
   mg_lower_load_at(e, d->b, ib, y);
-  binary(e, "arith.mulf", x, y, out);
+  mg_lower_binary(e, "arith.mulf", x, y, out);
 }
 
 // Operand indices of matmul for result element `idx` (k filled per term).
@@ -829,8 +370,8 @@ static void dot_indices(Emit *e, const MgOp *op, Index idx, Index ia,
                         Index ib) {
   const MgTensor *out = tensor(e, op->outputs[0]);
   const MgTensor *a = tensor(e, op->inputs[0]), *b = tensor(e, op->inputs[1]);
-  broadcast(e, a, idx, out->rank, ia); // batch dims; the last two below
-  broadcast(e, b, idx, out->rank, ib);
+  mg_lower_broadcast(e, a, idx, out->rank, ia); // batch dims; the last two below
+  mg_lower_broadcast(e, b, idx, out->rank, ib);
   snprintf(ia[a->rank - 2], NAME_LEN, "%s", idx[out->rank - 2]);
   snprintf(ib[b->rank - 1], NAME_LEN, "%s", idx[out->rank - 1]);
 }
@@ -859,7 +400,7 @@ static void chain_at(Emit *e, const Chain *ch, Index idx, const char *pre) {
     if (c == 0 && pre) {
       snprintf(regs[0], NAME_LEN, "%s", pre);
     } else if (op->kind == MG_OP_ACCUM) {
-      // A sum accumulator folded into the chain (schedule.c): the member's
+      // A sum accumulator folded into the chain (decide/schedule.c): the member's
       // value goes straight into it, never to a tile.
       for (uint32_t j = 0; j < c; j++)
         if (ops[j]->outputs[0] == op->inputs[0])
@@ -875,9 +416,9 @@ static void chain_at(Emit *e, const Chain *ch, Index idx, const char *pre) {
         if (from >= 0)
           snprintf(in[k], NAME_LEN, "%s", regs[from]);
         else
-          load(e, op->inputs[k], idx, rank, in[k]);
+          mg_lower_load(e, op->inputs[k], idx, rank, in[k]);
       }
-      scalar(e, (MgOpKind)op->kind, op->scalar, in[0], in[1], regs[c]);
+      mg_lower_scalar(e, (MgOpKind)op->kind, op->scalar, in[0], in[1], regs[c]);
     }
     if (keep[c])
       mg_lower_store(e, op->outputs[0], idx, regs[c]);
@@ -895,7 +436,7 @@ static void matmul_into(Emit *e, const MgOp *op, const void *dest,
   const MgTensor *a = tensor(e, op->inputs[0]);
   int64_t n = a->dims[a->rank - 1];
   Index idx, ia, ib;
-  int64_t m = coop_warps(e, mg_tensor_numel(out), n);
+  int64_t m = mg_lower_coop_warps(e, mg_tensor_numel(out), n);
   Coop c;
   if (m)
     coop_begin(e, out, m, COMBINE_ADD, idx, &c);
@@ -913,7 +454,7 @@ static void matmul_into(Emit *e, const MgOp *op, const void *dest,
   Name k, acc, x, s;
   open_sum(e, COMBINE_ADD, n, k, acc, sum);
   dot_term(e, &d, k, x);
-  binary(e, "arith.addf", acc, x, s);
+  mg_lower_binary(e, "arith.addf", acc, x, s);
   close_sum(e, s);
   finish(e, dest, idx, sum);
   mg_lower_elems_end(e);
@@ -928,7 +469,7 @@ static void add_to_accum(Emit *e, const void *ctx, Index idx, const char *v) {
   const MgOp *op = ctx;
   Name old, r;
   mg_lower_load_at(e, op->outputs[0], idx, old);
-  binary(e, "arith.addf", old, v, r);
+  mg_lower_binary(e, "arith.addf", old, v, r);
   mg_lower_store(e, op->outputs[0], idx, r);
 }
 
@@ -948,22 +489,6 @@ void mg_lower_matmul_chain(Emit *e, const MgOp *const *ops, uint32_t n,
                            const bool *keep) {
   Chain c = {ops, n, keep, tensor(e, ops[0]->outputs[0])->rank};
   matmul_into(e, ops[0], &c, run_chain);
-}
-
-// The element dim consecutive threads step along: the last one before
-// `dim` of extent > 1 (-1: none).
-static int stagger_dim(const MgTensor *t, uint32_t dim) {
-  for (int d = (int)dim - 1; d >= 0; d--)
-    if (t->dims[d] > 1)
-      return d;
-  return -1;
-}
-
-int mg_lower_stagger_ops(const MgTensor *in, uint32_t dim) {
-  int64_t n = in->dims[dim];
-  if (n < 32 || !terms_contiguous(in, dim) || stagger_dim(in, dim) < 0)
-    return 0;
-  return (n & (n - 1)) == 0 ? 1 : 4;
 }
 
 // Σ (or max) over dim `dim` of `in` at result element `idx` (result dim
@@ -986,7 +511,7 @@ static void reduce(Emit *e, Combine how, const RowTerm *r, Name out) {
     int64_t per_word = 4 / (int64_t)mg_dtype_bytes((MgDType)t->dtype);
     Name w, scaled;
     mg_lower_index(e, per_word < 1 ? 1 : per_word, w);
-    mg_lower_index_op(e, "arith.muli", idx[stagger_dim(t, dim)], w, scaled);
+    mg_lower_index_op(e, "arith.muli", idx[mg_lower_stagger_dim(t, dim)], w, scaled);
     mg_lower_index(e, n, nn);
     mg_lower_index_op(e, "arith.remui", scaled, nn, rot);
   }
@@ -1030,7 +555,7 @@ static void reduce_op(Emit *e, const MgOp *op, Reduction red, const void *dest,
   Combine how = red.how;
   int64_t n = tensor(e, in)->dims[dim];
   Index idx;
-  int64_t m = coop_warps(e, mg_tensor_numel(out), n);
+  int64_t m = mg_lower_coop_warps(e, mg_tensor_numel(out), n);
   Name r;
   if (m) {
     Coop c;
@@ -1084,7 +609,7 @@ static void accum(Emit *e, const MgOp *op) {
   Index idx;
   mg_lower_elems_begin(e, out, idx);
   Name add;
-  load(e, op->inputs[0], idx, out->rank, add);
+  mg_lower_load(e, op->inputs[0], idx, out->rank, add);
   add_to_accum(e, op, idx, add);
   mg_lower_elems_end(e);
 }
@@ -1203,21 +728,6 @@ static void copy_views(Emit *e, MgTensorId tile_id, MgTensorId dram_id,
   collapse(e, tensor(e, dram_id), v->rank, 0, NULL, &v->dram);
   collapse(e, tensor(e, tile_id), v->rank, staged ? 1 : 0,
            e->mode == MG_LOWER_CPU ? NULL : MG_LOWER_WORKGROUP, &v->tile);
-}
-
-// Opens the loop over the tile's vectors (its first `rank` dims); idx gets
-// element indices (the innermost one the vector's first element).
-void mg_lower_vector_elems_begin(Emit *e, const MgTensor *tile,
-                                 uint32_t rank, int64_t vw, Index idx) {
-  MgTensor vt = *tile;
-  vt.rank = (uint8_t)rank;
-  uint32_t last = rank - 1;
-  vt.dims[last] /= vw;
-  mg_lower_elems_begin(e, &vt, idx);
-  Name w, first;
-  mg_lower_index(e, vw, w);
-  mg_lower_index_op(e, "arith.muli", idx[last], w, first);
-  snprintf(idx[last], NAME_LEN, "%s", first);
 }
 
 // Opens the loop over a tile of input `dram`, which has a layout, in the
@@ -1525,11 +1035,11 @@ static void thread_loop(Emit *e, const MgOp *op, uint32_t first,
   for (uint32_t i = 0; i < tg->num_ops; i++) {
     const MgOp *t = &tg->ops[i];
     if (t->kind == MG_OP_INPUT) {
-      load(e, op->inputs[t->attr], idx, out->rank, vals[t->outputs[0]]);
+      mg_lower_load(e, op->inputs[t->attr], idx, out->rank, vals[t->outputs[0]]);
       continue;
     }
     const char *b = t->num_inputs > 1 ? vals[t->inputs[1]] : "";
-    if (!scalar(e, (MgOpKind)t->kind, t->scalar, vals[t->inputs[0]], b,
+    if (!mg_lower_scalar(e, (MgOpKind)t->kind, t->scalar, vals[t->inputs[0]], b,
                 vals[t->outputs[0]]))
       e->error = "a thread graph op that is not element-wise";
   }
@@ -1575,7 +1085,7 @@ void mg_lower_op(Emit *e, const MgOp *op) {
   case MG_OP_ACCUM: accum(e, op); return;
   case MG_OP_ITERATOR: move_tile(e, op, false); return;
   case MG_OP_SAVER: move_tile(e, op, true); return;
-  case MG_OP_CONCAT: // a view op at kernel level (views.c)
+  case MG_OP_CONCAT: // a view op at kernel level (write/views.c)
     if (e->g->level == MG_LEVEL_KERNEL)
       mg_lower_view(e, op);
     else

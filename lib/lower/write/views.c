@@ -17,21 +17,13 @@
 // vector boundaries) each thread moves whole vectors.
 //
 //===----------------------------------------------------------------------===//
-#include "lower_internal.h"
+#include "write/write.h"
 
 #include <stdio.h>
 #include <string.h>
 
 static const MgTensor *tensor(Emit *e, MgTensorId id) {
   return &e->g->tensors[id];
-}
-
-bool mg_lower_is_kernel(const MgProgram *p, MgOpId op) {
-  if (!p || p->num_graphs == 0 || op >= p->graphs[0].num_ops)
-    return false;
-  const MgOp *o = &p->graphs[0].ops[op];
-  return o->kind != MG_OP_INPUT && !mg_graph_view_is_free(&p->graphs[0], o) &&
-         !mg_graph_view_folds(&p->graphs[0], o);
 }
 
 // "[[0, 1, ..., rank - 1]]": one reassociation group of every dim.
@@ -90,36 +82,6 @@ void mg_lower_reshape_view(Emit *e, const MgTensor *from, const MgTensor *to,
                      "into %s", v, out, groups, shape, out_type, to_type);
     snprintf(out, NAME_LEN, "%s", v);
     snprintf(out_type, TYPE_LEN, "%s", to_type);
-  }
-}
-
-int64_t mg_lower_view_vector_width(const MgGraph *g, const MgOp *op) {
-  const MgTensor *r = &g->tensors[op->outputs[0]];
-  for (uint32_t k = 0; k < op->num_inputs; k++)
-    if (g->tensors[op->inputs[k]].dtype != r->dtype ||
-        mg_lower_has_layout(g, op->inputs[k]))
-      return 1; // converted or strided: element by element
-  int64_t v = MG_LOWER_VECTOR_BYTES / (int64_t)mg_dtype_bytes(r->dtype);
-  uint32_t last = r->rank - 1;
-  // Every operand row then starts at a multiple of its length.
-  bool rows = r->dims[last] % v == 0;
-  const MgTensor *a = &g->tensors[op->inputs[0]];
-  switch ((MgOpKind)op->kind) {
-  case MG_OP_TRANSPOSE:
-    return op->perm[last] == (int8_t)last && rows ? v : 1;
-  case MG_OP_SLICE:
-    if (op->attr != (int32_t)last)
-      return rows ? v : 1;
-    return rows && op->shape[0] % v == 0 && a->dims[last] % v == 0 ? v : 1;
-  case MG_OP_CONCAT:
-    if (op->attr != (int32_t)last)
-      return rows ? v : 1;
-    for (uint32_t k = 0; k < op->num_inputs; k++) // parts on vectors
-      if (g->tensors[op->inputs[k]].dims[last] % v)
-        return 1;
-    return v;
-  default: // a reshape copies only to convert or to undo a layout
-    return 1;
   }
 }
 
@@ -271,7 +233,7 @@ void mg_lower_view(Emit *e, const MgOp *op) {
   }
   MgOpId id = (MgOpId)(op - e->g->ops);
   int64_t vw = mg_lower_view_vector_width(e->g, op);
-  // The launch (host.c) is fixed, so the step is a known constant: each
+  // The launch (decide/launch.c) is fixed, so the step is a known constant: each
   // thread's position is then split once or carried (ops.c), never divided
   // by a run-time value. The CPU form runs the same threads in turn.
   int64_t threads =

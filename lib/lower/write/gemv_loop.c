@@ -8,7 +8,7 @@
 // fused form's statistics of A's scalars beside them).
 //
 //===----------------------------------------------------------------------===//
-#include "gemv.h"
+#include "write/gemv.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -36,13 +36,6 @@ static void row_at(Emit *e, const BlockAt *b, int64_t m, Name out) {
   Name mi;
   mg_lower_index(e, m, mi);
   mg_lower_index_op(e, "arith.addi", b->row0, mi, out);
-}
-
-void mg_gemv_ring_type(const Gemv *g, bool gpu, char *out, size_t size) {
-  snprintf(out, size, "memref<%lldx%lldx%lldx%lldx%s%s%s>",
-           (long long)g->stages, (long long)g->unroll,
-           (long long)(SLICES * g->cg), (long long)g->v, mg_lower_elt(g->dt),
-           gpu ? ", " : "", gpu ? MG_LOWER_WORKGROUP : "");
 }
 
 // The thread's B stream: B itself, or (several streams) the one of its

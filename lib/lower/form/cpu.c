@@ -10,7 +10,7 @@
 // interpreter.
 //
 //===----------------------------------------------------------------------===//
-#include "lower_internal.h"
+#include "form/form.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,7 +4,7 @@
 // gemv.c's, through gemv.h): see the comment below.
 //
 //===----------------------------------------------------------------------===//
-#include "gemv.h"
+#include "write/gemv.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -24,52 +24,8 @@
 // and the lanes left holding sums store them. The CPU form runs the same
 // code with the threads as loops per segment (between barriers and
 // exchanges), as the split-K GEMV's does.
-#define DOT_WARPS 8
-#define DOT_MAX_ROWS 16
 #define DOT_MAX_SUMS 32   // a lane's M·C sums
 #define DOT_MAX_PIECES 8  // V / accw
-
-// B's view is its stored transpose in the last two dims (an input's
-// layout, not a folded view): column n is row n of the stored array.
-bool mg_gemv_dot_shape(const MgGraph *r, const MgOp *op, Gemv *g) {
-  const MgTensor *a = &r->tensors[op->inputs[0]], *b = &r->tensors[op->inputs[1]];
-  const MgTensor *c = &r->tensors[op->outputs[0]];
-  int8_t perm[MG_MAX_DIMS];
-  MgStridedView view;
-  uint32_t rk = b->rank;
-  if (mg_graph_folded_view(r, op->inputs[1], &view) ||
-      !mg_graph_tensor_perm(r, b, perm) || perm[rk - 2] != (int8_t)(rk - 1) ||
-      perm[rk - 1] != (int8_t)(rk - 2))
-    return false;
-  for (const MgTensor *t = a; t; t = t == a ? b : t == b ? c : NULL)
-    for (uint32_t d = 0; d + 2 < t->rank; d++)
-      if (t->dims[d] != 1)
-        return false;
-  g->dot = true;
-  g->m = g->rows = a->dims[a->rank - 2];
-  g->rgroups = 1;
-  g->k = a->dims[a->rank - 1];
-  g->n = b->dims[rk - 1];
-  g->dt = (MgDType)a->dtype;
-  g->v = MG_LOWER_VECTOR_BYTES / (int64_t)mg_dtype_bytes(g->dt);
-  g->a = op->inputs[0];
-  g->b = op->inputs[1];
-  g->c = op->outputs[0];
-  // Each A vector read from shared memory serves C columns: as many as
-  // the lane's M·C partial sums (accw wide) fit in 64 registers.
-  g->cols = g->m <= 8 ? 4 : 2;
-  g->accw = g->m * g->cols <= 8 ? 4 : 2;
-  if (g->accw > g->v)
-    g->accw = (int)g->v;
-  g->chunk = 32 * g->v;        // one vector per lane and chunk
-  g->cg = DOT_WARPS;           // 32·cg threads, as the split-K form
-  g->unroll = 1;
-  g->colblocks = g->blocks = g->n / (DOT_WARPS * g->cols);
-  return g->m >= 1 && g->m <= DOT_MAX_ROWS && g->k % g->chunk == 0 &&
-         g->n % (DOT_WARPS * g->cols) == 0 && g->blocks <= 65535 &&
-         g->m * g->chunk * (int64_t)mg_dtype_bytes(g->dt) <=
-             MG_LOWER_STATIC_SMEM;
-}
 
 // What a thread's products read: B's stored rows (dot_stored_b), A's
 // chunk in shared memory (dot_stage_a), its lane and first column
@@ -266,12 +222,6 @@ static void dot_stored_b(Emit *e, const Gemv *g, Memref *bt) {
   mg_lower_fresh(e, bt->val);
   mg_lower_line(e, "%s = memref.transpose %s %s : %s to %s", bt->val,
                 e->val[g->b], map, e->type[g->b], bt->type);
-}
-
-void mg_gemv_dot_smem_type(const Gemv *g, bool gpu, char *out, size_t size) {
-  snprintf(out, size, "memref<%lldx%lldx%s%s%s>", (long long)g->m,
-           (long long)g->chunk, mg_lower_elt(g->dt), gpu ? ", " : "",
-           gpu ? MG_LOWER_WORKGROUP : "");
 }
 
 void mg_gemv_dot_gpu(Emit *e, const Gemv *g, const char *smem) {

@@ -1,0 +1,44 @@
+//===- form.h - The forms: the GPU kernels, the host code, the CPU program ===//
+//
+// One writer per MgLowerMode: a gpu.func per kernel op (gpu.c), the host
+// function that launches them (host.c, with host=device's argument checks
+// in device_args.c) and the CPU function that runs the whole program
+// (cpu.c). They lay out functions, buffers and loops over blocks, and
+// call the op writers (write/) for the bodies; the driver (driver.c,
+// plan.c) calls them (docs/lower.md, "Layers").
+//
+//===----------------------------------------------------------------------===//
+#ifndef MIRAGE_LIB_LOWER_FORM_H
+#define MIRAGE_LIB_LOWER_FORM_H
+
+#include "write/write.h"
+
+/// The writers: one gpu.func, the CPU function, the host function.
+void mg_lower_gpu_kernel(Emit *e, const char *name, MgOpId op);
+void mg_lower_cpu_program(Emit *e, const MgLowerOptions *o);
+void mg_lower_host_program(Emit *e, const MgLowerOptions *o);
+
+//===--- host=device's argument checks (device_args.c) --------------------===//
+
+/// The messages of one host function's failed checks: llvm.mlir.global
+/// strings @"<func>.arg_error<n>" emitted after it.
+typedef struct MgLowerArgErrors {
+  const char *func;
+  MgText globals;
+  uint32_t count;
+} MgLowerArgErrors;
+
+/// `dense` (an identity memref type of rank `rank`) with a fully dynamic
+/// strided layout: the type host=device's @F takes for it.
+void mg_lower_caller_type(const char *dense, uint32_t rank,
+                          char out[TYPE_LEN]);
+/// At @F's entry: argument `given` (signature position `position`, the
+/// caller's type of x's identity memref type) is checked to be what the
+/// kernels read (offset 0, dense strides, 16-byte aligned) or @F writes a
+/// message to stderr and aborts; `val` names it cast to the identity type.
+void mg_lower_check_arg(Emit *e, MgLowerArgErrors *errs, uint32_t position,
+                        const char *given, const MgTensor *x, Name val);
+/// After @F: the messages and the declarations of write and abort.
+void mg_lower_arg_errors_finish(Emit *e, MgLowerArgErrors *errs);
+
+#endif // MIRAGE_LIB_LOWER_FORM_H
