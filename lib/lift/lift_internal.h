@@ -286,6 +286,11 @@ bool mg_lift_view_permute(MgLiftBuilder *b, MlirOperation op, const char *attr,
 
 /// Algebra in one frame (operands already in it); `dtype` is the IR result
 /// element type.
+/// translate.c: op's operands concatenated along `dim` in order (ug.concat
+/// views), as op's result of element type `dtype` (tosa.concat,
+/// tensor.concat).
+bool mg_lift_concat_operands(MgLiftBuilder *b, MlirOperation op,
+                             uint32_t dim, uint8_t dtype);
 /// The constant `s` (rounded to `dtype`) in the frame of `shape`.
 void mg_lift_alg_scalar(const MgLiftVal *shape, double s, uint8_t dtype,
                         MgLiftVal *out);

@@ -307,18 +307,8 @@ static bool concat(MgLiftBuilder *b, MlirOperation op, const MgLiftType *rt) {
   MlirAttribute a = mg_lift_attr(op, "axis");
   if (mlirAttributeIsNull(a) || !mlirAttributeIsAInteger(a))
     return mg_lift_fail(b, op, "tosa.concat needs an integer 'axis'");
-  int64_t axis = mlirIntegerAttrGetValueInt(a);
-  MgLiftVal r;
-  if (!mg_lift_get(b, mlirOperationGetOperand(op, 0), &r))
-    return false;
-  for (intptr_t i = 1; i < mlirOperationGetNumOperands(op); ++i) {
-    MgLiftVal y;
-    if (!mg_lift_get(b, mlirOperationGetOperand(op, i), &y) ||
-        !mg_lift_view_concat(b, &r, &y, (uint32_t)axis, &r))
-      return false;
-  }
-  r.dtype = rt->dtype;
-  return mg_lift_set_result(b, op, &r);
+  return mg_lift_concat_operands(b, op, (uint32_t)mlirIntegerAttrGetValueInt(a),
+                                 rt->dtype);
 }
 
 bool mg_lift_translate_tosa(MgLiftBuilder *b, MlirOperation op) {

@@ -134,7 +134,12 @@ static bool translate_concat(MgLiftBuilder *b, MlirOperation op) {
   MgLiftType rt;
   if (!mg_lift_result_type(op, 0, &rt))
     return mg_lift_fail(b, op, "unsupported result type");
-  uint32_t dim = (uint32_t)mlirIntegerAttrGetValueInt(a);
+  return mg_lift_concat_operands(b, op, (uint32_t)mlirIntegerAttrGetValueInt(a),
+                                 rt.dtype);
+}
+
+bool mg_lift_concat_operands(MgLiftBuilder *b, MlirOperation op,
+                             uint32_t dim, uint8_t dtype) {
   MgLiftVal r;
   if (!mg_lift_get(b, mlirOperationGetOperand(op, 0), &r))
     return false;
@@ -144,7 +149,7 @@ static bool translate_concat(MgLiftBuilder *b, MlirOperation op) {
         !mg_lift_view_concat(b, &r, &y, dim, &r))
       return false;
   }
-  r.dtype = rt.dtype;
+  r.dtype = dtype;
   return mg_lift_set_result(b, op, &r);
 }
 
