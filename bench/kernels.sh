@@ -41,7 +41,7 @@
 #  - per program (second table): the estimate beside the roofline (the
 #    chosen kernels' own bound) and the program bound + one launch (its
 #    inputs and outputs once through DRAM, docs/cost.md).
-#  - shared loads per wait (bench/shared_waits.py on the same cubins): the
+#  - shared loads and SFU results per wait (bench/shared_waits.py on the same cubins): the
 #    evidence for the model's element-loop rule (elements 4 at a time).
 #  - the SASS reader (../shared/tools/sass/inflight.py, or
 #    $MIRAGE_SASS_DIR): per loop that loads global memory, the loads, the
@@ -224,7 +224,7 @@ for target in "${targets[@]}"; do
     # The element-loop rule's evidence: shared loads issued per wait
     # (cubins inflight.py wrote beside the PTX).
     echo
-    echo "Shared loads (LDS) per wait, whole kernel (bench/shared_waits.py):"
+    echo "Shared loads (LDS) and SFU results (MUFU) per wait, whole kernel (bench/shared_waits.py):"
     echo '```'
     for name in "${programs[@]}"; do
       dir="$out/$target/$name"

@@ -156,8 +156,9 @@ typedef struct Accesses {
 // An element loop of `elems` elements over the block's threads: per
 // element the accesses `x` and the work `c`. The loop strides by the
 // block's threads with a constant trip count, unrolled: a thread's
-// elements overlap GLOBAL_UNROLL at a time (its SASS issues 7 to 11
-// shared loads per wait where a thread has many, docs/cost.md).
+// elements overlap GLOBAL_UNROLL at a time (an assumption; the SASS of
+// GQA's exp chains overlaps 2.7 per wait on sm_90, 8 on sm_80:
+// docs/cost.md).
 static void elem_loop(Model *m, Acc *a, double elems, Accesses x, OpCost c) {
   const MgGpu *g = m->gpu;
   int ld16 = x.ld16, ld32 = x.ld32, st16 = x.st16, st32 = x.st32;
