@@ -31,12 +31,13 @@
 extern "C" {
 #endif
 
-/// Most dims of a μGraph tensor. 6 covers what frontends write: GQA with
-/// head groups ([batch, kv_heads, group, seq, dim], rank 5) and a spare
-/// dim for views around it. It sizes MgTensor.dims and MgOp.perm/shape
-/// (MgTensor 56 bytes, MgOp 128 at 6; 40 and 112 at 4), which the search
-/// copies with every state; grep MG_MAX_DIMS for the arrays it bounds.
-#define MG_MAX_DIMS 6
+/// Most dims of a μGraph tensor. 8 covers what frontends write: GQA with
+/// head groups ([batch, kv_heads, group, seq, dim], rank 5) and the rank-7
+/// views exporters put around it (issue 30). It sizes MgTensor.dims and
+/// MgOp.perm/shape (MgTensor 72 bytes, MgOp 152 at 8; 56 and 128 at 6),
+/// which the search copies with every state; grep MG_MAX_DIMS for the
+/// arrays it bounds.
+#define MG_MAX_DIMS 8
 #define MG_MAX_OP_INPUTS 8
 #define MG_MAX_OP_OUTPUTS 4
 #define MG_NO_ID UINT32_MAX

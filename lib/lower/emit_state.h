@@ -19,9 +19,10 @@
 #include "mirage/target.h"
 
 #define NAME_LEN 24
-// Room for the longest memref type: rank MG_MAX_DIMS (6), a strided
-// layout, dims and strides below 2^48 (MG_MAX_NUMEL), an address space.
-#define TYPE_LEN 192
+// Room for the longest memref type: rank MG_MAX_DIMS (8), a strided
+// layout, dims whose product and strides are below 2^48 (MG_MAX_NUMEL),
+// an address space: about 23 digits of dims, 8 x 16 of strides, 60 more.
+#define TYPE_LEN 256
 
 typedef char Name[NAME_LEN];
 /// One index name per dim of a tensor.

@@ -248,28 +248,28 @@ func.func @dynamic_shape(%a: tensor<?xf32>) -> tensor<?xf32> attributes {ug.leve
 
 // -----
 
-// The rank limit (MG_MAX_DIMS, 6): a rank-7 argument is reported at the
-// argument, a rank-7 result at its op.
-// CHECK: verify-ugraph.mlir:[[@LINE+1]]:24: error: argument type: rank 7 exceeds the μGraph limit of 6
-func.func @rank7_input(%a: tensor<1x2x1x2x1x2x4xf32>) -> tensor<1x2x1x2x1x2x4xf32> attributes {ug.level = "kernel"} {
-  %0 = "ug.exp"(%a) : (tensor<1x2x1x2x1x2x4xf32>) -> tensor<1x2x1x2x1x2x4xf32>
-  func.return %0 : tensor<1x2x1x2x1x2x4xf32>
+// The rank limit (MG_MAX_DIMS, 8): a rank-9 argument is reported at the
+// argument, a rank-9 result at its op.
+// CHECK: verify-ugraph.mlir:[[@LINE+1]]:24: error: argument type: rank 9 exceeds the μGraph limit of 8
+func.func @rank9_input(%a: tensor<1x2x1x2x1x2x1x2x4xf32>) -> tensor<1x2x1x2x1x2x1x2x4xf32> attributes {ug.level = "kernel"} {
+  %0 = "ug.exp"(%a) : (tensor<1x2x1x2x1x2x1x2x4xf32>) -> tensor<1x2x1x2x1x2x1x2x4xf32>
+  func.return %0 : tensor<1x2x1x2x1x2x1x2x4xf32>
 }
 
 // -----
 
-// CHECK: verify-ugraph.mlir:[[@LINE+2]]:8: error: result type: rank 7 exceeds the μGraph limit of 6
-func.func @rank7_reshape(%a: tensor<2x3x2x3x2x4xf32>) -> tensor<2x3x2x3x2x2x2xf32> attributes {ug.level = "kernel"} {
-  %0 = "ug.reshape"(%a) : (tensor<2x3x2x3x2x4xf32>) -> tensor<2x3x2x3x2x2x2xf32>
-  func.return %0 : tensor<2x3x2x3x2x2x2xf32>
+// CHECK: verify-ugraph.mlir:[[@LINE+2]]:8: error: result type: rank 9 exceeds the μGraph limit of 8
+func.func @rank9_reshape(%a: tensor<2x3x2x3x2x4xf32>) -> tensor<2x3x2x3x1x2x1x2x2xf32> attributes {ug.level = "kernel"} {
+  %0 = "ug.reshape"(%a) : (tensor<2x3x2x3x2x4xf32>) -> tensor<2x3x2x3x1x2x1x2x2xf32>
+  func.return %0 : tensor<2x3x2x3x1x2x1x2x2xf32>
 }
 
 // -----
 
 // A reduction dim past the rank limit.
-// CHECK: verify-ugraph.mlir:[[@LINE+2]]:8: error: 'ug.sum' needs an integer 'dim' in [0, 6)
+// CHECK: verify-ugraph.mlir:[[@LINE+2]]:8: error: 'ug.sum' needs an integer 'dim' in [0, 8)
 func.func @sum_dim_past_limit(%a: tensor<2x3x2x3x2x4xf32>) -> tensor<2x3x2x3x2x4xf32> attributes {ug.level = "kernel"} {
-  %0 = "ug.sum"(%a) {dim = 6 : i64} : (tensor<2x3x2x3x2x4xf32>) -> tensor<2x3x2x3x2x4xf32>
+  %0 = "ug.sum"(%a) {dim = 8 : i64} : (tensor<2x3x2x3x2x4xf32>) -> tensor<2x3x2x3x2x4xf32>
   func.return %0 : tensor<2x3x2x3x2x4xf32>
 }
 

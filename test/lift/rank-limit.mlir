@@ -1,9 +1,10 @@
-// The μGraph rank limit (6, MG_MAX_DIMS) as the lifter meets it. Rank-6
-// values lift like any other, at the kernel graph's boundary too; IR
-// values of rank 7 (the lifter reads up to 8) lift when their extra dims
-// are unit dims (the μGraph tensor behind them has rank <= 6); a rank-7
-// argument or a reshape to 7 dims larger than 1 is left in place with a
-// remark saying so, and the module passes through unchanged there.
+// The μGraph rank limit (8, MG_MAX_DIMS; 6 until issue 30) as the lifter
+// meets it. Rank-6 and rank-7 values lift like any other, at the kernel
+// graph's boundary too (exporters write rank-7 views around grouped
+// attention); a view that only adds unit dims keeps the μGraph tensor's
+// rank; IR values of rank 9 (beyond what the lifter reads) are left in
+// place with a remark saying so, and the module passes through unchanged
+// there.
 //
 // RUN: mirage-opt --mirage-lift %s | FileCheck %s
 // RUN: mirage-opt --mirage-lift --mirage-remarks %s 2>&1 >/dev/null | FileCheck %s --check-prefix=REM
@@ -14,19 +15,23 @@
 // RUN: mirage-run --lift %s | FileCheck %s --check-prefix=VAL
 // RUN: mirage-opt --mirage-lift %s -o %t.lifted
 // RUN: mirage-run --lower %t.lifted | FileCheck %s --check-prefix=VAL
+// RUN: mirage-opt --mirage-superopt="cache=false time-budget-s=0 target=sm_80" %s | FileCheck %s --check-prefix=PTX
 //
 // REM: '@rmsnorm_rank6': lifted 1 subprogram (@rmsnorm_rank6_lax0); 0 tensor ops left in place
 // REM: '@rank7_unit_view': lifted 1 subprogram (@rank7_unit_view_lax0); 0 tensor ops left in place
-// REM: '@rank7_argument': nothing lifted; 1 tensor op left in place
-// REM: 'tosa.exp' is not lifted: an operand of rank 7 exceeds the μGraph limit of 6
-// REM: '@rank7_split': lifted 1 subprogram (@rank7_split_lax0); 2 tensor ops left in place
-// REM: 'tosa.reshape' is not lifted: the reshape has more than 6 dims larger than 1 (the μGraph limit of 6)
-// REM: 'tosa.reduce_sum' is not lifted: an operand of rank 7 exceeds the μGraph limit of 6
+// REM: '@rank7_argument': lifted 1 subprogram (@rank7_argument_lax0); 0 tensor ops left in place
+// REM: '@rank7_split': lifted 1 subprogram (@rank7_split_lax0); 0 tensor ops left in place
+// REM: '@rank9_argument': nothing lifted; 1 tensor op left in place
+// REM: 'tosa.exp' is not lifted: operand 0 has more than 8 dims
 //
 // VAL: @rmsnorm_rank6_lax0: 1 output, 6144 elements, max abs error {{.*}}: ok
 // VAL-NEXT: @rank7_unit_view_lax0: 1 output, 288 elements, max abs error {{.*}}: ok
-// VAL-NEXT: @rank7_split_lax0: 1 output, 288 elements, max abs error {{.*}}: ok
+// VAL-NEXT: @rank7_argument_lax0: 1 output, 32 elements, max abs error {{.*}}: ok
+// VAL-NEXT: @rank7_split_lax0: 2 outputs, 432 elements, max abs error {{.*}}: ok
+// VAL-NEXT: @rank7_fused_lax0: 1 output, 256 elements, max abs error {{.*}}: ok
 // VAL-NOT: {{MISMATCH|OVERFLOW}}
+// The rank-7 kernel graphs reach PTX (rank-7 memrefs in the host code).
+// PTX: gpu.binary @rank7_fused_lax0_gpu
 
 // RMSNorm over the last dim of rank-6 f16 activations with a rank-1
 // weight (entering as 1x1x1x1x1x64), the statistics in f32.
@@ -65,24 +70,39 @@ func.func @rank7_unit_view(%x: tensor<2x3x2x3x2x4xf32>, %y: tensor<2x3x2x3x2x4xf
   return %r : tensor<2x3x2x3x2x4xf32>
 }
 
-// A rank-7 argument: nothing to lift.
-// CHECK-LABEL: func.func @rank7_argument(
-// CHECK-NEXT: tosa.exp %arg0
+// A rank-7 argument: a rank-7 kernel graph.
+// CHECK-LABEL: func.func private @rank7_argument_lax0(%arg0: tensor<1x2x1x2x1x2x4xf32>) -> tensor<1x2x1x2x1x2x4xf32>
+// CHECK-NEXT: "ug.exp"(%arg0) : (tensor<1x2x1x2x1x2x4xf32>) -> tensor<1x2x1x2x1x2x4xf32>
 func.func @rank7_argument(%x: tensor<1x2x1x2x1x2x4xf32>) -> tensor<1x2x1x2x1x2x4xf32> {
   %a = tosa.exp %x : (tensor<1x2x1x2x1x2x4xf32>) -> tensor<1x2x1x2x1x2x4xf32>
   return %a : tensor<1x2x1x2x1x2x4xf32>
 }
 
-// A reshape into 7 dims larger than 1: the exp before it lifts, the
-// reshape and what reads it stay.
-// CHECK-LABEL: func.func @rank7_split(
-// CHECK: %[[E:.*]] = call @rank7_split_lax0(%arg0)
-// CHECK: tosa.reshape %[[E]]
-// CHECK: tosa.reduce_sum
+// A reshape into 7 dims larger than 1 and a sum over the last: one
+// subprogram, its reshape a rank-7 view.
+// CHECK-LABEL: func.func private @rank7_split_lax0(
+// CHECK: "ug.reshape"({{.*}}) : (tensor<2x3x2x3x2x4xf32>) -> tensor<2x3x2x3x2x2x2xf32>
+// CHECK: "ug.sum"({{.*}}) {dim = 6 : i64} : (tensor<2x3x2x3x2x2x2xf32>) -> tensor<2x3x2x3x2x2x1xf32>
 func.func @rank7_split(%x: tensor<2x3x2x3x2x4xf32>) -> (tensor<2x3x2x3x2x4xf32>, tensor<2x3x2x3x2x2x1xf32>) {
   %e = tosa.exp %x : (tensor<2x3x2x3x2x4xf32>) -> tensor<2x3x2x3x2x4xf32>
   %s7 = tosa.const_shape {values = dense<[2, 3, 2, 3, 2, 2, 2]> : tensor<7xindex>} : () -> !tosa.shape<7>
   %x7 = tosa.reshape %e, %s7 : (tensor<2x3x2x3x2x4xf32>, !tosa.shape<7>) -> tensor<2x3x2x3x2x2x2xf32>
   %sum = tosa.reduce_sum %x7 {axis = 6 : i32} : (tensor<2x3x2x3x2x2x2xf32>) -> tensor<2x3x2x3x2x2x1xf32>
   return %e, %sum : tensor<2x3x2x3x2x4xf32>, tensor<2x3x2x3x2x2x1xf32>
+}
+
+// Seven dims larger than 1: exp and add fuse into one rank-7 kernel.
+// CHECK-LABEL: func.func private @rank7_fused_lax0(%arg0: tensor<2x2x2x2x2x2x4xf32>, %arg1: tensor<2x2x2x2x2x2x4xf32>)
+func.func @rank7_fused(%x: tensor<2x2x2x2x2x2x4xf32>, %y: tensor<2x2x2x2x2x2x4xf32>) -> tensor<2x2x2x2x2x2x4xf32> {
+  %e = tosa.exp %x : (tensor<2x2x2x2x2x2x4xf32>) -> tensor<2x2x2x2x2x2x4xf32>
+  %r = tosa.add %e, %y : (tensor<2x2x2x2x2x2x4xf32>, tensor<2x2x2x2x2x2x4xf32>) -> tensor<2x2x2x2x2x2x4xf32>
+  return %r : tensor<2x2x2x2x2x2x4xf32>
+}
+
+// Rank 9: beyond the lifter's reach, left in place.
+// CHECK-LABEL: func.func @rank9_argument(
+// CHECK-NEXT: tosa.exp %arg0
+func.func @rank9_argument(%x: tensor<1x2x1x2x1x2x1x2x4xf32>) -> tensor<1x2x1x2x1x2x1x2x4xf32> {
+  %a = tosa.exp %x : (tensor<1x2x1x2x1x2x1x2x4xf32>) -> tensor<1x2x1x2x1x2x1x2x4xf32>
+  return %a : tensor<1x2x1x2x1x2x1x2x4xf32>
 }

@@ -227,11 +227,11 @@ static void test_graph_input_rules(void) {
   MgProgram *p = mg_program_create();
   MgGraphId k = mg_program_add_graph(p, MG_LEVEL_KERNEL);
   MgDiag d;
-  int64_t seven[7] = {1, 1, 1, 1, 1, 1, 1};
-  CHECK(mg_graph_add_input(p, k, MG_DTYPE_F16, 0, seven, &d) == MG_NO_ID);
-  CHECK_MSG(d, "rank 0, expected 1..6");
-  CHECK(mg_graph_add_input(p, k, MG_DTYPE_F16, 7, seven, &d) == MG_NO_ID);
-  CHECK_MSG(d, "rank 7");
+  int64_t nine[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1};
+  CHECK(mg_graph_add_input(p, k, MG_DTYPE_F16, 0, nine, &d) == MG_NO_ID);
+  CHECK_MSG(d, "rank 0, expected 1..8");
+  CHECK(mg_graph_add_input(p, k, MG_DTYPE_F16, 9, nine, &d) == MG_NO_ID);
+  CHECK_MSG(d, "rank 9");
   CHECK(mg_graph_add_input(p, k, MG_DTYPE_F16, 2, dims2(4, 0), &d) == MG_NO_ID);
   CHECK_MSG(d, "input dim 1 is 0, expected >= 1");
   CHECK(mg_graph_add_input(p, k, MG_DTYPE_COUNT, 2, dims2(4, 4), &d) ==
@@ -1310,9 +1310,9 @@ static void test_graph_rank6(void) {
   CHECK(!mg_program_equal(p, q) && mg_program_hash(p) != mg_program_hash(q));
   top->perm[5] = 4, top->perm[4] = 5;
   CHECK(mg_program_equal(p, q));
-  int64_t seven[7] = {2, 3, 2, 2, 4, 8, 8};
-  CHECK(mg_graph_reshape(p, 0, a, 7, seven, &d) == MG_NO_ID);
-  CHECK_MSG(d, "1..6");
+  int64_t nine[9] = {2, 3, 2, 2, 4, 2, 4, 1, 8};
+  CHECK(mg_graph_reshape(p, 0, a, 9, nine, &d) == MG_NO_ID);
+  CHECK_MSG(d, "1..8");
   mg_program_destroy(q);
   mg_program_destroy(p);
 }

@@ -123,7 +123,7 @@ static void int_list(const int64_t *v, uint32_t n, char *out, size_t size) {
 
 void mg_lower_check_arg(Emit *e, MgLowerArgErrors *errs, uint32_t position,
                         const char *given, const MgTensor *x, Name val) {
-  char dense[TYPE_LEN], caller[TYPE_LEN], results[TYPE_LEN], message[512];
+  char dense[TYPE_LEN], caller[TYPE_LEN], results[TYPE_LEN], message[768];
   char sizes[160], strides[160];
   int64_t stride[MG_MAX_DIMS];
   mg_lower_memref_type(x, (MgDType)x->dtype, NULL, dense);

@@ -818,11 +818,11 @@ static void move_stored_vectors(Emit *e, const MgOp *op, int64_t vw,
   Index sidx, idx, at;
   mg_lower_vector_elems_begin(e, &st, r, vw, sidx);
   for (uint32_t j = 0; j < r; j++)
-    snprintf(idx[ord[j]], NAME_LEN, "%s", sidx[j]);
+    memcpy(idx[ord[j]], sidx[j], sizeof idx[0]);
   offset_positions(e, idx, o, r, at);
   Name spos[MG_MAX_DIMS];
   for (uint32_t j = 0; j < r; j++)
-    snprintf(spos[j], NAME_LEN, "%s", at[ord[j]]);
+    memcpy(spos[j], at[ord[j]], sizeof spos[j]);
   char lf[MG_MAX_DIMS * (NAME_LEN + 2)], vec[32];
   mg_lower_index_list(spos, r, lf, sizeof lf);
   const char *elt = mg_lower_elt((MgDType)e->dtype[tile_id]);
