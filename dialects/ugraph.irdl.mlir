@@ -150,6 +150,14 @@ irdl.dialect @ug {
     irdl.operands(input: %in_input)
     irdl.results(out: %in_input)
   }
+  // x + scalar; any level
+  irdl.operation @add_scalar {
+    %a0 = irdl.base "#builtin.float"
+    irdl.attributes { "scalar" = %a0 }
+    %in_input = irdl.base "!builtin.tensor" // result type = operand type
+    irdl.operands(input: %in_input)
+    irdl.results(out: %in_input)
+  }
   irdl.operation @min_scalar {
     %a0 = irdl.base "#builtin.float"
     irdl.attributes { "scalar" = %a0 }

@@ -105,6 +105,7 @@ typedef enum MgOpKind {
   // x and `scalar`, in the same random order of the field as MAX.
   MG_OP_MAX_SCALAR, // max(x, scalar)
   MG_OP_MIN_SCALAR, // min(x, scalar)
+  MG_OP_ADD_SCALAR, // x + scalar (a norm's eps, GELU's 1 in linalg bodies)
   MG_OP_COUNT
 } MgOpKind;
 
@@ -215,7 +216,7 @@ MG_API bool mg_op_kind_is_unary(MgOpKind kind);
 /// functions of their argument.
 MG_API bool mg_op_kind_is_opaque(MgOpKind kind);
 /// True for the ops of one operand and a constant `MgOp.scalar`
-/// (mul/div_scalar, max/min_scalar).
+/// (mul/div/add_scalar, max/min_scalar).
 MG_API bool mg_op_kind_has_scalar(MgOpKind kind);
 /// True for the order-based ops outside LAX: maximum, reduce_max,
 /// max_scalar, min_scalar.

@@ -10,6 +10,7 @@
 //   square x         -> mul(x, x)
 //   exp .. relu      -> their symbol
 //   mul/div_scalar s -> mul(a, const s) / div(a, const s)
+//   add_scalar s     -> add(a, const s)
 //   max_scalar s     -> maximum(a, const s)
 //   min_scalar s     -> mul(maximum(mul(a, const -1), const -s), const -1)
 //   sum over dim d   -> sum(n, a)           n = a's dim d
@@ -316,6 +317,8 @@ static MgAbsId eval_local(const Eval *e, const MgOp *op, const MgTensor *in0,
     return op->scalar == 1.0 ? a : mul(e, a, constant(e, op->scalar));
   case MG_OP_DIV_SCALAR:
     return op->scalar == 1.0 ? a : quot(e, a, constant(e, op->scalar));
+  case MG_OP_ADD_SCALAR: // x + 0 is x
+    return op->scalar == 0.0 ? a : bin(e, MG_ABS_ADD, a, constant(e, op->scalar));
   case MG_OP_MAX_SCALAR:
     return maximum(e, a, constant(e, op->scalar));
   case MG_OP_MIN_SCALAR: { // -max(-x, -c), as a minimum of tensors lifts

@@ -379,7 +379,8 @@ static MgStatus read_attrs(Importer *im, MgGraphId g, MlirOperation op,
   case MG_OP_MUL_SCALAR:
   case MG_OP_DIV_SCALAR:
   case MG_OP_MAX_SCALAR:
-  case MG_OP_MIN_SCALAR: {
+  case MG_OP_MIN_SCALAR:
+  case MG_OP_ADD_SCALAR: {
     MlirAttribute a = attr(op, "scalar");
     if (mlirAttributeIsNull(a) || !mlirAttributeIsAFloat(a))
       return fail(im, loc, MG_STATUS_INVALID, "'%s' needs a float 'scalar'",

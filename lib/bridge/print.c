@@ -49,6 +49,7 @@ static void put_op(MgText *t, const MgProgram *p, const MgGraph *g,
   case MG_OP_DIV_SCALAR:
   case MG_OP_MAX_SCALAR:
   case MG_OP_MIN_SCALAR:
+  case MG_OP_ADD_SCALAR:
     mg_text_printf(t, " {scalar = %.17e : f64}", op->scalar);
     break;
   case MG_OP_SUM:

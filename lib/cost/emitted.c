@@ -64,7 +64,7 @@ static OpCost op_cost(MgOpKind kind) {
   switch (kind) {
   case MG_OP_ADD: case MG_OP_SUB: case MG_OP_MUL: case MG_OP_MAX:
   case MG_OP_SQUARE: case MG_OP_MUL_SCALAR: case MG_OP_MAX_SCALAR:
-  case MG_OP_MIN_SCALAR:
+  case MG_OP_MIN_SCALAR: case MG_OP_ADD_SCALAR:
     c = (OpCost){1, 0, 1, 0};
     break;
   case MG_OP_RELU: // compare, select

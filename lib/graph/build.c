@@ -70,6 +70,7 @@ static MgOp canonical_op(const MgOp *op) {
     break;
   case MG_OP_MUL_SCALAR: case MG_OP_DIV_SCALAR:
   case MG_OP_MAX_SCALAR: case MG_OP_MIN_SCALAR:
+  case MG_OP_ADD_SCALAR:
     c.scalar = op->scalar;
     break;
   case MG_OP_ACCUM:
@@ -262,7 +263,8 @@ MgTensorId mg_graph_unary(MgProgram *p, MgGraphId g, MgOpKind kind,
 MgTensorId mg_graph_scalar(MgProgram *p, MgGraphId g, MgOpKind kind,
                            MgTensorId a, double scalar, MgDiag *diag) {
   static const MgOpKind ok[] = {MG_OP_MUL_SCALAR, MG_OP_DIV_SCALAR,
-                                MG_OP_MAX_SCALAR, MG_OP_MIN_SCALAR};
+                                MG_OP_MAX_SCALAR, MG_OP_MIN_SCALAR,
+                                MG_OP_ADD_SCALAR};
   MgOp op = op_on(kind, a, MG_NO_ID);
   op.scalar = scalar;
   static const TypedBuilder builder = {"scalar", ok, sizeof ok / sizeof ok[0]};

@@ -133,6 +133,7 @@ static void put_op_details(MgText *t, const MgGraph *gr, const MgOp *op) {
     break;
   case MG_OP_MUL_SCALAR: case MG_OP_DIV_SCALAR:
   case MG_OP_MAX_SCALAR: case MG_OP_MIN_SCALAR:
+  case MG_OP_ADD_SCALAR:
     mg_text_printf(t, "\\n%g", op->scalar);
     break;
   case MG_OP_TRANSPOSE: {

@@ -20,6 +20,7 @@ static const char *const op_names[] = {
     "iterator",   "accum",      "saver",          "concat",   "thread",
     "transpose",  "reshape",    "slice",
     "maximum",    "reduce_max", "max_scalar", "min_scalar",
+    "add_scalar",
 };
 _Static_assert(sizeof op_names / sizeof op_names[0] == MG_OP_COUNT,
                "ORDER MG_OP: op_names out of sync with MgOpKind");
@@ -64,7 +65,7 @@ bool mg_op_kind_is_elementwise(MgOpKind kind) {
   case MG_OP_SILU: case MG_OP_GELU: case MG_OP_RELU:
   case MG_OP_LOG: case MG_OP_TANH: case MG_OP_ERF:
   case MG_OP_MUL_SCALAR: case MG_OP_DIV_SCALAR:
-  case MG_OP_MAX_SCALAR: case MG_OP_MIN_SCALAR:
+  case MG_OP_MAX_SCALAR: case MG_OP_MIN_SCALAR: case MG_OP_ADD_SCALAR:
     return true;
   default:
     return false;
@@ -73,7 +74,8 @@ bool mg_op_kind_is_elementwise(MgOpKind kind) {
 
 bool mg_op_kind_has_scalar(MgOpKind kind) {
   return kind == MG_OP_MUL_SCALAR || kind == MG_OP_DIV_SCALAR ||
-         kind == MG_OP_MAX_SCALAR || kind == MG_OP_MIN_SCALAR;
+         kind == MG_OP_MAX_SCALAR || kind == MG_OP_MIN_SCALAR ||
+         kind == MG_OP_ADD_SCALAR;
 }
 
 bool mg_op_kind_is_order(MgOpKind kind) {

@@ -217,7 +217,8 @@ static size_t op_key(const MgOp *op, uint64_t *key) {
       key[n++] = (uint64_t)op->shape[d];
     break;
   case MG_OP_MUL_SCALAR: case MG_OP_DIV_SCALAR:
-  case MG_OP_MAX_SCALAR: case MG_OP_MIN_SCALAR: {
+  case MG_OP_MAX_SCALAR: case MG_OP_MIN_SCALAR:
+  case MG_OP_ADD_SCALAR: {
     uint64_t bits;
     memcpy(&bits, &op->scalar, sizeof bits);
     key[n++] = bits;

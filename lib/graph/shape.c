@@ -497,6 +497,7 @@ MgStatus mg_graph_infer(const MgProgram *p, MgGraphId g, uint32_t op_index,
     break;
   case MG_OP_MUL_SCALAR: case MG_OP_DIV_SCALAR:
   case MG_OP_MAX_SCALAR: case MG_OP_MIN_SCALAR:
+  case MG_OP_ADD_SCALAR:
     st = infer_scalar(&cx, &out[0]);
     break;
   case MG_OP_SUM: case MG_OP_REDUCE_MAX:

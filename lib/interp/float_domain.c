@@ -105,6 +105,10 @@ static MgStatus f_unary(void *ctx, MgOpKind kind, double scalar,
     for (size_t i = 0; i < n; ++i)
       st(out + i, ld(a + i) / scalar);
     return MG_STATUS_OK;
+  case MG_OP_ADD_SCALAR:
+    for (size_t i = 0; i < n; ++i)
+      st(out + i, ld(a + i) + scalar);
+    return MG_STATUS_OK;
   case MG_OP_MAX_SCALAR: // NaN wins, as MG_OP_MAX and tosa.clamp
     for (size_t i = 0; i < n; ++i) {
       double x = ld(a + i);

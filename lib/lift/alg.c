@@ -360,6 +360,19 @@ static bool bound_by(MgLiftBuilder *b, MgOpKind kind, const MgLiftVal *x,
   return scalar_tensor(b, kind, &a, c->scalar, dtype, out);
 }
 
+// A constant with no tensor in the IR behind it (a scalar in a linalg
+// body: a norm's eps, GELU's 1): x + c cannot pass it in as x + c does a
+// splat tensor (binary_tensor), so it is ug.add_scalar.
+static bool bare_constant(const MgLiftVal *v) {
+  return v->kind == MG_LIFT_SCALAR && mlirValueIsNull(v->ir);
+}
+
+// x + c as ug.add_scalar (x + 0 is x).
+static bool shift_by(MgLiftBuilder *b, const MgLiftVal *x, double c,
+                     uint8_t dtype, MgLiftVal *out) {
+  return scalar_tensor(b, MG_OP_ADD_SCALAR, x, c, dtype, out);
+}
+
 // bound_by on whichever operand is the splat: 1 done, 0 failed (recorded),
 // -1 when neither is one or the tensor path should be taken.
 static int bound_either(MgLiftBuilder *b, MgOpKind kind, const MgLiftVal *x,
@@ -485,6 +498,10 @@ bool mg_lift_alg_binary(MgLiftBuilder *b, MgLiftAlg op, const MgLiftVal *x,
       u.kind = MG_LIFT_TENSOR;
       return binary_tensor(b, MG_OP_SUB, y, &u, dtype, out);
     }
+    if (bare_constant(y) && is_tensorish(x))
+      return shift_by(b, x, y->scalar, dtype, out);
+    if (bare_constant(x) && is_tensorish(y))
+      return shift_by(b, y, x->scalar, dtype, out);
     return binary_tensor(b, MG_OP_ADD, x, y, dtype, out);
   case MG_LIFT_ALG_SUB:
     if (is_const(x, 0.0) && is_tensorish(y))
@@ -493,6 +510,13 @@ bool mg_lift_alg_binary(MgLiftBuilder *b, MgLiftAlg op, const MgLiftVal *x,
       MgLiftVal u = *y;
       u.kind = MG_LIFT_TENSOR;
       return binary_tensor(b, MG_OP_ADD, x, &u, dtype, out);
+    }
+    if (bare_constant(y) && is_tensorish(x))
+      return shift_by(b, x, -y->scalar, dtype, out);
+    if (bare_constant(x) && is_tensorish(y)) { // c - y = -y + c
+      MgLiftVal n;
+      return mg_lift_alg_unary(b, MG_LIFT_ALG_NEG, y, dtype, &n) &&
+             shift_by(b, &n, x->scalar, dtype, out);
     }
     return binary_tensor(b, MG_OP_SUB, x, y, dtype, out);
   case MG_LIFT_ALG_MUL:

@@ -143,6 +143,7 @@ void mg_sup_of_op(const Search *s, const MgOp *op, const Operands *ops,
     mg_sup_product(a, a, out);
     return;
   case MG_OP_MAX_SCALAR: case MG_OP_MIN_SCALAR: // x or the constant
+  case MG_OP_ADD_SCALAR: // x plus the constant
     mg_sup_one(&x);
     mg_sup_union(a, &x, out);
     return;

@@ -314,6 +314,8 @@ static Val eval(Ctx *c, MgGraphId gid, const MgOp *op, const Val *vals) {
   case MG_OP_MUL_SCALAR:
   case MG_OP_DIV_SCALAR:
     return a->kind == V_CLEAN || a->kind == V_REL ? *a : unknown();
+  case MG_OP_ADD_SCALAR: // a constant added: clean stays clean
+    return a->kind == V_CLEAN ? *a : unknown();
   case MG_OP_SUM:
   case MG_OP_REDUCE_MAX:
     // Over a dim of extent 1 (a loop tile one element wide): the identity,

@@ -29,7 +29,7 @@
 // Heights follow the degrees rule for rule (docs/verification.md,
 // "Constants"): a product multiplies norms and adds the powers of two, a sum
 // adds norms and keeps the lower power of two, a sum of n equal-shaped terms
-// adds log2 n. Constants enter through MUL_SCALAR, DIV_SCALAR,
+// adds log2 n. Constants enter through MUL/DIV/ADD_SCALAR,
 // MAX/MIN_SCALAR and fixed inputs; inputs and atoms are variables with coefficient 1.
 //
 //===----------------------------------------------------------------------===//
@@ -656,6 +656,12 @@ static MgStatus op_degree(Walk *w, const Frame *f, uint32_t i, const Deg *deg,
   case MG_OP_MUL_SCALAR: case MG_OP_DIV_SCALAR:
     r = *a; // a constant factor changes no degree (and keeps `pure`)
     scale_heights(w, &r, kind, op->scalar);
+    break;
+  case MG_OP_ADD_SCALAR: // n/d + c = (n + c·d)/d
+    r = *a;
+    r.num = max_u64(a->num, a->den);
+    r.hn = h_add(a->hn, h_mul(h_const(op->scalar), a->hd));
+    r.pure = false;
     break;
   case MG_OP_SUM:
     r = sum_degree(op, a, ta);

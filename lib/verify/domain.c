@@ -302,6 +302,17 @@ static MgStatus ff_unary(void *vctx, MgOpKind kind, double scalar,
     }
     return MG_STATUS_OK;
   }
+  case MG_OP_ADD_SCALAR: {
+    uint32_t sp, sq;
+    if (!mg_ff_scalar(scalar, P, &sp) || !mg_ff_scalar(scalar, Q, &sq))
+      return mg_ff_fail(ctx, MG_FF_FAULT_BAD_SCALAR);
+    for (size_t i = 0; i < n; ++i) {
+      uint32_t xq = mg_ff_cell_q(a[i]);
+      out[i] = mg_ff_cell(mg_ff_add(mg_ff_cell_p(a[i]), sp, P),
+                          xq == MG_FF_BOTTOM ? xq : mg_ff_add(xq, sq, Q));
+    }
+    return MG_STATUS_OK;
+  }
   case MG_OP_MAX_SCALAR:
   case MG_OP_MIN_SCALAR: {
     uint32_t sp, sq;

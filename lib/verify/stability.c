@@ -195,6 +195,9 @@ static MgStatus walk(Walk *w, MgGraphId gid, const Bound *in, bool *out,
     case MG_OP_MUL_SCALAR: case MG_OP_DIV_SCALAR:
       r.nonpos = a->nonpos && op->scalar >= 0;
       break;
+    case MG_OP_ADD_SCALAR:
+      r.nonpos = a->nonpos && op->scalar <= 0;
+      break;
     case MG_OP_MAX_SCALAR: // >= x: dominates it, as MAX does
       add_fact(&r, op->inputs[0], 0);
       inherit(&r, a, 0);

@@ -104,12 +104,14 @@ static bool is_online(const MgOp *op) {
 }
 static bool is_unary(MgOpKind k) { return k >= MG_OP_EXP && k <= MG_OP_ERF; }
 static bool is_scalar(MgOpKind k) { return mg_op_kind_has_scalar(k); }
-// The other scalar kind of k's pair: mul <-> div, max <-> min.
+// The other scalar kind of k's pair: mul <-> div, max <-> min, add ->
+// mul.
 static MgOpKind other_scalar(MgOpKind k) {
   switch (k) {
   case MG_OP_MUL_SCALAR: return MG_OP_DIV_SCALAR;
   case MG_OP_DIV_SCALAR: return MG_OP_MUL_SCALAR;
   case MG_OP_MAX_SCALAR: return MG_OP_MIN_SCALAR;
+  case MG_OP_ADD_SCALAR: return MG_OP_MUL_SCALAR;
   default: return MG_OP_MAX_SCALAR;
   }
 }

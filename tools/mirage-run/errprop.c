@@ -227,6 +227,10 @@ static bool unary_at(MgOpKind kind, double scalar, double x, double *v,
     *v = x / scalar;
     *d = 1 / scalar;
     return true;
+  case MG_OP_ADD_SCALAR:
+    *v = x + scalar;
+    *d = 1;
+    return true;
   case MG_OP_MAX_SCALAR: // x or the constant, NaN winning; exact
     *v = x > scalar || isnan(x) ? x : scalar;
     *d = *v == x ? 1 : 0;

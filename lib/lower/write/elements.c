@@ -420,6 +420,9 @@ static bool scalar(Emit *e, MgOpKind kind, double s, const char *a,
   case MG_OP_DIV_SCALAR:
     scalar_op(e, "arith.divf", a, s, out);
     return true;
+  case MG_OP_ADD_SCALAR:
+    scalar_op(e, "arith.addf", a, s, out);
+    return true;
   case MG_OP_MAX_SCALAR: // NaN-propagating, as MG_OP_MAX
     scalar_op(e, "arith.maximumf", a, s, out);
     return true;
