@@ -531,6 +531,83 @@ static bool uses_loop(const Structured *s, uint32_t k, uint32_t loop) {
   return false;
 }
 
+// Where loop `loop` is among operand k's dims, or -1.
+static int dim_of_loop(const Structured *s, uint32_t k, uint32_t loop) {
+  for (uint32_t j = 0; j < s->rank[k]; ++j)
+    if (s->phi[k][j] == (int)loop)
+      return (int)j;
+  return -1;
+}
+
+// A contraction with several M loops and no batch (JAX's and torch's
+// x @ W with x of rank 3: (b, s, k) x (k, n) -> (b, s, n)): when the M
+// loops are consecutive, in one order, in A and in the output, A is a
+// view (Mprod, k) or (k, Mprod), the matmul is 2-D, and its result a view
+// back to the M dims: reshapes of row-major data, no copy.
+static bool contract_rows(MgLiftBuilder *b, Structured *s, int ia, int ib,
+                          const uint8_t *roles, MgLiftVal *out) {
+  uint32_t A = (uint32_t)ia, B = (uint32_t)ib, O = s->nin;
+  uint32_t ms[MG_LIFT_MAX_RANK], nm = 0, n = 0, k = 0;
+  for (uint32_t i = 0; i < s->loops; ++i) {
+    if (roles[i] == MG_LIFT_DIM_N)
+      n = i;
+    else if (roles[i] == MG_LIFT_DIM_K)
+      k = i;
+  }
+  // The M loops in A's dim order; they must be consecutive there and in
+  // the output, in the same order, and B must be (k, n) or (n, k).
+  int first_a = -1, first_o = -1;
+  for (uint32_t j = 0; j < s->rank[A]; ++j) {
+    int l = s->phi[A][j];
+    if (l >= 0 && roles[l] == MG_LIFT_DIM_M) {
+      if (first_a < 0)
+        first_a = (int)j;
+      ms[nm++] = (uint32_t)l;
+    }
+  }
+  bool ok = nm >= 2 && s->rank[A] == nm + 1 && s->rank[B] == 2 &&
+            s->rank[O] == nm + 1;
+  if (ok)
+    first_o = dim_of_loop(s, O, ms[0]);
+  int64_t rows = 1;
+  for (uint32_t i = 0; ok && i < nm; ++i) {
+    ok = dim_of_loop(s, A, ms[i]) == first_a + (int)i &&
+         dim_of_loop(s, O, ms[i]) == first_o + (int)i;
+    rows *= s->sizes[ms[i]];
+  }
+  if (!ok || first_o != 0 || dim_of_loop(s, O, n) != (int)nm)
+    return mg_lift_fail(b, s->op, "the contraction is not a (batched) matmul");
+  MgLiftVal a, c, fa, fc, m, r2, r3;
+  if (!mg_lift_get(b, mlirOperationGetOperand(s->op, (intptr_t)A), &a) ||
+      !mg_lift_get(b, mlirOperationGetOperand(s->op, (intptr_t)B), &c))
+    return false;
+  bool k_first = first_a == 1;
+  int64_t adims[2] = {k_first ? s->sizes[k] : rows,
+                      k_first ? rows : s->sizes[k]};
+  // Frame (m, n, k) of the 2-D matmul.
+  int64_t fdims[3] = {rows, s->sizes[n], s->sizes[k]};
+  int8_t phi_a[2] = {k_first ? 2 : 0, k_first ? 0 : 2};
+  int8_t phi_c[2] = {(int8_t)(s->phi[B][0] == (int)k ? 2 : 1),
+                     (int8_t)(s->phi[B][0] == (int)k ? 1 : 2)};
+  const uint8_t roles2[3] = {MG_LIFT_DIM_M, MG_LIFT_DIM_N, MG_LIFT_DIM_K};
+  const int8_t psi2[2] = {0, 1};
+  int64_t odims2[2] = {rows, s->sizes[n]}, odims[MG_LIFT_MAX_RANK];
+  int8_t phi_o[MG_LIFT_MAX_RANK];
+  for (uint32_t i = 0; i < nm; ++i) {
+    odims[i] = s->sizes[ms[i]];
+    phi_o[i] = (int8_t)ms[i];
+  }
+  odims[nm] = s->sizes[n];
+  phi_o[nm] = (int8_t)n;
+  return mg_lift_view_reshape(b, &a, 2, adims, &a) &&
+         mg_lift_frame_in(b, &a, 3, fdims, phi_a, &fa) &&
+         mg_lift_frame_in(b, &c, 3, fdims, phi_c, &fc) &&
+         mg_lift_alg_contract(b, &fa, &fc, roles2, s->out_dtype, &m) &&
+         mg_lift_frame_out(b, &m, 2, odims2, psi2, &r2) &&
+         mg_lift_view_reshape(b, &r2, nm + 1, odims, &r3) &&
+         mg_lift_frame_in(b, &r3, s->loops, s->sizes, phi_o, out);
+}
+
 static bool contract(MgLiftBuilder *b, Structured *s, int ia, int ib,
                      MgLiftVal *out) {
   uint8_t roles[MG_LIFT_MAX_RANK];
@@ -550,6 +627,9 @@ static bool contract(MgLiftBuilder *b, Structured *s, int ia, int ib,
       return mg_lift_fail(b, s->op, "loop %u is not a matmul dim", i);
     count[roles[i]]++;
   }
+  if (count[MG_LIFT_DIM_M] > 1 && count[MG_LIFT_DIM_BATCH] == 0 &&
+      count[MG_LIFT_DIM_N] == 1 && count[MG_LIFT_DIM_K] == 1)
+    return contract_rows(b, s, ia, ib, roles, out);
   if (count[MG_LIFT_DIM_M] != 1 || count[MG_LIFT_DIM_N] != 1 ||
       count[MG_LIFT_DIM_K] != 1)
     return mg_lift_fail(b, s->op, "the contraction is not a (batched) matmul");
