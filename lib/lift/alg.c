@@ -345,18 +345,15 @@ static bool scale_by(MgLiftBuilder *b, MgOpKind binary_kind,
 // clamp, hardswish), which store in x's type; exact, so only a cast view
 // that changes the type stands in the way (the bound would round to the
 // narrow type). Then a splat that is a tensor in the IR takes the tensor
-// path (*tensor_path, as scale_by does); without one the cast is blamed.
-static bool bound_by(MgLiftBuilder *b, MgOpKind kind, const MgLiftVal *x,
-                     const MgLiftVal *c, uint8_t dtype, MgLiftVal *out,
-                     bool *tensor_path) {
+// path (as scale_by does); without one the cast is blamed. 1 done, 0
+// failed (recorded), -1 the tensor path.
+static int bound_by(MgLiftBuilder *b, MgOpKind kind, const MgLiftVal *x,
+                    const MgLiftVal *c, uint8_t dtype, MgLiftVal *out) {
   MgLiftVal a = *x;
-  *tensor_path = false;
   if (!scalar_fits(b, x, c) || !mg_lift_materialize(b, &a))
-    return false;
-  if (mg_lift_tensor(b, a.t)->dtype != dtype && !mlirValueIsNull(c->ir)) {
-    *tensor_path = true;
-    return false;
-  }
+    return 0;
+  if (mg_lift_tensor(b, a.t)->dtype != dtype && !mlirValueIsNull(c->ir))
+    return -1;
   return scalar_tensor(b, kind, &a, c->scalar, dtype, out);
 }
 
@@ -382,10 +379,7 @@ static int bound_either(MgLiftBuilder *b, MgOpKind kind, const MgLiftVal *x,
     t = y, c = x;
   if (c->kind != MG_LIFT_SCALAR || !is_tensorish(t))
     return -1;
-  bool tensor_path;
-  if (bound_by(b, kind, t, c, dtype, out, &tensor_path))
-    return 1;
-  return tensor_path ? -1 : 0;
+  return bound_by(b, kind, t, c, dtype, out);
 }
 
 static bool relu(MgLiftBuilder *b, const MgLiftVal *x, uint8_t dtype,

@@ -285,7 +285,8 @@ static MgStatus ff_unary(void *vctx, MgOpKind kind, double scalar,
     }
     return MG_STATUS_OK;
   case MG_OP_MUL_SCALAR:
-  case MG_OP_DIV_SCALAR: {
+  case MG_OP_DIV_SCALAR:
+  case MG_OP_ADD_SCALAR: {
     uint32_t sp, sq;
     if (!mg_ff_scalar(scalar, P, &sp) || !mg_ff_scalar(scalar, Q, &sq))
       return mg_ff_fail(ctx, MG_FF_FAULT_BAD_SCALAR);
@@ -295,21 +296,14 @@ static MgStatus ff_unary(void *vctx, MgOpKind kind, double scalar,
       sp = mg_ff_inv(sp, P);
       sq = mg_ff_inv(sq, Q);
     }
+    bool add = kind == MG_OP_ADD_SCALAR;
     for (size_t i = 0; i < n; ++i) {
-      uint32_t xq = mg_ff_cell_q(a[i]);
-      out[i] = mg_ff_cell(mg_ff_mul(mg_ff_cell_p(a[i]), sp, P),
-                          xq == MG_FF_BOTTOM ? xq : mg_ff_mul(xq, sq, Q));
-    }
-    return MG_STATUS_OK;
-  }
-  case MG_OP_ADD_SCALAR: {
-    uint32_t sp, sq;
-    if (!mg_ff_scalar(scalar, P, &sp) || !mg_ff_scalar(scalar, Q, &sq))
-      return mg_ff_fail(ctx, MG_FF_FAULT_BAD_SCALAR);
-    for (size_t i = 0; i < n; ++i) {
-      uint32_t xq = mg_ff_cell_q(a[i]);
-      out[i] = mg_ff_cell(mg_ff_add(mg_ff_cell_p(a[i]), sp, P),
-                          xq == MG_FF_BOTTOM ? xq : mg_ff_add(xq, sq, Q));
+      uint32_t xp = mg_ff_cell_p(a[i]), xq = mg_ff_cell_q(a[i]);
+      uint32_t rp = add ? mg_ff_add(xp, sp, P) : mg_ff_mul(xp, sp, P);
+      uint32_t rq = xq == MG_FF_BOTTOM ? xq
+                    : add              ? mg_ff_add(xq, sq, Q)
+                                       : mg_ff_mul(xq, sq, Q);
+      out[i] = mg_ff_cell(rp, rq);
     }
     return MG_STATUS_OK;
   }
