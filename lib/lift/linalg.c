@@ -280,10 +280,49 @@ static bool eval_fpowi(BodyEval *e, MlirOperation op, uint8_t dtype,
 /// A the additive mask (0 where v is kept, the fill elsewhere), a kernel
 /// input keyed by the generic's result, of the mask operand's shape, read
 /// through its indexing map (mask_linalg.c).
+// select(cmpf(p, a, c), a, c) and select(cmpf(p, a, c), c, a) pick the
+// smaller or the larger of a and c: min or max, so max_scalar/min_scalar
+// with a constant (torch-mlir's clamp, hardtanh and relu6: `cmpf ult x,
+// lo; select lo else x`, then `cmpf ugt r, hi; select hi else r`). For a
+// NaN x the unordered predicates pick the bound where the μGraph's max and
+// min propagate NaN (as PyTorch's clamp does): they differ on NaN inputs
+// only (docs/lift.md). 1 done, 0 failed (recorded), -1 no such select.
+static int compare_select(BodyEval *e, MlirOperation op, uint8_t dtype,
+                          MgLiftVal *out) {
+  enum { OGT = 2, OGE = 3, OLT = 4, OLE = 5, UGT = 9, UGE = 10, ULT = 11,
+         ULE = 12 }; // arith::CmpFPredicate
+  MlirOperation cmp = mg_lift_def_op(mlirOperationGetOperand(op, 0));
+  if (mlirOperationIsNull(cmp) || !mg_bridge_op_is(cmp, "arith.cmpf") ||
+      !mlirBlockEqual(mlirOperationGetBlock(cmp), e->s->body))
+    return -1;
+  MlirAttribute pa = mg_lift_attr(cmp, "predicate");
+  if (mlirAttributeIsNull(pa) || !mlirAttributeIsAInteger(pa))
+    return -1;
+  int64_t p = mlirIntegerAttrGetValueInt(pa);
+  bool less = p == OLT || p == OLE || p == ULT || p == ULE;
+  bool greater = p == OGT || p == OGE || p == UGT || p == UGE;
+  MlirValue a = mlirOperationGetOperand(cmp, 0),
+            c = mlirOperationGetOperand(cmp, 1),
+            t = mlirOperationGetOperand(op, 1),
+            f = mlirOperationGetOperand(op, 2);
+  bool same = mlirValueEqual(t, a) && mlirValueEqual(f, c);
+  bool swapped = mlirValueEqual(t, c) && mlirValueEqual(f, a);
+  if ((!less && !greater) || (!same && !swapped))
+    return -1;
+  MgLiftVal x, y;
+  bool min = less == same;
+  return eval(e, a, &x) && eval(e, c, &y) &&
+         mg_lift_alg_binary(e->b, min ? MG_LIFT_ALG_MIN : MG_LIFT_ALG_MAX,
+                            &x, &y, dtype, out);
+}
+
 static bool eval_select(BodyEval *e, MlirOperation op, uint8_t dtype,
                         MgLiftVal *out) {
   MgLiftBuilder *b = e->b;
   Structured *s = e->s;
+  int picked = compare_select(e, op, dtype, out);
+  if (picked >= 0)
+    return picked;
   int k;
   if (!mlirOperationEqual(mg_lift_generic_select(s->op, &k), op))
     return mg_lift_fail(b, s->op,

@@ -2,7 +2,8 @@
 // ReLU6 and hardtanh as tosa.clamp (torch-mlir's TOSA path), hardswish as
 // torch-mlir decomposes it (x · clamp(x + 3, 0, 6) · 1/6), jax.nn.relu6 /
 // jnp.clip as a linalg.generic with arith.maximumf and arith.minimumf on
-// scalar constants, and tosa.minimum against a splat constant. Each bound
+// scalar constants, torch-mlir's linalg clamp (cmpf ult / ugt and select),
+// and tosa.minimum against a splat constant. Each bound
 // lifts as ug.max_scalar / ug.min_scalar (a lower bound of 0 as ug.relu),
 // NaN winning as in tosa.clamp's default nan_mode; the verifier compares
 // them in its random order of the field (docs/verification.md §4a), so a
@@ -36,6 +37,9 @@
 // CHECK: "ug.relu"
 // CHECK: "ug.min_scalar"({{.*}}) {scalar = 6.000000e+00 : f64}
 // CHECK: "ug.mul"
+// CHECK-LABEL: func.func private @torch_hardtanh_lax0(
+// CHECK: %[[LO:.*]] = "ug.max_scalar"({{.*}}) {scalar = -1.000000e+00 : f64}
+// CHECK-NEXT: "ug.min_scalar"(%[[LO]]) {scalar = 1.000000e+00 : f64}
 // CHECK-LABEL: func.func private @jax_clip_lax0(
 // CHECK: "ug.max_scalar"({{.*}}) {scalar = -2.500000e-01 : f64}
 // CHECK: "ug.min_scalar"({{.*}}) {scalar = 7.500000e-01 : f64}
@@ -49,12 +53,14 @@
 // NUM-DAG: @hardtanh_lax0: 1 output, 32 elements, max abs error {{.*}}: ok
 // NUM-DAG: @hardswish_lax0: 1 output, 256 elements, max abs error {{.*}}: ok
 // NUM-DAG: @jax_clip_lax0: 1 output, 64 elements, max abs error {{.*}}: ok
+// NUM-DAG: @torch_hardtanh_lax0: 1 output, 64 elements, max abs error {{.*}}: ok
 // NUM-DAG: @relu6_minimum_lax0: 1 output, 32 elements, max abs error {{.*}}: ok
 // NUM-NOT: MISMATCH
 // LOWER-DAG: @relu6_lax0: 1 output, 32 elements, max abs error {{.*}}: ok
 // LOWER-DAG: @hardtanh_lax0: 1 output, 32 elements, max abs error {{.*}}: ok
 // LOWER-DAG: @hardswish_lax0: 1 output, 256 elements, max abs error {{.*}}: ok
 // LOWER-DAG: @jax_clip_lax0: 1 output, 64 elements, max abs error {{.*}}: ok
+// LOWER-DAG: @torch_hardtanh_lax0: 1 output, 64 elements, max abs error {{.*}}: ok
 // LOWER-NOT: MISMATCH
 
 // The bounds reach the PTX as NaN-propagating min and max (sm_80 has both).
@@ -126,6 +132,24 @@ func.func @hardswish(%x: tensor<1x16x16xf32>) -> tensor<1x16x16xf32> {
 }
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
+// nn.Hardtanh on torch-mlir's linalg path: compare and select against each
+// bound (NaN picks the bound there; the lifted max/min propagate it).
+func.func @torch_hardtanh(%a: tensor<4x16xf32>, %b: tensor<4x16xf32>) -> tensor<4x16xf32> {
+  %lo = arith.constant -1.0 : f32
+  %hi = arith.constant 1.0 : f32
+  %e = tensor.empty() : tensor<4x16xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%a, %b : tensor<4x16xf32>, tensor<4x16xf32>) outs(%e : tensor<4x16xf32>) {
+  ^bb0(%x: f32, %y: f32, %out: f32):
+    %s = arith.subf %x, %y : f32
+    %p = arith.cmpf ult, %s, %lo : f32
+    %m = arith.select %p, %lo, %s : f32
+    %q = arith.cmpf ugt, %m, %hi : f32
+    %n = arith.select %q, %hi, %m : f32
+    linalg.yield %n : f32
+  } -> tensor<4x16xf32>
+  return %r : tensor<4x16xf32>
+}
+
 // jnp.clip(a * b, -0.25, 0.75) as JAX lowers it to linalg: one generic,
 // the bounds scalar constants outside the body.
 func.func @jax_clip(%a: tensor<4x16xf32>, %b: tensor<4x16xf32>) -> tensor<4x16xf32> {
