@@ -318,7 +318,8 @@ static MgAbsId eval_local(const Eval *e, const MgOp *op, const MgTensor *in0,
   case MG_OP_DIV_SCALAR:
     return op->scalar == 1.0 ? a : quot(e, a, constant(e, op->scalar));
   case MG_OP_ADD_SCALAR: // x + 0 is x
-    return op->scalar == 0.0 ? a : bin(e, MG_ABS_ADD, a, constant(e, op->scalar));
+    return op->scalar == 0.0 ? a
+                             : bin(e, MG_ABS_ADD, a, constant(e, op->scalar));
   case MG_OP_MAX_SCALAR:
     return maximum(e, a, constant(e, op->scalar));
   case MG_OP_MIN_SCALAR: { // -max(-x, -c), as a minimum of tensors lifts

@@ -276,10 +276,6 @@ static bool eval_fpowi(BodyEval *e, MlirOperation op, uint8_t dtype,
   return mg_lift_alg_binary(e->b, MG_LIFT_ALG_POW, &x, &y, dtype, out);
 }
 
-/// arith.select on the generic's i1 mask input with a constant fill: v + A,
-/// A the additive mask (0 where v is kept, the fill elsewhere), a kernel
-/// input keyed by the generic's result, of the mask operand's shape, read
-/// through its indexing map (mask_linalg.c).
 // select(cmpf(p, a, c), a, c) and select(cmpf(p, a, c), c, a) pick the
 // smaller or the larger of a and c: min or max, so max_scalar/min_scalar
 // with a constant (torch-mlir's clamp, hardtanh and relu6: `cmpf ult x,
@@ -316,6 +312,11 @@ static int compare_select(BodyEval *e, MlirOperation op, uint8_t dtype,
                             &x, &y, dtype, out);
 }
 
+/// arith.select: a min or max (compare_select), else one on the generic's
+/// i1 mask input with a constant fill: v + A,
+/// A the additive mask (0 where v is kept, the fill elsewhere), a kernel
+/// input keyed by the generic's result, of the mask operand's shape, read
+/// through its indexing map (mask_linalg.c).
 static bool eval_select(BodyEval *e, MlirOperation op, uint8_t dtype,
                         MgLiftVal *out) {
   MgLiftBuilder *b = e->b;

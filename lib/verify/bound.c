@@ -29,8 +29,8 @@
 // Heights follow the degrees rule for rule (docs/verification.md,
 // "Constants"): a product multiplies norms and adds the powers of two, a sum
 // adds norms and keeps the lower power of two, a sum of n equal-shaped terms
-// adds log2 n. Constants enter through MUL/DIV/ADD_SCALAR,
-// MAX/MIN_SCALAR and fixed inputs; inputs and atoms are variables with coefficient 1.
+// adds log2 n. Constants enter through MUL/DIV/ADD_SCALAR, MAX/MIN_SCALAR
+// and fixed inputs; inputs and atoms are variables with coefficient 1.
 //
 //===----------------------------------------------------------------------===//
 #include "bound.h"

@@ -174,13 +174,6 @@ static MgStatus ff_divide(MgFfContext *ctx, const MgCell *a, const MgCell *b,
   return MG_STATUS_OK;
 }
 
-// Max is the maximum under a random total order of Z_p, drawn per test:
-// the rank of x is a keyed mix of x_p (ties, only between equal ranks,
-// broken by x_p). It is associative, commutative and idempotent and picks
-// one of its arguments, like the real max, and knows nothing else about
-// the reals (docs/verification.md, Max). Like the uninterpreted functions it
-// reads only x_p; on equal x_p the live q component wins, so y and
-// y + 0·exp(z) give the same result.
 // max (min: the other one) of a and b in this test's order; a tie on
 // equal x_p goes to the live q component, for max and min alike.
 static MgCell ff_pick(uint64_t k, MgCell a, MgCell b, bool max) {
@@ -196,6 +189,13 @@ static uint64_t ff_order_key(const MgFfContext *ctx) {
   return mg_ff_mix(ctx->key ^ 0x4d41584f52444552ull); // "MAXORDER"
 }
 
+// Max is the maximum under a random total order of Z_p, drawn per test:
+// the rank of x is a keyed mix of x_p (ties, only between equal ranks,
+// broken by x_p). It is associative, commutative and idempotent and picks
+// one of its arguments, like the real max, and knows nothing else about
+// the reals (docs/verification.md, Max). Like the uninterpreted functions it
+// reads only x_p; on equal x_p the live q component wins, so y and
+// y + 0·exp(z) give the same result.
 static MgStatus ff_max(const MgFfContext *ctx, const MgCell *a,
                        const MgCell *b, MgCell *out, size_t n) {
   uint64_t k = ff_order_key(ctx);
@@ -268,6 +268,11 @@ static MgStatus ff_unary(void *vctx, MgOpKind kind, double scalar,
   const uint32_t P = ctx->field.p, Q = ctx->field.q;
   if (mg_ff_past_deadline(ctx, n))
     return mg_ff_fail(ctx, MG_FF_FAULT_DEADLINE);
+  // The constant's exact images, for every op that has one.
+  uint32_t sp = 0, sq = 0;
+  if (mg_op_kind_has_scalar(kind) &&
+      (!mg_ff_scalar(scalar, P, &sp) || !mg_ff_scalar(scalar, Q, &sq)))
+    return mg_ff_fail(ctx, MG_FF_FAULT_BAD_SCALAR);
   switch (kind) {
   case MG_OP_EXP:
     for (size_t i = 0; i < n; ++i) {
@@ -287,9 +292,6 @@ static MgStatus ff_unary(void *vctx, MgOpKind kind, double scalar,
   case MG_OP_MUL_SCALAR:
   case MG_OP_DIV_SCALAR:
   case MG_OP_ADD_SCALAR: {
-    uint32_t sp, sq;
-    if (!mg_ff_scalar(scalar, P, &sp) || !mg_ff_scalar(scalar, Q, &sq))
-      return mg_ff_fail(ctx, MG_FF_FAULT_BAD_SCALAR);
     if (kind == MG_OP_DIV_SCALAR) {
       if (sp == 0 || sq == 0)
         return mg_ff_fail(ctx, MG_FF_FAULT_ZERO_DIVISOR);
@@ -308,12 +310,8 @@ static MgStatus ff_unary(void *vctx, MgOpKind kind, double scalar,
     return MG_STATUS_OK;
   }
   case MG_OP_MAX_SCALAR:
-  case MG_OP_MIN_SCALAR: {
-    uint32_t sp, sq;
-    if (!mg_ff_scalar(scalar, P, &sp) || !mg_ff_scalar(scalar, Q, &sq))
-      return mg_ff_fail(ctx, MG_FF_FAULT_BAD_SCALAR);
+  case MG_OP_MIN_SCALAR:
     return ff_bound(ctx, kind, mg_ff_cell(sp, sq), a, out, n);
-  }
   default:
     if (!mg_op_kind_is_opaque(kind))
       return mg_ff_fail(ctx, MG_FF_FAULT_UNSUPPORTED);

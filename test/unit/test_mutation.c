@@ -964,26 +964,44 @@ static MgProgram *rowmax_halves(void) {
   return p;
 }
 
-// Grid (2,1,1) over the rows, for-loop of 2 over the columns.
-static MgProgram *rowmax_fused(void) {
-  MgTensorId x;
-  MgProgram *p = rowmax_inputs(&x);
-  MgGraphId g = mg_program_add_graph(p, MG_LEVEL_BLOCK);
-  const int32_t grid[3] = {2, 1, 1};
+// One graph-defined kernel over X (64, 8) of rowmax_inputs, the grid's x
+// over the rows: row_kernel opens its block graph (grid x `gx`, for-loop
+// `forloop` over dim `fmap` or none) and returns X's tile, end_row_kernel
+// saves `t` along the rows and makes the kernel the program's output.
+static const int8_t row_imap[3] = {0, MG_MAP_NONE, MG_MAP_NONE};
+
+static MgTensorId row_kernel(MgProgram *p, int32_t gx, uint32_t forloop,
+                             int8_t fmap, MgGraphId *g) {
+  *g = mg_program_add_graph(p, MG_LEVEL_BLOCK);
+  const int32_t grid[3] = {gx, 1, 1};
   const int64_t dims[2] = {64, 8};
-  const int8_t imap[3] = {0, MG_MAP_NONE, MG_MAP_NONE};
-  CHECK_EQ_INT(mg_graph_set_launch(p, g, grid, 128, 2, NULL), MG_STATUS_OK);
-  MgTensorId t = v_ok(mg_graph_iterator(
-      p, g, mg_graph_add_input(p, g, MG_DTYPE_F16, 2, dims, NULL), imap, 1,
-      NULL));
-  t = v_ok(mg_graph_reduce(p, g, MG_OP_REDUCE_MAX, t, 1, NULL));
-  t = v_ok(mg_graph_accum(p, g, t, MG_ACCUM_MAX, NULL));
-  mg_graph_mark_output(p, g, v_ok(mg_graph_saver(p, g, t, imap, NULL)), NULL);
+  CHECK_EQ_INT(mg_graph_set_launch(p, *g, grid, 128, forloop, NULL),
+               MG_STATUS_OK);
+  return v_ok(mg_graph_iterator(
+      p, *g, mg_graph_add_input(p, *g, MG_DTYPE_F16, 2, dims, NULL), row_imap,
+      fmap, NULL));
+}
+
+static MgProgram *end_row_kernel(MgProgram *p, MgGraphId g, MgTensorId x,
+                                 MgTensorId t) {
+  mg_graph_mark_output(p, g, v_ok(mg_graph_saver(p, g, t, row_imap, NULL)),
+                       NULL);
   MgTensorId out;
   CHECK(mg_graph_custom(p, 0, (MgCall){g, 1, &x}, &out, NULL) != MG_NO_ID);
   mg_graph_mark_output(p, 0, out, NULL);
   CHECK_EQ_INT(mg_program_validate(p, NULL, NULL), MG_STATUS_OK);
   return p;
+}
+
+// Grid (2,1,1) over the rows, for-loop of 2 over the columns.
+static MgProgram *rowmax_fused(void) {
+  MgTensorId x;
+  MgProgram *p = rowmax_inputs(&x);
+  MgGraphId g;
+  MgTensorId t = row_kernel(p, 2, 2, 1, &g);
+  t = v_ok(mg_graph_reduce(p, g, MG_OP_REDUCE_MAX, t, 1, NULL));
+  t = v_ok(mg_graph_accum(p, g, t, MG_ACCUM_MAX, NULL));
+  return end_row_kernel(p, g, x, t);
 }
 
 // exp(X − max_of_halves(X)) / sum_last(...), X (4, 8).
@@ -1025,21 +1043,9 @@ static MgProgram *clamp_program(bool swish, bool fused) {
     CHECK_EQ_INT(mg_program_validate(p, NULL, NULL), MG_STATUS_OK);
     return p;
   }
-  MgGraphId g = mg_program_add_graph(p, MG_LEVEL_BLOCK);
-  const int32_t grid[3] = {4, 1, 1};
-  const int64_t dims[2] = {64, 8};
-  const int8_t imap[3] = {0, MG_MAP_NONE, MG_MAP_NONE};
-  CHECK_EQ_INT(mg_graph_set_launch(p, g, grid, 128, 1, NULL), MG_STATUS_OK);
-  MgTensorId t = v_ok(mg_graph_iterator(
-      p, g, mg_graph_add_input(p, g, MG_DTYPE_F16, 2, dims, NULL), imap,
-      MG_MAP_NONE, NULL));
-  t = clamp_ops(p, g, t, swish);
-  mg_graph_mark_output(p, g, v_ok(mg_graph_saver(p, g, t, imap, NULL)), NULL);
-  MgTensorId out;
-  CHECK(mg_graph_custom(p, 0, (MgCall){g, 1, &x}, &out, NULL) != MG_NO_ID);
-  mg_graph_mark_output(p, 0, out, NULL);
-  CHECK_EQ_INT(mg_program_validate(p, NULL, NULL), MG_STATUS_OK);
-  return p;
+  MgGraphId g;
+  MgTensorId t = row_kernel(p, 4, 1, MG_MAP_NONE, &g);
+  return end_row_kernel(p, g, x, clamp_ops(p, g, t, swish));
 }
 
 static void test_mutation_clamp_mutants_rejected(void) {
