@@ -122,9 +122,17 @@ typedef enum MgAccumKind {
   MG_ACCUM_COUNT
 } MgAccumKind;
 
+/// Symbols (issue 29): a kernel-graph dim may be a size known only at run
+/// time, named by a symbol 1..MG_MAX_SYMS. The tensor's dims[] hold its
+/// size in the program's current instantiation (mg_program_instantiate
+/// changes it everywhere at once); a symbolic dim is always exactly one
+/// symbol, never a product or a sum of them.
+#define MG_MAX_SYMS 3
+
 typedef struct MgTensor {
   uint8_t dtype; // MgDType
   uint8_t rank;
+  uint16_t sym;  // 2 bits per dim: 0 static, else the symbol (mg_tensor_sym)
   MgOpId producer;
   int64_t dims[MG_MAX_DIMS];
 } MgTensor;
@@ -145,7 +153,8 @@ typedef struct MgOp {
                    // mg_program_fold_layouts, never printed)
   int32_t attr;    // INPUT: position; SUM/CONCAT: dim; CUSTOM/THREAD: graph
   double scalar;   // MUL_SCALAR / DIV_SCALAR
-  int64_t shape[MG_MAX_DIMS]; // RESHAPE: result dims; SLICE: first, count
+  int64_t shape[MG_MAX_DIMS]; // RESHAPE: result dims (-s: symbol s);
+                              // SLICE: first, count
   MgTensorId inputs[MG_MAX_OP_INPUTS];
   MgTensorId outputs[MG_MAX_OP_OUTPUTS];
 } MgOp;
@@ -153,6 +162,8 @@ typedef struct MgOp {
 typedef struct MgGraph {
   uint8_t level;       // MgLevel
   int32_t grid[3];     // block level: grid dims (x,y,z), each >= 1
+  uint8_t grid_sym[3]; // block level: the symbol whose size grid[a] is (one
+                       // block per index along it), 0 when static
   int32_t block_threads; // block level: threads per block
   int32_t forloop;     // block level: for-loop range F >= 1
   uint32_t num_inputs; // number of INPUT ops
@@ -195,6 +206,15 @@ static inline MgTensor *mg_graph_tensor(const MgGraph *gr, MgTensorId t) {
 /// The op that produces tensor `t` of `gr`.
 static inline MgOp *mg_graph_producer(const MgGraph *gr, MgTensorId t) {
   return mg_graph_op(gr, mg_graph_tensor(gr, t)->producer);
+}
+
+/// The symbol of dim `d` of `t`, 0 when the dim is static.
+static inline unsigned mg_tensor_sym(const MgTensor *t, uint32_t d) {
+  return (t->sym >> (2 * d)) & 3u;
+}
+/// Makes dim `d` of `t` symbol `s` (0: static).
+static inline void mg_tensor_set_sym(MgTensor *t, uint32_t d, unsigned s) {
+  t->sym = (uint16_t)((t->sym & ~(3u << (2 * d))) | ((s & 3u) << (2 * d)));
 }
 
 //===--- Op metadata ------------------------------------------------------===//
@@ -288,6 +308,24 @@ MG_API MgTensorId mg_graph_add_input(MgProgram *program, MgGraphId graph,
 MG_API MgStatus mg_graph_set_input_perm(MgProgram *p, MgGraphId g,
                                         MgTensorId t, const int8_t *perm,
                                         MgDiag *diag);
+/// Makes dim `d` of input tensor `t` of the root kernel graph symbol `s`
+/// (1..MG_MAX_SYMS): a size known only at run time, whose current value
+/// stays dims[d]. Must precede the ops that read `t`.
+MG_API MgStatus mg_graph_set_input_sym(MgProgram *p, MgGraphId g,
+                                       MgTensorId t, uint32_t d, unsigned s,
+                                       MgDiag *diag);
+/// The symbols some tensor of the program has, bit s-1 for symbol s.
+MG_API unsigned mg_program_syms(const MgProgram *p);
+/// The current size of symbol `s` (the dims that are it), 0 when unused.
+MG_API int64_t mg_program_sym_size(const MgProgram *p, unsigned s);
+/// Gives every dim and grid axis that is symbol s the size sizes[s-1]
+/// (>= 1), in every graph. Shapes stay consistent because a symbolic dim
+/// is exactly its symbol; the target's limits are the caller's to check
+/// (mg_program_validate).
+MG_API void mg_program_instantiate(MgProgram *p,
+                                   const int64_t sizes[MG_MAX_SYMS]);
+/// Forgets every symbol: the program at its current sizes, all static.
+MG_API void mg_program_clear_syms(MgProgram *p);
 /// The layout of INPUT op `op` with result rank `rank` into perm[0..rank):
 /// the identity when none was set. True when it is not the identity.
 MG_API bool mg_op_input_perm(const MgOp *op, uint32_t rank, int8_t *perm);

@@ -194,6 +194,36 @@ MG_API MgSearchOptions mg_search_options_default(void);
 MG_API MgStatus mg_search_check_options(const MgSearchOptions *options,
                                         MgDiag *diag);
 
+//===--- Symbolic dims (issue 29; lib/search/symbolic.c) -------------------===//
+
+/// `p` with every symbol at size 1, made static: the one-row program the
+/// search runs on for a program with symbols. The caller destroys it.
+MG_API MgProgram *mg_search_symbolic_at_one(const MgProgram *p);
+/// A program found for mg_search_symbolic_at_one(full) made valid for every
+/// size of full's symbols: each graph-defined kernel gets one block per
+/// index of each symbol it reads (a free grid axis of the symbol's size).
+/// NULL, with `diag` saying why, when that is not sound: a block reduces
+/// over a symbolic dim, no grid axis is free, a reshape between kernels.
+MG_API MgProgram *mg_search_symbolic_generalize(const MgProgram *full,
+                                                const MgProgram *one,
+                                                MgDiag *diag);
+typedef struct MgSymbolicCheck {
+  MgVerdict verdict;  // EQUIVALENT when every size passed
+  int64_t size;       // the size that failed (verdict or status)
+  uint32_t tests;     // field tests run, all sizes
+  double log2_bound;  // the largest of the per-size bounds
+} MgSymbolicCheck;
+/// Field tests of `candidate` against `full` with every symbol at each of
+/// `sizes` in turn (each size to options' bound), stopping at the first
+/// size that is not EQUIVALENT.
+MG_API MgStatus mg_search_symbolic_verify(const MgProgram *full,
+                                          const MgProgram *candidate,
+                                          const int64_t *sizes,
+                                          uint32_t num_sizes,
+                                          const MgVerifyOptions *options,
+                                          MgSymbolicCheck *check,
+                                          MgDiag *diag);
+
 /// Ranking key of a program, compared lexicographically.
 typedef struct MgSearchCost {
   double time_s;       // cost-model estimate (mg_cost_emitted_program on

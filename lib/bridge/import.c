@@ -21,6 +21,7 @@ typedef struct Importer {
   MlirLocation *error_loc;
   MgDiag *diag;
   uint32_t cap_graphs;
+  int64_t sym_size[MG_MAX_SYMS]; // the root's ug.syms (0: unused)
 } Importer;
 
 static bool value_map_put(MgPtrMap *m, MlirValue v, MgTensorId id) {
@@ -73,16 +74,15 @@ static MgStatus bad_map(Importer *im, MlirLocation loc, const char *name) {
               "[-1, " MG_MAX_DIMS_STR ")", name);
 }
 
-/// Reads a static, ranked tensor type of a supported element type; on
-/// false `why` says what is wrong with it.
+/// A `?` dim as read_type returns it: a symbol, named elsewhere.
+#define DIM_SYMBOL (-1)
+
+/// Reads a ranked tensor type of a supported element type; `?` dims read
+/// DIM_SYMBOL. On false `why` says what is wrong with it.
 static bool read_type(MlirType type, MgDType *dtype, uint32_t *rank,
                       int64_t *dims, char why[WHY_LEN]) {
   if (!mlirTypeIsARankedTensor(type)) {
     snprintf(why, WHY_LEN, "expected a ranked tensor type");
-    return false;
-  }
-  if (!mlirShapedTypeHasStaticShape(type)) {
-    snprintf(why, WHY_LEN, "dynamic shapes are not supported");
     return false;
   }
   intptr_t r = mlirShapedTypeGetRank(type);
@@ -103,6 +103,10 @@ static bool read_type(MlirType type, MgDType *dtype, uint32_t *rank,
   *rank = (uint32_t)r;
   for (intptr_t d = 0; d < r; ++d) {
     dims[d] = mlirShapedTypeGetDimSize(type, d);
+    if (mlirShapedTypeIsDynamicDim(type, d)) {
+      dims[d] = DIM_SYMBOL;
+      continue;
+    }
     if (dims[d] <= 0) {
       snprintf(why, WHY_LEN, "tensor dims must be positive");
       return false;
@@ -305,8 +309,12 @@ static MgStatus read_layout(Importer *im, MlirOperation view, uint32_t rank,
             mlirShapedTypeGetRank(rt) == (intptr_t)rank &&
             mlirTypeEqual(mlirShapedTypeGetElementType(rt),
                           mlirShapedTypeGetElementType(mlirValueGetType(arg)));
+  MlirType at = mlirValueGetType(arg);
   for (uint32_t d = 0; ok && d < rank; ++d)
-    ok = mlirShapedTypeGetDimSize(rt, d) == dims[d];
+    ok = mlirShapedTypeIsDynamicDim(rt, d)
+             ? mlirShapedTypeIsDynamicDim(at, perm[d])
+             : mlirShapedTypeGetDimSize(rt, d) == dims[d] &&
+                   !mlirShapedTypeIsDynamicDim(at, perm[d]);
   if (!ok)
     return fail(im, loc, MG_STATUS_INVALID, "%s",
                 "'ug.transpose' result is not its argument permuted by perm");
@@ -344,13 +352,15 @@ static MgStatus bind_result(Importer *im, MgGraphId g, MlirValue r,
     return fail(im, loc, MG_STATUS_INVALID, "result type: %s", why);
   bool same = rank == t->rank;
   for (uint32_t d = 0; same && d < rank; ++d)
-    same = dims[d] == t->dims[d];
+    same = mg_tensor_sym(t, d) ? dims[d] == DIM_SYMBOL : dims[d] == t->dims[d];
   if (!same) {
     char want[160];
     int n = snprintf(want, sizeof want, "tensor<");
     for (uint32_t d = 0; d < t->rank; ++d)
-      n += snprintf(want + n, sizeof want - (size_t)n, "%lldx",
-                    (long long)t->dims[d]);
+      n += mg_tensor_sym(t, d)
+               ? snprintf(want + n, sizeof want - (size_t)n, "?x")
+               : snprintf(want + n, sizeof want - (size_t)n, "%lldx",
+                          (long long)t->dims[d]);
     snprintf(want + n, sizeof want - (size_t)n, "%s>",
              mg_dtype_name((MgDType)t->dtype));
     return fail(im, loc, MG_STATUS_INVALID,
@@ -405,10 +415,24 @@ static MgStatus read_attrs(Importer *im, MgGraphId g, MlirOperation op,
                   "'ug.transpose' needs 'perm', one entry per dim");
     break;
   }
-  case MG_OP_RESHAPE:
-    // The result type is the new shape.
+  case MG_OP_RESHAPE: {
+    // The result type is the new shape; its `?` are the operand's symbols
+    // in order (a reshape keeps their order).
     proto->attr = (int32_t)result_dims(op, proto->shape);
+    const MgTensor *a = &im->program->graphs[g].tensors[proto->inputs[0]];
+    uint32_t next = 0;
+    for (int32_t d = 0; d < proto->attr; ++d) {
+      if (proto->shape[d] != DIM_SYMBOL)
+        continue;
+      while (next < a->rank && !mg_tensor_sym(a, next))
+        next++;
+      if (next == a->rank)
+        return fail(im, loc, MG_STATUS_INVALID, "%s",
+                    "'ug.reshape' has more '?' dims than its operand");
+      proto->shape[d] = -(int64_t)mg_tensor_sym(a, next++);
+    }
     break;
+  }
   case MG_OP_SLICE: {
     int64_t dims[MG_MAX_DIMS], first;
     uint32_t rank = result_dims(op, dims);
@@ -531,6 +555,44 @@ static MgStatus import_op(Importer *im, MgGraphId g, MlirOperation op,
   return MG_STATUS_OK;
 }
 
+/// The symbols of argument `arg`'s dims from its `ug.sym` attribute (0
+/// for a static dim), each `?` of `dims` replaced by its symbol's size.
+static MgStatus read_arg_syms(Importer *im, MlirValue arg, uint32_t rank,
+                              int64_t *dims, unsigned *syms) {
+  MlirLocation loc = mlirValueGetLocation(arg);
+  MlirOperation func = mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(arg));
+  MlirAttribute all = attr(func, "arg_attrs");
+  MlirAttribute a = {NULL};
+  intptr_t pos = mlirBlockArgumentGetArgNumber(arg);
+  if (!mlirAttributeIsNull(all) && mlirAttributeIsAArray(all) &&
+      pos < mlirArrayAttrGetNumElements(all)) {
+    MlirAttribute d = mlirArrayAttrGetElement(all, pos);
+    if (mlirAttributeIsADictionary(d))
+      a = mlirDictionaryAttrGetElementByName(
+          d, mlirStringRefCreateFromCString("ug.sym"));
+  }
+  bool given = !mlirAttributeIsNull(a);
+  if (given && (!mlirAttributeIsADenseI64Array(a) ||
+                mlirDenseArrayGetNumElements(a) != (intptr_t)rank))
+    return fail(im, loc, MG_STATUS_INVALID, "%s",
+                "'ug.sym' must be array<i64> with one entry per dim");
+  for (uint32_t d = 0; d < rank; ++d) {
+    int64_t s = given ? mlirDenseI64ArrayGetElement(a, d) : 0;
+    if (s < 0 || s > MG_MAX_SYMS || (s > 0) != (dims[d] == DIM_SYMBOL))
+      return fail(im, loc, MG_STATUS_INVALID, "%s",
+                  "each '?' dim of an argument needs its symbol in 'ug.sym' "
+                  "(1.." STRINGIFY(MG_MAX_SYMS) "), each static dim 0");
+    syms[d] = (unsigned)s;
+    if (!s)
+      continue;
+    dims[d] = im->sym_size[s - 1];
+    if (dims[d] < 1)
+      return fail(im, loc, MG_STATUS_INVALID, "%s",
+                  "a symbol needs its size in the kernel graph's 'ug.syms'");
+  }
+  return MG_STATUS_OK;
+}
+
 /// Function argument `arg` of graph `g` (function at `floc`) becomes a
 /// graph input; `values` maps it (or the ug.transpose that gives it a
 /// layout) to the input.
@@ -548,13 +610,25 @@ static MgStatus import_arg(Importer *im, MgGraphId g, MgLevel level,
   // An argument read through ug.transpose is an input with a layout; the
   // logical value is the transpose's result.
   MlirOperation view = layout_view(arg, level);
+  unsigned syms[MG_MAX_DIMS];
+  MgStatus ss = read_arg_syms(im, arg, rank, dims, syms);
+  if (ss != MG_STATUS_OK)
+    return ss;
   int8_t perm[MG_MAX_DIMS];
   if (!mlirOperationIsNull(view)) {
+    unsigned stored[MG_MAX_DIMS];
+    memcpy(stored, syms, sizeof stored);
     MgStatus s = read_layout(im, view, rank, dims, perm);
     if (s != MG_STATUS_OK)
       return s;
+    for (uint32_t d = 0; d < rank; ++d)
+      syms[d] = stored[perm[d]];
   }
   MgTensorId t = mg_graph_add_input(im->program, g, dt, rank, dims, im->diag);
+  for (uint32_t d = 0; t != MG_NO_ID && d < rank; ++d)
+    if (syms[d] && mg_graph_set_input_sym(im->program, g, t, d, syms[d],
+                                          im->diag) != MG_STATUS_OK)
+      t = MG_NO_ID;
   if (t != MG_NO_ID && !mlirOperationIsNull(view) &&
       mg_graph_set_input_perm(im->program, g, t, perm, im->diag) !=
           MG_STATUS_OK)
@@ -603,11 +677,30 @@ static MgStatus import_graph(Importer *im, MlirOperation func, MgLevel level,
                   "'ug.forloop' must be an integer");
     if (threads < 0 || threads > INT32_MAX || forloop < 0 || forloop > INT32_MAX)
       threads = forloop = 0;
+    MlirAttribute gs = attr(func, "ug.grid_sym");
+    uint8_t grid_sym[3] = {0, 0, 0};
+    if (!mlirAttributeIsNull(gs)) {
+      if (!mlirAttributeIsADenseI64Array(gs) ||
+          mlirDenseArrayGetNumElements(gs) != 3)
+        return fail(im, floc, MG_STATUS_INVALID, "%s",
+                    "'ug.grid_sym' must be array<i64: x, y, z>");
+      for (int i = 0; i < 3; ++i) {
+        int64_t s = mlirDenseI64ArrayGetElement(gs, i);
+        if (s < 0 || s > MG_MAX_SYMS || (s && im->sym_size[s - 1] < 1))
+          return fail(im, floc, MG_STATUS_INVALID, "%s",
+                      "'ug.grid_sym' names a symbol the kernel graph's "
+                      "'ug.syms' does not size");
+        grid_sym[i] = (uint8_t)s;
+        if (s)
+          dims[i] = (int32_t)im->sym_size[s - 1];
+      }
+    }
     if (mg_graph_set_launch(im->program, g, dims, (int32_t)threads,
                             (int32_t)forloop, im->diag) != MG_STATUS_OK) {
       *im->error_loc = floc;
       return MG_STATUS_INVALID;
     }
+    memcpy(im->program->graphs[g].grid_sym, grid_sym, sizeof grid_sym);
   }
   MlirRegion body = mlirOperationGetRegion(func, 0);
   MlirBlock block = mlirRegionGetFirstBlock(body);
@@ -667,9 +760,21 @@ MgStatus mg_bridge_import(MlirSymbolTable symbols, MlirOperation root,
   if (!mg_bridge_func_level(root, &level) || level != MG_LEVEL_KERNEL)
     return mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
                        "expected a func.func with ug.level = \"kernel\"");
-  Importer im = {symbols, mg_program_create(), map, error_loc, diag, 0};
+  Importer im = {symbols, mg_program_create(), map, error_loc, diag, 0, {0}};
   if (!im.program)
     return mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1, "out of memory");
+  MlirAttribute syms = attr(root, "ug.syms");
+  if (!mlirAttributeIsNull(syms)) {
+    if (!mlirAttributeIsADenseI64Array(syms) ||
+        mlirDenseArrayGetNumElements(syms) != MG_MAX_SYMS) {
+      mg_program_destroy(im.program);
+      return mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
+                         "'ug.syms' must be array<i64> of %d sizes",
+                         MG_MAX_SYMS);
+    }
+    for (int i = 0; i < MG_MAX_SYMS; ++i)
+      im.sym_size[i] = mlirDenseI64ArrayGetElement(syms, i);
+  }
   MgGraphId g;
   MgStatus s = import_graph(&im, root, level, &g);
   if (s != MG_STATUS_OK) {

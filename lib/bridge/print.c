@@ -13,7 +13,10 @@
 static void put_type(MgText *t, const MgTensor *tensor) {
   mg_text_printf(t, "tensor<");
   for (uint32_t d = 0; d < tensor->rank; ++d)
-    mg_text_printf(t, "%lldx", (long long)tensor->dims[d]);
+    if (mg_tensor_sym(tensor, d))
+      mg_text_printf(t, "?x");
+    else
+      mg_text_printf(t, "%lldx", (long long)tensor->dims[d]);
   mg_text_printf(t, "%s>", mg_dtype_name((MgDType)tensor->dtype));
 }
 
@@ -112,10 +115,33 @@ static void put_op(MgText *t, const MgProgram *p, const MgGraph *g,
 }
 
 // An argument's stored type: its tensor's, permuted by its layout.
-static void put_stored_type(MgText *t, const MgGraph *g, MgTensorId id) {
+static MgTensor stored_tensor(const MgGraph *g, MgTensorId id) {
   MgTensor s = g->tensors[id];
   mg_graph_stored_dims(g, id, s.dims);
+  int8_t perm[MG_MAX_DIMS];
+  if (!g->ops[s.producer].folded && mg_graph_tensor_perm(g, &s, perm)) {
+    s.sym = 0;
+    for (uint32_t d = 0; d < s.rank; d++)
+      mg_tensor_set_sym(&s, (uint32_t)perm[d], mg_tensor_sym(&g->tensors[id], d));
+  }
+  return s;
+}
+
+static void put_stored_type(MgText *t, const MgGraph *g, MgTensorId id) {
+  MgTensor s = stored_tensor(g, id);
   put_type(t, &s);
+}
+
+// ` {ug.sym = array<i64: ...>}`: the symbol of each stored dim of an
+// argument with symbolic dims (the `?` of its type).
+static void put_arg_syms(MgText *t, const MgGraph *g, MgTensorId id) {
+  MgTensor s = stored_tensor(g, id);
+  if (!s.sym)
+    return;
+  mg_text_printf(t, " {ug.sym = array<i64");
+  for (uint32_t d = 0; d < s.rank; ++d)
+    mg_text_printf(t, "%s %u", d ? "," : ":", mg_tensor_sym(&s, d));
+  mg_text_printf(t, ">}");
 }
 
 // `%t<id> = ug.transpose %s<id>` for an input with a layout.
@@ -154,6 +180,7 @@ static void put_graph(MgText *t, const MgProgram *p, uint32_t gi,
         mg_text_printf(t, "%s%%%s%u: ", pos ? ", " : "", view ? "s" : "t",
                        op->outputs[0]);
         put_stored_type(t, g, op->outputs[0]);
+        put_arg_syms(t, g, op->outputs[0]);
       }
     }
   }
@@ -167,6 +194,18 @@ static void put_graph(MgText *t, const MgProgram *p, uint32_t gi,
     mg_text_printf(t, "ug.block_threads = %d : i64, ug.forloop = %d : i64, "
            "ug.grid = array<i64: %d, %d, %d>, ",
         g->block_threads, g->forloop, g->grid[0], g->grid[1], g->grid[2]);
+  if (g->level == MG_LEVEL_BLOCK &&
+      (g->grid_sym[0] || g->grid_sym[1] || g->grid_sym[2]))
+    mg_text_printf(t, "ug.grid_sym = array<i64: %u, %u, %u>, ",
+                   g->grid_sym[0], g->grid_sym[1], g->grid_sym[2]);
+  // The symbols' sizes in this instantiation, on the root.
+  if (gi == 0 && mg_program_syms(p)) {
+    mg_text_printf(t, "ug.syms = array<i64");
+    for (unsigned k = 1; k <= MG_MAX_SYMS; ++k)
+      mg_text_printf(t, "%s %lld", k > 1 ? "," : ":",
+                     (long long)mg_program_sym_size(p, k));
+    mg_text_printf(t, ">, ");
+  }
   mg_text_printf(t, "ug.level = \"%s\"} {\n", mg_level_name((MgLevel)g->level));
   for (uint32_t o = 0; o < g->num_ops; ++o)
     put_layout(t, g, &g->ops[o]);

@@ -26,6 +26,11 @@ MgStatus mg_graph_append(MgProgram *dst, MgGraphId dg, const MgProgram *src,
                                                t0->rank, t0->dims, diag);
       if (map[op->outputs[0]] == MG_NO_ID)
         return MG_STATUS_INVALID;
+      for (uint32_t d = 0; d < t0->rank; d++)
+        if (mg_tensor_sym(t0, d) &&
+            mg_graph_set_input_sym(dst, dg, map[op->outputs[0]], d,
+                                   mg_tensor_sym(t0, d), diag) != MG_STATUS_OK)
+          return MG_STATUS_INVALID;
       int8_t perm[MG_MAX_DIMS];
       if (mg_op_input_perm(op, t0->rank, perm) &&
           mg_graph_set_input_perm(dst, dg, map[op->outputs[0]], perm, diag) !=
@@ -82,6 +87,7 @@ MgGraphId mg_program_copy_graph(MgProgram *dst, const MgProgram *src,
       mg_graph_set_launch(dst, ng, s->grid, s->block_threads, s->forloop,
                           diag) != MG_STATUS_OK)
     return MG_NO_ID;
+  memcpy(mg_program_graph(dst, ng)->grid_sym, s->grid_sym, sizeof s->grid_sym);
   MgTensorId *map = malloc((s->num_tensors + 1) * sizeof *map);
   if (!map) {
     mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1, "out of memory");

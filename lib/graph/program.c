@@ -247,6 +247,7 @@ static size_t tensor_key(const MgTensor *t, uint64_t *key) {
   uint32_t rank = clamp_count(t->rank, MG_MAX_DIMS);
   key[n++] = t->dtype;
   key[n++] = t->rank;
+  key[n++] = t->sym;
   for (uint32_t d = 0; d < rank; d++)
     key[n++] = (uint64_t)t->dims[d];
   return n;
@@ -262,7 +263,7 @@ static size_t graph_key(const MgGraph *gr, uint64_t *key) {
   key[n++] = gr->num_outputs;
   if (gr->level == MG_LEVEL_BLOCK) {
     for (int a = 0; a < 3; a++)
-      key[n++] = (uint64_t)(uint32_t)gr->grid[a];
+      key[n++] = (uint64_t)(uint32_t)gr->grid[a] | (uint64_t)gr->grid_sym[a] << 32;
     key[n++] = (uint64_t)(uint32_t)gr->block_threads;
     key[n++] = (uint64_t)(uint32_t)gr->forloop;
   }

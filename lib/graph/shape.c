@@ -55,15 +55,18 @@ const char *mg_graph_format_type(const MgTensor *t, char *buf, size_t size) {
   int n = snprintf(buf, size, "%s[", dt ? dt : "?");
   for (uint32_t d = 0; d < t->rank && d < MG_MAX_DIMS && n > 0 &&
                        (size_t)n < size; d++)
-    n += snprintf(buf + n, size - (size_t)n, "%s%lld", d ? "," : "",
-                  (long long)t->dims[d]);
+    n += mg_tensor_sym(t, d)
+             ? snprintf(buf + n, size - (size_t)n, "%ss%u=%lld", d ? "," : "",
+                        mg_tensor_sym(t, d), (long long)t->dims[d])
+             : snprintf(buf + n, size - (size_t)n, "%s%lld", d ? "," : "",
+                        (long long)t->dims[d]);
   if (n > 0 && (size_t)n < size)
     snprintf(buf + n, size - (size_t)n, "]");
   return buf;
 }
 
 bool mg_graph_same_shape(const MgTensor *a, const MgTensor *b) {
-  if (a->rank != b->rank || a->rank > MG_MAX_DIMS)
+  if (a->rank != b->rank || a->rank > MG_MAX_DIMS || a->sym != b->sym)
     return false;
   return memcmp(a->dims, b->dims, a->rank * sizeof(int64_t)) == 0;
 }
@@ -136,6 +139,22 @@ static MgStatus infer_binary(const InferCtx *cx, MgTensor *out) {
                 "rank %u", cx->name, a->rank, b->rank);
   *out = *a;
   for (uint32_t d = 0; d < a->rank; d++) {
+    unsigned sa = mg_tensor_sym(a, d), sb = mg_tensor_sym(b, d);
+    if (sa && sb && sa != sb)
+      return FAIL(cx, "'%s' dim %u is symbol %u in 'lhs' but symbol %u in "
+                  "'rhs'", cx->name, d, sa, sb);
+    // A symbol broadcasts only against a static 1: any other static size
+    // would hold for one size of the symbol only.
+    if ((sa && !sb && b->dims[d] != 1) || (sb && !sa && a->dims[d] != 1))
+      return FAIL(cx, "'%s' dim %u is symbol %u in '%s' but %lld in '%s'",
+                  cx->name, d, sa ? sa : sb, sa ? "lhs" : "rhs",
+                  (long long)(sa ? b->dims[d] : a->dims[d]),
+                  sa ? "rhs" : "lhs");
+    if (sb && !sa) {
+      out->dims[d] = b->dims[d];
+      mg_tensor_set_sym(out, d, sb);
+      continue;
+    }
     if (a->dims[d] == b->dims[d] || b->dims[d] == 1)
       continue;
     if (a->dims[d] == 1) {
@@ -159,16 +178,22 @@ static MgStatus infer_matmul(const InferCtx *cx, MgTensor *out) {
                 "rank %u", a->rank, b->rank);
   uint32_t r = a->rank;
   for (uint32_t d = 0; d + 2 < r; d++)
-    if (a->dims[d] != b->dims[d])
+    if (a->dims[d] != b->dims[d] ||
+        mg_tensor_sym(a, d) != mg_tensor_sym(b, d))
       return FAIL(cx, "matmul batch mismatch: 'lhs' dim %u is %lld but 'rhs' "
                   "dim %u is %lld", d, (long long)a->dims[d], d,
                   (long long)b->dims[d]);
+  if (mg_tensor_sym(a, r - 1) != mg_tensor_sym(b, r - 2))
+    return FAIL(cx, "matmul contraction mismatch: 'lhs' dim %u is symbol %u "
+                "but 'rhs' dim %u is symbol %u", r - 1,
+                mg_tensor_sym(a, r - 1), r - 2, mg_tensor_sym(b, r - 2));
   if (a->dims[r - 1] != b->dims[r - 2])
     return FAIL(cx, "matmul contraction mismatch: 'lhs' dim %u is %lld but "
                 "'rhs' dim %u is %lld", r - 1, (long long)a->dims[r - 1],
                 r - 2, (long long)b->dims[r - 2]);
   *out = *a;
   out->dims[r - 1] = b->dims[r - 1];
+  mg_tensor_set_sym(out, r - 1, mg_tensor_sym(b, r - 1));
   return MG_STATUS_OK;
 }
 
@@ -190,6 +215,7 @@ static MgStatus infer_sum(const InferCtx *cx, MgTensor *out) {
                 a->rank);
   *out = *a;
   out->dims[dim] = 1;
+  mg_tensor_set_sym(out, (uint32_t)dim, 0);
   return MG_STATUS_OK;
 }
 
@@ -207,8 +233,12 @@ static MgStatus infer_concat(const InferCtx *cx, MgTensor *out) {
     if (b->rank != a->rank)
       return FAIL(cx, "concat rank mismatch: '%s' has rank %u but '%s' has "
                   "rank %u", an, a->rank, bn, b->rank);
+    if (mg_tensor_sym(a, (uint32_t)dim) || mg_tensor_sym(b, (uint32_t)dim))
+      return FAIL(cx, "concat along dim %d, which is a symbol (a sum of "
+                  "sizes is not a symbol)", dim);
     for (uint32_t d = 0; d < a->rank; d++)
-      if ((int32_t)d != dim && b->dims[d] != a->dims[d])
+      if ((int32_t)d != dim && (b->dims[d] != a->dims[d] ||
+                                mg_tensor_sym(b, d) != mg_tensor_sym(a, d)))
         return FAIL(cx, "concat shape mismatch: '%s' dim %u is %lld but '%s' "
                     "dim %u is %lld", an, d, (long long)a->dims[d], bn, d,
                     (long long)b->dims[d]);
@@ -223,8 +253,10 @@ static MgStatus infer_transpose(const InferCtx *cx, MgTensor *out) {
     return FAIL(cx, "transpose perm is not a permutation of 0..%u",
                 a->rank ? a->rank - 1 : 0);
   *out = *a;
-  for (uint32_t d = 0; d < a->rank; d++)
+  for (uint32_t d = 0; d < a->rank; d++) {
     out->dims[d] = a->dims[cx->op->perm[d]];
+    mg_tensor_set_sym(out, d, mg_tensor_sym(a, (uint32_t)cx->op->perm[d]));
+  }
   return MG_STATUS_OK;
 }
 
@@ -236,9 +268,31 @@ static MgStatus infer_reshape(const InferCtx *cx, MgTensor *out) {
                 MG_MAX_DIMS);
   *out = *a;
   out->rank = (uint8_t)rank;
+  out->sym = 0;
+  // The result has the operand's symbols in the same order, so the
+  // element counts agree at every size once they agree at this one (and
+  // the printed `?` name them without saying which).
+  unsigned order[MG_MAX_DIMS], num_syms = 0, next = 0;
+  for (uint32_t d = 0; d < a->rank; d++)
+    if (mg_tensor_sym(a, d))
+      order[num_syms++] = mg_tensor_sym(a, d);
   int64_t n = 1;
   for (int32_t d = 0; d < MG_MAX_DIMS; d++) {
     out->dims[d] = d < rank ? cx->op->shape[d] : 0;
+    if (d < rank && out->dims[d] < 0 && out->dims[d] >= -MG_MAX_SYMS) {
+      unsigned sym = (unsigned)-out->dims[d];
+      out->dims[d] = 0;
+      for (uint32_t e = 0; e < a->rank; e++)
+        if (mg_tensor_sym(a, e) == sym)
+          out->dims[d] = a->dims[e];
+      if (!out->dims[d])
+        return FAIL(cx, "reshape dim %d names symbol %u, which the operand "
+                    "does not have", d, sym);
+      if (next == num_syms || order[next++] != sym)
+        return FAIL(cx, "reshape dim %d is symbol %u out of the operand's "
+                    "order of symbols", d, sym);
+      mg_tensor_set_sym(out, (uint32_t)d, sym);
+    }
     if (d < rank && (out->dims[d] < 1 || out->dims[d] > (INT64_MAX / n)))
       return FAIL(cx, "reshape dim %d is %lld", d, (long long)out->dims[d]);
     if (d < rank)
@@ -247,6 +301,8 @@ static MgStatus infer_reshape(const InferCtx *cx, MgTensor *out) {
   if (n != mg_tensor_numel(a))
     return FAIL(cx, "reshape to %lld elements of a tensor of %lld", (long long)n,
                 (long long)mg_tensor_numel(a));
+  if (next != num_syms)
+    return FAIL(cx, "reshape drops symbol %u of its operand", order[next]);
   return MG_STATUS_OK;
 }
 
@@ -256,6 +312,9 @@ static MgStatus infer_slice(const InferCtx *cx, MgTensor *out) {
   int64_t first = cx->op->shape[0], count = cx->op->shape[1];
   if (dim < 0 || (uint32_t)dim >= a->rank)
     return FAIL(cx, "slice dim %d is out of range for rank %u", dim, a->rank);
+  if (mg_tensor_sym(a, (uint32_t)dim))
+    return FAIL(cx, "slice along dim %d, which is symbol %u", dim,
+                mg_tensor_sym(a, (uint32_t)dim));
   if (first < 0 || count < 1 || first > a->dims[dim] - count)
     return FAIL(cx, "slice [%lld, %lld + %lld) is out of dim %d's 0..%lld",
                 (long long)first, (long long)first, (long long)count, dim,
@@ -284,6 +343,13 @@ static MgStatus infer_iterator(const InferCtx *cx, MgTensor *out) {
     if (n < 1)
       return FAIL(cx, "grid axis '%s' has size %d, expected >= 1",
                   mg_graph_axis_name(ax), n);
+    unsigned gs = cx->gr->grid_sym[ax], ds = mg_tensor_sym(a, (uint32_t)m);
+    if (gs != ds)
+      return FAIL(cx, "imap axis '%s' (%s%u) maps dim %d (%s%u): a symbol is "
+                  "split only by a grid axis of its own size",
+                  mg_graph_axis_name(ax), gs ? "symbol " : "static, ", gs, m,
+                  ds ? "symbol " : "static, ", ds);
+    mg_tensor_set_sym(out, (uint32_t)m, 0); // one index per block
     if (out->dims[m] % n != 0)
       return FAIL(cx, "imap axis '%s' of size %d does not divide dim %d of "
                   "size %lld", mg_graph_axis_name(ax), n, m,
@@ -295,6 +361,9 @@ static MgStatus infer_iterator(const InferCtx *cx, MgTensor *out) {
     if (f < 0 || (uint32_t)f >= a->rank)
       return FAIL(cx, "fmap names dim %d but the input has rank %u", f,
                   a->rank);
+    if (mg_tensor_sym(out, (uint32_t)f))
+      return FAIL(cx, "fmap names dim %d, which is symbol %u (a for-loop "
+                  "has a static range)", f, mg_tensor_sym(out, (uint32_t)f));
     int32_t n = cx->gr->forloop;
     if (n < 1)
       return FAIL(cx, "for-loop range is %d, expected >= 1", n);
@@ -303,6 +372,9 @@ static MgStatus infer_iterator(const InferCtx *cx, MgTensor *out) {
                   "%lld", n, f, (long long)out->dims[f]);
     out->dims[f] /= n;
   }
+  if (out->sym)
+    return FAIL(cx, "the tile keeps a symbolic dim: a symbol must be mapped "
+                "to the grid axis of its size");
   return MG_STATUS_OK;
 }
 
@@ -337,8 +409,9 @@ static MgStatus infer_saver(const InferCtx *cx, MgTensor *out) {
     if (n < 1)
       return FAIL(cx, "grid axis '%s' has size %d, expected >= 1",
                   mg_graph_axis_name(ax), n);
+    unsigned gs = cx->gr->grid_sym[ax];
     if (m == MG_MAP_NONE) {
-      if (n > 1) // blocks along this axis would overwrite each other
+      if (n > 1 || gs) // blocks along this axis would overwrite each other
         return FAIL(cx, "grid axis '%s' of size %d is not mapped by omap",
                     mg_graph_axis_name(ax), n);
       continue;
@@ -353,7 +426,12 @@ static MgStatus infer_saver(const InferCtx *cx, MgTensor *out) {
     if (out->dims[m] > MG_MAX_NUMEL / n)
       return FAIL(cx, "saver output has more than %lld elements",
                   (long long)MG_MAX_NUMEL);
+    if (gs && out->dims[m] != 1)
+      return FAIL(cx, "omap axis '%s' is symbol %u but maps tile dim %d of "
+                  "size %lld (expected 1)", mg_graph_axis_name(ax), gs, m,
+                  (long long)out->dims[m]);
     out->dims[m] *= n;
+    mg_tensor_set_sym(out, (uint32_t)m, gs);
   }
   return MG_STATUS_OK;
 }

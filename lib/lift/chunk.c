@@ -294,7 +294,8 @@ static int resolve_operands(MgLiftBlock *bs, uint32_t from, uint32_t to,
 
 // Puts the kernel graph in its final form (inputs in definition order,
 // dead ops pruned) and checks it; failures are blamed on the first member.
-static int settle_graph(MgLiftBlock *bs, MgLiftBuilder *b, uint32_t first) {
+static int settle_graph(MgLiftBlock *bs, MgLiftBuilder *b, uint32_t first,
+                        const MlirValue *outputs, uint32_t num_outputs) {
   if (!order_inputs(bs, b))
     return MG_LIFT_RUN_NOMEM;
   if (!mg_lift_prune(b) || !mg_lift_merge_twins(b)) {
@@ -314,6 +315,10 @@ static int settle_graph(MgLiftBlock *bs, MgLiftBuilder *b, uint32_t first) {
     snprintf(why, sizeof why, "internal: invalid kernel graph: %.150s",
              diag.message);
     mg_lift_block_cut(bs, bs->ops[first].op, first, why);
+    return MG_LIFT_RUN_RETRY;
+  }
+  if (!mg_lift_symbolize(b, outputs, num_outputs)) {
+    mg_lift_block_cut(bs, bs->ops[first].op, first, b->why);
     return MG_LIFT_RUN_RETRY;
   }
   return MG_LIFT_RUN_OK;
@@ -433,7 +438,7 @@ int mg_lift_block_finalize(MgLiftBlock *bs, uint32_t from, uint32_t to,
   if (rc == MG_LIFT_RUN_OK)
     rc = resolve_operands(bs, from, to, b, &res);
   if (rc == MG_LIFT_RUN_OK)
-    rc = settle_graph(bs, b, first);
+    rc = settle_graph(bs, b, first, outs.data, outs.num);
   MgLiftChunk c;
   memset(&c, 0, sizeof c);
   if (rc == MG_LIFT_RUN_OK)

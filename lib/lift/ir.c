@@ -44,10 +44,6 @@ bool mg_lift_read_type(MlirType type, MgLiftType *out, const char **why) {
     *why = "has an encoding (sparse or other layouts are not lifted)";
     return false;
   }
-  if (!mlirShapedTypeHasStaticShape(type)) {
-    *why = "has a dynamic shape";
-    return false;
-  }
   intptr_t rank = mlirShapedTypeGetRank(type);
   if (rank < 1) {
     *why = "is a rank-0 tensor";
@@ -63,7 +59,10 @@ bool mg_lift_read_type(MlirType type, MgLiftType *out, const char **why) {
   }
   out->rank = (uint8_t)rank;
   for (intptr_t d = 0; d < rank; ++d) {
-    out->dims[d] = mlirShapedTypeGetDimSize(type, d);
+    // A `?` lifts at the stand-in size, made a symbol at the end.
+    out->dims[d] = mlirShapedTypeIsDynamicDim(type, d)
+                       ? MG_LIFT_SYM_SIZE
+                       : mlirShapedTypeGetDimSize(type, d);
     if (out->dims[d] < 1) {
       *why = "has a zero-sized dim";
       return false;

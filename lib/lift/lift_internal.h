@@ -55,6 +55,13 @@ bool mg_lift_is_within(MlirOperation x, MlirOperation op);
 MlirAttribute mg_lift_attr(MlirOperation op, const char *name);
 /// Reads a tensor type; on false `why` says what is unsupported.
 bool mg_lift_read_type(MlirType type, MgLiftType *out, const char **why);
+/// The size a `?` dim is lifted at (symbols.c): a prime no frontend uses as
+/// a static dim, so the dims of that size are the dynamic ones.
+#define MG_LIFT_SYM_SIZE 1009
+#define MG_LIFT_SYM_SIZE_STR "1009"
+/// True for a ranked tensor type with a `?` dim.
+bool mg_lift_type_is_dynamic(MlirType type);
+
 /// True for f16/bf16/f32 scalar types; writes the dtype.
 bool mg_lift_float_dtype(MlirType type, uint8_t *dtype);
 /// `v` rounded to the precision of `dtype` (nearest even).
@@ -181,6 +188,11 @@ typedef struct MgLiftBuilder {
   char why[MG_LIFT_WHY_SIZE];
 } MgLiftBuilder;
 
+/// When the subprogram's inputs or `outputs` have `?` dims: rebuilds
+/// b->prog with its stand-in-sized dims as symbol 1 (false + failure when
+/// they are not one symbol throughout). Nothing to do for a static one.
+bool mg_lift_symbolize(MgLiftBuilder *b, const MlirValue *outputs,
+                       uint32_t num_outputs);
 /// Fresh builder with an empty kernel graph; false on no memory.
 bool mg_lift_builder_init(MgLiftBuilder *b, const MgLiftOptions *opts);
 void mg_lift_builder_free(MgLiftBuilder *b);

@@ -51,6 +51,9 @@ static MlirType kernel_input_type(const MgLiftChunk *c, uint32_t i,
     const MgTensor *t = &g->tensors[op->outputs[0]];
     int64_t dims[MG_MAX_DIMS];
     mg_graph_stored_dims(g, op->outputs[0], dims);
+    for (uint32_t d = 0; d < t->rank; ++d) // a symbol is the IR's `?`
+      if (dims[d] == MG_LIFT_SYM_SIZE && mg_lift_type_is_dynamic(ir))
+        dims[d] = mlirShapedTypeGetDynamicSize();
     return mlirRankedTensorTypeGet(t->rank, dims,
                                    mlirShapedTypeGetElementType(ir),
                                    mlirAttributeGetNull());

@@ -232,8 +232,19 @@ static bool tainted(MgLiftBuilder *b, MgTensorId t) {
 static MgTensorId record(MgLiftBuilder *b, MgTensorId r, uint8_t dtype,
                          bool taint, const MgDiag *diag) {
   if (r == MG_NO_ID) {
-    mg_lift_fail(b, (MlirOperation){NULL}, "the μGraph rejected the op: %s",
-                 diag->message);
+    // Its numbers count a `?` as the stand-in size (symbols.c).
+    bool dynamic = false;
+    MlirOperation op = b->current;
+    for (intptr_t i = 0; !mlirOperationIsNull(op) &&
+                         i < mlirOperationGetNumResults(op); ++i)
+      dynamic |= mg_lift_type_is_dynamic(
+          mlirValueGetType(mlirOperationGetResult(op, i)));
+    mg_lift_fail(b, (MlirOperation){NULL}, "the μGraph rejected the op: %s%s",
+                 diag->message,
+                 dynamic ? " (a '?' dim counts " MG_LIFT_SYM_SIZE_STR
+                           " here: a dynamic dim merged with a static one is "
+                           "not a symbol)"
+                         : "");
     return MG_NO_ID;
   }
   MgDiag d2 = MG_DIAG_INIT;

@@ -15,6 +15,7 @@
 #define _POSIX_C_SOURCE 200809L // isatty, fileno
 
 #include "search_pass.h"
+#include "search_symbolic.h"
 #include "mpi_ranks.h"
 #include "remote_cache.h"
 #include "search_mpi.h"
@@ -701,7 +702,7 @@ static bool apply_answer(Run *run, MlirOperation module,
   MlirLocation loc = subj->loc;
   const char *name = subj->name;
   const MgProgram *target = subj->target;
-  MgSearchCost after = a->best ? mg_search_cost(a->best, &run->options)
+  MgSearchCost after = a->best ? mg_symbolic_cost(a->best, &run->options)
                                : *before;
   bool better = a->best && mg_search_cost_compare(&after, before) < 0;
   if (better && !replace_func(module, symbols, subj->func, name, a->best)) {
@@ -716,6 +717,8 @@ static bool apply_answer(Run *run, MlirOperation module,
     return false;
   if (run->remarks)
     remark_decision(run, subj, a, before, &after, better);
+  if ((run->remarks || run->explaining) && mg_program_syms(target))
+    mg_symbolic_remark_sizes(loc, name, target, a->best, &run->options);
   if (run->explaining) {
     ExplainPtx hook = {run, subj, a};
     mg_explain_pass_function(
@@ -936,6 +939,18 @@ static bool search_one(MlirOperation module, MlirSymbolTable symbols,
   char name[256];
   snprintf(name, sizeof name, "%s", map.graph_names[0]);
   mg_bridge_map_free(&map);
+  // With symbols: searched as its one-row program, the answer generalized
+  // (search_symbolic.c); `full` is the program itself.
+  MgProgram *full = NULL;
+  if (mg_program_syms(target)) {
+    full = target;
+    target = mg_search_symbolic_at_one(full);
+    if (!target) {
+      mg_program_destroy(full);
+      mg_pass_error(loc, "mirage-search: out of memory");
+      return false;
+    }
+  }
   const Subject subj = {func, loc, name, target};
   if (mg_pass_has_custom_ops(target)) {
     if (run->remarks)
@@ -945,9 +960,10 @@ static bool search_one(MlirOperation module, MlirSymbolTable symbols,
                              "not searched (already has graph-defined "
                              "kernels)", NULL, NULL);
     mg_program_destroy(target);
+    mg_program_destroy(full);
     return drawn;
   }
-  MgSearchCost before = mg_search_cost(target, &run->options);
+  MgSearchCost before = mg_symbolic_cost(full ? full : target, &run->options);
   Answer a;
   memset(&a, 0, sizeof a);
   uint64_t hash = mg_program_hash(target);
@@ -959,12 +975,24 @@ static bool search_one(MlirOperation module, MlirSymbolTable symbols,
     ok = answer_planned(run, module, &subj, hash, &a);
   if (ok && !seen)
     remember(run, target, hash, a.best, name, &a.result.stats);
+  const Subject whole = {func, loc, name, full};
+  if (ok && full) {
+    char why[400];
+    MgProgram *general =
+        mg_symbolic_answer(full, a.best, &run->options, why, sizeof why);
+    if (!general && why[0] && run->remarks)
+      mg_pass_remark(loc, "mirage-search: '@%s': %s", name, why);
+    mg_program_destroy(a.best);
+    a.best = general;
+  }
   if (ok)
-    ok = apply_answer(run, module, symbols, &subj, &before, &a);
+    ok = apply_answer(run, module, symbols, full ? &whole : &subj, &before,
+                      &a);
   mg_search_result_free(&a.result);
   mg_ptx_ranking_free(&a.ranking);
   mg_program_destroy(a.best);
   mg_program_destroy(target);
+  mg_program_destroy(full);
   ++run->done;
   module_progress(run);
   return ok;

@@ -240,10 +240,59 @@ func.func @integer_tensor(%a: tensor<4xi32>) -> tensor<4xi32> attributes {ug.lev
 
 // -----
 
-// CHECK: verify-ugraph.mlir:[[@LINE+1]]:26: error: argument type: dynamic shapes are not supported
+// A `?` dim is a symbol: the argument says which, the kernel graph its size.
+// CHECK: verify-ugraph.mlir:[[@LINE+1]]:26: error: each '?' dim of an argument needs its symbol in 'ug.sym' (1..3), each static dim 0
 func.func @dynamic_shape(%a: tensor<?xf32>) -> tensor<?xf32> attributes {ug.level = "kernel"} {
   %0 = "ug.exp"(%a) : (tensor<?xf32>) -> tensor<?xf32>
   func.return %0 : tensor<?xf32>
+}
+
+// -----
+
+// CHECK: verify-ugraph.mlir:[[@LINE+1]]:27: error: a symbol needs its size in the kernel graph's 'ug.syms'
+func.func @unsized_symbol(%a: tensor<?xf32> {ug.sym = array<i64: 1>}) -> tensor<?xf32> attributes {ug.level = "kernel"} {
+  %0 = "ug.exp"(%a) : (tensor<?xf32>) -> tensor<?xf32>
+  func.return %0 : tensor<?xf32>
+}
+
+// -----
+
+// CHECK: verify-ugraph.mlir:[[@LINE+2]]:8: error: result type does not match the inferred type 'tensor<?x1xf32>'
+func.func @symbol_kept(%a: tensor<?x8xf32> {ug.sym = array<i64: 1, 0>}) -> tensor<4x1xf32> attributes {ug.level = "kernel", ug.syms = array<i64: 4, 0, 0>} {
+  %0 = "ug.sum"(%a) {dim = 1 : i64} : (tensor<?x8xf32>) -> tensor<4x1xf32>
+  func.return %0 : tensor<4x1xf32>
+}
+
+// -----
+
+// A symbol is never reduced into a static size by a reshape.
+// CHECK: verify-ugraph.mlir:[[@LINE+2]]:8: error: {{.*}}reshape drops symbol 1 of its operand
+func.func @symbol_merged(%a: tensor<?x8xf32> {ug.sym = array<i64: 1, 0>}) -> tensor<32xf32> attributes {ug.level = "kernel", ug.syms = array<i64: 4, 0, 0>} {
+  %0 = "ug.reshape"(%a) : (tensor<?x8xf32>) -> tensor<32xf32>
+  func.return %0 : tensor<32xf32>
+}
+
+// -----
+
+// Two symbols meet only where they are broadcast against a static 1.
+// CHECK: verify-ugraph.mlir:[[@LINE+2]]:8: error: {{.*}}'add' dim 0 is symbol 1 in 'lhs' but symbol 2 in 'rhs'
+func.func @two_symbols(%a: tensor<?x8xf32> {ug.sym = array<i64: 1, 0>}, %b: tensor<?x8xf32> {ug.sym = array<i64: 2, 0>}) -> tensor<?x8xf32> attributes {ug.level = "kernel", ug.syms = array<i64: 4, 4, 0>} {
+  %0 = "ug.add"(%a, %b) : (tensor<?x8xf32>, tensor<?x8xf32>) -> tensor<?x8xf32>
+  func.return %0 : tensor<?x8xf32>
+}
+
+// -----
+
+// A block graph splits a symbol only by a grid axis of its size.
+// CHECK: verify-ugraph.mlir:[[@LINE+2]]:8: error: imap axis 'x' (static, 0) maps dim 0 (symbol 1)
+func.func private @split_b(%a: tensor<?x8xf32> {ug.sym = array<i64: 1, 0>}) -> tensor<?x8xf32> attributes {ug.level = "block", ug.grid = array<i64: 2, 1, 1>, ug.block_threads = 128 : i64, ug.forloop = 1 : i64} {
+  %0 = "ug.iterator"(%a) {imap = array<i64: 0, -1, -1>, fmap = -1 : i64} : (tensor<?x8xf32>) -> tensor<2x8xf32>
+  %1 = "ug.saver"(%0) {omap = array<i64: 0, -1, -1>} : (tensor<2x8xf32>) -> tensor<?x8xf32>
+  func.return %1 : tensor<?x8xf32>
+}
+func.func @split(%a: tensor<?x8xf32> {ug.sym = array<i64: 1, 0>}) -> tensor<?x8xf32> attributes {ug.level = "kernel", ug.syms = array<i64: 4, 0, 0>} {
+  %0 = "ug.custom"(%a) {kernel = @split_b, operandSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 0, 0, 0>} : (tensor<?x8xf32>) -> tensor<?x8xf32>
+  func.return %0 : tensor<?x8xf32>
 }
 
 // -----

@@ -29,8 +29,8 @@
 // ARITY: different signatures (2 arguments and 1 results vs 3 and 1)
 // LHS-UG: error: @add_ug vs @add_ug: '@add_ug' must be a function body in upstream dialects (TOSA, linalg, ...) to be JIT-compiled
 // RHS-NOT-UG: error: @add_tosa vs @add_tosa: '@add_tosa' is not a kernel-level μGraph function (ug.level = "kernel")
-// TYPE: error: @int_tosa vs @int_ug: unsupported argument 0 type 'tensor<4xi32>' (expected a static tensor of rank 1-8 with element type f16, bf16 or f32)
-// RANK9: error: @rank9_tosa vs @rank9_ug: unsupported argument 0 type 'tensor<1x2x1x2x1x2x1x2x4xf32>' (expected a static tensor of rank 1-8
+// TYPE: error: @int_tosa vs @int_ug: unsupported argument 0 type 'tensor<4xi32>' (expected a ranked tensor of rank 1-8 with element type f16, bf16 or f32)
+// RANK9: error: @rank9_tosa vs @rank9_ug: unsupported argument 0 type 'tensor<1x2x1x2x1x2x1x2x4xf32>' (expected a ranked tensor of rank 1-8
 // LOWERING: error: failed to legalize operation 'tosa.custom'
 // LOWERING: error: @custom_op_tosa vs @add_ug: lowering to the LLVM dialect failed
 // INVALID-UG: errors.mlir:{{[0-9]+}}:{{[0-9]+}}: error: @add_tosa vs @bad_grid_ug: imap axis 'x' of size 3 does not divide dim 0

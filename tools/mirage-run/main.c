@@ -33,6 +33,8 @@
 #include "mlir-c/Pass.h"
 #include "run.h"
 
+#define MAX_DYN_SIZES 16
+
 typedef struct Options {
   const char *input;
   uint64_t seed;
@@ -53,6 +55,9 @@ typedef struct Options {
   MgRunTimeOptions timing;
   char target[16];     // lowering target; "": from the device
   const char *toolkit; // CUDA toolkit whose libdevice the PTX links
+  // --dynamic-sizes: the sizes a kernel graph with `?` dims is checked at
+  int64_t dyn_sizes[MAX_DYN_SIZES];
+  uint32_t num_dyn_sizes;
 } Options;
 
 /// Outcome of checking one pair, from best to worst. OVERFLOW: the
@@ -138,6 +143,9 @@ static void usage(FILE *out) {
           "for\n"
           "                        mirage-opt --mirage-lift, e.g. "
           "--lift=\"max-ops=4\")\n"
+          "  --dynamic-sizes=<L> - a kernel graph with dynamic dims ('?') is "
+          "checked once\n                        per size of the list, every "
+          "'?' at that size (default\n                        1,7,129,1024)\n"
           "  --compare=<L>,<R>   - compare function L (upstream dialects, "
           "JIT) with\n"
           "                        kernel graph R (interpreter) instead\n"
@@ -220,6 +228,28 @@ static void set_defaults(Options *o) {
   o->timing.warmup = 3;
   o->timing.flush_l2 = true;
   o->toolkit = "/usr/local/cuda";
+  // 1, a prime, a multiple of 128 plus one, a large size (docs/mirage-run.md)
+  static const int64_t sizes[] = {1, 7, 129, 1024};
+  memcpy(o->dyn_sizes, sizes, sizeof sizes);
+  o->num_dyn_sizes = 4;
+}
+
+// "1,7,129": at most MAX_DYN_SIZES sizes from 1 to 2^20.
+static bool parse_sizes(const char *v, Options *o) {
+  o->num_dyn_sizes = 0;
+  while (*v) {
+    char *end;
+    errno = 0;
+    long long n = strtoll(v, &end, 10);
+    if (end == v || errno || n < 1 || n > (1 << 20) ||
+        o->num_dyn_sizes == MAX_DYN_SIZES || (*end && *end != ','))
+      return false;
+    o->dyn_sizes[o->num_dyn_sizes++] = n;
+    v = *end ? end + 1 : end;
+    if (*end && !*v)
+      return false;
+  }
+  return o->num_dyn_sizes > 0;
 }
 
 /// The options of the check itself: inputs, tolerance, sampling, memory,
@@ -260,6 +290,13 @@ static OptParse parse_check_option(const char *a, Options *o) {
       fprintf(stderr, "mirage-run: invalid --memory-limit value '%s' "
                       "(expected a size in bytes from 16M to 2^60, with an "
                       "optional suffix K, M, G or T, or 'none')\n", a + 15);
+      return OPT_BAD;
+    }
+  } else if (!strncmp(a, "--dynamic-sizes=", 16)) {
+    if (!parse_sizes(a + 16, o)) {
+      fprintf(stderr, "mirage-run: invalid --dynamic-sizes value '%s' "
+                      "(expected up to %d sizes from 1 to 1048576, "
+                      "comma-separated)\n", a + 16, MAX_DYN_SIZES);
       return OPT_BAD;
     }
   } else if (!strcmp(a, "--lower")) {
@@ -822,6 +859,11 @@ static Outcome interpret_and_compare(const Pair *pair,
   return compare(pair, program, sig, b, sides, &run.peaks);
 }
 
+static Outcome check_instance(MlirOperation module, MlirOperation ref,
+                              MlirLocation kloc, const char *label,
+                              const MgRunSignature *sig_in,
+                              const MgProgram *program, const Options *o);
+
 /// The line saying which rows a sampled check compares.
 static void print_sample(const char *label, const MgRunSample *s,
                          const MgRunSignature *full, bool tiled,
@@ -1005,6 +1047,48 @@ static Outcome check_pair(MlirOperation module, MlirOperation ref,
   MgProgram *program = import_kernel(module, kernel, label);
   if (!program)
     return OUTCOME_ERROR;
+  if (!mg_run_signature_dynamic(&sig)) {
+    Outcome outcome = check_instance(module, ref, kloc, label, &sig, program, o);
+    mg_program_destroy(program);
+    return outcome;
+  }
+  // One check per size, every symbol at that size.
+  Outcome worst = OUTCOME_OK;
+  for (uint32_t i = 0; i < o->num_dyn_sizes; ++i) {
+    int64_t n = o->dyn_sizes[i], sizes[MG_MAX_SYMS];
+    for (int k = 0; k < MG_MAX_SYMS; ++k)
+      sizes[k] = n;
+    char at[300];
+    snprintf(at, sizeof at, "%s[?=%lld]", label, (long long)n);
+    MgRunSignature sig_n = mg_run_signature_at(&sig, n);
+    MgProgram *p = mg_program_clone(program);
+    MgDiag diag = MG_DIAG_INIT;
+    Outcome r;
+    if (!p) {
+      report_error(kloc, at, "out of memory");
+      r = OUTCOME_ERROR;
+    } else if (mg_program_instantiate(p, sizes),
+               mg_program_validate(p, NULL, &diag) != MG_STATUS_OK) {
+      report_error(kloc, at, diag.message);
+      r = OUTCOME_ERROR;
+    } else {
+      r = check_instance(module, ref, kloc, at, &sig_n, p, o);
+    }
+    mg_program_destroy(p);
+    if (r > worst)
+      worst = r;
+  }
+  mg_program_destroy(program);
+  return worst;
+}
+
+/// check_pair for one static signature `sig` and its program.
+static Outcome check_instance(MlirOperation module, MlirOperation ref,
+                              MlirLocation kloc, const char *label,
+                              const MgRunSignature *sig_in,
+                              const MgProgram *program, const Options *o) {
+  char err[512];
+  MgRunSignature sig = *sig_in;
   Pair pair = {label, kloc, o};
   Plan plan;
   plan_check(program, &sig, ref, o, &plan);
@@ -1022,7 +1106,6 @@ static Outcome check_pair(MlirOperation module, MlirOperation ref,
             : check_sampled(&pair, module, ref, &sig, &plan, no_probe);
     if (kind == MG_RUN_SAMPLE_ROWS)
       mg_run_sample_free(&plan.sample);
-    mg_program_destroy(program);
     return outcome;
   }
   if (kind == MG_RUN_SAMPLE_NONE)
@@ -1045,7 +1128,6 @@ static Outcome check_pair(MlirOperation module, MlirOperation ref,
     outcome = interpret_and_compare(&pair, program, &sig, &b, &sides);
   }
   buffers_free(&b);
-  mg_program_destroy(program);
   return outcome;
 }
 

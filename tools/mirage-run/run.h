@@ -49,6 +49,13 @@ typedef struct MgRunSignature {
 /// `err`) when an argument or result is not a supported tensor.
 bool mg_run_signature_read(MlirOperation func, MgRunSignature *sig, char *err,
                            size_t err_size);
+/// A `?` dim of a signature read from IR (mg_run_signature_read).
+#define MG_RUN_DYNAMIC (-1)
+/// True when some dim of `sig` is `?`.
+bool mg_run_signature_dynamic(const MgRunSignature *sig);
+/// `sig` with every `?` dim of size `n`: the lift makes all the `?` of a
+/// subprogram one symbol (docs/lift.md), so one size instantiates them.
+MgRunSignature mg_run_signature_at(const MgRunSignature *sig, int64_t n);
 /// True when both signatures are identical; otherwise describes the first
 /// difference in `err`.
 bool mg_run_signature_equal(const MgRunSignature *a, const MgRunSignature *b,

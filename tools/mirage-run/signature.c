@@ -19,21 +19,46 @@
 static bool read_type(MlirType type, const char *what, intptr_t index,
                       MgRunTensorType *out, char *err, size_t err_size) {
   char text[128];
-  if (!mlirTypeIsARankedTensor(type) || !mlirShapedTypeHasStaticShape(type) ||
-      mlirShapedTypeGetRank(type) < 1 ||
+  if (!mlirTypeIsARankedTensor(type) || mlirShapedTypeGetRank(type) < 1 ||
       mlirShapedTypeGetRank(type) > MG_MAX_DIMS ||
       !mg_bridge_dtype(mlirShapedTypeGetElementType(type), &out->dtype)) {
     mg_bridge_type_text(type, text, sizeof text);
     snprintf(err, err_size,
-             "unsupported %s %ld type '%s' (expected a static tensor of rank "
+             "unsupported %s %ld type '%s' (expected a ranked tensor of rank "
              "1-%d with element type f16, bf16 or f32)",
              what, (long)index, text, MG_MAX_DIMS);
     return false;
   }
   out->rank = (uint32_t)mlirShapedTypeGetRank(type);
   for (uint32_t d = 0; d < out->rank; ++d)
-    out->dims[d] = mlirShapedTypeGetDimSize(type, d);
+    out->dims[d] = mlirShapedTypeIsDynamicDim(type, d)
+                       ? MG_RUN_DYNAMIC
+                       : mlirShapedTypeGetDimSize(type, d);
   return true;
+}
+
+bool mg_run_signature_dynamic(const MgRunSignature *sig) {
+  for (uint32_t i = 0; i < sig->num_inputs + sig->num_outputs; ++i) {
+    const MgRunTensorType *t = i < sig->num_inputs
+                                   ? &sig->inputs[i]
+                                   : &sig->outputs[i - sig->num_inputs];
+    for (uint32_t d = 0; d < t->rank; ++d)
+      if (t->dims[d] == MG_RUN_DYNAMIC)
+        return true;
+  }
+  return false;
+}
+
+MgRunSignature mg_run_signature_at(const MgRunSignature *sig, int64_t n) {
+  MgRunSignature at = *sig;
+  for (uint32_t i = 0; i < at.num_inputs + at.num_outputs; ++i) {
+    MgRunTensorType *t = i < at.num_inputs ? &at.inputs[i]
+                                           : &at.outputs[i - at.num_inputs];
+    for (uint32_t d = 0; d < t->rank; ++d)
+      if (t->dims[d] == MG_RUN_DYNAMIC)
+        t->dims[d] = n;
+  }
+  return at;
 }
 
 bool mg_run_signature_read(MlirOperation func, MgRunSignature *sig, char *err,
@@ -113,7 +138,10 @@ int64_t mg_run_numel(const MgRunTensorType *t) {
 void mg_run_type_str(const MgRunTensorType *t, char *buf, size_t size) {
   size_t len = (size_t)snprintf(buf, size, "tensor<");
   for (uint32_t d = 0; d < t->rank && len < size; ++d)
-    len += (size_t)snprintf(buf + len, size - len, "%ldx", (long)t->dims[d]);
+    len += t->dims[d] == MG_RUN_DYNAMIC
+               ? (size_t)snprintf(buf + len, size - len, "?x")
+               : (size_t)snprintf(buf + len, size - len, "%ldx",
+                                  (long)t->dims[d]);
   if (len < size)
     snprintf(buf + len, size - len, "%s>", mg_dtype_name(t->dtype));
 }

@@ -1,0 +1,368 @@
+//===- symbolic.c - One search for every size of a symbol (issue 29) -------===//
+//
+// A kernel graph with symbolic dims is searched at size 1: every symbol is
+// one row, and the program found is the kernel for one row. Generalizing it
+// gives every block one index of each symbol: a grid axis of the symbol's
+// size that each iterator maps to the input's dim of that symbol and each
+// saver to its tile's. This holds for every size only when no block mixes
+// rows: nothing may reduce over a symbolic dim, in the root or in a block
+// (row_masks refuses it), so every output row is the same function of the
+// same input rows whatever the size. The field tests at a few sizes then
+// check that function (docs/verification.md, Symbols).
+//
+//===----------------------------------------------------------------------===//
+#include "search_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+MgProgram *mg_search_symbolic_at_one(const MgProgram *p) {
+  MgProgram *q = mg_program_clone(p);
+  if (!q)
+    return NULL;
+  const int64_t ones[MG_MAX_SYMS] = {1, 1, 1};
+  mg_program_instantiate(q, ones);
+  mg_program_clear_syms(q);
+  return q;
+}
+
+// Per-dim symbols as MgTensor.sym packs them.
+typedef uint16_t Rows;
+
+static unsigned row_sym(Rows r, uint32_t d) { return (r >> (2 * d)) & 3u; }
+
+static Rows row_set(Rows r, uint32_t d, unsigned s) {
+  return (Rows)((r & ~(3u << (2 * d))) | ((s & 3u) << (2 * d)));
+}
+
+// Element-wise join of two operands' rows; false when one dim is two
+// symbols.
+static bool join(Rows a, Rows b, uint32_t rank, Rows *out) {
+  *out = a;
+  for (uint32_t d = 0; d < rank; d++) {
+    unsigned sa = row_sym(a, d), sb = row_sym(b, d);
+    if (sa && sb && sa != sb)
+      return false;
+    if (sb)
+      *out = row_set(*out, d, sb);
+  }
+  return true;
+}
+
+// Which dims of each tensor of block graph `b` hold one index of a symbol
+// (the block's row), from its inputs' symbols `in` (by position). False,
+// with `why`, when an op reduces over such a dim.
+static bool row_masks(const MgGraph *b, const Rows *in, Rows *rows,
+                      const char **why) {
+  for (uint32_t i = 0; i < b->num_ops; i++) {
+    const MgOp *op = &b->ops[i];
+    const MgTensor *x = op->num_inputs ? &b->tensors[op->inputs[0]] : NULL;
+    Rows a = x ? rows[op->inputs[0]] : 0, r = a;
+    uint32_t rank = x ? x->rank : 0;
+    bool ok = true;
+    switch ((MgOpKind)op->kind) {
+    case MG_OP_INPUT:
+      r = in[op->attr];
+      break;
+    case MG_OP_MATMUL: {
+      Rows bm = rows[op->inputs[1]];
+      ok = !row_sym(a, rank - 1) && !row_sym(bm, rank - 2);
+      r = row_set(a, rank - 1, row_sym(bm, rank - 1));
+      for (uint32_t d = 0; ok && d + 2 < rank; d++)
+        ok = row_sym(a, d) == row_sym(bm, d);
+      break;
+    }
+    case MG_OP_SUM:
+    case MG_OP_REDUCE_MAX:
+      ok = !row_sym(a, (uint32_t)op->attr);
+      break;
+    case MG_OP_ACCUM:
+      if (op->acc == MG_ACCUM_SUM_LAST || op->acc == MG_ACCUM_SUM_SQ_LAST)
+        ok = !row_sym(a, rank - 1);
+      if (op->acc == MG_ACCUM_ONLINE)
+        ok = join(a, rows[op->inputs[1]], rank, &r);
+      break;
+    case MG_OP_CONCAT:
+      ok = !row_sym(a, (uint32_t)op->attr);
+      for (uint32_t k = 1; ok && k < op->num_inputs; k++)
+        ok = join(r, rows[op->inputs[k]], rank, &r);
+      break;
+    case MG_OP_ITERATOR:
+    case MG_OP_SAVER:
+      break;
+    default: // element-wise, binary or fused (THREAD): rows broadcast
+      for (uint32_t k = 1; ok && k < op->num_inputs; k++)
+        ok = join(r, rows[op->inputs[k]], rank, &r);
+      for (uint32_t k = 0; ok && k < op->num_outputs; k++)
+        ok = b->tensors[op->outputs[k]].rank == rank;
+      break;
+    }
+    if (!ok) {
+      *why = "a block reduces over a symbolic dim (its rows would mix)";
+      return false;
+    }
+    for (uint32_t k = 0; k < op->num_outputs; k++)
+      rows[op->outputs[k]] = r;
+  }
+  return true;
+}
+
+// The dim of a tensor with these rows that is symbol s, -1 when none;
+// -2 when two are.
+static int dim_of(Rows r, uint32_t rank, unsigned s) {
+  int found = -1;
+  for (uint32_t d = 0; d < rank; d++)
+    if (row_sym(r, d) == s)
+      found = found == -1 ? (int)d : -2;
+  return found;
+}
+
+// Points grid axis `ax` at dim `m` in `map` (a size-1 dim at size one, so
+// any axis mapping it had extent 1 and is dropped).
+static void remap(int8_t map[3], int ax, int m) {
+  for (int a = 0; a < 3; a++)
+    if (map[a] == m)
+      map[a] = MG_MAP_NONE;
+  map[ax] = (int8_t)m;
+}
+
+// Block graph `bg` of `one`, called with kernel tensors `args` of q's
+// root, as a block graph of q where each symbol gets a grid axis.
+static MgGraphId generalize_block(MgProgram *q, const MgProgram *one,
+                                  MgGraphId bg, const MgTensorId *args,
+                                  uint32_t num_args, MgDiag *diag) {
+  const MgGraph *b = &one->graphs[bg];
+  const MgGraph *root = &q->graphs[0];
+  Rows in[MG_MAX_OP_INPUTS] = {0};
+  unsigned syms = 0;
+  for (uint32_t k = 0; k < num_args; k++) {
+    in[k] = root->tensors[args[k]].sym;
+    for (uint32_t d = 0; d < root->tensors[args[k]].rank; d++)
+      if (row_sym(in[k], d))
+        syms |= 1u << (row_sym(in[k], d) - 1);
+  }
+  Rows *rows = calloc(b->num_tensors + 1, sizeof *rows);
+  MgTensorId *map = malloc((b->num_tensors + 1) * sizeof *map);
+  const char *why = NULL;
+  if (!rows || !map) {
+    free(rows), free(map);
+    mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1, "out of memory");
+    return MG_NO_ID;
+  }
+  int axis_of[MG_MAX_SYMS + 1] = {-1, -1, -1, -1};
+  int32_t grid[3] = {b->grid[0], b->grid[1], b->grid[2]};
+  uint8_t grid_sym[3] = {0, 0, 0};
+  for (unsigned s = 1; s <= MG_MAX_SYMS && !why; s++) {
+    if (!(syms & (1u << (s - 1))))
+      continue;
+    for (int a = 0; a < 3 && axis_of[s] < 0; a++)
+      if (grid[a] == 1 && !grid_sym[a])
+        axis_of[s] = a;
+    if (axis_of[s] < 0) {
+      why = "every grid axis is in use: none is left for a symbol";
+      break;
+    }
+    grid_sym[axis_of[s]] = (uint8_t)s;
+    grid[axis_of[s]] = (int32_t)mg_program_sym_size(q, s);
+  }
+  MgGraphId g = MG_NO_ID;
+  if (!why && !row_masks(b, in, rows, &why))
+    g = MG_NO_ID;
+  if (!why) {
+    g = mg_program_add_graph(q, MG_LEVEL_BLOCK);
+    if (g == MG_NO_ID ||
+        mg_graph_set_launch(q, g, grid, b->block_threads, b->forloop, diag) !=
+            MG_STATUS_OK)
+      g = MG_NO_ID, why = diag->message[0] ? diag->message : "out of memory";
+    else
+      memcpy(q->graphs[g].grid_sym, grid_sym, sizeof grid_sym);
+  }
+  for (uint32_t i = 0; !why && i < b->num_ops; i++) {
+    const MgOp *op = &b->ops[i];
+    if (op->kind == MG_OP_INPUT) {
+      const MgTensor *kt = &q->graphs[0].tensors[args[op->attr]];
+      MgTensorId t = mg_graph_add_input(q, g, (MgDType)kt->dtype, kt->rank,
+                                        kt->dims, diag);
+      for (uint32_t d = 0; t != MG_NO_ID && d < kt->rank; d++)
+        if (mg_tensor_sym(kt, d) &&
+            mg_graph_set_input_sym(q, g, t, d, mg_tensor_sym(kt, d), diag) !=
+                MG_STATUS_OK)
+          t = MG_NO_ID;
+      int8_t perm[MG_MAX_DIMS];
+      if (t != MG_NO_ID && mg_op_input_perm(op, kt->rank, perm) &&
+          mg_graph_set_input_perm(q, g, t, perm, diag) != MG_STATUS_OK)
+        t = MG_NO_ID;
+      if (t == MG_NO_ID)
+        why = diag->message;
+      map[op->outputs[0]] = t;
+      continue;
+    }
+    MgOp c = *op;
+    if (c.kind == MG_OP_THREAD) {
+      MgGraphId sub = mg_program_copy_graph(q, one, (MgGraphId)c.attr, diag);
+      if (sub == MG_NO_ID) {
+        why = diag->message;
+        break;
+      }
+      c.attr = (int32_t)sub;
+    }
+    Rows r = rows[c.inputs[0]]; // an iterator's input, a saver's tile
+    uint32_t rank = b->tensors[c.inputs[0]].rank;
+    for (unsigned s = 1; s <= MG_MAX_SYMS; s++) {
+      if (axis_of[s] < 0)
+        continue;
+      int m = dim_of(r, rank, s);
+      if (m == -2) {
+        why = "a tensor has two dims of one symbol";
+        break;
+      }
+      if (c.kind == MG_OP_ITERATOR) {
+        if (m >= 0) {
+          remap(c.imap, axis_of[s], m);
+          if (c.fmap == m)
+            c.fmap = MG_MAP_NONE; // a range-1 loop over a size-1 dim
+        }
+      } else if (c.kind == MG_OP_SAVER) {
+        if (m < 0) {
+          why = "a kernel output holds no symbolic dim: the blocks of the "
+                "symbol's grid axis would overwrite each other";
+          break;
+        }
+        remap(c.omap, axis_of[s], m);
+      }
+    }
+    if (why)
+      break;
+    if (mg_graph_copy_op(q, g, b, &c, map, diag) != MG_STATUS_OK)
+      why = diag->message;
+  }
+  for (uint32_t k = 0; !why && k < b->num_outputs; k++)
+    if (mg_graph_mark_output(q, g, map[b->outputs[k]], diag) != MG_STATUS_OK)
+      why = diag->message;
+  free(rows);
+  free(map);
+  if (why) {
+    if (why != diag->message)
+      mg_diag_set(diag, MG_STATUS_UNSUPPORTED, (int32_t)bg, -1, "%s", why);
+    return MG_NO_ID;
+  }
+  return g;
+}
+
+MgProgram *mg_search_symbolic_generalize(const MgProgram *full,
+                                         const MgProgram *one, MgDiag *diag) {
+  const MgGraph *fr = &full->graphs[0], *r1 = &one->graphs[0];
+  MgProgram *q = mg_program_create();
+  MgTensorId *map = malloc((r1->num_tensors + 1) * sizeof *map);
+  bool ok = q && map && mg_program_add_graph(q, MG_LEVEL_KERNEL) != MG_NO_ID;
+  if (!ok)
+    mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1, "out of memory");
+  for (uint32_t i = 0; ok && i < r1->num_ops; i++) {
+    const MgOp *op = &r1->ops[i];
+    if (op->kind == MG_OP_INPUT) {
+      const MgTensor *x = mg_graph_input_tensor(fr, (uint32_t)op->attr);
+      MgTensorId t = x ? mg_graph_add_input(q, 0, (MgDType)x->dtype, x->rank,
+                                            x->dims, diag)
+                       : MG_NO_ID;
+      for (uint32_t d = 0; t != MG_NO_ID && d < x->rank; d++)
+        if (mg_tensor_sym(x, d) &&
+            mg_graph_set_input_sym(q, 0, t, d, mg_tensor_sym(x, d), diag) !=
+                MG_STATUS_OK)
+          t = MG_NO_ID;
+      int8_t perm[MG_MAX_DIMS];
+      if (t != MG_NO_ID && mg_op_input_perm(op, x->rank, perm) &&
+          mg_graph_set_input_perm(q, 0, t, perm, diag) != MG_STATUS_OK)
+        t = MG_NO_ID;
+      map[op->outputs[0]] = t;
+      ok = t != MG_NO_ID;
+      continue;
+    }
+    MgOp c = *op;
+    for (uint32_t k = 0; k < c.num_inputs; k++)
+      c.inputs[k] = map[op->inputs[k]];
+    if (c.kind == MG_OP_RESHAPE) {
+      mg_diag_set(diag, MG_STATUS_UNSUPPORTED, 0, (int32_t)i,
+                  "a reshape between kernels of a symbolic program is not "
+                  "generalized yet");
+      ok = false;
+      break;
+    }
+    if (c.kind == MG_OP_CUSTOM) {
+      MgGraphId g = generalize_block(q, one, (MgGraphId)c.attr, c.inputs,
+                                     c.num_inputs, diag);
+      if (g == MG_NO_ID) {
+        ok = false;
+        break;
+      }
+      c.attr = (int32_t)g;
+    }
+    MgTensorId out[MG_MAX_OP_OUTPUTS];
+    ok = mg_graph_add_op(q, 0, &c, out, diag) != MG_NO_ID;
+    for (uint32_t k = 0; ok && k < op->num_outputs; k++) {
+      map[op->outputs[k]] = out[k];
+      MgDType dt = (MgDType)r1->tensors[op->outputs[k]].dtype;
+      if (q->graphs[0].tensors[out[k]].dtype != dt)
+        ok = mg_graph_set_dtype(q, 0, out[k], dt, diag) == MG_STATUS_OK;
+    }
+  }
+  for (uint32_t k = 0; ok && k < r1->num_outputs; k++)
+    ok = mg_graph_mark_output(q, 0, map[r1->outputs[k]], diag) ==
+         MG_STATUS_OK;
+  if (ok && !mg_program_same_signature(q, full)) {
+    mg_diag_set(diag, MG_STATUS_UNSUPPORTED, -1, -1,
+                "the generalized program's outputs are not the symbolic "
+                "program's");
+    ok = false;
+  }
+  if (ok && mg_program_validate(q, NULL, diag) != MG_STATUS_OK)
+    ok = false;
+  free(map);
+  if (!ok) {
+    mg_program_destroy(q);
+    return NULL;
+  }
+  return q;
+}
+
+MgStatus mg_search_symbolic_verify(const MgProgram *full,
+                                   const MgProgram *candidate,
+                                   const int64_t *sizes, uint32_t num_sizes,
+                                   const MgVerifyOptions *options,
+                                   MgSymbolicCheck *check, MgDiag *diag) {
+  memset(check, 0, sizeof *check);
+  check->verdict = MG_VERDICT_EQUIVALENT;
+  check->log2_bound = -1e300;
+  for (uint32_t i = 0; i < num_sizes; i++) {
+    int64_t at[MG_MAX_SYMS];
+    for (int k = 0; k < MG_MAX_SYMS; k++)
+      at[k] = sizes[i];
+    MgProgram *a = mg_program_clone(full), *b = mg_program_clone(candidate);
+    MgStatus st = a && b ? MG_STATUS_OK
+                         : mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1,
+                                       "out of memory");
+    if (st == MG_STATUS_OK) {
+      mg_program_instantiate(a, at);
+      mg_program_instantiate(b, at);
+      st = mg_program_validate(b, NULL, diag);
+    }
+    MgVerifyResult r;
+    if (st == MG_STATUS_OK)
+      st = mg_verify_equivalent(a, b, options, &r, diag);
+    mg_program_destroy(a);
+    mg_program_destroy(b);
+    if (st != MG_STATUS_OK) {
+      check->size = sizes[i];
+      return st;
+    }
+    check->tests += r.tests;
+    if (r.log2_bound > check->log2_bound)
+      check->log2_bound = r.log2_bound; // the weakest size's bound
+    if (r.verdict != MG_VERDICT_EQUIVALENT) {
+      check->verdict = r.verdict;
+      check->size = sizes[i];
+      return MG_STATUS_OK;
+    }
+  }
+  return MG_STATUS_OK;
+}
