@@ -106,6 +106,13 @@ MG_API MgStatus mg_lower_emit_for(const MgProgram *program,
                                   const MgTarget *target, MgText *out,
                                   MgDiag *diag);
 
+/// NULL when the lowering takes `p`'s symbolic dims (issue 29) in `mode`
+/// with `host`, else what it cannot take yet (static programs: NULL). A
+/// program it cannot take fails mg_lower_emit with UNSUPPORTED.
+MG_API const char *mg_lower_symbols_unsupported(const MgProgram *p,
+                                                MgLowerMode mode,
+                                                MgLowerHost host);
+
 /// Shared memory the tiles of root op `op` take (each 16-byte aligned; 0
 /// for a predefined op; for a ug.custom lowered as a GEMV with an
 /// epilogue, lib/lower/decide/fused_plan.c, its partial sums, ring and statistics).

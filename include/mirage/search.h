@@ -202,8 +202,9 @@ MG_API MgProgram *mg_search_symbolic_at_one(const MgProgram *p);
 /// A program found for mg_search_symbolic_at_one(full) made valid for every
 /// size of full's symbols: each graph-defined kernel gets one block per
 /// index of each symbol it reads (a free grid axis of the symbol's size).
-/// NULL, with `diag` saying why, when that is not sound: a block reduces
-/// over a symbolic dim, no grid axis is free, a reshape between kernels.
+/// NULL, with `diag` saying why, when that is not sound: a kernel (block
+/// or predefined) reduces over a symbolic dim, no grid axis is free, a
+/// reshape between kernels.
 MG_API MgProgram *mg_search_symbolic_generalize(const MgProgram *full,
                                                 const MgProgram *one,
                                                 MgDiag *diag);

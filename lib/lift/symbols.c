@@ -101,8 +101,14 @@ bool mg_lift_symbolize(MgLiftBuilder *b, const MlirValue *outputs,
     dynamic |= mg_lift_type_is_dynamic(t);
     clash |= has_stand_in(t);
   }
+  // A `?` inside a subprogram of static ends (through casts, say) would
+  // stay the stand-in size: refused, as no symbol reaches it.
   if (!dynamic)
-    return true;
+    return clash || !stray_size(b->prog)
+               ? true
+               : mg_lift_fail(b, (MlirOperation){NULL},
+                              "a dynamic dim inside a subprogram whose "
+                              "inputs and outputs are static");
   if (clash)
     return mg_lift_fail(b, (MlirOperation){NULL},
                         "a static dim of %d cannot be told from a dynamic "

@@ -84,6 +84,10 @@ static MgStatus emit_program(const MgProgram *program, const MgLowerOptions *o,
   if (o->mode == MG_LOWER_HOST && !o->module)
     return mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
                        "no GPU module named for the host code");
+  const char *why = mg_lower_symbols_unsupported(program, o->mode, o->host);
+  if (why)
+    return mg_diag_set(diag, MG_STATUS_UNSUPPORTED, -1, -1,
+                       "cannot lower %s yet", why);
   if (o->mode == MG_LOWER_CPU) {
     mg_lower_cpu_program(&e, o);
   } else if (o->mode == MG_LOWER_HOST) {

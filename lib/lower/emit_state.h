@@ -73,6 +73,8 @@ typedef struct Emit {
   const MgTarget *target; // what the kernels are for (never NULL)
   bool fma_matmuls;      // block matmuls as FMA loops whatever the target
                          // (the plan's form: plan.c)
+  Name sym[MG_MAX_SYMS + 1]; // host and CPU functions: each symbol's size
+                             // (form/symbols.c), "" when unused
   const char *error;     // first unsupported construct met
 } Emit;
 

@@ -10,6 +10,9 @@
 //===----------------------------------------------------------------------===//
 #include "lower_pass.h"
 #include "search_pass.h"
+#include "ugraph_funcs.h"
+
+#include <string.h>
 
 #include "mirage/lift.h"
 
@@ -56,14 +59,40 @@ static MlirWalkResult find_custom(MlirOperation op, void *ud) {
   return MlirWalkResultAdvance;
 }
 
+// What a kernel graph's lowering is asked for: the module (for the callee
+// graphs), the host mode, whether to say why one goes back.
+typedef struct Keep {
+  MlirOperation module;
+  MgLowerHost host;
+  bool remarks;
+} Keep;
+
+// A kernel graph with symbolic dims the lowering cannot take yet.
+static bool symbols_unlowerable(MlirOperation kernel, const Keep *k) {
+  MlirSymbolTable symbols = mlirSymbolTableCreate(k->module);
+  MgBridgeMap map;
+  MgProgram *p = mg_pass_import_checked(symbols, kernel, NULL, &map);
+  const char *why =
+      p ? mg_lower_symbols_unsupported(p, MG_LOWER_HOST, k->host) : NULL;
+  if (why && k->remarks)
+    mg_pass_remark(mlirOperationGetLocation(kernel), "mirage-superopt: "
+                   "'@%s' goes back to its original ops: cannot lower %s "
+                   "yet", map.graph_names[0], why);
+  if (p)
+    mg_bridge_map_free(&map);
+  mg_program_destroy(p);
+  mlirSymbolTableDestroy(symbols);
+  return why != NULL;
+}
+
 // Kernel graphs the search left as they were (no graph-defined kernel) go
 // back to their original ops before lowering: upstream compiles those as
-// it did before, where one-op kernels of ours would be naive.
+// it did before, where one-op kernels of ours would be naive. So do those
+// whose dynamic dims the lowering cannot take yet.
 static bool unimproved(MlirOperation kernel, void *ud) {
-  (void)ud;
   bool custom = false;
   mlirOperationWalk(kernel, find_custom, &custom, MlirWalkPreOrder);
-  return !custom;
+  return !custom || symbols_unlowerable(kernel, ud);
 }
 
 static void run(MlirOperation module, MlirExternalPass pass,
@@ -88,7 +117,12 @@ static void run(MlirOperation module, MlirExternalPass pass,
   }
   bool lower = values[OPT_LOWER].b;
   uint32_t kept = 0;
-  if (lower && mg_lift_unlift_module(module, unimproved, NULL, &kept,
+  Keep keep = {module,
+               strcmp(values[OPT_PTX + MG_LOWER_OPT_HOST].s, "device")
+                   ? MG_LOWER_HOST_COPY
+                   : MG_LOWER_HOST_DEVICE,
+               remarks};
+  if (lower && mg_lift_unlift_module(module, unimproved, &keep, &kept,
                                      &diag) != MG_STATUS_OK) {
     mg_pass_error(mlirOperationGetLocation(module), "mirage-superopt: %s",
                   diag.message);

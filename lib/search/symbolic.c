@@ -250,6 +250,23 @@ static MgGraphId generalize_block(MgProgram *q, const MgProgram *one,
   return g;
 }
 
+// A predefined op of the root that sums or maximizes over a symbolic dim
+// (its operands in `root`): what the generalization's argument excludes.
+static bool reduces_symbol(const MgGraph *root, const MgOp *op) {
+  if (!op->num_inputs)
+    return false;
+  const MgTensor *a = &root->tensors[op->inputs[0]];
+  switch ((MgOpKind)op->kind) {
+  case MG_OP_SUM:
+  case MG_OP_REDUCE_MAX:
+    return mg_tensor_sym(a, (uint32_t)op->attr) != 0;
+  case MG_OP_MATMUL:
+    return mg_tensor_sym(a, a->rank - 1) != 0;
+  default:
+    return false;
+  }
+}
+
 MgProgram *mg_search_symbolic_generalize(const MgProgram *full,
                                          const MgProgram *one, MgDiag *diag) {
   const MgGraph *fr = &full->graphs[0], *r1 = &one->graphs[0];
@@ -285,6 +302,12 @@ MgProgram *mg_search_symbolic_generalize(const MgProgram *full,
       mg_diag_set(diag, MG_STATUS_UNSUPPORTED, 0, (int32_t)i,
                   "a reshape between kernels of a symbolic program is not "
                   "generalized yet");
+      ok = false;
+      break;
+    }
+    if (reduces_symbol(&q->graphs[0], &c)) {
+      mg_diag_set(diag, MG_STATUS_UNSUPPORTED, 0, (int32_t)i,
+                  "a kernel reduces over a symbolic dim");
       ok = false;
       break;
     }

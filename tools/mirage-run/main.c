@@ -1145,6 +1145,7 @@ static double coarsest_roundoff(const MgProgram *program) {
 /// Runs the CPU lowering of `program` (JIT) and the interpreter on the
 /// same inputs and compares them, with the tolerance of the coarsest type.
 static Outcome compare_lowered(MlirContext ctx, const MgProgram *program,
+                               const MgProgram *lowered,
                                const MgRunSignature *sig, MlirLocation loc,
                                const char *label, const Options *o) {
   char err[512];
@@ -1161,7 +1162,7 @@ static Outcome compare_lowered(MlirContext ctx, const MgProgram *program,
   Buffers b = {0};
   if (!buffers_alloc(&b, sig, o))
     report_error(loc, label, "out of memory");
-  else if (!mg_run_jit_lowered(ctx, program,
+  else if (!mg_run_jit_lowered(ctx, lowered,
                                &(MgRunJitCall){o->jit_cpu, sig, b.in_storage,
                                                b.jit_out},
                                err, sizeof err))
@@ -1239,7 +1240,8 @@ static Outcome check_candidates(MlirContext ctx, const MgProgram *program,
   for (uint32_t i = 0; i < c.n; i++) {
     char name[300];
     snprintf(name, sizeof name, "%s candidate %u", label, i);
-    Outcome out = compare_lowered(ctx, c.items[i], sig, loc, name, &quiet);
+    Outcome out =
+        compare_lowered(ctx, c.items[i], c.items[i], sig, loc, name, &quiet);
     ok += out == OUTCOME_OK;
     overflows += out == OUTCOME_OVERFLOW;
     if (out > worst)
@@ -1278,7 +1280,36 @@ static Outcome check_lowered(MlirOperation module, MlirOperation kernel,
   if (!program)
     return OUTCOME_ERROR;
   MlirContext ctx = mlirOperationGetContext(module);
-  Outcome outcome = compare_lowered(ctx, program, &sig, kloc, label, o);
+  Outcome outcome = OUTCOME_OK;
+  if (mg_run_signature_dynamic(&sig)) {
+    // The symbolic program lowered as it is, run at each size beside the
+    // interpreter on the program at that size.
+    for (uint32_t i = 0; i < o->num_dyn_sizes; ++i) {
+      int64_t n = o->dyn_sizes[i], sizes[MG_MAX_SYMS];
+      for (int k = 0; k < MG_MAX_SYMS; ++k)
+        sizes[k] = n;
+      char at[300];
+      snprintf(at, sizeof at, "%s[?=%lld]", label, (long long)n);
+      MgRunSignature sig_n = mg_run_signature_at(&sig, n);
+      MgProgram *p = mg_program_clone(program);
+      Outcome r = OUTCOME_ERROR;
+      if (!p)
+        report_error(kloc, at, "out of memory");
+      else {
+        mg_program_instantiate(p, sizes);
+        r = compare_lowered(ctx, p, program, &sig_n, kloc, at, o);
+      }
+      mg_program_destroy(p);
+      if (r > outcome)
+        outcome = r;
+    }
+    if (o->candidates)
+      printf("%s: --lower-candidates skipped: its candidates are searched "
+             "at one size\n", label);
+    mg_program_destroy(program);
+    return outcome;
+  }
+  outcome = compare_lowered(ctx, program, program, &sig, kloc, label, o);
   if (o->candidates) {
     Outcome c = check_candidates(ctx, program, &sig, kloc, label, o);
     if (c > outcome)

@@ -57,7 +57,10 @@ static void cpu_custom(Emit *e, const MgOp *op, Name *kval,
   mg_lower_index(&inner, 1, one);
   for (int a = 2; a >= 0; a--) {
     Name hi;
-    mg_lower_index(&inner, b->grid[a], hi);
+    if (b->grid_sym[a]) // one block per index of the symbol
+      memcpy(hi, e->sym[b->grid_sym[a]], NAME_LEN);
+    else
+      mg_lower_index(&inner, b->grid[a], hi);
     mg_lower_fresh(&inner, inner.block[a]);
     mg_lower_line(&inner, "scf.for %s = %s to %s step %s {", inner.block[a],
                   lo, hi, one);
@@ -98,8 +101,11 @@ static void free_view_into_output(Emit *e, const MgOp *op) {
 static void alloc_buffer(Emit *e, const MgGraph *root, MgTensorId t) {
   mg_lower_memref_type(&root->tensors[t], (MgDType)root->tensors[t].dtype,
                        NULL, e->type[t]);
+  char sizes[TYPE_LEN];
+  mg_lower_alloc_sizes(e, &root->tensors[t], sizes);
   mg_lower_fresh(e, e->val[t]);
-  mg_lower_line(e, "%s = memref.alloc() : %s", e->val[t], e->type[t]);
+  mg_lower_line(e, "%s = memref.alloc(%s) : %s", e->val[t], sizes,
+                e->type[t]);
 }
 
 void mg_lower_cpu_program(Emit *e, const MgLowerOptions *o) {
@@ -142,6 +148,8 @@ void mg_lower_cpu_program(Emit *e, const MgLowerOptions *o) {
                 o->c_interface ? " attributes {llvm.emit_c_interface}" : "");
   mg_text_free(&args);
   e->indent++;
+  MgLowerArgErrors errs = {o->name, {0}, 0};
+  mg_lower_bind_symbols(e, &errs, false);
   for (MgTensorId t = 0; t < root->num_tensors; t++)
     if (root->ops[root->tensors[t].producer].kind == MG_OP_INPUT)
       mg_lower_layout_view(e, root, t, e->val[t], e->type[t]);
@@ -211,6 +219,7 @@ void mg_lower_cpu_program(Emit *e, const MgLowerOptions *o) {
   mg_lower_line(e, "return");
   e->indent--;
   mg_lower_line(e, "}");
+  mg_lower_arg_errors_finish(e, &errs);
   free(alloc_of);
   mg_lower_free_tables(e);
 }

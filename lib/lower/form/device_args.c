@@ -44,9 +44,8 @@ static void global_string(MgText *t, const char *message) {
   mg_text_printf(t, "\\0A");
 }
 
-// scf.if `bad`: the message (a new global after @F) to stderr, abort.
-static void fail_if(Emit *e, MgLowerArgErrors *errs, const char *bad,
-                    const char *message) {
+void mg_lower_fail_if(Emit *e, MgLowerArgErrors *errs, const char *bad,
+                      const char *message) {
   uint32_t id = errs->count++;
   size_t len = strlen(message) + 1;
   mg_text_printf(&errs->globals, "llvm.mlir.global private constant "
@@ -146,14 +145,14 @@ void mg_lower_check_arg(Emit *e, MgLowerArgErrors *errs, uint32_t position,
            "non-zero offset; its kernels read from the aligned pointer: "
            "pass offset 0 and the first element's address", errs->func,
            position, dense);
-  fail_if(e, errs, bad, message);
+  mg_lower_fail_if(e, errs, bad, message);
   strides_differ(e, x, m, stride, bad);
   if (bad[0]) {
     snprintf(message, sizeof message, "mirage: @%s: argument %u (%s) is not "
              "dense row-major: its kernels need strides [%s] (a dim of size "
              "1 may have any); pass a contiguous copy", errs->func, position,
              dense, strides);
-    fail_if(e, errs, bad, message);
+    mg_lower_fail_if(e, errs, bad, message);
   }
   Name p, r, c16;
   mg_lower_fresh(e, p);
@@ -165,7 +164,7 @@ void mg_lower_check_arg(Emit *e, MgLowerArgErrors *errs, uint32_t position,
   snprintf(message, sizeof message, "mirage: @%s: argument %u (%s) is not "
            "16-byte aligned; its kernels use 16-byte vector accesses",
            errs->func, position, dense);
-  fail_if(e, errs, bad, message);
+  mg_lower_fail_if(e, errs, bad, message);
   // Not memref.cast: gpu.memcpy's folder would put the strided operand
   // back into an output's device-to-device copy, which gpu-to-llvm
   // cannot lower.

@@ -28,6 +28,10 @@ typedef struct MgLowerArgErrors {
   uint32_t count;
 } MgLowerArgErrors;
 
+/// scf.if `bad` (an i1): `message` (a new global after @F) to stderr, then
+/// abort.
+void mg_lower_fail_if(Emit *e, MgLowerArgErrors *errs, const char *bad,
+                      const char *message);
 /// `dense` (an identity memref type of rank `rank`) with a fully dynamic
 /// strided layout: the type host=device's @F takes for it.
 void mg_lower_caller_type(const char *dense, uint32_t rank,
@@ -40,5 +44,22 @@ void mg_lower_check_arg(Emit *e, MgLowerArgErrors *errs, uint32_t position,
                         const char *given, const MgTensor *x, Name val);
 /// After @F: the messages and the declarations of write and abort.
 void mg_lower_arg_errors_finish(Emit *e, MgLowerArgErrors *errs);
+
+//===--- Symbols: sizes known at run time (symbols.c) ---------------------===//
+
+// mg_lower_symbols_unsupported (lower.h) is here too: every symbolic
+// tensor is a graph-defined kernel's operand or result or a plain input,
+// with only unit dims before its symbolic dims, and host=copy.
+/// At the entry of function @`func`: e->sym[s] = the size of each symbol s
+/// the root's inputs have, read from the arguments (e->val/e->type of the
+/// INPUT tensors: memrefs; `tensor_args`: the tensor arguments %arg<pos>),
+/// every other dim of that symbol checked equal to it, and each grid axis
+/// of a symbol checked against the target's limit (a message and abort
+/// otherwise).
+void mg_lower_bind_symbols(Emit *e, MgLowerArgErrors *errs, bool tensor_args);
+/// The operands an alloc of root tensor `t` takes: its symbols' sizes, one
+/// per `?` dim, comma-separated ("" when static).
+void mg_lower_alloc_sizes(const Emit *e, const MgTensor *t,
+                          char out[TYPE_LEN]);
 
 #endif // MIRAGE_LIB_LOWER_FORM_H

@@ -264,15 +264,21 @@ void mg_lower_gpu_kernel(Emit *e, const char *name, MgOpId opi) {
                    MG_LOWER_WORKGROUP);
   // The launch is fixed (decide/launch.c): telling the kernel lets LLVM bound the
   // thread and block ids, and the GPU dialect check launches against it.
+  // A symbol's axis has the size of the call: no grid size is known then.
   int64_t grid[3], threads;
   mg_lower_launch(e->p, opi, grid, &threads);
+  const MgGraph *bg = op->kind == MG_OP_CUSTOM ? &e->p->graphs[op->attr] : NULL;
+  bool sized = !bg || !(bg->grid_sym[0] || bg->grid_sym[1] || bg->grid_sym[2]);
+  char known_grid[96] = "";
+  if (sized)
+    snprintf(known_grid, sizeof known_grid,
+             ", known_grid_size = array<i32: %lld, %lld, %lld>",
+             (long long)grid[0], (long long)grid[1], (long long)grid[2]);
   mg_lower_line(e, "gpu.func @\"%s_k%u\"(%s)%s%s%s kernel attributes "
-                   "{known_block_size = array<i32: %lld, 1, 1>, "
-                   "known_grid_size = array<i32: %lld, %lld, %lld>} {",
+                   "{known_block_size = array<i32: %lld, 1, 1>%s} {",
                 name, opi, args.data ? args.data : "",
                 wg.len ? " workgroup(" : "", wg.len ? wg.data : "",
-                wg.len ? ")" : "", (long long)threads, (long long)grid[0],
-                (long long)grid[1], (long long)grid[2]);
+                wg.len ? ")" : "", (long long)threads, known_grid);
   mg_text_free(&args);
   mg_text_free(&wg);
   e->indent++;

@@ -27,8 +27,10 @@
 static void tensor_type(const MgTensor *t, char out[TYPE_LEN]) {
   size_t n = (size_t)snprintf(out, TYPE_LEN, "tensor<");
   for (uint32_t d = 0; d < t->rank; d++)
-    n += (size_t)snprintf(out + n, TYPE_LEN - n, "%lldx",
-                          (long long)t->dims[d]);
+    n += mg_tensor_sym(t, d)
+             ? (size_t)snprintf(out + n, TYPE_LEN - n, "?x")
+             : (size_t)snprintf(out + n, TYPE_LEN - n, "%lldx",
+                                (long long)t->dims[d]);
   snprintf(out + n, TYPE_LEN - n, "%s>", mg_lower_elt((MgDType)t->dtype));
 }
 
@@ -92,9 +94,11 @@ static void host_buffer(Emit *e, const MgGraph *root, MgTensorId t,
   mg_lower_stored_type(root, t, e->type[t]);
   mg_lower_fresh(e, e->val[t]);
   Name next;
+  char sizes[TYPE_LEN];
+  mg_lower_alloc_sizes(e, x, sizes);
   mg_lower_fresh(e, next);
-  mg_lower_line(e, "%s, %s = gpu.alloc async [%s] () : %s", e->val[t], next,
-                tok, e->type[t]);
+  mg_lower_line(e, "%s, %s = gpu.alloc async [%s] (%s) : %s", e->val[t], next,
+                tok, sizes, e->type[t]);
   snprintf(tok, NAME_LEN, "%s", next);
   const MgOp *op = &root->ops[x->producer];
   if (op->kind != MG_OP_INPUT)
@@ -129,8 +133,13 @@ static void host_launch(Emit *e, const MgLowerOptions *o, MgOpId i,
   int64_t grid[3], threads;
   mg_lower_launch(e->p, i, grid, &threads);
   Name g[3], th, one, smem;
+  const MgGraph *b =
+      op->kind == MG_OP_CUSTOM ? &e->p->graphs[op->attr] : NULL;
   for (int a = 0; a < 3; a++)
-    mg_lower_index(e, grid[a], g[a]);
+    if (b && b->grid_sym[a]) // one block per index of the symbol
+      memcpy(g[a], e->sym[b->grid_sym[a]], NAME_LEN);
+    else
+      mg_lower_index(e, grid[a], g[a]);
   mg_lower_index(e, threads, th);
   mg_lower_index(e, 1, one);
   mg_lower_fresh(e, smem);
@@ -220,6 +229,8 @@ static void host_copy_program(Emit *e, const MgLowerOptions *o) {
   mg_lower_line(e, "func.func @\"%s\"(%s) -> (%s) {", o->name,
                 sig.data ? sig.data : "", results.data ? results.data : "");
   e->indent++;
+  MgLowerArgErrors errs = {o->name, {0}, 0};
+  mg_lower_bind_symbols(e, &errs, true);
   Name tok, next;
   mg_lower_fresh(e, tok);
   mg_lower_line(e, "%s = gpu.wait async", tok);
@@ -231,8 +242,11 @@ static void host_copy_program(Emit *e, const MgLowerOptions *o) {
   Name host[64];
   for (uint32_t k = 0; k < root->num_outputs && k < 64; k++) {
     MgTensorId t = root->outputs[k];
+    char sizes[TYPE_LEN];
+    mg_lower_alloc_sizes(e, &root->tensors[t], sizes);
     mg_lower_fresh(e, host[k]);
-    mg_lower_line(e, "%s = memref.alloc() : %s", host[k], e->type[t]);
+    mg_lower_line(e, "%s = memref.alloc(%s) : %s", host[k], sizes,
+                  e->type[t]);
     mg_lower_fresh(e, next);
     mg_lower_line(e, "%s = gpu.memcpy async [%s] %s, %s : %s, %s", next, tok,
                   host[k], e->val[t], e->type[t], e->type[t]);
@@ -260,6 +274,7 @@ static void host_copy_program(Emit *e, const MgLowerOptions *o) {
   return_results(e, &rets, &results);
   e->indent--;
   mg_lower_line(e, "}");
+  mg_lower_arg_errors_finish(e, &errs);
   mg_text_free(&sig);
   mg_text_free(&results);
   mg_text_free(&rets);

@@ -48,8 +48,10 @@ void mg_lower_memref_type(const MgTensor *t, MgDType dtype, const char *space,
                           char out[TYPE_LEN]) {
   size_t n = (size_t)snprintf(out, TYPE_LEN, "memref<");
   for (uint32_t d = 0; d < t->rank; d++)
-    n += (size_t)snprintf(out + n, TYPE_LEN - n, "%lldx",
-                          (long long)t->dims[d]);
+    n += mg_tensor_sym(t, d)
+             ? (size_t)snprintf(out + n, TYPE_LEN - n, "?x")
+             : (size_t)snprintf(out + n, TYPE_LEN - n, "%lldx",
+                                (long long)t->dims[d]);
   snprintf(out + n, TYPE_LEN - n, "%s%s%s>", mg_lower_elt(dtype),
            space ? ", " : "", space ? space : "");
 }

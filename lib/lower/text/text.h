@@ -27,7 +27,7 @@ void mg_lower_index(Emit *e, int64_t v, Name out);
 /// "f16", "bf16", "f32".
 const char *mg_lower_elt(MgDType dtype);
 /// "memref<2x16xf16>" (element type `dtype`) plus an address space when
-/// `space` is not NULL.
+/// `space` is not NULL; a symbolic dim is `?`.
 void mg_lower_memref_type(const MgTensor *t, MgDType dtype, const char *space,
                           char out[TYPE_LEN]);
 

@@ -1,0 +1,144 @@
+//===- symbols.c - Sizes known at run time in the host and CPU forms ------===//
+//
+// A symbol's size is read once at the function's entry from an argument
+// that has it (memref.dim or tensor.dim), and every other dim of that
+// symbol is checked equal to it: the lift made all `?` of a subprogram one
+// symbol, so a caller passing two sizes gets a message and an abort, not
+// wrong output. Kernels take it through their memrefs' `?` dims and the
+// grid: a graph-defined kernel has one block per index of each symbol
+// (lib/search/symbolic.c), so its grid axis is the size itself and the
+// kernel body is the same as at any static size (the symbolic dims come
+// after unit dims only, so no stride depends on them).
+//
+//===----------------------------------------------------------------------===//
+#include "form/form.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static bool is_symbolic(const MgTensor *t) { return t->sym != 0; }
+
+// A dim before the first symbolic one that is not 1: a stride would
+// depend on the symbol.
+static bool strides_move(const MgTensor *t) {
+  for (uint32_t d = 0; d < t->rank; d++) {
+    if (mg_tensor_sym(t, d))
+      return false;
+    if (t->dims[d] != 1)
+      return true;
+  }
+  return false;
+}
+
+const char *mg_lower_symbols_unsupported(const MgProgram *p, MgLowerMode mode,
+                                         MgLowerHost host) {
+  if (!mg_program_syms(p))
+    return NULL;
+  if (mode == MG_LOWER_HOST && host == MG_LOWER_HOST_DEVICE)
+    return "dynamic dims with host=device (use host=copy)";
+  const MgGraph *root = &p->graphs[0];
+  for (uint32_t i = 0; i < root->num_ops; i++) {
+    const MgOp *op = &root->ops[i];
+    bool sym = false;
+    for (uint32_t k = 0; k < op->num_inputs; k++)
+      sym |= is_symbolic(&root->tensors[op->inputs[k]]);
+    for (uint32_t k = 0; k < op->num_outputs; k++) {
+      const MgTensor *t = &root->tensors[op->outputs[k]];
+      sym |= is_symbolic(t);
+      if (is_symbolic(t) && strides_move(t))
+        return "a dynamic dim after a static dim other than 1";
+    }
+    int8_t perm[MG_MAX_DIMS];
+    if (op->kind == MG_OP_INPUT && sym &&
+        mg_op_input_perm(op, root->tensors[op->outputs[0]].rank, perm))
+      return "a dynamic input read through a layout";
+    if (sym && op->kind != MG_OP_INPUT && op->kind != MG_OP_CUSTOM)
+      return "a predefined or view op on dynamic dims (only graph-defined "
+             "kernels take them)";
+  }
+  return NULL;
+}
+
+// %v = the size of dim d of input tensor t.
+static void read_dim(Emit *e, const MgGraph *root, MgTensorId t, uint32_t d,
+                     bool tensor_args, Name v) {
+  Name c;
+  mg_lower_index(e, d, c);
+  mg_lower_fresh(e, v);
+  if (tensor_args) {
+    char type[TYPE_LEN];
+    // The identity memref type, spelled as the tensor it bufferizes.
+    mg_lower_memref_type(&root->tensors[t], (MgDType)root->tensors[t].dtype,
+                         NULL, type);
+    mg_lower_line(e, "%s = tensor.dim %%arg%d, %s : tensor%s", v,
+                  root->ops[root->tensors[t].producer].attr, c,
+                  type + strlen("memref"));
+  } else {
+    mg_lower_line(e, "%s = memref.dim %s, %s : %s", v, e->val[t], c,
+                  e->type[t]);
+  }
+}
+
+void mg_lower_bind_symbols(Emit *e, MgLowerArgErrors *errs,
+                           bool tensor_args) {
+  const MgGraph *root = &e->p->graphs[0];
+  char message[512];
+  int first_pos[MG_MAX_SYMS + 1];
+  uint32_t first_dim[MG_MAX_SYMS + 1];
+  for (uint32_t i = 0; i < root->num_ops; i++) {
+    const MgOp *op = &root->ops[i];
+    if (op->kind != MG_OP_INPUT)
+      continue;
+    const MgTensor *x = &root->tensors[op->outputs[0]];
+    for (uint32_t d = 0; d < x->rank; d++) {
+      unsigned s = mg_tensor_sym(x, d);
+      if (!s)
+        continue;
+      Name v;
+      read_dim(e, root, op->outputs[0], d, tensor_args, v);
+      if (!e->sym[s][0]) {
+        memcpy(e->sym[s], v, NAME_LEN);
+        first_pos[s] = op->attr;
+        first_dim[s] = d;
+        continue;
+      }
+      Name bad;
+      mg_lower_index_op(e, "arith.cmpi ne,", v, e->sym[s], bad);
+      snprintf(message, sizeof message, "mirage: @%s: argument %d dim %u "
+               "differs from argument %d dim %u; its kernels take both as "
+               "one dynamic size", errs->func, op->attr, d, first_pos[s],
+               first_dim[s]);
+      mg_lower_fail_if(e, errs, bad, message);
+    }
+  }
+  // A symbol on grid axis y or z must fit its limit (x's is 2^31 - 1).
+  bool checked[3][MG_MAX_SYMS + 1] = {{false}};
+  for (uint32_t i = 0; i < root->num_ops; i++) {
+    if (root->ops[i].kind != MG_OP_CUSTOM)
+      continue;
+    const MgGraph *b = &e->p->graphs[root->ops[i].attr];
+    for (int a = 0; a < 3; a++) {
+      unsigned s = b->grid_sym[a];
+      if (!s || !e->sym[s][0] || checked[a][s])
+        continue;
+      checked[a][s] = true;
+      Name lim, bad;
+      mg_lower_index(e, e->target->max_grid[a], lim);
+      mg_lower_index_op(e, "arith.cmpi ugt,", e->sym[s], lim, bad);
+      snprintf(message, sizeof message, "mirage: @%s: a dynamic size above "
+               "%lld: kernel %u has one block per index on grid axis %c",
+               errs->func, (long long)e->target->max_grid[a], i, "xyz"[a]);
+      mg_lower_fail_if(e, errs, bad, message);
+    }
+  }
+}
+
+void mg_lower_alloc_sizes(const Emit *e, const MgTensor *t,
+                          char out[TYPE_LEN]) {
+  size_t n = 0;
+  out[0] = '\0';
+  for (uint32_t d = 0; d < t->rank; d++)
+    if (mg_tensor_sym(t, d))
+      n += (size_t)snprintf(out + n, TYPE_LEN - n, "%s%s", n ? ", " : "",
+                            e->sym[mg_tensor_sym(t, d)]);
+}

@@ -1,0 +1,185 @@
+//===- test_symbols.c - Symbolic dims: inference, sizes, generalization ---===//
+//
+// Issue 29: a dim known only at run time is a symbol. These tests hold the
+// rules that make one μGraph valid for every size: shape inference refuses
+// what holds at one size only, instantiation re-sizes in place, the
+// search's one-row answer generalizes to one block per row and is tested
+// at several sizes, and candidates right at one size only are rejected.
+//
+//===----------------------------------------------------------------------===//
+#include "test.h"
+
+#include "mirage/search.h"
+
+// x[n, 16] (n symbol 1, now `rows`) and its row softmax.
+static MgProgram *softmax(int64_t rows, MgTensorId *x_out) {
+  MgProgram *p = mg_program_create();
+  MgDiag d = MG_DIAG_INIT;
+  mg_program_add_graph(p, MG_LEVEL_KERNEL);
+  int64_t dims[2] = {rows, 16};
+  MgTensorId x = mg_graph_add_input(p, 0, MG_DTYPE_F32, 2, dims, &d);
+  CHECK(mg_graph_set_input_sym(p, 0, x, 0, 1, &d) == MG_STATUS_OK);
+  MgTensorId m = mg_graph_reduce(p, 0, MG_OP_REDUCE_MAX, x, 1, &d);
+  MgTensorId e = mg_graph_unary(
+      p, 0, MG_OP_EXP, mg_graph_binary(p, 0, MG_OP_SUB, x, m, &d), &d);
+  MgTensorId y =
+      mg_graph_binary(p, 0, MG_OP_DIV, e, mg_graph_sum(p, 0, e, 1, &d), &d);
+  CHECK(y != MG_NO_ID);
+  CHECK(mg_graph_mark_output(p, 0, y, &d) == MG_STATUS_OK);
+  if (x_out)
+    *x_out = x;
+  return p;
+}
+
+static void test_symbols_infer(void) {
+  MgTensorId x;
+  MgProgram *p = softmax(5, &x);
+  MgDiag d = MG_DIAG_INIT;
+  const MgGraph *g = &p->graphs[0];
+  const MgTensor *y = &g->tensors[g->outputs[0]];
+  CHECK_EQ_INT(mg_tensor_sym(y, 0), 1); // carried through every op
+  CHECK_EQ_INT(mg_tensor_sym(y, 1), 0);
+  CHECK_EQ_INT(mg_program_syms(p), 1);
+  CHECK_EQ_INT(mg_program_sym_size(p, 1), 5);
+  CHECK(mg_program_validate(p, NULL, &d) == MG_STATUS_OK);
+  // A symbol meets a static size only as a broadcast of 1.
+  int64_t five[2] = {5, 16}, one[2] = {1, 16};
+  MgTensorId s5 = mg_graph_add_input(p, 0, MG_DTYPE_F32, 2, five, &d);
+  MgTensorId s1 = mg_graph_add_input(p, 0, MG_DTYPE_F32, 2, one, &d);
+  CHECK(mg_graph_binary(p, 0, MG_OP_ADD, x, s5, &d) == MG_NO_ID);
+  CHECK(strstr(d.message, "is symbol 1 in 'lhs' but 5 in 'rhs'") != NULL);
+  MgTensorId b = mg_graph_binary(p, 0, MG_OP_ADD, s1, x, &d);
+  CHECK(b != MG_NO_ID && mg_tensor_sym(&p->graphs[0].tensors[b], 0) == 1);
+  // A reshape keeps the symbol whole and in order; merged, it is refused.
+  int64_t split[3] = {-1, 4, 4}, merged[1] = {80};
+  MgTensorId r = mg_graph_reshape(p, 0, x, 3, split, &d);
+  CHECK(r != MG_NO_ID && p->graphs[0].tensors[r].dims[0] == 5 &&
+        mg_tensor_sym(&p->graphs[0].tensors[r], 0) == 1);
+  CHECK(mg_graph_reshape(p, 0, x, 1, merged, &d) == MG_NO_ID);
+  CHECK(strstr(d.message, "drops symbol 1") != NULL);
+  // Symbols are set before an input is read.
+  CHECK(mg_graph_set_input_sym(p, 0, x, 1, 1, &d) != MG_STATUS_OK);
+  // Re-sizing is a substitution: still valid, every dim of the symbol.
+  const int64_t nine[MG_MAX_SYMS] = {9, 0, 0};
+  mg_program_instantiate(p, nine);
+  CHECK(mg_program_validate(p, NULL, &d) == MG_STATUS_OK);
+  CHECK_EQ_INT(p->graphs[0].tensors[p->graphs[0].outputs[0]].dims[0], 9);
+  CHECK_EQ_INT(p->graphs[0].tensors[r].dims[0], 9);
+  // The same program with and without its symbol hash apart.
+  MgProgram *q = mg_program_clone(p);
+  mg_program_clear_syms(q);
+  CHECK(!mg_program_syms(q) && mg_program_hash(q) != mg_program_hash(p));
+  CHECK(mg_program_validate(q, NULL, &d) == MG_STATUS_OK);
+  mg_program_destroy(q);
+  mg_program_destroy(p);
+}
+
+// The search's answer for one row, generalized: one block per row on a
+// grid axis of the symbol, equivalent at every size tested.
+static void test_symbols_generalize_softmax(void) {
+  MgProgram *full = softmax(1009, NULL);
+  MgProgram *one = mg_search_symbolic_at_one(full);
+  CHECK(one && !mg_program_syms(one));
+  CHECK_EQ_INT(one->graphs[0].tensors[0].dims[0], 1);
+  MgSearchOptions o = mg_search_options_default();
+  o.threads = 1;
+  o.max_states = 200000; // bounded by work, not time
+  MgSearchResult res;
+  MgDiag d = MG_DIAG_INIT;
+  CHECK(mg_search_run(one, &o, &res, &d) == MG_STATUS_OK);
+  const MgProgram *best = mg_search_result_best(&res);
+  CHECK(best != NULL);
+  MgProgram *g = best ? mg_search_symbolic_generalize(full, best, &d) : NULL;
+  CHECK(g != NULL);
+  if (g) {
+    unsigned axes = 0;
+    for (uint32_t k = 1; k < g->num_graphs; k++)
+      for (int a = 0; a < 3; a++)
+        if (g->graphs[k].level == MG_LEVEL_BLOCK && g->graphs[k].grid_sym[a]) {
+          axes++;
+          CHECK_EQ_INT(g->graphs[k].grid[a], 1009);
+        }
+    CHECK(axes >= 1);
+    const int64_t sizes[] = {1, 2, 7, 129};
+    MgVerifyOptions vo = mg_verify_options_default();
+    MgSymbolicCheck check;
+    CHECK(mg_search_symbolic_verify(full, g, sizes, 4, &vo, &check, &d) ==
+          MG_STATUS_OK);
+    CHECK_EQ_INT(check.verdict, MG_VERDICT_EQUIVALENT);
+    CHECK(check.log2_bound <= -40);
+  }
+  mg_program_destroy(g);
+  mg_search_result_free(&res);
+  mg_program_destroy(one);
+  mg_program_destroy(full);
+}
+
+// y = Σ_rows x: equal to max over rows at one row only.
+static MgProgram *over_rows(MgOpKind kind) {
+  MgProgram *p = mg_program_create();
+  MgDiag d = MG_DIAG_INIT;
+  mg_program_add_graph(p, MG_LEVEL_KERNEL);
+  int64_t dims[2] = {4, 8};
+  MgTensorId x = mg_graph_add_input(p, 0, MG_DTYPE_F32, 2, dims, &d);
+  mg_graph_set_input_sym(p, 0, x, 0, 1, &d);
+  MgTensorId y = kind == MG_OP_SUM ? mg_graph_sum(p, 0, x, 0, &d)
+                                   : mg_graph_reduce(p, 0, kind, x, 0, &d);
+  mg_graph_mark_output(p, 0, y, &d);
+  return p;
+}
+
+// Mutations that hold at size 1 only, each rejected: by the field tests
+// at a size above one, by the generalization's rule, by the builders.
+static void test_symbols_mutations_rejected(void) {
+  MgDiag d = MG_DIAG_INIT;
+  MgProgram *sum = over_rows(MG_OP_SUM), *max = over_rows(MG_OP_REDUCE_MAX);
+  // Verifier: a reduction over rows replaced by another one equal at 1.
+  const int64_t sizes[] = {1, 2, 7};
+  MgVerifyOptions vo = mg_verify_options_default();
+  MgSymbolicCheck check;
+  CHECK(mg_search_symbolic_verify(sum, max, sizes, 3, &vo, &check, &d) ==
+        MG_STATUS_OK);
+  CHECK_EQ_INT(check.verdict, MG_VERDICT_NOT_EQUIVALENT);
+  CHECK_EQ_INT(check.size, 2); // size 1 passed, 2 did not
+  // Generalization: a one-row answer that reduces over the rows.
+  MgProgram *one = mg_search_symbolic_at_one(sum);
+  CHECK(mg_search_symbolic_generalize(sum, one, &d) == NULL);
+  CHECK(strstr(d.message, "reduces over a symbolic dim") != NULL);
+  mg_program_destroy(one);
+  // Builders: a block that assumes the rows divide by a static grid, and
+  // a symbol's grid axis whose saver writes no row (blocks overwrite).
+  MgProgram *p = mg_program_create();
+  mg_program_add_graph(p, MG_LEVEL_KERNEL);
+  MgGraphId b = mg_program_add_graph(p, MG_LEVEL_BLOCK);
+  int32_t grid[3] = {2, 1, 1};
+  CHECK(mg_graph_set_launch(p, b, grid, 128, 1, &d) == MG_STATUS_OK);
+  int64_t dims[2] = {4, 8};
+  MgTensorId in = mg_graph_add_input(p, b, MG_DTYPE_F32, 2, dims, &d);
+  mg_graph_set_input_sym(p, b, in, 0, 1, &d);
+  int8_t imap[3] = {0, MG_MAP_NONE, MG_MAP_NONE};
+  CHECK(mg_graph_iterator(p, b, in, imap, MG_MAP_NONE, &d) == MG_NO_ID);
+  CHECK(strstr(d.message, "split only by a grid axis of its own size"));
+  p->graphs[b].grid[0] = 4;
+  p->graphs[b].grid_sym[0] = 1;
+  MgTensorId tile = mg_graph_iterator(p, b, in, imap, MG_MAP_NONE, &d);
+  CHECK(tile != MG_NO_ID && p->graphs[b].tensors[tile].dims[0] == 1 &&
+        !p->graphs[b].tensors[tile].sym);
+  MgTensorId s = mg_graph_sum(p, b, tile, 1, &d);
+  int8_t none[3] = {MG_MAP_NONE, MG_MAP_NONE, MG_MAP_NONE};
+  CHECK(mg_graph_saver(p, b, s, none, &d) == MG_NO_ID);
+  CHECK(strstr(d.message, "is not mapped by omap") != NULL);
+  int8_t keep[3] = {MG_MAP_NONE, MG_MAP_NONE, MG_MAP_NONE};
+  CHECK(mg_graph_iterator(p, b, in, keep, MG_MAP_NONE, &d) == MG_NO_ID);
+  CHECK(strstr(d.message, "the tile keeps a symbolic dim") != NULL);
+  mg_program_destroy(p);
+  mg_program_destroy(sum);
+  mg_program_destroy(max);
+}
+
+int main(int argc, char **argv) {
+  TEST_SELECT(argc, argv);
+  RUN_TEST(test_symbols_infer);
+  RUN_TEST(test_symbols_generalize_softmax);
+  RUN_TEST(test_symbols_mutations_rejected);
+  return TEST_SUMMARY();
+}
