@@ -49,7 +49,17 @@ typedef struct Resolve {
 static bool add_clone(Resolve *r, MlirOperation def) {
   if (mg_ptrmap_get(&r->cloned, def.ptr) != UINT32_MAX)
     return true;
-  for (intptr_t i = 0; i < mlirOperationGetNumOperands(def); ++i) {
+  // tensor.dim's tensor (ir.c, floating): an input, not computed here.
+  bool dim = mg_bridge_op_is(def, "tensor.dim");
+  if (dim) {
+    MlirValue src = mlirOperationGetOperand(def, 0);
+    MlirOperation sd = mg_lift_def_op(src);
+    int32_t p = mlirOperationIsNull(sd) ? -1 : mg_lift_block_pos(r->bs, sd);
+    if ((p >= 0 && r->bs->ops[p].chunk_member) ||
+        mg_lift_input(r->b, src) == MG_NO_ID)
+      return false;
+  }
+  for (intptr_t i = dim ? 1 : 0; i < mlirOperationGetNumOperands(def); ++i) {
     MlirOperation d = mg_lift_def_op(mlirOperationGetOperand(def, i));
     if (mlirOperationIsNull(d) || !add_clone(r, d))
       return false;

@@ -60,9 +60,10 @@ bool mg_lift_read_type(MlirType type, MgLiftType *out, const char **why) {
   out->rank = (uint8_t)rank;
   for (intptr_t d = 0; d < rank; ++d) {
     // A `?` lifts at the stand-in size, made a symbol at the end.
-    out->dims[d] = mlirShapedTypeIsDynamicDim(type, d)
-                       ? MG_LIFT_SYM_SIZE
-                       : mlirShapedTypeGetDimSize(type, d);
+    bool dynamic = mlirShapedTypeIsDynamicDim(type, d);
+    mg_lift_dynamic_reads += dynamic;
+    out->dims[d] = dynamic ? MG_LIFT_SYM_SIZE
+                           : mlirShapedTypeGetDimSize(type, d);
     if (out->dims[d] < 1) {
       *why = "has a zero-sized dim";
       return false;
@@ -147,7 +148,11 @@ static bool floating(MlirOperation op, int depth) {
     return false;
   if (mlirOperationGetNumRegions(op) > 0 && !mg_bridge_op_is(op, "linalg.fill"))
     return false;
-  for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); ++i) {
+  // The size of a dynamic dim (tensor.empty(%n) of a linalg init, as
+  // torch-mlir writes it) reads only its tensor's shape: the reference
+  // gets that tensor as an input (chunk.c).
+  bool dim = mg_bridge_op_is(op, "tensor.dim");
+  for (intptr_t i = dim ? 1 : 0; i < mlirOperationGetNumOperands(op); ++i) {
     MlirOperation def = mg_lift_def_op(mlirOperationGetOperand(op, i));
     if (mlirOperationIsNull(def) || !floating(def, depth + 1))
       return false;

@@ -59,6 +59,9 @@ bool mg_lift_read_type(MlirType type, MgLiftType *out, const char **why);
 /// a static dim, so the dims of that size are the dynamic ones.
 #define MG_LIFT_SYM_SIZE 1009
 #define MG_LIFT_SYM_SIZE_STR "1009"
+/// `?` dims mg_lift_read_type has read on this thread: a builder that saw
+/// its count move read one (symbols.c).
+extern _Thread_local uint64_t mg_lift_dynamic_reads;
 /// True for a ranked tensor type with a `?` dim.
 bool mg_lift_type_is_dynamic(MlirType type);
 
@@ -186,6 +189,7 @@ typedef struct MgLiftBuilder {
   MlirOperation current; // op being translated (default blame)
   MlirOperation blame;
   char why[MG_LIFT_WHY_SIZE];
+  uint64_t dynamic_mark; // mg_lift_dynamic_reads when it was made
 } MgLiftBuilder;
 
 /// When the subprogram's inputs or `outputs` have `?` dims: rebuilds

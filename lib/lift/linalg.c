@@ -74,12 +74,14 @@ static bool operand_rank(MlirValue v, uint32_t *rank, int64_t *dims) {
     *rank = 0;
     return true;
   }
-  if (!mlirTypeIsARankedTensor(t) || !mlirShapedTypeHasStaticShape(t) ||
-      mlirShapedTypeGetRank(t) > MG_LIFT_MAX_RANK)
+  if (!mlirTypeIsARankedTensor(t) || mlirShapedTypeGetRank(t) > MG_LIFT_MAX_RANK)
     return false;
-  *rank = (uint32_t)mlirShapedTypeGetRank(t);
-  for (uint32_t d = 0; d < *rank; ++d)
-    dims[d] = mlirShapedTypeGetDimSize(t, d);
+  MgLiftType ty; // a `?` reads as the stand-in size (symbols.c)
+  const char *why;
+  if (!mg_lift_read_type(t, &ty, &why))
+    return false;
+  *rank = ty.rank;
+  memcpy(dims, ty.dims, ty.rank * sizeof *dims);
   return true;
 }
 
@@ -125,7 +127,7 @@ static bool read_structure(MgLiftBuilder *b, MlirOperation op, Structured *s) {
   int64_t dims[MG_LIFT_MAX_RANK + 1][MG_LIFT_MAX_RANK];
   for (uint32_t k = 0; k <= s->nin; ++k)
     if (!operand_rank(mlirOperationGetOperand(op, k), &s->rank[k], dims[k]))
-      return mg_lift_fail(b, op, "operand %u is not a static tensor", k);
+      return mg_lift_fail(b, op, "operand %u is not a supported tensor", k);
   if (!mg_lift_result_type(op, 0, &s->out_type))
     return mg_lift_fail(b, op, "unsupported result type");
   s->out_dtype = s->out_type.dtype;

@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+_Thread_local uint64_t mg_lift_dynamic_reads;
+
 bool mg_lift_type_is_dynamic(MlirType type) {
   return mlirTypeIsARankedTensor(type) && !mlirShapedTypeHasStaticShape(type);
 }
@@ -104,7 +106,7 @@ bool mg_lift_symbolize(MgLiftBuilder *b, const MlirValue *outputs,
   // A `?` inside a subprogram of static ends (through casts, say) would
   // stay the stand-in size: refused, as no symbol reaches it.
   if (!dynamic)
-    return clash || !stray_size(b->prog)
+    return b->dynamic_mark == mg_lift_dynamic_reads
                ? true
                : mg_lift_fail(b, (MlirOperation){NULL},
                               "a dynamic dim inside a subprogram whose "

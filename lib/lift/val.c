@@ -16,6 +16,7 @@
 bool mg_lift_builder_init(MgLiftBuilder *b, const MgLiftOptions *opts) {
   memset(b, 0, sizeof *b);
   b->opts = opts;
+  b->dynamic_mark = mg_lift_dynamic_reads;
   mg_ptrmap_init(&b->index);
   b->prog = mg_program_create();
   return b->prog && mg_program_add_graph(b->prog, MG_LEVEL_KERNEL) == 0;
