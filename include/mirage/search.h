@@ -208,6 +208,10 @@ MG_API MgProgram *mg_search_symbolic_at_one(const MgProgram *p);
 MG_API MgProgram *mg_search_symbolic_generalize(const MgProgram *full,
                                                 const MgProgram *one,
                                                 MgDiag *diag);
+/// True when an op of `p`'s root sums or maximizes over a symbolic dim
+/// (a softmax over a KV length): no generalized program can be found for
+/// it yet, so the search skips it.
+MG_API bool mg_search_symbolic_reduces(const MgProgram *p);
 typedef struct MgSymbolicCheck {
   MgVerdict verdict;  // EQUIVALENT when every size passed
   int64_t size;       // the size that failed (verdict or status)

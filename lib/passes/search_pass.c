@@ -570,14 +570,20 @@ static void wait_for_fleet(Run *run, MlirOperation module, MlirLocation loc,
   }
 }
 
+// `symbolic`: `target` is a program's one-row form (search_symbolic.c):
+// more verified programs are kept, since the cheapest may hold at one row
+// only, and nothing is cached (an entry would be the one-row answer).
 static bool answer_by_search(Run *run, MlirLocation loc, const char *name,
-                             const MgProgram *target, Answer *a) {
+                             const MgProgram *target, bool symbolic,
+                             Answer *a) {
   ++run->searched;
   MgDiag diag = MG_DIAG_INIT;
   ProgressState progress = {name, isatty(fileno(stderr)) != 0, false,
                             run->progress,
                             run->mpi && !run->worker ? run->mpi : NULL};
   MgSearchOptions o = run->options;
+  if (symbolic && o.max_verified < MG_SYMBOLIC_MAX_VERIFIED)
+    o.max_verified = MG_SYMBOLIC_MAX_VERIFIED;
   if (progress.print || progress.mpi) {
     o.progress = on_search_progress;
     o.progress_user_data = &progress;
@@ -604,7 +610,8 @@ static bool answer_by_search(Run *run, MlirLocation loc, const char *name,
   const MgProgram *chosen = mg_search_result_best(&a->result);
   if (chosen)
     a->best = mg_program_clone(chosen);
-  cache_result(run, loc, target, a);
+  if (!symbolic)
+    cache_result(run, loc, target, a);
   warn_remote(run, loc);
   remark_search_limits(run, loc, name, &a->result.stats);
   return true;
@@ -746,7 +753,8 @@ static bool answer_fresh(Run *run, MlirOperation module, const Subject *subj,
   }
   bool ok = true;
   if (!a->best && !a->kept)
-    ok = answer_by_search(run, subj->loc, subj->name, subj->target, a);
+    ok = answer_by_search(run, subj->loc, subj->name, subj->target, false,
+                          a);
   if (a->lock_held) // the result is in the cache now (or nothing is)
     mg_remote_cache_unlock(run->store.remote, a->lock_key, a->lock_token);
   a->lock_held = false;
@@ -966,20 +974,48 @@ static bool search_one(MlirOperation module, MlirSymbolTable symbols,
   MgSearchCost before = mg_symbolic_cost(full ? full : target, &run->options);
   Answer a;
   memset(&a, 0, sizeof a);
+  if (full && mg_search_symbolic_reduces(full)) {
+    // Kept as it is, without a search whose answers would all be refused.
+    if (run->remarks)
+      mg_pass_remark(loc, "mirage-search: '@%s' reduces over a dynamic dim: "
+                          "not searched (a kernel takes a dynamic dim only "
+                          "as one block per index yet)", name);
+    bool ok = apply_answer(run, module, symbols,
+                           &(Subject){func, loc, name, full}, &before, &a);
+    mg_program_destroy(target);
+    mg_program_destroy(full);
+    ++run->done;
+    module_progress(run);
+    return ok;
+  }
   uint64_t hash = mg_program_hash(target);
-  const Seen *seen = find_seen(run, target, hash);
+  // A program with symbols is searched here every time: the caches and
+  // the memo hold one-row answers, not its generalized one.
+  const Seen *seen = full ? NULL : find_seen(run, target, hash);
   bool ok = true;
   if (seen)
     answer_from_seen(run, seen, &a);
+  else if (full)
+    ok = answer_by_search(run, loc, name, target, true, &a);
   else
     ok = answer_planned(run, module, &subj, hash, &a);
-  if (ok && !seen)
+  if (ok && !seen && !full)
     remember(run, target, hash, a.best, name, &a.result.stats);
   const Subject whole = {func, loc, name, full};
   if (ok && full) {
     char why[400];
-    MgProgram *general =
-        mg_symbolic_answer(full, a.best, &run->options, why, sizeof why);
+    // The verified one-row programs, best first (a cached answer: its
+    // best alone).
+    const MgProgram *found[16];
+    uint32_t n = 0;
+    if (a.best)
+      found[n++] = a.best;
+    for (uint32_t k = 0; k < a.result.num_found && n < 16; k++)
+      if (a.result.found[k].program &&
+          !mg_program_equal(a.result.found[k].program, a.best))
+        found[n++] = a.result.found[k].program;
+    MgProgram *general = mg_symbolic_answer(full, found, n, &run->options,
+                                            why, sizeof why);
     if (!general && why[0] && run->remarks)
       mg_pass_remark(loc, "mirage-search: '@%s': %s", name, why);
     mg_program_destroy(a.best);

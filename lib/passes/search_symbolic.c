@@ -50,12 +50,10 @@ MgSearchCost mg_symbolic_cost(const MgProgram *p, const MgSearchOptions *o) {
   return sum;
 }
 
-MgProgram *mg_symbolic_answer(const MgProgram *full, const MgProgram *one_best,
-                              const MgSearchOptions *o, char *why,
-                              size_t why_size) {
-  why[0] = '\0';
-  if (!one_best)
-    return NULL;
+// One found program generalized and tested; NULL with `why`.
+static MgProgram *answer_one(const MgProgram *full, const MgProgram *one_best,
+                             const MgSearchOptions *o, char *why,
+                             size_t why_size) {
   MgDiag diag = MG_DIAG_INIT;
   MgProgram *g = mg_search_symbolic_generalize(full, one_best, &diag);
   if (!g) {
@@ -88,6 +86,21 @@ MgProgram *mg_symbolic_answer(const MgProgram *full, const MgProgram *one_best,
   else
     snprintf(why, why_size, "it would make a stable exp unstable");
   mg_program_destroy(g);
+  return NULL;
+}
+
+MgProgram *mg_symbolic_answer(const MgProgram *full,
+                              const MgProgram *const *found, uint32_t n,
+                              const MgSearchOptions *o, char *why,
+                              size_t why_size) {
+  why[0] = '\0';
+  char other[400];
+  for (uint32_t i = 0; i < n; i++) {
+    MgProgram *g = answer_one(full, found[i], o, i ? other : why,
+                              i ? sizeof other : why_size);
+    if (g)
+      return g;
+  }
   return NULL;
 }
 

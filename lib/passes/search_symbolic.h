@@ -6,6 +6,11 @@
 
 #include "mirage/search.h"
 
+/// Verified programs the one-row search keeps per kernel-graph size: the
+/// cheapest may hold at one row only (a row's value broadcast into a
+/// weight), so a few others get their chance to generalize.
+#define MG_SYMBOLIC_MAX_VERIFIED 8
+
 /// The sizes a program with symbols is costed at, every symbol at each
 /// (tokens, rows, cache lengths from decode to long prefill).
 #define MG_SYMBOLIC_NUM_COST_SIZES 4
@@ -16,11 +21,13 @@ extern const int64_t mg_symbolic_cost_sizes[MG_SYMBOLIC_NUM_COST_SIZES];
 /// DRAM bytes) at each size, the stated aggregate (docs/search.md).
 MgSearchCost mg_symbolic_cost(const MgProgram *p, const MgSearchOptions *o);
 
-/// What the search found for the one-row program (`one_best`, may be
-/// NULL) made a program for every size of `full`'s symbols and verified
-/// against `full` at several sizes; NULL when there is none, with the
-/// reason in `why` (empty when nothing was found to generalize).
-MgProgram *mg_symbolic_answer(const MgProgram *full, const MgProgram *one_best,
+/// The first of the programs the search verified for the one-row program
+/// (`found`, best first) that generalizes to every size of `full`'s
+/// symbols and passes the field tests against `full` at several sizes;
+/// NULL when none does, with the first one's reason in `why` (empty when
+/// there was nothing to generalize).
+MgProgram *mg_symbolic_answer(const MgProgram *full,
+                              const MgProgram *const *found, uint32_t n,
                               const MgSearchOptions *o, char *why,
                               size_t why_size);
 

@@ -267,6 +267,14 @@ static bool reduces_symbol(const MgGraph *root, const MgOp *op) {
   }
 }
 
+bool mg_search_symbolic_reduces(const MgProgram *p) {
+  const MgGraph *root = &p->graphs[0];
+  for (uint32_t i = 0; i < root->num_ops; i++)
+    if (reduces_symbol(root, &root->ops[i]))
+      return true;
+  return false;
+}
+
 MgProgram *mg_search_symbolic_generalize(const MgProgram *full,
                                          const MgProgram *one, MgDiag *diag) {
   const MgGraph *fr = &full->graphs[0], *r1 = &one->graphs[0];
