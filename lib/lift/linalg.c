@@ -76,12 +76,12 @@ static bool operand_rank(MlirValue v, uint32_t *rank, int64_t *dims) {
   }
   if (!mlirTypeIsARankedTensor(t) || mlirShapedTypeGetRank(t) > MG_LIFT_MAX_RANK)
     return false;
-  MgLiftType ty; // a `?` reads as the stand-in size (symbols.c)
-  const char *why;
-  if (!mg_lift_read_type(t, &ty, &why))
-    return false;
-  *rank = ty.rank;
-  memcpy(dims, ty.dims, ty.rank * sizeof *dims);
+  *rank = (uint32_t)mlirShapedTypeGetRank(t);
+  for (uint32_t d = 0; d < *rank; ++d) {
+    bool dynamic = mlirShapedTypeIsDynamicDim(t, d);
+    mg_lift_dynamic_reads += dynamic; // a `?` reads as the stand-in size
+    dims[d] = dynamic ? MG_LIFT_SYM_SIZE : mlirShapedTypeGetDimSize(t, d);
+  }
   return true;
 }
 

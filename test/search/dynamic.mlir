@@ -1,0 +1,84 @@
+// The search on programs with dynamic dims (issue 29): each is searched
+// once, as its one-row program (every `?` at 1); the answer is generalized
+// to one block per row, field-tested at sizes 1, 2, 7 and 129, and ranked
+// by its estimates summed over 1, 16, 256 and 4096 rows, each size shown
+// beside the original's estimate and the program's bound. Bounded by
+// work (max-states), one thread.
+// RUN: mirage-opt --mirage-superopt="lower=false threads=1 time-budget-s=0 max-states=400000" --mirage-remarks %s 2>&1 -o %t.opt | FileCheck %s
+// RUN: mirage-opt --mirage-verify-ugraph %t.opt > /dev/null
+// RUN: mirage-run --dynamic-sizes=1,7,129,2048 %t.opt | FileCheck %s --check-prefix=NUM
+// The lowering takes the generalized softmax (one lowering, run at each
+// size); the kept kernel graphs of predefined ops on `?` it cannot yet.
+// RUN: not mirage-run --lower --dynamic-sizes=1,7,129,2048 %t.opt 2>&1 | FileCheck %s --check-prefix=LOWER
+// RUN: FileCheck %s --check-prefix=IR < %t.opt
+
+// Softmax over `?` rows: one kernel, a block per row.
+// CHECK: remark: mirage-search: '@softmax_rows_lax0' replaced by a verified μGraph: 5 kernel(s) -> 1
+// CHECK: remark: mirage-search: '@softmax_rows_lax0' at ?=1: estimated {{[0-9.]+}} us, the generalized μGraph {{[0-9.]+}} us (program bound {{[0-9.]+}} us)
+// CHECK: remark: mirage-search: '@softmax_rows_lax0' at ?=4096: estimated {{[0-9.]+}} us, the generalized μGraph {{[0-9.]+}} us (program bound {{[0-9.]+}} us)
+// IR: func.func private @softmax_rows_lax0_k{{[0-9]+}}(%arg0: tensor<?x128xf32> {ug.sym = array<i64: 1, 0>}) -> tensor<?x128xf32> attributes {{{.*}}ug.grid = array<i64: 1009, 1, 1>, ug.grid_sym = array<i64: 1, 0, 0>, ug.level = "block"}
+// IR: "ug.iterator"(%arg0) {fmap = -1 : i64, imap = array<i64: 0, -1, -1>} : (tensor<?x128xf32>) -> tensor<1x128xf32>
+// IR: "ug.saver"({{.*}}) {omap = array<i64: 0, -1, -1>} : (tensor<1x128xf32>) -> tensor<?x128xf32>
+func.func @softmax_rows(%x: tensor<?x128xf32>) -> tensor<?x128xf32> {
+  %m = tosa.reduce_max %x {axis = 1 : i32} : (tensor<?x128xf32>) -> tensor<?x1xf32>
+  %d = tosa.sub %x, %m : (tensor<?x128xf32>, tensor<?x1xf32>) -> tensor<?x128xf32>
+  %e = tosa.exp %d : (tensor<?x128xf32>) -> tensor<?x128xf32>
+  %s = tosa.reduce_sum %e {axis = 1 : i32} : (tensor<?x128xf32>) -> tensor<?x1xf32>
+  %r = tosa.reciprocal %s : (tensor<?x1xf32>) -> tensor<?x1xf32>
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %y = tosa.mul %e, %r, %shift : (tensor<?x128xf32>, tensor<?x1xf32>, tensor<1xi8>) -> tensor<?x128xf32>
+  return %y : tensor<?x128xf32>
+}
+
+// RMSNorm + projection over `?` tokens: the one-row kernel (a GEMV per
+// token) wins up to 256 tokens but re-reads the weight per token at 4096,
+// so the sum keeps the original (a tiled token dim is the next step).
+// CHECK: remark: mirage-search: '@rmsnorm_tokens_lax0' kept: no cheaper verified μGraph found
+// CHECK: remark: mirage-search: '@rmsnorm_tokens_lax0' at ?=1: estimated {{[0-9.]+}} us, the generalized μGraph {{[0-9.]+}} us
+// CHECK: remark: mirage-search: '@rmsnorm_tokens_lax0' at ?=4096: estimated {{[0-9.]+}} us, the generalized μGraph {{[0-9.]+}} us
+func.func @rmsnorm_tokens(%x: tensor<1x?x64xf16>, %w: tensor<1x64x96xf16>) -> tensor<1x?x96xf16> {
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf16>}> : () -> tensor<1xf16>
+  %inv_n = "tosa.const"() <{values = dense<0.015625> : tensor<1x1x1xf16>}> : () -> tensor<1x1x1xf16>
+  %two = "tosa.const"() <{values = dense<2.0> : tensor<1x1x1xf16>}> : () -> tensor<1x1x1xf16>
+  %half = "tosa.const"() <{values = dense<0.5> : tensor<1x1x1xf16>}> : () -> tensor<1x1x1xf16>
+  %sq = tosa.pow %x, %two : (tensor<1x?x64xf16>, tensor<1x1x1xf16>) -> tensor<1x?x64xf16>
+  %sum = tosa.reduce_sum %sq {axis = 2 : i32} : (tensor<1x?x64xf16>) -> tensor<1x?x1xf16>
+  %mean = tosa.mul %sum, %inv_n, %shift : (tensor<1x?x1xf16>, tensor<1x1x1xf16>, tensor<1xi8>) -> tensor<1x?x1xf16>
+  %rms = tosa.pow %mean, %half : (tensor<1x?x1xf16>, tensor<1x1x1xf16>) -> tensor<1x?x1xf16>
+  %inv = tosa.reciprocal %rms : (tensor<1x?x1xf16>) -> tensor<1x?x1xf16>
+  %normed = tosa.mul %x, %inv, %shift : (tensor<1x?x64xf16>, tensor<1x?x1xf16>, tensor<1xi8>) -> tensor<1x?x64xf16>
+  %y = tosa.matmul %normed, %w, %zp, %zp : (tensor<1x?x64xf16>, tensor<1x64x96xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<1x?x96xf16>
+  return %y : tensor<1x?x96xf16>
+}
+
+// Decode attention reduces over the KV length `?`: not searched.
+// CHECK: remark: mirage-search: '@decode_attention_lax0' reduces over a dynamic dim: not searched
+// CHECK: remark: mirage-search: '@decode_attention_lax0' kept: no cheaper verified μGraph found
+func.func @decode_attention(%q: tensor<1x1x64xf32>, %k: tensor<1x?x64xf32>, %v: tensor<1x?x64xf32>) -> tensor<1x1x64xf32> {
+  %kt = tosa.transpose %k {perms = array<i32: 0, 2, 1>} : (tensor<1x?x64xf32>) -> tensor<1x64x?xf32>
+  %zp = "tosa.const"() <{values = dense<0.000000e+00> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %s = tosa.matmul %q, %kt, %zp, %zp : (tensor<1x1x64xf32>, tensor<1x64x?xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x1x?xf32>
+  %m = tosa.reduce_max %s {axis = 2 : i32} : (tensor<1x1x?xf32>) -> tensor<1x1x1xf32>
+  %d = tosa.sub %s, %m : (tensor<1x1x?xf32>, tensor<1x1x1xf32>) -> tensor<1x1x?xf32>
+  %e = tosa.exp %d : (tensor<1x1x?xf32>) -> tensor<1x1x?xf32>
+  %sum = tosa.reduce_sum %e {axis = 2 : i32} : (tensor<1x1x?xf32>) -> tensor<1x1x1xf32>
+  %o = tosa.matmul %e, %v, %zp, %zp : (tensor<1x1x?xf32>, tensor<1x?x64xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x1x64xf32>
+  %r = tosa.reciprocal %sum : (tensor<1x1x1xf32>) -> tensor<1x1x1xf32>
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %y = tosa.mul %o, %r, %shift : (tensor<1x1x64xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<1x1x64xf32>
+  return %y : tensor<1x1x64xf32>
+}
+
+// NUM-DAG: @softmax_rows_lax0[?=1]: 1 output, 128 elements, {{.*}}: ok
+// NUM-DAG: @softmax_rows_lax0[?=7]: 1 output, 896 elements, {{.*}}: ok
+// NUM-DAG: @softmax_rows_lax0[?=129]: 1 output, 16512 elements, {{.*}}: ok
+// NUM-DAG: @softmax_rows_lax0[?=2048]: 1 output, 262144 elements, {{.*}}: ok
+// NUM-DAG: @rmsnorm_tokens_lax0[?=2048]: 1 output, 196608 elements, {{.*}}: ok
+// NUM-DAG: @decode_attention_lax0[?=2048]: 1 output, 64 elements, {{.*}}: ok
+// LOWER-DAG: @softmax_rows_lax0[?=1]: 1 output, 128 elements, {{.*}}: ok
+// LOWER-DAG: @softmax_rows_lax0[?=7]: 1 output, 896 elements, {{.*}}: ok
+// LOWER-DAG: @softmax_rows_lax0[?=129]: 1 output, 16512 elements, {{.*}}: ok
+// LOWER-DAG: @softmax_rows_lax0[?=2048]: 1 output, 262144 elements, {{.*}}: ok
+// LOWER-DAG: error: @rmsnorm_tokens_lax0[?=7]: cannot lower a predefined or view op on dynamic dims (only graph-defined kernels take them) yet
+// LOWER-DAG: error: @decode_attention_lax0[?=7]: cannot lower a dynamic dim after a static dim other than 1 yet
