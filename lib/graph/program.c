@@ -246,8 +246,9 @@ static size_t tensor_key(const MgTensor *t, uint64_t *key) {
   size_t n = 0;
   uint32_t rank = clamp_count(t->rank, MG_MAX_DIMS);
   key[n++] = t->dtype;
-  key[n++] = t->rank;
-  key[n++] = t->sym;
+  // The symbols ride in the rank's word, so static programs hash (and
+  // break the search's ties) as they did before symbols.
+  key[n++] = t->rank | (uint64_t)t->sym << 8;
   for (uint32_t d = 0; d < rank; d++)
     key[n++] = (uint64_t)t->dims[d];
   return n;
