@@ -314,6 +314,12 @@ MG_API MgStatus mg_graph_set_input_perm(MgProgram *p, MgGraphId g,
 MG_API MgStatus mg_graph_set_input_sym(MgProgram *p, MgGraphId g,
                                        MgTensorId t, uint32_t d, unsigned s,
                                        MgDiag *diag);
+/// A new input of `g` of `like`'s type, with the symbols `sym` (MgTensor.sym
+/// bits) and the layout of INPUT op `layout` (NULL: none): how a graph is
+/// rebuilt with an input as another program has it.
+MG_API MgTensorId mg_graph_add_input_as(MgProgram *p, MgGraphId g,
+                                        const MgTensor *like, uint16_t sym,
+                                        const MgOp *layout, MgDiag *diag);
 /// The symbols some tensor of the program has, bit s-1 for symbol s.
 MG_API unsigned mg_program_syms(const MgProgram *p);
 /// The current size of symbol `s` (the dims that are it), 0 when unused.

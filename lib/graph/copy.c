@@ -22,19 +22,9 @@ MgStatus mg_graph_append(MgProgram *dst, MgGraphId dg, const MgProgram *src,
       if (map[op->outputs[0]] != MG_NO_ID)
         continue; // bound by the caller
       // Positions follow op order, as the builders number inputs.
-      map[op->outputs[0]] = mg_graph_add_input(dst, dg, (MgDType)t0->dtype,
-                                               t0->rank, t0->dims, diag);
+      map[op->outputs[0]] =
+          mg_graph_add_input_as(dst, dg, t0, t0->sym, op, diag);
       if (map[op->outputs[0]] == MG_NO_ID)
-        return MG_STATUS_INVALID;
-      for (uint32_t d = 0; d < t0->rank; d++)
-        if (mg_tensor_sym(t0, d) &&
-            mg_graph_set_input_sym(dst, dg, map[op->outputs[0]], d,
-                                   mg_tensor_sym(t0, d), diag) != MG_STATUS_OK)
-          return MG_STATUS_INVALID;
-      int8_t perm[MG_MAX_DIMS];
-      if (mg_op_input_perm(op, t0->rank, perm) &&
-          mg_graph_set_input_perm(dst, dg, map[op->outputs[0]], perm, diag) !=
-              MG_STATUS_OK)
         return MG_STATUS_INVALID;
       continue;
     }

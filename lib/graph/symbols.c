@@ -40,6 +40,23 @@ MgStatus mg_graph_set_input_sym(MgProgram *p, MgGraphId g, MgTensorId t,
   return MG_STATUS_OK;
 }
 
+MgTensorId mg_graph_add_input_as(MgProgram *p, MgGraphId g,
+                                 const MgTensor *like, uint16_t sym,
+                                 const MgOp *layout, MgDiag *diag) {
+  MgTensorId t = mg_graph_add_input(p, g, (MgDType)like->dtype, like->rank,
+                                    like->dims, diag);
+  for (uint32_t d = 0; t != MG_NO_ID && d < like->rank; d++)
+    if (((sym >> (2 * d)) & 3u) &&
+        mg_graph_set_input_sym(p, g, t, d, (sym >> (2 * d)) & 3u, diag) !=
+            MG_STATUS_OK)
+      t = MG_NO_ID;
+  int8_t perm[MG_MAX_DIMS];
+  if (t != MG_NO_ID && layout && mg_op_input_perm(layout, like->rank, perm) &&
+      mg_graph_set_input_perm(p, g, t, perm, diag) != MG_STATUS_OK)
+    t = MG_NO_ID;
+  return t;
+}
+
 unsigned mg_program_syms(const MgProgram *p) {
   unsigned mask = 0;
   for (uint32_t g = 0; p && g < p->num_graphs; g++) {

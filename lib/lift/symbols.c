@@ -48,17 +48,10 @@ static bool rebuild(const MgProgram *p, MgProgram *q, MgDiag *d) {
   for (uint32_t i = 0; ok && i < g->num_ops; ++i) {
     const MgOp *op = &g->ops[i];
     if (op->kind == MG_OP_INPUT) {
-      const MgTensor *x = &g->tensors[op->outputs[0]];
-      MgTensorId t = mg_graph_add_input(q, 0, (MgDType)x->dtype, x->rank,
-                                        x->dims, d);
-      for (uint32_t k = 0; t != MG_NO_ID && k < x->rank; ++k)
-        if (x->dims[k] == MG_LIFT_SYM_SIZE &&
-            mg_graph_set_input_sym(q, 0, t, k, 1, d) != MG_STATUS_OK)
-          t = MG_NO_ID;
-      int8_t perm[MG_MAX_DIMS];
-      if (t != MG_NO_ID && mg_op_input_perm(op, x->rank, perm) &&
-          mg_graph_set_input_perm(q, 0, t, perm, d) != MG_STATUS_OK)
-        t = MG_NO_ID;
+      MgTensor x = g->tensors[op->outputs[0]];
+      for (uint32_t k = 0; k < x.rank; ++k)
+        mg_tensor_set_sym(&x, k, x.dims[k] == MG_LIFT_SYM_SIZE);
+      MgTensorId t = mg_graph_add_input_as(q, 0, &x, x.sym, op, d);
       map[op->outputs[0]] = t;
       ok = t == op->outputs[0];
       continue;

@@ -119,12 +119,12 @@ void mg_symbolic_remark_sizes(MlirLocation loc, const char *name,
       if (b)
         mg_pass_remark(loc, "mirage-search: '@%s' at ?=%lld: estimated "
                             "%.2f us, the generalized μGraph %.2f us "
-                            "(program bound %.2f us)",
+                            "(program bound %.3f us)",
                        name, (long long)n, 1e6 * ta,
                        1e6 * mg_search_cost(b, o).time_s, 1e6 * bound.time_s);
       else
         mg_pass_remark(loc, "mirage-search: '@%s' at ?=%lld: estimated "
-                            "%.2f us (program bound %.2f us)",
+                            "%.2f us (program bound %.3f us)",
                        name, (long long)n, 1e6 * ta, 1e6 * bound.time_s);
     }
     mg_program_destroy(a);

@@ -181,18 +181,8 @@ static MgGraphId generalize_block(MgProgram *q, const MgProgram *one,
   for (uint32_t i = 0; !why && i < b->num_ops; i++) {
     const MgOp *op = &b->ops[i];
     if (op->kind == MG_OP_INPUT) {
-      const MgTensor *kt = &q->graphs[0].tensors[args[op->attr]];
-      MgTensorId t = mg_graph_add_input(q, g, (MgDType)kt->dtype, kt->rank,
-                                        kt->dims, diag);
-      for (uint32_t d = 0; t != MG_NO_ID && d < kt->rank; d++)
-        if (mg_tensor_sym(kt, d) &&
-            mg_graph_set_input_sym(q, g, t, d, mg_tensor_sym(kt, d), diag) !=
-                MG_STATUS_OK)
-          t = MG_NO_ID;
-      int8_t perm[MG_MAX_DIMS];
-      if (t != MG_NO_ID && mg_op_input_perm(op, kt->rank, perm) &&
-          mg_graph_set_input_perm(q, g, t, perm, diag) != MG_STATUS_OK)
-        t = MG_NO_ID;
+      MgTensor kt = q->graphs[0].tensors[args[op->attr]];
+      MgTensorId t = mg_graph_add_input_as(q, g, &kt, kt.sym, op, diag);
       if (t == MG_NO_ID)
         why = diag->message;
       map[op->outputs[0]] = t;
@@ -287,18 +277,8 @@ MgProgram *mg_search_symbolic_generalize(const MgProgram *full,
     const MgOp *op = &r1->ops[i];
     if (op->kind == MG_OP_INPUT) {
       const MgTensor *x = mg_graph_input_tensor(fr, (uint32_t)op->attr);
-      MgTensorId t = x ? mg_graph_add_input(q, 0, (MgDType)x->dtype, x->rank,
-                                            x->dims, diag)
-                       : MG_NO_ID;
-      for (uint32_t d = 0; t != MG_NO_ID && d < x->rank; d++)
-        if (mg_tensor_sym(x, d) &&
-            mg_graph_set_input_sym(q, 0, t, d, mg_tensor_sym(x, d), diag) !=
-                MG_STATUS_OK)
-          t = MG_NO_ID;
-      int8_t perm[MG_MAX_DIMS];
-      if (t != MG_NO_ID && mg_op_input_perm(op, x->rank, perm) &&
-          mg_graph_set_input_perm(q, 0, t, perm, diag) != MG_STATUS_OK)
-        t = MG_NO_ID;
+      MgTensorId t =
+          x ? mg_graph_add_input_as(q, 0, x, x->sym, op, diag) : MG_NO_ID;
       map[op->outputs[0]] = t;
       ok = t != MG_NO_ID;
       continue;

@@ -864,6 +864,30 @@ static Outcome check_instance(MlirOperation module, MlirOperation ref,
                               const MgRunSignature *sig_in,
                               const MgProgram *program, const Options *o);
 
+/// `program` with every symbol at size `n`, validated, and its label
+/// "label[?=n]" in `at`; NULL after reporting why.
+static MgProgram *instance(const MgProgram *program, int64_t n,
+                           const char *label, MlirLocation loc,
+                           char at[300]) {
+  snprintf(at, 300, "%s[?=%lld]", label, (long long)n);
+  int64_t sizes[MG_MAX_SYMS];
+  for (int k = 0; k < MG_MAX_SYMS; ++k)
+    sizes[k] = n;
+  MgProgram *p = mg_program_clone(program);
+  MgDiag diag = MG_DIAG_INIT;
+  if (!p) {
+    report_error(loc, at, "out of memory");
+    return NULL;
+  }
+  mg_program_instantiate(p, sizes);
+  if (mg_program_validate(p, NULL, &diag) != MG_STATUS_OK) {
+    report_error(loc, at, diag.message);
+    mg_program_destroy(p);
+    return NULL;
+  }
+  return p;
+}
+
 /// The line saying which rows a sampled check compares.
 static void print_sample(const char *label, const MgRunSample *s,
                          const MgRunSignature *full, bool tiled,
@@ -1055,25 +1079,11 @@ static Outcome check_pair(MlirOperation module, MlirOperation ref,
   // One check per size, every symbol at that size.
   Outcome worst = OUTCOME_OK;
   for (uint32_t i = 0; i < o->num_dyn_sizes; ++i) {
-    int64_t n = o->dyn_sizes[i], sizes[MG_MAX_SYMS];
-    for (int k = 0; k < MG_MAX_SYMS; ++k)
-      sizes[k] = n;
     char at[300];
-    snprintf(at, sizeof at, "%s[?=%lld]", label, (long long)n);
-    MgRunSignature sig_n = mg_run_signature_at(&sig, n);
-    MgProgram *p = mg_program_clone(program);
-    MgDiag diag = MG_DIAG_INIT;
-    Outcome r;
-    if (!p) {
-      report_error(kloc, at, "out of memory");
-      r = OUTCOME_ERROR;
-    } else if (mg_program_instantiate(p, sizes),
-               mg_program_validate(p, NULL, &diag) != MG_STATUS_OK) {
-      report_error(kloc, at, diag.message);
-      r = OUTCOME_ERROR;
-    } else {
-      r = check_instance(module, ref, kloc, at, &sig_n, p, o);
-    }
+    MgRunSignature sig_n = mg_run_signature_at(&sig, o->dyn_sizes[i]);
+    MgProgram *p = instance(program, o->dyn_sizes[i], label, kloc, at);
+    Outcome r = p ? check_instance(module, ref, kloc, at, &sig_n, p, o)
+                  : OUTCOME_ERROR;
     mg_program_destroy(p);
     if (r > worst)
       worst = r;
@@ -1285,20 +1295,11 @@ static Outcome check_lowered(MlirOperation module, MlirOperation kernel,
     // The symbolic program lowered as it is, run at each size beside the
     // interpreter on the program at that size.
     for (uint32_t i = 0; i < o->num_dyn_sizes; ++i) {
-      int64_t n = o->dyn_sizes[i], sizes[MG_MAX_SYMS];
-      for (int k = 0; k < MG_MAX_SYMS; ++k)
-        sizes[k] = n;
       char at[300];
-      snprintf(at, sizeof at, "%s[?=%lld]", label, (long long)n);
-      MgRunSignature sig_n = mg_run_signature_at(&sig, n);
-      MgProgram *p = mg_program_clone(program);
-      Outcome r = OUTCOME_ERROR;
-      if (!p)
-        report_error(kloc, at, "out of memory");
-      else {
-        mg_program_instantiate(p, sizes);
-        r = compare_lowered(ctx, p, program, &sig_n, kloc, at, o);
-      }
+      MgRunSignature sig_n = mg_run_signature_at(&sig, o->dyn_sizes[i]);
+      MgProgram *p = instance(program, o->dyn_sizes[i], label, kloc, at);
+      Outcome r = p ? compare_lowered(ctx, p, program, &sig_n, kloc, at, o)
+                    : OUTCOME_ERROR;
       mg_program_destroy(p);
       if (r > outcome)
         outcome = r;
