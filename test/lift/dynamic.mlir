@@ -93,6 +93,23 @@ func.func @decode_attention(%q: tensor<1x1x64xf32>, %k: tensor<1x?x64xf32>, %v: 
   return %y : tensor<1x1x64xf32>
 }
 
+// GQA over a `?` sequence (prefill, self-attention: the query and KV
+// lengths are one size), the paper's form: the scores carry the symbol
+// twice.
+// CHECK-LABEL: func.func private @gqa_seq_lax0(%arg0: tensor<2x?x8xf16> {ug.sym = array<i64: 0, 1, 0>}, %arg1: tensor<2x8x?xf16> {ug.sym = array<i64: 0, 0, 1>}, %arg2: tensor<2x?x8xf16> {ug.sym = array<i64: 0, 1, 0>}) -> tensor<2x?x8xf16>
+// CHECK: "ug.matmul"(%arg0, %arg1) : (tensor<2x?x8xf16>, tensor<2x8x?xf16>) -> tensor<2x?x?xf16>
+func.func @gqa_seq(%q: tensor<2x?x8xf16>, %k: tensor<2x8x?xf16>, %v: tensor<2x?x8xf16>) -> tensor<2x?x8xf16> {
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf16>}> : () -> tensor<1xf16>
+  %qk = tosa.matmul %q, %k, %zp, %zp : (tensor<2x?x8xf16>, tensor<2x8x?xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<2x?x?xf16>
+  %e = tosa.exp %qk : (tensor<2x?x?xf16>) -> tensor<2x?x?xf16>
+  %sum = tosa.reduce_sum %e {axis = 2 : i32} : (tensor<2x?x?xf16>) -> tensor<2x?x1xf16>
+  %inv = tosa.reciprocal %sum : (tensor<2x?x1xf16>) -> tensor<2x?x1xf16>
+  %p = tosa.mul %e, %inv, %shift : (tensor<2x?x?xf16>, tensor<2x?x1xf16>, tensor<1xi8>) -> tensor<2x?x?xf16>
+  %o = tosa.matmul %p, %v, %zp, %zp : (tensor<2x?x?xf16>, tensor<2x?x8xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<2x?x8xf16>
+  return %o : tensor<2x?x8xf16>
+}
+
 // torch-mlir's linalg form: tensor.dim feeds the tensor.empty of each
 // init; the dim is copied into the reference, the init stays a constant.
 // CHECK-LABEL: func.func private @softmax_linalg_lax0(%arg0: tensor<?x64xf32> {ug.sym = array<i64: 1, 0>}) -> tensor<?x64xf32>
@@ -141,6 +158,8 @@ func.func @softmax_linalg(%x: tensor<?x64xf32>) -> tensor<?x64xf32> {
 // NUM-DAG: @gated_mlp_lax0[?=1024]: 1 output, 98304 elements, {{.*}}: ok
 // NUM-DAG: @decode_attention_lax0[?=1]: 1 output, 64 elements, {{.*}}: ok
 // NUM-DAG: @decode_attention_lax0[?=1024]: 1 output, 64 elements, {{.*}}: ok
+// NUM-DAG: @gqa_seq_lax0[?=7]: 1 output, 112 elements, {{.*}}: ok
+// NUM-DAG: @gqa_seq_lax0[?=129]: 1 output, 2064 elements, {{.*}}: ok
 // NUM-DAG: @softmax_linalg_lax0[?=129]: 1 output, 8256 elements, {{.*}}: ok
 // NUM-NOT: MISMATCH
 // SIZES: @softmax_rows_lax0[?=3]: 1 output, 384 elements, {{.*}}: ok

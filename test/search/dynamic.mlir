@@ -1,6 +1,6 @@
 // The search on programs with dynamic dims (issue 29): each is searched
 // once, as its one-row program (every `?` at 1); the answer is generalized
-// to one block per row, field-tested at sizes 1, 2, 7 and 129, and ranked
+// to one block per row, field-tested at sizes 1, 2 and 7, and ranked
 // by its estimates summed over 1, 16, 256 and 4096 rows, each size shown
 // beside the original's estimate and the program's bound. Bounded by
 // work (max-states), one thread.
