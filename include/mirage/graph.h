@@ -162,8 +162,12 @@ typedef struct MgOp {
 typedef struct MgGraph {
   uint8_t level;       // MgLevel
   int32_t grid[3];     // block level: grid dims (x,y,z), each >= 1
-  uint8_t grid_sym[3]; // block level: the symbol whose size grid[a] is (one
-                       // block per index along it), 0 when static
+  uint8_t grid_sym[3]; // block level: the symbol grid axis a runs over, 0
+                       // when static
+  int32_t grid_rows[3]; // ... and how many of its indices one block takes
+                        // (>= 1): grid[a] = ceil(size / grid_rows[a]), the
+                        // last block's tile running past the size (rows
+                        // past it read as the last row, never written)
   int32_t block_threads; // block level: threads per block
   int32_t forloop;     // block level: for-loop range F >= 1
   uint32_t num_inputs; // number of INPUT ops

@@ -196,18 +196,22 @@ MG_API MgStatus mg_search_check_options(const MgSearchOptions *options,
 
 //===--- Symbolic dims (issue 29; lib/search/symbolic.c) -------------------===//
 
-/// `p` with every symbol at size 1, made static: the one-row program the
-/// search runs on for a program with symbols. The caller destroys it.
-MG_API MgProgram *mg_search_symbolic_at_one(const MgProgram *p);
-/// A program found for mg_search_symbolic_at_one(full) made valid for every
-/// size of full's symbols: each graph-defined kernel gets one block per
-/// index of each symbol it reads (a free grid axis of the symbol's size).
+/// `p` with every symbol at size `rows`, made static: the program the
+/// search runs on for a program with symbols (one row, or one tile of
+/// rows). The caller destroys it.
+MG_API MgProgram *mg_search_symbolic_at(const MgProgram *p, int64_t rows);
+/// A program found for mg_search_symbolic_at(full, at) made valid for every
+/// size of full's symbols: each graph-defined kernel's blocks take the
+/// rows one of its blocks took at `at` (all `at`, or `at` / the extent of
+/// the axis that split them) on a grid axis of ceil(size / rows) blocks,
+/// the last block's tile running past the size (ug.grid_rows).
 /// NULL, with `diag` saying why, when that is not sound: a kernel (block
-/// or predefined) reduces over a symbolic dim, no grid axis is free, a
-/// reshape between kernels.
+/// or predefined) reduces over a symbolic dim or loops over its rows, the
+/// iterators split the rows differently, no grid axis is free, a reshape
+/// between kernels.
 MG_API MgProgram *mg_search_symbolic_generalize(const MgProgram *full,
                                                 const MgProgram *one,
-                                                MgDiag *diag);
+                                                int64_t at, MgDiag *diag);
 /// True when an op of `p`'s root sums or maximizes over a symbolic dim
 /// (a softmax over a KV length): no generalized program can be found for
 /// it yet, so the search skips it.

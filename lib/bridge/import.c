@@ -677,8 +677,22 @@ static MgStatus import_graph(Importer *im, MlirOperation func, MgLevel level,
                   "'ug.forloop' must be an integer");
     if (threads < 0 || threads > INT32_MAX || forloop < 0 || forloop > INT32_MAX)
       threads = forloop = 0;
-    MlirAttribute gs = attr(func, "ug.grid_sym");
+    MlirAttribute gs = attr(func, "ug.grid_sym"), gr = attr(func, "ug.grid_rows");
     uint8_t grid_sym[3] = {0, 0, 0};
+    int32_t grid_rows[3] = {1, 1, 1};
+    if (!mlirAttributeIsNull(gr)) {
+      if (!mlirAttributeIsADenseI64Array(gr) ||
+          mlirDenseArrayGetNumElements(gr) != 3)
+        return fail(im, floc, MG_STATUS_INVALID, "%s",
+                    "'ug.grid_rows' must be array<i64: x, y, z>");
+      for (int i = 0; i < 3; ++i) {
+        int64_t r = mlirDenseI64ArrayGetElement(gr, i);
+        if (r < 1 || r > INT32_MAX)
+          return fail(im, floc, MG_STATUS_INVALID, "%s",
+                      "'ug.grid_rows' entries must be positive");
+        grid_rows[i] = (int32_t)r;
+      }
+    }
     if (!mlirAttributeIsNull(gs)) {
       if (!mlirAttributeIsADenseI64Array(gs) ||
           mlirDenseArrayGetNumElements(gs) != 3)
@@ -691,8 +705,9 @@ static MgStatus import_graph(Importer *im, MlirOperation func, MgLevel level,
                       "'ug.grid_sym' names a symbol the kernel graph's "
                       "'ug.syms' does not size");
         grid_sym[i] = (uint8_t)s;
-        if (s)
-          dims[i] = (int32_t)im->sym_size[s - 1];
+        if (s) // ceil(size / rows) blocks
+          dims[i] = (int32_t)((im->sym_size[s - 1] + grid_rows[i] - 1) /
+                              grid_rows[i]);
       }
     }
     if (mg_graph_set_launch(im->program, g, dims, (int32_t)threads,
@@ -701,6 +716,7 @@ static MgStatus import_graph(Importer *im, MlirOperation func, MgLevel level,
       return MG_STATUS_INVALID;
     }
     memcpy(im->program->graphs[g].grid_sym, grid_sym, sizeof grid_sym);
+    memcpy(im->program->graphs[g].grid_rows, grid_rows, sizeof grid_rows);
   }
   MlirRegion body = mlirOperationGetRegion(func, 0);
   MlirBlock block = mlirRegionGetFirstBlock(body);

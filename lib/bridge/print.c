@@ -198,6 +198,10 @@ static void put_graph(MgText *t, const MgProgram *p, uint32_t gi,
       (g->grid_sym[0] || g->grid_sym[1] || g->grid_sym[2]))
     mg_text_printf(t, "ug.grid_sym = array<i64: %u, %u, %u>, ",
                    g->grid_sym[0], g->grid_sym[1], g->grid_sym[2]);
+  if (g->level == MG_LEVEL_BLOCK &&
+      (g->grid_rows[0] > 1 || g->grid_rows[1] > 1 || g->grid_rows[2] > 1))
+    mg_text_printf(t, "ug.grid_rows = array<i64: %d, %d, %d>, ",
+                   g->grid_rows[0], g->grid_rows[1], g->grid_rows[2]);
   // The symbols' sizes in this instantiation, on the root.
   if (gi == 0 && mg_program_syms(p)) {
     mg_text_printf(t, "ug.syms = array<i64");

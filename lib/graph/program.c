@@ -119,6 +119,7 @@ MgGraphId mg_program_add_graph(MgProgram *program, MgLevel level) {
   memset(gr, 0, sizeof *gr);
   gr->level = (uint8_t)level;
   gr->grid[0] = gr->grid[1] = gr->grid[2] = 1;
+  gr->grid_rows[0] = gr->grid_rows[1] = gr->grid_rows[2] = 1;
   gr->forloop = 1;
   gr->block_threads = level == MG_LEVEL_BLOCK ? 128 : 0;
   return program->num_graphs++;
@@ -264,7 +265,9 @@ static size_t graph_key(const MgGraph *gr, uint64_t *key) {
   key[n++] = gr->num_outputs;
   if (gr->level == MG_LEVEL_BLOCK) {
     for (int a = 0; a < 3; a++)
-      key[n++] = (uint64_t)(uint32_t)gr->grid[a] | (uint64_t)gr->grid_sym[a] << 32;
+      key[n++] = (uint64_t)(uint32_t)gr->grid[a] |
+                 (uint64_t)gr->grid_sym[a] << 32 |
+                 (uint64_t)(uint32_t)(gr->grid_rows[a] - 1) << 34;
     key[n++] = (uint64_t)(uint32_t)gr->block_threads;
     key[n++] = (uint64_t)(uint32_t)gr->forloop;
   }

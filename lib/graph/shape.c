@@ -349,7 +349,16 @@ static MgStatus infer_iterator(const InferCtx *cx, MgTensor *out) {
                   "split only by a grid axis of its own size",
                   mg_graph_axis_name(ax), gs ? "symbol " : "static, ", gs, m,
                   ds ? "symbol " : "static, ", ds);
-    mg_tensor_set_sym(out, (uint32_t)m, 0); // one index per block
+    mg_tensor_set_sym(out, (uint32_t)m, 0); // grid_rows indices per block
+    if (gs) {
+      int64_t rows = cx->gr->grid_rows[ax];
+      if (rows < 1 || n != (out->dims[m] + rows - 1) / rows)
+        return FAIL(cx, "imap axis '%s' of size %d with %lld rows a block "
+                    "does not cover symbol %u's %lld", mg_graph_axis_name(ax),
+                    n, (long long)rows, gs, (long long)out->dims[m]);
+      out->dims[m] = rows; // the last tile may run past the size
+      continue;
+    }
     if (out->dims[m] % n != 0)
       return FAIL(cx, "imap axis '%s' of size %d does not divide dim %d of "
                   "size %lld", mg_graph_axis_name(ax), n, m,
@@ -399,6 +408,20 @@ static MgStatus infer_accum(const InferCtx *cx, MgTensor *out) {
   return MG_STATUS_OK;
 }
 
+// The size of symbol s in graph `gr`: a dim of one of its inputs; 0 when
+// none has it.
+static int64_t symbol_size(const MgGraph *gr, unsigned s) {
+  for (uint32_t i = 0; i < gr->num_ops; i++) {
+    if (gr->ops[i].kind != MG_OP_INPUT)
+      continue;
+    const MgTensor *x = &gr->tensors[gr->ops[i].outputs[0]];
+    for (uint32_t d = 0; d < x->rank; d++)
+      if (mg_tensor_sym(x, d) == s)
+        return x->dims[d];
+  }
+  return 0;
+}
+
 static MgStatus infer_saver(const InferCtx *cx, MgTensor *out) {
   const MgTensor *a = operand(cx, 0);
   const MgOp *op = cx->op;
@@ -426,11 +449,20 @@ static MgStatus infer_saver(const InferCtx *cx, MgTensor *out) {
     if (out->dims[m] > MG_MAX_NUMEL / n)
       return FAIL(cx, "saver output has more than %lld elements",
                   (long long)MG_MAX_NUMEL);
-    if (gs && out->dims[m] != 1)
+    if (gs && out->dims[m] != cx->gr->grid_rows[ax])
       return FAIL(cx, "omap axis '%s' is symbol %u but maps tile dim %d of "
-                  "size %lld (expected 1)", mg_graph_axis_name(ax), gs, m,
-                  (long long)out->dims[m]);
-    out->dims[m] *= n;
+                  "size %lld (expected its %d rows a block)",
+                  mg_graph_axis_name(ax), gs, m, (long long)out->dims[m],
+                  cx->gr->grid_rows[ax]);
+    if (gs) { // the symbol's size, as the block's inputs have it
+      int64_t size = symbol_size(cx->gr, gs);
+      if (size < 1)
+        return FAIL(cx, "omap axis '%s' is symbol %u, which no input of the "
+                    "block graph has", mg_graph_axis_name(ax), gs);
+      out->dims[m] = size;
+    } else {
+      out->dims[m] *= n;
+    }
     mg_tensor_set_sym(out, (uint32_t)m, gs);
   }
   return MG_STATUS_OK;

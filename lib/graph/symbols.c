@@ -90,8 +90,10 @@ void mg_program_instantiate(MgProgram *p, const int64_t sizes[MG_MAX_SYMS]) {
           x->dims[d] = sizes[mg_tensor_sym(x, d) - 1];
     }
     for (int a = 0; a < 3; a++)
-      if (gr->grid_sym[a])
-        gr->grid[a] = (int32_t)sizes[gr->grid_sym[a] - 1];
+      if (gr->grid_sym[a]) { // the last block may hold fewer rows
+        int64_t rows = gr->grid_rows[a] > 0 ? gr->grid_rows[a] : 1;
+        gr->grid[a] = (int32_t)((sizes[gr->grid_sym[a] - 1] + rows - 1) / rows);
+      }
   }
 }
 
@@ -101,6 +103,7 @@ void mg_program_clear_syms(MgProgram *p) {
     for (uint32_t t = 0; t < gr->num_tensors; t++)
       gr->tensors[t].sym = 0;
     memset(gr->grid_sym, 0, sizeof gr->grid_sym);
+    gr->grid_rows[0] = gr->grid_rows[1] = gr->grid_rows[2] = 1;
     // A reshape naming a symbol names its current size instead.
     for (uint32_t i = 0; i < gr->num_ops; i++) {
       MgOp *op = &gr->ops[i];

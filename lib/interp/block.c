@@ -84,6 +84,41 @@ static MgStatus bad_map(MgExec *ex, const char *what, int v, uint32_t rank) {
                         "%s entry %d out of range for rank %u", what, v, rank);
 }
 
+// A tile of `size` at `off` of `src` that runs past its end (a symbol's
+// last block): the rows inside are copied, each row past the end is the
+// last one inside (never zeros: a row of zeros would divide by zero in the
+// field, and no row of the block reads another, docs/verification.md §4b).
+static MgStatus copy_clamped(MgExec *ex, const MgBuffer *src,
+                             const int64_t *off, const int64_t *size,
+                             MgCell *tile, uint32_t rank) {
+  int64_t valid[MG_MAX_DIMS];
+  for (uint32_t d = 0; d < rank; ++d) {
+    valid[d] = src->dims[d] - off[d] < size[d] ? src->dims[d] - off[d]
+                                               : size[d];
+    if (valid[d] < 1)
+      return mg_interp_fail(ex, MG_STATUS_INVALID,
+                            "a block's tile starts past dim %u", d);
+  }
+  static const int64_t zero[MG_MAX_DIMS] = {0};
+  mg_interp_copy_box(src->data, (MgBoxAt){src->dims, off}, tile,
+                     (MgBoxAt){size, zero}, valid, rank);
+  int64_t region[MG_MAX_DIMS];
+  memcpy(region, valid, sizeof region);
+  for (uint32_t d = 0; d < rank; ++d) {
+    int64_t from[MG_MAX_DIMS] = {0}, to[MG_MAX_DIMS] = {0};
+    from[d] = valid[d] - 1;
+    int64_t rows = region[d];
+    region[d] = 1;
+    for (int64_t k = valid[d]; k < size[d]; ++k) {
+      to[d] = k;
+      mg_interp_copy_box(tile, (MgBoxAt){size, from}, tile,
+                         (MgBoxAt){size, to}, region, rank);
+    }
+    region[d] = rows < size[d] ? size[d] : rows; // filled along d from here
+  }
+  return MG_STATUS_OK;
+}
+
 static MgStatus run_iterator(BlockRun *r, const MgOp *op, int64_t iter) {
   MgExec *ex = r->ex;
   const MgBuffer *src = mg_interp_operand(ex, op, 0, r->vals);
@@ -92,12 +127,19 @@ static MgStatus run_iterator(BlockRun *r, const MgOp *op, int64_t iter) {
   uint32_t rank = src->rank;
   int64_t size[MG_MAX_DIMS], off[MG_MAX_DIMS] = {0};
   memcpy(size, src->dims, sizeof size);
+  bool partial = false;
   for (int a = 0; a < 3; ++a) {
     int d = op->imap[a];
     if (d == MG_MAP_NONE)
       continue;
     if (d < 0 || (uint32_t)d >= rank)
       return bad_map(ex, "imap", d, rank);
+    if (r->g->grid_sym[a]) { // grid_rows rows; the last block's run past
+      size[d] = r->g->grid_rows[a];
+      off[d] = r->block[a] * size[d];
+      partial |= off[d] + size[d] > src->dims[d];
+      continue;
+    }
     if (size[d] % r->g->grid[a])
       return mg_interp_fail(ex, MG_STATUS_INVALID,
                             "grid %d does not divide dim %d (%lld)",
@@ -121,6 +163,8 @@ static MgStatus run_iterator(BlockRun *r, const MgOp *op, int64_t iter) {
   if (st != MG_STATUS_OK)
     return st;
   static const int64_t zero[MG_MAX_DIMS] = {0};
+  if (partial)
+    return copy_clamped(ex, src, off, size, out->buf.data, rank);
   mg_interp_copy_box(src->data, (MgBoxAt){src->dims, off}, out->buf.data,
                      (MgBoxAt){size, zero}, size, rank);
   return MG_STATUS_OK;
@@ -204,7 +248,8 @@ static MgStatus run_saver(BlockRun *r, const MgOp *op) {
     return mg_interp_fail(ex, MG_STATUS_INVALID,
                           "saved tile has rank %u, output has rank %u", rank,
                           dst->rank);
-  int64_t off[MG_MAX_DIMS] = {0};
+  int64_t off[MG_MAX_DIMS] = {0}, region[MG_MAX_DIMS];
+  memcpy(region, tile->dims, sizeof region);
   for (int a = 0; a < 3; ++a) {
     int d = op->omap[a];
     if (d == MG_MAP_NONE)
@@ -212,16 +257,20 @@ static MgStatus run_saver(BlockRun *r, const MgOp *op) {
     if (d < 0 || (uint32_t)d >= rank)
       return bad_map(ex, "omap", d, rank);
     off[d] += r->block[a] * tile->dims[d];
+    // A symbol's last block writes only the rows inside the size.
+    if (r->g->grid_sym[a] && off[d] < dst->dims[d] &&
+        off[d] + region[d] > dst->dims[d])
+      region[d] = dst->dims[d] - off[d];
   }
   for (uint32_t d = 0; d < rank; ++d)
-    if (off[d] + tile->dims[d] > dst->dims[d])
+    if (off[d] + region[d] > dst->dims[d])
       return mg_interp_fail(ex, MG_STATUS_INVALID,
                             "saved tile exceeds output dim %u (%lld > %lld)",
                             d, (long long)(off[d] + tile->dims[d]),
                             (long long)dst->dims[d]);
   static const int64_t zero[MG_MAX_DIMS] = {0};
   mg_interp_copy_box(tile->data, (MgBoxAt){tile->dims, zero}, dst->data,
-                     (MgBoxAt){dst->dims, off}, tile->dims, rank);
+                     (MgBoxAt){dst->dims, off}, region, rank);
   return MG_STATUS_OK;
 }
 

@@ -75,6 +75,8 @@ typedef struct Emit {
                          // (the plan's form: plan.c)
   Name sym[MG_MAX_SYMS + 1]; // host and CPU functions: each symbol's size
                              // (form/symbols.c), "" when unused
+  Name sym_pad[MG_MAX_SYMS + 1]; // ... rounded up to whole blocks of rows:
+                                 // the rows its buffers are allocated with
   const char *error;     // first unsupported construct met
 } Emit;
 

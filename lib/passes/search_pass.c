@@ -661,9 +661,12 @@ static void remark_decision(const Run *run, const Subject *subj,
   char reason[192];
   if (run->options.rank == MG_SEARCH_RANK_COST) {
     const MgGpu *gpu = mg_cost_gpu(run->options.target);
+    // A program with symbols: the sum over the sizes the remarks after
+    // this one list, and the roofline at the sizes it has now.
     snprintf(reason, sizeof reason,
-             "estimated %.1f us -> %.1f us, roofline %.1f us -> %.1f us "
+             "estimated %.1f us -> %.1f us%s, roofline %.1f us -> %.1f us "
              "on %s", 1e6 * before->time_s, 1e6 * after->time_s,
+             mg_program_syms(target) ? " (summed over the sizes below)" : "",
              1e6 * mg_cost_program(target, gpu),
              1e6 * mg_cost_program(a->best ? a->best : target, gpu),
              run->options.target->name);
@@ -739,6 +742,64 @@ static bool apply_answer(Run *run, MlirOperation module,
                                                   "facts"
                                                 : NULL});
   }
+  return true;
+}
+
+// A program with symbols (search_symbolic.c): searched at one row, and at
+// one tile of MG_SYMBOLIC_TILE_ROWS rows unless the one-row answer already
+// wins at the largest cost size; a->best is the generalized answer with the
+// best aggregate (NULL: none), a->result the one-row search's.
+static bool answer_symbolic(Run *run, MlirLocation loc, const char *name,
+                            const MgProgram *full, Answer *a) {
+  static const int64_t ats[] = {1, MG_SYMBOLIC_TILE_ROWS};
+  MgProgram *best = NULL;
+  MgSearchCost best_cost = {0};
+  for (uint32_t i = 0; i < sizeof ats / sizeof *ats; i++) {
+    MgProgram *target = mg_search_symbolic_at(full, ats[i]);
+    Answer t;
+    memset(&t, 0, sizeof t);
+    if (!target || !answer_by_search(run, loc, name, target, true, &t)) {
+      mg_program_destroy(target);
+      mg_search_result_free(&t.result);
+      mg_program_destroy(t.best);
+      mg_program_destroy(best);
+      return false;
+    }
+    // Its verified programs, best first.
+    const MgProgram *found[16];
+    uint32_t n = 0;
+    if (t.best)
+      found[n++] = t.best;
+    for (uint32_t k = 0; k < t.result.num_found && n < 16; k++)
+      if (t.result.found[k].program &&
+          !mg_program_equal(t.result.found[k].program, t.best))
+        found[n++] = t.result.found[k].program;
+    char why[400];
+    MgProgram *general = mg_symbolic_answer(full, found, n, ats[i],
+                                            &run->options, why, sizeof why);
+    if (!general && why[0] && run->remarks)
+      mg_pass_remark(loc, "mirage-search: '@%s' at %lld row(s) a block: %s",
+                     name, (long long)ats[i], why);
+    MgSearchCost c = general ? mg_symbolic_cost(general, &run->options)
+                             : best_cost;
+    if (general && (!best || mg_search_cost_compare(&c, &best_cost) < 0)) {
+      mg_program_destroy(best);
+      best = general;
+      best_cost = c;
+    } else {
+      mg_program_destroy(general);
+    }
+    if (i == 0)
+      a->result = t.result; // the one-row search's, for the remarks
+    else
+      mg_search_result_free(&t.result);
+    mg_program_destroy(t.best);
+    mg_program_destroy(target);
+    if (i == 0 && best && mg_symbolic_wins_at_largest(full, best,
+                                                      &run->options))
+      break;
+  }
+  a->best = best;
   return true;
 }
 
@@ -952,7 +1013,7 @@ static bool search_one(MlirOperation module, MlirSymbolTable symbols,
   MgProgram *full = NULL;
   if (mg_program_syms(target)) {
     full = target;
-    target = mg_search_symbolic_at_one(full);
+    target = mg_search_symbolic_at(full, 1);
     if (!target) {
       mg_program_destroy(full);
       mg_pass_error(loc, "mirage-search: out of memory");
@@ -979,7 +1040,7 @@ static bool search_one(MlirOperation module, MlirSymbolTable symbols,
     if (run->remarks)
       mg_pass_remark(loc, "mirage-search: '@%s' reduces over a dynamic dim: "
                           "not searched (a kernel takes a dynamic dim only "
-                          "as one block per index yet)", name);
+                          "as blocks of rows yet)", name);
     bool ok = apply_answer(run, module, symbols,
                            &(Subject){func, loc, name, full}, &before, &a);
     mg_program_destroy(target);
@@ -996,31 +1057,12 @@ static bool search_one(MlirOperation module, MlirSymbolTable symbols,
   if (seen)
     answer_from_seen(run, seen, &a);
   else if (full)
-    ok = answer_by_search(run, loc, name, target, true, &a);
+    ok = answer_symbolic(run, loc, name, full, &a);
   else
     ok = answer_planned(run, module, &subj, hash, &a);
   if (ok && !seen && !full)
     remember(run, target, hash, a.best, name, &a.result.stats);
   const Subject whole = {func, loc, name, full};
-  if (ok && full) {
-    char why[400];
-    // The verified one-row programs, best first (a cached answer: its
-    // best alone).
-    const MgProgram *found[16];
-    uint32_t n = 0;
-    if (a.best)
-      found[n++] = a.best;
-    for (uint32_t k = 0; k < a.result.num_found && n < 16; k++)
-      if (a.result.found[k].program &&
-          !mg_program_equal(a.result.found[k].program, a.best))
-        found[n++] = a.result.found[k].program;
-    MgProgram *general = mg_symbolic_answer(full, found, n, &run->options,
-                                            why, sizeof why);
-    if (!general && why[0] && run->remarks)
-      mg_pass_remark(loc, "mirage-search: '@%s': %s", name, why);
-    mg_program_destroy(a.best);
-    a.best = general;
-  }
   if (ok)
     ok = apply_answer(run, module, symbols, full ? &whole : &subj, &before,
                       &a);

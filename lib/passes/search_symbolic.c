@@ -18,9 +18,14 @@
 const int64_t mg_symbolic_cost_sizes[MG_SYMBOLIC_NUM_COST_SIZES] = {
     1, 16, 256, 4096};
 
-// The verifier's sizes: one row, two, a prime (the argument, docs/
-// verification.md §4b, needs none of them; they check its implementation).
-static const int64_t verify_sizes[] = {1, 2, 7};
+// The verifier's sizes (the argument, docs/verification.md §4b, needs none
+// of them; they check its implementation): one row, two, a prime; with
+// blocks of `at` rows (or a split of them) `at` + 1 instead of two: full
+// tiles and a tail.
+static uint32_t verify_sizes(int64_t at, int64_t sizes[3]) {
+  sizes[0] = 1, sizes[1] = at > 1 ? at + 1 : 2, sizes[2] = 7;
+  return 3;
+}
 
 static MgProgram *at(const MgProgram *p, int64_t n) {
   MgProgram *q = mg_program_clone(p);
@@ -53,12 +58,12 @@ MgSearchCost mg_symbolic_cost(const MgProgram *p, const MgSearchOptions *o) {
 
 // One found program generalized and tested; NULL with `why`.
 static MgProgram *answer_one(const MgProgram *full, const MgProgram *one_best,
-                             const MgSearchOptions *o, char *why,
+                             int64_t at, const MgSearchOptions *o, char *why,
                              size_t why_size) {
   MgDiag diag = MG_DIAG_INIT;
-  MgProgram *g = mg_search_symbolic_generalize(full, one_best, &diag);
+  MgProgram *g = mg_search_symbolic_generalize(full, one_best, at, &diag);
   if (!g) {
-    snprintf(why, why_size, "the one-row μGraph does not generalize: %s",
+    snprintf(why, why_size, "the μGraph found does not generalize: %s",
              diag.message);
     return NULL;
   }
@@ -66,8 +71,9 @@ static MgProgram *answer_one(const MgProgram *full, const MgProgram *one_best,
   vo.target_error = o->verify_error;
   vo.seed = o->seed;
   MgSymbolicCheck check;
+  int64_t sizes[3];
   MgStatus st = mg_search_symbolic_verify(
-      full, g, verify_sizes, sizeof verify_sizes / sizeof *verify_sizes, &vo,
+      full, g, sizes, verify_sizes(at, sizes), &vo,
       &check, &diag);
   MgStability s_full, s_g;
   if (st == MG_STATUS_OK && check.verdict == MG_VERDICT_EQUIVALENT &&
@@ -90,14 +96,25 @@ static MgProgram *answer_one(const MgProgram *full, const MgProgram *one_best,
   return NULL;
 }
 
+bool mg_symbolic_wins_at_largest(const MgProgram *full,
+                                 const MgProgram *candidate,
+                                 const MgSearchOptions *o) {
+  int64_t n = mg_symbolic_cost_sizes[MG_SYMBOLIC_NUM_COST_SIZES - 1];
+  MgProgram *a = at(full, n), *b = at(candidate, n);
+  bool wins = a && b && mg_search_cost(b, o).time_s <= mg_search_cost(a, o).time_s;
+  mg_program_destroy(a);
+  mg_program_destroy(b);
+  return wins;
+}
+
 MgProgram *mg_symbolic_answer(const MgProgram *full,
                               const MgProgram *const *found, uint32_t n,
-                              const MgSearchOptions *o, char *why,
+                              int64_t at, const MgSearchOptions *o, char *why,
                               size_t why_size) {
   why[0] = '\0';
   char other[400];
   for (uint32_t i = 0; i < n; i++) {
-    MgProgram *g = answer_one(full, found[i], o, i ? other : why,
+    MgProgram *g = answer_one(full, found[i], at, o, i ? other : why,
                               i ? sizeof other : why_size);
     if (g)
       return g;

@@ -11,6 +11,10 @@
 /// weight), so a few others get their chance to generalize.
 #define MG_SYMBOLIC_MAX_VERIFIED 8
 
+/// The rows one block takes in the second search of a program with
+/// symbols: a tile of tokens for tensor-core matmuls (four m16 fragments).
+#define MG_SYMBOLIC_TILE_ROWS 64
+
 /// The sizes a program with symbols is costed at, every symbol at each
 /// (tokens, rows, cache lengths from decode to long prefill).
 #define MG_SYMBOLIC_NUM_COST_SIZES 4
@@ -21,15 +25,21 @@ extern const int64_t mg_symbolic_cost_sizes[MG_SYMBOLIC_NUM_COST_SIZES];
 /// DRAM bytes) at each size, the stated aggregate (docs/search.md).
 MgSearchCost mg_symbolic_cost(const MgProgram *p, const MgSearchOptions *o);
 
-/// The first of the programs the search verified for the one-row program
-/// (`found`, best first) that generalizes to every size of `full`'s
+/// The first of the programs the search verified for the program at `at`
+/// rows (`found`, best first) that generalizes to every size of `full`'s
 /// symbols and passes the field tests against `full` at several sizes;
 /// NULL when none does, with the first one's reason in `why` (empty when
 /// there was nothing to generalize).
 MgProgram *mg_symbolic_answer(const MgProgram *full,
                               const MgProgram *const *found, uint32_t n,
-                              const MgSearchOptions *o, char *why,
+                              int64_t at, const MgSearchOptions *o, char *why,
                               size_t why_size);
+
+/// True when `candidate` is estimated no slower than `full` at the largest
+/// of mg_symbolic_cost_sizes.
+bool mg_symbolic_wins_at_largest(const MgProgram *full,
+                                 const MgProgram *candidate,
+                                 const MgSearchOptions *o);
 
 /// A remark per cost size at `loc`: the original's estimate at that size,
 /// the generalized candidate's (`chosen`, when there is one, taken or

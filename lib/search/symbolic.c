@@ -17,12 +17,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-MgProgram *mg_search_symbolic_at_one(const MgProgram *p) {
+MgProgram *mg_search_symbolic_at(const MgProgram *p, int64_t rows) {
   MgProgram *q = mg_program_clone(p);
   if (!q)
     return NULL;
-  const int64_t ones[MG_MAX_SYMS] = {1, 1, 1};
-  mg_program_instantiate(q, ones);
+  const int64_t sizes[MG_MAX_SYMS] = {rows, rows, rows};
+  mg_program_instantiate(q, sizes);
   mg_program_clear_syms(q);
   return q;
 }
@@ -129,9 +129,42 @@ static void remap(int8_t map[3], int ax, int m) {
 
 // Block graph `bg` of `one`, called with kernel tensors `args` of q's
 // root, as a block graph of q where each symbol gets a grid axis.
+// How block graph b (of the program at `rows` rows) splits symbol s's
+// dim: the grid axis of extent > 1 that maps it in every iterator reading
+// it, or -1 when no axis does (a block holds all the rows); -2 with `why`.
+static int split_axis(const MgGraph *b, const Rows *rows, unsigned s,
+                      const char **why) {
+  int split = -3; // no iterator reads the symbol yet
+  for (uint32_t i = 0; i < b->num_ops; i++) {
+    const MgOp *op = &b->ops[i];
+    if (op->kind != MG_OP_ITERATOR)
+      continue;
+    const MgTensor *x = &b->tensors[op->inputs[0]];
+    int m = dim_of(rows[op->inputs[0]], x->rank, s);
+    if (m < 0)
+      continue;
+    if (op->fmap == m && b->forloop > 1) {
+      *why = "a for-loop runs over a symbol's rows (its accumulators would "
+             "mix them)";
+      return -2;
+    }
+    int ax = -1;
+    for (int a = 0; a < 3; a++)
+      if (op->imap[a] == m && b->grid[a] > 1)
+        ax = a;
+    if (split != -3 && split != ax) {
+      *why = "the iterators split a symbol's rows over different axes";
+      return -2;
+    }
+    split = ax;
+  }
+  return split == -3 ? -1 : split;
+}
+
 static MgGraphId generalize_block(MgProgram *q, const MgProgram *one,
-                                  MgGraphId bg, const MgTensorId *args,
-                                  uint32_t num_args, MgDiag *diag) {
+                                  int64_t at, MgGraphId bg,
+                                  const MgTensorId *args, uint32_t num_args,
+                                  MgDiag *diag) {
   const MgGraph *b = &one->graphs[bg];
   const MgGraph *root = &q->graphs[0];
   Rows in[MG_MAX_OP_INPUTS] = {0};
@@ -150,12 +183,20 @@ static MgGraphId generalize_block(MgProgram *q, const MgProgram *one,
     mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1, "out of memory");
     return MG_NO_ID;
   }
+  // Each symbol gets the axis that split its `at` rows (a block then takes
+  // at / extent of them) or a free one (a block takes all `at`).
   int axis_of[MG_MAX_SYMS + 1] = {-1, -1, -1, -1};
   int32_t grid[3] = {b->grid[0], b->grid[1], b->grid[2]};
+  int32_t grid_rows[3] = {1, 1, 1};
   uint8_t grid_sym[3] = {0, 0, 0};
+  row_masks(b, in, rows, &why);
   for (unsigned s = 1; s <= MG_MAX_SYMS && !why; s++) {
     if (!(syms & (1u << (s - 1))))
       continue;
+    int split = split_axis(b, rows, s, &why);
+    if (split == -2)
+      break;
+    axis_of[s] = split;
     for (int a = 0; a < 3 && axis_of[s] < 0; a++)
       if (grid[a] == 1 && !grid_sym[a])
         axis_of[s] = a;
@@ -163,20 +204,23 @@ static MgGraphId generalize_block(MgProgram *q, const MgProgram *one,
       why = "every grid axis is in use: none is left for a symbol";
       break;
     }
-    grid_sym[axis_of[s]] = (uint8_t)s;
-    grid[axis_of[s]] = (int32_t)mg_program_sym_size(q, s);
+    int a = axis_of[s];
+    int64_t per = split >= 0 ? at / b->grid[split] : at;
+    grid_sym[a] = (uint8_t)s;
+    grid_rows[a] = (int32_t)per;
+    grid[a] = (int32_t)((mg_program_sym_size(q, s) + per - 1) / per);
   }
   MgGraphId g = MG_NO_ID;
-  if (!why && !row_masks(b, in, rows, &why))
-    g = MG_NO_ID;
   if (!why) {
     g = mg_program_add_graph(q, MG_LEVEL_BLOCK);
     if (g == MG_NO_ID ||
         mg_graph_set_launch(q, g, grid, b->block_threads, b->forloop, diag) !=
             MG_STATUS_OK)
       g = MG_NO_ID, why = diag->message[0] ? diag->message : "out of memory";
-    else
+    else {
       memcpy(q->graphs[g].grid_sym, grid_sym, sizeof grid_sym);
+      memcpy(q->graphs[g].grid_rows, grid_rows, sizeof grid_rows);
+    }
   }
   for (uint32_t i = 0; !why && i < b->num_ops; i++) {
     const MgOp *op = &b->ops[i];
@@ -266,7 +310,8 @@ bool mg_search_symbolic_reduces(const MgProgram *p) {
 }
 
 MgProgram *mg_search_symbolic_generalize(const MgProgram *full,
-                                         const MgProgram *one, MgDiag *diag) {
+                                         const MgProgram *one, int64_t at,
+                                         MgDiag *diag) {
   const MgGraph *fr = &full->graphs[0], *r1 = &one->graphs[0];
   MgProgram *q = mg_program_create();
   MgTensorId *map = malloc((r1->num_tensors + 1) * sizeof *map);
@@ -300,8 +345,8 @@ MgProgram *mg_search_symbolic_generalize(const MgProgram *full,
       break;
     }
     if (c.kind == MG_OP_CUSTOM) {
-      MgGraphId g = generalize_block(q, one, (MgGraphId)c.attr, c.inputs,
-                                     c.num_inputs, diag);
+      MgGraphId g = generalize_block(q, one, at, (MgGraphId)c.attr,
+                                     c.inputs, c.num_inputs, diag);
       if (g == MG_NO_ID) {
         ok = false;
         break;

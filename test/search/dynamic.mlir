@@ -7,8 +7,8 @@
 // RUN: mirage-opt --mirage-superopt="lower=false threads=1 time-budget-s=0 max-states=400000" --mirage-remarks %s 2>&1 -o %t.opt | FileCheck %s
 // RUN: mirage-opt --mirage-verify-ugraph %t.opt > /dev/null
 // RUN: mirage-run --dynamic-sizes=1,7,129,2048 %t.opt | FileCheck %s --check-prefix=NUM
-// The lowering takes the generalized softmax (one lowering, run at each
-// size); the kept kernel graphs of predefined ops on `?` it cannot yet.
+// The lowering takes the generalized μGraphs (one lowering, run at each
+// size); the kept kernel graph of predefined ops on `?` it cannot yet.
 // RUN: not mirage-run --lower --dynamic-sizes=1,7,129,2048 %t.opt 2>&1 | FileCheck %s --check-prefix=LOWER
 // RUN: FileCheck %s --check-prefix=IR < %t.opt
 
@@ -31,11 +31,13 @@ func.func @softmax_rows(%x: tensor<?x128xf32>) -> tensor<?x128xf32> {
 }
 
 // RMSNorm + projection over `?` tokens: the one-row kernel (a GEMV per
-// token) wins up to 256 tokens but re-reads the weight per token at 4096,
-// so the sum keeps the original (a tiled token dim is the next step).
-// CHECK: remark: mirage-search: '@rmsnorm_tokens_lax0' kept: no cheaper verified μGraph found
+// token) re-reads the weight per token and loses at 4096 tokens, so a
+// second search at 64 tokens runs; its kernel takes 8 tokens a block
+// (ug.grid_rows), ceil(n / 8) blocks, the last one's tile running past n.
+// CHECK: remark: mirage-search: '@rmsnorm_tokens_lax0' replaced by a verified μGraph: 6 kernel(s) -> 1, estimated {{[0-9.]+}} us -> {{[0-9.]+}} us (summed over the sizes below)
 // CHECK: remark: mirage-search: '@rmsnorm_tokens_lax0' at ?=1: estimated {{[0-9.]+}} us, the generalized μGraph {{[0-9.]+}} us
 // CHECK: remark: mirage-search: '@rmsnorm_tokens_lax0' at ?=4096: estimated {{[0-9.]+}} us, the generalized μGraph {{[0-9.]+}} us
+// IR: func.func private @rmsnorm_tokens_lax0_k{{[0-9]+}}({{.*}}ug.grid = array<i64: 127, {{[0-9]+}}, 1>, ug.grid_rows = array<i64: 8, 1, 1>, ug.grid_sym = array<i64: 1, 0, 0>, ug.level = "block"}
 func.func @rmsnorm_tokens(%x: tensor<1x?x64xf16>, %w: tensor<1x64x96xf16>) -> tensor<1x?x96xf16> {
   %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
   %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf16>}> : () -> tensor<1xf16>
@@ -53,7 +55,7 @@ func.func @rmsnorm_tokens(%x: tensor<1x?x64xf16>, %w: tensor<1x64x96xf16>) -> te
 }
 
 // Decode attention reduces over the KV length `?`: not searched.
-// CHECK: remark: mirage-search: '@decode_attention_lax0' reduces over a dynamic dim: not searched
+// CHECK: remark: mirage-search: '@decode_attention_lax0' reduces over a dynamic dim: not searched (a kernel takes a dynamic dim only as blocks of rows yet)
 // CHECK: remark: mirage-search: '@decode_attention_lax0' kept: no cheaper verified μGraph found
 func.func @decode_attention(%q: tensor<1x1x64xf32>, %k: tensor<1x?x64xf32>, %v: tensor<1x?x64xf32>) -> tensor<1x1x64xf32> {
   %kt = tosa.transpose %k {perms = array<i32: 0, 2, 1>} : (tensor<1x?x64xf32>) -> tensor<1x64x?xf32>
@@ -80,5 +82,6 @@ func.func @decode_attention(%q: tensor<1x1x64xf32>, %k: tensor<1x?x64xf32>, %v: 
 // LOWER-DAG: @softmax_rows_lax0[?=7]: 1 output, 896 elements, {{.*}}: ok
 // LOWER-DAG: @softmax_rows_lax0[?=129]: 1 output, 16512 elements, {{.*}}: ok
 // LOWER-DAG: @softmax_rows_lax0[?=2048]: 1 output, 262144 elements, {{.*}}: ok
-// LOWER-DAG: error: @rmsnorm_tokens_lax0[?=7]: cannot lower a predefined or view op on dynamic dims (only graph-defined kernels take them) yet
+// LOWER-DAG: @rmsnorm_tokens_lax0[?=7]: 1 output, 672 elements, {{.*}}: ok
+// LOWER-DAG: @rmsnorm_tokens_lax0[?=129]: 1 output, 12384 elements, {{.*}}: ok
 // LOWER-DAG: error: @decode_attention_lax0[?=7]: cannot lower a dynamic dim after a static dim other than 1 yet

@@ -78,7 +78,7 @@ static void test_symbols_infer(void) {
 // grid axis of the symbol, equivalent at every size tested.
 static void test_symbols_generalize_softmax(void) {
   MgProgram *full = softmax(1009, NULL);
-  MgProgram *one = mg_search_symbolic_at_one(full);
+  MgProgram *one = mg_search_symbolic_at(full, 1);
   CHECK(one && !mg_program_syms(one));
   CHECK_EQ_INT(one->graphs[0].tensors[0].dims[0], 1);
   MgSearchOptions o = mg_search_options_default();
@@ -89,7 +89,7 @@ static void test_symbols_generalize_softmax(void) {
   CHECK(mg_search_run(one, &o, &res, &d) == MG_STATUS_OK);
   const MgProgram *best = mg_search_result_best(&res);
   CHECK(best != NULL);
-  MgProgram *g = best ? mg_search_symbolic_generalize(full, best, &d) : NULL;
+  MgProgram *g = best ? mg_search_symbolic_generalize(full, best, 1, &d) : NULL;
   CHECK(g != NULL);
   if (g) {
     unsigned axes = 0;
@@ -142,8 +142,8 @@ static void test_symbols_mutations_rejected(void) {
   CHECK_EQ_INT(check.verdict, MG_VERDICT_NOT_EQUIVALENT);
   CHECK_EQ_INT(check.size, 2); // size 1 passed, 2 did not
   // Generalization: a one-row answer that reduces over the rows.
-  MgProgram *one = mg_search_symbolic_at_one(sum);
-  CHECK(mg_search_symbolic_generalize(sum, one, &d) == NULL);
+  MgProgram *one = mg_search_symbolic_at(sum, 1);
+  CHECK(mg_search_symbolic_generalize(sum, one, 1, &d) == NULL);
   CHECK(strstr(d.message, "reduces over a symbolic dim") != NULL);
   mg_program_destroy(one);
   // Builders: a block that assumes the rows divide by a static grid, and

@@ -57,8 +57,8 @@ static void cpu_custom(Emit *e, const MgOp *op, Name *kval,
   mg_lower_index(&inner, 1, one);
   for (int a = 2; a >= 0; a--) {
     Name hi;
-    if (b->grid_sym[a]) // one block per index of the symbol
-      memcpy(hi, e->sym[b->grid_sym[a]], NAME_LEN);
+    if (b->grid_sym[a]) // ceil(size / rows a block) blocks
+      mg_lower_grid_extent(&inner, b, a, hi);
     else
       mg_lower_index(&inner, b->grid[a], hi);
     mg_lower_fresh(&inner, inner.block[a]);
@@ -150,6 +150,33 @@ void mg_lower_cpu_program(Emit *e, const MgLowerOptions *o) {
   e->indent++;
   MgLowerArgErrors errs = {o->name, {0}, 0};
   mg_lower_bind_symbols(e, &errs, false);
+  // Buffers of whole blocks of rows (symbols.c): the caller's inputs are
+  // copied into padded ones, padded outputs copied back at the end.
+  bool *padded_in = calloc(root->num_tensors + 1, sizeof *padded_in);
+  if (!padded_in)
+    e->error = "out of memory";
+  for (MgTensorId t = 0; padded_in && t < root->num_tensors; t++) {
+    if (root->ops[root->tensors[t].producer].kind != MG_OP_INPUT ||
+        !mg_lower_is_padded(e, &root->tensors[t]))
+      continue;
+    char sizes[TYPE_LEN];
+    Name buf, view;
+    mg_lower_alloc_sizes(e, &root->tensors[t], sizes);
+    mg_lower_fresh(e, buf);
+    mg_lower_line(e, "%s = memref.alloc(%s) : %s", buf, sizes, e->type[t]);
+    mg_lower_caller_rows(e, &root->tensors[t], buf, e->type[t], view);
+    mg_lower_line(e, "memref.copy %s, %s : %s to %s", e->val[t], view,
+                  e->type[t], e->type[t]);
+    memcpy(e->val[t], buf, NAME_LEN);
+    padded_in[t] = true;
+  }
+  for (uint32_t k = 0; k < root->num_outputs && k < 64; k++) {
+    MgTensorId t = root->outputs[k];
+    if (!copy_out[k] && mg_lower_is_padded(e, &root->tensors[t])) {
+      e->val[t][0] = '\0'; // allocated padded below, copied back
+      copy_out[k] = true;
+    }
+  }
   for (MgTensorId t = 0; t < root->num_tensors; t++)
     if (root->ops[root->tensors[t].producer].kind == MG_OP_INPUT)
       mg_lower_layout_view(e, root, t, e->val[t], e->type[t]);
@@ -209,13 +236,16 @@ void mg_lower_cpu_program(Emit *e, const MgLowerOptions *o) {
       char type[TYPE_LEN];
       const MgTensor *ot = &root->tensors[root->outputs[k]];
       mg_lower_memref_type(ot, (MgDType)ot->dtype, NULL, type);
-      mg_lower_line(e, "memref.copy %s, %s : %s to %s",
-                    e->val[root->outputs[k]], out_val[k],
+      Name src; // the caller's rows of a padded buffer
+      mg_lower_caller_rows(e, ot, e->val[root->outputs[k]],
+                           e->type[root->outputs[k]], src);
+      mg_lower_line(e, "memref.copy %s, %s : %s to %s", src, out_val[k],
                     e->type[root->outputs[k]], type);
     }
   for (MgTensorId t = 0; alloc_of && t < root->num_tensors; t++)
-    if (alloc_of[t])
+    if (alloc_of[t] || (padded_in && padded_in[t]))
       mg_lower_line(e, "memref.dealloc %s : %s", e->val[t], e->type[t]);
+  free(padded_in);
   mg_lower_line(e, "return");
   e->indent--;
   mg_lower_line(e, "}");

@@ -58,8 +58,26 @@ void mg_lower_arg_errors_finish(Emit *e, MgLowerArgErrors *errs);
 /// otherwise).
 void mg_lower_bind_symbols(Emit *e, MgLowerArgErrors *errs, bool tensor_args);
 /// The operands an alloc of root tensor `t` takes: its symbols' sizes, one
-/// per `?` dim, comma-separated ("" when static).
+/// per `?` dim, comma-separated ("" when static), rounded up to whole
+/// blocks of rows (e->sym_pad): the kernels' last block of a symbol with
+/// several rows a block reads and writes the padding.
 void mg_lower_alloc_sizes(const Emit *e, const MgTensor *t,
                           char out[TYPE_LEN]);
+/// The same at the caller's sizes (e->sym): the buffers it gets back.
+void mg_lower_caller_sizes(const Emit *e, const MgTensor *t,
+                           char out[TYPE_LEN]);
+/// The least common multiple of the rows a block of `p` takes of symbol s
+/// (1 when every block takes one row): what buffers are padded to.
+int64_t mg_lower_sym_quantum(const MgProgram *p, unsigned s);
+/// Into `out`, the blocks of block graph b's grid axis a of a symbol:
+/// ceil(size / rows a block).
+void mg_lower_grid_extent(Emit *e, const MgGraph *b, int a, Name out);
+/// True when root tensor t's buffers have more rows than the caller's.
+bool mg_lower_is_padded(const Emit *e, const MgTensor *t);
+/// `out` = a view of the caller's rows of padded buffer `buf` (type
+/// `type`) of root tensor t; true when it made one, false (out = buf)
+/// when t is not padded.
+bool mg_lower_caller_rows(Emit *e, const MgTensor *t, const char *buf,
+                          const char *type, Name out);
 
 #endif // MIRAGE_LIB_LOWER_FORM_H

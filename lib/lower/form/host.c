@@ -109,9 +109,11 @@ static void host_buffer(Emit *e, const MgGraph *root, MgTensorId t,
   mg_lower_fresh(e, h);
   mg_lower_line(e, "%s = bufferization.to_buffer %%arg%d : %s to %s", h,
                 op->attr, tt, e->type[t]);
+  Name dst; // the caller's rows of a buffer padded to whole blocks
+  mg_lower_caller_rows(e, x, e->val[t], e->type[t], dst);
   mg_lower_fresh(e, next);
   mg_lower_line(e, "%s = gpu.memcpy async [%s] %s, %s : %s, %s", next, tok,
-                e->val[t], h, e->type[t], e->type[t]);
+                dst, h, e->type[t], e->type[t]);
   snprintf(tok, NAME_LEN, "%s", next);
 }
 
@@ -136,8 +138,8 @@ static void host_launch(Emit *e, const MgLowerOptions *o, MgOpId i,
   const MgGraph *b =
       op->kind == MG_OP_CUSTOM ? &e->p->graphs[op->attr] : NULL;
   for (int a = 0; a < 3; a++)
-    if (b && b->grid_sym[a]) // one block per index of the symbol
-      memcpy(g[a], e->sym[b->grid_sym[a]], NAME_LEN);
+    if (b && b->grid_sym[a]) // ceil(size / rows a block) blocks
+      mg_lower_grid_extent(e, b, a, g[a]);
     else
       mg_lower_index(e, grid[a], g[a]);
   mg_lower_index(e, threads, th);
@@ -243,13 +245,15 @@ static void host_copy_program(Emit *e, const MgLowerOptions *o) {
   for (uint32_t k = 0; k < root->num_outputs && k < 64; k++) {
     MgTensorId t = root->outputs[k];
     char sizes[TYPE_LEN];
-    mg_lower_alloc_sizes(e, &root->tensors[t], sizes);
+    Name src;
+    mg_lower_caller_sizes(e, &root->tensors[t], sizes);
     mg_lower_fresh(e, host[k]);
     mg_lower_line(e, "%s = memref.alloc(%s) : %s", host[k], sizes,
                   e->type[t]);
+    mg_lower_caller_rows(e, &root->tensors[t], e->val[t], e->type[t], src);
     mg_lower_fresh(e, next);
     mg_lower_line(e, "%s = gpu.memcpy async [%s] %s, %s : %s, %s", next, tok,
-                  host[k], e->val[t], e->type[t], e->type[t]);
+                  host[k], src, e->type[t], e->type[t]);
     snprintf(tok, NAME_LEN, "%s", next);
   }
   // After the last kernel and the copies out: every view is dead by then.

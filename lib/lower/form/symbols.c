@@ -55,8 +55,36 @@ const char *mg_lower_symbols_unsupported(const MgProgram *p, MgLowerMode mode,
     if (sym && op->kind != MG_OP_INPUT && op->kind != MG_OP_CUSTOM)
       return "a predefined or view op on dynamic dims (only graph-defined "
              "kernels take them)";
+    for (uint32_t k = 0; k < op->num_outputs + op->num_inputs; k++) {
+      const MgTensor *t = &root->tensors[k < op->num_outputs
+                                             ? op->outputs[k]
+                                             : op->inputs[k - op->num_outputs]];
+      unsigned seen = 0;
+      for (uint32_t d = 0; d < t->rank; d++) {
+        unsigned s = mg_tensor_sym(t, d);
+        if (s && (seen & (1u << s)) && mg_lower_sym_quantum(p, s) > 1)
+          return "a tensor with one dynamic size twice, padded to blocks of "
+                 "rows";
+        seen |= s ? 1u << s : 0;
+      }
+    }
   }
   return NULL;
+}
+
+int64_t mg_lower_sym_quantum(const MgProgram *p, unsigned s) {
+  int64_t q = 1;
+  for (uint32_t g = 1; g < p->num_graphs; g++)
+    for (int a = 0; a < 3; a++)
+      if (p->graphs[g].level == MG_LEVEL_BLOCK && p->graphs[g].grid_sym[a] == s) {
+        int64_t r = p->graphs[g].grid_rows[a], x = q, y = r;
+        while (y) { // q = lcm(q, r)
+          int64_t t = x % y;
+          x = y, y = t;
+        }
+        q = q / x * r;
+      }
+  return q;
 }
 
 // %v = the size of dim d of input tensor t.
@@ -111,6 +139,21 @@ void mg_lower_bind_symbols(Emit *e, MgLowerArgErrors *errs,
       mg_lower_fail_if(e, errs, bad, message);
     }
   }
+  // Buffers hold whole blocks of rows: the size rounded up to the least
+  // common multiple of the rows a block takes.
+  for (unsigned s = 1; s <= MG_MAX_SYMS; s++) {
+    int64_t q = e->sym[s][0] ? mg_lower_sym_quantum(e->p, s) : 1;
+    if (q <= 1) {
+      memcpy(e->sym_pad[s], e->sym[s], NAME_LEN);
+      continue;
+    }
+    Name c, m1, t, blocks;
+    mg_lower_index(e, q - 1, m1);
+    mg_lower_index(e, q, c);
+    mg_lower_index_op(e, "arith.addi", e->sym[s], m1, t);
+    mg_lower_index_op(e, "arith.divui", t, c, blocks);
+    mg_lower_index_op(e, "arith.muli", blocks, c, e->sym_pad[s]);
+  }
   // A symbol on grid axis y or z must fit its limit (x's is 2^31 - 1).
   bool checked[3][MG_MAX_SYMS + 1] = {{false}};
   for (uint32_t i = 0; i < root->num_ops; i++) {
@@ -122,9 +165,10 @@ void mg_lower_bind_symbols(Emit *e, MgLowerArgErrors *errs,
       if (!s || !e->sym[s][0] || checked[a][s])
         continue;
       checked[a][s] = true;
-      Name lim, bad;
+      Name lim, bad, extent;
+      mg_lower_grid_extent(e, b, a, extent);
       mg_lower_index(e, e->target->max_grid[a], lim);
-      mg_lower_index_op(e, "arith.cmpi ugt,", e->sym[s], lim, bad);
+      mg_lower_index_op(e, "arith.cmpi ugt,", extent, lim, bad);
       snprintf(message, sizeof message, "mirage: @%s: a dynamic size above "
                "%lld: kernel %u has one block per index on grid axis %c",
                errs->func, (long long)e->target->max_grid[a], i, "xyz"[a]);
@@ -133,12 +177,74 @@ void mg_lower_bind_symbols(Emit *e, MgLowerArgErrors *errs,
   }
 }
 
-void mg_lower_alloc_sizes(const Emit *e, const MgTensor *t,
-                          char out[TYPE_LEN]) {
+// The `?` sizes of t, padded or the caller's.
+static void sizes_of(const Emit *e, const MgTensor *t, bool padded,
+                     char out[TYPE_LEN]) {
   size_t n = 0;
   out[0] = '\0';
   for (uint32_t d = 0; d < t->rank; d++)
     if (mg_tensor_sym(t, d))
       n += (size_t)snprintf(out + n, TYPE_LEN - n, "%s%s", n ? ", " : "",
-                            e->sym[mg_tensor_sym(t, d)]);
+                            padded ? e->sym_pad[mg_tensor_sym(t, d)]
+                                   : e->sym[mg_tensor_sym(t, d)]);
+}
+
+void mg_lower_alloc_sizes(const Emit *e, const MgTensor *t,
+                          char out[TYPE_LEN]) {
+  sizes_of(e, t, true, out);
+}
+
+void mg_lower_caller_sizes(const Emit *e, const MgTensor *t,
+                           char out[TYPE_LEN]) {
+  sizes_of(e, t, false, out);
+}
+
+void mg_lower_grid_extent(Emit *e, const MgGraph *b, int a, Name out) {
+  unsigned s = b->grid_sym[a];
+  int64_t rows = b->grid_rows[a];
+  if (rows <= 1) {
+    memcpy(out, e->sym[s], NAME_LEN);
+    return;
+  }
+  Name m1, c, t;
+  mg_lower_index(e, rows - 1, m1);
+  mg_lower_index(e, rows, c);
+  mg_lower_index_op(e, "arith.addi", e->sym[s], m1, t);
+  mg_lower_index_op(e, "arith.divui", t, c, out);
+}
+
+bool mg_lower_is_padded(const Emit *e, const MgTensor *t) {
+  for (uint32_t d = 0; d < t->rank; d++)
+    if (mg_tensor_sym(t, d) && strcmp(e->sym[mg_tensor_sym(t, d)],
+                                      e->sym_pad[mg_tensor_sym(t, d)]) != 0)
+      return true;
+  return false;
+}
+
+bool mg_lower_caller_rows(Emit *e, const MgTensor *t, const char *buf,
+                          const char *type, Name out) {
+  if (!mg_lower_is_padded(e, t)) {
+    snprintf(out, NAME_LEN, "%s", buf);
+    return false;
+  }
+  char sizes[TYPE_LEN], strides[TYPE_LEN];
+  size_t ns = 0, nt = 0;
+  for (uint32_t d = 0; d < t->rank; d++) {
+    int64_t stride = 1; // only unit dims come before a symbol (above)
+    for (uint32_t k = d + 1; k < t->rank; k++)
+      stride *= mg_tensor_sym(t, k) ? 1 : t->dims[k];
+    if (mg_tensor_sym(t, d))
+      ns += (size_t)snprintf(sizes + ns, TYPE_LEN - ns, "%s%s", d ? ", " : "",
+                             e->sym[mg_tensor_sym(t, d)]);
+    else
+      ns += (size_t)snprintf(sizes + ns, TYPE_LEN - ns, "%s%lld",
+                             d ? ", " : "", (long long)t->dims[d]);
+    nt += (size_t)snprintf(strides + nt, TYPE_LEN - nt, "%s%lld",
+                           d ? ", " : "", (long long)stride);
+  }
+  mg_lower_fresh(e, out);
+  mg_lower_line(e, "%s = memref.reinterpret_cast %s to offset: [0], sizes: "
+                   "[%s], strides: [%s] : %s to %s", out, buf, sizes, strides,
+                type, type);
+  return true;
 }
