@@ -114,6 +114,58 @@ static void test_symbols_generalize_softmax(void) {
   mg_program_destroy(full);
 }
 
+// A kernel that holds a tile of 8 rows in one block (as a search at 8 rows
+// may find it), generalized to ceil(n / 8) blocks with a tail: equal at
+// sizes below, at and past one tile; a grid one block short of the size
+// (a tail dropped) is refused by the builders.
+static MgProgram *softmax_tile_kernel(int64_t rows) {
+  MgProgram *p = mg_program_create();
+  MgDiag d = MG_DIAG_INIT;
+  mg_program_add_graph(p, MG_LEVEL_KERNEL);
+  MgGraphId b = mg_program_add_graph(p, MG_LEVEL_BLOCK);
+  int64_t dims[2] = {rows, 16};
+  MgTensorId in = mg_graph_add_input(p, b, MG_DTYPE_F32, 2, dims, &d);
+  int8_t none[3] = {MG_MAP_NONE, MG_MAP_NONE, MG_MAP_NONE};
+  MgTensorId x = mg_graph_iterator(p, b, in, none, MG_MAP_NONE, &d);
+  MgTensorId m = mg_graph_reduce(p, b, MG_OP_REDUCE_MAX, x, 1, &d);
+  MgTensorId e = mg_graph_unary(
+      p, b, MG_OP_EXP, mg_graph_binary(p, b, MG_OP_SUB, x, m, &d), &d);
+  MgTensorId y =
+      mg_graph_binary(p, b, MG_OP_DIV, e, mg_graph_sum(p, b, e, 1, &d), &d);
+  CHECK(mg_graph_mark_output(p, b, mg_graph_saver(p, b, y, none, &d), &d) ==
+        MG_STATUS_OK);
+  MgTensorId rx = mg_graph_add_input(p, 0, MG_DTYPE_F32, 2, dims, &d), out;
+  CHECK(mg_graph_custom(p, 0, (MgCall){b, 1, &rx}, &out, &d) != MG_NO_ID);
+  CHECK(mg_graph_mark_output(p, 0, out, &d) == MG_STATUS_OK);
+  return p;
+}
+
+static void test_symbols_generalize_tiles(void) {
+  MgProgram *full = softmax(1009, NULL), *eight = softmax_tile_kernel(8);
+  MgDiag d = MG_DIAG_INIT;
+  CHECK(mg_program_validate(eight, NULL, &d) == MG_STATUS_OK);
+  MgProgram *g = mg_search_symbolic_generalize(full, eight, 8, &d);
+  CHECK(g != NULL);
+  if (g) {
+    const MgGraph *b = &g->graphs[1];
+    CHECK_EQ_INT(b->grid_sym[0], 1);
+    CHECK_EQ_INT(b->grid_rows[0], 8);
+    CHECK_EQ_INT(b->grid[0], (1009 + 7) / 8);
+    const int64_t sizes[] = {1, 7, 8, 9, 13, 17};
+    MgVerifyOptions vo = mg_verify_options_default();
+    MgSymbolicCheck check;
+    CHECK(mg_search_symbolic_verify(full, g, sizes, 6, &vo, &check, &d) ==
+          MG_STATUS_OK);
+    CHECK_EQ_INT(check.verdict, MG_VERDICT_EQUIVALENT);
+    g->graphs[1].grid[0]--; // the tail dropped
+    CHECK(mg_program_validate(g, NULL, &d) != MG_STATUS_OK);
+    CHECK(strstr(d.message, "does not cover symbol 1") != NULL);
+  }
+  mg_program_destroy(g);
+  mg_program_destroy(eight);
+  mg_program_destroy(full);
+}
+
 // y = Σ_rows x: equal to max over rows at one row only.
 static MgProgram *over_rows(MgOpKind kind) {
   MgProgram *p = mg_program_create();
@@ -180,6 +232,7 @@ int main(int argc, char **argv) {
   TEST_SELECT(argc, argv);
   RUN_TEST(test_symbols_infer);
   RUN_TEST(test_symbols_generalize_softmax);
+  RUN_TEST(test_symbols_generalize_tiles);
   RUN_TEST(test_symbols_mutations_rejected);
   return TEST_SUMMARY();
 }
