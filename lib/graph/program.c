@@ -267,7 +267,8 @@ static size_t graph_key(const MgGraph *gr, uint64_t *key) {
     for (int a = 0; a < 3; a++)
       key[n++] = (uint64_t)(uint32_t)gr->grid[a] |
                  (uint64_t)gr->grid_sym[a] << 32 |
-                 (uint64_t)(uint32_t)(gr->grid_rows[a] - 1) << 34;
+                 (gr->grid_sym[a] ? (uint64_t)(uint32_t)gr->grid_rows[a] << 34
+                                  : 0);
     key[n++] = (uint64_t)(uint32_t)gr->block_threads;
     key[n++] = (uint64_t)(uint32_t)gr->forloop;
   }
