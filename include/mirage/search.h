@@ -222,14 +222,18 @@ typedef struct MgSymbolicCheck {
   uint32_t tests;     // field tests run, all sizes
   double log2_bound;  // the largest of the per-size bounds
 } MgSymbolicCheck;
+/// The sizes to test at, and the field tests' options at each.
+typedef struct MgSymbolicTest {
+  const int64_t *sizes;
+  uint32_t num_sizes;
+  MgVerifyOptions verify;
+} MgSymbolicTest;
 /// Field tests of `candidate` against `full` with every symbol at each of
-/// `sizes` in turn (each size to options' bound), stopping at the first
+/// test->sizes in turn (each to the options' bound), stopping at the first
 /// size that is not EQUIVALENT.
 MG_API MgStatus mg_search_symbolic_verify(const MgProgram *full,
                                           const MgProgram *candidate,
-                                          const int64_t *sizes,
-                                          uint32_t num_sizes,
-                                          const MgVerifyOptions *options,
+                                          const MgSymbolicTest *test,
                                           MgSymbolicCheck *check,
                                           MgDiag *diag);
 

@@ -775,8 +775,9 @@ static bool answer_symbolic(Run *run, MlirLocation loc, const char *name,
           !mg_program_equal(t.result.found[k].program, t.best))
         found[n++] = t.result.found[k].program;
     char why[400];
-    MgProgram *general = mg_symbolic_answer(full, found, n, ats[i],
-                                            &run->options, why, sizeof why);
+    MgProgram *general =
+        mg_symbolic_answer(full, &(MgSymbolicFound){found, n, ats[i]},
+                           &run->options, why, sizeof why);
     if (!general && why[0] && run->remarks)
       mg_pass_remark(loc, "mirage-search: '@%s' at %lld row(s) a block: %s",
                      name, (long long)ats[i], why);

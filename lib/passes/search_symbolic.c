@@ -67,14 +67,13 @@ static MgProgram *answer_one(const MgProgram *full, const MgProgram *one_best,
              diag.message);
     return NULL;
   }
-  MgVerifyOptions vo = mg_verify_options_default();
-  vo.target_error = o->verify_error;
-  vo.seed = o->seed;
-  MgSymbolicCheck check;
   int64_t sizes[3];
-  MgStatus st = mg_search_symbolic_verify(
-      full, g, sizes, verify_sizes(at, sizes), &vo,
-      &check, &diag);
+  MgSymbolicTest test = {sizes, verify_sizes(at, sizes),
+                         mg_verify_options_default()};
+  test.verify.target_error = o->verify_error;
+  test.verify.seed = o->seed;
+  MgSymbolicCheck check;
+  MgStatus st = mg_search_symbolic_verify(full, g, &test, &check, &diag);
   MgStability s_full, s_g;
   if (st == MG_STATUS_OK && check.verdict == MG_VERDICT_EQUIVALENT &&
       mg_verify_stability(full, &s_full, &diag) == MG_STATUS_OK &&
@@ -108,14 +107,14 @@ bool mg_symbolic_wins_at_largest(const MgProgram *full,
 }
 
 MgProgram *mg_symbolic_answer(const MgProgram *full,
-                              const MgProgram *const *found, uint32_t n,
-                              int64_t at, const MgSearchOptions *o, char *why,
+                              const MgSymbolicFound *found,
+                              const MgSearchOptions *o, char *why,
                               size_t why_size) {
   why[0] = '\0';
   char other[400];
-  for (uint32_t i = 0; i < n; i++) {
-    MgProgram *g = answer_one(full, found[i], at, o, i ? other : why,
-                              i ? sizeof other : why_size);
+  for (uint32_t i = 0; i < found->n; i++) {
+    MgProgram *g = answer_one(full, found->programs[i], found->at, o,
+                              i ? other : why, i ? sizeof other : why_size);
     if (g)
       return g;
   }

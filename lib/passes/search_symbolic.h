@@ -25,14 +25,21 @@ extern const int64_t mg_symbolic_cost_sizes[MG_SYMBOLIC_NUM_COST_SIZES];
 /// DRAM bytes) at each size, the stated aggregate (docs/search.md).
 MgSearchCost mg_symbolic_cost(const MgProgram *p, const MgSearchOptions *o);
 
-/// The first of the programs the search verified for the program at `at`
-/// rows (`found`, best first) that generalizes to every size of `full`'s
-/// symbols and passes the field tests against `full` at several sizes;
-/// NULL when none does, with the first one's reason in `why` (empty when
-/// there was nothing to generalize).
+/// The programs the search verified for a program at `at` rows, best
+/// first.
+typedef struct MgSymbolicFound {
+  const MgProgram *const *programs;
+  uint32_t n;
+  int64_t at;
+} MgSymbolicFound;
+
+/// The first of `found` that generalizes to every size of `full`'s symbols
+/// and passes the field tests against `full` at several sizes; NULL when
+/// none does, with the first one's reason in `why` (empty when there was
+/// nothing to generalize).
 MgProgram *mg_symbolic_answer(const MgProgram *full,
-                              const MgProgram *const *found, uint32_t n,
-                              int64_t at, const MgSearchOptions *o, char *why,
+                              const MgSymbolicFound *found,
+                              const MgSearchOptions *o, char *why,
                               size_t why_size);
 
 /// True when `candidate` is estimated no slower than `full` at the largest

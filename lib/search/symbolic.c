@@ -161,10 +161,13 @@ static int split_axis(const MgGraph *b, const Rows *rows, unsigned s,
   return split == -3 ? -1 : split;
 }
 
+// `custom` calls its block graph of `one` with kernel tensors of q's root.
 static MgGraphId generalize_block(MgProgram *q, const MgProgram *one,
-                                  int64_t at, MgGraphId bg,
-                                  const MgTensorId *args, uint32_t num_args,
+                                  int64_t at, const MgOp *custom,
                                   MgDiag *diag) {
+  MgGraphId bg = (MgGraphId)custom->attr;
+  const MgTensorId *args = custom->inputs;
+  uint32_t num_args = custom->num_inputs;
   const MgGraph *b = &one->graphs[bg];
   const MgGraph *root = &q->graphs[0];
   Rows in[MG_MAX_OP_INPUTS] = {0};
@@ -345,8 +348,7 @@ MgProgram *mg_search_symbolic_generalize(const MgProgram *full,
       break;
     }
     if (c.kind == MG_OP_CUSTOM) {
-      MgGraphId g = generalize_block(q, one, at, (MgGraphId)c.attr,
-                                     c.inputs, c.num_inputs, diag);
+      MgGraphId g = generalize_block(q, one, at, &c, diag);
       if (g == MG_NO_ID) {
         ok = false;
         break;
@@ -383,9 +385,11 @@ MgProgram *mg_search_symbolic_generalize(const MgProgram *full,
 
 MgStatus mg_search_symbolic_verify(const MgProgram *full,
                                    const MgProgram *candidate,
-                                   const int64_t *sizes, uint32_t num_sizes,
-                                   const MgVerifyOptions *options,
+                                   const MgSymbolicTest *test,
                                    MgSymbolicCheck *check, MgDiag *diag) {
+  const int64_t *sizes = test->sizes;
+  uint32_t num_sizes = test->num_sizes;
+  const MgVerifyOptions *options = &test->verify;
   memset(check, 0, sizeof *check);
   check->verdict = MG_VERDICT_EQUIVALENT;
   check->log2_bound = -1e300;

@@ -103,7 +103,7 @@ static void test_symbols_generalize_softmax(void) {
     const int64_t sizes[] = {1, 2, 7, 129};
     MgVerifyOptions vo = mg_verify_options_default();
     MgSymbolicCheck check;
-    CHECK(mg_search_symbolic_verify(full, g, sizes, 4, &vo, &check, &d) ==
+    CHECK(mg_search_symbolic_verify(full, g, &(MgSymbolicTest){sizes, 4, vo}, &check, &d) ==
           MG_STATUS_OK);
     CHECK_EQ_INT(check.verdict, MG_VERDICT_EQUIVALENT);
     CHECK(check.log2_bound <= -40);
@@ -154,7 +154,7 @@ static void test_symbols_generalize_tiles(void) {
     const int64_t sizes[] = {1, 7, 8, 9, 13, 17};
     MgVerifyOptions vo = mg_verify_options_default();
     MgSymbolicCheck check;
-    CHECK(mg_search_symbolic_verify(full, g, sizes, 6, &vo, &check, &d) ==
+    CHECK(mg_search_symbolic_verify(full, g, &(MgSymbolicTest){sizes, 6, vo}, &check, &d) ==
           MG_STATUS_OK);
     CHECK_EQ_INT(check.verdict, MG_VERDICT_EQUIVALENT);
     g->graphs[1].grid[0]--; // the tail dropped
@@ -189,7 +189,7 @@ static void test_symbols_mutations_rejected(void) {
   const int64_t sizes[] = {1, 2, 7};
   MgVerifyOptions vo = mg_verify_options_default();
   MgSymbolicCheck check;
-  CHECK(mg_search_symbolic_verify(sum, max, sizes, 3, &vo, &check, &d) ==
+  CHECK(mg_search_symbolic_verify(sum, max, &(MgSymbolicTest){sizes, 3, vo}, &check, &d) ==
         MG_STATUS_OK);
   CHECK_EQ_INT(check.verdict, MG_VERDICT_NOT_EQUIVALENT);
   CHECK_EQ_INT(check.size, 2); // size 1 passed, 2 did not

@@ -860,9 +860,8 @@ static Outcome interpret_and_compare(const Pair *pair,
 }
 
 static Outcome check_instance(MlirOperation module, MlirOperation ref,
-                              MlirLocation kloc, const char *label,
-                              const MgRunSignature *sig_in,
-                              const MgProgram *program, const Options *o);
+                              const Pair *at, const MgRunSignature *sig_in,
+                              const MgProgram *program);
 
 /// `program` with every symbol at size `n`, validated, and its label
 /// "label[?=n]" in `at`; NULL after reporting why.
@@ -1072,7 +1071,8 @@ static Outcome check_pair(MlirOperation module, MlirOperation ref,
   if (!program)
     return OUTCOME_ERROR;
   if (!mg_run_signature_dynamic(&sig)) {
-    Outcome outcome = check_instance(module, ref, kloc, label, &sig, program, o);
+    Outcome outcome =
+        check_instance(module, ref, &(Pair){label, kloc, o}, &sig, program);
     mg_program_destroy(program);
     return outcome;
   }
@@ -1082,7 +1082,7 @@ static Outcome check_pair(MlirOperation module, MlirOperation ref,
     char at[300];
     MgRunSignature sig_n = mg_run_signature_at(&sig, o->dyn_sizes[i]);
     MgProgram *p = instance(program, o->dyn_sizes[i], label, kloc, at);
-    Outcome r = p ? check_instance(module, ref, kloc, at, &sig_n, p, o)
+    Outcome r = p ? check_instance(module, ref, &(Pair){at, kloc, o}, &sig_n, p)
                   : OUTCOME_ERROR;
     mg_program_destroy(p);
     if (r > worst)
@@ -1094,12 +1094,14 @@ static Outcome check_pair(MlirOperation module, MlirOperation ref,
 
 /// check_pair for one static signature `sig` and its program.
 static Outcome check_instance(MlirOperation module, MlirOperation ref,
-                              MlirLocation kloc, const char *label,
-                              const MgRunSignature *sig_in,
-                              const MgProgram *program, const Options *o) {
+                              const Pair *at, const MgRunSignature *sig_in,
+                              const MgProgram *program) {
   char err[512];
   MgRunSignature sig = *sig_in;
-  Pair pair = {label, kloc, o};
+  Pair pair = *at;
+  const char *label = at->label;
+  MlirLocation kloc = at->loc;
+  const Options *o = at->o;
   Plan plan;
   plan_check(program, &sig, ref, o, &plan);
   MgRunSampleKind kind = plan.kind;
@@ -1156,9 +1158,11 @@ static double coarsest_roundoff(const MgProgram *program) {
 /// same inputs and compares them, with the tolerance of the coarsest type.
 static Outcome compare_lowered(MlirContext ctx, const MgProgram *program,
                                const MgProgram *lowered,
-                               const MgRunSignature *sig, MlirLocation loc,
-                               const char *label, const Options *o) {
+                               const MgRunSignature *sig, const Pair *pair) {
   char err[512];
+  MlirLocation loc = pair->loc;
+  const char *label = pair->label;
+  const Options *o = pair->o;
   double u = coarsest_roundoff(program);
   MgRunMemory need;
   mg_run_memory_full(program, sig, MG_RUN_MEMORY_LOWERED, (MlirOperation){0},
@@ -1178,7 +1182,7 @@ static Outcome compare_lowered(MlirContext ctx, const MgProgram *program,
                                err, sizeof err))
     report_error(loc, label, err);
   else
-    outcome = interpret_and_compare(&(Pair){label, loc, o}, program, sig, &b,
+    outcome = interpret_and_compare(pair, program, sig, &b,
                                     &sides);
   buffers_free(&b);
   return outcome;
@@ -1251,7 +1255,8 @@ static Outcome check_candidates(MlirContext ctx, const MgProgram *program,
     char name[300];
     snprintf(name, sizeof name, "%s candidate %u", label, i);
     Outcome out =
-        compare_lowered(ctx, c.items[i], c.items[i], sig, loc, name, &quiet);
+        compare_lowered(ctx, c.items[i], c.items[i], sig,
+                        &(Pair){name, loc, &quiet});
     ok += out == OUTCOME_OK;
     overflows += out == OUTCOME_OVERFLOW;
     if (out > worst)
@@ -1298,7 +1303,8 @@ static Outcome check_lowered(MlirOperation module, MlirOperation kernel,
       char at[300];
       MgRunSignature sig_n = mg_run_signature_at(&sig, o->dyn_sizes[i]);
       MgProgram *p = instance(program, o->dyn_sizes[i], label, kloc, at);
-      Outcome r = p ? compare_lowered(ctx, p, program, &sig_n, kloc, at, o)
+      Outcome r = p ? compare_lowered(ctx, p, program, &sig_n,
+                                      &(Pair){at, kloc, o})
                     : OUTCOME_ERROR;
       mg_program_destroy(p);
       if (r > outcome)
@@ -1310,7 +1316,8 @@ static Outcome check_lowered(MlirOperation module, MlirOperation kernel,
     mg_program_destroy(program);
     return outcome;
   }
-  outcome = compare_lowered(ctx, program, program, &sig, kloc, label, o);
+  outcome = compare_lowered(ctx, program, program, &sig,
+                            &(Pair){label, kloc, o});
   if (o->candidates) {
     Outcome c = check_candidates(ctx, program, &sig, kloc, label, o);
     if (c > outcome)
