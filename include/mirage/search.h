@@ -216,6 +216,11 @@ MG_API MgProgram *mg_search_symbolic_generalize(const MgProgram *full,
 /// (a softmax over a KV length): no generalized program can be found for
 /// it yet, so the search skips it.
 MG_API bool mg_search_symbolic_reduces(const MgProgram *p);
+/// True when no kernel of `p` (a program with symbols) reads one row of a
+/// symbol to compute another: no reduction over a symbolic dim, in the
+/// root or a block, no for-loop over one (the condition of
+/// docs/verification.md §4b); false with `diag` otherwise.
+MG_API bool mg_search_symbolic_rowwise(const MgProgram *p, MgDiag *diag);
 typedef struct MgSymbolicCheck {
   MgVerdict verdict;  // EQUIVALENT when every size passed
   int64_t size;       // the size that failed (verdict or status)

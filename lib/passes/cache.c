@@ -462,6 +462,41 @@ static bool cache_key(const MgProgram *subject, const MgSearchOptions *o,
   return true;
 }
 
+/// check() for a subject with symbols (one entry serves every size): the
+/// entry must not mix rows (then equivalence at one size of each tile is
+/// equivalence at all, docs/verification.md §4b), tested at 1, 7 and each
+/// block's rows + 1, with a fresh seed.
+static MgStatus check_symbolic(Lookup *l, const MgProgram *subject,
+                               const MgProgram *entry, double verify_error,
+                               MgDiag *diag) {
+  MgDiag vd = MG_DIAG_INIT;
+  if (!mg_search_symbolic_rowwise(entry, &vd))
+    return mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
+                       "it is not valid for every size: %s", vd.message);
+  int64_t sizes[2 + 3 * MG_SEARCH_MAX_PARTS] = {1, 7};
+  uint32_t n = 2;
+  for (uint32_t g = 1; g < entry->num_graphs; g++)
+    for (int a = 0; a < 3; a++)
+      if (entry->graphs[g].grid_sym[a] && entry->graphs[g].grid_rows[a] > 1 &&
+          n < sizeof sizes / sizeof *sizes)
+        sizes[n++] = entry->graphs[g].grid_rows[a] + 1;
+  MgSymbolicTest test = {sizes, n, mg_verify_options_default()};
+  test.verify.target_error = verify_error;
+  test.verify.seed = mg_verify_fresh_seed();
+  test.verify.threads = mg_search_threads(l->o);
+  test.verify.memory_limit = l->o->memory_limit;
+  MgSymbolicCheck c;
+  MgStatus st = mg_search_symbolic_verify(subject, entry, &test, &c, &vd);
+  if (st != MG_STATUS_OK)
+    return mg_diag_set(diag, st, -1, -1, "it cannot be verified at size "
+                       "%lld: %s", (long long)c.size, vd.message);
+  if (c.verdict != MG_VERDICT_EQUIVALENT)
+    return mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
+                       "it is not shown equivalent at size %lld",
+                       (long long)c.size);
+  return MG_STATUS_OK;
+}
+
 /// OK when `entry` may stand for `subject`: the same signature, and the
 /// entry `authentic` (it carries this user's MAC, so this tool wrote it
 /// after verifying it for this very key) or equivalence shown by the
@@ -476,6 +511,8 @@ static MgStatus check(Lookup *l, const MgProgram *subject,
   if (authentic)
     return MG_STATUS_OK;
   l->verified = true;
+  if (mg_program_syms(subject))
+    return check_symbolic(l, subject, entry, verify_error, diag);
   MgVerifyOptions o = mg_verify_options_default();
   o.target_error = verify_error;
   // A fresh seed: the entry may have been written by someone who knows the

@@ -804,6 +804,37 @@ static bool answer_symbolic(Run *run, MlirLocation loc, const char *name,
   return true;
 }
 
+// answer_symbolic behind the caches, keyed by the program with its symbols
+// (the lift writes every `?` at one stand-in size, so the key is the shape
+// class's: one entry serves every size); an entry is the generalized
+// program, checked by cache.c for every size.
+static bool answer_symbolic_cached(Run *run, MlirOperation module,
+                                   MlirLocation loc, const char *name,
+                                   const MgProgram *full, Answer *a) {
+  if (run->use_cache && !run->explaining) {
+    answer_from_cache(run, module, loc, name, full, a);
+    if (a->best || a->kept)
+      return true;
+  }
+  if (!answer_symbolic(run, loc, name, full, a))
+    return false;
+  const MgSearchStats *st = &a->result.stats;
+  bool stopped = st->timed_out || st->memory_limited || st->states_limited;
+  MgDiag diag = MG_DIAG_INIT;
+  MgStatus put = MG_STATUS_OK;
+  MgSearchFound found;
+  memset(&found, 0, sizeof found);
+  found.program = a->best;
+  if (run->use_cache && !run->explaining)
+    put = a->best ? mg_cache_put(&run->store, full, &run->options, &found,
+                                 stopped, &diag)
+                  : mg_cache_put_kept(&run->store, full, &run->options,
+                                      stopped, &diag);
+  if (put != MG_STATUS_OK && run->remarks)
+    mg_pass_remark(loc, "mirage-search: result not cached: %s", diag.message);
+  return true;
+}
+
 // The answer for a subprogram not seen before in this run, as a plain
 // run finds it: the caches, then the fleet's search, then the search.
 static bool answer_fresh(Run *run, MlirOperation module, const Subject *subj,
@@ -1051,14 +1082,14 @@ static bool search_one(MlirOperation module, MlirSymbolTable symbols,
     return ok;
   }
   uint64_t hash = mg_program_hash(target);
-  // A program with symbols is searched here every time: the caches and
-  // the memo hold one-row answers, not its generalized one.
+  // A program with symbols is keyed by itself in the caches, not by its
+  // one-row form; the run's memo holds one-row answers, so it is not used.
   const Seen *seen = full ? NULL : find_seen(run, target, hash);
   bool ok = true;
   if (seen)
     answer_from_seen(run, seen, &a);
   else if (full)
-    ok = answer_symbolic(run, loc, name, full, &a);
+    ok = answer_symbolic_cached(run, module, loc, name, full, &a);
   else
     ok = answer_planned(run, module, &subj, hash, &a);
   if (ok && !seen && !full)

@@ -304,6 +304,40 @@ static bool reduces_symbol(const MgGraph *root, const MgOp *op) {
   }
 }
 
+bool mg_search_symbolic_rowwise(const MgProgram *p, MgDiag *diag) {
+  const MgGraph *root = &p->graphs[0];
+  for (uint32_t i = 0; i < root->num_ops; i++) {
+    const MgOp *op = &root->ops[i];
+    if (reduces_symbol(root, op))
+      return mg_diag_set(diag, MG_STATUS_INVALID, 0, (int32_t)i,
+                         "a kernel reduces over a symbolic dim"), false;
+    if (op->kind != MG_OP_CUSTOM)
+      continue;
+    const MgGraph *b = &p->graphs[op->attr];
+    Rows in[MG_MAX_OP_INPUTS] = {0};
+    for (uint32_t k = 0; k < op->num_inputs; k++)
+      in[k] = root->tensors[op->inputs[k]].sym;
+    Rows *rows = calloc(b->num_tensors + 1, sizeof *rows);
+    const char *why = NULL;
+    if (!rows)
+      return mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1, "out of memory"), false;
+    row_masks(b, in, rows, &why);
+    for (uint32_t s = 1; !why && s <= MG_MAX_SYMS; s++)
+      for (uint32_t k = 0; !why && k < b->num_ops; k++) {
+        const MgOp *it = &b->ops[k];
+        if (it->kind != MG_OP_ITERATOR || it->fmap == MG_MAP_NONE)
+          continue;
+        if (b->forloop > 1 && row_sym(rows[it->inputs[0]], (uint32_t)it->fmap))
+          why = "a for-loop runs over a symbol's rows";
+      }
+    free(rows);
+    if (why)
+      return mg_diag_set(diag, MG_STATUS_INVALID, (int32_t)op->attr, -1, "%s",
+                         why), false;
+  }
+  return true;
+}
+
 bool mg_search_symbolic_reduces(const MgProgram *p) {
   const MgGraph *root = &p->graphs[0];
   for (uint32_t i = 0; i < root->num_ops; i++)
