@@ -318,11 +318,11 @@ MG_API MgStatus mg_graph_set_input_perm(MgProgram *p, MgGraphId g,
 MG_API MgStatus mg_graph_set_input_sym(MgProgram *p, MgGraphId g,
                                        MgTensorId t, uint32_t d, unsigned s,
                                        MgDiag *diag);
-/// A new input of `g` of `like`'s type, with the symbols `sym` (MgTensor.sym
-/// bits) and the layout of INPUT op `layout` (NULL: none): how a graph is
-/// rebuilt with an input as another program has it.
+/// A new input of `g` of `like`'s type and symbols, with the layout of
+/// INPUT op `layout` (NULL: none): how a graph is rebuilt with an input as
+/// another program has it.
 MG_API MgTensorId mg_graph_add_input_as(MgProgram *p, MgGraphId g,
-                                        const MgTensor *like, uint16_t sym,
+                                        const MgTensor *like,
                                         const MgOp *layout, MgDiag *diag);
 /// The symbols some tensor of the program has, bit s-1 for symbol s.
 MG_API unsigned mg_program_syms(const MgProgram *p);
@@ -334,6 +334,9 @@ MG_API int64_t mg_program_sym_size(const MgProgram *p, unsigned s);
 /// (mg_program_validate).
 MG_API void mg_program_instantiate(MgProgram *p,
                                    const int64_t sizes[MG_MAX_SYMS]);
+/// A copy of `p` with every symbol at `size` (NULL on no memory): what
+/// the search, the verifier and mirage-run check a program at.
+MG_API MgProgram *mg_program_clone_at(const MgProgram *p, int64_t size);
 /// Forgets every symbol: the program at its current sizes, all static.
 MG_API void mg_program_clear_syms(MgProgram *p);
 /// The layout of INPUT op `op` with result rank `rank` into perm[0..rank):

@@ -129,6 +129,20 @@ static bool read_map(MlirOperation op, const char *name, int8_t *map) {
   return true;
 }
 
+// Attribute `name` of `op` as three i64s (x, y, z) into `out`: true when
+// it is absent (`out` untouched) or well-formed.
+static bool read_axes(MlirOperation op, const char *name, int64_t out[3]) {
+  MlirAttribute a = attr(op, name);
+  if (mlirAttributeIsNull(a))
+    return true;
+  if (!mlirAttributeIsADenseI64Array(a) ||
+      mlirDenseArrayGetNumElements(a) != 3)
+    return false;
+  for (intptr_t i = 0; i < 3; ++i)
+    out[i] = mlirDenseI64ArrayGetElement(a, i);
+  return true;
+}
+
 static bool read_int(MlirOperation op, const char *name, int64_t *out) {
   MlirAttribute a = attr(op, name);
   if (mlirAttributeIsNull(a) || !mlirAttributeIsAInteger(a))
@@ -654,18 +668,35 @@ static MgStatus import_graph(Importer *im, MlirOperation func, MgLevel level,
   if (g == MG_NO_ID || add_map_entry(im, g, func) != MG_STATUS_OK)
     return fail(im, floc, MG_STATUS_NOMEM, "%s", "out of memory");
   if (level == MG_LEVEL_BLOCK) {
-    MlirAttribute grid = attr(func, "ug.grid");
+    // ug.grid, then a symbol's axes (ug.grid_sym) and the rows a block of
+    // them takes (ug.grid_rows): those have ceil(size / rows) blocks.
+    static const char *const names[3] = {"ug.grid", "ug.grid_rows",
+                                         "ug.grid_sym"};
+    int64_t grid[3] = {1, 1, 1}, rows[3] = {1, 1, 1}, syms[3] = {0, 0, 0};
+    int64_t *axes[3] = {grid, rows, syms};
+    for (int k = 0; k < 3; ++k)
+      if (!read_axes(func, names[k], axes[k]))
+        return fail(im, floc, MG_STATUS_INVALID,
+                    "'%s' must be array<i64: x, y, z>", names[k]);
     int64_t threads = 128, forloop = 1;
-    int32_t dims[3] = {1, 1, 1};
-    if (!mlirAttributeIsNull(grid)) {
-      if (!mlirAttributeIsADenseI64Array(grid) ||
-          mlirDenseArrayGetNumElements(grid) != 3)
+    int32_t dims[3];
+    uint8_t grid_sym[3];
+    int32_t grid_rows[3];
+    for (int i = 0; i < 3; ++i) {
+      if (rows[i] < 1 || rows[i] > INT32_MAX)
         return fail(im, floc, MG_STATUS_INVALID, "%s",
-                    "'ug.grid' must be array<i64: x, y, z>");
-      for (int i = 0; i < 3; ++i) {
-        int64_t d = mlirDenseI64ArrayGetElement(grid, i);
-        dims[i] = d < 0 || d > INT32_MAX ? 0 : (int32_t)d;
-      }
+                    "'ug.grid_rows' entries must be positive");
+      if (syms[i] < 0 || syms[i] > MG_MAX_SYMS ||
+          (syms[i] && im->sym_size[syms[i] - 1] < 1))
+        return fail(im, floc, MG_STATUS_INVALID, "%s",
+                    "'ug.grid_sym' names a symbol the kernel graph's "
+                    "'ug.syms' does not size");
+      grid_rows[i] = (int32_t)rows[i];
+      grid_sym[i] = (uint8_t)syms[i];
+      dims[i] = grid[i] < 0 || grid[i] > INT32_MAX ? 0 : (int32_t)grid[i];
+      if (syms[i])
+        dims[i] = (int32_t)((im->sym_size[syms[i] - 1] + rows[i] - 1) /
+                            rows[i]);
     }
     if (!mlirAttributeIsNull(attr(func, "ug.block_threads")) &&
         !read_int(func, "ug.block_threads", &threads))
@@ -677,39 +708,6 @@ static MgStatus import_graph(Importer *im, MlirOperation func, MgLevel level,
                   "'ug.forloop' must be an integer");
     if (threads < 0 || threads > INT32_MAX || forloop < 0 || forloop > INT32_MAX)
       threads = forloop = 0;
-    MlirAttribute gs = attr(func, "ug.grid_sym"), gr = attr(func, "ug.grid_rows");
-    uint8_t grid_sym[3] = {0, 0, 0};
-    int32_t grid_rows[3] = {1, 1, 1};
-    if (!mlirAttributeIsNull(gr)) {
-      if (!mlirAttributeIsADenseI64Array(gr) ||
-          mlirDenseArrayGetNumElements(gr) != 3)
-        return fail(im, floc, MG_STATUS_INVALID, "%s",
-                    "'ug.grid_rows' must be array<i64: x, y, z>");
-      for (int i = 0; i < 3; ++i) {
-        int64_t r = mlirDenseI64ArrayGetElement(gr, i);
-        if (r < 1 || r > INT32_MAX)
-          return fail(im, floc, MG_STATUS_INVALID, "%s",
-                      "'ug.grid_rows' entries must be positive");
-        grid_rows[i] = (int32_t)r;
-      }
-    }
-    if (!mlirAttributeIsNull(gs)) {
-      if (!mlirAttributeIsADenseI64Array(gs) ||
-          mlirDenseArrayGetNumElements(gs) != 3)
-        return fail(im, floc, MG_STATUS_INVALID, "%s",
-                    "'ug.grid_sym' must be array<i64: x, y, z>");
-      for (int i = 0; i < 3; ++i) {
-        int64_t s = mlirDenseI64ArrayGetElement(gs, i);
-        if (s < 0 || s > MG_MAX_SYMS || (s && im->sym_size[s - 1] < 1))
-          return fail(im, floc, MG_STATUS_INVALID, "%s",
-                      "'ug.grid_sym' names a symbol the kernel graph's "
-                      "'ug.syms' does not size");
-        grid_sym[i] = (uint8_t)s;
-        if (s) // ceil(size / rows) blocks
-          dims[i] = (int32_t)((im->sym_size[s - 1] + grid_rows[i] - 1) /
-                              grid_rows[i]);
-      }
-    }
     if (mg_graph_set_launch(im->program, g, dims, (int32_t)threads,
                             (int32_t)forloop, im->diag) != MG_STATUS_OK) {
       *im->error_loc = floc;

@@ -23,7 +23,7 @@ MgStatus mg_graph_append(MgProgram *dst, MgGraphId dg, const MgProgram *src,
         continue; // bound by the caller
       // Positions follow op order, as the builders number inputs.
       map[op->outputs[0]] =
-          mg_graph_add_input_as(dst, dg, t0, t0->sym, op, diag);
+          mg_graph_add_input_as(dst, dg, t0, op, diag);
       if (map[op->outputs[0]] == MG_NO_ID)
         return MG_STATUS_INVALID;
       continue;

@@ -41,13 +41,13 @@ MgStatus mg_graph_set_input_sym(MgProgram *p, MgGraphId g, MgTensorId t,
 }
 
 MgTensorId mg_graph_add_input_as(MgProgram *p, MgGraphId g,
-                                 const MgTensor *like, uint16_t sym,
-                                 const MgOp *layout, MgDiag *diag) {
+                                 const MgTensor *like, const MgOp *layout,
+                                 MgDiag *diag) {
   MgTensorId t = mg_graph_add_input(p, g, (MgDType)like->dtype, like->rank,
                                     like->dims, diag);
   for (uint32_t d = 0; t != MG_NO_ID && d < like->rank; d++)
-    if (((sym >> (2 * d)) & 3u) &&
-        mg_graph_set_input_sym(p, g, t, d, (sym >> (2 * d)) & 3u, diag) !=
+    if (mg_tensor_sym(like, d) &&
+        mg_graph_set_input_sym(p, g, t, d, mg_tensor_sym(like, d), diag) !=
             MG_STATUS_OK)
       t = MG_NO_ID;
   int8_t perm[MG_MAX_DIMS];
@@ -95,6 +95,14 @@ void mg_program_instantiate(MgProgram *p, const int64_t sizes[MG_MAX_SYMS]) {
         gr->grid[a] = (int32_t)((sizes[gr->grid_sym[a] - 1] + rows - 1) / rows);
       }
   }
+}
+
+MgProgram *mg_program_clone_at(const MgProgram *p, int64_t size) {
+  MgProgram *q = mg_program_clone(p);
+  const int64_t sizes[MG_MAX_SYMS] = {size, size, size};
+  if (q)
+    mg_program_instantiate(q, sizes);
+  return q;
 }
 
 void mg_program_clear_syms(MgProgram *p) {

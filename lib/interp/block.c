@@ -107,14 +107,13 @@ static MgStatus copy_clamped(MgExec *ex, const MgBuffer *src,
   for (uint32_t d = 0; d < rank; ++d) {
     int64_t from[MG_MAX_DIMS] = {0}, to[MG_MAX_DIMS] = {0};
     from[d] = valid[d] - 1;
-    int64_t rows = region[d];
     region[d] = 1;
     for (int64_t k = valid[d]; k < size[d]; ++k) {
       to[d] = k;
       mg_interp_copy_box(tile, (MgBoxAt){size, from}, tile,
                          (MgBoxAt){size, to}, region, rank);
     }
-    region[d] = rows < size[d] ? size[d] : rows; // filled along d from here
+    region[d] = size[d]; // filled along d from here on
   }
   return MG_STATUS_OK;
 }

@@ -51,7 +51,7 @@ static bool rebuild(const MgProgram *p, MgProgram *q, MgDiag *d) {
       MgTensor x = g->tensors[op->outputs[0]];
       for (uint32_t k = 0; k < x.rank; ++k)
         mg_tensor_set_sym(&x, k, x.dims[k] == MG_LIFT_SYM_SIZE);
-      MgTensorId t = mg_graph_add_input_as(q, 0, &x, x.sym, op, d);
+      MgTensorId t = mg_graph_add_input_as(q, 0, &x, op, d);
       map[op->outputs[0]] = t;
       ok = t == op->outputs[0];
       continue;
@@ -86,13 +86,9 @@ static bool stray_size(const MgProgram *q) {
 bool mg_lift_symbolize(MgLiftBuilder *b, const MlirValue *outputs,
                        uint32_t num_outputs) {
   bool dynamic = false, clash = false;
-  for (uint32_t i = 0; i < b->num_inputs; ++i) {
-    MlirType t = mlirValueGetType(b->inputs[i]);
-    dynamic |= mg_lift_type_is_dynamic(t);
-    clash |= has_stand_in(t);
-  }
-  for (uint32_t i = 0; i < num_outputs; ++i) {
-    MlirType t = mlirValueGetType(outputs[i]);
+  for (uint32_t i = 0; i < b->num_inputs + num_outputs; ++i) {
+    MlirType t = mlirValueGetType(i < b->num_inputs ? b->inputs[i]
+                                                   : outputs[i - b->num_inputs]);
     dynamic |= mg_lift_type_is_dynamic(t);
     clash |= has_stand_in(t);
   }

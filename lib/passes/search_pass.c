@@ -1040,18 +1040,6 @@ static bool search_one(MlirOperation module, MlirSymbolTable symbols,
   char name[256];
   snprintf(name, sizeof name, "%s", map.graph_names[0]);
   mg_bridge_map_free(&map);
-  // With symbols: searched as its one-row program, the answer generalized
-  // (search_symbolic.c); `full` is the program itself.
-  MgProgram *full = NULL;
-  if (mg_program_syms(target)) {
-    full = target;
-    target = mg_search_symbolic_at(full, 1);
-    if (!target) {
-      mg_program_destroy(full);
-      mg_pass_error(loc, "mirage-search: out of memory");
-      return false;
-    }
-  }
   const Subject subj = {func, loc, name, target};
   if (mg_pass_has_custom_ops(target)) {
     if (run->remarks)
@@ -1061,48 +1049,40 @@ static bool search_one(MlirOperation module, MlirSymbolTable symbols,
                              "not searched (already has graph-defined "
                              "kernels)", NULL, NULL);
     mg_program_destroy(target);
-    mg_program_destroy(full);
     return drawn;
   }
-  MgSearchCost before = mg_symbolic_cost(full ? full : target, &run->options);
+  // With symbols: searched at one row (and a tile of rows), the answer
+  // generalized (search_symbolic.c), keyed in the caches by the program
+  // itself; the run's memo holds one-row answers, so it is not used.
+  bool symbolic = mg_program_syms(target) != 0;
+  MgSearchCost before = mg_symbolic_cost(target, &run->options);
   Answer a;
   memset(&a, 0, sizeof a);
-  if (full && mg_search_symbolic_reduces(full)) {
+  bool ok = true;
+  if (symbolic && mg_search_symbolic_reduces(target)) {
     // Kept as it is, without a search whose answers would all be refused.
     if (run->remarks)
       mg_pass_remark(loc, "mirage-search: '@%s' reduces over a dynamic dim: "
                           "not searched (a kernel takes a dynamic dim only "
                           "as blocks of rows yet)", name);
-    bool ok = apply_answer(run, module, symbols,
-                           &(Subject){func, loc, name, full}, &before, &a);
-    mg_program_destroy(target);
-    mg_program_destroy(full);
-    ++run->done;
-    module_progress(run);
-    return ok;
+  } else if (symbolic) {
+    ok = answer_symbolic_cached(run, module, loc, name, target, &a);
+  } else {
+    uint64_t hash = mg_program_hash(target);
+    const Seen *seen = find_seen(run, target, hash);
+    if (seen)
+      answer_from_seen(run, seen, &a);
+    else
+      ok = answer_planned(run, module, &subj, hash, &a);
+    if (ok && !seen)
+      remember(run, target, hash, a.best, name, &a.result.stats);
   }
-  uint64_t hash = mg_program_hash(target);
-  // A program with symbols is keyed by itself in the caches, not by its
-  // one-row form; the run's memo holds one-row answers, so it is not used.
-  const Seen *seen = full ? NULL : find_seen(run, target, hash);
-  bool ok = true;
-  if (seen)
-    answer_from_seen(run, seen, &a);
-  else if (full)
-    ok = answer_symbolic_cached(run, module, loc, name, full, &a);
-  else
-    ok = answer_planned(run, module, &subj, hash, &a);
-  if (ok && !seen && !full)
-    remember(run, target, hash, a.best, name, &a.result.stats);
-  const Subject whole = {func, loc, name, full};
   if (ok)
-    ok = apply_answer(run, module, symbols, full ? &whole : &subj, &before,
-                      &a);
+    ok = apply_answer(run, module, symbols, &subj, &before, &a);
   mg_search_result_free(&a.result);
   mg_ptx_ranking_free(&a.ranking);
   mg_program_destroy(a.best);
   mg_program_destroy(target);
-  mg_program_destroy(full);
   ++run->done;
   module_progress(run);
   return ok;

@@ -27,23 +27,12 @@ static uint32_t verify_sizes(int64_t at, int64_t sizes[3]) {
   return 3;
 }
 
-static MgProgram *at(const MgProgram *p, int64_t n) {
-  MgProgram *q = mg_program_clone(p);
-  if (!q)
-    return NULL;
-  int64_t sizes[MG_MAX_SYMS];
-  for (int k = 0; k < MG_MAX_SYMS; k++)
-    sizes[k] = n;
-  mg_program_instantiate(q, sizes);
-  return q;
-}
-
 MgSearchCost mg_symbolic_cost(const MgProgram *p, const MgSearchOptions *o) {
   if (!mg_program_syms(p))
     return mg_search_cost(p, o);
   MgSearchCost sum = {0};
   for (int i = 0; i < MG_SYMBOLIC_NUM_COST_SIZES; i++) {
-    MgProgram *q = at(p, mg_symbolic_cost_sizes[i]);
+    MgProgram *q = mg_program_clone_at(p, mg_symbolic_cost_sizes[i]);
     if (!q)
       continue;
     MgSearchCost c = mg_search_cost(q, o);
@@ -99,8 +88,10 @@ bool mg_symbolic_wins_at_largest(const MgProgram *full,
                                  const MgProgram *candidate,
                                  const MgSearchOptions *o) {
   int64_t n = mg_symbolic_cost_sizes[MG_SYMBOLIC_NUM_COST_SIZES - 1];
-  MgProgram *a = at(full, n), *b = at(candidate, n);
-  bool wins = a && b && mg_search_cost(b, o).time_s <= mg_search_cost(a, o).time_s;
+  MgProgram *a = mg_program_clone_at(full, n);
+  MgProgram *b = mg_program_clone_at(candidate, n);
+  bool wins = a && b &&
+              mg_search_cost(b, o).time_s <= mg_search_cost(a, o).time_s;
   mg_program_destroy(a);
   mg_program_destroy(b);
   return wins;
@@ -128,7 +119,8 @@ void mg_symbolic_remark_sizes(MlirLocation loc, const char *name,
   const MgGpu *gpu = mg_cost_gpu(o->target);
   for (int i = 0; i < MG_SYMBOLIC_NUM_COST_SIZES; i++) {
     int64_t n = mg_symbolic_cost_sizes[i];
-    MgProgram *a = at(original, n), *b = chosen ? at(chosen, n) : NULL;
+    MgProgram *a = mg_program_clone_at(original, n);
+    MgProgram *b = chosen ? mg_program_clone_at(chosen, n) : NULL;
     if (a && (b || !chosen)) {
       MgProgramBound bound;
       mg_cost_program_bound(a, gpu, &bound);

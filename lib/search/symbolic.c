@@ -18,12 +18,9 @@
 #include <string.h>
 
 MgProgram *mg_search_symbolic_at(const MgProgram *p, int64_t rows) {
-  MgProgram *q = mg_program_clone(p);
-  if (!q)
-    return NULL;
-  const int64_t sizes[MG_MAX_SYMS] = {rows, rows, rows};
-  mg_program_instantiate(q, sizes);
-  mg_program_clear_syms(q);
+  MgProgram *q = mg_program_clone_at(p, rows);
+  if (q)
+    mg_program_clear_syms(q);
   return q;
 }
 
@@ -52,7 +49,7 @@ static bool join(Rows a, Rows b, uint32_t rank, Rows *out) {
 
 // Which dims of each tensor of block graph `b` hold one index of a symbol
 // (the block's row), from its inputs' symbols `in` (by position). False,
-// with `why`, when an op reduces over such a dim.
+// with `why`, when an op reduces over such a dim or a for-loop runs over it.
 static bool row_masks(const MgGraph *b, const Rows *in, Rows *rows,
                       const char **why) {
   for (uint32_t i = 0; i < b->num_ops; i++) {
@@ -88,7 +85,14 @@ static bool row_masks(const MgGraph *b, const Rows *in, Rows *rows,
       for (uint32_t k = 1; ok && k < op->num_inputs; k++)
         ok = join(r, rows[op->inputs[k]], rank, &r);
       break;
-    case MG_OP_ITERATOR:
+    case MG_OP_ITERATOR: // a for-loop over rows sums them in accumulators
+      if (op->fmap != MG_MAP_NONE && b->forloop > 1 &&
+          row_sym(a, (uint32_t)op->fmap)) {
+        *why = "a for-loop runs over a symbol's rows (its accumulators would "
+               "mix them)";
+        return false;
+      }
+      break;
     case MG_OP_SAVER:
       break;
     default: // element-wise, binary or fused (THREAD): rows broadcast
@@ -118,8 +122,8 @@ static int dim_of(Rows r, uint32_t rank, unsigned s) {
   return found;
 }
 
-// Points grid axis `ax` at dim `m` in `map` (a size-1 dim at size one, so
-// any axis mapping it had extent 1 and is dropped).
+// Points grid axis `ax` at dim `m` in `map`; another axis mapping it had
+// extent 1 (split_axis) and is dropped.
 static void remap(int8_t map[3], int ax, int m) {
   for (int a = 0; a < 3; a++)
     if (map[a] == m)
@@ -127,8 +131,6 @@ static void remap(int8_t map[3], int ax, int m) {
   map[ax] = (int8_t)m;
 }
 
-// Block graph `bg` of `one`, called with kernel tensors `args` of q's
-// root, as a block graph of q where each symbol gets a grid axis.
 // How block graph b (of the program at `rows` rows) splits symbol s's
 // dim: the grid axis of extent > 1 that maps it in every iterator reading
 // it, or -1 when no axis does (a block holds all the rows); -2 with `why`.
@@ -143,11 +145,6 @@ static int split_axis(const MgGraph *b, const Rows *rows, unsigned s,
     int m = dim_of(rows[op->inputs[0]], x->rank, s);
     if (m < 0)
       continue;
-    if (op->fmap == m && b->forloop > 1) {
-      *why = "a for-loop runs over a symbol's rows (its accumulators would "
-             "mix them)";
-      return -2;
-    }
     int ax = -1;
     for (int a = 0; a < 3; a++)
       if (op->imap[a] == m && b->grid[a] > 1)
@@ -161,7 +158,9 @@ static int split_axis(const MgGraph *b, const Rows *rows, unsigned s,
   return split == -3 ? -1 : split;
 }
 
-// `custom` calls its block graph of `one` with kernel tensors of q's root.
+// The block graph `custom` calls in `one` (the program at `at` rows), its
+// operands kernel tensors of q's root, as a block graph of q where each
+// symbol gets a grid axis.
 static MgGraphId generalize_block(MgProgram *q, const MgProgram *one,
                                   int64_t at, const MgOp *custom,
                                   MgDiag *diag) {
@@ -229,7 +228,7 @@ static MgGraphId generalize_block(MgProgram *q, const MgProgram *one,
     const MgOp *op = &b->ops[i];
     if (op->kind == MG_OP_INPUT) {
       MgTensor kt = q->graphs[0].tensors[args[op->attr]];
-      MgTensorId t = mg_graph_add_input_as(q, g, &kt, kt.sym, op, diag);
+      MgTensorId t = mg_graph_add_input_as(q, g, &kt, op, diag);
       if (t == MG_NO_ID)
         why = diag->message;
       map[op->outputs[0]] = t;
@@ -322,14 +321,6 @@ bool mg_search_symbolic_rowwise(const MgProgram *p, MgDiag *diag) {
     if (!rows)
       return mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1, "out of memory"), false;
     row_masks(b, in, rows, &why);
-    for (uint32_t s = 1; !why && s <= MG_MAX_SYMS; s++)
-      for (uint32_t k = 0; !why && k < b->num_ops; k++) {
-        const MgOp *it = &b->ops[k];
-        if (it->kind != MG_OP_ITERATOR || it->fmap == MG_MAP_NONE)
-          continue;
-        if (b->forloop > 1 && row_sym(rows[it->inputs[0]], (uint32_t)it->fmap))
-          why = "a for-loop runs over a symbol's rows";
-      }
     free(rows);
     if (why)
       return mg_diag_set(diag, MG_STATUS_INVALID, (int32_t)op->attr, -1, "%s",
@@ -360,7 +351,7 @@ MgProgram *mg_search_symbolic_generalize(const MgProgram *full,
     if (op->kind == MG_OP_INPUT) {
       const MgTensor *x = mg_graph_input_tensor(fr, (uint32_t)op->attr);
       MgTensorId t =
-          x ? mg_graph_add_input_as(q, 0, x, x->sym, op, diag) : MG_NO_ID;
+          x ? mg_graph_add_input_as(q, 0, x, op, diag) : MG_NO_ID;
       map[op->outputs[0]] = t;
       ok = t != MG_NO_ID;
       continue;
@@ -428,18 +419,11 @@ MgStatus mg_search_symbolic_verify(const MgProgram *full,
   check->verdict = MG_VERDICT_EQUIVALENT;
   check->log2_bound = -1e300;
   for (uint32_t i = 0; i < num_sizes; i++) {
-    int64_t at[MG_MAX_SYMS];
-    for (int k = 0; k < MG_MAX_SYMS; k++)
-      at[k] = sizes[i];
-    MgProgram *a = mg_program_clone(full), *b = mg_program_clone(candidate);
-    MgStatus st = a && b ? MG_STATUS_OK
+    MgProgram *a = mg_program_clone_at(full, sizes[i]);
+    MgProgram *b = mg_program_clone_at(candidate, sizes[i]);
+    MgStatus st = a && b ? mg_program_validate(b, NULL, diag)
                          : mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1,
                                        "out of memory");
-    if (st == MG_STATUS_OK) {
-      mg_program_instantiate(a, at);
-      mg_program_instantiate(b, at);
-      st = mg_program_validate(b, NULL, diag);
-    }
     MgVerifyResult r;
     if (st == MG_STATUS_OK)
       st = mg_verify_equivalent(a, b, options, &r, diag);

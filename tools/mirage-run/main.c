@@ -869,16 +869,12 @@ static MgProgram *instance(const MgProgram *program, int64_t n,
                            const char *label, MlirLocation loc,
                            char at[300]) {
   snprintf(at, 300, "%s[?=%lld]", label, (long long)n);
-  int64_t sizes[MG_MAX_SYMS];
-  for (int k = 0; k < MG_MAX_SYMS; ++k)
-    sizes[k] = n;
-  MgProgram *p = mg_program_clone(program);
+  MgProgram *p = mg_program_clone_at(program, n);
   MgDiag diag = MG_DIAG_INIT;
   if (!p) {
     report_error(loc, at, "out of memory");
     return NULL;
   }
-  mg_program_instantiate(p, sizes);
   if (mg_program_validate(p, NULL, &diag) != MG_STATUS_OK) {
     report_error(loc, at, diag.message);
     mg_program_destroy(p);

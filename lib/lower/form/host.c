@@ -24,22 +24,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void tensor_type(const MgTensor *t, char out[TYPE_LEN]) {
-  size_t n = (size_t)snprintf(out, TYPE_LEN, "tensor<");
-  for (uint32_t d = 0; d < t->rank; d++)
-    n += mg_tensor_sym(t, d)
-             ? (size_t)snprintf(out + n, TYPE_LEN - n, "?x")
-             : (size_t)snprintf(out + n, TYPE_LEN - n, "%lldx",
-                                (long long)t->dims[d]);
-  snprintf(out + n, TYPE_LEN - n, "%s>", mg_lower_elt((MgDType)t->dtype));
-}
-
 // The tensor type the caller passes for `t`: its stored shape.
 static void stored_tensor_type(const MgGraph *g, MgTensorId t,
                                char out[TYPE_LEN]) {
   MgTensor s = g->tensors[t];
   mg_graph_stored_dims(g, t, s.dims);
-  tensor_type(&s, out);
+  mg_lower_tensor_type(&s, out);
 }
 
 // The kernel graph's tensor signature: "%arg<i>: <stored tensor type>" per
@@ -56,7 +46,7 @@ static void tensor_signature(const MgGraph *root, MgText *sig,
     }
   for (uint32_t k = 0; k < root->num_outputs; k++) {
     char tt[TYPE_LEN];
-    tensor_type(&root->tensors[root->outputs[k]], tt);
+    mg_lower_tensor_type(&root->tensors[root->outputs[k]], tt);
     mg_text_printf(results, "%s%s", k ? ", " : "", tt);
   }
 }
@@ -269,7 +259,7 @@ static void host_copy_program(Emit *e, const MgLowerOptions *o) {
   for (uint32_t k = 0; k < root->num_outputs && k < 64; k++) {
     MgTensorId t = root->outputs[k];
     char tt[TYPE_LEN], mt[TYPE_LEN];
-    tensor_type(&root->tensors[t], tt);
+    mg_lower_tensor_type(&root->tensors[t], tt);
     snprintf(mt, TYPE_LEN, "%s", e->type[t]);
     if (mg_lower_has_layout(root, t))
       logical_copy(e, root, t, host[k], mt);
@@ -573,7 +563,7 @@ static void device_adapter(Emit *e, const MgLowerOptions *o) {
     for (uint32_t k = 0; k < root->num_outputs; k++) {
       char mt[TYPE_LEN], tt[TYPE_LEN];
       out_param_type(root, k, mt);
-      tensor_type(&root->tensors[root->outputs[k]], tt);
+      mg_lower_tensor_type(&root->tensors[root->outputs[k]], tt);
       append_result(e, outs[k], mt, tt, k, &rets);
     }
     return_results(e, &rets, &results);

@@ -95,12 +95,9 @@ static void read_dim(Emit *e, const MgGraph *root, MgTensorId t, uint32_t d,
   mg_lower_fresh(e, v);
   if (tensor_args) {
     char type[TYPE_LEN];
-    // The identity memref type, spelled as the tensor it bufferizes.
-    mg_lower_memref_type(&root->tensors[t], (MgDType)root->tensors[t].dtype,
-                         NULL, type);
-    mg_lower_line(e, "%s = tensor.dim %%arg%d, %s : tensor%s", v,
-                  root->ops[root->tensors[t].producer].attr, c,
-                  type + strlen("memref"));
+    mg_lower_tensor_type(&root->tensors[t], type);
+    mg_lower_line(e, "%s = tensor.dim %%arg%d, %s : %s", v,
+                  root->ops[root->tensors[t].producer].attr, c, type);
   } else {
     mg_lower_line(e, "%s = memref.dim %s, %s : %s", v, e->val[t], c,
                   e->type[t]);

@@ -44,14 +44,26 @@ const char *mg_lower_elt(MgDType dtype) {
   }
 }
 
-void mg_lower_memref_type(const MgTensor *t, MgDType dtype, const char *space,
-                          char out[TYPE_LEN]) {
-  size_t n = (size_t)snprintf(out, TYPE_LEN, "memref<");
+// "<kind><2x?x" for `t`: its dims, a symbolic one `?`; the length written.
+static size_t shaped_prefix(const char *kind, const MgTensor *t,
+                            char out[TYPE_LEN]) {
+  size_t n = (size_t)snprintf(out, TYPE_LEN, "%s<", kind);
   for (uint32_t d = 0; d < t->rank; d++)
     n += mg_tensor_sym(t, d)
              ? (size_t)snprintf(out + n, TYPE_LEN - n, "?x")
              : (size_t)snprintf(out + n, TYPE_LEN - n, "%lldx",
                                 (long long)t->dims[d]);
+  return n;
+}
+
+void mg_lower_memref_type(const MgTensor *t, MgDType dtype, const char *space,
+                          char out[TYPE_LEN]) {
+  size_t n = shaped_prefix("memref", t, out);
   snprintf(out + n, TYPE_LEN - n, "%s%s%s>", mg_lower_elt(dtype),
            space ? ", " : "", space ? space : "");
+}
+
+void mg_lower_tensor_type(const MgTensor *t, char out[TYPE_LEN]) {
+  size_t n = shaped_prefix("tensor", t, out);
+  snprintf(out + n, TYPE_LEN - n, "%s>", mg_lower_elt((MgDType)t->dtype));
 }

@@ -28,6 +28,8 @@ void mg_lower_index(Emit *e, int64_t v, Name out);
 const char *mg_lower_elt(MgDType dtype);
 /// "memref<2x16xf16>" (element type `dtype`) plus an address space when
 /// `space` is not NULL; a symbolic dim is `?`.
+/// "tensor<2x?x16xf16>": `t`'s shape and element type.
+void mg_lower_tensor_type(const MgTensor *t, char out[TYPE_LEN]);
 void mg_lower_memref_type(const MgTensor *t, MgDType dtype, const char *space,
                           char out[TYPE_LEN]);
 
