@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """What one μGraph for every size costs (issue 29): for each program with a
-dynamic token/row count, written as torch-mlir's TOSA path emits it,
+dynamic token/row count or KV length, written as torch-mlir's TOSA path emits it,
 `mirage-opt --mirage-superopt` (lower=false, cold: cache=false) once on the
 dynamic program and once per representative size on its static copy. Prints
-the search seconds of each and, per size, the estimate of the dynamic
+the search seconds of each (the static copy's at its smallest and largest
+representative size) and, per size, the estimate of the dynamic
 program's generalized μGraph (chosen or not), of the static program's best
 at that size, and the program's bound. Asserts nothing.
 Usage: bench/dynamic.py [--threads N] [--target sm_90] [--only NAME]"""
@@ -12,6 +13,7 @@ import argparse, os, re, subprocess, sys, tempfile, time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.path.join(os.environ.get("MIRAGE_BUILD_DIR", os.path.join(ROOT, "build")), "bin")
 SIZES = [1, 16, 256, 4096]
+LENGTHS = [128, 1024, 8192, 32768]  # KV lengths, for programs reducing over `?`
 
 SHIFT = '%shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>'
 
@@ -65,10 +67,31 @@ def gated(d, n):
 """
 
 
+def decode_attention(h, d):
+    q, k, s = f"tensor<{h}x1x{d}xf16>", f"tensor<{h}x?x{d}xf16>", f"tensor<{h}x1x?xf16>"
+    kt, r = f"tensor<{h}x{d}x?xf16>", f"tensor<{h}x1x1xf16>"
+    return f"""func.func @decode_attention(%q: {q}, %k: {k}, %v: {k}) -> {q} {{
+  {SHIFT}
+  %zp = "tosa.const"() <{{values = dense<0.0> : tensor<1xf16>}}> : () -> tensor<1xf16>
+  %kt = tosa.transpose %k {{perms = array<i32: 0, 2, 1>}} : ({k}) -> {kt}
+  %s = tosa.matmul %q, %kt, %zp, %zp : ({q}, {kt}, tensor<1xf16>, tensor<1xf16>) -> {s}
+  %m = tosa.reduce_max %s {{axis = 2 : i32}} : ({s}) -> {r}
+  %d = tosa.sub %s, %m : ({s}, {r}) -> {s}
+  %e = tosa.exp %d : ({s}) -> {s}
+  %sum = tosa.reduce_sum %e {{axis = 2 : i32}} : ({s}) -> {r}
+  %o = tosa.matmul %e, %v, %zp, %zp : ({s}, {k}, tensor<1xf16>, tensor<1xf16>) -> {q}
+  %i = tosa.reciprocal %sum : ({r}) -> {r}
+  %y = tosa.mul %o, %i, %shift : ({q}, {r}, tensor<1xi8>) -> {q}
+  return %y : {q}
+}}
+"""
+
+
 PROGRAMS = {
-    "softmax 4096": softmax(4096),
-    "rmsnorm+matmul 4096x6144": rmsnorm(4096, 6144),
-    "gated mlp 4096x4096": gated(4096, 4096),
+    "softmax 4096": (softmax(4096), SIZES),
+    "rmsnorm+matmul 4096x6144": (rmsnorm(4096, 6144), SIZES),
+    "gated mlp 4096x4096": (gated(4096, 4096), SIZES),
+    "decode attention 2x?x64": (decode_attention(2, 64), LENGTHS),
 }
 
 EST = re.compile(r"at \?=(\d+): estimated ([0-9.]+) us(?:, the generalized μGraph ([0-9.]+) us)? \(program bound ([0-9.]+) us\)")
@@ -96,28 +119,28 @@ def main():
     ap.add_argument("--target", default="sm_90")
     ap.add_argument("--only")
     args = ap.parse_args()
-    print(f"| program | search s: dynamic | static at 1 | static at 4096 | size | "
+    print(f"| program | search s: dynamic | static, first size | static, last size | size | "
           f"original us | generalized μGraph us | static best us | bound us | chosen |")
     print("|---|---|---|---|---|---|---|---|---|---|")
-    for name, text in PROGRAMS.items():
+    for name, (text, sizes) in PROGRAMS.items():
         if args.only and args.only not in name:
             continue
         dyn_s, log = superopt(text, args)
         chosen = "generalized" if "replaced by a verified" in log else "original"
         per = {int(m.group(1)): m for m in EST.finditer(log)}
         static = {}
-        for n in SIZES:
+        for n in sizes:
             s, slog = superopt(text.replace("?", str(n)), args)
             m = REPLACED.search(slog)
             orig = float(per[n].group(2)) if n in per else float("nan")
             static[n] = (s, float(m.group(2)) if m else orig)
-        for i, n in enumerate(SIZES):
+        for i, n in enumerate(sizes):
             m = per.get(n)
             gen = m.group(3) if m and m.group(3) else "-"
             first = i == 0
             print(f"| {name if first else ''} | {f'{dyn_s:.1f}' if first else ''} | "
-                  f"{f'{static[1][0]:.1f}' if first else ''} | "
-                  f"{f'{static[4096][0]:.1f}' if first else ''} | {n} | "
+                  f"{f'{static[sizes[0]][0]:.1f}' if first else ''} | "
+                  f"{f'{static[sizes[-1]][0]:.1f}' if first else ''} | {n} | "
                   f"{m.group(2) if m else '-'} | {gen} | {static[n][1]:.2f} | "
                   f"{m.group(4) if m else '-'} | {chosen if first else ''} |")
 

@@ -170,6 +170,13 @@ typedef struct MgGraph {
                         // past it read as the last row, never written)
   int32_t block_threads; // block level: threads per block
   int32_t forloop;     // block level: for-loop range F >= 1
+  uint8_t forloop_sym; // block level: the symbol the for-loop runs over, 0
+                       // when static
+  int32_t forloop_rows; // ... and how many of its indices an iteration
+                        // takes (>= 1): F = ceil(size / forloop_rows), the
+                        // last iteration's tile holding only the indices
+                        // inside the size (a reduction over them skips the
+                        // rest: docs/verification.md §4c)
   uint32_t num_inputs; // number of INPUT ops
   uint32_t num_ops, cap_ops;
   uint32_t num_tensors, cap_tensors;

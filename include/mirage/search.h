@@ -204,23 +204,41 @@ MG_API MgProgram *mg_search_symbolic_at(const MgProgram *p, int64_t rows);
 /// size of full's symbols: each graph-defined kernel's blocks take the
 /// rows one of its blocks took at `at` (all `at`, or `at` / the extent of
 /// the axis that split them) on a grid axis of ceil(size / rows) blocks,
-/// the last block's tile running past the size (ug.grid_rows).
-/// NULL, with `diag` saying why, when that is not sound: a kernel (block
-/// or predefined) reduces over a symbolic dim or loops over its rows, the
-/// iterators split the rows differently, no grid axis is free, a reshape
-/// between kernels.
+/// the last block's tile running past the size (ug.grid_rows). A kernel
+/// whose for-loop runs over a symbol's rows keeps the rows an iteration
+/// took at `at` and runs ceil(size / rows) iterations, the last holding
+/// only the rows left (ug.forloop_rows).
+/// NULL, with `diag` saying why, when that is not sound: a block reduces
+/// over a symbol's rows outside a for-loop over them, the loop's rows
+/// reach an op other than an element-wise one or a reduction over them,
+/// a grid axis splits the rows the loop reduces (split-KV), a predefined
+/// kernel reduces over a symbolic dim, the iterators split the rows
+/// differently, no grid axis is free, a reshape between kernels.
 MG_API MgProgram *mg_search_symbolic_generalize(const MgProgram *full,
                                                 const MgProgram *one,
                                                 int64_t at, MgDiag *diag);
 /// True when an op of `p`'s root sums or maximizes over a symbolic dim
-/// (a softmax over a KV length): no generalized program can be found for
-/// it yet, so the search skips it.
+/// (a softmax over a KV length): it is searched at a size where blocks
+/// loop over the rows, MG_SEARCH_SYMBOLIC_LOOP_AT.
 MG_API bool mg_search_symbolic_reduces(const MgProgram *p);
-/// True when no kernel of `p` (a program with symbols) reads one row of a
-/// symbol to compute another: no reduction over a symbolic dim, in the
-/// root or a block, no for-loop over one (the condition of
-/// docs/verification.md §4b); false with `diag` otherwise.
+/// The size a program that reduces over a symbol is searched at: rows
+/// past what a block holds at once, so the search loops over them.
+#define MG_SEARCH_SYMBOLIC_LOOP_AT 16384
+/// True when a block graph of `p` runs its for-loop over a symbol.
+MG_API bool mg_search_symbolic_loops(const MgProgram *p);
+/// True when every kernel of `p` (a program with symbols) keeps the rows
+/// of a symbol apart, or reduces over them only in a for-loop over them:
+/// no predefined kernel reduces over a symbolic dim; a block reduces over
+/// one only in its for-loop over that symbol, through block sums and
+/// maxima, matmul contractions and SUM_LAST accumulators (the conditions
+/// of docs/verification.md §4b and §4c); false with `diag` otherwise.
 MG_API bool mg_search_symbolic_rowwise(const MgProgram *p, MgDiag *diag);
+/// The sizes to field-test generalized program `g` at (at most `cap`):
+/// one row, 7, and for each block's rows r (a grid axis's or a for-loop
+/// iteration's) r + 1; a for-loop also 2r (full iterations only) and, at
+/// r > 2, r - 1 (one partial iteration). Returns how many.
+MG_API uint32_t mg_search_symbolic_test_sizes(const MgProgram *g,
+                                              int64_t *sizes, uint32_t cap);
 typedef struct MgSymbolicCheck {
   MgVerdict verdict;  // EQUIVALENT when every size passed
   int64_t size;       // the size that failed (verdict or status)

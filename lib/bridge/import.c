@@ -706,6 +706,24 @@ static MgStatus import_graph(Importer *im, MlirOperation func, MgLevel level,
         !read_int(func, "ug.forloop", &forloop))
       return fail(im, floc, MG_STATUS_INVALID, "%s",
                   "'ug.forloop' must be an integer");
+    // A for-loop over a symbol (ug.forloop_sym) with ug.forloop_rows rows
+    // an iteration has ceil(size / rows) iterations.
+    int64_t loop_sym = 0, loop_rows = 1;
+    if ((!mlirAttributeIsNull(attr(func, "ug.forloop_sym")) &&
+         !read_int(func, "ug.forloop_sym", &loop_sym)) ||
+        (!mlirAttributeIsNull(attr(func, "ug.forloop_rows")) &&
+         !read_int(func, "ug.forloop_rows", &loop_rows)))
+      return fail(im, floc, MG_STATUS_INVALID, "%s",
+                  "'ug.forloop_sym' and 'ug.forloop_rows' must be integers");
+    if (loop_sym < 0 || loop_sym > MG_MAX_SYMS ||
+        (loop_sym && im->sym_size[loop_sym - 1] < 1) || loop_rows < 1 ||
+        loop_rows > INT32_MAX)
+      return fail(im, floc, MG_STATUS_INVALID, "%s",
+                  "'ug.forloop_sym' names a symbol the kernel graph's "
+                  "'ug.syms' does not size, or 'ug.forloop_rows' is not "
+                  "positive");
+    if (loop_sym)
+      forloop = (im->sym_size[loop_sym - 1] + loop_rows - 1) / loop_rows;
     if (threads < 0 || threads > INT32_MAX || forloop < 0 || forloop > INT32_MAX)
       threads = forloop = 0;
     if (mg_graph_set_launch(im->program, g, dims, (int32_t)threads,
@@ -715,6 +733,8 @@ static MgStatus import_graph(Importer *im, MlirOperation func, MgLevel level,
     }
     memcpy(im->program->graphs[g].grid_sym, grid_sym, sizeof grid_sym);
     memcpy(im->program->graphs[g].grid_rows, grid_rows, sizeof grid_rows);
+    im->program->graphs[g].forloop_sym = (uint8_t)loop_sym;
+    im->program->graphs[g].forloop_rows = (int32_t)loop_rows;
   }
   MlirRegion body = mlirOperationGetRegion(func, 0);
   MlirBlock block = mlirRegionGetFirstBlock(body);

@@ -202,6 +202,9 @@ static void put_graph(MgText *t, const MgProgram *p, uint32_t gi,
       (g->grid_rows[0] > 1 || g->grid_rows[1] > 1 || g->grid_rows[2] > 1))
     mg_text_printf(t, "ug.grid_rows = array<i64: %d, %d, %d>, ",
                    g->grid_rows[0], g->grid_rows[1], g->grid_rows[2]);
+  if (g->level == MG_LEVEL_BLOCK && g->forloop_sym)
+    mg_text_printf(t, "ug.forloop_rows = %d : i64, ug.forloop_sym = %u : i64, ",
+                   g->forloop_rows, g->forloop_sym);
   // The symbols' sizes in this instantiation, on the root.
   if (gi == 0 && mg_program_syms(p)) {
     mg_text_printf(t, "ug.syms = array<i64");

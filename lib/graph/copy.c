@@ -80,6 +80,8 @@ MgGraphId mg_program_copy_graph(MgProgram *dst, const MgProgram *src,
   memcpy(mg_program_graph(dst, ng)->grid_sym, s->grid_sym, sizeof s->grid_sym);
   memcpy(mg_program_graph(dst, ng)->grid_rows, s->grid_rows,
          sizeof s->grid_rows);
+  mg_program_graph(dst, ng)->forloop_sym = s->forloop_sym;
+  mg_program_graph(dst, ng)->forloop_rows = s->forloop_rows;
   MgTensorId *map = malloc((s->num_tensors + 1) * sizeof *map);
   if (!map) {
     mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1, "out of memory");

@@ -121,6 +121,7 @@ MgGraphId mg_program_add_graph(MgProgram *program, MgLevel level) {
   gr->grid[0] = gr->grid[1] = gr->grid[2] = 1;
   gr->grid_rows[0] = gr->grid_rows[1] = gr->grid_rows[2] = 1;
   gr->forloop = 1;
+  gr->forloop_rows = 1;
   gr->block_threads = level == MG_LEVEL_BLOCK ? 128 : 0;
   return program->num_graphs++;
 }
@@ -270,7 +271,10 @@ static size_t graph_key(const MgGraph *gr, uint64_t *key) {
                  (gr->grid_sym[a] ? (uint64_t)(uint32_t)gr->grid_rows[a] << 34
                                   : 0);
     key[n++] = (uint64_t)(uint32_t)gr->block_threads;
-    key[n++] = (uint64_t)(uint32_t)gr->forloop;
+    key[n++] = (uint64_t)(uint32_t)gr->forloop |
+               (uint64_t)gr->forloop_sym << 32 |
+               (gr->forloop_sym ? (uint64_t)(uint32_t)gr->forloop_rows << 34
+                                : 0);
   }
   return n;
 }

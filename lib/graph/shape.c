@@ -370,17 +370,33 @@ static MgStatus infer_iterator(const InferCtx *cx, MgTensor *out) {
     if (f < 0 || (uint32_t)f >= a->rank)
       return FAIL(cx, "fmap names dim %d but the input has rank %u", f,
                   a->rank);
-    if (mg_tensor_sym(out, (uint32_t)f))
-      return FAIL(cx, "fmap names dim %d, which is symbol %u (a for-loop "
-                  "has a static range)", f, mg_tensor_sym(out, (uint32_t)f));
+    unsigned fs = cx->gr->forloop_sym, ds = mg_tensor_sym(out, (uint32_t)f);
+    if (fs != ds && !fs)
+      return FAIL(cx, "fmap names dim %d (symbol %u) but the for-loop has a "
+                  "static range: a symbol is split only by a for-loop over "
+                  "it", f, ds);
+    if (fs != ds)
+      return FAIL(cx, "fmap names dim %d (%s%u) but the for-loop runs over "
+                  "symbol %u", f, ds ? "symbol " : "static, ", ds, fs);
     int32_t n = cx->gr->forloop;
     if (n < 1)
       return FAIL(cx, "for-loop range is %d, expected >= 1", n);
+    if (fs) { // forloop_rows an iteration; the last holds what is left
+      int64_t rows = cx->gr->forloop_rows;
+      if (rows < 1 || n != (out->dims[f] + rows - 1) / rows)
+        return FAIL(cx, "a for-loop of range %d with %lld rows an iteration "
+                    "does not cover symbol %u's %lld", n, (long long)rows, fs,
+                    (long long)out->dims[f]);
+      mg_tensor_set_sym(out, (uint32_t)f, 0);
+      out->dims[f] = rows;
+      goto mapped;
+    }
     if (out->dims[f] % n != 0)
       return FAIL(cx, "for-loop range %d does not divide tile dim %d of size "
                   "%lld", n, f, (long long)out->dims[f]);
     out->dims[f] /= n;
   }
+mapped:
   if (out->sym)
     return FAIL(cx, "the tile keeps a symbolic dim: a symbol must be mapped "
                 "to the grid axis of its size");

@@ -94,6 +94,10 @@ void mg_program_instantiate(MgProgram *p, const int64_t sizes[MG_MAX_SYMS]) {
         int64_t rows = gr->grid_rows[a] > 0 ? gr->grid_rows[a] : 1;
         gr->grid[a] = (int32_t)((sizes[gr->grid_sym[a] - 1] + rows - 1) / rows);
       }
+    if (gr->forloop_sym) { // the last iteration may hold fewer rows
+      int64_t rows = gr->forloop_rows > 0 ? gr->forloop_rows : 1;
+      gr->forloop = (int32_t)((sizes[gr->forloop_sym - 1] + rows - 1) / rows);
+    }
   }
 }
 
@@ -112,6 +116,10 @@ void mg_program_clear_syms(MgProgram *p) {
       gr->tensors[t].sym = 0;
     memset(gr->grid_sym, 0, sizeof gr->grid_sym);
     gr->grid_rows[0] = gr->grid_rows[1] = gr->grid_rows[2] = 1;
+    // A for-loop over a symbol keeps its range at the current size: the
+    // static program is valid at sizes its rows divide.
+    gr->forloop_sym = 0;
+    gr->forloop_rows = 1;
     // A reshape naming a symbol names its current size instead.
     for (uint32_t i = 0; i < gr->num_ops; i++) {
       MgOp *op = &gr->ops[i];

@@ -74,6 +74,11 @@ static MgStatus check_launch(const MgGraph *gr, MgGraphId g,
   if (gr->forloop < 1)
     return BAD(diag, g, -1, "for-loop range is %d, expected >= 1",
                gr->forloop);
+  if (gr->forloop_sym > MG_MAX_SYMS ||
+      (gr->forloop_sym && gr->forloop_rows < 1))
+    return BAD(diag, g, -1, "the for-loop runs over symbol %u with %d rows an "
+               "iteration (expected a symbol 0..%d and rows >= 1)",
+               gr->forloop_sym, gr->forloop_rows, MG_MAX_SYMS);
   if (gr->block_threads < 1 || gr->block_threads > target->max_threads)
     return BAD(diag, g, -1, "block_threads is %d but target '%s' allows "
                "1..%d", gr->block_threads, target->name, target->max_threads);

@@ -147,7 +147,20 @@ static MgStatus run_iterator(BlockRun *r, const MgOp *op, int64_t iter) {
     off[d] += r->block[a] * size[d];
   }
   int d = op->fmap;
-  if (d != MG_MAP_NONE) {
+  if (d != MG_MAP_NONE && r->g->forloop_sym) {
+    if (d < 0 || (uint32_t)d >= rank)
+      return bad_map(ex, "fmap", d, rank);
+    // forloop_rows rows an iteration; the last takes only the rows left,
+    // so every reduction over them (block sums and maxima, a matmul's
+    // contraction) skips the rest, as the lowering's masks do.
+    off[d] += iter * r->g->forloop_rows;
+    size[d] = size[d] - off[d] < r->g->forloop_rows ? size[d] - off[d]
+                                                    : r->g->forloop_rows;
+    if (size[d] < 1)
+      return mg_interp_fail(ex, MG_STATUS_INVALID,
+                            "for-loop iteration %lld starts past dim %d",
+                            (long long)iter, d);
+  } else if (d != MG_MAP_NONE) {
     if (d < 0 || (uint32_t)d >= rank)
       return bad_map(ex, "fmap", d, rank);
     if (size[d] % r->g->forloop)

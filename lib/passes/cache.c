@@ -473,14 +473,10 @@ static MgStatus check_symbolic(Lookup *l, const MgProgram *subject,
   if (!mg_search_symbolic_rowwise(entry, &vd))
     return mg_diag_set(diag, MG_STATUS_INVALID, -1, -1,
                        "it is not valid for every size: %s", vd.message);
-  int64_t sizes[2 + 3 * MG_SEARCH_MAX_PARTS] = {1, 7};
-  uint32_t n = 2;
-  for (uint32_t g = 1; g < entry->num_graphs; g++)
-    for (int a = 0; a < 3; a++)
-      if (entry->graphs[g].grid_sym[a] && entry->graphs[g].grid_rows[a] > 1 &&
-          n < sizeof sizes / sizeof *sizes)
-        sizes[n++] = entry->graphs[g].grid_rows[a] + 1;
-  MgSymbolicTest test = {sizes, n, mg_verify_options_default()};
+  int64_t sizes[16];
+  MgSymbolicTest test = {sizes,
+                         mg_search_symbolic_test_sizes(entry, sizes, 16),
+                         mg_verify_options_default()};
   test.verify.target_error = verify_error;
   test.verify.seed = mg_verify_fresh_seed();
   test.verify.threads = mg_search_threads(l->o);

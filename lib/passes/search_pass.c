@@ -747,14 +747,20 @@ static bool apply_answer(Run *run, MlirOperation module,
 
 // A program with symbols (search_symbolic.c): searched at one row, and at
 // one tile of MG_SYMBOLIC_TILE_ROWS rows unless the one-row answer already
-// wins at the largest cost size; a->best is the generalized answer with the
-// best aggregate (NULL: none), a->result the one-row search's.
+// wins at the largest cost size; one that reduces over its symbol, once
+// at MG_SEARCH_SYMBOLIC_LOOP_AT, where blocks loop over the rows. a->best
+// is the generalized answer with the best aggregate (NULL: none),
+// a->result the first search's.
 static bool answer_symbolic(Run *run, MlirLocation loc, const char *name,
                             const MgProgram *full, Answer *a) {
-  static const int64_t ats[] = {1, MG_SYMBOLIC_TILE_ROWS};
+  static const int64_t rows[] = {1, MG_SYMBOLIC_TILE_ROWS};
+  static const int64_t lengths[] = {MG_SEARCH_SYMBOLIC_LOOP_AT};
+  bool reduces = mg_search_symbolic_reduces(full);
+  const int64_t *ats = reduces ? lengths : rows;
+  uint32_t num_ats = reduces ? 1 : 2;
   MgProgram *best = NULL;
   MgSearchCost best_cost = {0};
-  for (uint32_t i = 0; i < sizeof ats / sizeof *ats; i++) {
+  for (uint32_t i = 0; i < num_ats; i++) {
     MgProgram *target = mg_search_symbolic_at(full, ats[i]);
     Answer t;
     memset(&t, 0, sizeof t);
@@ -1059,13 +1065,7 @@ static bool search_one(MlirOperation module, MlirSymbolTable symbols,
   Answer a;
   memset(&a, 0, sizeof a);
   bool ok = true;
-  if (symbolic && mg_search_symbolic_reduces(target)) {
-    // Kept as it is, without a search whose answers would all be refused.
-    if (run->remarks)
-      mg_pass_remark(loc, "mirage-search: '@%s' reduces over a dynamic dim: "
-                          "not searched (a kernel takes a dynamic dim only "
-                          "as blocks of rows yet)", name);
-  } else if (symbolic) {
+  if (symbolic) {
     ok = answer_symbolic_cached(run, module, loc, name, target, &a);
   } else {
     uint64_t hash = mg_program_hash(target);

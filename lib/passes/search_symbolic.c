@@ -18,21 +18,22 @@
 const int64_t mg_symbolic_cost_sizes[MG_SYMBOLIC_NUM_COST_SIZES] = {
     1, 16, 256, 4096};
 
-// The verifier's sizes (the argument, docs/verification.md §4b, needs none
-// of them; they check its implementation): one row, two, a prime; with
-// blocks of `at` rows (or a split of them) `at` + 1 instead of two: full
-// tiles and a tail.
-static uint32_t verify_sizes(int64_t at, int64_t sizes[3]) {
-  sizes[0] = 1, sizes[1] = at > 1 ? at + 1 : 2, sizes[2] = 7;
-  return 3;
+const int64_t mg_symbolic_cost_lengths[MG_SYMBOLIC_NUM_COST_SIZES] = {
+    128, 1024, 8192, 32768};
+
+const int64_t *mg_symbolic_sizes_of(const MgProgram *p) {
+  return mg_search_symbolic_reduces(p) || mg_search_symbolic_loops(p)
+             ? mg_symbolic_cost_lengths
+             : mg_symbolic_cost_sizes;
 }
 
 MgSearchCost mg_symbolic_cost(const MgProgram *p, const MgSearchOptions *o) {
   if (!mg_program_syms(p))
     return mg_search_cost(p, o);
   MgSearchCost sum = {0};
+  const int64_t *at = mg_symbolic_sizes_of(p);
   for (int i = 0; i < MG_SYMBOLIC_NUM_COST_SIZES; i++) {
-    MgProgram *q = mg_program_clone_at(p, mg_symbolic_cost_sizes[i]);
+    MgProgram *q = mg_program_clone_at(p, at[i]);
     if (!q)
       continue;
     MgSearchCost c = mg_search_cost(q, o);
@@ -56,8 +57,10 @@ static MgProgram *answer_one(const MgProgram *full, const MgProgram *one_best,
              diag.message);
     return NULL;
   }
-  int64_t sizes[3];
-  MgSymbolicTest test = {sizes, verify_sizes(at, sizes),
+  // The argument (docs/verification.md §4b, §4c) needs none of these
+  // sizes; they check its implementation at full tiles and tails.
+  int64_t sizes[8];
+  MgSymbolicTest test = {sizes, mg_search_symbolic_test_sizes(g, sizes, 8),
                          mg_verify_options_default()};
   test.verify.target_error = o->verify_error;
   test.verify.seed = o->seed;
@@ -87,7 +90,7 @@ static MgProgram *answer_one(const MgProgram *full, const MgProgram *one_best,
 bool mg_symbolic_wins_at_largest(const MgProgram *full,
                                  const MgProgram *candidate,
                                  const MgSearchOptions *o) {
-  int64_t n = mg_symbolic_cost_sizes[MG_SYMBOLIC_NUM_COST_SIZES - 1];
+  int64_t n = mg_symbolic_sizes_of(full)[MG_SYMBOLIC_NUM_COST_SIZES - 1];
   MgProgram *a = mg_program_clone_at(full, n);
   MgProgram *b = mg_program_clone_at(candidate, n);
   bool wins = a && b &&
@@ -118,7 +121,7 @@ void mg_symbolic_remark_sizes(MlirLocation loc, const char *name,
                               const MgSearchOptions *o) {
   const MgGpu *gpu = mg_cost_gpu(o->target);
   for (int i = 0; i < MG_SYMBOLIC_NUM_COST_SIZES; i++) {
-    int64_t n = mg_symbolic_cost_sizes[i];
+    int64_t n = mg_symbolic_sizes_of(original)[i];
     MgProgram *a = mg_program_clone_at(original, n);
     MgProgram *b = chosen ? mg_program_clone_at(chosen, n) : NULL;
     if (a && (b || !chosen)) {

@@ -15,10 +15,15 @@
 /// symbols: a tile of tokens for tensor-core matmuls (four m16 fragments).
 #define MG_SYMBOLIC_TILE_ROWS 64
 
-/// The sizes a program with symbols is costed at, every symbol at each
-/// (tokens, rows, cache lengths from decode to long prefill).
+/// The sizes a program with symbols is costed at, every symbol at each:
+/// tokens or rows from decode to long prefill, or, for a program that
+/// reduces over its symbol, KV-cache lengths.
 #define MG_SYMBOLIC_NUM_COST_SIZES 4
 extern const int64_t mg_symbolic_cost_sizes[MG_SYMBOLIC_NUM_COST_SIZES];
+extern const int64_t mg_symbolic_cost_lengths[MG_SYMBOLIC_NUM_COST_SIZES];
+/// mg_symbolic_cost_lengths for a program that reduces over a symbol (or
+/// loops over one), else mg_symbolic_cost_sizes.
+const int64_t *mg_symbolic_sizes_of(const MgProgram *p);
 
 /// The ranking key of `p` under `o`: mg_search_cost for a static program;
 /// with symbols, the sum over mg_symbolic_cost_sizes of the estimate (and

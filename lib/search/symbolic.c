@@ -8,7 +8,15 @@
 // rows: nothing may reduce over a symbolic dim, in the root or in a block
 // (row_masks refuses it), so every output row is the same function of the
 // same input rows whatever the size. The field tests at a few sizes then
-// check that function (docs/verification.md, Symbols).
+// check that function (docs/verification.md §4b).
+//
+// A program that reduces over a symbol (a softmax over a KV length) is
+// searched at a size where blocks loop over its rows instead. A kernel
+// whose for-loop runs over them keeps the rows an iteration took and runs
+// ceil(size / rows) iterations, the last one holding only the rows left;
+// this is sound when the loop's rows reach nothing but element-wise ops
+// and reductions over them, which then skip the missing rows (§4c;
+// row_masks checks it).
 //
 //===----------------------------------------------------------------------===//
 #include "search_internal.h"
@@ -47,71 +55,6 @@ static bool join(Rows a, Rows b, uint32_t rank, Rows *out) {
   return true;
 }
 
-// Which dims of each tensor of block graph `b` hold one index of a symbol
-// (the block's row), from its inputs' symbols `in` (by position). False,
-// with `why`, when an op reduces over such a dim or a for-loop runs over it.
-static bool row_masks(const MgGraph *b, const Rows *in, Rows *rows,
-                      const char **why) {
-  for (uint32_t i = 0; i < b->num_ops; i++) {
-    const MgOp *op = &b->ops[i];
-    const MgTensor *x = op->num_inputs ? &b->tensors[op->inputs[0]] : NULL;
-    Rows a = x ? rows[op->inputs[0]] : 0, r = a;
-    uint32_t rank = x ? x->rank : 0;
-    bool ok = true;
-    switch ((MgOpKind)op->kind) {
-    case MG_OP_INPUT:
-      r = in[op->attr];
-      break;
-    case MG_OP_MATMUL: {
-      Rows bm = rows[op->inputs[1]];
-      ok = !row_sym(a, rank - 1) && !row_sym(bm, rank - 2);
-      r = row_set(a, rank - 1, row_sym(bm, rank - 1));
-      for (uint32_t d = 0; ok && d + 2 < rank; d++)
-        ok = row_sym(a, d) == row_sym(bm, d);
-      break;
-    }
-    case MG_OP_SUM:
-    case MG_OP_REDUCE_MAX:
-      ok = !row_sym(a, (uint32_t)op->attr);
-      break;
-    case MG_OP_ACCUM:
-      if (op->acc == MG_ACCUM_SUM_LAST || op->acc == MG_ACCUM_SUM_SQ_LAST)
-        ok = !row_sym(a, rank - 1);
-      if (op->acc == MG_ACCUM_ONLINE)
-        ok = join(a, rows[op->inputs[1]], rank, &r);
-      break;
-    case MG_OP_CONCAT:
-      ok = !row_sym(a, (uint32_t)op->attr);
-      for (uint32_t k = 1; ok && k < op->num_inputs; k++)
-        ok = join(r, rows[op->inputs[k]], rank, &r);
-      break;
-    case MG_OP_ITERATOR: // a for-loop over rows sums them in accumulators
-      if (op->fmap != MG_MAP_NONE && b->forloop > 1 &&
-          row_sym(a, (uint32_t)op->fmap)) {
-        *why = "a for-loop runs over a symbol's rows (its accumulators would "
-               "mix them)";
-        return false;
-      }
-      break;
-    case MG_OP_SAVER:
-      break;
-    default: // element-wise, binary or fused (THREAD): rows broadcast
-      for (uint32_t k = 1; ok && k < op->num_inputs; k++)
-        ok = join(r, rows[op->inputs[k]], rank, &r);
-      for (uint32_t k = 0; ok && k < op->num_outputs; k++)
-        ok = b->tensors[op->outputs[k]].rank == rank;
-      break;
-    }
-    if (!ok) {
-      *why = "a block reduces over a symbolic dim (its rows would mix)";
-      return false;
-    }
-    for (uint32_t k = 0; k < op->num_outputs; k++)
-      rows[op->outputs[k]] = r;
-  }
-  return true;
-}
-
 // The dim of a tensor with these rows that is symbol s, -1 when none;
 // -2 when two are.
 static int dim_of(Rows r, uint32_t rank, unsigned s) {
@@ -120,6 +63,132 @@ static int dim_of(Rows r, uint32_t rank, unsigned s) {
     if (row_sym(r, d) == s)
       found = found == -1 ? (int)d : -2;
   return found;
+}
+
+// Per-dim bits: the dims of a block tensor that index the for-loop's rows
+// of a symbol (its iteration's tile of them).
+typedef uint8_t Loops;
+
+static bool bit(Loops l, uint32_t d) { return (l >> d) & 1u; }
+
+// Element-wise join of loop bits: a dim holding the loop's rows meets the
+// same rows or a broadcast 1 (the last iteration holds fewer rows).
+static bool join_loops(const MgGraph *b, const MgOp *op, const Loops *loops,
+                       Loops *out) {
+  *out = 0;
+  for (uint32_t k = 0; k < op->num_inputs; k++)
+    *out |= loops[op->inputs[k]];
+  for (uint32_t k = 0; k < op->num_inputs; k++) {
+    const MgTensor *t = &b->tensors[op->inputs[k]];
+    for (uint32_t d = 0; d < t->rank; d++)
+      if (bit(*out, d) && !bit(loops[op->inputs[k]], d) && t->dims[d] != 1)
+        return false;
+  }
+  return true;
+}
+
+// Which dims of each tensor of block graph `b` hold one index of a symbol
+// (the block's row: `rows`) and which the for-loop's rows of symbol
+// `loop` (0: the loop is static; `loops`), from its inputs' symbols `in`
+// (by position). False, with `why`, when an op reduces over a row dim, a
+// for-loop runs over a symbol other than `loop`, or the loop's rows reach
+// anything but element-wise ops and the reductions over them (a block
+// sum or max, a matmul's contraction, a SUM_LAST accumulator): those
+// skip the last iteration's missing rows, nothing else could.
+static bool row_masks(const MgGraph *b, const Rows *in, unsigned loop,
+                      Rows *rows, Loops *loops, const char **why) {
+  for (uint32_t i = 0; i < b->num_ops; i++) {
+    const MgOp *op = &b->ops[i];
+    const MgTensor *x = op->num_inputs ? &b->tensors[op->inputs[0]] : NULL;
+    Rows a = x ? rows[op->inputs[0]] : 0, r = a;
+    Loops la = x ? loops[op->inputs[0]] : 0, l = la;
+    uint32_t rank = x ? x->rank : 0;
+    bool ok = true, lok = true;
+    switch ((MgOpKind)op->kind) {
+    case MG_OP_INPUT:
+      r = in[op->attr];
+      break;
+    case MG_OP_MATMUL: {
+      Rows bm = rows[op->inputs[1]];
+      Loops lb = loops[op->inputs[1]];
+      ok = !row_sym(a, rank - 1) && !row_sym(bm, rank - 2);
+      r = row_set(a, rank - 1, row_sym(bm, rank - 1));
+      for (uint32_t d = 0; ok && d + 2 < rank; d++)
+        ok = row_sym(a, d) == row_sym(bm, d);
+      // A contraction over the loop's rows needs them on both sides.
+      lok = bit(la, rank - 1) == bit(lb, rank - 2) && (la | lb) >> rank == 0;
+      l = (Loops)(((la | lb) & ((1u << (rank - 2)) - 1)) |
+                  (bit(la, rank - 2) << (rank - 2)) |
+                  (bit(lb, rank - 1) << (rank - 1)));
+      break;
+    }
+    case MG_OP_SUM:
+    case MG_OP_REDUCE_MAX:
+      ok = !row_sym(a, (uint32_t)op->attr);
+      l = (Loops)(la & ~(1u << op->attr));
+      break;
+    case MG_OP_ACCUM:
+      if (op->acc == MG_ACCUM_SUM_LAST || op->acc == MG_ACCUM_SUM_SQ_LAST) {
+        ok = !row_sym(a, rank - 1);
+        lok = (la & ~(1u << (rank - 1))) == 0;
+      } else {
+        lok = la == 0 && (op->num_inputs < 2 || loops[op->inputs[1]] == 0);
+      }
+      if (op->acc == MG_ACCUM_ONLINE)
+        ok = join(a, rows[op->inputs[1]], rank, &r);
+      l = 0;
+      break;
+    case MG_OP_CONCAT:
+      ok = !row_sym(a, (uint32_t)op->attr);
+      for (uint32_t k = 1; ok && k < op->num_inputs; k++)
+        ok = join(r, rows[op->inputs[k]], rank, &r);
+      for (uint32_t k = 0; k < op->num_inputs; k++)
+        lok = lok && loops[op->inputs[k]] == 0;
+      break;
+    case MG_OP_ITERATOR:
+      if (op->fmap != MG_MAP_NONE && b->forloop > 1 &&
+          row_sym(a, (uint32_t)op->fmap) &&
+          row_sym(a, (uint32_t)op->fmap) != loop) {
+        *why = "a for-loop runs over a symbol's rows it does not reduce "
+               "(its accumulators would mix them)";
+        return false;
+      }
+      if (loop && op->fmap != MG_MAP_NONE &&
+          row_sym(a, (uint32_t)op->fmap) == loop) {
+        r = row_set(a, (uint32_t)op->fmap, 0);
+        l = (Loops)(1u << op->fmap);
+      }
+      if (loop && dim_of(r, rank, loop) != -1) {
+        *why = "an iterator reads the for-loop's symbol whole";
+        return false;
+      }
+      break;
+    case MG_OP_SAVER:
+      lok = la == 0;
+      break;
+    default: // element-wise, binary or fused (THREAD): rows broadcast
+      for (uint32_t k = 1; ok && k < op->num_inputs; k++)
+        ok = join(r, rows[op->inputs[k]], rank, &r);
+      for (uint32_t k = 0; ok && k < op->num_outputs; k++)
+        ok = b->tensors[op->outputs[k]].rank == rank;
+      lok = join_loops(b, op, loops, &l);
+      break;
+    }
+    if (!ok) {
+      *why = "a block reduces over a symbolic dim (its rows would mix)";
+      return false;
+    }
+    if (!lok) {
+      *why = "the for-loop's rows of a symbol reach an op other than a "
+             "reduction over them (the last iteration holds fewer)";
+      return false;
+    }
+    for (uint32_t k = 0; k < op->num_outputs; k++) {
+      rows[op->outputs[k]] = r;
+      loops[op->outputs[k]] = l;
+    }
+  }
+  return true;
 }
 
 // Points grid axis `ax` at dim `m` in `map`; another axis mapping it had
@@ -158,6 +227,25 @@ static int split_axis(const MgGraph *b, const Rows *rows, unsigned s,
   return split == -3 ? -1 : split;
 }
 
+// The symbol block graph `b` (static) runs its for-loop over, from its
+// inputs' symbols `in`: the one its iterators' fmap dims are, 0 when the
+// loop is static or of range 1; -1 when the iterators disagree.
+static int loop_symbol(const MgGraph *b, const Rows *in) {
+  int loop = -2; // no iterator runs the loop yet
+  for (uint32_t i = 0; b->forloop > 1 && i < b->num_ops; i++) {
+    const MgOp *op = &b->ops[i];
+    if (op->kind != MG_OP_ITERATOR || op->fmap == MG_MAP_NONE)
+      continue;
+    const MgOp *src = &b->ops[b->tensors[op->inputs[0]].producer];
+    int s = src->kind == MG_OP_INPUT
+                ? (int)row_sym(in[src->attr], (uint32_t)op->fmap) : 0;
+    if (loop != -2 && loop != s)
+      return -1;
+    loop = s;
+  }
+  return loop < 0 ? 0 : loop;
+}
+
 // The block graph `custom` calls in `one` (the program at `at` rows), its
 // operands kernel tensors of q's root, as a block graph of q where each
 // symbol gets a grid axis.
@@ -178,26 +266,39 @@ static MgGraphId generalize_block(MgProgram *q, const MgProgram *one,
         syms |= 1u << (row_sym(in[k], d) - 1);
   }
   Rows *rows = calloc(b->num_tensors + 1, sizeof *rows);
+  Loops *loops = calloc(b->num_tensors + 1, sizeof *loops);
   MgTensorId *map = malloc((b->num_tensors + 1) * sizeof *map);
   const char *why = NULL;
-  if (!rows || !map) {
-    free(rows), free(map);
+  if (!rows || !loops || !map) {
+    free(rows), free(loops), free(map);
     mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1, "out of memory");
     return MG_NO_ID;
   }
+  // A for-loop over a symbol keeps its `at` / F rows an iteration and runs
+  // ceil(size / rows) times (docs/verification.md §4c).
+  int loop = loop_symbol(b, in);
+  if (loop < 0)
+    why = "the iterators run the for-loop over different dims";
   // Each symbol gets the axis that split its `at` rows (a block then takes
   // at / extent of them) or a free one (a block takes all `at`).
   int axis_of[MG_MAX_SYMS + 1] = {-1, -1, -1, -1};
   int32_t grid[3] = {b->grid[0], b->grid[1], b->grid[2]};
   int32_t grid_rows[3] = {1, 1, 1};
   uint8_t grid_sym[3] = {0, 0, 0};
-  row_masks(b, in, rows, &why);
+  if (!why)
+    row_masks(b, in, (unsigned)loop, rows, loops, &why);
   for (unsigned s = 1; s <= MG_MAX_SYMS && !why; s++) {
     if (!(syms & (1u << (s - 1))))
       continue;
     int split = split_axis(b, rows, s, &why);
     if (split == -2)
       break;
+    if ((int)s == loop) {
+      if (split >= 0)
+        why = "the grid splits the rows the for-loop reduces over (split-KV "
+              "is not generalized yet)";
+      continue;
+    }
     axis_of[s] = split;
     for (int a = 0; a < 3 && axis_of[s] < 0; a++)
       if (grid[a] == 1 && !grid_sym[a])
@@ -222,6 +323,13 @@ static MgGraphId generalize_block(MgProgram *q, const MgProgram *one,
     else {
       memcpy(q->graphs[g].grid_sym, grid_sym, sizeof grid_sym);
       memcpy(q->graphs[g].grid_rows, grid_rows, sizeof grid_rows);
+      if (loop > 0) {
+        int32_t per = (int32_t)(at / b->forloop);
+        q->graphs[g].forloop_sym = (uint8_t)loop;
+        q->graphs[g].forloop_rows = per;
+        q->graphs[g].forloop =
+            (int32_t)((mg_program_sym_size(q, (unsigned)loop) + per - 1) / per);
+      }
     }
   }
   for (uint32_t i = 0; !why && i < b->num_ops; i++) {
@@ -277,6 +385,7 @@ static MgGraphId generalize_block(MgProgram *q, const MgProgram *one,
     if (mg_graph_mark_output(q, g, map[b->outputs[k]], diag) != MG_STATUS_OK)
       why = diag->message;
   free(rows);
+  free(loops);
   free(map);
   if (why) {
     if (why != diag->message)
@@ -317,11 +426,15 @@ bool mg_search_symbolic_rowwise(const MgProgram *p, MgDiag *diag) {
     for (uint32_t k = 0; k < op->num_inputs; k++)
       in[k] = root->tensors[op->inputs[k]].sym;
     Rows *rows = calloc(b->num_tensors + 1, sizeof *rows);
+    Loops *loops = calloc(b->num_tensors + 1, sizeof *loops);
     const char *why = NULL;
-    if (!rows)
+    if (!rows || !loops) {
+      free(rows), free(loops);
       return mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1, "out of memory"), false;
-    row_masks(b, in, rows, &why);
+    }
+    row_masks(b, in, b->forloop_sym, rows, loops, &why);
     free(rows);
+    free(loops);
     if (why)
       return mg_diag_set(diag, MG_STATUS_INVALID, (int32_t)op->attr, -1, "%s",
                          why), false;
@@ -443,4 +556,48 @@ MgStatus mg_search_symbolic_verify(const MgProgram *full,
     }
   }
   return MG_STATUS_OK;
+}
+
+bool mg_search_symbolic_loops(const MgProgram *p) {
+  for (uint32_t g = 1; g < p->num_graphs; g++)
+    if (p->graphs[g].level == MG_LEVEL_BLOCK && p->graphs[g].forloop_sym)
+      return true;
+  return false;
+}
+
+static uint32_t add_size(int64_t *sizes, uint32_t n, uint32_t cap,
+                         int64_t size) {
+  for (uint32_t i = 0; i < n; i++)
+    if (sizes[i] == size)
+      return n;
+  if (n < cap && size >= 1)
+    sizes[n++] = size;
+  return n;
+}
+
+uint32_t mg_search_symbolic_test_sizes(const MgProgram *g, int64_t *sizes,
+                                       uint32_t cap) {
+  uint32_t n = add_size(sizes, 0, cap, 1);
+  bool tiled = false;
+  for (uint32_t k = 1; k < g->num_graphs; k++) {
+    const MgGraph *b = &g->graphs[k];
+    if (b->level != MG_LEVEL_BLOCK)
+      continue;
+    for (int a = 0; a < 3; a++)
+      if (b->grid_sym[a]) {
+        n = add_size(sizes, n, cap, (int64_t)b->grid_rows[a] + 1);
+        tiled = true;
+      }
+    if (b->forloop_sym) {
+      int64_t r = b->forloop_rows;
+      n = add_size(sizes, n, cap, r + 1);
+      n = add_size(sizes, n, cap, 2 * r);
+      if (r > 2)
+        n = add_size(sizes, n, cap, r - 1);
+      tiled = true;
+    }
+  }
+  if (!tiled)
+    n = add_size(sizes, n, cap, 2);
+  return add_size(sizes, n, cap, 7);
 }

@@ -297,6 +297,38 @@ func.func @split(%a: tensor<?x8xf32> {ug.sym = array<i64: 1, 0>}) -> tensor<?x8x
 
 // -----
 
+// A for-loop splits a symbol only when it runs over it (ug.forloop_sym):
+// a static range would assume the size divides by it.
+// CHECK: verify-ugraph.mlir:[[@LINE+2]]:8: error: fmap names dim 0 (symbol 1) but the for-loop has a static range: a symbol is split only by a for-loop over it
+func.func private @loop_b(%a: tensor<?x8xf32> {ug.sym = array<i64: 1, 0>}) -> tensor<1x8xf32> attributes {ug.level = "block", ug.grid = array<i64: 1, 1, 1>, ug.block_threads = 128 : i64, ug.forloop = 2 : i64} {
+  %0 = "ug.iterator"(%a) {imap = array<i64: -1, -1, -1>, fmap = 0 : i64} : (tensor<?x8xf32>) -> tensor<2x8xf32>
+  %1 = "ug.sum"(%0) {dim = 0 : i64} : (tensor<2x8xf32>) -> tensor<1x8xf32>
+  %2 = "ug.accum"(%1) {kind = "sum"} : (tensor<1x8xf32>) -> tensor<1x8xf32>
+  %3 = "ug.saver"(%2) {omap = array<i64: -1, -1, -1>} : (tensor<1x8xf32>) -> tensor<1x8xf32>
+  func.return %3 : tensor<1x8xf32>
+}
+func.func @loop(%a: tensor<?x8xf32> {ug.sym = array<i64: 1, 0>}) -> tensor<1x8xf32> attributes {ug.level = "kernel", ug.syms = array<i64: 4, 0, 0>} {
+  %0 = "ug.custom"(%a) {kernel = @loop_b, operandSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 0, 0, 0>} : (tensor<?x8xf32>) -> tensor<1x8xf32>
+  func.return %0 : tensor<1x8xf32>
+}
+
+// -----
+
+// CHECK: verify-ugraph.mlir:[[@LINE+1]]:1: error: 'ug.forloop_sym' names a symbol the kernel graph's 'ug.syms' does not size, or 'ug.forloop_rows' is not positive
+func.func private @loop_rows_b(%a: tensor<?x8xf32> {ug.sym = array<i64: 1, 0>}) -> tensor<1x8xf32> attributes {ug.level = "block", ug.grid = array<i64: 1, 1, 1>, ug.block_threads = 128 : i64, ug.forloop = 2 : i64, ug.forloop_sym = 1 : i64, ug.forloop_rows = 0 : i64} {
+  %0 = "ug.iterator"(%a) {imap = array<i64: -1, -1, -1>, fmap = 0 : i64} : (tensor<?x8xf32>) -> tensor<2x8xf32>
+  %1 = "ug.sum"(%0) {dim = 0 : i64} : (tensor<2x8xf32>) -> tensor<1x8xf32>
+  %2 = "ug.accum"(%1) {kind = "sum"} : (tensor<1x8xf32>) -> tensor<1x8xf32>
+  %3 = "ug.saver"(%2) {omap = array<i64: -1, -1, -1>} : (tensor<1x8xf32>) -> tensor<1x8xf32>
+  func.return %3 : tensor<1x8xf32>
+}
+func.func @loop_rows(%a: tensor<?x8xf32> {ug.sym = array<i64: 1, 0>}) -> tensor<1x8xf32> attributes {ug.level = "kernel", ug.syms = array<i64: 4, 0, 0>} {
+  %0 = "ug.custom"(%a) {kernel = @loop_rows_b, operandSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 0, 0, 0>} : (tensor<?x8xf32>) -> tensor<1x8xf32>
+  func.return %0 : tensor<1x8xf32>
+}
+
+// -----
+
 // The rank limit (MG_MAX_DIMS, 8): a rank-9 argument is reported at the
 // argument, a rank-9 result at its op.
 // CHECK: verify-ugraph.mlir:[[@LINE+1]]:24: error: argument type: rank 9 exceeds the μGraph limit of 8

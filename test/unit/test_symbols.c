@@ -228,11 +228,114 @@ static void test_symbols_mutations_rejected(void) {
   mg_program_destroy(max);
 }
 
+// y = Σ_rows x for x[rows, 8] as one block looping over the rows, `per`
+// an iteration: each iteration's tile summed over its rows, then
+// accumulated (`tail_in_acc`: the tiles accumulated element-wise and
+// summed after the loop, a rewrite that holds only when every iteration
+// is full). `symbolic`: the rows are symbol 1, the loop runs over it.
+static MgProgram *loop_sum_kernel(int64_t rows, int32_t per, bool tail_in_acc,
+                                  bool symbolic) {
+  MgProgram *p = mg_program_create();
+  MgDiag d = MG_DIAG_INIT;
+  mg_program_add_graph(p, MG_LEVEL_KERNEL);
+  MgGraphId b = mg_program_add_graph(p, MG_LEVEL_BLOCK);
+  int32_t grid[3] = {1, 1, 1};
+  CHECK(mg_graph_set_launch(p, b, grid, 128, (int32_t)((rows + per - 1) / per),
+                            &d) == MG_STATUS_OK);
+  if (symbolic)
+    p->graphs[b].forloop_sym = 1, p->graphs[b].forloop_rows = per;
+  int64_t dims[2] = {rows, 8};
+  MgTensorId in = mg_graph_add_input(p, b, MG_DTYPE_F32, 2, dims, &d);
+  if (symbolic)
+    mg_graph_set_input_sym(p, b, in, 0, 1, &d);
+  int8_t none[3] = {MG_MAP_NONE, MG_MAP_NONE, MG_MAP_NONE};
+  MgTensorId x = mg_graph_iterator(p, b, in, none, 0, &d);
+  MgTensorId y =
+      tail_in_acc
+          ? mg_graph_sum(p, b, mg_graph_accum(p, b, x, MG_ACCUM_SUM, &d), 0, &d)
+          : mg_graph_accum(p, b, mg_graph_sum(p, b, x, 0, &d), MG_ACCUM_SUM,
+                           &d);
+  CHECK(mg_graph_mark_output(p, b, mg_graph_saver(p, b, y, none, &d), &d) ==
+        MG_STATUS_OK);
+  MgTensorId rx = mg_graph_add_input(p, 0, MG_DTYPE_F32, 2, dims, &d), out;
+  if (symbolic)
+    mg_graph_set_input_sym(p, 0, rx, 0, 1, &d);
+  CHECK(mg_graph_custom(p, 0, (MgCall){b, 1, &rx}, &out, &d) != MG_NO_ID);
+  CHECK(mg_graph_mark_output(p, 0, out, &d) == MG_STATUS_OK);
+  return p;
+}
+
+// A reduction over a symbol in a for-loop over it (docs/verification.md
+// §4c): the answer found at 8 rows, 4 an iteration, generalized to
+// ceil(n / 4) iterations, equal at sizes below, at and past one iteration;
+// and the mutations of such a loop, each rejected, the check saying which.
+static void test_symbols_loop_over_rows(void) {
+  MgDiag d = MG_DIAG_INIT;
+  MgProgram *full = over_rows(MG_OP_SUM);
+  const int64_t at1009[MG_MAX_SYMS] = {1009, 0, 0};
+  mg_program_instantiate(full, at1009);
+  MgProgram *eight = loop_sum_kernel(8, 4, false, false);
+  CHECK(mg_program_validate(eight, NULL, &d) == MG_STATUS_OK);
+  MgProgram *g = mg_search_symbolic_generalize(full, eight, 8, &d);
+  CHECK(g != NULL);
+  const int64_t sizes[] = {1, 3, 4, 5, 8, 9, 13};
+  MgVerifyOptions vo = mg_verify_options_default();
+  MgSymbolicCheck check;
+  if (g) {
+    const MgGraph *b = &g->graphs[1];
+    CHECK_EQ_INT(b->forloop_sym, 1);
+    CHECK_EQ_INT(b->forloop_rows, 4);
+    CHECK_EQ_INT(b->forloop, (1009 + 3) / 4);
+    CHECK(mg_search_symbolic_rowwise(g, &d));
+    CHECK(mg_search_symbolic_verify(full, g, &(MgSymbolicTest){sizes, 7, vo},
+                                    &check, &d) == MG_STATUS_OK);
+    CHECK_EQ_INT(check.verdict, MG_VERDICT_EQUIVALENT);
+    int64_t test[8];
+    uint32_t n = mg_search_symbolic_test_sizes(g, test, 8);
+    CHECK_EQ_INT(n, 5); // 1, 5, 8, 3 and 7
+    CHECK(n == 5 && test[1] == 5 && test[2] == 8 && test[3] == 3);
+    // The last partial iteration dropped (floor(n / 4) iterations): the
+    // builders' rule refuses it at a size that is not a multiple.
+    MgProgram *nine = mg_program_clone_at(g, 9);
+    CHECK(nine && nine->graphs[1].forloop == 3);
+    nine->graphs[1].forloop = 2;
+    CHECK(mg_program_validate(nine, NULL, &d) != MG_STATUS_OK);
+    CHECK(strstr(d.message, "does not cover symbol 1") != NULL);
+    // A for-loop that assumes the rows divide by its range (static over
+    // the symbol): refused at every size.
+    nine->graphs[1].forloop = 3;
+    nine->graphs[1].forloop_sym = 0;
+    CHECK(mg_program_validate(nine, NULL, &d) != MG_STATUS_OK);
+    CHECK(strstr(d.message, "a symbol is split only by a for-loop over it"));
+    mg_program_destroy(nine);
+  }
+  // A wrong tail: the loop's rows accumulated element-wise (equal at 8
+  // rows, full iterations only). The generalization refuses it, and the
+  // same kernel built by hand fails the field test at a tail size.
+  MgProgram *acc = loop_sum_kernel(8, 4, true, false);
+  CHECK(mg_search_symbolic_generalize(full, acc, 8, &d) == NULL);
+  CHECK(strstr(d.message, "reach an op other than a reduction over them"));
+  MgProgram *hand = loop_sum_kernel(1009, 4, true, true);
+  CHECK(!mg_search_symbolic_rowwise(hand, &d));
+  const int64_t tail[] = {4, 8, 5};
+  MgStatus st = mg_search_symbolic_verify(full, hand,
+                                          &(MgSymbolicTest){tail, 3, vo},
+                                          &check, &d);
+  CHECK(st != MG_STATUS_OK || check.verdict != MG_VERDICT_EQUIVALENT);
+  CHECK_EQ_INT(check.size, 5); // the full iterations passed
+  mg_program_destroy(hand);
+  mg_program_destroy(acc);
+  mg_program_destroy(g);
+  mg_program_destroy(eight);
+  mg_program_destroy(full);
+}
+
 int main(int argc, char **argv) {
   TEST_SELECT(argc, argv);
   RUN_TEST(test_symbols_infer);
   RUN_TEST(test_symbols_generalize_softmax);
   RUN_TEST(test_symbols_generalize_tiles);
   RUN_TEST(test_symbols_mutations_rejected);
+  RUN_TEST(test_symbols_loop_over_rows);
   return TEST_SUMMARY();
 }

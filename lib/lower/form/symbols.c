@@ -36,6 +36,9 @@ const char *mg_lower_symbols_unsupported(const MgProgram *p, MgLowerMode mode,
     return NULL;
   if (mode == MG_LOWER_HOST && host == MG_LOWER_HOST_DEVICE)
     return "dynamic dims with host=device (use host=copy)";
+  for (uint32_t g = 1; g < p->num_graphs; g++)
+    if (p->graphs[g].forloop_sym)
+      return "a for-loop over a dynamic dim (a KV length)";
   const MgGraph *root = &p->graphs[0];
   for (uint32_t i = 0; i < root->num_ops; i++) {
     const MgOp *op = &root->ops[i];
