@@ -360,6 +360,9 @@ MG_API bool mg_graph_same_layout(const MgGraph *ga, const MgTensor *a,
 /// layout when that is a permuted INPUT, else its own dims.
 MG_API void mg_graph_stored_dims(const MgGraph *g, MgTensorId t,
                                  int64_t *dims);
+/// Tensor `t` as stored: mg_graph_stored_dims's dims, with the symbols
+/// moved along.
+MG_API MgTensor mg_graph_stored_tensor(const MgGraph *g, MgTensorId t);
 /// True when some input of the program has a layout.
 MG_API bool mg_program_has_layouts(const MgProgram *p);
 /// Forgets every input layout (the logical program stays).

@@ -116,15 +116,7 @@ static void put_op(MgText *t, const MgProgram *p, const MgGraph *g,
 
 // An argument's stored type: its tensor's, permuted by its layout.
 static MgTensor stored_tensor(const MgGraph *g, MgTensorId id) {
-  MgTensor s = g->tensors[id];
-  mg_graph_stored_dims(g, id, s.dims);
-  int8_t perm[MG_MAX_DIMS];
-  if (!g->ops[s.producer].folded && mg_graph_tensor_perm(g, &s, perm)) {
-    s.sym = 0;
-    for (uint32_t d = 0; d < s.rank; d++)
-      mg_tensor_set_sym(&s, (uint32_t)perm[d], mg_tensor_sym(&g->tensors[id], d));
-  }
-  return s;
+  return mg_graph_stored_tensor(g, id);
 }
 
 static void put_stored_type(MgText *t, const MgGraph *g, MgTensorId id) {

@@ -68,6 +68,18 @@ void mg_graph_stored_dims(const MgGraph *g, MgTensorId t, int64_t *dims) {
     dims[perm[d]] = x->dims[d];
 }
 
+MgTensor mg_graph_stored_tensor(const MgGraph *g, MgTensorId t) {
+  MgTensor s = *mg_graph_tensor(g, t);
+  mg_graph_stored_dims(g, t, s.dims);
+  int8_t perm[MG_MAX_DIMS];
+  if (!mg_graph_op(g, s.producer)->folded && mg_graph_tensor_perm(g, &s, perm)) {
+    s.sym = 0;
+    for (uint32_t d = 0; d < s.rank; d++)
+      mg_tensor_set_sym(&s, (uint32_t)perm[d], mg_tensor_sym(mg_graph_tensor(g, t), d));
+  }
+  return s;
+}
+
 MgStatus mg_graph_set_input_perm(MgProgram *p, MgGraphId g, MgTensorId t,
                                  const int8_t *perm, MgDiag *diag) {
   if (!p || g >= p->num_graphs)

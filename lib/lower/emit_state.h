@@ -77,6 +77,12 @@ typedef struct Emit {
                              // (form/symbols.c), "" when unused
   Name sym_pad[MG_MAX_SYMS + 1]; // ... rounded up to whole blocks of rows:
                                  // the rows its buffers are allocated with
+  // A for-loop over a symbol (ug.forloop_sym, write/block.c): per tensor
+  // the dims that hold the iteration's rows (bit d; NULL when the loop is
+  // static) and the index value of how many rows this iteration has; a
+  // reduction over such a dim skips the rest (write/ops.c).
+  uint8_t *loop_dims;
+  Name loop_valid;
   const char *error;     // first unsupported construct met
 } Emit;
 

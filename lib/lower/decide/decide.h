@@ -86,6 +86,12 @@ int64_t mg_lower_view_vector_width(const MgGraph *g, const MgOp *op);
 int64_t mg_lower_stages(const MgGraph *b);
 /// mg_lower_stages(b) >= 2.
 bool mg_lower_pipelined(const MgGraph *b);
+/// For a block graph whose for-loop runs over a symbol: into bits[t], the
+/// dims of tensor t that hold an iteration's rows of it (from the
+/// iterators' fmap dims, through element-wise ops and a matmul's kept
+/// dims; a reduction over one clears it). The search admits only loops
+/// whose rows reach element-wise ops and reductions (lib/search/symbolic.c).
+void mg_lower_loop_dims(const MgGraph *b, uint8_t *bits);
 /// Iterator `op` moves by cp.async: staged, or (outside a pipeline) whole
 /// 16-byte vectors from a dense buffer, every copy of a batch in flight at
 /// once (write/block.c).

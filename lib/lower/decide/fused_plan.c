@@ -235,6 +235,8 @@ bool mg_lower_fused_shape(const MgProgram *p, const MgOp *kop, Gemv *g) {
     return false;
   const MgGraph *root = &p->graphs[0], *b = &p->graphs[kop->attr];
   const MgOp *mms[GEMV_MAX_B], *sv;
+  if (b->forloop_sym) // the generic body masks the loop's last rows
+    return false;
   g->blk = b;
   if (!matmuls_and_saver(b, mms, &g->nb, &sv))
     return false;

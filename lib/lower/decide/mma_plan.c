@@ -12,7 +12,10 @@
 
 bool mg_lower_mma_plan(const MgGraph *b, const MgOp *op, bool tensor_cores,
                        MgMmaPlan *plan) {
-  if (!tensor_cores || b->level != MG_LEVEL_BLOCK || op->kind != MG_OP_MATMUL)
+  // A loop over a symbol masks its last rows per term (write/ops.c): the
+  // FP32 dot products, not fragments.
+  if (!tensor_cores || b->level != MG_LEVEL_BLOCK || op->kind != MG_OP_MATMUL ||
+      b->forloop_sym)
     return false;
   int64_t threads = mg_lower_coop_threads(b);
   if (!threads)

@@ -20,8 +20,7 @@ void mg_lower_stored_type(const MgGraph *g, MgTensorId t, char out[TYPE_LEN]) {
                          NULL, out);
     return;
   }
-  MgTensor s = g->tensors[t];
-  mg_graph_stored_dims(g, t, s.dims);
+  MgTensor s = mg_graph_stored_tensor(g, t);
   mg_lower_memref_type(&s, (MgDType)s.dtype, NULL, out);
 }
 
@@ -41,4 +40,38 @@ MgDType mg_lower_kept_dtype(const MgGraph *g, MgTensorId t) {
 // An iterator the for-loop reloads every iteration (it has an fmap).
 bool mg_lower_is_loop_tile_load(const MgOp *op) {
   return op->kind == MG_OP_ITERATOR && op->fmap != MG_MAP_NONE;
+}
+
+void mg_lower_loop_dims(const MgGraph *b, uint8_t *bits) {
+  for (uint32_t i = 0; i < b->num_ops; i++) {
+    const MgOp *op = &b->ops[i];
+    uint8_t r = 0;
+    switch ((MgOpKind)op->kind) {
+    case MG_OP_INPUT:
+    case MG_OP_ACCUM:
+    case MG_OP_SAVER:
+      break;
+    case MG_OP_ITERATOR:
+      if (b->forloop_sym && op->fmap != MG_MAP_NONE)
+        r = (uint8_t)(1u << op->fmap);
+      break;
+    case MG_OP_MATMUL: {
+      uint32_t rank = b->tensors[op->outputs[0]].rank;
+      uint8_t la = bits[op->inputs[0]], lb = bits[op->inputs[1]];
+      r = (uint8_t)(((la | lb) & ((1u << (rank - 2)) - 1)) |
+                    (la & (1u << (rank - 2))) | (lb & (1u << (rank - 1))));
+      break;
+    }
+    case MG_OP_SUM:
+    case MG_OP_REDUCE_MAX:
+      r = (uint8_t)(bits[op->inputs[0]] & ~(1u << op->attr));
+      break;
+    default: // element-wise: the rows broadcast
+      for (uint32_t k = 0; k < op->num_inputs; k++)
+        r |= bits[op->inputs[k]];
+      break;
+    }
+    for (uint32_t k = 0; k < op->num_outputs; k++)
+      bits[op->outputs[k]] = r;
+  }
 }

@@ -139,7 +139,8 @@ int64_t mg_lower_tile_bytes_of(const MgGraph *b, MgTensorId t) {
 #define MG_LOWER_MAX_STAGES 16
 
 int64_t mg_lower_stages(const MgGraph *b) {
-  if (b->level != MG_LEVEL_BLOCK || b->forloop < 2)
+  // A loop over a symbol runs a dynamic count: no prefetch ring yet.
+  if (b->level != MG_LEVEL_BLOCK || b->forloop < 2 || b->forloop_sym)
     return 0;
   bool any = false;
   int64_t bytes = 0, extra = 0;

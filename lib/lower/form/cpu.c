@@ -161,10 +161,11 @@ void mg_lower_cpu_program(Emit *e, const MgLowerOptions *o) {
       continue;
     char sizes[TYPE_LEN];
     Name buf, view;
-    mg_lower_alloc_sizes(e, &root->tensors[t], sizes);
+    MgTensor stored = mg_graph_stored_tensor(root, t); // the caller's
+    mg_lower_alloc_sizes(e, &stored, sizes);
     mg_lower_fresh(e, buf);
     mg_lower_line(e, "%s = memref.alloc(%s) : %s", buf, sizes, e->type[t]);
-    mg_lower_caller_rows(e, &root->tensors[t], buf, e->type[t], view);
+    mg_lower_caller_rows(e, &stored, buf, e->type[t], view);
     mg_lower_line(e, "memref.copy %s, %s : %s to %s", e->val[t], view,
                   e->type[t], e->type[t]);
     memcpy(e->val[t], buf, NAME_LEN);

@@ -66,6 +66,9 @@ void mg_lower_alloc_sizes(const Emit *e, const MgTensor *t,
 /// The same at the caller's sizes (e->sym): the buffers it gets back.
 void mg_lower_caller_sizes(const Emit *e, const MgTensor *t,
                            char out[TYPE_LEN]);
+/// The symbol kernel op `op` (of p's root) runs a for-loop over, 0 when
+/// none: the kernel takes its size as an index argument after its tensors.
+unsigned mg_lower_loop_sym(const MgProgram *p, const MgOp *op);
 /// The least common multiple of the rows a block of `p` takes of symbol s
 /// (1 when every block takes one row): what buffers are padded to.
 int64_t mg_lower_sym_quantum(const MgProgram *p, unsigned s);

@@ -22,8 +22,9 @@ static MgTensorId kernel_tensor(const MgOp *op, uint32_t k) {
 }
 
 // Names each kernel tensor %argN and prints the parameter list into args.
-static void kernel_args(const MgGraph *root, const MgOp *op, Name *kval,
+static void kernel_args(const MgProgram *p, const MgOp *op, Name *kval,
                         char (*ktype)[TYPE_LEN], MgText *args) {
+  const MgGraph *root = &p->graphs[0];
   uint32_t n = 0;
   for (uint32_t k = 0; k < op->num_inputs + op->num_outputs; k++) {
     MgTensorId t = kernel_tensor(op, k);
@@ -35,6 +36,11 @@ static void kernel_args(const MgGraph *root, const MgOp *op, Name *kval,
     mg_text_printf(args, "%s%s: %s {llvm.align = 16 : i64}", k ? ", " : "",
                    kval[t], ktype[t]);
   }
+  // A for-loop over a symbol needs its size, which the buffers (padded to
+  // whole iterations) do not say: the launch passes it (host.c).
+  unsigned s = mg_lower_loop_sym(p, op);
+  if (s)
+    mg_text_printf(args, ", %%sym%u: index", s);
 }
 
 // Static workgroup attributions for a block graph's tiles and auxiliary
@@ -224,7 +230,7 @@ void mg_lower_gpu_kernel(Emit *e, const char *name, MgOpId opi) {
     return;
   }
   MgText args = {0};
-  kernel_args(root, op, kval, ktype, &args);
+  kernel_args(e->p, op, kval, ktype, &args);
   // Tiles: static workgroup attributions when they fit the static limit,
   // else views of the dynamic shared memory the launch sizes.
   bool *reg = NULL;
@@ -283,12 +289,20 @@ void mg_lower_gpu_kernel(Emit *e, const char *name, MgOpId opi) {
   mg_text_free(&wg);
   e->indent++;
   e->barrier = true;
+  unsigned loop_sym = mg_lower_loop_sym(e->p, op);
+  Name outer_sym = "";
+  if (loop_sym) { // the kernel's argument (kernel_args)
+    memcpy(outer_sym, e->sym[loop_sym], NAME_LEN);
+    snprintf(e->sym[loop_sym], NAME_LEN, "%%sym%u", loop_sym);
+  }
   assume_kernel_alignment(e, root, op, kval, ktype);
   if (!blocks)
     predefined_body(e, op, kval, ktype, gemv);
   else
     custom_body(e, op, kval, ktype, (BlockLayout){reg, dynamic, coop});
   e->coop_threads = 0;
+  if (loop_sym)
+    memcpy(e->sym[loop_sym], outer_sym, NAME_LEN);
   mg_lower_line(e, "gpu.return");
   e->indent--;
   mg_lower_line(e, "}");

@@ -27,8 +27,7 @@
 // The tensor type the caller passes for `t`: its stored shape.
 static void stored_tensor_type(const MgGraph *g, MgTensorId t,
                                char out[TYPE_LEN]) {
-  MgTensor s = g->tensors[t];
-  mg_graph_stored_dims(g, t, s.dims);
+  MgTensor s = mg_graph_stored_tensor(g, t);
   mg_lower_tensor_type(&s, out);
 }
 
@@ -85,7 +84,8 @@ static void host_buffer(Emit *e, const MgGraph *root, MgTensorId t,
   mg_lower_fresh(e, e->val[t]);
   Name next;
   char sizes[TYPE_LEN];
-  mg_lower_alloc_sizes(e, x, sizes);
+  MgTensor stored = mg_graph_stored_tensor(root, t); // an input's layout
+  mg_lower_alloc_sizes(e, &stored, sizes);
   mg_lower_fresh(e, next);
   mg_lower_line(e, "%s, %s = gpu.alloc async [%s] (%s) : %s", e->val[t], next,
                 tok, sizes, e->type[t]);
@@ -100,7 +100,7 @@ static void host_buffer(Emit *e, const MgGraph *root, MgTensorId t,
   mg_lower_line(e, "%s = bufferization.to_buffer %%arg%d : %s to %s", h,
                 op->attr, tt, e->type[t]);
   Name dst; // the caller's rows of a buffer padded to whole blocks
-  mg_lower_caller_rows(e, x, e->val[t], e->type[t], dst);
+  mg_lower_caller_rows(e, &stored, e->val[t], e->type[t], dst);
   mg_lower_fresh(e, next);
   mg_lower_line(e, "%s = gpu.memcpy async [%s] %s, %s : %s, %s", next, tok,
                 dst, h, e->type[t], e->type[t]);
@@ -143,6 +143,9 @@ static void host_launch(Emit *e, const MgLowerOptions *o, MgOpId i,
                                       : op->outputs[k - op->num_inputs];
     mg_text_printf(&args, "%s%s : %s", k ? ", " : "", e->val[t], e->type[t]);
   }
+  unsigned s = mg_lower_loop_sym(e->p, op); // gpu.c's kernel_args
+  if (s)
+    mg_text_printf(&args, ", %s : index", e->sym[s]);
   Name next;
   mg_lower_fresh(e, next);
   mg_lower_line(e, "%s = gpu.launch_func async [%s] @\"%s\"::@\"%s_k%u\" "
@@ -385,7 +388,7 @@ static void stored_tensor(const MgGraph *root, MgTensorId t, MgTensor *s) {
     s->dtype = root->tensors[t].dtype;
     return;
   }
-  mg_graph_stored_dims(root, t, s->dims);
+  *s = mg_graph_stored_tensor(root, t);
 }
 
 // @F's entry: every argument %given<n> checked against what the kernels

@@ -36,26 +36,31 @@ const char *mg_lower_symbols_unsupported(const MgProgram *p, MgLowerMode mode,
     return NULL;
   if (mode == MG_LOWER_HOST && host == MG_LOWER_HOST_DEVICE)
     return "dynamic dims with host=device (use host=copy)";
-  for (uint32_t g = 1; g < p->num_graphs; g++)
-    if (p->graphs[g].forloop_sym)
-      return "a for-loop over a dynamic dim (a KV length)";
   const MgGraph *root = &p->graphs[0];
   for (uint32_t i = 0; i < root->num_ops; i++) {
     const MgOp *op = &root->ops[i];
+    // An input with a layout (a transpose of an argument) is the caller's
+    // buffer as stored: its strides are what must not move.
+    if (op->kind == MG_OP_INPUT) {
+      MgTensor s = mg_graph_stored_tensor(root, op->outputs[0]);
+      if (is_symbolic(&s) && strides_move(&s))
+        return "a dynamic dim after a static dim other than 1";
+      continue;
+    }
     bool sym = false;
     for (uint32_t k = 0; k < op->num_inputs; k++)
       sym |= is_symbolic(&root->tensors[op->inputs[k]]);
+    // A transpose its readers take through strides of its operand's
+    // buffer has no buffer of its own: only the operand's strides count.
+    bool view = op->kind == MG_OP_TRANSPOSE && mg_graph_view_folds(root, op) &&
+                !strides_move(&root->tensors[op->inputs[0]]);
     for (uint32_t k = 0; k < op->num_outputs; k++) {
       const MgTensor *t = &root->tensors[op->outputs[k]];
       sym |= is_symbolic(t);
-      if (is_symbolic(t) && strides_move(t))
+      if (is_symbolic(t) && strides_move(t) && !view)
         return "a dynamic dim after a static dim other than 1";
     }
-    int8_t perm[MG_MAX_DIMS];
-    if (op->kind == MG_OP_INPUT && sym &&
-        mg_op_input_perm(op, root->tensors[op->outputs[0]].rank, perm))
-      return "a dynamic input read through a layout";
-    if (sym && op->kind != MG_OP_INPUT && op->kind != MG_OP_CUSTOM)
+    if (sym && op->kind != MG_OP_INPUT && op->kind != MG_OP_CUSTOM && !view)
       return "a predefined or view op on dynamic dims (only graph-defined "
              "kernels take them)";
     for (uint32_t k = 0; k < op->num_outputs + op->num_inputs; k++) {
@@ -75,30 +80,43 @@ const char *mg_lower_symbols_unsupported(const MgProgram *p, MgLowerMode mode,
   return NULL;
 }
 
+static int64_t lcm(int64_t q, int64_t r) {
+  int64_t x = q, y = r;
+  while (y) {
+    int64_t t = x % y;
+    x = y, y = t;
+  }
+  return q / x * r;
+}
+
+// The rows a block takes of symbol s on a grid axis, and an iteration of
+// a for-loop over it: the last block or iteration reads (and the block
+// writes) the padding.
 int64_t mg_lower_sym_quantum(const MgProgram *p, unsigned s) {
   int64_t q = 1;
-  for (uint32_t g = 1; g < p->num_graphs; g++)
+  for (uint32_t g = 1; g < p->num_graphs; g++) {
+    const MgGraph *b = &p->graphs[g];
+    if (b->level != MG_LEVEL_BLOCK)
+      continue;
     for (int a = 0; a < 3; a++)
-      if (p->graphs[g].level == MG_LEVEL_BLOCK && p->graphs[g].grid_sym[a] == s) {
-        int64_t r = p->graphs[g].grid_rows[a], x = q, y = r;
-        while (y) { // q = lcm(q, r)
-          int64_t t = x % y;
-          x = y, y = t;
-        }
-        q = q / x * r;
-      }
+      if (b->grid_sym[a] == s)
+        q = lcm(q, b->grid_rows[a]);
+    if (b->forloop_sym == s)
+      q = lcm(q, b->forloop_rows);
+  }
   return q;
 }
 
-// %v = the size of dim d of input tensor t.
-static void read_dim(Emit *e, const MgGraph *root, MgTensorId t, uint32_t d,
+// %v = the size of dim d of input tensor t as stored (`stored`).
+static void read_dim(Emit *e, const MgTensor *stored, MgTensorId t, uint32_t d,
                      bool tensor_args, Name v) {
+  const MgGraph *root = &e->p->graphs[0];
   Name c;
   mg_lower_index(e, d, c);
   mg_lower_fresh(e, v);
   if (tensor_args) {
     char type[TYPE_LEN];
-    mg_lower_tensor_type(&root->tensors[t], type);
+    mg_lower_tensor_type(stored, type);
     mg_lower_line(e, "%s = tensor.dim %%arg%d, %s : %s", v,
                   root->ops[root->tensors[t].producer].attr, c, type);
   } else {
@@ -117,13 +135,15 @@ void mg_lower_bind_symbols(Emit *e, MgLowerArgErrors *errs,
     const MgOp *op = &root->ops[i];
     if (op->kind != MG_OP_INPUT)
       continue;
-    const MgTensor *x = &root->tensors[op->outputs[0]];
+    // The caller's buffer as stored (an input with a layout is permuted).
+    const MgTensor stored = mg_graph_stored_tensor(root, op->outputs[0]);
+    const MgTensor *x = &stored;
     for (uint32_t d = 0; d < x->rank; d++) {
       unsigned s = mg_tensor_sym(x, d);
       if (!s)
         continue;
       Name v;
-      read_dim(e, root, op->outputs[0], d, tensor_args, v);
+      read_dim(e, x, op->outputs[0], d, tensor_args, v);
       if (!e->sym[s][0]) {
         memcpy(e->sym[s], v, NAME_LEN);
         first_pos[s] = op->attr;
@@ -247,4 +267,11 @@ bool mg_lower_caller_rows(Emit *e, const MgTensor *t, const char *buf,
                    "[%s], strides: [%s] : %s to %s", out, buf, sizes, strides,
                 type, type);
   return true;
+}
+
+unsigned mg_lower_loop_sym(const MgProgram *p, const MgOp *op) {
+  if (op->kind != MG_OP_CUSTOM || op->attr < 1 ||
+      (uint32_t)op->attr >= p->num_graphs)
+    return 0;
+  return p->graphs[op->attr].forloop_sym;
 }

@@ -349,6 +349,39 @@ static bool loop_entry(Sync *y, const uint8_t *phase) {
   return ok;
 }
 
+// A for-loop over a symbol (docs/verification.md §4c): `size` = the
+// symbol's size (the CPU form's, or the kernel's argument: the buffers
+// are padded to whole iterations, so their dims do not say it), and `hi`
+// = ceil(size / rows) iterations; the tensors' loop dims for the masks
+// of write/ops.c.
+static void loop_over_symbol(Emit *e, Name size, Name hi) {
+  const MgGraph *b = e->g;
+  memcpy(size, e->sym[b->forloop_sym], NAME_LEN);
+  if (!size[0]) {
+    e->error = "a for-loop over a dynamic dim whose size is not known here";
+    return;
+  }
+  Name rows, less, sum;
+  mg_lower_index(e, b->forloop_rows, rows);
+  mg_lower_index(e, b->forloop_rows - 1, less);
+  mg_lower_index_op(e, "arith.addi", size, less, sum);
+  mg_lower_index_op(e, "arith.divui", sum, rows, hi);
+  e->loop_dims = calloc(b->num_tensors + 1, 1);
+  if (!e->loop_dims)
+    e->error = "out of memory";
+  else
+    mg_lower_loop_dims(b, e->loop_dims);
+}
+
+// In iteration e->iter: e->loop_valid = min(rows, size - iter * rows).
+static void iteration_rows(Emit *e, const char *size) {
+  Name rows, first, left;
+  mg_lower_index(e, e->g->forloop_rows, rows);
+  mg_lower_index_op(e, "arith.muli", e->iter, rows, first);
+  mg_lower_index_op(e, "arith.subi", size, first, left);
+  mg_lower_index_op(e, "arith.minui", left, rows, e->loop_valid);
+}
+
 void mg_lower_block_body(Emit *e, const bool *reg) {
   const MgGraph *b = e->g;
   // GPU: barriers by dependence (above) instead of after every loop.
@@ -396,15 +429,20 @@ void mg_lower_block_body(Emit *e, const bool *reg) {
   // opens each iteration with a barrier, which serves.
   if (gpu && (accums || before) && !staged)
     barrier(&y);
-  Name lo, hi, one;
+  Name lo, hi, one, size = "";
   mg_lower_index(e, 0, lo);
-  mg_lower_index(e, b->forloop, hi);
+  if (b->forloop_sym)
+    loop_over_symbol(e, size, hi);
+  else
+    mg_lower_index(e, b->forloop, hi);
   mg_lower_index(e, 1, one);
   if (staged)
     stage_first(e, lo);
   mg_lower_fresh(e, e->iter);
   mg_lower_line(e, "scf.for %s = %s to %s step %s {", e->iter, lo, hi, one);
   e->indent++;
+  if (b->forloop_sym)
+    iteration_rows(e, size);
   y.in_loop = true;
   e->in_loop = b->forloop > 1; // one pass: no per-iteration cost
   if (staged) {
@@ -441,6 +479,9 @@ void mg_lower_block_body(Emit *e, const bool *reg) {
     barrier(&y);
   y.in_loop = false;
   e->in_loop = false;
+  free(e->loop_dims);
+  e->loop_dims = NULL;
+  e->loop_valid[0] = '\0';
   mg_lower_for_each_group(b, phase, MG_LOWER_PHASE_AFTER, false, emit_group, &y);
   free(phase);
   if (gpu) {

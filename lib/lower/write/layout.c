@@ -50,11 +50,16 @@ void mg_lower_layout_view(Emit *e, const MgGraph *g, MgTensorId t, Name val,
   }
   if (g->ops[x->producer].folded || !mg_graph_tensor_perm(g, x, perm))
     return; // a block input gets its kernel tensor's view made already
-  int64_t sdims[MG_MAX_DIMS], sstride[MG_MAX_DIMS], n = 1;
-  mg_graph_stored_dims(g, t, sdims);
+  int64_t sstride[MG_MAX_DIMS], n = 1;
+  // A stride past a symbolic dim of the stored array is known at run time
+  // only (`?`; only unit dims come before a symbol, form/symbols.c).
+  bool dyn[MG_MAX_DIMS], past = false;
+  MgTensor s = mg_graph_stored_tensor(g, t);
   for (uint32_t d = x->rank; d-- > 0;) {
     sstride[d] = n;
-    n *= sdims[d];
+    dyn[d] = past;
+    n *= s.dims[d];
+    past |= mg_tensor_sym(&s, d) != 0;
   }
   char map[96], strides[128], view[TYPE_LEN]; // rank 6, strides < 2^48
   size_t m = (size_t)snprintf(map, sizeof map, "(");
@@ -65,8 +70,12 @@ void mg_lower_layout_view(Emit *e, const MgGraph *g, MgTensorId t, Name val,
   for (uint32_t d = 0; d < x->rank; d++) {
     m += (size_t)snprintf(map + m, sizeof map - m, "%sd%d", d ? ", " : "",
                           perm[d]);
-    k += (size_t)snprintf(strides + k, sizeof strides - k, "%s%lld",
-                          d ? ", " : "", (long long)sstride[perm[d]]);
+    if (dyn[perm[d]])
+      k += (size_t)snprintf(strides + k, sizeof strides - k, "%s?",
+                            d ? ", " : "");
+    else
+      k += (size_t)snprintf(strides + k, sizeof strides - k, "%s%lld",
+                            d ? ", " : "", (long long)sstride[perm[d]]);
   }
   snprintf(map + m, sizeof map - m, ")");
   // memref<AxBxT> -> memref<BxAxT, strided<[1, B]>>: the logical shape

@@ -42,6 +42,24 @@ static void combine_init(Emit *e, Combine how, Name out) {
   mg_lower_line(e, "%s = arith.constant 0xFF800000 : f32", out);
 }
 
+// A term at index k of dim `dim` of tile t, kept as it is unless that dim
+// holds the rows of a for-loop over a symbol and k is past the rows this
+// iteration has: then the reduction's neutral element (0, or -inf), as
+// the interpreter's shorter last tile gives (docs/verification.md §4c).
+// A select, so whatever the padding rows hold never reaches the result.
+static void mask_term(Emit *e, MgTensorId t, uint32_t dim, const char *k,
+                      Combine how, Name x) {
+  if (!e->loop_dims || !((e->loop_dims[t] >> dim) & 1u))
+    return;
+  Name inside, neutral, kept;
+  mg_lower_index_op(e, "arith.cmpi ult,", k, e->loop_valid, inside);
+  combine_init(e, how, neutral);
+  mg_lower_fresh(e, kept);
+  mg_lower_line(e, "%s = arith.select %s, %s, %s : f32", kept, inside, x,
+                neutral);
+  snprintf(x, NAME_LEN, "%s", kept);
+}
+
 static void elementwise(Emit *e, const MgOp *op) {
   const MgTensor *out = tensor(e, op->outputs[0]);
   Index idx;
@@ -331,6 +349,7 @@ typedef struct RowTerm { // in[at with at[dim] = k], squared or not
   const Name *at;
   uint32_t dim;
   bool square;
+  Combine how;
 } RowTerm;
 
 static void row_term(Emit *e, const void *ctx, const char *k, Name out) {
@@ -344,6 +363,7 @@ static void row_term(Emit *e, const void *ctx, const char *k, Name out) {
     mg_lower_binary(e, "arith.mulf", x, x, out);
   else
     snprintf(out, NAME_LEN, "%s", x);
+  mask_term(e, r->in, r->dim, k, r->how, out);
 }
 
 typedef struct DotTerm { // a[.., i, k] · b[.., k, j]
@@ -363,6 +383,7 @@ static void dot_term(Emit *e, const void *ctx, const char *k, Name out) {
   mg_lower_load_at(e, d->a, ia, x);
   mg_lower_load_at(e, d->b, ib, y);
   mg_lower_binary(e, "arith.mulf", x, y, out);
+  mask_term(e, d->a, a->rank - 1, k, COMBINE_ADD, out);
 }
 
 // Operand indices of matmul for result element `idx` (k filled per term).
@@ -560,14 +581,14 @@ static void reduce_op(Emit *e, const MgOp *op, Reduction red, const void *dest,
   if (m) {
     Coop c;
     coop_begin(e, out, m, how, idx, &c);
-    RowTerm t = {in, idx, dim, square};
+    RowTerm t = {in, idx, dim, square, how};
     coop_reduce(e, &c, (Terms){n, row_term, &t}, r);
     finish(e, dest, idx, r);
     coop_end(e);
     return;
   }
   mg_lower_elems_begin(e, out, idx);
-  reduce(e, how, &(RowTerm){in, idx, dim, square}, r);
+  reduce(e, how, &(RowTerm){in, idx, dim, square, how}, r);
   finish(e, dest, idx, r);
   mg_lower_elems_end(e);
 }
@@ -766,7 +787,14 @@ static void stored_order_view(Emit *e, MgTensorId dram, uint32_t inner,
       if ((uint32_t)perm[d] == j && d != inner)
         ord[n++] = d;
   ord[n] = inner;
-  MgTensor st = *y;
+  MgTensor st = *y, sto = mg_graph_stored_tensor(e->g, dram);
+  st.sym = 0;
+  // A stride past a symbolic dim of the stored array is `?`.
+  bool dyn[MG_MAX_DIMS], past = false;
+  for (uint32_t j = r; j-- > 0;) {
+    dyn[j] = past;
+    past |= mg_tensor_sym(&sto, j) != 0;
+  }
   char map[96], strides[128], plain[TYPE_LEN]; // rank 6, strides < 2^48
   size_t m = (size_t)snprintf(map, sizeof map, "(");
   for (uint32_t d = 0; d < r; d++)
@@ -775,10 +803,15 @@ static void stored_order_view(Emit *e, MgTensorId dram, uint32_t inner,
   size_t k = 0;
   for (uint32_t j = 0; j < r; j++) {
     st.dims[j] = y->dims[ord[j]];
+    mg_tensor_set_sym(&st, j, mg_tensor_sym(y, ord[j]));
     m += (size_t)snprintf(map + m, sizeof map - m, "%sd%u", j ? ", " : "",
                           ord[j]);
-    k += (size_t)snprintf(strides + k, sizeof strides - k, "%s%lld",
-                          j ? ", " : "", (long long)stride[ord[j]]);
+    if (dyn[perm[ord[j]]])
+      k += (size_t)snprintf(strides + k, sizeof strides - k, "%s?",
+                            j ? ", " : "");
+    else
+      k += (size_t)snprintf(strides + k, sizeof strides - k, "%s%lld",
+                            j ? ", " : "", (long long)stride[ord[j]]);
   }
   snprintf(map + m, sizeof map - m, ")");
   mg_lower_memref_type(&st, (MgDType)e->dtype[dram], NULL, plain);
