@@ -52,6 +52,9 @@ typedef enum MgSearchRule {
                              // subtracts a max not known to bound its
                              // operand, or sums values shifted by different
                              // maxes without rescaling them
+  MG_SEARCH_RULE_GENERALIZE, // the target stands for a program with
+                             // symbols (`symbolic`) and the candidate does
+                             // not generalize to every size
   MG_SEARCH_RULE_COUNT
 } MgSearchRule;
 
@@ -79,6 +82,7 @@ typedef void (*MgSearchProgressFn)(const MgSearchProgress *progress,
 /// tests and tools: the program is only valid during the call).
 typedef void (*MgSearchCandidateFn)(const MgProgram *candidate,
                                     void *user_data);
+
 
 /// How verified candidates are ranked.
 typedef enum MgSearchRank {
@@ -173,12 +177,21 @@ typedef struct MgSearchOptions {
   // candidates are ranked with those layouts applied, so a kernel whose
   // form depends on them (a GEMV reading Wᵀ) is costed as it will run.
   const MgProgram *layouts;
+  // A program with symbols whose form at `symbolic_at` rows the target is
+  // (mg_search_symbolic_at), or NULL: then only candidates that
+  // mg_search_symbolic_generalize makes valid for every size are costed
+  // and tested, so the verified programs kept can all hold for every size
+  // (a split-KV kernel, which cannot yet, would take their places). The
+  // parts of a cut get the same parts of it.
+  const MgProgram *symbolic;
+  int64_t symbolic_at;
   // Callbacks.
   MgSearchProgressFn progress;
   void *progress_user_data;
   double progress_interval_s;  // default 1.0
   MgSearchCandidateFn on_candidate;
   void *candidate_user_data;
+
   // Explanation (--mirage-explain).
   uint32_t explain_top;        // keep the best this many candidates the
                                // search ranked for testing, with what

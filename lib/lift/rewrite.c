@@ -97,8 +97,49 @@ static MlirAttribute reassociation(MlirContext ctx, const int *group_of,
   return mlirArrayAttrGet(ctx, m, groups);
 }
 
-/// One reshape op `v` -> `to` (expand or collapse), marked ug.boundary.
-static MlirOperation reshape_op(MlirValue v, MlirType to, MlirLocation loc) {
+static MlirOperation boundary_created(MlirOperationState *s) {
+  MlirContext ctx = mlirLocationGetContext(s->location);
+  MlirNamedAttribute a = mlirNamedAttributeGet(
+      mlirIdentifierGet(ctx, str("ug.boundary")), mlirUnitAttrGet(ctx));
+  mlirOperationStateAddAttributes(s, 1, &a);
+  return mlirOperationCreate(s);
+}
+
+static void insert_op(MlirBlock block, MlirOperation at, MlirOperation op) {
+  if (mlirOperationIsNull(at))
+    mlirBlockAppendOwnedOperation(block, op);
+  else
+    mlirBlockInsertOwnedOperationBefore(block, at, op);
+}
+
+/// `tensor.dim %v, d` (and its index constant), both marked ug.boundary and
+/// inserted before `at`: the size an expand_shape needs for each `?` it
+/// makes, which unlift drops with the reshape.
+static MlirValue boundary_dim(MlirBlock block, MlirOperation at, MlirValue v,
+                              int64_t d, MlirLocation loc) {
+  MlirContext ctx = mlirLocationGetContext(loc);
+  MlirType index = mlirIndexTypeGet(ctx);
+  MlirNamedAttribute value = mlirNamedAttributeGet(
+      mlirIdentifierGet(ctx, str("value")), mlirIntegerAttrGet(index, d));
+  MlirOperationState cs = mlirOperationStateGet(str("arith.constant"), loc);
+  mlirOperationStateAddAttributes(&cs, 1, &value);
+  mlirOperationStateAddResults(&cs, 1, &index);
+  MlirOperation c = boundary_created(&cs);
+  insert_op(block, at, c);
+  MlirValue operands[2] = {v, mlirOperationGetResult(c, 0)};
+  MlirOperationState ds = mlirOperationStateGet(str("tensor.dim"), loc);
+  mlirOperationStateAddOperands(&ds, 2, operands);
+  mlirOperationStateAddResults(&ds, 1, &index);
+  MlirOperation dim = boundary_created(&ds);
+  insert_op(block, at, dim);
+  return mlirOperationGetResult(dim, 0);
+}
+
+/// One reshape op `v` -> `to` (expand or collapse), marked ug.boundary; an
+/// expand to dynamic dims reads their sizes from `v` by tensor.dim ops
+/// inserted before `at` in `block`. The reshape itself is not inserted.
+static MlirOperation reshape_op(MlirBlock block, MlirOperation at, MlirValue v,
+                                MlirType to, MlirLocation loc) {
   MlirContext ctx = mlirLocationGetContext(loc);
   MlirType from = mlirValueGetType(v);
   intptr_t n = mlirShapedTypeGetRank(from), m = mlirShapedTypeGetRank(to);
@@ -114,7 +155,12 @@ static MlirOperation reshape_op(MlirValue v, MlirType to, MlirLocation loc) {
   if (expand ? !fold_groups(td, m, fd, n, group_of)
              : !fold_groups(fd, n, td, m, group_of))
     return (MlirOperation){NULL};
-  MlirNamedAttribute attrs[3];
+  MlirValue sizes[MG_MAX_DIMS + 1];
+  intptr_t num_sizes = 0;
+  for (intptr_t j = 0; expand && j < m; ++j)
+    if (mlirShapedTypeIsDynamicSize(td[j]))
+      sizes[num_sizes++] = boundary_dim(block, at, v, group_of[j], loc);
+  MlirNamedAttribute attrs[2];
   int na = 0;
   attrs[na++] = mlirNamedAttributeGet(
       mlirIdentifierGet(ctx, str("reassociation")),
@@ -123,21 +169,13 @@ static MlirOperation reshape_op(MlirValue v, MlirType to, MlirLocation loc) {
     attrs[na++] = mlirNamedAttributeGet(
         mlirIdentifierGet(ctx, str("static_output_shape")),
         mlirDenseI64ArrayGet(ctx, m, td));
-  attrs[na++] = mlirNamedAttributeGet(mlirIdentifierGet(ctx, str("ug.boundary")),
-                                      mlirUnitAttrGet(ctx));
   MlirOperationState s = mlirOperationStateGet(
       str(expand ? "tensor.expand_shape" : "tensor.collapse_shape"), loc);
   mlirOperationStateAddOperands(&s, 1, &v);
+  mlirOperationStateAddOperands(&s, num_sizes, sizes);
   mlirOperationStateAddResults(&s, 1, &to);
   mlirOperationStateAddAttributes(&s, na, attrs);
-  return mlirOperationCreate(&s);
-}
-
-static void insert_op(MlirBlock block, MlirOperation at, MlirOperation op) {
-  if (mlirOperationIsNull(at))
-    mlirBlockAppendOwnedOperation(block, op);
-  else
-    mlirBlockInsertOwnedOperationBefore(block, at, op);
+  return boundary_created(&s);
 }
 
 /// `v` reshaped to `to` by ops inserted before `at` in `block` (or appended
@@ -149,7 +187,7 @@ static MlirValue reshape_to(MlirBlock block, MlirOperation at, MlirValue v,
   MlirType from = mlirValueGetType(v);
   if (mlirTypeEqual(from, to))
     return v;
-  MlirOperation op = reshape_op(v, to, loc);
+  MlirOperation op = reshape_op(block, at, v, to, loc);
   if (mlirOperationIsNull(op)) {
     int64_t dims[MG_MAX_DIMS + 1];
     intptr_t n = 0;
@@ -162,15 +200,16 @@ static MlirValue reshape_to(MlirBlock block, MlirOperation at, MlirValue v,
         n, dims, mlirShapedTypeGetElementType(from), mlirAttributeGetNull());
     if (mlirTypeEqual(core, from) || mlirTypeEqual(core, to))
       return (MlirValue){NULL};
-    MlirOperation first = reshape_op(v, core, loc);
+    // The collapse first: the expand's sizes are read from its result.
+    MlirOperation first = reshape_op(block, at, v, core, loc);
     if (mlirOperationIsNull(first))
       return (MlirValue){NULL};
-    op = reshape_op(mlirOperationGetResult(first, 0), to, loc);
+    insert_op(block, at, first);
+    op = reshape_op(block, at, mlirOperationGetResult(first, 0), to, loc);
     if (mlirOperationIsNull(op)) {
-      mlirOperationDestroy(first);
+      mlirOperationDestroy(first); // erases it from the block
       return (MlirValue){NULL};
     }
-    insert_op(block, at, first);
   }
   insert_op(block, at, op);
   return mlirOperationGetResult(op, 0);

@@ -199,12 +199,17 @@ static void erase_unused_boundary(MlirValue x, int depth) {
       !mlirOpOperandIsNull(mlirValueGetFirstUse(x)))
     return;
   MlirOperation op = mlirOpResultGetOwner(x);
-  MlirValue operands[3];
+  MlirValue operands[MG_MAX_DIMS + 2];
   intptr_t n = mlirOperationGetNumOperands(op);
-  for (intptr_t i = 0; i < n && i < 3; ++i)
+  if (n > MG_MAX_DIMS + 2)
+    n = MG_MAX_DIMS + 2;
+  for (intptr_t i = 0; i < n; ++i)
     operands[i] = mlirOperationGetOperand(op, i);
+  // A size an expand read (tensor.dim of its source): only its constant
+  // goes with it; the expand reaches the source itself, after its sizes.
+  intptr_t first = mg_bridge_op_is(op, "tensor.dim") ? 1 : 0;
   mlirOperationDestroy(op);
-  for (intptr_t i = 0; i < n && i < 3; ++i)
+  for (intptr_t i = n - 1; i >= first; --i)
     erase_unused_boundary(operands[i], depth + 1);
 }
 
@@ -278,7 +283,12 @@ static MlirOperation next_anchor(const Inline *in, uint32_t k) {
 // result to what the call reshaped and returns true (*ok says whether that
 // worked); else false.
 static bool undo_boundary(Inline *in, MlirOperation op, bool *ok) {
-  if (!is_boundary(op) || mlirOperationGetNumOperands(op) != 1)
+  // A reshape's operand 0 is what it reshapes; an expand to `?` dims also
+  // reads their sizes (boundary_dim in rewrite.c).
+  bool reshape = mg_bridge_op_is(op, "tensor.expand_shape") ||
+                 mg_bridge_op_is(op, "tensor.collapse_shape");
+  if (!is_boundary(op) || mlirOperationGetNumOperands(op) < 1 ||
+      (!reshape && mlirOperationGetNumOperands(op) != 1))
     return false;
   uint32_t v = mg_ptrmap_get(&in->map, mlirOperationGetOperand(op, 0).ptr);
   MlirValue src =
@@ -344,6 +354,10 @@ static bool inline_op(Inline *in, MlirOperation op, uint32_t k) {
   bool ok = true;
   if (undo_boundary(in, op, &ok))
     return ok;
+  // The sizes a boundary expand read: dropped with it.
+  if (is_boundary(op) && (mg_bridge_op_is(op, "tensor.dim") ||
+                          mg_bridge_op_is(op, "arith.constant")))
+    return true;
   MlirOperation copy = clone_remapped(in, op);
   if (mlirOperationIsNull(copy))
     return false;

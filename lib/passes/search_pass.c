@@ -570,11 +570,13 @@ static void wait_for_fleet(Run *run, MlirOperation module, MlirLocation loc,
   }
 }
 
-// `symbolic`: `target` is a program's one-row form (search_symbolic.c):
-// more verified programs are kept, since the cheapest may hold at one row
-// only, and nothing is cached (an entry would be the one-row answer).
+// `symbolic` (else NULL): `target` is its form at `at` rows
+// (search_symbolic.c): only candidates that generalize are tested, more
+// verified programs are kept, since the cheapest may hold at one row only,
+// and nothing is cached (an entry would be that size's answer).
 static bool answer_by_search(Run *run, MlirLocation loc, const char *name,
-                             const MgProgram *target, bool symbolic,
+                             const MgProgram *target,
+                             const MgProgram *symbolic, int64_t at,
                              Answer *a) {
   ++run->searched;
   MgDiag diag = MG_DIAG_INIT;
@@ -584,6 +586,8 @@ static bool answer_by_search(Run *run, MlirLocation loc, const char *name,
   MgSearchOptions o = run->options;
   if (symbolic && o.max_verified < MG_SYMBOLIC_MAX_VERIFIED)
     o.max_verified = MG_SYMBOLIC_MAX_VERIFIED;
+  o.symbolic = symbolic;
+  o.symbolic_at = at;
   if (progress.print || progress.mpi) {
     o.progress = on_search_progress;
     o.progress_user_data = &progress;
@@ -764,7 +768,8 @@ static bool answer_symbolic(Run *run, MlirLocation loc, const char *name,
     MgProgram *target = mg_search_symbolic_at(full, ats[i]);
     Answer t;
     memset(&t, 0, sizeof t);
-    if (!target || !answer_by_search(run, loc, name, target, true, &t)) {
+    if (!target ||
+        !answer_by_search(run, loc, name, target, full, ats[i], &t)) {
       mg_program_destroy(target);
       mg_search_result_free(&t.result);
       mg_program_destroy(t.best);
@@ -852,7 +857,7 @@ static bool answer_fresh(Run *run, MlirOperation module, const Subject *subj,
   }
   bool ok = true;
   if (!a->best && !a->kept)
-    ok = answer_by_search(run, subj->loc, subj->name, subj->target, false,
+    ok = answer_by_search(run, subj->loc, subj->name, subj->target, NULL, 0,
                           a);
   if (a->lock_held) // the result is in the cache now (or nothing is)
     mg_remote_cache_unlock(run->store.remote, a->lock_key, a->lock_token);

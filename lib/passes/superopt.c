@@ -139,7 +139,8 @@ static void run(MlirOperation module, MlirExternalPass pass,
     mg_pass_remark(mlirOperationGetLocation(module),
                    "mirage-superopt: %u LAX subprogram(s) lifted and "
                    "searched; %u lowered to GPU kernels, %u left as the "
-                   "original ops (nothing faster was verified)",
+                   "original ops (nothing faster was verified, or it cannot be "
+                   "lowered yet: the remarks above say)",
                    stats.subprograms, stats.subprograms - kept, kept);
   else if (remarks && stats.subprograms > 0)
     mg_pass_remark(mlirOperationGetLocation(module),

@@ -141,15 +141,13 @@ static MgProgram *make_part(const Cuts *c, uint8_t part, MgDiag *diag) {
     const MgOp *op = &g->ops[i];
     const MgTensor *t = &g->tensors[op->outputs[0]];
     if (op->kind == MG_OP_INPUT && reads[op->outputs[0]]) {
-      map[op->outputs[0]] = mg_graph_add_input(p, 0, (MgDType)t->dtype,
-                                               t->rank, t->dims, diag);
+      map[op->outputs[0]] = mg_graph_add_input_as(p, 0, t, NULL, diag);
       st = map[op->outputs[0]] == MG_NO_ID ? MG_STATUS_INVALID : st;
     }
   }
   for (uint32_t k = 0; part == 0 && st == MG_STATUS_OK && k < c->n; k++) {
     const MgTensor *t = &g->tensors[c->cone[k]];
-    map[c->cone[k]] = mg_graph_add_input(p, 0, (MgDType)t->dtype, t->rank,
-                                         t->dims, diag);
+    map[c->cone[k]] = mg_graph_add_input_as(p, 0, t, NULL, diag);
     st = map[c->cone[k]] == MG_NO_ID ? MG_STATUS_INVALID : st;
   }
   for (uint32_t i = 0; st == MG_STATUS_OK && i < g->num_ops; i++) {
@@ -222,7 +220,7 @@ typedef struct Parts {
 // verified to 1/ps->num of the bound asked for, so their sum stays within
 // it.
 static MgProgram *search_part(const Parts *ps, MgProgram *part,
-                              uint32_t left) {
+                              const MgProgram *symbolic, uint32_t left) {
   Search *s = ps->s;
   uint32_t parts = ps->num;
   MgSearchStats *st = ps->stats;
@@ -230,6 +228,7 @@ static MgProgram *search_part(const Parts *ps, MgProgram *part,
   MgDiag *diag = ps->diag;
   MgSearchOptions o = s->opt;
   o.cut_prologues = false;
+  o.symbolic = symbolic;
   o.on_candidate = NULL; // the caller's callback expects the target's
                          // signature, which a part does not have
   o.verify_error = s->opt.verify_error / parts;
@@ -400,8 +399,17 @@ MgProgram *mg_search_cut(Search *s, MgSearchStats *stats,
     uint8_t k = (uint8_t)(j < c.n ? j + 1 : 0);
     parts[k] = make_part(&c, k, &diag);
     ok = parts[k] != NULL;
+    // The same part of the program with symbols the target stands for.
+    MgProgram *symbolic = NULL;
+    if (ok && s->opt.symbolic &&
+        mg_search_symbolic_same_structure(s->opt.symbolic, s->target)) {
+      Cuts cs = c;
+      cs.g = &s->opt.symbolic->graphs[0];
+      symbolic = make_part(&cs, k, NULL);
+    }
     if (ok)
-      parts[k] = search_part(&ps, parts[k], c.n + 1 - j);
+      parts[k] = search_part(&ps, parts[k], symbolic, c.n + 1 - j);
+    mg_program_destroy(symbolic);
   }
   MgProgram *out =
       ok ? mg_search_cut_join(s->target, (const MgProgram *const *)parts,

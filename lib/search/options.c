@@ -52,7 +52,7 @@ MgSearchOptions mg_search_options_default(void) {
 static const char *const rule_names[MG_SEARCH_RULE_COUNT] = {
     "shape",   "dims",   "reduce", "anchor", "canonical", "absexpr",
     "duplicate", "pending", "budget", "saver", "launch", "smem", "work",
-    "output", "shift",
+    "output", "shift", "generalize",
 };
 
 const char *mg_search_rule_name(MgSearchRule rule) {

@@ -342,6 +342,15 @@ static uint64_t finish(Mat *m) {
   return made;
 }
 
+// Whether candidate `p` of a target standing for a program with symbols
+// holds for every size once generalized (symbolic.c).
+static bool generalizes(const Search *s, const MgProgram *p) {
+  MgProgram *g = mg_search_symbolic_generalize(s->opt.symbolic, p,
+                                               s->opt.symbolic_at, NULL);
+  mg_program_destroy(g);
+  return g != NULL;
+}
+
 static uint64_t finish_widened(Mat *m) {
   Worker *w = m->w;
   Search *s = w->s;
@@ -368,6 +377,8 @@ static uint64_t finish_widened(Mat *m) {
     mg_worker_prune(w, MG_SEARCH_RULE_LAUNCH, NULL);
   } else if (mg_search_work(p) > s->max_work) {
     mg_worker_prune(w, MG_SEARCH_RULE_WORK, NULL);
+  } else if (s->opt.symbolic && !generalizes(s, p)) {
+    mg_worker_prune(w, MG_SEARCH_RULE_GENERALIZE, NULL);
   } else {
     MgSearchCost cost = mg_search_cost(p, &s->opt);
     uint64_t hash = mg_program_hash(p);

@@ -659,8 +659,18 @@ MgStatus mg_search_run(const MgProgram *target, const MgSearchOptions *options,
   mg_program_clear_layouts(logical);
   MgSearchOptions laid = options ? *options : mg_search_options_default();
   laid.layouts = target;
+  // Candidates are generalized before they get the layouts, so against
+  // the program with symbols without its layouts.
+  MgProgram *symbolic = NULL;
+  if (laid.symbolic) {
+    symbolic = mg_program_clone(laid.symbolic);
+    if (symbolic)
+      mg_program_clear_layouts(symbolic);
+    laid.symbolic = symbolic;
+  }
   MgStatus st = search_logical(logical, &laid, result, diag);
   mg_program_destroy(logical);
+  mg_program_destroy(symbolic);
   // A program whose block graphs cannot take the layouts is dropped.
   uint32_t kept = 0;
   for (uint32_t i = 0; st == MG_STATUS_OK && i < result->num_found; i++) {

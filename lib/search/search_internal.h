@@ -589,4 +589,10 @@ bool mg_search_bounds_by_max(const MgGraph *g, MgTensorId a, MgTensorId m);
 /// Builds the vocabulary, input roles and exact goal of the target.
 MgStatus mg_search_analyze(Search *s, MgDiag *diag);
 
+/// Whether `target` has the ops and tensors of `symbolic` (the program with
+/// symbols it is a form of), so that a part of one cut by tensor and op ids
+/// is the same part of the other (views.c, cut.c).
+bool mg_search_symbolic_same_structure(const MgProgram *symbolic,
+                                       const MgProgram *target);
+
 #endif // MIRAGE_LIB_SEARCH_INTERNAL_H

@@ -32,6 +32,21 @@ MgProgram *mg_search_symbolic_at(const MgProgram *p, int64_t rows) {
   return q;
 }
 
+bool mg_search_symbolic_same_structure(const MgProgram *symbolic,
+                                       const MgProgram *target) {
+  const MgGraph *a = &symbolic->graphs[0], *b = &target->graphs[0];
+  if (a->num_ops != b->num_ops || a->num_tensors != b->num_tensors ||
+      a->num_outputs != b->num_outputs)
+    return false;
+  for (uint32_t i = 0; i < a->num_ops; i++)
+    if (a->ops[i].kind != b->ops[i].kind ||
+        a->ops[i].num_inputs != b->ops[i].num_inputs ||
+        memcmp(a->ops[i].inputs, b->ops[i].inputs,
+               a->ops[i].num_inputs * sizeof a->ops[i].inputs[0]))
+      return false;
+  return true;
+}
+
 // Per-dim symbols as MgTensor.sym packs them.
 typedef uint16_t Rows;
 
@@ -450,6 +465,36 @@ bool mg_search_symbolic_reduces(const MgProgram *p) {
   return false;
 }
 
+// A reshape of the one-size program `one` (op, its operand's dims at the
+// searched size) as the generalized program's reshape `c` (its operand's
+// symbols in `q`): each symbolic dim must pass through whole, as one dim of
+// the result with the same row-major prefix (2x4x? -> 1x2x4x1x?), so that
+// the reshape moves the same elements at every size. False otherwise.
+static bool generalize_reshape(const MgGraph *q, const MgGraph *one,
+                               const MgOp *op, int64_t at, MgOp *c) {
+  const MgTensor *x = &q->tensors[c->inputs[0]];
+  const MgTensor *a = &one->tensors[op->inputs[0]];
+  int32_t rank = op->attr;
+  int32_t from = 0; // symbols land on the result's dims in order
+  int64_t in_prefix = 1;
+  for (uint32_t e = 0; e < a->rank; in_prefix *= a->dims[e], e++) {
+    unsigned s = mg_tensor_sym(x, e);
+    if (!s)
+      continue;
+    int64_t out_prefix = 1;
+    int32_t d = 0;
+    for (; d < rank; out_prefix *= op->shape[d], d++)
+      if (d >= from && out_prefix == in_prefix && op->shape[d] == at &&
+          a->dims[e] == at)
+        break;
+    if (d == rank)
+      return false;
+    c->shape[d] = -(int64_t)s;
+    from = d + 1;
+  }
+  return true;
+}
+
 MgProgram *mg_search_symbolic_generalize(const MgProgram *full,
                                          const MgProgram *one, int64_t at,
                                          MgDiag *diag) {
@@ -472,10 +517,11 @@ MgProgram *mg_search_symbolic_generalize(const MgProgram *full,
     MgOp c = *op;
     for (uint32_t k = 0; k < c.num_inputs; k++)
       c.inputs[k] = map[op->inputs[k]];
-    if (c.kind == MG_OP_RESHAPE) {
+    if (c.kind == MG_OP_RESHAPE &&
+        !generalize_reshape(&q->graphs[0], r1, op, at, &c)) {
       mg_diag_set(diag, MG_STATUS_UNSUPPORTED, 0, (int32_t)i,
-                  "a reshape between kernels of a symbolic program is not "
-                  "generalized yet");
+                  "a reshape between kernels splits or merges a symbolic "
+                  "dim");
       ok = false;
       break;
     }

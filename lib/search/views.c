@@ -179,8 +179,7 @@ static MgProgram *make_part(const Split *s, uint32_t p, PartBoundary *b,
   *num_in = part_inputs(s, p, in);
   for (uint32_t k = 0; st == MG_STATUS_OK && k < *num_in; k++) {
     const MgTensor *t = &g->tensors[in[k]];
-    map[in[k]] = mg_graph_add_input(prog, 0, (MgDType)t->dtype, t->rank,
-                                    t->dims, diag);
+    map[in[k]] = mg_graph_add_input_as(prog, 0, t, NULL, diag);
     // A target input keeps its layout; the part's search handles it.
     int8_t perm[MG_MAX_DIMS];
     if (map[in[k]] == MG_NO_ID)
@@ -219,11 +218,13 @@ typedef struct Parts {
 // The part's program: the search's best when cheaper than the part, else
 // the part (ownership moves to the caller either way). `left` parts,
 // this one included, are still to be searched.
-static MgProgram *search_part(Parts *ps, MgProgram *part, uint32_t left) {
+static MgProgram *search_part(Parts *ps, MgProgram *part,
+                              const MgProgram *symbolic, uint32_t left) {
   const MgSearchOptions *base = ps->base;
   MgSearchStats *stats = ps->stats;
   double deadline = ps->deadline;
   MgSearchOptions o = *base;
+  o.symbolic = symbolic;
   o.on_candidate = NULL; // it expects the target's signature
   o.progress = NULL;
   o.explain_top = 0; // the explanation lists the composition, not parts
@@ -362,9 +363,19 @@ MgStatus mg_search_views(const MgProgram *target,
       st = MG_STATUS_NOMEM;
       break;
     }
+    // The same part of the program with symbols the target stands for.
+    MgProgram *symbolic = NULL;
+    if (opt.symbolic &&
+        mg_search_symbolic_same_structure(opt.symbolic, target)) {
+      Split ss = s;
+      ss.g = &opt.symbolic->graphs[0];
+      PartBoundary sb = {in, 0, out, 0}; // the same tensors as b's
+      symbolic = make_part(&ss, p, &sb, NULL);
+    }
     // A part beyond the search's signature limits stays as it is.
     if (b.num_in <= 16 && b.num_out <= MG_MAX_OP_OUTPUTS)
-      programs[p] = search_part(&ps, programs[p], s.num_parts - p);
+      programs[p] = search_part(&ps, programs[p], symbolic, s.num_parts - p);
+    mg_program_destroy(symbolic);
   }
   stats->cut_parts = s.num_parts;
   MgProgram *composed = NULL;

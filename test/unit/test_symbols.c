@@ -330,6 +330,45 @@ static void test_symbols_loop_over_rows(void) {
   mg_program_destroy(full);
 }
 
+// A reshape between kernels: one that passes the symbol through whole
+// (x[n, 2, 8] -> [1, n, 16]) gets it back in its shape; one that splits it
+// (x[8, 2, 8] -> [2, 4, 16] -> [1, 8, 16], the same elements at 8 rows) is
+// refused, since at other sizes the split would not exist.
+static void test_symbols_generalize_reshape(void) {
+  MgDiag d = MG_DIAG_INIT;
+  MgProgram *full = mg_program_create();
+  mg_program_add_graph(full, MG_LEVEL_KERNEL);
+  int64_t dims[3] = {8, 2, 8}, to[3] = {1, -1, 16};
+  MgTensorId x = mg_graph_add_input(full, 0, MG_DTYPE_F32, 3, dims, &d);
+  CHECK(mg_graph_set_input_sym(full, 0, x, 0, 1, &d) == MG_STATUS_OK);
+  MgTensorId r = mg_graph_reshape(full, 0, x, 3, to, &d);
+  MgTensorId y = mg_graph_unary(full, 0, MG_OP_EXP, r, &d);
+  CHECK(mg_graph_mark_output(full, 0, y, &d) == MG_STATUS_OK);
+  MgProgram *one = mg_search_symbolic_at(full, 8);
+  MgProgram *g = mg_search_symbolic_generalize(full, one, 8, &d);
+  CHECK(g != NULL);
+  if (g) {
+    const MgGraph *root = &g->graphs[0];
+    CHECK_EQ_INT(mg_tensor_sym(&root->tensors[root->outputs[0]], 1), 1);
+    CHECK_EQ_INT(mg_tensor_sym(&root->tensors[root->outputs[0]], 2), 0);
+  }
+  mg_program_destroy(g);
+  mg_program_destroy(one);
+  // The split: right at 8 rows only.
+  MgProgram *split = mg_program_create();
+  mg_program_add_graph(split, MG_LEVEL_KERNEL);
+  int64_t mid[3] = {2, 4, 16}, out[3] = {1, 8, 16};
+  MgTensorId sx = mg_graph_add_input(split, 0, MG_DTYPE_F32, 3, dims, &d);
+  MgTensorId s1 = mg_graph_reshape(split, 0, sx, 3, mid, &d);
+  MgTensorId s2 = mg_graph_reshape(split, 0, s1, 3, out, &d);
+  MgTensorId sy = mg_graph_unary(split, 0, MG_OP_EXP, s2, &d);
+  CHECK(mg_graph_mark_output(split, 0, sy, &d) == MG_STATUS_OK);
+  CHECK(mg_search_symbolic_generalize(full, split, 8, &d) == NULL);
+  CHECK(strstr(d.message, "splits or merges a symbolic dim") != NULL);
+  mg_program_destroy(split);
+  mg_program_destroy(full);
+}
+
 int main(int argc, char **argv) {
   TEST_SELECT(argc, argv);
   RUN_TEST(test_symbols_infer);
@@ -337,5 +376,6 @@ int main(int argc, char **argv) {
   RUN_TEST(test_symbols_generalize_tiles);
   RUN_TEST(test_symbols_mutations_rejected);
   RUN_TEST(test_symbols_loop_over_rows);
+  RUN_TEST(test_symbols_generalize_reshape);
   return TEST_SUMMARY();
 }
