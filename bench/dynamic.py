@@ -87,11 +87,18 @@ def decode_attention(h, d):
 """
 
 
+def gqa_decode():
+    # The lit test's program (grouped-query decode over a ? KV cache), comments dropped.
+    path = os.path.join(ROOT, "test", "search", "dynamic-gqa.mlir")
+    return "".join(l for l in open(path) if not l.startswith("//"))
+
+
 PROGRAMS = {
     "softmax 4096": (softmax(4096), SIZES),
     "rmsnorm+matmul 4096x6144": (rmsnorm(4096, 6144), SIZES),
     "gated mlp 4096x4096": (gated(4096, 4096), SIZES),
     "decode attention 2x?x64": (decode_attention(2, 64), LENGTHS),
+    "gqa decode 8q/2kv x?x64": (gqa_decode(), LENGTHS),
 }
 
 EST = re.compile(r"at \?=(\d+): estimated ([0-9.]+) us(?:, the generalized μGraph ([0-9.]+) us)? \(program bound ([0-9.]+) us\)")

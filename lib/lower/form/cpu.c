@@ -165,9 +165,13 @@ void mg_lower_cpu_program(Emit *e, const MgLowerOptions *o) {
     mg_lower_alloc_sizes(e, &stored, sizes);
     mg_lower_fresh(e, buf);
     mg_lower_line(e, "%s = memref.alloc(%s) : %s", buf, sizes, e->type[t]);
-    mg_lower_caller_rows(e, &stored, buf, e->type[t], view);
-    mg_lower_line(e, "memref.copy %s, %s : %s to %s", e->val[t], view,
-                  e->type[t], e->type[t]);
+    char vtype[TYPE_LEN];
+    mg_lower_caller_rows(e, &stored, buf, e->type[t], view, vtype);
+    if (mg_lower_rows_strided(e, &stored))
+      mg_lower_copy_rows(e, &stored, e->val[t], e->type[t], view, vtype);
+    else
+      mg_lower_line(e, "memref.copy %s, %s : %s to %s", e->val[t], view,
+                    e->type[t], vtype);
     memcpy(e->val[t], buf, NAME_LEN);
     padded_in[t] = true;
   }
@@ -238,10 +242,14 @@ void mg_lower_cpu_program(Emit *e, const MgLowerOptions *o) {
       const MgTensor *ot = &root->tensors[root->outputs[k]];
       mg_lower_memref_type(ot, (MgDType)ot->dtype, NULL, type);
       Name src; // the caller's rows of a padded buffer
+      char stype[TYPE_LEN];
       mg_lower_caller_rows(e, ot, e->val[root->outputs[k]],
-                           e->type[root->outputs[k]], src);
-      mg_lower_line(e, "memref.copy %s, %s : %s to %s", src, out_val[k],
-                    e->type[root->outputs[k]], type);
+                           e->type[root->outputs[k]], src, stype);
+      if (mg_lower_rows_strided(e, ot))
+        mg_lower_copy_rows(e, ot, src, stype, out_val[k], type);
+      else
+        mg_lower_line(e, "memref.copy %s, %s : %s to %s", src, out_val[k],
+                      stype, type);
     }
   for (MgTensorId t = 0; alloc_of && t < root->num_tensors; t++)
     if (alloc_of[t] || (padded_in && padded_in[t]))

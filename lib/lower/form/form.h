@@ -77,10 +77,23 @@ int64_t mg_lower_sym_quantum(const MgProgram *p, unsigned s);
 void mg_lower_grid_extent(Emit *e, const MgGraph *b, int a, Name out);
 /// True when root tensor t's buffers have more rows than the caller's.
 bool mg_lower_is_padded(const Emit *e, const MgTensor *t);
-/// `out` = a view of the caller's rows of padded buffer `buf` (type
-/// `type`) of root tensor t; true when it made one, false (out = buf)
-/// when t is not padded.
+/// `out` (type `out_type`) = a view of the caller's rows of padded buffer
+/// `buf` (type `type`) of root tensor t; true when it made one, false
+/// (out = buf) when t is not padded. Strided when a symbol comes after a
+/// static dim other than 1 (mg_lower_rows_strided).
 bool mg_lower_caller_rows(Emit *e, const MgTensor *t, const char *buf,
-                          const char *type, Name out);
+                          const char *type, Name out,
+                          char out_type[TYPE_LEN]);
+/// True when t is padded and its strides depend on the padded size: the
+/// caller's rows are not the buffer's first elements, so a copy between
+/// them is strided (on the host: gpu.memcpy takes contiguous buffers).
+bool mg_lower_rows_strided(const Emit *e, const MgTensor *t);
+/// Element loops copying the caller's rows of root tensor t from `src`
+/// (type `stype`) to `dst` (type `dtype`): explicit, since memref.copy of
+/// a strided view lowers to a call into MLIR's runner utilities, which a
+/// program linking only the CUDA runtime wrappers does not have.
+void mg_lower_copy_rows(Emit *e, const MgTensor *t, const char *src,
+                        const char *stype, const char *dst,
+                        const char *dtype);
 
 #endif // MIRAGE_LIB_LOWER_FORM_H

@@ -55,6 +55,29 @@ static bool is_view_of_buffer(const MgGraph *root, MgTensorId t) {
   return mg_graph_view_is_free(root, &root->ops[root->tensors[t].producer]);
 }
 
+// The caller's rows of input t (buffer `h`, as stored: `stored`) into a
+// padded device buffer whose strides depend on the padded size: through a
+// padded host buffer (a strided memref.copy), since gpu.memcpy copies
+// contiguous buffers only (and MLIR 22's lowering of it drops a view's
+// offset). Synchronous: the host buffer is freed once it has arrived.
+static void strided_copy_in(Emit *e, const MgTensor *stored, MgTensorId t,
+                            const char *h, Name tok) {
+  char sizes[TYPE_LEN], vtype[TYPE_LEN];
+  Name staged, view, next;
+  mg_lower_alloc_sizes(e, stored, sizes);
+  mg_lower_fresh(e, staged);
+  mg_lower_line(e, "%s = memref.alloc(%s) : %s", staged, sizes, e->type[t]);
+  mg_lower_caller_rows(e, stored, staged, e->type[t], view, vtype);
+  mg_lower_copy_rows(e, stored, h, e->type[t], view, vtype);
+  mg_lower_fresh(e, next);
+  mg_lower_line(e, "%s = gpu.memcpy async [%s] %s, %s : %s, %s", next, tok,
+                e->val[t], staged, e->type[t], e->type[t]);
+  mg_lower_line(e, "gpu.wait [%s]", next);
+  mg_lower_line(e, "memref.dealloc %s : %s", staged, e->type[t]);
+  mg_lower_fresh(e, tok);
+  mg_lower_line(e, "%s = gpu.wait async", tok);
+}
+
 // Device buffers for root tensor t (host=copy), an input copied in; a
 // free view views its operand's buffer (made earlier: operands precede
 // results); a folded view's tensor has no buffer of its own but the one
@@ -100,7 +123,12 @@ static void host_buffer(Emit *e, const MgGraph *root, MgTensorId t,
   mg_lower_line(e, "%s = bufferization.to_buffer %%arg%d : %s to %s", h,
                 op->attr, tt, e->type[t]);
   Name dst; // the caller's rows of a buffer padded to whole blocks
-  mg_lower_caller_rows(e, &stored, e->val[t], e->type[t], dst);
+  char dtype[TYPE_LEN];
+  if (mg_lower_rows_strided(e, &stored)) {
+    strided_copy_in(e, &stored, t, h, tok);
+    return;
+  }
+  mg_lower_caller_rows(e, &stored, e->val[t], e->type[t], dst, dtype);
   mg_lower_fresh(e, next);
   mg_lower_line(e, "%s = gpu.memcpy async [%s] %s, %s : %s, %s", next, tok,
                 dst, h, e->type[t], e->type[t]);
@@ -234,19 +262,33 @@ static void host_copy_program(Emit *e, const MgLowerOptions *o) {
     if (mg_lower_is_kernel(e->p, i))
       host_launch(e, o, i, tok);
   MgText rets = {0};
-  Name host[64];
+  Name host[64], staged[64];
   for (uint32_t k = 0; k < root->num_outputs && k < 64; k++) {
     MgTensorId t = root->outputs[k];
     char sizes[TYPE_LEN];
     Name src;
     mg_lower_caller_sizes(e, &root->tensors[t], sizes);
+    char stype[TYPE_LEN];
     mg_lower_fresh(e, host[k]);
     mg_lower_line(e, "%s = memref.alloc(%s) : %s", host[k], sizes,
                   e->type[t]);
-    mg_lower_caller_rows(e, &root->tensors[t], e->val[t], e->type[t], src);
+    staged[k][0] = '\0';
+    if (mg_lower_rows_strided(e, &root->tensors[t])) {
+      // Whole, into a padded host buffer; the caller's rows are copied out
+      // of it after the wait (strided_copy_in's reason).
+      mg_lower_alloc_sizes(e, &root->tensors[t], sizes);
+      mg_lower_fresh(e, staged[k]);
+      mg_lower_line(e, "%s = memref.alloc(%s) : %s", staged[k], sizes,
+                    e->type[t]);
+      snprintf(src, NAME_LEN, "%s", e->val[t]);
+    } else {
+      mg_lower_caller_rows(e, &root->tensors[t], e->val[t], e->type[t], src,
+                           stype);
+    }
     mg_lower_fresh(e, next);
     mg_lower_line(e, "%s = gpu.memcpy async [%s] %s, %s : %s, %s", next, tok,
-                  host[k], src, e->type[t], e->type[t]);
+                  staged[k][0] ? staged[k] : host[k], src, e->type[t],
+                  e->type[t]);
     snprintf(tok, NAME_LEN, "%s", next);
   }
   // After the last kernel and the copies out: every view is dead by then.
@@ -259,6 +301,18 @@ static void host_copy_program(Emit *e, const MgLowerOptions *o) {
     snprintf(tok, NAME_LEN, "%s", next);
   }
   mg_lower_line(e, "gpu.wait [%s]", tok);
+  for (uint32_t k = 0; k < root->num_outputs && k < 64; k++) {
+    MgTensorId t = root->outputs[k];
+    if (!staged[k][0])
+      continue;
+    Name view;
+    char vtype[TYPE_LEN];
+    mg_lower_caller_rows(e, &root->tensors[t], staged[k], e->type[t], view,
+                         vtype);
+    mg_lower_copy_rows(e, &root->tensors[t], view, vtype, host[k],
+                       e->type[t]);
+    mg_lower_line(e, "memref.dealloc %s : %s", staged[k], e->type[t]);
+  }
   for (uint32_t k = 0; k < root->num_outputs && k < 64; k++) {
     MgTensorId t = root->outputs[k];
     char tt[TYPE_LEN], mt[TYPE_LEN];

@@ -7,8 +7,10 @@
 // wrong output. Kernels take it through their memrefs' `?` dims and the
 // grid: a graph-defined kernel has one block per index of each symbol
 // (lib/search/symbolic.c), so its grid axis is the size itself and the
-// kernel body is the same as at any static size (the symbolic dims come
-// after unit dims only, so no stride depends on them).
+// kernel body is the same as at any static size: it indexes through the
+// memref, so a stride that depends on the padded size comes from the
+// descriptor. Only the copies between the caller's rows and a padded
+// buffer see such a stride (mg_lower_caller_rows).
 //
 //===----------------------------------------------------------------------===//
 #include "form/form.h"
@@ -42,24 +44,16 @@ const char *mg_lower_symbols_unsupported(const MgProgram *p, MgLowerMode mode,
     // An input with a layout (a transpose of an argument) is the caller's
     // buffer as stored: its strides are what must not move.
     if (op->kind == MG_OP_INPUT) {
-      MgTensor s = mg_graph_stored_tensor(root, op->outputs[0]);
-      if (is_symbolic(&s) && strides_move(&s))
-        return "a dynamic dim after a static dim other than 1";
-      continue;
+      continue; // as stored, strided copies in (mg_lower_caller_rows)
     }
     bool sym = false;
     for (uint32_t k = 0; k < op->num_inputs; k++)
       sym |= is_symbolic(&root->tensors[op->inputs[k]]);
     // A transpose its readers take through strides of its operand's
     // buffer has no buffer of its own: only the operand's strides count.
-    bool view = op->kind == MG_OP_TRANSPOSE && mg_graph_view_folds(root, op) &&
-                !strides_move(&root->tensors[op->inputs[0]]);
-    for (uint32_t k = 0; k < op->num_outputs; k++) {
-      const MgTensor *t = &root->tensors[op->outputs[k]];
-      sym |= is_symbolic(t);
-      if (is_symbolic(t) && strides_move(t) && !view)
-        return "a dynamic dim after a static dim other than 1";
-    }
+    bool view = op->kind == MG_OP_TRANSPOSE && mg_graph_view_folds(root, op);
+    for (uint32_t k = 0; k < op->num_outputs; k++)
+      sym |= is_symbolic(&root->tensors[op->outputs[k]]);
     if (sym && op->kind != MG_OP_INPUT && op->kind != MG_OP_CUSTOM && !view)
       return "a predefined or view op on dynamic dims (only graph-defined "
              "kernels take them)";
@@ -241,16 +235,95 @@ bool mg_lower_is_padded(const Emit *e, const MgTensor *t) {
   return false;
 }
 
+bool mg_lower_rows_strided(const Emit *e, const MgTensor *t) {
+  return mg_lower_is_padded(e, t) && strides_move(t);
+}
+
+// The caller's rows of a padded buffer whose strides depend on the padded
+// size (a symbol after a static dim): a subview, strided<[?, ..]> up to
+// the last symbol.
+static void strided_rows(Emit *e, const MgTensor *t, const char *buf,
+                         const char *type, Name out, char out_type[TYPE_LEN]) {
+  char offs[TYPE_LEN], sizes[TYPE_LEN], ones[TYPE_LEN], strides[TYPE_LEN];
+  size_t no = 0, ns = 0, n1 = 0, nt = 0;
+  for (uint32_t d = 0; d < t->rank; d++) {
+    const char *sep = d ? ", " : "";
+    no += (size_t)snprintf(offs + no, TYPE_LEN - no, "%s0", sep);
+    n1 += (size_t)snprintf(ones + n1, TYPE_LEN - n1, "%s1", sep);
+    if (mg_tensor_sym(t, d))
+      ns += (size_t)snprintf(sizes + ns, TYPE_LEN - ns, "%s%s", sep,
+                             e->sym[mg_tensor_sym(t, d)]);
+    else
+      ns += (size_t)snprintf(sizes + ns, TYPE_LEN - ns, "%s%lld", sep,
+                             (long long)t->dims[d]);
+    int64_t stride = 1;
+    bool dynamic = false;
+    for (uint32_t k = d + 1; k < t->rank; k++) {
+      dynamic |= mg_tensor_sym(t, k) != 0;
+      stride *= t->dims[k];
+    }
+    if (dynamic)
+      nt += (size_t)snprintf(strides + nt, TYPE_LEN - nt, "%s?", sep);
+    else
+      nt += (size_t)snprintf(strides + nt, TYPE_LEN - nt, "%s%lld", sep,
+                             (long long)stride);
+  }
+  int keep = (int)strlen(type) - 1, room = TYPE_LEN - 16 - keep;
+  snprintf(out_type, TYPE_LEN, "%.*s, strided<[%.*s]>>", keep, type,
+           room > 0 ? room : 0, strides);
+  mg_lower_fresh(e, out);
+  mg_lower_line(e, "%s = memref.subview %s[%s] [%s] [%s] : %s to %s", out,
+                buf, offs, sizes, ones, type, out_type);
+}
+
+void mg_lower_copy_rows(Emit *e, const MgTensor *t, const char *src,
+                        const char *stype, const char *dst,
+                        const char *dtype) {
+  Name idx[MG_MAX_DIMS], zero, one;
+  mg_lower_index(e, 0, zero);
+  mg_lower_index(e, 1, one);
+  char list[MG_MAX_DIMS * (NAME_LEN + 2)];
+  size_t n = 0;
+  for (uint32_t d = 0; d < t->rank; d++) {
+    Name hi;
+    if (mg_tensor_sym(t, d))
+      memcpy(hi, e->sym[mg_tensor_sym(t, d)], NAME_LEN);
+    else
+      mg_lower_index(e, t->dims[d], hi);
+    mg_lower_fresh(e, idx[d]);
+    mg_lower_line(e, "scf.for %s = %s to %s step %s {", idx[d], zero, hi,
+                  one);
+    e->indent++;
+    n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", d ? ", " : "",
+                          idx[d]);
+  }
+  Name v;
+  mg_lower_fresh(e, v);
+  mg_lower_line(e, "%s = memref.load %s[%s] : %s", v, src, list, stype);
+  mg_lower_line(e, "memref.store %s, %s[%s] : %s", v, dst, list, dtype);
+  for (uint32_t d = 0; d < t->rank; d++) {
+    e->indent--;
+    mg_lower_line(e, "}");
+  }
+}
+
 bool mg_lower_caller_rows(Emit *e, const MgTensor *t, const char *buf,
-                          const char *type, Name out) {
+                          const char *type, Name out,
+                          char out_type[TYPE_LEN]) {
+  snprintf(out_type, TYPE_LEN, "%s", type);
   if (!mg_lower_is_padded(e, t)) {
     snprintf(out, NAME_LEN, "%s", buf);
     return false;
   }
+  if (strides_move(t)) {
+    strided_rows(e, t, buf, type, out, out_type);
+    return true;
+  }
+  // Only unit dims before the symbols: the first rows, contiguous.
   char sizes[TYPE_LEN], strides[TYPE_LEN];
   size_t ns = 0, nt = 0;
   for (uint32_t d = 0; d < t->rank; d++) {
-    int64_t stride = 1; // only unit dims come before a symbol (above)
+    int64_t stride = 1;
     for (uint32_t k = d + 1; k < t->rank; k++)
       stride *= mg_tensor_sym(t, k) ? 1 : t->dims[k];
     if (mg_tensor_sym(t, d))
