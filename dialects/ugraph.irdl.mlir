@@ -204,6 +204,22 @@ irdl.dialect @ug {
     %out_out = irdl.base "!builtin.tensor"
     irdl.results(out: %out_out)
   }
+  // a 2-D convolution's patches of an NHWC input as rows: result
+  // [groups, N*Ho*Wo, kh*kw*C/groups], zero outside the input; window
+  // [kh, kw], strides, dilations [h, w], pad [top, bottom, left, right]
+  // (docs/dialect.md); kernel level
+  irdl.operation @im2col {
+    %a0 = irdl.base "#builtin.dense_array"
+    %a1 = irdl.base "#builtin.dense_array"
+    %a2 = irdl.base "#builtin.dense_array"
+    %a3 = irdl.base "#builtin.dense_array"
+    %a4 = irdl.base "#builtin.integer"
+    irdl.attributes { "window" = %a0, "strides" = %a1, "dilations" = %a2, "pad" = %a3, "groups" = %a4 }
+    %in_source = irdl.base "!builtin.tensor"
+    irdl.operands(source: %in_source)
+    %out_out = irdl.base "!builtin.tensor"
+    irdl.results(out: %out_out)
+  }
   // graph-defined kernel: runs block graph `kernel`; kernel level
   irdl.operation @custom {
     %a0 = irdl.base "#builtin.symbol_ref"

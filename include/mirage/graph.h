@@ -106,6 +106,11 @@ typedef enum MgOpKind {
   MG_OP_MAX_SCALAR, // max(x, scalar)
   MG_OP_MIN_SCALAR, // min(x, scalar)
   MG_OP_ADD_SCALAR, // x + scalar (a norm's eps, GELU's 1 in linalg bodies)
+  // Convolution's data movement (issue 30), a kernel-level view op like
+  // SLICE: the patches of an NHWC input as rows, [G, N·Ho·Wo, KH·KW·Cg],
+  // zero outside the input (padding). A convolution is a (batched) matmul
+  // of these rows with the filter; parameters in MgIm2col.
+  MG_OP_IM2COL,
   MG_OP_COUNT
 } MgOpKind;
 
@@ -428,8 +433,33 @@ MG_API MgTensorId mg_graph_reshape(MgProgram *p, MgGraphId g, MgTensorId a,
                                    MgDiag *diag);
 MG_API MgTensorId mg_graph_slice(MgProgram *p, MgGraphId g, MgTensorId a,
                                  MgSlice slice, MgDiag *diag);
-/// True for the kernel-level view ops (TRANSPOSE, RESHAPE, SLICE, and
-/// CONCAT at kernel level).
+/// A 2-D convolution's patches (MG_OP_IM2COL) of an NHWC input x
+/// [N, H, W, C]: result [groups, N·Ho·Wo, kh·kw·(C / groups)], row
+/// m = (n, ho, wo) and column k = (i, j, c) holding
+/// x[n, ho·sh + i·dh − pad_top, wo·sw + j·dw − pad_left, g·C/groups + c]
+/// in group g, 0 where that is outside x. Ho = (H + pad_top + pad_bottom
+/// − dh·(kh − 1) − 1) / sh + 1, Wo alike.
+typedef struct MgIm2col {
+  int32_t groups;
+  int64_t kh, kw, sh, sw, dh, dw;
+  int64_t pad_top, pad_bottom, pad_left, pad_right;
+} MgIm2col;
+MG_API MgTensorId mg_graph_im2col(MgProgram *p, MgGraphId g, MgTensorId x,
+                                  const MgIm2col *c, MgDiag *diag);
+/// The parameters of im2col op `op` (stored in its attr and shape), and
+/// the other way.
+MG_API MgIm2col mg_op_im2col(const MgOp *op);
+MG_API void mg_op_set_im2col(MgOp *op, const MgIm2col *c);
+/// Output height and width of `c` over an input of `h` x `w` (<= 0 when
+/// the window does not fit).
+MG_API void mg_im2col_out_hw(const MgIm2col *c, int64_t h, int64_t w,
+                             int64_t *ho, int64_t *wo);
+/// The index map: for result element `idx` (g, m, k) of `c` over input
+/// `x`, the input element into `at` (rank 4); false when it is padding.
+MG_API bool mg_im2col_source(const MgIm2col *c, const MgTensor *x,
+                             const int64_t *idx, int64_t *at);
+/// True for the kernel-level view ops (TRANSPOSE, RESHAPE, SLICE, IM2COL,
+/// and CONCAT at kernel level).
 MG_API bool mg_op_is_view(const MgOp *op, MgLevel level);
 /// True for a view op whose result lists its operand's elements in their
 /// row-major order (a reshape; a transpose moving only unit dims; a slice

@@ -382,6 +382,12 @@ static uint32_t eval_op(const Eval *e, const MgProgram *p, MgGraphId gid,
     // its own extent n (SUM_SPLIT relates a merged extent to its factors).
     r = a;
     break;
+  case MG_OP_IM2COL:
+    // Patches: each element is one of the operand's or a padding zero; the
+    // search never builds one (views.c splits at it), so both sides of any
+    // comparison see the same op: its operand's term serves.
+    r = a;
+    break;
   case MG_OP_CONCAT: // at either level
     // Abstract expressions forget which part of a tensor is which, so the
     // concat of two tiles of one expression is that expression; anything

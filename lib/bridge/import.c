@@ -129,6 +129,18 @@ static bool read_map(MlirOperation op, const char *name, int8_t *map) {
   return true;
 }
 
+// Attribute `name` of `op`, exactly `n` i64s, into `out`.
+static bool read_i64s(MlirOperation op, const char *name, intptr_t n,
+                      int64_t *out) {
+  MlirAttribute a = attr(op, name);
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsADenseI64Array(a) ||
+      mlirDenseArrayGetNumElements(a) != n)
+    return false;
+  for (intptr_t i = 0; i < n; ++i)
+    out[i] = mlirDenseI64ArrayGetElement(a, i);
+  return true;
+}
+
 // Attribute `name` of `op` as three i64s (x, y, z) into `out`: true when
 // it is absent (`out` untouched) or well-formed.
 static bool read_axes(MlirOperation op, const char *name, int64_t out[3]) {
@@ -459,6 +471,23 @@ static MgStatus read_attrs(Importer *im, MgGraphId g, MlirOperation op,
     proto->attr = (int32_t)v;
     proto->shape[0] = first;
     proto->shape[1] = dims[v]; // the count is the result's extent
+    break;
+  }
+  case MG_OP_IM2COL: {
+    int64_t win[2], str[2], dil[2], pad[4];
+    if (!read_i64s(op, "window", 2, win) || !read_i64s(op, "strides", 2, str) ||
+        !read_i64s(op, "dilations", 2, dil) || !read_i64s(op, "pad", 4, pad) ||
+        !read_int(op, "groups", &v) || v < 1 || v > INT32_MAX)
+      return fail(im, loc, MG_STATUS_INVALID, "%s",
+                  "'ug.im2col' needs 'window', 'strides', 'dilations' (2 "
+                  "integers each), 'pad' (4) and a positive 'groups'");
+    MgIm2col c = {(int32_t)v, win[0], win[1], str[0], str[1], dil[0], dil[1],
+                  pad[0], pad[1], pad[2], pad[3]};
+    for (int i = 0; i < 4; i++)
+      if (pad[i] < 0 || pad[i] > 65536)
+        return fail(im, loc, MG_STATUS_INVALID, "%s",
+                    "'ug.im2col' padding must be 0..65536");
+    mg_op_set_im2col(proto, &c);
     break;
   }
   case MG_OP_ITERATOR:

@@ -70,6 +70,18 @@ static void put_op(MgText *t, const MgProgram *p, const MgGraph *g,
     mg_text_printf(t, " {dim = %d : i64, offset = %lld : i64}", op->attr,
                    (long long)op->shape[0]);
     break;
+  case MG_OP_IM2COL: {
+    MgIm2col c = mg_op_im2col(op);
+    mg_text_printf(t, " {dilations = array<i64: %lld, %lld>, groups = %d : "
+                   "i64, pad = array<i64: %lld, %lld, %lld, %lld>, strides = "
+                   "array<i64: %lld, %lld>, window = array<i64: %lld, %lld>}",
+                   (long long)c.dh, (long long)c.dw, c.groups,
+                   (long long)c.pad_top, (long long)c.pad_bottom,
+                   (long long)c.pad_left, (long long)c.pad_right,
+                   (long long)c.sh, (long long)c.sw, (long long)c.kh,
+                   (long long)c.kw);
+    break;
+  }
   case MG_OP_CUSTOM:
   case MG_OP_THREAD:
     graph_name(sub, sizeof sub, p, root, names, (uint32_t)op->attr);

@@ -89,6 +89,7 @@ static void add_work(const MgProgram *p, const MgGraph *g, const MgOp *op,
   case MG_OP_CONCAT: case MG_OP_INPUT: case MG_OP_ITERATOR:
   case MG_OP_SAVER: case MG_OP_CUSTOM: case MG_OP_COUNT:
   case MG_OP_TRANSPOSE: case MG_OP_RESHAPE: case MG_OP_SLICE:
+  case MG_OP_IM2COL:
     return; // data movement only
   default:
     if (is_sfu(kind))

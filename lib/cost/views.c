@@ -131,6 +131,19 @@ void mg_cost_view(const MgProgram *p, const MgOp *op, const MgGpu *gpu,
     add_write(&whole_result, c);
     break;
   }
+  case MG_OP_IM2COL: { // (g, n, ho, wo, i, j, c) over the input's strides
+    MgIm2col k = mg_op_im2col(op);
+    int64_t ho, wo, cg = a->dims[3] / k.groups;
+    mg_im2col_out_hw(&k, a->dims[1], a->dims[2], &ho, &wo);
+    MgTensor walk = {.dtype = a->dtype, .rank = 7,
+                     .dims = {k.groups, a->dims[0], ho, wo, k.kh, k.kw, cg}};
+    int64_t st[7] = {cg * as[3], as[0], k.sh * as[1], k.sw * as[2],
+                     k.dh * as[1], k.dw * as[2], as[3]};
+    Access in = access_of(&walk, st, 0, a); // padding reads clamp in bounds
+    add_read(g, op->inputs[0], &in, gpu, c);
+    add_write(&whole_result, c);
+    break;
+  }
   case MG_OP_SLICE: {
     Access in = access_of(r, as, op->shape[0] * as[op->attr], a);
     add_read(g, op->inputs[0], &in, gpu, c);

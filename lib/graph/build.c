@@ -64,7 +64,7 @@ static MgOp canonical_op(const MgOp *op) {
   case MG_OP_TRANSPOSE:
     memcpy(c.perm, op->perm, sizeof c.perm);
     break;
-  case MG_OP_RESHAPE: case MG_OP_SLICE:
+  case MG_OP_RESHAPE: case MG_OP_SLICE: case MG_OP_IM2COL:
     c.attr = op->attr;
     memcpy(c.shape, op->shape, sizeof c.shape);
     break;
@@ -320,6 +320,59 @@ MgTensorId mg_graph_slice(MgProgram *p, MgGraphId g, MgTensorId a,
   op.shape[0] = slice.first;
   op.shape[1] = slice.count;
   return add_single(p, g, &op, diag);
+}
+
+// Pads are below 2^31 (checked by shape inference), two to a word.
+void mg_op_set_im2col(MgOp *op, const MgIm2col *c) {
+  op->attr = c->groups;
+  int64_t v[6] = {c->kh, c->kw, c->sh, c->sw, c->dh, c->dw};
+  for (int i = 0; i < 6; i++)
+    op->shape[i] = v[i];
+  op->shape[6] = (int64_t)((uint64_t)(uint32_t)c->pad_top << 32 |
+                           (uint32_t)c->pad_bottom);
+  op->shape[7] = (int64_t)((uint64_t)(uint32_t)c->pad_left << 32 |
+                           (uint32_t)c->pad_right);
+}
+
+MgTensorId mg_graph_im2col(MgProgram *p, MgGraphId g, MgTensorId x,
+                           const MgIm2col *c, MgDiag *diag) {
+  MgOp op = op_on(MG_OP_IM2COL, x, MG_NO_ID);
+  mg_op_set_im2col(&op, c);
+  return add_single(p, g, &op, diag);
+}
+
+MgIm2col mg_op_im2col(const MgOp *op) {
+  MgIm2col c;
+  c.groups = op->attr;
+  c.kh = op->shape[0], c.kw = op->shape[1];
+  c.sh = op->shape[2], c.sw = op->shape[3];
+  c.dh = op->shape[4], c.dw = op->shape[5];
+  c.pad_top = (int64_t)(uint32_t)((uint64_t)op->shape[6] >> 32);
+  c.pad_bottom = (int64_t)(uint32_t)op->shape[6];
+  c.pad_left = (int64_t)(uint32_t)((uint64_t)op->shape[7] >> 32);
+  c.pad_right = (int64_t)(uint32_t)op->shape[7];
+  return c;
+}
+
+void mg_im2col_out_hw(const MgIm2col *c, int64_t h, int64_t w, int64_t *ho,
+                      int64_t *wo) {
+  int64_t eh = h + c->pad_top + c->pad_bottom - c->dh * (c->kh - 1) - 1;
+  int64_t ew = w + c->pad_left + c->pad_right - c->dw * (c->kw - 1) - 1;
+  *ho = eh < 0 || c->sh < 1 ? 0 : eh / c->sh + 1;
+  *wo = ew < 0 || c->sw < 1 ? 0 : ew / c->sw + 1;
+}
+
+bool mg_im2col_source(const MgIm2col *c, const MgTensor *x,
+                      const int64_t *idx, int64_t *at) {
+  int64_t ho, wo, cg = x->dims[3] / c->groups;
+  mg_im2col_out_hw(c, x->dims[1], x->dims[2], &ho, &wo);
+  int64_t m = idx[1], k = idx[2];
+  int64_t n = m / (ho * wo), oh = m / wo % ho, ow = m % wo;
+  int64_t i = k / (c->kw * cg), j = k / cg % c->kw, ch = k % cg;
+  int64_t h = oh * c->sh + i * c->dh - c->pad_top;
+  int64_t w = ow * c->sw + j * c->dw - c->pad_left;
+  at[0] = n, at[1] = h, at[2] = w, at[3] = idx[0] * cg + ch;
+  return h >= 0 && h < x->dims[1] && w >= 0 && w < x->dims[2];
 }
 
 MgTensorId mg_graph_iterator(MgProgram *p, MgGraphId g, MgTensorId a,

@@ -131,6 +131,14 @@ static void put_op_details(MgText *t, const MgGraph *gr, const MgOp *op) {
     mg_text_printf(t, "\\ndim %d [%lld, +%lld)", op->attr,
                    (long long)op->shape[0], (long long)op->shape[1]);
     break;
+  case MG_OP_IM2COL: {
+    MgIm2col c = mg_op_im2col(op);
+    mg_text_printf(t, "\\n%lldx%lld /%lld,%lld", (long long)c.kh,
+                   (long long)c.kw, (long long)c.sh, (long long)c.sw);
+    if (c.groups > 1)
+      mg_text_printf(t, " g%d", c.groups);
+    break;
+  }
   case MG_OP_MUL_SCALAR: case MG_OP_DIV_SCALAR:
   case MG_OP_MAX_SCALAR: case MG_OP_MIN_SCALAR:
   case MG_OP_ADD_SCALAR:

@@ -20,7 +20,7 @@ static const char *const op_names[] = {
     "iterator",   "accum",      "saver",          "concat",   "thread",
     "transpose",  "reshape",    "slice",
     "maximum",    "reduce_max", "max_scalar", "min_scalar",
-    "add_scalar",
+    "add_scalar", "im2col",
 };
 _Static_assert(sizeof op_names / sizeof op_names[0] == MG_OP_COUNT,
                "ORDER MG_OP: op_names out of sync with MgOpKind");
@@ -116,7 +116,8 @@ bool mg_op_kind_allowed_at(MgOpKind kind, MgLevel level) {
     return kind == MG_OP_MATMUL || kind == MG_OP_SUM ||
            kind == MG_OP_REDUCE_MAX || kind == MG_OP_CUSTOM ||
            kind == MG_OP_CONCAT || kind == MG_OP_TRANSPOSE ||
-           kind == MG_OP_RESHAPE || kind == MG_OP_SLICE;
+           kind == MG_OP_RESHAPE || kind == MG_OP_SLICE ||
+           kind == MG_OP_IM2COL;
   case MG_LEVEL_BLOCK:
     return kind == MG_OP_MATMUL || kind == MG_OP_SUM ||
            kind == MG_OP_REDUCE_MAX || kind == MG_OP_ITERATOR || kind == MG_OP_ACCUM ||
@@ -129,6 +130,7 @@ bool mg_op_kind_allowed_at(MgOpKind kind, MgLevel level) {
 bool mg_op_is_view(const MgOp *op, MgLevel level) {
   switch ((MgOpKind)op->kind) {
   case MG_OP_TRANSPOSE: case MG_OP_RESHAPE: case MG_OP_SLICE:
+  case MG_OP_IM2COL:
     return true;
   case MG_OP_CONCAT:
     return level == MG_LEVEL_KERNEL;

@@ -213,7 +213,7 @@ static size_t op_key(const MgOp *op, uint64_t *key) {
     for (int d = 0; d < MG_MAX_DIMS; d++)
       key[n++] = (uint64_t)(uint8_t)op->perm[d];
     break;
-  case MG_OP_RESHAPE: case MG_OP_SLICE:
+  case MG_OP_RESHAPE: case MG_OP_SLICE: case MG_OP_IM2COL:
     key[n++] = (uint64_t)(uint32_t)op->attr;
     for (int d = 0; d < MG_MAX_DIMS; d++)
       key[n++] = (uint64_t)op->shape[d];

@@ -324,6 +324,42 @@ static MgStatus infer_slice(const InferCtx *cx, MgTensor *out) {
   return MG_STATUS_OK;
 }
 
+static MgStatus infer_im2col(const InferCtx *cx, MgTensor *out) {
+  const MgTensor *x = operand(cx, 0);
+  MgIm2col c = mg_op_im2col(cx->op);
+  if (x->rank != 4)
+    return FAIL(cx, "im2col of a rank-%u tensor (NHWC, rank 4)", x->rank);
+  if (x->sym)
+    return FAIL(cx, "im2col of a tensor with a dynamic dim");
+  if (c.groups < 1 || x->dims[3] % c.groups)
+    return FAIL(cx, "im2col groups %d do not divide the %lld channels",
+                c.groups, (long long)x->dims[3]);
+  if (c.kh < 1 || c.kw < 1 || c.sh < 1 || c.sw < 1 || c.dh < 1 || c.dw < 1 ||
+      c.kh > 1024 || c.kw > 1024 || c.sh > 1024 || c.sw > 1024 ||
+      c.dh > 1024 || c.dw > 1024)
+    return FAIL(cx, "im2col window %lldx%lld, strides %lldx%lld, dilations "
+                "%lldx%lld: each must be 1..1024", (long long)c.kh,
+                (long long)c.kw, (long long)c.sh, (long long)c.sw,
+                (long long)c.dh, (long long)c.dw);
+  if (c.pad_top < 0 || c.pad_bottom < 0 || c.pad_left < 0 ||
+      c.pad_right < 0 || c.pad_top > 65536 || c.pad_bottom > 65536 ||
+      c.pad_left > 65536 || c.pad_right > 65536)
+    return FAIL(cx, "im2col padding must be 0..65536");
+  int64_t ho, wo;
+  mg_im2col_out_hw(&c, x->dims[1], x->dims[2], &ho, &wo);
+  if (ho < 1 || wo < 1)
+    return FAIL(cx, "im2col window does not fit the %lldx%lld input",
+                (long long)x->dims[1], (long long)x->dims[2]);
+  *out = *x;
+  out->rank = 3;
+  out->dims[0] = c.groups;
+  out->dims[1] = x->dims[0] * ho * wo;
+  out->dims[2] = c.kh * c.kw * (x->dims[3] / c.groups);
+  for (uint32_t d = 3; d < MG_MAX_DIMS; d++)
+    out->dims[d] = 0;
+  return MG_STATUS_OK;
+}
+
 static MgStatus infer_iterator(const InferCtx *cx, MgTensor *out) {
   const MgTensor *a = operand(cx, 0);
   const MgOp *op = cx->op;
@@ -643,6 +679,9 @@ MgStatus mg_graph_infer(const MgProgram *p, MgGraphId g, uint32_t op_index,
     break;
   case MG_OP_SLICE:
     st = infer_slice(&cx, &out[0]);
+    break;
+  case MG_OP_IM2COL:
+    st = infer_im2col(&cx, &out[0]);
     break;
   case MG_OP_ACCUM:
     st = infer_accum(&cx, &out[0]);

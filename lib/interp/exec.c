@@ -163,6 +163,7 @@ MgStatus mg_interp_run_flat(MgExec *ex, MgGraphId gid, const MgBuffer *inputs,
     case MG_OP_TRANSPOSE:
     case MG_OP_RESHAPE:
     case MG_OP_SLICE:
+    case MG_OP_IM2COL:
       if (g->level != MG_LEVEL_KERNEL)
         st = mg_interp_fail(ex, MG_STATUS_UNSUPPORTED,
                             "'%s' is only allowed in a kernel graph",

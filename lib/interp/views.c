@@ -73,6 +73,39 @@ static MgStatus eval_slice(MgExec *ex, const MgOp *op, const MgBuffer *a,
   return st;
 }
 
+// Patches: each result cell is an input cell or, outside the input, the
+// domain's zero (the one value a view makes rather than moves).
+static MgStatus eval_im2col(MgExec *ex, const MgOp *op, const MgBuffer *a,
+                            MgExecValue *out) {
+  MgIm2col c = mg_op_im2col(op);
+  MgTensor x = {.rank = (uint8_t)a->rank};
+  memcpy(x.dims, a->dims, sizeof x.dims);
+  int64_t ho, wo;
+  if (a->rank != 4 || c.groups < 1 || a->dims[3] % c.groups)
+    return mg_interp_fail(ex, MG_STATUS_INVALID,
+                          "im2col of a tensor that is not NHWC with channels "
+                          "in whole groups");
+  mg_im2col_out_hw(&c, a->dims[1], a->dims[2], &ho, &wo);
+  if (ho < 1 || wo < 1)
+    return mg_interp_fail(ex, MG_STATUS_INVALID,
+                          "im2col window does not fit its input");
+  int64_t dims[3] = {c.groups, a->dims[0] * ho * wo,
+                     c.kh * c.kw * (a->dims[3] / c.groups)};
+  MgStatus st = mg_interp_value_shape(ex, out, 3, dims);
+  if (st != MG_STATUS_OK)
+    return st;
+  MgCell *o = out->buf.data;
+  int64_t idx[3], at[4];
+  for (idx[0] = 0; idx[0] < dims[0]; idx[0]++)
+    for (idx[1] = 0; idx[1] < dims[1]; idx[1]++)
+      for (idx[2] = 0; idx[2] < dims[2]; idx[2]++)
+        *o++ = mg_im2col_source(&c, &x, idx, at)
+                   ? a->data[((at[0] * a->dims[1] + at[1]) * a->dims[2] +
+                              at[2]) * a->dims[3] + at[3]]
+                   : ex->dom->zero;
+  return MG_STATUS_OK;
+}
+
 MgStatus mg_interp_eval_view(MgExec *ex, const MgOp *op, MgExecValue *vals) {
   const MgBuffer *a = mg_interp_operand(ex, op, 0, vals);
   if (!a)
@@ -85,6 +118,8 @@ MgStatus mg_interp_eval_view(MgExec *ex, const MgOp *op, MgExecValue *vals) {
     return eval_reshape(ex, op, a, out);
   case MG_OP_SLICE:
     return eval_slice(ex, op, a, out);
+  case MG_OP_IM2COL:
+    return eval_im2col(ex, op, a, out);
   default:
     return mg_interp_fail(ex, MG_STATUS_INVALID, "'%s' is not a view op",
                           mg_op_kind_name((MgOpKind)op->kind));

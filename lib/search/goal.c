@@ -125,6 +125,7 @@ static void unify_op(Uf *u, const MgGraph *g, const MgOp *op) {
         if ((int32_t)d != op->attr)
           uf_union(u, SLOT(op->inputs[i], d), SLOT(o, d));
     return;
+  case MG_OP_IM2COL: // patches: roles of their own, as a custom op's
   case MG_OP_CUSTOM:
     return; // results get roles of their own
   default: // element-wise: every non-broadcast dim meets the result's

@@ -153,6 +153,10 @@ bool mg_roles_of_op(const uint8_t *reduced, const MgOp *op, const Operands *x,
       else if (d == op->attr)
         out[d] = ROLE_NONE;
     return !check;
+  case MG_OP_IM2COL: // never in a candidate either (views.c)
+    for (int32_t d = 0; d < MG_MAX_DIMS; d++)
+      out[d] = d < 3 ? ROLE_NONE : ROLE_ONE;
+    return !check;
   default: // unary, scalar, iterator, concat: roles pass through
     return true;
   }

@@ -209,6 +209,13 @@ static void view_facts(const MgOp *op, const Deg *a, const MgTensor *ta,
       }
     break;
   }
+  case MG_OP_IM2COL: // a step along any dim may move to any element
+    for (uint32_t d = 0; d < t->rank && d < MG_MAX_DIMS; ++d) {
+      vary[d] = a->atoms;
+      if (a->den_vary)
+        den_vary |= (uint8_t)(1u << d);
+    }
+    break;
   default: // MG_OP_SLICE
     return;
   }
@@ -670,6 +677,7 @@ static MgStatus op_degree(Walk *w, const Frame *f, uint32_t i, const Deg *deg,
     r = concat_degree(op, deg);
     break;
   case MG_OP_TRANSPOSE: case MG_OP_RESHAPE: case MG_OP_SLICE:
+  case MG_OP_IM2COL: // ... and padding zeros, of degree 0
     r = *a; // the same elements, re-indexed
     view_facts(op, a, ta, t, &r);
     break;

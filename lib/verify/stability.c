@@ -219,6 +219,7 @@ static MgStatus walk(Walk *w, MgGraphId gid, const Bound *in, bool *out,
       break;
     case MG_OP_SAVER: case MG_OP_TRANSPOSE:
     case MG_OP_RESHAPE: case MG_OP_SLICE:
+    case MG_OP_IM2COL: // padding zeros are non-positive too
       r.nonpos = a->nonpos;
       break;
     case MG_OP_CONCAT: {

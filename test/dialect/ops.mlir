@@ -145,3 +145,15 @@ func.func @views(%q: tensor<4x48xf16>) -> tensor<6x4x8xf16> attributes {ug.level
   %c = "ug.concat"(%a, %b) {dim = 2 : i64} : (tensor<6x4x4xf16>, tensor<6x4x4xf16>) -> tensor<6x4x8xf16>
   func.return %c : tensor<6x4x8xf16>
 }
+
+//===----------------------------------------------------------------------===//
+// Kernel level: a convolution as im2col (patches as rows, zero padding)
+// and a matmul with the filter [kh*kw*c, f].
+//===----------------------------------------------------------------------===//
+// CHECK-LABEL: func.func @conv
+// CHECK: "ug.im2col"(%{{.*}}) {dilations = array<i64: 1, 1>, groups = 1 : i64, pad = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>, window = array<i64: 3, 3>} : (tensor<1x8x8x4xf16>) -> tensor<1x16x36xf16>
+func.func @conv(%x: tensor<1x8x8x4xf16>, %w: tensor<1x36x16xf16>) -> tensor<1x16x16xf16> attributes {ug.level = "kernel"} {
+  %p = "ug.im2col"(%x) {window = array<i64: 3, 3>, strides = array<i64: 2, 2>, dilations = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, groups = 1 : i64} : (tensor<1x8x8x4xf16>) -> tensor<1x16x36xf16>
+  %y = "ug.matmul"(%p, %w) : (tensor<1x16x36xf16>, tensor<1x36x16xf16>) -> tensor<1x16x16xf16>
+  func.return %y : tensor<1x16x16xf16>
+}

@@ -107,6 +107,7 @@ static void analyze(const MgProgram *p, MgGraphId gid, const Boundary *b,
     case MG_OP_TRANSPOSE:
     case MG_OP_RESHAPE:
     case MG_OP_SLICE:
+    case MG_OP_IM2COL:
       break; // data movement: no rounding
     default:
       r = m + 1; // element-wise: one rounding

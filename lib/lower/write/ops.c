@@ -1125,6 +1125,7 @@ void mg_lower_op(Emit *e, const MgOp *op) {
       concat(e, op);
     return;
   case MG_OP_TRANSPOSE: case MG_OP_RESHAPE: case MG_OP_SLICE:
+  case MG_OP_IM2COL:
     mg_lower_view(e, op);
     return;
   case MG_OP_THREAD: thread(e, op); return;

@@ -226,6 +226,74 @@ static void concat_parts(Emit *e, const MgOp *op, int64_t vw) {
   }
 }
 
+// out = clamp(v, 0, hi - 1) and `inside` = (v == out): the patch element
+// is read at a clamped (in-bounds) position and replaced by 0 when it was
+// outside, so the copy needs no branch.
+static void clamp_row(Emit *e, const char *v, int64_t hi, Name out,
+                      Name inside) {
+  Name zero, top, low;
+  mg_lower_index(e, 0, zero);
+  mg_lower_index(e, hi - 1, top);
+  mg_lower_index_op(e, "arith.maxsi", v, zero, low);
+  mg_lower_index_op(e, "arith.minsi", low, top, out);
+  mg_lower_index_op(e, "arith.cmpi eq,", v, out, inside);
+}
+
+// a * c + b * d - p as index arithmetic (c, d, p constants).
+static void window_pos(Emit *e, const char *a, int64_t c, const char *b,
+                       int64_t d, int64_t p, Name out) {
+  Name cc, dd, pp, x, y, s;
+  mg_lower_index(e, c, cc);
+  mg_lower_index(e, d, dd);
+  mg_lower_index_op(e, "arith.muli", a, cc, x);
+  mg_lower_index_op(e, "arith.muli", b, dd, y);
+  mg_lower_index_op(e, "arith.addi", x, y, s);
+  if (!p) {
+    snprintf(out, NAME_LEN, "%s", s);
+    return;
+  }
+  mg_lower_index(e, p, pp);
+  mg_lower_index_op(e, "arith.subi", s, pp, out);
+}
+
+// Im2col: result element (g, m, k) is input element (n, h, w, g·Cg + c)
+// with m = (n, ho, wo), k = (i, j, c), h = ho·sh + i·dh − top and
+// w = wo·sw + j·dw − left (mg_im2col_source), 0 outside the input.
+static void im2col(Emit *e, const MgOp *op) {
+  const MgTensor *x = tensor(e, op->inputs[0]);
+  const MgTensor *r = tensor(e, op->outputs[0]);
+  MgIm2col c = mg_op_im2col(op);
+  int64_t ho, wo, cg = x->dims[3] / c.groups;
+  mg_im2col_out_hw(&c, x->dims[1], x->dims[2], &ho, &wo);
+  Index idx, at;
+  mg_lower_elems_begin(e, r, idx);
+  MgTensor rows = {.rank = 3, .dims = {x->dims[0], ho, wo}};
+  MgTensor cols = {.rank = 3, .dims = {c.kh, c.kw, cg}};
+  Index m, k;
+  mg_lower_delinearize(e, &rows, 3, idx[1], m);
+  mg_lower_delinearize(e, &cols, 3, idx[2], k);
+  Name h, w, in_h, in_w, inside, chan, base, cgn;
+  window_pos(e, m[1], c.sh, k[0], c.dh, c.pad_top, h);
+  window_pos(e, m[2], c.sw, k[1], c.dw, c.pad_left, w);
+  snprintf(at[0], NAME_LEN, "%s", m[0]);
+  clamp_row(e, h, x->dims[1], at[1], in_h);
+  clamp_row(e, w, x->dims[2], at[2], in_w);
+  mg_lower_index(e, cg, cgn);
+  mg_lower_index_op(e, "arith.muli", idx[0], cgn, base);
+  mg_lower_index_op(e, "arith.addi", base, k[2], chan);
+  snprintf(at[3], NAME_LEN, "%s", chan);
+  mg_lower_fresh(e, inside);
+  mg_lower_line(e, "%s = arith.andi %s, %s : i1", inside, in_h, in_w);
+  Name v, zero, out;
+  mg_lower_load_at(e, op->inputs[0], at, v);
+  mg_lower_f32_const(e, 0.0, zero);
+  mg_lower_fresh(e, out);
+  mg_lower_line(e, "%s = arith.select %s, %s, %s : f32", out, inside, v,
+                zero);
+  mg_lower_store(e, op->outputs[0], idx, out);
+  mg_lower_elems_end(e);
+}
+
 void mg_lower_view(Emit *e, const MgOp *op) {
   if (e->g->level != MG_LEVEL_KERNEL || !mg_op_is_view(op, MG_LEVEL_KERNEL)) {
     e->error = "a view op outside a kernel graph";
@@ -246,6 +314,8 @@ void mg_lower_view(Emit *e, const MgOp *op) {
   e->step_value = threads;
   if (op->kind == MG_OP_CONCAT) {
     concat_parts(e, op, vw);
+  } else if (op->kind == MG_OP_IM2COL) {
+    im2col(e, op);
   } else {
     const MgTensor *r = tensor(e, op->outputs[0]);
     Index idx, at;
