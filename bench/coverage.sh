@@ -2,7 +2,8 @@
 # How much of frontend-style programs `mirage-opt --mirage-lift` lifts: the
 # module summary of --mirage-remarks for each program of a corpus we wrote
 # ourselves in the forms torch-mlir (TOSA and linalg), ONNX importers (TOSA)
-# and JAX (StableHLO -> linalg) emit, then the cuts of the whole corpus by
+# and JAX (StableHLO -> linalg) emit (transformers, an MLP, two convolution
+# nets), then the cuts of the whole corpus by
 # reason. Corpus: bench/models/*.py (generated at the shapes below) and the
 # torch-style programs of test/lift. With --compile, also each file through
 # `mirage-opt --mirage-superopt` with a cold cache (lowering and PTX
@@ -24,6 +25,8 @@ fi
 python3 "$m/llama_tosa.py" --layers 2 > "$out/llama2-7b-torch-tosa.mlir"
 python3 "$m/bert_tosa.py" > "$out/bert-base-onnx-tosa.mlir"
 python3 "$m/jax_linalg.py" > "$out/mlp-block-jax-linalg.mlir"
+python3 "$m/cnn.py" --form torch-linalg > "$out/resnet-torch-linalg.mlir"
+python3 "$m/cnn.py" --form onnx-tosa > "$out/mobilenet-onnx-tosa.mlir"
 for f in torch-tosa-rmsnorm torch-tosa-gated-mlp torch-linalg-gated-mlp torch-linalg-attention; do
   grep -v '^// \(RUN\|CHECK\|REM\|NUM\)' "$root/test/lift/$f.mlir" > "$out/$f.mlir"
 done
