@@ -154,7 +154,8 @@ typedef struct MgOp {
                             // TRANSPOSE: the permutation
   uint8_t folded;  // block-graph INPUT / SAVER: its kernel tensor is a
                    // strided view of another's buffer, 2 when its innermost
-                   // dim stays contiguous (fold.c; derived by
+                   // dim stays contiguous, MG_FOLDED_IM2COL when it gathers
+                   // a folded im2col's patches (fold.c; derived by
                    // mg_program_fold_layouts, never printed)
   int32_t attr;    // INPUT: position; SUM/CONCAT: dim; CUSTOM/THREAD: graph
   double scalar;   // MUL_SCALAR / DIV_SCALAR
@@ -490,6 +491,15 @@ typedef struct MgStridedView {
 /// a block graph of its own and read by nothing else: that kernel writes
 /// the transpose's buffer through strides.
 MG_API bool mg_graph_view_folds(const MgGraph *g, const MgOp *op);
+/// True for a kernel-level im2col whose patches are never stored
+/// (implicit GEMM): every reader is a graph-defined kernel with a block
+/// graph of its own, which gathers its tiles from the dense input through
+/// the index map; the result is no graph output.
+MG_API bool mg_graph_im2col_folds(const MgGraph *g, const MgOp *op);
+/// The folding im2col that makes `t`, or NULL.
+MG_API const MgOp *mg_graph_folded_im2col(const MgGraph *g, MgTensorId t);
+/// MgOp.folded of a block-graph input that reads a folded im2col.
+#define MG_FOLDED_IM2COL 3
 /// For tensor `t` of kernel graph `g` with no buffer of its own because
 /// of a folded view (made by one that is read through, or the operand of
 /// one written through): the buffer and strides it is accessed with;

@@ -292,6 +292,8 @@ static void reduction(Model *m, const MgLowerStep *s, double elems, Accesses x,
 // dropped, as lib/lower copies) cost whole 32-byte sectors. A run spanning
 // the kernel tensor's whole dim continues into the next row: no waste.
 // Copies in stored order (inputs with a layout) walk memory contiguously.
+#define IM2COL_GATHER_INSTR 30
+
 static double sector_factor(const MgGraph *b, MgTensorId tile,
                             MgTensorId dram, bool stored_order) {
   const MgTensor *x = &b->tensors[tile], *y = &b->tensors[dram];
@@ -333,6 +335,13 @@ static void copy_in(Model *m, const MgLowerStep *s, const MgOp *op, Acc *a) {
     a->lsu += lsu(accesses, v * es) + lsu(accesses * stores, sv * es);
     a->instr += accesses * (1 + stores);
   }
+  // Gathered patches (implicit GEMM, write/ops.c): per element the index
+  // map's integer work, about 30 SASS instructions on sm_90 (row and
+  // column split by constants, the window position, two clamps, the
+  // select: counted in a conv's gather kernel with the SASS reader).
+  if (m->b->ops[m->b->tensors[op->inputs[0]].producer].folded ==
+      MG_FOLDED_IM2COL)
+    a->instr += accesses * IM2COL_GATHER_INSTR;
   if (s->async && s->phase == MG_LOWER_PHASE_BEFORE) { // one batch
     m->inv_async_cycles = fmax(m->inv_async_cycles, lat);
     m->inv_async_bytes += accesses * v * es;

@@ -245,7 +245,8 @@ bool mg_cost_kernel(const MgProgram *program, MgOpId op, const MgGpu *gpu,
     }
   } else if (mg_op_is_view(o, MG_LEVEL_KERNEL)) {
     if (mg_graph_view_is_free(&program->graphs[0], o) ||
-        mg_graph_view_folds(&program->graphs[0], o))
+        mg_graph_view_folds(&program->graphs[0], o) ||
+        mg_graph_im2col_folds(&program->graphs[0], o))
       return false; // a view of its operand's buffer: no kernel
     mg_cost_view(program, o, gpu, out);
   } else {

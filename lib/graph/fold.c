@@ -102,6 +102,41 @@ bool mg_graph_view_folds(const MgGraph *g, const MgOp *op) {
   return reads_through(g, op) || writes_through(g, op);
 }
 
+// Implicit GEMM: the patches are never stored when every reader is a
+// graph-defined kernel of its own (its iterators gather the tile from
+// the input through the index map) and the input is a dense buffer.
+bool mg_graph_im2col_folds(const MgGraph *g, const MgOp *op) {
+  if (g->level != MG_LEVEL_KERNEL || op->kind != MG_OP_IM2COL)
+    return false;
+  MgTensorId x = op->inputs[0], r = op->outputs[0];
+  int8_t perm[MG_MAX_DIMS];
+  MgStridedView v;
+  if (mg_graph_tensor_perm(g, &g->tensors[x], perm) ||
+      mg_graph_folded_view(g, x, &v) ||
+      g->tensors[x].dtype != g->tensors[r].dtype)
+    return false;
+  for (uint32_t k = 0; k < g->num_outputs; k++)
+    if (g->outputs[k] == r)
+      return false;
+  bool read = false;
+  for (uint32_t i = 0; i < g->num_ops; i++) {
+    const MgOp *user = &g->ops[i];
+    for (uint32_t k = 0; k < user->num_inputs; k++) {
+      if (user->inputs[k] != r)
+        continue;
+      if (user->kind != MG_OP_CUSTOM || shared_body(g, user))
+        return false;
+      read = true;
+    }
+  }
+  return read;
+}
+
+const MgOp *mg_graph_folded_im2col(const MgGraph *g, MgTensorId t) {
+  const MgOp *op = &g->ops[g->tensors[t].producer];
+  return mg_graph_im2col_folds(g, op) ? op : NULL;
+}
+
 // `t` is written through a transpose (writes_through): its view of the
 // transpose's result, whose dim d is t's dim perm[d].
 static bool written_view(const MgGraph *g, MgTensorId t, MgStridedView *view) {
@@ -197,6 +232,8 @@ static void layout_from(const MgGraph *root, MgTensorId t, MgOp *in) {
   in->folded = 0;
   if (from->kind == MG_OP_INPUT) {
     memcpy(in->perm, from->perm, sizeof in->perm);
+  } else if (mg_graph_folded_im2col(root, t)) {
+    in->folded = MG_FOLDED_IM2COL; // gathered through the index map
   } else if (mg_graph_folded_view(root, t, &v)) {
     bool moved = false;
     for (uint32_t d = 0; d < v.rank; d++)

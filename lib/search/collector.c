@@ -58,7 +58,7 @@ MgSearchCost mg_search_proxy_cost(const MgProgram *program) {
     // A free or folded view is no launch and moves no data of its own
     // (docs/lower.md).
     if (op->kind == MG_OP_INPUT || mg_graph_view_is_free(g, op) ||
-        mg_graph_view_folds(g, op))
+        mg_graph_view_folds(g, op) || mg_graph_im2col_folds(g, op))
       continue;
     c.kernels++;
     if (op->kind == MG_OP_CUSTOM && op->attr >= 0 &&

@@ -15,7 +15,8 @@ bool mg_lower_is_kernel(const MgProgram *p, MgOpId op) {
     return false;
   const MgOp *o = &p->graphs[0].ops[op];
   return o->kind != MG_OP_INPUT && !mg_graph_view_is_free(&p->graphs[0], o) &&
-         !mg_graph_view_folds(&p->graphs[0], o);
+         !mg_graph_view_folds(&p->graphs[0], o) &&
+         !mg_graph_im2col_folds(&p->graphs[0], o);
 }
 
 int64_t mg_lower_predefined_blocks(const MgProgram *program, MgOpId op) {

@@ -15,6 +15,11 @@ bool mg_lower_has_layout(const MgGraph *g, MgTensorId t) {
 
 void mg_lower_stored_type(const MgGraph *g, MgTensorId t, char out[TYPE_LEN]) {
   MgStridedView v;
+  const MgOp *im = mg_graph_folded_im2col(g, t);
+  if (im) { // the input its readers gather from
+    mg_lower_stored_type(g, im->inputs[0], out);
+    return;
+  }
   if (mg_graph_folded_view(g, t, &v)) { // the dense buffer it views
     mg_lower_memref_type(&g->tensors[v.base], (MgDType)g->tensors[t].dtype,
                          NULL, out);

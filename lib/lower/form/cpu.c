@@ -203,6 +203,12 @@ void mg_lower_cpu_program(Emit *e, const MgLowerOptions *o) {
       view_of[t] = true;
       continue;
     }
+    const MgOp *im = mg_graph_folded_im2col(root, t);
+    if (im) { // its readers gather from the input (implicit GEMM)
+      memcpy(e->val[t], e->val[im->inputs[0]], NAME_LEN);
+      memcpy(e->type[t], e->type[im->inputs[0]], TYPE_LEN);
+      continue;
+    }
     MgStridedView v;
     if (mg_graph_folded_view(root, t, &v)) { // strides over its buffer
       if (!e->val[v.base][0]) { // written through a transpose: comes later
@@ -223,7 +229,8 @@ void mg_lower_cpu_program(Emit *e, const MgLowerOptions *o) {
   e->barrier = false;
   for (uint32_t i = 0; !e->error && i < root->num_ops; i++) {
     const MgOp *op = &root->ops[i];
-    if (op->kind == MG_OP_INPUT || mg_graph_view_folds(root, op))
+    if (op->kind == MG_OP_INPUT || mg_graph_view_folds(root, op) ||
+        mg_graph_im2col_folds(root, op))
       continue;
     int64_t blocks, threads;
     if (mg_graph_view_is_free(root, op)) {

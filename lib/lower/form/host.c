@@ -97,6 +97,14 @@ static void host_buffer(Emit *e, const MgGraph *root, MgTensorId t,
     mg_lower_bind_memref(e, t, &m);
     return;
   }
+  const MgOp *im = mg_graph_folded_im2col(root, t);
+  if (im) { // its readers gather from the input (implicit GEMM)
+    MgTensorId from = im->inputs[0];
+    host_buffer(e, root, from, tok);
+    memcpy(e->val[t], e->val[from], NAME_LEN);
+    memcpy(e->type[t], e->type[from], TYPE_LEN);
+    return;
+  }
   if (mg_graph_folded_view(root, t, &v)) {
     host_buffer(e, root, v.base, tok);
     memcpy(e->val[t], e->val[v.base], NAME_LEN); // v.base != t
@@ -143,7 +151,8 @@ static void host_buffers(Emit *e, const MgGraph *root, Name tok) {
 // A tensor with no buffer of its own: it views another's.
 static bool has_no_buffer(const MgGraph *root, MgTensorId t) {
   MgStridedView v;
-  return is_view_of_buffer(root, t) || mg_graph_folded_view(root, t, &v);
+  return is_view_of_buffer(root, t) || mg_graph_folded_view(root, t, &v) ||
+         mg_graph_folded_im2col(root, t);
 }
 
 static void host_launch(Emit *e, const MgLowerOptions *o, MgOpId i,
@@ -394,6 +403,13 @@ static void device_buffer(Emit *e, const MgGraph *root, const int64_t *out,
     Memref m = mg_lower_tensor_memref(e, a);
     mg_lower_reshape_view(e, &root->tensors[a], x, &m);
     mg_lower_bind_memref(e, t, &m);
+    return;
+  }
+  const MgOp *im = mg_graph_folded_im2col(root, t);
+  if (im) { // its readers gather from the input (implicit GEMM)
+    device_buffer(e, root, out, owned, im->inputs[0], tok);
+    memcpy(e->val[t], e->val[im->inputs[0]], NAME_LEN);
+    memcpy(e->type[t], e->type[im->inputs[0]], TYPE_LEN);
     return;
   }
   if (mg_graph_folded_view(root, t, &v)) {

@@ -894,6 +894,48 @@ static void move_stored_vectors(Emit *e, const MgOp *op, int64_t vw,
   mg_lower_elems_end(e);
 }
 
+// Block-graph input `t` gathers a folded im2col's patches (implicit
+// GEMM, MG_FOLDED_IM2COL): its parameters and the input's shape. The
+// block graph has one caller (mg_graph_im2col_folds).
+static bool folded_patches(Emit *e, MgTensorId t, MgIm2col *c,
+                           MgTensor *x) {
+  const MgOp *in = &e->g->ops[tensor(e, t)->producer];
+  if (in->kind != MG_OP_INPUT || in->folded != MG_FOLDED_IM2COL)
+    return false;
+  const MgGraph *root = &e->p->graphs[0];
+  int32_t id = (int32_t)(e->g - e->p->graphs);
+  for (uint32_t i = 0; i < root->num_ops; i++) {
+    const MgOp *op = &root->ops[i];
+    if (op->kind != MG_OP_CUSTOM || op->attr != id || in->attr < 0 ||
+        (uint32_t)in->attr >= op->num_inputs)
+      continue;
+    const MgOp *im = mg_graph_folded_im2col(root, op->inputs[in->attr]);
+    if (!im)
+      return false;
+    *c = mg_op_im2col(im);
+    *x = root->tensors[im->inputs[0]];
+    return true;
+  }
+  return false;
+}
+
+// An iterator of folded patches: each tile element from the input through
+// the index map (clamped load, 0 outside), one by one.
+static void gather_patches(Emit *e, const MgOp *op, const Offsets *o,
+                           const MgIm2col *c, const MgTensor *x) {
+  MgTensorId tile_id = op->outputs[0], dram_id = op->inputs[0];
+  const MgTensor *tile = tensor(e, tile_id);
+  Index idx, at, xat;
+  Name inside, v;
+  mg_lower_elems_begin(e, tile, idx);
+  offset_positions(e, idx, o, tile->rank, at);
+  mg_lower_im2col_source(e, c, x, at, xat, inside);
+  mg_lower_im2col_value(e, e->val[dram_id], e->type[dram_id],
+                        (MgDType)x->dtype, xat, inside, v);
+  mg_lower_store(e, tile_id, idx, v);
+  mg_lower_elems_end(e);
+}
+
 // Copies between a tile and its kernel tensor: the iterator reads the
 // kernel tensor, the saver writes it. Element types are usually equal; an
 // f32 tile saved to a narrower tensor (a target output stored in the
@@ -906,6 +948,12 @@ static void move_tile(Emit *e, const MgOp *op, bool saver) {
   const MgTensor *tile = tensor(e, tile_id);
   Offsets o;
   tile_offsets(e, op, tile, saver, &o);
+  MgIm2col patches;
+  MgTensor x;
+  if (!saver && folded_patches(e, dram_id, &patches, &x)) {
+    gather_patches(e, op, &o, &patches, &x);
+    return;
+  }
   Index idx, at;
   int64_t vw = mg_lower_vector_width(e->g, tile_id, dram_id);
   MgDType dt_tile = (MgDType)e->dtype[tile_id];

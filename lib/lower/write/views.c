@@ -256,40 +256,61 @@ static void window_pos(Emit *e, const char *a, int64_t c, const char *b,
   mg_lower_index_op(e, "arith.subi", s, pp, out);
 }
 
-// Im2col: result element (g, m, k) is input element (n, h, w, g·Cg + c)
-// with m = (n, ho, wo), k = (i, j, c), h = ho·sh + i·dh − top and
-// w = wo·sw + j·dw − left (mg_im2col_source), 0 outside the input.
-static void im2col(Emit *e, const MgOp *op) {
-  const MgTensor *x = tensor(e, op->inputs[0]);
-  const MgTensor *r = tensor(e, op->outputs[0]);
-  MgIm2col c = mg_op_im2col(op);
-  int64_t ho, wo, cg = x->dims[3] / c.groups;
-  mg_im2col_out_hw(&c, x->dims[1], x->dims[2], &ho, &wo);
-  Index idx, at;
-  mg_lower_elems_begin(e, r, idx);
+void mg_lower_im2col_source(Emit *e, const MgIm2col *c, const MgTensor *x,
+                            Name *gmk, Index at, Name inside) {
+  int64_t ho, wo, cg = x->dims[3] / c->groups;
+  mg_im2col_out_hw(c, x->dims[1], x->dims[2], &ho, &wo);
   MgTensor rows = {.rank = 3, .dims = {x->dims[0], ho, wo}};
-  MgTensor cols = {.rank = 3, .dims = {c.kh, c.kw, cg}};
+  MgTensor cols = {.rank = 3, .dims = {c->kh, c->kw, cg}};
   Index m, k;
-  mg_lower_delinearize(e, &rows, 3, idx[1], m);
-  mg_lower_delinearize(e, &cols, 3, idx[2], k);
-  Name h, w, in_h, in_w, inside, chan, base, cgn;
-  window_pos(e, m[1], c.sh, k[0], c.dh, c.pad_top, h);
-  window_pos(e, m[2], c.sw, k[1], c.dw, c.pad_left, w);
+  mg_lower_delinearize(e, &rows, 3, gmk[1], m);
+  mg_lower_delinearize(e, &cols, 3, gmk[2], k);
+  Name h, w, in_h, in_w, base, cgn;
+  window_pos(e, m[1], c->sh, k[0], c->dh, c->pad_top, h);
+  window_pos(e, m[2], c->sw, k[1], c->dw, c->pad_left, w);
   snprintf(at[0], NAME_LEN, "%s", m[0]);
   clamp_row(e, h, x->dims[1], at[1], in_h);
   clamp_row(e, w, x->dims[2], at[2], in_w);
   mg_lower_index(e, cg, cgn);
-  mg_lower_index_op(e, "arith.muli", idx[0], cgn, base);
-  mg_lower_index_op(e, "arith.addi", base, k[2], chan);
-  snprintf(at[3], NAME_LEN, "%s", chan);
+  mg_lower_index_op(e, "arith.muli", gmk[0], cgn, base);
+  mg_lower_index_op(e, "arith.addi", base, k[2], at[3]);
   mg_lower_fresh(e, inside);
   mg_lower_line(e, "%s = arith.andi %s, %s : i1", inside, in_h, in_w);
-  Name v, zero, out;
-  mg_lower_load_at(e, op->inputs[0], at, v);
+}
+
+void mg_lower_im2col_value(Emit *e, const char *val, const char *type,
+                           MgDType dt, Index at, const char *inside,
+                           Name out) {
+  char list[4 * (NAME_LEN + 2)];
+  mg_lower_index_list(at, 4, list, sizeof list);
+  Name raw, v, zero;
+  mg_lower_fresh(e, raw);
+  mg_lower_line(e, "%s = memref.load %s[%s] : %s", raw, val, list, type);
+  if (dt == MG_DTYPE_F32) {
+    snprintf(v, NAME_LEN, "%s", raw);
+  } else {
+    mg_lower_fresh(e, v);
+    mg_lower_line(e, "%s = arith.extf %s : %s to f32", v, raw,
+                  mg_lower_elt(dt));
+  }
   mg_lower_f32_const(e, 0.0, zero);
   mg_lower_fresh(e, out);
   mg_lower_line(e, "%s = arith.select %s, %s, %s : f32", out, inside, v,
                 zero);
+}
+
+// Im2col: result element (g, m, k) is input element (n, h, w, g·Cg + c)
+// with m = (n, ho, wo), k = (i, j, c), h = ho·sh + i·dh − top and
+// w = wo·sw + j·dw − left (mg_im2col_source), 0 outside the input.
+static void im2col(Emit *e, const MgOp *op) {
+  MgIm2col c = mg_op_im2col(op);
+  Index idx, at;
+  Name inside, out;
+  mg_lower_elems_begin(e, tensor(e, op->outputs[0]), idx);
+  mg_lower_im2col_source(e, &c, tensor(e, op->inputs[0]), idx, at, inside);
+  MgTensorId x = op->inputs[0];
+  mg_lower_im2col_value(e, e->val[x], e->type[x], (MgDType)e->dtype[x], at,
+                        inside, out);
   mg_lower_store(e, op->outputs[0], idx, out);
   mg_lower_elems_end(e);
 }
