@@ -132,7 +132,8 @@ static int by_key(const void *a, const void *b) {
 // An output must be its own tensor (not an input, not another output) of
 // the IR value's element type. A copy is mul_scalar 1.0, which keeps types;
 // the type itself can only change at a binary op, matmul or reduction, so
-// the producer's storage type is set when nothing else in the graph reads
+// the producer's storage type (and that of the reshapes and transposes
+// between, a convolution's) is set when nothing else in the graph reads
 // it.
 static bool retype_output(MgLiftBuilder *b, MgTensorId *t, uint8_t dtype) {
   const MgGraph *g = &b->prog->graphs[0];
@@ -140,13 +141,8 @@ static bool retype_output(MgLiftBuilder *b, MgTensorId *t, uint8_t dtype) {
   bool copy = producer->kind == MG_OP_INPUT;
   for (uint32_t o = 0; o < g->num_outputs; ++o)
     copy |= g->outputs[o] == *t;
-  if (g->tensors[*t].dtype != dtype) {
-    if (copy || !mg_lift_can_retype(b, *t))
-      return false;
-    MgDiag diag = MG_DIAG_INIT;
-    return mg_graph_set_dtype(b->prog, 0, *t, (MgDType)dtype, &diag) ==
-           MG_STATUS_OK;
-  }
+  if (g->tensors[*t].dtype != dtype)
+    return !copy && mg_lift_retype(b, *t, dtype);
   if (copy)
     *t = mg_lift_emit_scalar(b, MG_OP_MUL_SCALAR, *t, 1.0, dtype);
   return *t != MG_NO_ID;
@@ -303,12 +299,14 @@ static int resolve_operands(MgLiftBlock *bs, uint32_t from, uint32_t to,
 }
 
 // Puts the kernel graph in its final form (inputs in definition order,
-// dead ops pruned) and checks it; failures are blamed on the first member.
+// convolutions' epilogues in front of their views, dead ops pruned) and
+// checks it; failures are blamed on the first member.
 static int settle_graph(MgLiftBlock *bs, MgLiftBuilder *b, uint32_t first,
                         const MlirValue *outputs, uint32_t num_outputs) {
   if (!order_inputs(bs, b))
     return MG_LIFT_RUN_NOMEM;
-  if (!mg_lift_prune(b) || !mg_lift_merge_twins(b)) {
+  if (!mg_lift_sink_views(b) || !mg_lift_prune(b) ||
+      !mg_lift_merge_twins(b)) {
     mg_lift_block_cut(bs, bs->ops[first].op, first, b->why);
     return MG_LIFT_RUN_RETRY;
   }

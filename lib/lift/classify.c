@@ -44,6 +44,8 @@ static bool in_list(MlirOperation op, const char *const *list, size_t n) {
 // zero points or shapes, checked by the translation).
 static intptr_t data_operands(MlirOperation op) {
   intptr_t n = mlirOperationGetNumOperands(op);
+  if (mg_lift_is_conv(op))
+    return mg_lift_conv_data_operands(op);
   if (mg_bridge_op_is(op, "tosa.mul") || mg_bridge_op_is(op, "tosa.matmul"))
     return n < 2 ? n : 2;
   if (mg_bridge_op_is(op, "tosa.negate") || mg_bridge_op_is(op, "tosa.reshape") ||
@@ -62,8 +64,10 @@ static bool check_types(MlirOperation op, char *why, size_t size) {
   bool linalg = mg_lift_op_has_prefix(op, "linalg.");
   // A select's i1 mask is read apart (mask.c, mask_linalg.c).
   intptr_t mask = mg_lift_mask_operand(op);
+  // A pooling window's shape is all that is read of it (conv.c).
+  intptr_t window = mg_lift_conv_window_operand(op);
   for (intptr_t i = 0; i < n; ++i) {
-    if (i == mask)
+    if (i == mask || i == window)
       continue;
     MlirType type = mlirValueGetType(mlirOperationGetOperand(op, i));
     uint8_t dt;
@@ -119,7 +123,9 @@ MgLiftClass mg_lift_classify(MlirOperation op, const MgLiftOptions *opts,
   if (mg_lift_is_floating(op))
     return MG_LIFT_CLASS_FLOATING;
   bool pure = mg_lift_is_pure(op);
+  // Convolutions, pooling and tensor.pad: conv.c has the list.
   bool compute =
+      mg_lift_is_conv(op) ||
       in_list(op, tosa_compute, sizeof tosa_compute / sizeof *tosa_compute) ||
       in_list(op, linalg_compute,
               sizeof linalg_compute / sizeof *linalg_compute);

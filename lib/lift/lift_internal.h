@@ -7,10 +7,12 @@
 //    being built (a μGraph tensor seen through a view, a splat scalar, or a
 //    symbolic value such as sigmoid(x) that only a consumer can express),
 //    and the algebra that emits μGraph ops for them;
-//  - tosa.c, linalg.c, translate.c: one translation per upstream op;
-//  - partition.c, chunk.c, rewrite.c, unlift.c, mask.c, mask_linalg.c,
-//    module.c: which ops form which subprogram, and the IR surgery (mask.c,
-//    mask_linalg.c: a select on an i1 mask lifted as an addition).
+//  - tosa.c, linalg.c, conv.c, translate.c: one translation per upstream
+//    op (conv.c: convolutions and pooling as ug.im2col and a matmul);
+//  - partition.c, chunk.c, sink.c, rewrite.c, unlift.c, mask.c,
+//    mask_linalg.c, module.c: which ops form which subprogram, and the IR
+//    surgery (mask.c, mask_linalg.c: a select on an i1 mask lifted as an
+//    addition; sink.c: a convolution's epilogue moved before its views).
 //
 // Views. A μGraph has no reshape or transpose, so an IR value maps to a
 // μGraph tensor `t` plus, for each dim of a "frame" (the IR value's own dims
@@ -126,6 +128,8 @@ typedef enum MgLiftKind {
   MG_LIFT_ONE_PLUS_EXPNEG, // 1 + exp(-t)
   MG_LIFT_SIGMOID,         // 1 / (1 + exp(-t))
   MG_LIFT_RECIP,           // 1 / t
+  MG_LIFT_PAD,             // a zero tensor.pad (`ir`) only a convolution
+                           // reading it expresses, as im2col padding
 } MgLiftKind;
 
 typedef struct MgLiftVal {
@@ -190,6 +194,8 @@ typedef struct MgLiftBuilder {
   MlirOperation blame;
   char why[MG_LIFT_WHY_SIZE];
   uint64_t dynamic_mark; // mg_lift_dynamic_reads when it was made
+  MgTensorId *sink; // convolution outputs behind views (sink.c)
+  uint32_t num_sink, cap_sink;
 } MgLiftBuilder;
 
 /// When the subprogram's inputs or `outputs` have `?` dims: rebuilds
@@ -243,8 +249,13 @@ bool mg_lift_inputs_distinct(const MgLiftBuilder *b);
 /// and scalar ops keep their operand's type (the dialect), views too.
 bool mg_lift_kind_retypes(MgOpKind kind);
 /// True when `t` may take another storage type now: its producer retypes
-/// (mg_lift_kind_retypes) and no op of the graph reads it yet.
+/// (mg_lift_kind_retypes), or is a chain of reshape and transpose views of
+/// such a producer each read by the next alone and no graph output, and no
+/// op of the graph reads `t` yet.
 bool mg_lift_can_retype(const MgLiftBuilder *b, MgTensorId t);
+/// Stores `t` (and the views on its chain, mg_lift_can_retype) in `dtype`;
+/// false when it cannot.
+bool mg_lift_retype(MgLiftBuilder *b, MgTensorId t, uint8_t dtype);
 
 /// Emitters: add the op, set the result dtype (binary, matmul and sum only:
 /// unary and scalar results keep their operand's, as the dialect requires),
@@ -262,6 +273,16 @@ MgTensorId mg_lift_emit_reduce(MgLiftBuilder *b, MgOpKind kind, MgTensorId a,
                                int32_t dim, uint8_t dtype);
 MgTensorId mg_lift_emit_matmul(MgLiftBuilder *b, MgTensorId a, MgTensorId c,
                                uint8_t dtype);
+/// sink.c: records `t`, a convolution's result behind reshape / transpose
+/// views of its matmul or reduction, for mg_lift_sink_views.
+bool mg_lift_record_sink(MgLiftBuilder *b, MgTensorId t);
+/// Moves the recorded views after the element-wise ops that read them
+/// (then the search sees the matmul and its epilogue as one part). Needs
+/// inputs in position order; false + failure on an internal error.
+bool mg_lift_sink_views(MgLiftBuilder *b);
+/// An im2col view op of `x` (not counted as compute).
+MgTensorId mg_lift_emit_im2col(MgLiftBuilder *b, MgTensorId x,
+                               const MgIm2col *c);
 
 /// Re-expresses `v` (in its own frame) in a frame of `rank` dims `fdims`:
 /// v's dim j walks frame dim phi[j] (-1: a constant index, only on size-1
@@ -331,6 +352,20 @@ bool mg_lift_alg_contract(MgLiftBuilder *b, const MgLiftVal *x,
 bool mg_lift_translate(MgLiftBuilder *b, MlirOperation op);
 bool mg_lift_translate_tosa(MgLiftBuilder *b, MlirOperation op);
 bool mg_lift_translate_linalg(MgLiftBuilder *b, MlirOperation op);
+/// conv.c: convolutions, pooling (linalg named ops, TOSA) and tensor.pad,
+/// which folds into a convolution's padding.
+bool mg_lift_is_conv(MlirOperation op);
+/// For mg_lift_is_conv ops: the number of leading operands that carry
+/// tensor data (TOSA zero points and tensor.pad's sizes are not).
+intptr_t mg_lift_conv_data_operands(MlirOperation op);
+/// The operand of a linalg pooling op that only gives the window's shape
+/// (its element type is not read), or -1.
+int mg_lift_conv_window_operand(MlirOperation op);
+bool mg_lift_translate_conv(MgLiftBuilder *b, MlirOperation op);
+/// A linalg.generic broadcasting a bias into the init of linalg
+/// convolutions (torch-mlir): 1 translated, 0 failed (recorded), -1 when
+/// `op` is not one.
+int mg_lift_translate_conv_init(MgLiftBuilder *b, MlirOperation op);
 /// arith.c: 1 for an element-wise arith/math op on tensors that lifts
 /// (compute), 2 for arith.extf/truncf on tensors (a cast view), else 0.
 int mg_lift_arith_kind(MlirOperation op);

@@ -764,5 +764,8 @@ bool mg_lift_translate_linalg(MgLiftBuilder *b, MlirOperation op) {
     r.dtype = rt.dtype;
     return mg_lift_set_result(b, op, &r);
   }
+  int bias = mg_lift_translate_conv_init(b, op); // torch-mlir's conv bias
+  if (bias >= 0)
+    return bias == 1;
   return structured(b, op);
 }

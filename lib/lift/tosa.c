@@ -247,8 +247,7 @@ void mg_lift_narrow_result(MgLiftBuilder *b, MlirOperation cast, MgLiftVal *r,
       break;
     v = src;
   }
-  MgDiag diag = MG_DIAG_INIT;
-  mg_graph_set_dtype(b->prog, 0, r->t, (MgDType)dtype, &diag);
+  mg_lift_retype(b, r->t, dtype);
 }
 
 static bool view(MgLiftBuilder *b, MlirOperation op, const MgLiftType *rt) {

@@ -225,6 +225,8 @@ bool mg_lift_translate(MgLiftBuilder *b, MlirOperation op) {
     ok = translate_concat(b, op);
   else if (mg_bridge_op_is(op, "tensor.insert_slice"))
     ok = translate_insert_slice(b, op);
+  else if (mg_lift_is_conv(op))
+    ok = mg_lift_translate_conv(b, op);
   else if (mg_lift_op_has_prefix(op, "tosa."))
     ok = mg_lift_translate_tosa(b, op);
   else if (mg_lift_op_has_prefix(op, "linalg."))

@@ -30,6 +30,7 @@ void mg_lift_builder_free(MgLiftBuilder *b) {
   free(b->input_ids);
   free(b->input_reshaped);
   free(b->taint);
+  free(b->sink);
   memset(b, 0, sizeof *b);
 }
 
@@ -270,15 +271,47 @@ bool mg_lift_kind_retypes(MgOpKind kind) {
          kind == MG_OP_SUM || kind == MG_OP_REDUCE_MAX;
 }
 
-bool mg_lift_can_retype(const MgLiftBuilder *b, MgTensorId t) {
+// The tensors from `t` back through reshape and transpose views to a
+// producer that may retype (a conv's matmul before its reshape to NHWC),
+// `t` first: each read by the next view alone and no graph output, `t`
+// read by no op. Their number, 0 when there is no such chain.
+static uint32_t retype_chain(const MgLiftBuilder *b, MgTensorId t,
+                             MgTensorId *chain) {
   const MgGraph *g = &b->prog->graphs[0];
-  if (!mg_lift_kind_retypes((MgOpKind)g->ops[g->tensors[t].producer].kind))
-    return false;
-  for (uint32_t o = 0; o < g->num_ops; ++o)
-    for (uint32_t i = 0; i < g->ops[o].num_inputs; ++i)
-      if (g->ops[o].inputs[i] == t)
-        return false;
-  return true;
+  for (uint32_t n = 0; n < MG_MAX_DIMS; ++n) {
+    for (uint32_t o = 0; o < g->num_ops; ++o)
+      for (uint32_t i = 0; i < g->ops[o].num_inputs; ++i)
+        if (g->ops[o].inputs[i] == t && (n == 0 || g->ops[o].outputs[0] !=
+                                                       chain[n - 1]))
+          return 0;
+    for (uint32_t o = 0; n > 0 && o < g->num_outputs; ++o)
+      if (g->outputs[o] == t)
+        return 0;
+    chain[n] = t;
+    const MgOp *def = &g->ops[g->tensors[t].producer];
+    if (mg_lift_kind_retypes((MgOpKind)def->kind))
+      return n + 1;
+    if (def->kind != MG_OP_RESHAPE && def->kind != MG_OP_TRANSPOSE)
+      return 0;
+    t = def->inputs[0];
+  }
+  return 0;
+}
+
+bool mg_lift_can_retype(const MgLiftBuilder *b, MgTensorId t) {
+  MgTensorId chain[MG_MAX_DIMS];
+  return retype_chain(b, t, chain) > 0;
+}
+
+bool mg_lift_retype(MgLiftBuilder *b, MgTensorId t, uint8_t dtype) {
+  MgTensorId chain[MG_MAX_DIMS];
+  uint32_t n = retype_chain(b, t, chain);
+  MgDiag diag = MG_DIAG_INIT;
+  for (uint32_t i = n; i-- > 0;)
+    if (mg_graph_set_dtype(b->prog, 0, chain[i], (MgDType)dtype, &diag) !=
+        MG_STATUS_OK)
+      return false;
+  return n > 0;
 }
 
 // A compute op's result: counted toward max-ops and the remarks.
@@ -373,6 +406,11 @@ bool mg_lift_materialize(MgLiftBuilder *b, MgLiftVal *v) {
   case MG_LIFT_ONE_PLUS_EXPNEG:
     return mg_lift_fail(b, v->origin,
                         "1 + exp(-x) lifts only inside sigmoid or silu");
+  case MG_LIFT_PAD:
+    return mg_lift_fail(b, mg_lift_def_op(v->ir),
+                        "a tensor.pad lifts only as the padding of the "
+                        "convolutions and pooling ops that read it (the "
+                        "μGraph has no pad)");
   default:
     return mg_lift_fail(b, v->origin, "value has no μGraph image");
   }
@@ -392,6 +430,10 @@ static void clear_map(MgLiftVal *v) {
 
 bool mg_lift_frame_in(MgLiftBuilder *b, const MgLiftVal *v, uint32_t rank,
                       const int64_t *fdims, const int8_t *phi, MgLiftVal *out) {
+  if (v->kind == MG_LIFT_PAD) { // no frame holds a pad (conv.c)
+    MgLiftVal p = *v;
+    return mg_lift_materialize(b, &p);
+  }
   MgLiftVal r = *v;
   r.rank = (uint8_t)rank;
   memcpy(r.dims, fdims, rank * sizeof *fdims);
@@ -421,6 +463,10 @@ bool mg_lift_frame_in(MgLiftBuilder *b, const MgLiftVal *v, uint32_t rank,
 bool mg_lift_frame_out(MgLiftBuilder *b, const MgLiftVal *v, uint32_t rank,
                        const int64_t *odims, const int8_t *psi,
                        MgLiftVal *out) {
+  if (v->kind == MG_LIFT_PAD) {
+    MgLiftVal p = *v;
+    return mg_lift_materialize(b, &p);
+  }
   MgLiftVal r = *v;
   r.rank = (uint8_t)rank;
   memcpy(r.dims, odims, rank * sizeof *odims);
@@ -465,6 +511,13 @@ static MgTensorId finish_view(MgLiftBuilder *b, MgTensorId a, MgTensorId r,
   return record(b, r, KEEP_DTYPE, tainted(b, a), diag);
 }
 
+MgTensorId mg_lift_emit_im2col(MgLiftBuilder *b, MgTensorId x,
+                               const MgIm2col *c) {
+  MgDiag diag = MG_DIAG_INIT;
+  MgTensorId r = mg_graph_im2col(b->prog, 0, x, c, &diag);
+  return finish_view(b, x, r, &diag);
+}
+
 MgTensorId mg_lift_emit_transpose(MgLiftBuilder *b, MgTensorId a,
                                   const int8_t *perm) {
   MgDiag diag = MG_DIAG_INIT;
@@ -506,12 +559,21 @@ bool mg_lift_realize(MgLiftBuilder *b, MgLiftVal *v) {
       perm[f] = (int8_t)u++;
     }
   } else {
-    for (uint32_t f = 0; f < v->rank; ++f)
-      if (eff[f] > 1)
+    // Non-unit dims walked in their stored order list the elements in
+    // row-major order already: a reshape alone (a 1x1 filter's
+    // [1, 1, C, F] read as [1, C, F]).
+    bool ordered = true;
+    for (uint32_t f = 0, last = 0; f < v->rank; ++f)
+      if (eff[f] > 1) {
+        ordered &= n == 0 || (uint32_t)v->map[f] > last;
+        last = (uint32_t)v->map[f];
         perm[n++] = v->map[f];
+      }
     for (uint32_t d = 0; d < x->rank && n < MG_MAX_DIMS; ++d)
       if (x->dims[d] == 1)
         perm[n++] = (int8_t)d;
+    for (uint32_t d = 0; ordered && d < x->rank; ++d)
+      perm[d] = (int8_t)d;
   }
   bool identity = n == x->rank;
   for (uint32_t d = 0; identity && d < n; ++d)
@@ -607,8 +669,72 @@ static MgTensorId reshape_of(MgLiftBuilder *b, MgTensorId a, uint32_t rank,
   return finish_view(b, a, t, &diag);
 }
 
+// A reshape of a value broadcast along some frame dims (a bias broadcast
+// into a convolution's init, then split into groups by expand_shape):
+// the non-unit dims of both shapes in groups of equal products, each group
+// broadcast throughout or not at all; the part that is not broadcast is
+// reshaped, the broadcast dims stay broadcast. False (no failure) when a
+// group mixes them.
+static bool reshape_broadcast(MgLiftBuilder *b, const MgLiftVal *v,
+                              uint32_t rank, const int64_t *dims,
+                              MgLiftVal *out) {
+  MgLiftVal nb = *v;
+  int64_t dims2[MG_LIFT_MAX_RANK];
+  memcpy(dims2, dims, rank * sizeof *dims);
+  uint32_t i = 0, j = 0;
+  while (i < v->rank || j < rank) {
+    // One group: src dims [i, i2), dst dims [j, j2) of equal product.
+    uint32_t i2 = i, j2 = j;
+    int64_t ps = i2 < v->rank ? v->dims[i2++] : 1;
+    int64_t pd = j2 < rank ? dims[j2++] : 1;
+    while (ps != pd) {
+      if (ps < pd && i2 < v->rank)
+        ps *= v->dims[i2++];
+      else if (pd < ps && j2 < rank)
+        pd *= dims[j2++];
+      else
+        return false;
+    }
+    int bcast = -1; // unknown, 0 no, 1 yes
+    for (uint32_t f = i; f < i2; ++f) {
+      if (v->dims[f] == 1)
+        continue;
+      int here = v->map[f] < 0;
+      if (bcast >= 0 && bcast != here)
+        return false;
+      bcast = here;
+    }
+    if (bcast == 1) {
+      for (uint32_t f = i; f < i2; ++f)
+        nb.dims[f] = 1;
+      for (uint32_t d = j; d < j2; ++d)
+        dims2[d] = 1;
+    }
+    i = i2, j = j2;
+  }
+  MgLiftVal r;
+  if (!mg_lift_view_reshape(b, &nb, rank, dims2, &r))
+    return false;
+  memcpy(r.dims, dims, rank * sizeof *dims);
+  *out = r;
+  return true;
+}
+
+static bool is_broadcast(const MgLiftVal *v) {
+  for (uint32_t d = 0; v->kind == MG_LIFT_TENSOR && d < v->rank; ++d)
+    if (v->dims[d] > 1 && v->map[d] < 0)
+      return true;
+  return false;
+}
+
 bool mg_lift_view_reshape(MgLiftBuilder *b, const MgLiftVal *v, uint32_t rank,
                           const int64_t *dims, MgLiftVal *out) {
+  if (v->kind == MG_LIFT_PAD) { // still pending (conv.c), in the new shape
+    *out = *v;
+    out->rank = (uint8_t)rank;
+    memcpy(out->dims, dims, rank * sizeof *dims);
+    return true;
+  }
   uint32_t src[MG_LIFT_MAX_RANK], ns = 0, dst[MG_LIFT_MAX_RANK], nd = 0;
   for (uint32_t d = 0; d < v->rank; ++d)
     if (v->dims[d] > 1)
@@ -619,6 +745,8 @@ bool mg_lift_view_reshape(MgLiftBuilder *b, const MgLiftVal *v, uint32_t rank,
   bool same = ns == nd;
   for (uint32_t i = 0; same && i < ns; ++i)
     same = v->dims[src[i]] == dims[dst[i]];
+  if (!same && is_broadcast(v) && reshape_broadcast(b, v, rank, dims, out))
+    return true;
   if (!same && v->kind != MG_LIFT_SCALAR) {
     // Dims merge or split: the value in its own frame's layout, then a
     // row-major reshape of its non-unit dims (unit dims stay free).

@@ -13,19 +13,20 @@
 // RUN: not mirage-opt --mirage-check-equiv="lhs=ref rhs=ref_kernel_f16" %s 2>&1 | FileCheck %s --check-prefix=MIXED
 // RUN: (mirage-opt --mirage-check-equiv="lhs=ref rhs=dead_op" %s 2>&1 >/dev/null; echo "exit $?") | FileCheck %s --check-prefix=DEAD
 
-func.func @conv(%x: tensor<1x4x4x4xf32>, %w: tensor<8x1x1x4xf32>, %b: tensor<8xf32>) -> tensor<1x4x4x8xf32> {
+// A 3-D convolution (2-D ones lift as im2col and a matmul, issue 30).
+func.func @conv(%x: tensor<1x2x4x4x4xf32>, %w: tensor<8x1x1x1x4xf32>, %b: tensor<8xf32>) -> tensor<1x2x4x4x8xf32> {
   %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
-  // CONV: check-equiv-invalid.mlir:[[@LINE+2]]:8: error: '@conv' cannot be checked: 'tosa.conv2d' is not liftable (the μGraph has no counterpart of 'tosa.conv2d')
+  // CONV: check-equiv-invalid.mlir:[[@LINE+2]]:8: error: '@conv' cannot be checked: 'tosa.conv3d' is not liftable (the μGraph has no counterpart of 'tosa.conv3d')
   // CONV-NOT: error
-  %y = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x4x4x4xf32>, tensor<8x1x1x4xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4x8xf32>
-  %e = tosa.exp %y : (tensor<1x4x4x8xf32>) -> tensor<1x4x4x8xf32>
-  return %e : tensor<1x4x4x8xf32>
+  %y = tosa.conv3d %x, %w, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1, 1>, pad = array<i64: 0, 0, 0, 0, 0, 0>, stride = array<i64: 1, 1, 1>} : (tensor<1x2x4x4x4xf32>, tensor<8x1x1x1x4xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x2x4x4x8xf32>
+  %e = tosa.exp %y : (tensor<1x2x4x4x8xf32>) -> tensor<1x2x4x4x8xf32>
+  return %e : tensor<1x2x4x4x8xf32>
 }
-func.func @conv_copy(%x: tensor<1x4x4x4xf32>, %w: tensor<8x1x1x4xf32>, %b: tensor<8xf32>) -> tensor<1x4x4x8xf32> {
+func.func @conv_copy(%x: tensor<1x2x4x4x4xf32>, %w: tensor<8x1x1x1x4xf32>, %b: tensor<8xf32>) -> tensor<1x2x4x4x8xf32> {
   %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
-  %y = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x4x4x4xf32>, tensor<8x1x1x4xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4x8xf32>
-  %e = tosa.exp %y : (tensor<1x4x4x8xf32>) -> tensor<1x4x4x8xf32>
-  return %e : tensor<1x4x4x8xf32>
+  %y = tosa.conv3d %x, %w, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1, 1>, pad = array<i64: 0, 0, 0, 0, 0, 0>, stride = array<i64: 1, 1, 1>} : (tensor<1x2x4x4x4xf32>, tensor<8x1x1x1x4xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x2x4x4x8xf32>
+  %e = tosa.exp %y : (tensor<1x2x4x4x8xf32>) -> tensor<1x2x4x4x8xf32>
+  return %e : tensor<1x2x4x4x8xf32>
 }
 
 func.func @ref(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
