@@ -26,6 +26,10 @@
 // RUN: mirage-opt --mirage-superopt="lower=false cache=false time-budget-s=0" %s > %t.opt
 // RUN: FileCheck %s --check-prefix=FUSED < %t.opt
 // RUN: mirage-run --lower %t.opt | FileCheck %s --check-prefix=NUM
+// Lowered, the ResNet block is those two kernels and nothing else: each
+// gathers its patches from the input (implicit GEMM, no im2col copy).
+// RUN: mirage-opt --mirage-lower="ptx=false" --mirage-remarks %t.opt -o /dev/null 2>&1 | FileCheck %s --check-prefix=KERNELS
+// KERNELS: remark: mirage-lower: '@resnet_block_lax0': 2 kernel(s) in gpu.module @resnet_block_lax0_gpu
 
 // CHECK-LABEL: func.func @resnet_block(
 // CHECK: %[[R:.*]] = call @resnet_block_lax0(
