@@ -498,8 +498,11 @@ MG_API bool mg_graph_view_folds(const MgGraph *g, const MgOp *op);
 MG_API bool mg_graph_im2col_folds(const MgGraph *g, const MgOp *op);
 /// The folding im2col that makes `t`, or NULL.
 MG_API const MgOp *mg_graph_folded_im2col(const MgGraph *g, MgTensorId t);
-/// MgOp.folded of a block-graph input that reads a folded im2col.
+/// MgOp.folded of a block-graph input that reads a folded im2col; _VEC
+/// when each group's channels are whole 16-byte vectors (a run of them
+/// can be gathered with one load).
 #define MG_FOLDED_IM2COL 3
+#define MG_FOLDED_IM2COL_VEC 4
 /// For tensor `t` of kernel graph `g` with no buffer of its own because
 /// of a folded view (made by one that is read through, or the operand of
 /// one written through): the buffer and strides it is accessed with;

@@ -339,8 +339,8 @@ static void copy_in(Model *m, const MgLowerStep *s, const MgOp *op, Acc *a) {
   // map's integer work, about 30 SASS instructions on sm_90 (row and
   // column split by constants, the window position, two clamps, the
   // select: counted in a conv's gather kernel with the SASS reader).
-  if (m->b->ops[m->b->tensors[op->inputs[0]].producer].folded ==
-      MG_FOLDED_IM2COL)
+  uint8_t folded = m->b->ops[m->b->tensors[op->inputs[0]].producer].folded;
+  if (folded == MG_FOLDED_IM2COL || folded == MG_FOLDED_IM2COL_VEC)
     a->instr += accesses * IM2COL_GATHER_INSTR;
   if (s->async && s->phase == MG_LOWER_PHASE_BEFORE) { // one batch
     m->inv_async_cycles = fmax(m->inv_async_cycles, lat);

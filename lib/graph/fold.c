@@ -232,8 +232,13 @@ static void layout_from(const MgGraph *root, MgTensorId t, MgOp *in) {
   in->folded = 0;
   if (from->kind == MG_OP_INPUT) {
     memcpy(in->perm, from->perm, sizeof in->perm);
-  } else if (mg_graph_folded_im2col(root, t)) {
-    in->folded = MG_FOLDED_IM2COL; // gathered through the index map
+  } else if (mg_graph_folded_im2col(root, t)) { // gathered through the map
+    const MgOp *im = mg_graph_folded_im2col(root, t);
+    const MgTensor *x = &root->tensors[im->inputs[0]];
+    int64_t cg = x->dims[3] / mg_op_im2col(im).groups;
+    in->folded = cg * (int64_t)mg_dtype_bytes((MgDType)x->dtype) % 16 == 0
+                     ? MG_FOLDED_IM2COL_VEC
+                     : MG_FOLDED_IM2COL;
   } else if (mg_graph_folded_view(root, t, &v)) {
     bool moved = false;
     for (uint32_t d = 0; d < v.rank; d++)

@@ -98,12 +98,31 @@ void mg_cost_pass_bound_figures(const MgProgram *p, const MgGpu *gpu,
            b.tensor_flops, 1e6 * gpu->launch_s);
 }
 
+static bool cost_laid(MlirOperation func, const MgProgram *p,
+                      const MgBridgeMap *map, const MgGpu *gpu);
+
 static bool cost_one(MlirOperation module, MlirSymbolTable symbols,
-                     MlirOperation func, const MgProgram *p,
+                     MlirOperation func, const MgProgram *given,
                      const MgBridgeMap *map, void *ud) {
   (void)module;
   (void)symbols;
   const MgGpu *gpu = mg_cost_gpu(ud);
+  // As lowered: block graphs with the layouts of their folded views and
+  // patches derived (the lowering's driver does the same), so their
+  // strided reads and gathers are costed as emitted.
+  MgProgram *p = mg_program_clone(given);
+  MgDiag d;
+  if (!p || mg_program_fold_layouts(p, &d) != MG_STATUS_OK) {
+    mg_program_destroy(p);
+    p = NULL;
+  }
+  bool ok = cost_laid(func, p ? p : given, map, gpu);
+  mg_program_destroy(p);
+  return ok;
+}
+
+static bool cost_laid(MlirOperation func, const MgProgram *p,
+                      const MgBridgeMap *map, const MgGpu *gpu) {
   const MgGraph *g = &p->graphs[0];
   char figures[160], bound[192];
   mg_cost_pass_program_figures(p, gpu, figures, sizeof figures);

@@ -28,8 +28,9 @@ int64_t mg_lower_vector_width(const MgGraph *b, MgTensorId tile,
   // A transposed view is read element by element, in stored order; a
   // folded view whose rows stay contiguous moves whole vectors along them
   // (through its strided view, which admits no collapse of unit dims).
+  uint8_t folded = b->ops[y->producer].folded;
   if (mg_lower_has_layout(b, dram) &&
-      (b->ops[y->producer].folded != 2 ||
+      ((folded != 2 && folded != MG_FOLDED_IM2COL_VEC) ||
        mg_lower_copy_rank(b, tile, dram) != x->rank))
     return 1;
   int64_t v = MG_LOWER_VECTOR_BYTES / (int64_t)mg_dtype_bytes(dt);

@@ -900,7 +900,8 @@ static void move_stored_vectors(Emit *e, const MgOp *op, int64_t vw,
 static bool folded_patches(Emit *e, MgTensorId t, MgIm2col *c,
                            MgTensor *x) {
   const MgOp *in = &e->g->ops[tensor(e, t)->producer];
-  if (in->kind != MG_OP_INPUT || in->folded != MG_FOLDED_IM2COL)
+  if (in->kind != MG_OP_INPUT || (in->folded != MG_FOLDED_IM2COL &&
+                                  in->folded != MG_FOLDED_IM2COL_VEC))
     return false;
   const MgGraph *root = &e->p->graphs[0];
   int32_t id = (int32_t)(e->g - e->p->graphs);
@@ -920,13 +921,40 @@ static bool folded_patches(Emit *e, MgTensorId t, MgIm2col *c,
 }
 
 // An iterator of folded patches: each tile element from the input through
-// the index map (clamped load, 0 outside), one by one.
+// the index map (clamped load, 0 outside), one by one, or vw channels at
+// once when they are whole vectors (MG_FOLDED_IM2COL_VEC: a vector never
+// crosses a group's channels, so one position and one select serve it).
 static void gather_patches(Emit *e, const MgOp *op, const Offsets *o,
                            const MgIm2col *c, const MgTensor *x) {
   MgTensorId tile_id = op->outputs[0], dram_id = op->inputs[0];
   const MgTensor *tile = tensor(e, tile_id);
   Index idx, at, xat;
   Name inside, v;
+  int64_t vw = mg_lower_vector_width(e->g, tile_id, dram_id);
+  if (vw > 1) {
+    char vec[32], list[4 * (NAME_LEN + 2)], lt[MG_MAX_DIMS * (NAME_LEN + 2)];
+    const char *elt = mg_lower_elt((MgDType)x->dtype);
+    snprintf(vec, sizeof vec, "vector<%lldx%s>", (long long)vw, elt);
+    mg_lower_vector_elems_begin(e, tile, tile->rank, vw, idx);
+    offset_positions(e, idx, o, tile->rank, at);
+    mg_lower_im2col_source(e, c, x, at, xat, inside);
+    mg_lower_index_list(xat, 4, list, sizeof list);
+    mg_lower_index_list(idx, tile->rank, lt, sizeof lt);
+    Name z, s;
+    mg_lower_fresh(e, v);
+    mg_lower_line(e, "%s = vector.load %s[%s]%s : %s, %s", v, e->val[dram_id],
+                  list, e->mode == MG_LOWER_CPU ? "" : " {alignment = 16 : i64}",
+                  e->type[dram_id], vec);
+    mg_lower_fresh(e, z);
+    mg_lower_line(e, "%s = arith.constant dense<0.0> : %s", z, vec);
+    mg_lower_fresh(e, s);
+    mg_lower_line(e, "%s = arith.select %s, %s, %s : %s", s, inside, v, z,
+                  vec);
+    mg_lower_line(e, "vector.store %s, %s[%s] : %s, %s", s, e->val[tile_id],
+                  lt, e->type[tile_id], vec);
+    mg_lower_elems_end(e);
+    return;
+  }
   mg_lower_elems_begin(e, tile, idx);
   offset_positions(e, idx, o, tile->rank, at);
   mg_lower_im2col_source(e, c, x, at, xat, inside);
