@@ -111,6 +111,29 @@ MG_API MgProgram *mg_sample_sum_last(int64_t m, int64_t n);
 MG_API MgProgram *mg_sample_sum_last_fused(int64_t m, int64_t n, int32_t grid,
                                            int32_t forloop);
 
+/// Convolutions (issue 30) over an NHWC input (n, h, w, c) with `conv`'s
+/// window, strides, dilations and padding: im2col and a batched matmul
+/// with the HWCF filter viewed as (1, K, f), and the same as (Wᵀ·Pᵀ)ᵀ on
+/// 2-D views; a depthwise one (groups = c) as a batched matmul with the
+/// taps, and as the patches times the taps summed; a max pool (groups =
+/// c) as reduce_max over the window, and as its separable 1 x kw then
+/// kh x 1 form.
+MG_API MgProgram *mg_sample_conv2d(int64_t n, int64_t h, int64_t w, int64_t c,
+                                   int64_t f, const MgIm2col *conv);
+MG_API MgProgram *mg_sample_conv2d_transposed(int64_t n, int64_t h, int64_t w,
+                                              int64_t c, int64_t f,
+                                              const MgIm2col *conv);
+MG_API MgProgram *mg_sample_depthwise_conv2d(int64_t n, int64_t h, int64_t w,
+                                             int64_t c, const MgIm2col *conv);
+MG_API MgProgram *mg_sample_depthwise_conv2d_mul(int64_t n, int64_t h,
+                                                 int64_t w, int64_t c,
+                                                 const MgIm2col *conv);
+MG_API MgProgram *mg_sample_max_pool2d(int64_t n, int64_t h, int64_t w,
+                                       int64_t c, const MgIm2col *conv);
+MG_API MgProgram *mg_sample_max_pool2d_separable(int64_t n, int64_t h,
+                                                 int64_t w, int64_t c,
+                                                 const MgIm2col *conv);
+
 #ifdef __cplusplus
 }
 #endif

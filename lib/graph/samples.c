@@ -277,3 +277,184 @@ MgProgram *mg_sample_sum_last_fused(int64_t m, int64_t n, int32_t grid,
   output(&b, 0, custom(&b, g, 1, &in, NULL));
   return finish(&b);
 }
+
+//===--- Convolutions and pooling (issue 30) -------------------------------===//
+//
+// As the lifter writes them: im2col (MG_OP_IM2COL) of the NHWC input and a
+// batched matmul with the filter reshaped to (groups, kh·kw·C/groups, F/
+// groups), or a reduction over the patches' columns; every result leaves
+// through views to NHWC. Each comes with an equivalent form that computes
+// it otherwise (the mutation suite's pairs, test_mutation.c). Not yet in
+// mirage/samples.h: declared where they are used. All kernel level, f16.
+
+static MgTensorId input4(Build *b, int64_t d0, int64_t d1, int64_t d2,
+                         int64_t d3) {
+  int64_t dims[4] = {d0, d1, d2, d3};
+  return BUILD_STEP(b,
+                    mg_graph_add_input(b->p, 0, MG_DTYPE_F16, 4, dims, NULL));
+}
+
+static MgTensorId patches(Build *b, MgTensorId x, const MgIm2col *c) {
+  return BUILD_STEP(b, mg_graph_im2col(b->p, 0, x, c, NULL));
+}
+
+static MgTensorId reshape(Build *b, MgTensorId x, uint32_t rank, int64_t d0,
+                          int64_t d1, int64_t d2, int64_t d3) {
+  int64_t dims[4] = {d0, d1, d2, d3};
+  return BUILD_STEP(b, mg_graph_reshape(b->p, 0, x, rank, dims, NULL));
+}
+
+static MgTensorId transpose(Build *b, MgTensorId x, int8_t p0, int8_t p1,
+                            int8_t p2, int8_t p3) {
+  int8_t perm[4] = {p0, p1, p2, p3};
+  return BUILD_STEP(b, mg_graph_transpose(b->p, 0, x, perm, NULL));
+}
+
+// The output size of `c` over an (n, h, w, ch) input with `ch` channels,
+// or false when a size is not positive, `c` is missing, its groups are not
+// `groups` or the window does not fit (the builders check the rest).
+static bool conv_sizes(int64_t n, int64_t h, int64_t w, int64_t ch,
+                       const MgIm2col *c, int64_t groups, int64_t *ho,
+                       int64_t *wo) {
+  if (!c || !positive(n, h, w, ch) || c->groups != groups)
+    return false;
+  mg_im2col_out_hw(c, h, w, ho, wo);
+  return *ho > 0 && *wo > 0;
+}
+
+/// A 2-D convolution, inputs X (n,h,w,c) NHWC and the filter W (kh,kw,c,f)
+/// HWCF, `conv` of groups 1: Y (n,ho,wo,f) = im2col(X) · reshape(W,
+/// (1, kh·kw·c, f)), the (1, n·ho·wo, f) product reshaped to NHWC.
+MG_API MgProgram *mg_sample_conv2d(int64_t n, int64_t h, int64_t w, int64_t c,
+                                   int64_t f, const MgIm2col *conv) {
+  int64_t ho, wo;
+  if (!conv_sizes(n, h, w, c, conv, 1, &ho, &wo) || f <= 0)
+    return NULL;
+  Build b = start();
+  MgTensorId x = input4(&b, n, h, w, c);
+  MgTensorId flt = input4(&b, conv->kh, conv->kw, c, f);
+  int64_t k = conv->kh * conv->kw * c;
+  MgTensorId y = matmul(&b, 0, patches(&b, x, conv),
+                        reshape(&b, flt, 3, 1, k, f, 0));
+  output(&b, 0, reshape(&b, y, 4, n, ho, wo, f));
+  return finish(&b);
+}
+
+/// The same convolution as (Wᵀ · Pᵀ)ᵀ on 2-D views: P = im2col(X) reshaped
+/// (n·ho·wo, kh·kw·c), W reshaped (kh·kw·c, f).
+MG_API MgProgram *mg_sample_conv2d_transposed(int64_t n, int64_t h, int64_t w,
+                                              int64_t c, int64_t f,
+                                              const MgIm2col *conv) {
+  int64_t ho, wo;
+  if (!conv_sizes(n, h, w, c, conv, 1, &ho, &wo) || f <= 0)
+    return NULL;
+  Build b = start();
+  MgTensorId x = input4(&b, n, h, w, c);
+  MgTensorId flt = input4(&b, conv->kh, conv->kw, c, f);
+  int64_t k = conv->kh * conv->kw * c, m = n * ho * wo;
+  MgTensorId p = reshape(&b, patches(&b, x, conv), 2, m, k, 0, 0);
+  MgTensorId wt = transpose(&b, reshape(&b, flt, 2, k, f, 0, 0), 1, 0, 0, 0);
+  MgTensorId yt = matmul(&b, 0, wt, transpose(&b, p, 1, 0, 0, 0));
+  output(&b, 0, reshape(&b, transpose(&b, yt, 1, 0, 0, 0), 4, n, ho, wo, f));
+  return finish(&b);
+}
+
+// The depthwise filter W (kh,kw,c) as (c, kh·kw): channel-major taps.
+static MgTensorId depthwise_taps(Build *b, MgTensorId flt, int64_t taps,
+                                 int64_t c) {
+  return transpose(b, reshape(b, flt, 2, taps, c, 0, 0), 1, 0, 0, 0);
+}
+
+/// A depthwise convolution, inputs X (n,h,w,c) NHWC and the filter W
+/// (kh,kw,c), `conv` of groups c: Y[n,ho,wo,ch] = Σ_ij patch · W[i,j,ch],
+/// as the batched matmul of im2col(X) (c, n·ho·wo, kh·kw) with W's taps
+/// (c, kh·kw, 1); the (c, n·ho·wo, 1) result transposed to NHWC.
+MG_API MgProgram *mg_sample_depthwise_conv2d(int64_t n, int64_t h, int64_t w,
+                                             int64_t c, const MgIm2col *conv) {
+  int64_t ho, wo;
+  if (!conv_sizes(n, h, w, c, conv, c, &ho, &wo))
+    return NULL;
+  Build b = start();
+  MgTensorId x = input4(&b, n, h, w, c);
+  int64_t taps = conv->kh * conv->kw;
+  MgTensorId flt = BUILD_STEP(
+      &b, mg_graph_add_input(b.p, 0, MG_DTYPE_F16, 3,
+                             (const int64_t[]){conv->kh, conv->kw, c}, NULL));
+  MgTensorId wt = reshape(&b, depthwise_taps(&b, flt, taps, c), 3, c, taps,
+                          1, 0);
+  MgTensorId y = matmul(&b, 0, patches(&b, x, conv), wt);
+  output(&b, 0, transpose(&b, reshape(&b, y, 4, c, n, ho, wo), 1, 2, 3, 0));
+  return finish(&b);
+}
+
+/// The same depthwise convolution as an element-wise product of the
+/// patches with W's taps broadcast over the rows, (c, 1, kh·kw), summed
+/// over the taps; the (c, n·ho·wo, 1) sums leave as (n·ho·wo, c) rows.
+MG_API MgProgram *mg_sample_depthwise_conv2d_mul(int64_t n, int64_t h,
+                                                 int64_t w, int64_t c,
+                                                 const MgIm2col *conv) {
+  int64_t ho, wo;
+  if (!conv_sizes(n, h, w, c, conv, c, &ho, &wo))
+    return NULL;
+  Build b = start();
+  MgTensorId x = input4(&b, n, h, w, c);
+  int64_t taps = conv->kh * conv->kw, m = n * ho * wo;
+  MgTensorId flt = BUILD_STEP(
+      &b, mg_graph_add_input(b.p, 0, MG_DTYPE_F16, 3,
+                             (const int64_t[]){conv->kh, conv->kw, c}, NULL));
+  MgTensorId wt = reshape(&b, depthwise_taps(&b, flt, taps, c), 3, c, 1,
+                          taps, 0);
+  MgTensorId y =
+      sum(&b, 0, binary(&b, 0, MG_OP_MUL, patches(&b, x, conv), wt), 2);
+  MgTensorId rows = transpose(&b, reshape(&b, y, 2, c, m, 0, 0), 1, 0, 0, 0);
+  output(&b, 0, reshape(&b, rows, 4, n, ho, wo, c));
+  return finish(&b);
+}
+
+// The pooling of X (n,h,w,c) by `c` (groups = channels): the maxima of the
+// patches' rows, (c, n·ho·wo, 1), transposed to NHWC.
+static MgTensorId max_pool(Build *b, MgTensorId x, const MgIm2col *conv,
+                           int64_t n, int64_t h, int64_t w, int64_t ch) {
+  int64_t ho, wo;
+  mg_im2col_out_hw(conv, h, w, &ho, &wo);
+  MgTensorId y = BUILD_STEP(b, mg_graph_reduce(b->p, 0, MG_OP_REDUCE_MAX,
+                                               patches(b, x, conv), 2, NULL));
+  return transpose(b, reshape(b, y, 4, ch, n, ho, wo), 1, 2, 3, 0);
+}
+
+/// Max pooling of X (n,h,w,c) NHWC by the window of `conv` (groups c): the
+/// maximum of each window of the zero-padded input (after a ReLU, as in
+/// ResNet's stem, the same as padding with −inf), as reduce_max over the
+/// columns of im2col(X).
+MG_API MgProgram *mg_sample_max_pool2d(int64_t n, int64_t h, int64_t w,
+                                       int64_t c, const MgIm2col *conv) {
+  int64_t ho, wo;
+  if (!conv_sizes(n, h, w, c, conv, c, &ho, &wo))
+    return NULL;
+  Build b = start();
+  MgTensorId x = input4(&b, n, h, w, c);
+  output(&b, 0, max_pool(&b, x, conv, n, h, w, c));
+  return finish(&b);
+}
+
+/// The same pooling separated: a 1 x kw pooling along the rows (stride,
+/// dilation and padding of the width), then a kh x 1 pooling of that
+/// along the columns. Zero padding keeps it exact: a padded row of the
+/// second pass is the zero a padded row of the window would have given.
+MG_API MgProgram *mg_sample_max_pool2d_separable(int64_t n, int64_t h,
+                                                 int64_t w, int64_t c,
+                                                 const MgIm2col *conv) {
+  int64_t ho, wo;
+  if (!conv_sizes(n, h, w, c, conv, c, &ho, &wo))
+    return NULL;
+  MgIm2col rows = *conv, cols = *conv;
+  rows.kh = rows.sh = rows.dh = 1;
+  rows.pad_top = rows.pad_bottom = 0;
+  cols.kw = cols.sw = cols.dw = 1;
+  cols.pad_left = cols.pad_right = 0;
+  Build b = start();
+  MgTensorId x = input4(&b, n, h, w, c);
+  MgTensorId t = max_pool(&b, x, &rows, n, h, w, c);
+  output(&b, 0, max_pool(&b, t, &cols, n, h, wo, c));
+  return finish(&b);
+}

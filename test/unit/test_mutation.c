@@ -7,9 +7,13 @@
 // dropped op, launch shape, an input's layout: another transpose of the
 // caller's array, or none; for view ops two entries of a permutation
 // swapped, a slice moved by one, concat operands in another order, a
-// reshape to another factorisation); the mutant is rebuilt through the builders so
-// its shapes are re-inferred, and kept only when it passes
-// mg_program_validate and keeps the pair's input/output shapes. A kept
+// reshape to another factorisation; for im2col (issue 30) the padding
+// moved between top and bottom or left and right, another stride,
+// dilation or group count, kh and kw swapped, each with the bottom or
+// right padding set to keep the output size where one does); the mutant
+// is rebuilt through the builders so its shapes are re-inferred, and
+// kept only when it passes mg_program_validate and keeps the pair's
+// input/output shapes. A kept
 // mutant whose float outputs agree with its partner's within 1e-9 on random
 // inputs is genuinely equivalent (e.g. a different for-loop split) and is
 // skipped. Every remaining ("real") mutant must not be accepted by
@@ -48,6 +52,12 @@ typedef enum MutKind {
   MUT_SLICE,   // slice starts at index `value`
   MUT_ORDER,   // concat operands rotated by `value`
   MUT_RESHAPE, // reshape to `dims` of rank `value`
+  // im2col parameters = `conv` (slot: the axis, 0 height, 1 width)
+  MUT_PAD,      // the top (left) padding moved, or only the bottom (right)
+  MUT_STRIDE,   // another stride, or the two strides exchanged (slot 2)
+  MUT_DILATION, // another dilation
+  MUT_WINDOW,   // kh and kw exchanged (a non-square window)
+  MUT_GROUPS,   // another divisor of the channels as the group count
   MUT_COUNT
 } MutKind;
 
@@ -62,6 +72,7 @@ typedef struct Mutation {
   // tile, 1: its max) and earlier tensor `with` the other one; out of
   // ONLINE: operand `slot` is kept.
   MgTensorId with;
+  MgIm2col conv; // MUT_PAD .. MUT_GROUPS: the mutant's parameters
 } Mutation;
 
 typedef struct MutList {
@@ -81,7 +92,7 @@ static void push(MutList *l, Mutation m) {
 
 static Mutation mut(MutKind kind, uint32_t g, uint32_t op, int32_t slot,
                     int64_t value) {
-  Mutation m = {kind, g, op, slot, value, 0.0, {0}, 0};
+  Mutation m = {.kind = kind, .g = g, .op = op, .slot = slot, .value = value};
   return m;
 }
 
@@ -148,6 +159,136 @@ static void other_shapes(MutList *out, Mutation *m, uint32_t d, uint32_t rank,
     }
 }
 
+//===--- im2col: parameters that keep the output size -----------------------===//
+//
+// An im2col's output size depends on its parameters; the mutants keep it
+// where they can, so that the ops after it still fit and only the verifier
+// can tell. The bottom (right) padding is the free one: it moves no window,
+// it only decides how many fit. So a mutant with another top padding,
+// stride, dilation or window gets the smallest bottom padding that gives
+// the op's output height again (and alike for the width), and is left out
+// when none does. Another bottom padding alone that keeps the height is a
+// genuine equivalent (the same patches); the float check finds those and
+// the verifier must accept them. When no bottom padding is enough (a
+// window or stride that needs less than the top padding already adds),
+// the top padding is lowered too, except for the padding mutants, whose
+// top padding is the point.
+
+// The windows along one axis of extent `size`.
+static int64_t out_axis(int64_t size, int64_t lo, int64_t hi, int64_t k,
+                        int64_t s, int64_t d) {
+  int64_t e = size + lo + hi - d * (k - 1) - 1;
+  return e < 0 ? 0 : e / s + 1;
+}
+
+typedef struct ConvAxis {
+  int64_t *k, *s, *d, *lo, *hi;
+} ConvAxis;
+
+static ConvAxis conv_axis(MgIm2col *c, int axis) {
+  ConvAxis a = {&c->kh, &c->sh, &c->dh, &c->pad_top, &c->pad_bottom};
+  if (axis == 1)
+    a = (ConvAxis){&c->kw, &c->sw, &c->dw, &c->pad_left, &c->pad_right};
+  return a;
+}
+
+// Sets `c`'s bottom / right padding (and, with `lower_top`, lowers its top
+// / left one) so that both axes give the op's output size (`want`, over
+// extents `size`) again: false when no padding does.
+static bool keep_size(MgIm2col *c, const int64_t size[2],
+                      const int64_t want[2], bool lower_top) {
+  for (int axis = 0; axis < 2; ++axis) {
+    ConvAxis a = conv_axis(c, axis);
+    if (out_axis(size[axis], *a.lo, *a.hi, *a.k, *a.s, *a.d) == want[axis])
+      continue;
+    // Past this the padding alone holds want + 1 windows.
+    int64_t limit = want[axis] * *a.s + *a.k * *a.d;
+    bool found = false;
+    for (int64_t lo = *a.lo; !found && lo >= (lower_top ? 0 : *a.lo); --lo)
+      for (int64_t hi = 0; !found && hi <= limit; ++hi)
+        if (out_axis(size[axis], lo, hi, *a.k, *a.s, *a.d) == want[axis]) {
+          *a.lo = lo;
+          *a.hi = hi;
+          found = true;
+        }
+    if (!found)
+      return false;
+  }
+  return true;
+}
+
+static void push_conv(MutList *out, MutKind kind, uint32_t g, uint32_t i,
+                      int32_t slot, int64_t value, MgIm2col c,
+                      const int64_t size[2], const int64_t want[2]) {
+  if (!keep_size(&c, size, want, kind != MUT_PAD))
+    return;
+  Mutation m = mut(kind, g, i, slot, value);
+  m.conv = c;
+  push(out, m);
+}
+
+static void enumerate_im2col(const MgGraph *gr, uint32_t g, uint32_t i,
+                             MutList *out) {
+  const MgOp *op = &gr->ops[i];
+  const MgTensor *x = &gr->tensors[op->inputs[0]];
+  const MgIm2col c0 = mg_op_im2col(op);
+  int64_t size[2] = {x->dims[1], x->dims[2]}, want[2];
+  mg_im2col_out_hw(&c0, size[0], size[1], &want[0], &want[1]);
+  for (int axis = 0; axis < 2; ++axis) {
+    MgIm2col c = c0;
+    ConvAxis a = conv_axis(&c, axis);
+    const int64_t lo = *a.lo, hi = *a.hi, s = *a.s, d = *a.d;
+    // The top padding moved by one, the bottom one taking up the
+    // difference (or what keeps the size).
+    for (int64_t delta = -1; delta <= 1; delta += 2) {
+      if (lo + delta < 0)
+        continue;
+      *a.lo = lo + delta;
+      *a.hi = hi - delta < 0 ? 0 : hi - delta;
+      push_conv(out, MUT_PAD, g, i, axis, *a.lo, c, size, want);
+    }
+    // Only the bottom padding: the same windows while the size holds.
+    *a.lo = lo;
+    for (int64_t h = 0; h <= hi + s; ++h)
+      if (h != hi &&
+          out_axis(size[axis], lo, h, *a.k, s, d) == want[axis]) {
+        *a.hi = h;
+        push_conv(out, MUT_PAD, g, i, axis, lo, c, size, want);
+      }
+    *a.hi = hi;
+    for (int64_t delta = -1; delta <= 1; delta += 2) {
+      if (s + delta >= 1) {
+        *a.s = s + delta;
+        push_conv(out, MUT_STRIDE, g, i, axis, *a.s, c, size, want);
+        *a.s = s;
+      }
+      if (d + delta >= 1) {
+        *a.d = d + delta;
+        push_conv(out, MUT_DILATION, g, i, axis, *a.d, c, size, want);
+        *a.d = d;
+      }
+    }
+  }
+  if (c0.sh != c0.sw) {
+    MgIm2col c = c0;
+    c.sh = c0.sw, c.sw = c0.sh;
+    push_conv(out, MUT_STRIDE, g, i, 2, c.sh, c, size, want);
+  }
+  if (c0.kh != c0.kw) {
+    MgIm2col c = c0;
+    c.kh = c0.kw, c.kw = c0.kh;
+    push_conv(out, MUT_WINDOW, g, i, 0, c.kh, c, size, want);
+  }
+  // Groups: the patches' shape changes, (G, M, K/G); the ops after it
+  // decide whether it still fits (a reshape of the patches does).
+  for (int32_t gs = 1; gs <= x->dims[3]; ++gs)
+    if (gs != c0.groups && x->dims[3] % gs == 0) {
+      MgIm2col c = c0;
+      c.groups = gs;
+      push_conv(out, MUT_GROUPS, g, i, 0, gs, c, size, want);
+    }
+}
+
 static void enumerate_view(const MgGraph *gr, uint32_t g, uint32_t i,
                            MutList *out) {
   const MgOp *op = &gr->ops[i];
@@ -177,6 +318,9 @@ static void enumerate_view(const MgGraph *gr, uint32_t g, uint32_t i,
       out->n = before + 8;
     break;
   }
+  case MG_OP_IM2COL: // its drop below puts rank 4 for 3: never kept
+    enumerate_im2col(gr, g, i, out);
+    break;
   default: // kernel-level concat
     for (int64_t k = 1; k < op->num_inputs; ++k)
       push(out, mut(MUT_ORDER, g, i, 0, k));
@@ -364,6 +508,10 @@ static bool rebuild_graph(MgProgram *p, const MgProgram *src, MgGraphId g,
       case MUT_RESHAPE:
         op.attr = (int32_t)mu->value;
         memcpy(op.shape, mu->dims, sizeof op.shape);
+        break;
+      case MUT_PAD: case MUT_STRIDE: case MUT_DILATION: case MUT_WINDOW:
+      case MUT_GROUPS:
+        mg_op_set_im2col(&op, &mu->conv);
         break;
       case MUT_DROP:
         map[op.outputs[0]] = map[op.inputs[mu->slot]];
@@ -622,6 +770,7 @@ typedef struct Tally {
   size_t candidates, unbuildable, invalid, reshaped, float_failed;
   size_t equivalent, equivalent_accepted, real, not_equivalent, invalid_verdict, unknown, accepted;
   size_t real_of[MUT_COUNT]; // real mutants per mutation kind
+  size_t equivalent_of[MUT_COUNT]; // genuine equivalents per kind
   // Mutants of the max ops: real ones, and genuine equivalents among them.
   size_t max_real[MAXMUT_COUNT], max_equivalent[MAXMUT_COUNT];
   // Genuine equivalents of a program whose exps are all guarded that lose
@@ -642,8 +791,10 @@ static void tally_add(Tally *t, const Tally *s) {
   t->invalid_verdict += s->invalid_verdict;
   t->unknown += s->unknown;
   t->accepted += s->accepted;
-  for (int k = 0; k < MUT_COUNT; ++k)
+  for (int k = 0; k < MUT_COUNT; ++k) {
     t->real_of[k] += s->real_of[k];
+    t->equivalent_of[k] += s->equivalent_of[k];
+  }
   for (int c = 0; c < MAXMUT_COUNT; ++c) {
     t->max_real[c] += s->max_real[c];
     t->max_equivalent[c] += s->max_equivalent[c];
@@ -657,6 +808,16 @@ static void report(const char *name, const char *what, const Mutation *mu) {
           "with %u\n",
           name, what, mu->kind, mu->g, mu->op, mu->slot, (long long)mu->value,
           mu->scalar, mu->with);
+  if (mu->kind >= MUT_PAD && mu->kind <= MUT_GROUPS) {
+    const MgIm2col *c = &mu->conv;
+    fprintf(stderr,
+            "  im2col groups %d window %lldx%lld stride %lldx%lld dilation "
+            "%lldx%lld pads t%lld b%lld l%lld r%lld\n",
+            c->groups, (long long)c->kh, (long long)c->kw, (long long)c->sh,
+            (long long)c->sw, (long long)c->dh, (long long)c->dw,
+            (long long)c->pad_top, (long long)c->pad_bottom,
+            (long long)c->pad_left, (long long)c->pad_right);
+  }
 }
 
 // Mutates every op of `subject` and compares each real mutant with
@@ -701,6 +862,7 @@ static void mutate_against(const char *name, const MgProgram *subject,
       // Genuinely equivalent (e.g. another for-loop split): the verifier
       // must not reject these either (no false rejections).
       t->equivalent++;
+      t->equivalent_of[list.items[i].kind]++;
       t->max_equivalent[cls]++;
       MgVerifyResult r;
       if (mg_verify_equivalent(partner, m, &opt, &r, NULL) == MG_STATUS_OK &&
@@ -1121,10 +1283,64 @@ static void test_mutation_max_mutants_rejected(void) {
   CHECK(t.equivalent_unstable >= 1);
 }
 
+//===--- Convolutions and pooling: im2col (issue 30) ------------------------===//
+//
+// Three pairs of lib/graph/samples.c, each at shapes where the im2col
+// mutations keep the output size: a 3x3 convolution of stride 2 and
+// padding 1 (X (2,8,8,4), W (3,3,4,4)) as im2col + batched matmul against
+// (Wᵀ·Pᵀ)ᵀ on 2-D views (its groups can change: the patches are
+// reshaped); a depthwise 3x3 of strides (1,2) and padding top 1, bottom
+// 0, left 0, right 2 (X (2,6,7,4)) as a batched matmul against the
+// product with the taps summed; a 3x2 max pooling of stride 2 and padding
+// 1/1/0/1 (X (2,8,8,4)) against its separable form (1x2 then 3x1 pools).
+
+static const char *const conv_mut_names[] = {"pad", "stride", "dilation",
+                                             "window", "groups"};
+
+static void test_mutation_conv_mutants_rejected(void) {
+  Tally t;
+  memset(&t, 0, sizeof t);
+  // groups, kh, kw, sh, sw, dh, dw, pad top, bottom, left, right
+  const MgIm2col conv = {1, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1};
+  const MgIm2col dw = {4, 3, 3, 1, 2, 1, 1, 1, 0, 0, 2};
+  const MgIm2col pool = {4, 3, 2, 2, 2, 1, 1, 1, 1, 0, 1};
+  mutate_pair("conv3x3", mg_sample_conv2d(2, 8, 8, 4, 4, &conv),
+              mg_sample_conv2d_transposed(2, 8, 8, 4, 4, &conv), &t);
+  mutate_pair("depthwise", mg_sample_depthwise_conv2d(2, 6, 7, 4, &dw),
+              mg_sample_depthwise_conv2d_mul(2, 6, 7, 4, &dw), &t);
+  mutate_pair("max_pool", mg_sample_max_pool2d(2, 8, 8, 4, &pool),
+              mg_sample_max_pool2d_separable(2, 8, 8, 4, &pool), &t);
+  size_t rejected = t.not_equivalent + t.invalid_verdict + t.unknown;
+  printf("conv mutants: %zu generated, %zu rejected\n", t.real, rejected);
+  printf("  of the im2col ops (real / equivalent in floats):");
+  for (int k = MUT_PAD; k <= MUT_GROUPS; ++k)
+    printf(" %s %zu/%zu%s", conv_mut_names[k - MUT_PAD], t.real_of[k],
+           t.equivalent_of[k], k < MUT_GROUPS ? "," : "\n");
+  printf("  candidates %zu: %zu unbuildable, %zu invalid, %zu reshaped, "
+         "%zu float-failed, %zu equivalent in floats (%zu of them accepted)\n",
+         t.candidates, t.unbuildable, t.invalid, t.reshaped, t.float_failed,
+         t.equivalent, t.equivalent_accepted);
+  printf("  verdicts: %zu not-equivalent, %zu invalid (outside LAX), "
+         "%zu unknown, %zu accepted\n",
+         t.not_equivalent, t.invalid_verdict, t.unknown, t.accepted);
+  CHECK_EQ_INT(t.accepted, 0);
+  CHECK_EQ_INT(rejected, t.real);
+  CHECK_EQ_INT(t.float_failed, 0);
+  CHECK_EQ_INT(t.equivalent_accepted, t.equivalent);
+  // Every kind of im2col mutation produced mutants only the verifier
+  // could reject; moving the bottom padding alone (stride 2) and a
+  // dilation along a window of 1 (the separable pools) are genuine
+  // equivalents.
+  for (int k = MUT_PAD; k <= MUT_GROUPS; ++k)
+    CHECK(t.real_of[k] >= 1);
+  CHECK(t.equivalent_of[MUT_PAD] >= 1 && t.equivalent_of[MUT_DILATION] >= 1);
+}
+
 int main(void) {
   RUN_TEST(test_mutation_all_real_mutants_rejected);
   RUN_TEST(test_mutation_view_mutants_rejected);
   RUN_TEST(test_mutation_max_mutants_rejected);
   RUN_TEST(test_mutation_clamp_mutants_rejected);
+  RUN_TEST(test_mutation_conv_mutants_rejected);
   return TEST_SUMMARY();
 }
