@@ -46,6 +46,16 @@ typedef struct MgFfContext {
   uint32_t exp_cur;                  // g^(x·2^16) for x < 2^14; its p
   uint64_t *scratch;// matmul operands and row accumulators
   size_t scratch_cap;
+  // The bounding constants of max_scalar / min_scalar (sorted, distinct,
+  // borrowed): ranked in the max order by their real values
+  // (mg_ff_context_set_bounds); their images and ranks for bound_key and
+  // bound_p, sorted by image.
+  const double *bounds;
+  uint32_t num_bounds;
+  uint32_t *bound_img;
+  uint64_t *bound_rank;
+  uint64_t bound_key;
+  uint32_t bound_p, bound_live;
 } MgFfContext;
 
 /// The domain (constant, shared); its calls take an MgFfContext.
@@ -57,6 +67,19 @@ MG_API void mg_ff_context_rekey(MgFfContext *ctx, uint64_t key);
 /// Sets the field the context computes in.
 MG_API void mg_ff_context_set_field(MgFfContext *ctx, MgFfField field);
 MG_API void mg_ff_context_dispose(MgFfContext *ctx);
+/// The order max and the bounds use keeps these constants (`n` distinct
+/// values, ascending; the caller keeps them alive) in their real order:
+/// each test draws n random ranks and gives them, sorted, to the
+/// constants' images, every other element keeping its keyed random rank.
+/// Without it a clamp min(max(x, a), b) degenerates to b in the tests
+/// whose order ranks a above b, hiding a moved a.
+MG_API void mg_ff_context_set_bounds(MgFfContext *ctx, const double *values,
+                                     uint32_t n);
+/// The distinct scalars of every max_scalar / min_scalar op in `a` and
+/// `b` (b may be NULL), ascending, into a malloc'd *out (NULL when none);
+/// their count, or UINT32_MAX when out of memory.
+MG_API uint32_t mg_ff_collect_bounds(const MgProgram *a, const MgProgram *b,
+                                     double **out);
 /// g^x mod p for x < q (through the context's tables when built).
 MG_API uint32_t mg_ff_exp(MgFfContext *ctx, uint32_t x);
 /// Message for a fault, for diagnostics.

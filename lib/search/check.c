@@ -45,6 +45,8 @@ typedef struct Test {
 } Test;
 
 struct CheckCache {
+  double *bounds; // the target's bounding constants (candidates take its
+  uint32_t num_bounds; // scalars), in every worker's max order
   uint32_t num_inputs, num_outputs;
   MgTensor in_type[MG_MAX_OP_INPUTS * 2];
   uint64_t input_bytes;   // one test's inputs
@@ -82,6 +84,11 @@ MgStatus mg_check_create(Search *s, MgDiag *diag) {
   CheckCache *c = calloc(1, sizeof *c);
   if (!c)
     return mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1, "out of memory");
+  c->num_bounds = mg_ff_collect_bounds(s->target, NULL, &c->bounds);
+  if (c->num_bounds == UINT32_MAX) {
+    free(c);
+    return mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1, "out of memory");
+  }
   c->num_inputs = s->facts.num_inputs;
   c->num_outputs = s->facts.outputs.n;
   for (uint32_t i = 0; i < s->facts.num_inputs; i++) {
@@ -113,6 +120,7 @@ void mg_check_destroy(Search *s) {
   }
   pthread_mutex_destroy(&c->lock);
   pthread_cond_destroy(&c->ready);
+  free(c->bounds);
   free(c);
   s->check = NULL;
 }
@@ -139,6 +147,7 @@ static WorkerFf *worker_ff(Worker *w) {
   if (!f)
     return NULL;
   mg_ff_context_init(&f->ctx, 0);
+  mg_ff_context_set_bounds(&f->ctx, c->bounds, c->num_bounds);
   f->ctx.deadline = w->s->deadline; // a huge run must not outlive the budget
   f->outs = calloc(c->num_outputs + 1, sizeof *f->outs);
   if (!f->outs) {

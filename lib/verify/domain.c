@@ -37,6 +37,8 @@ void mg_ff_context_dispose(MgFfContext *ctx) {
     return;
   free(ctx->exp_tables);
   free(ctx->scratch);
+  free(ctx->bound_img);
+  free(ctx->bound_rank);
   memset(ctx, 0, sizeof *ctx);
 }
 
@@ -174,19 +176,106 @@ static MgStatus ff_divide(MgFfContext *ctx, const MgCell *a, const MgCell *b,
   return MG_STATUS_OK;
 }
 
+static uint64_t ff_order_key(const MgFfContext *ctx) {
+  return mg_ff_mix(ctx->key ^ 0x4d41584f52444552ull); // "MAXORDER"
+}
+
+void mg_ff_context_set_bounds(MgFfContext *ctx, const double *values,
+                              uint32_t n) {
+  free(ctx->bound_img);
+  free(ctx->bound_rank);
+  ctx->bound_img = NULL;
+  ctx->bound_rank = NULL;
+  ctx->bounds = values;
+  ctx->num_bounds = values ? n : 0;
+  ctx->bound_p = 0; // recomputed on the next comparison
+  ctx->bound_live = 0;
+}
+
+static int cmp_u64(const void *x, const void *y) {
+  uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+  return a < b ? -1 : a > b;
+}
+
+// This test's ranks of the constants' images: n keyed draws, sorted, the
+// lowest to the lowest constant; then (image, rank) sorted by image.
+static bool bound_ranks(MgFfContext *ctx, uint64_t k) {
+  uint32_t n = ctx->num_bounds;
+  if (ctx->bound_p == ctx->field.p && ctx->bound_key == k)
+    return true;
+  if (!ctx->bound_img) {
+    ctx->bound_img = malloc(n * sizeof *ctx->bound_img);
+    ctx->bound_rank = malloc(n * sizeof *ctx->bound_rank);
+    if (!ctx->bound_img || !ctx->bound_rank)
+      return false;
+  }
+  uint64_t *draw = malloc(n * sizeof *draw);
+  if (!draw)
+    return false;
+  for (uint32_t i = 0; i < n; i++)
+    draw[i] = mg_ff_mix(k ^ (0x424f554e44530000ull + i)); // "BOUNDS"
+  qsort(draw, n, sizeof *draw, cmp_u64);
+  uint32_t live = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t img;
+    if (!mg_ff_scalar(ctx->bounds[i], ctx->field.p, &img))
+      continue; // refused where it is used (MG_FF_FAULT_BAD_SCALAR)
+    bool seen = false; // two reals with one image: the first keeps it
+    for (uint32_t j = 0; j < live && !seen; j++)
+      seen = ctx->bound_img[j] == img;
+    if (seen)
+      continue;
+    ctx->bound_img[live] = img;
+    ctx->bound_rank[live++] = draw[i];
+  }
+  free(draw);
+  for (uint32_t i = 1; i < live; i++) // by image, for the lookups
+    for (uint32_t j = i; j > 0 && ctx->bound_img[j - 1] > ctx->bound_img[j];
+         j--) {
+      uint32_t ti = ctx->bound_img[j];
+      uint64_t tr = ctx->bound_rank[j];
+      ctx->bound_img[j] = ctx->bound_img[j - 1];
+      ctx->bound_rank[j] = ctx->bound_rank[j - 1];
+      ctx->bound_img[j - 1] = ti;
+      ctx->bound_rank[j - 1] = tr;
+    }
+  ctx->bound_live = live;
+  ctx->bound_p = ctx->field.p;
+  ctx->bound_key = k;
+  return true;
+}
+
+// The rank of x_p in this test's order: a constant's drawn rank, else a
+// keyed mix of x_p (a function of the element, so the order is total).
+static uint64_t ff_rank(const MgFfContext *ctx, uint64_t k, uint32_t xp) {
+  uint32_t lo = 0, hi = ctx->bound_live;
+  while (lo < hi) {
+    uint32_t mid = (lo + hi) / 2;
+    if (ctx->bound_img[mid] < xp)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  if (lo < ctx->bound_live && ctx->bound_img[lo] == xp)
+    return ctx->bound_rank[lo];
+  return mg_ff_mix(k ^ xp);
+}
+
 // max (min: the other one) of a and b in this test's order; a tie on
 // equal x_p goes to the live q component, for max and min alike.
-static MgCell ff_pick(uint64_t k, MgCell a, MgCell b, bool max) {
+static MgCell ff_pick(const MgFfContext *ctx, uint64_t k, MgCell a, MgCell b,
+                      bool max) {
   uint32_t ap = mg_ff_cell_p(a), bp = mg_ff_cell_p(b);
   if (ap == bp)
     return mg_ff_cell_q_live(a) ? a : b;
-  uint64_t ra = mg_ff_mix(k ^ ap), rb = mg_ff_mix(k ^ bp);
+  uint64_t ra = ff_rank(ctx, k, ap), rb = ff_rank(ctx, k, bp);
   bool above = ra > rb || (ra == rb && ap > bp);
   return above == max ? a : b;
 }
 
-static uint64_t ff_order_key(const MgFfContext *ctx) {
-  return mg_ff_mix(ctx->key ^ 0x4d41584f52444552ull); // "MAXORDER"
+// Prepares the constants' ranks for this test (false: out of memory).
+static bool ff_order_ready(MgFfContext *ctx, uint64_t k) {
+  return !ctx->num_bounds || bound_ranks(ctx, k);
 }
 
 // Max is the maximum under a random total order of Z_p, drawn per test:
@@ -196,23 +285,67 @@ static uint64_t ff_order_key(const MgFfContext *ctx) {
 // the reals (docs/verification.md, Max). Like the uninterpreted functions it
 // reads only x_p; on equal x_p the live q component wins, so y and
 // y + 0·exp(z) give the same result.
-static MgStatus ff_max(const MgFfContext *ctx, const MgCell *a,
-                       const MgCell *b, MgCell *out, size_t n) {
+static MgStatus ff_max(MgFfContext *ctx, const MgCell *a, const MgCell *b,
+                       MgCell *out, size_t n) {
   uint64_t k = ff_order_key(ctx);
+  if (!ff_order_ready(ctx, k))
+    return mg_ff_fail(ctx, MG_FF_FAULT_NOMEM);
   for (size_t i = 0; i < n; ++i)
-    out[i] = ff_pick(k, a[i], b[i], true);
+    out[i] = ff_pick(ctx, k, a[i], b[i], true);
   return MG_STATUS_OK;
 }
 
 // max / min of x and the constant c in the same order: min is max's dual
 // (the lower of the two), so clamps keep the lattice laws max has.
-static MgStatus ff_bound(const MgFfContext *ctx, MgOpKind kind, MgCell c,
+static MgStatus ff_bound(MgFfContext *ctx, MgOpKind kind, MgCell c,
                          const MgCell *a, MgCell *out, size_t n) {
   uint64_t k = ff_order_key(ctx);
+  if (!ff_order_ready(ctx, k))
+    return mg_ff_fail(ctx, MG_FF_FAULT_NOMEM);
   bool max = kind == MG_OP_MAX_SCALAR;
   for (size_t i = 0; i < n; ++i)
-    out[i] = ff_pick(k, a[i], c, max);
+    out[i] = ff_pick(ctx, k, a[i], c, max);
   return MG_STATUS_OK;
+}
+
+static int cmp_double(const void *x, const void *y) {
+  double a = *(const double *)x, b = *(const double *)y;
+  return a < b ? -1 : a > b;
+}
+
+uint32_t mg_ff_collect_bounds(const MgProgram *a, const MgProgram *b,
+                              double **out) {
+  *out = NULL;
+  uint32_t n = 0, cap = 0;
+  double *v = NULL;
+  for (int w = 0; w < 2; w++) {
+    const MgProgram *p = w ? b : a;
+    for (uint32_t g = 0; p && g < p->num_graphs; g++)
+      for (uint32_t i = 0; i < p->graphs[g].num_ops; i++) {
+        const MgOp *op = &p->graphs[g].ops[i];
+        if (op->kind != MG_OP_MAX_SCALAR && op->kind != MG_OP_MIN_SCALAR)
+          continue;
+        if (n == cap) {
+          cap = cap ? 2 * cap : 8;
+          double *nv = realloc(v, cap * sizeof *v);
+          if (!nv) {
+            free(v);
+            return UINT32_MAX;
+          }
+          v = nv;
+        }
+        v[n++] = op->scalar;
+      }
+  }
+  if (!n)
+    return 0;
+  qsort(v, n, sizeof *v, cmp_double);
+  uint32_t m = 0;
+  for (uint32_t i = 0; i < n; i++)
+    if (!m || v[i] != v[m - 1])
+      v[m++] = v[i];
+  *out = v;
+  return m;
 }
 
 static MgStatus ff_binary(void *vctx, MgOpKind kind, const MgCell *a,

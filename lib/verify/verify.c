@@ -336,6 +336,12 @@ MgStatus mg_verify_equivalent(const MgProgram *a, const MgProgram *b,
     if (fit < nt)
       nt = fit > 1 ? (uint32_t)fit : 1;
   }
+  // Both programs' bounding constants keep their real order in every
+  // test's max order (docs/verification.md, bounds by a constant).
+  double *bounds = NULL;
+  uint32_t num_bounds = mg_ff_collect_bounds(a, b, &bounds);
+  if (num_bounds == UINT32_MAX)
+    return mg_diag_set(diag, MG_STATUS_NOMEM, -1, -1, "out of memory");
   Worker workers[VERIFY_MAX_THREADS];
   uint32_t ready = 0;
   for (; ready < nt && st == MG_STATUS_OK; ready++) {
@@ -344,6 +350,7 @@ MgStatus mg_verify_equivalent(const MgProgram *a, const MgProgram *b,
     st = rig_init(&workers[ready].rig, a, diag);
     workers[ready].rig.consts = opt.constants;
     workers[ready].rig.num_consts = opt.num_constants;
+    mg_ff_context_set_bounds(&workers[ready].rig.ctx, bounds, num_bounds);
   }
   for (uint32_t attempt = 0; st == MG_STATUS_OK && attempt < opt.max_tests;
        attempt += nt) {
@@ -398,6 +405,7 @@ MgStatus mg_verify_equivalent(const MgProgram *a, const MgProgram *b,
   }
   for (uint32_t i = 0; i < ready; i++)
     rig_dispose(&workers[i].rig);
+  free(bounds);
   return st;
 }
 
