@@ -958,8 +958,8 @@ static void gather_patches(Emit *e, const MgOp *op, const Offsets *o,
   mg_lower_elems_begin(e, tile, idx);
   offset_positions(e, idx, o, tile->rank, at);
   mg_lower_im2col_source(e, c, x, at, xat, inside);
-  mg_lower_im2col_value(e, e->val[dram_id], e->type[dram_id],
-                        (MgDType)x->dtype, xat, inside, v);
+  Memref xm = mg_lower_tensor_memref(e, dram_id);
+  mg_lower_im2col_value(e, &xm, (MgDType)x->dtype, xat, inside, v);
   mg_lower_store(e, tile_id, idx, v);
   mg_lower_elems_end(e);
 }

@@ -239,20 +239,22 @@ static void clamp_row(Emit *e, const char *v, int64_t hi, Name out,
   mg_lower_index_op(e, "arith.cmpi eq,", v, out, inside);
 }
 
-// a * c + b * d - p as index arithmetic (c, d, p constants).
-static void window_pos(Emit *e, const char *a, int64_t c, const char *b,
-                       int64_t d, int64_t p, Name out) {
+// The input row of output row `o` and window tap `t` as index
+// arithmetic: o * step[0] + t * step[1] - step[2] (stride, dilation and
+// the leading padding, constants).
+static void window_pos(Emit *e, const char *o, const char *t,
+                       const int64_t step[3], Name out) {
   Name cc, dd, pp, x, y, s;
-  mg_lower_index(e, c, cc);
-  mg_lower_index(e, d, dd);
-  mg_lower_index_op(e, "arith.muli", a, cc, x);
-  mg_lower_index_op(e, "arith.muli", b, dd, y);
+  mg_lower_index(e, step[0], cc);
+  mg_lower_index(e, step[1], dd);
+  mg_lower_index_op(e, "arith.muli", o, cc, x);
+  mg_lower_index_op(e, "arith.muli", t, dd, y);
   mg_lower_index_op(e, "arith.addi", x, y, s);
-  if (!p) {
+  if (!step[2]) {
     snprintf(out, NAME_LEN, "%s", s);
     return;
   }
-  mg_lower_index(e, p, pp);
+  mg_lower_index(e, step[2], pp);
   mg_lower_index_op(e, "arith.subi", s, pp, out);
 }
 
@@ -266,8 +268,9 @@ void mg_lower_im2col_source(Emit *e, const MgIm2col *c, const MgTensor *x,
   mg_lower_delinearize(e, &rows, 3, gmk[1], m);
   mg_lower_delinearize(e, &cols, 3, gmk[2], k);
   Name h, w, in_h, in_w, base, cgn;
-  window_pos(e, m[1], c->sh, k[0], c->dh, c->pad_top, h);
-  window_pos(e, m[2], c->sw, k[1], c->dw, c->pad_left, w);
+  window_pos(e, m[1], k[0], (const int64_t[3]){c->sh, c->dh, c->pad_top}, h);
+  window_pos(e, m[2], k[1], (const int64_t[3]){c->sw, c->dw, c->pad_left},
+             w);
   snprintf(at[0], NAME_LEN, "%s", m[0]);
   clamp_row(e, h, x->dims[1], at[1], in_h);
   clamp_row(e, w, x->dims[2], at[2], in_w);
@@ -278,14 +281,14 @@ void mg_lower_im2col_source(Emit *e, const MgIm2col *c, const MgTensor *x,
   mg_lower_line(e, "%s = arith.andi %s, %s : i1", inside, in_h, in_w);
 }
 
-void mg_lower_im2col_value(Emit *e, const char *val, const char *type,
-                           MgDType dt, Index at, const char *inside,
-                           Name out) {
+void mg_lower_im2col_value(Emit *e, const Memref *x, MgDType dt, Index at,
+                           const char *inside, Name out) {
   char list[4 * (NAME_LEN + 2)];
   mg_lower_index_list(at, 4, list, sizeof list);
   Name raw, v, zero;
   mg_lower_fresh(e, raw);
-  mg_lower_line(e, "%s = memref.load %s[%s] : %s", raw, val, list, type);
+  mg_lower_line(e, "%s = memref.load %s[%s] : %s", raw, x->val, list,
+                x->type);
   if (dt == MG_DTYPE_F32) {
     snprintf(v, NAME_LEN, "%s", raw);
   } else {
@@ -309,8 +312,8 @@ static void im2col(Emit *e, const MgOp *op) {
   mg_lower_elems_begin(e, tensor(e, op->outputs[0]), idx);
   mg_lower_im2col_source(e, &c, tensor(e, op->inputs[0]), idx, at, inside);
   MgTensorId x = op->inputs[0];
-  mg_lower_im2col_value(e, e->val[x], e->type[x], (MgDType)e->dtype[x], at,
-                        inside, out);
+  Memref xm = mg_lower_tensor_memref(e, x);
+  mg_lower_im2col_value(e, &xm, (MgDType)e->dtype[x], at, inside, out);
   mg_lower_store(e, op->outputs[0], idx, out);
   mg_lower_elems_end(e);
 }

@@ -57,11 +57,10 @@ void mg_lower_broadcast(Emit *e, const MgTensor *a, Index idx, uint32_t rank,
 /// (i1) whether it was inside (views.c).
 void mg_lower_im2col_source(Emit *e, const MgIm2col *c, const MgTensor *x,
                             Name *gmk, Index at, Name inside);
-/// out = inside ? element `at` of the NHWC memref `val` (type `type`,
-/// elements `dt`) as f32 : 0.
-void mg_lower_im2col_value(Emit *e, const char *val, const char *type,
-                           MgDType dt, Index at, const char *inside,
-                           Name out);
+/// out = inside ? element `at` of the NHWC memref `x` (elements `dt`) as
+/// f32 : 0.
+void mg_lower_im2col_value(Emit *e, const Memref *x, MgDType dt, Index at,
+                           const char *inside, Name out);
 /// A constant f32 `v`.
 void mg_lower_f32_const(Emit *e, double v, Name out);
 /// For an input with a layout: `val` of its stored type becomes a
