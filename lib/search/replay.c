@@ -345,8 +345,9 @@ static uint64_t finish(Mat *m) {
 // Whether candidate `p` of a target standing for a program with symbols
 // holds for every size once generalized (symbolic.c).
 static bool generalizes(const Search *s, const MgProgram *p) {
+  MgDiag why; // the reason is not reported: the rule counts it
   MgProgram *g = mg_search_symbolic_generalize(s->opt.symbolic, p,
-                                               s->opt.symbolic_at, NULL);
+                                               s->opt.symbolic_at, &why);
   mg_program_destroy(g);
   return g != NULL;
 }

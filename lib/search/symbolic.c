@@ -498,6 +498,9 @@ static bool generalize_reshape(const MgGraph *q, const MgGraph *one,
 MgProgram *mg_search_symbolic_generalize(const MgProgram *full,
                                          const MgProgram *one, int64_t at,
                                          MgDiag *diag) {
+  MgDiag scratch; // the block graphs' reasons are read back from it
+  if (!diag)
+    diag = &scratch;
   const MgGraph *fr = &full->graphs[0], *r1 = &one->graphs[0];
   MgProgram *q = mg_program_create();
   MgTensorId *map = malloc((r1->num_tensors + 1) * sizeof *map);
