@@ -13,18 +13,11 @@ frontends emit (our own text):
     tosa.avg_pool2d and the classifier as reshape + tosa.matmul.
 Usage: cnn.py --form torch-linalg|onnx-tosa [--size S] [--width C]"""
 import argparse
+import os
+import sys
 
-
-class Text:
-    def __init__(self):
-        self.lines, self.n = [], 0
-
-    def v(self):
-        self.n += 1
-        return f"%v{self.n}"
-
-    def emit(self, s):
-        self.lines.append("  " + s)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from jax_linalg import W as Text  # noqa: E402  (fresh SSA names, lines)
 
 
 def t(shape, dt="f32"):

@@ -25,6 +25,9 @@ extern "C" {
 
 /// True when `op` is named `name` ("func.func").
 MG_API bool mg_bridge_op_is(MlirOperation op, const char *name);
+/// The `n` values of dense i64 array attribute `a` into `out`; false when
+/// `a` is null, not such an array or of another length.
+MG_API bool mg_bridge_i64s(MlirAttribute a, intptr_t n, int64_t *out);
 /// The name of `op` as a NUL-terminated string in `buf`.
 MG_API void mg_bridge_op_name(MlirOperation op, char *buf, size_t size);
 /// `type` as MLIR prints it, NUL-terminated in `buf` (cut at size - 1).

@@ -30,6 +30,12 @@ typedef enum MgFfFault {
 
 #define MG_FF_EXP_SLOTS 4
 
+/// A bounding constant's field image and its rank in one test's order.
+typedef struct MgFfBoundRank {
+  uint32_t img;
+  uint64_t rank;
+} MgFfBoundRank;
+
 typedef struct MgFfContext {
   uint64_t key;     // keys the uninterpreted functions of this test
   MgFfField field;  // this test's p and q (MG_FF_P, MG_FF_Q until rekeyed)
@@ -48,12 +54,11 @@ typedef struct MgFfContext {
   size_t scratch_cap;
   // The bounding constants of max_scalar / min_scalar (sorted, distinct,
   // borrowed): ranked in the max order by their real values
-  // (mg_ff_context_set_bounds); their images and ranks for bound_key and
+  // (mg_ff_context_set_bounds); their (image, rank) pairs for bound_key and
   // bound_p, sorted by image.
   const double *bounds;
   uint32_t num_bounds;
-  uint32_t *bound_img;
-  uint64_t *bound_rank;
+  struct MgFfBoundRank *bound_ranks;
   uint64_t bound_key;
   uint32_t bound_p, bound_live;
 } MgFfContext;

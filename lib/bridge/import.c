@@ -132,27 +132,14 @@ static bool read_map(MlirOperation op, const char *name, int8_t *map) {
 // Attribute `name` of `op`, exactly `n` i64s, into `out`.
 static bool read_i64s(MlirOperation op, const char *name, intptr_t n,
                       int64_t *out) {
-  MlirAttribute a = attr(op, name);
-  if (mlirAttributeIsNull(a) || !mlirAttributeIsADenseI64Array(a) ||
-      mlirDenseArrayGetNumElements(a) != n)
-    return false;
-  for (intptr_t i = 0; i < n; ++i)
-    out[i] = mlirDenseI64ArrayGetElement(a, i);
-  return true;
+  return mg_bridge_i64s(attr(op, name), n, out);
 }
 
 // Attribute `name` of `op` as three i64s (x, y, z) into `out`: true when
 // it is absent (`out` untouched) or well-formed.
 static bool read_axes(MlirOperation op, const char *name, int64_t out[3]) {
   MlirAttribute a = attr(op, name);
-  if (mlirAttributeIsNull(a))
-    return true;
-  if (!mlirAttributeIsADenseI64Array(a) ||
-      mlirDenseArrayGetNumElements(a) != 3)
-    return false;
-  for (intptr_t i = 0; i < 3; ++i)
-    out[i] = mlirDenseI64ArrayGetElement(a, i);
-  return true;
+  return mlirAttributeIsNull(a) || mg_bridge_i64s(a, 3, out);
 }
 
 static bool read_int(MlirOperation op, const char *name, int64_t *out) {

@@ -1,5 +1,6 @@
 //===- names.c - Op names and function lookup, for every MLIR-facing layer -===//
 #include "mirage/bridge.h"
+#include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 
 #include <stdio.h>
@@ -8,6 +9,15 @@
 bool mg_bridge_op_is(MlirOperation op, const char *name) {
   MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
   return n.length == strlen(name) && !memcmp(n.data, name, n.length);
+}
+
+bool mg_bridge_i64s(MlirAttribute a, intptr_t n, int64_t *out) {
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsADenseI64Array(a) ||
+      mlirDenseArrayGetNumElements(a) != n)
+    return false;
+  for (intptr_t i = 0; i < n; ++i)
+    out[i] = mlirDenseI64ArrayGetElement(a, i);
+  return true;
 }
 
 void mg_bridge_op_name(MlirOperation op, char *buf, size_t size) {

@@ -359,10 +359,14 @@ MG_API MgProgram *mg_sample_conv2d_transposed(int64_t n, int64_t h, int64_t w,
   return finish(&b);
 }
 
-// The depthwise filter W (kh,kw,c) as (c, kh·kw): channel-major taps.
-static MgTensorId depthwise_taps(Build *b, MgTensorId flt, int64_t taps,
-                                 int64_t c) {
-  return transpose(b, reshape(b, flt, 2, taps, c, 0, 0), 1, 0, 0, 0);
+// The depthwise filter W (kh,kw,c), a new input, as (c, kh·kw):
+// channel-major taps.
+static MgTensorId depthwise_taps(Build *b, const MgIm2col *conv, int64_t c) {
+  MgTensorId flt = BUILD_STEP(
+      b, mg_graph_add_input(b->p, 0, MG_DTYPE_F16, 3,
+                            (const int64_t[]){conv->kh, conv->kw, c}, NULL));
+  return transpose(b, reshape(b, flt, 2, conv->kh * conv->kw, c, 0, 0), 1, 0,
+                   0, 0);
 }
 
 /// A depthwise convolution, inputs X (n,h,w,c) NHWC and the filter W
@@ -377,10 +381,7 @@ MG_API MgProgram *mg_sample_depthwise_conv2d(int64_t n, int64_t h, int64_t w,
   Build b = start();
   MgTensorId x = input4(&b, n, h, w, c);
   int64_t taps = conv->kh * conv->kw;
-  MgTensorId flt = BUILD_STEP(
-      &b, mg_graph_add_input(b.p, 0, MG_DTYPE_F16, 3,
-                             (const int64_t[]){conv->kh, conv->kw, c}, NULL));
-  MgTensorId wt = reshape(&b, depthwise_taps(&b, flt, taps, c), 3, c, taps,
+  MgTensorId wt = reshape(&b, depthwise_taps(&b, conv, c), 3, c, taps,
                           1, 0);
   MgTensorId y = matmul(&b, 0, patches(&b, x, conv), wt);
   output(&b, 0, transpose(&b, reshape(&b, y, 4, c, n, ho, wo), 1, 2, 3, 0));
@@ -399,10 +400,7 @@ MG_API MgProgram *mg_sample_depthwise_conv2d_mul(int64_t n, int64_t h,
   Build b = start();
   MgTensorId x = input4(&b, n, h, w, c);
   int64_t taps = conv->kh * conv->kw, m = n * ho * wo;
-  MgTensorId flt = BUILD_STEP(
-      &b, mg_graph_add_input(b.p, 0, MG_DTYPE_F16, 3,
-                             (const int64_t[]){conv->kh, conv->kw, c}, NULL));
-  MgTensorId wt = reshape(&b, depthwise_taps(&b, flt, taps, c), 3, c, 1,
+  MgTensorId wt = reshape(&b, depthwise_taps(&b, conv, c), 3, c, 1,
                           taps, 0);
   MgTensorId y =
       sum(&b, 0, binary(&b, 0, MG_OP_MUL, patches(&b, x, conv), wt), 2);

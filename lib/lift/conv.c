@@ -149,13 +149,7 @@ static bool linalg_pair(MlirOperation op, const char *name, int64_t *out) {
 // `n` values of the i64 array attribute `name` of a TOSA op.
 static bool tosa_array(MlirOperation op, const char *name, intptr_t n,
                        int64_t *out) {
-  MlirAttribute a = mg_lift_attr(op, name);
-  if (mlirAttributeIsNull(a) || !mlirAttributeIsADenseI64Array(a) ||
-      mlirDenseArrayGetNumElements(a) != n)
-    return false;
-  for (intptr_t i = 0; i < n; ++i)
-    out[i] = mlirDenseI64ArrayGetElement(a, i);
-  return true;
+  return mg_bridge_i64s(mg_lift_attr(op, name), n, out);
 }
 
 // TOSA float zero points (operands from `from` on) are splat zeros.

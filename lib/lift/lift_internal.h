@@ -55,6 +55,8 @@ bool mg_lift_op_has_prefix(MlirOperation op, const char *prefix);
 /// True when `x` is `op` or nested inside it.
 bool mg_lift_is_within(MlirOperation x, MlirOperation op);
 MlirAttribute mg_lift_attr(MlirOperation op, const char *name);
+/// Creates the op of `s` marked ug.boundary (a helper unlift drops).
+MlirOperation mg_lift_boundary_op(MlirOperationState *s);
 /// Reads a tensor type; on false `why` says what is unsupported.
 bool mg_lift_read_type(MlirType type, MgLiftType *out, const char **why);
 /// The size a `?` dim is lifted at (symbols.c): a prime no frontend uses as

@@ -142,7 +142,7 @@ static MlirOperationState tosa_state(const char *name, MlirLocation loc,
   return s;
 }
 
-static MlirOperation boundary_op(MlirOperationState *s) {
+MlirOperation mg_lift_boundary_op(MlirOperationState *s) {
   MlirContext ctx = mlirLocationGetContext(s->location);
   MlirNamedAttribute mark = mlirNamedAttributeGet(
       mlirIdentifierGet(ctx, str("ug.boundary")), mlirUnitAttrGet(ctx));
@@ -187,7 +187,7 @@ MlirValue mg_lift_mask_make(MlirBlock block, MlirOperation at,
   MlirOperationState cs = mlirOperationStateGet(str("tosa.const"), loc);
   mlirOperationStateAddAttributes(&cs, 1, &values);
   mlirOperationStateAddResults(&cs, 1, &zt);
-  MlirOperation zero = boundary_op(&cs);
+  MlirOperation zero = mg_lift_boundary_op(&cs);
   MlirValue operands[3] = {mlirOperationGetOperand(sel, 0),
                            mlirOperationGetResult(zero, 0),
                            mlirOperationGetOperand(sel, fill)};
@@ -196,7 +196,7 @@ MlirValue mg_lift_mask_make(MlirBlock block, MlirOperation at,
     operands[2] = mlirOperationGetResult(zero, 0);
   }
   MlirOperationState ss = tosa_state("tosa.select", loc, 3, operands, type);
-  MlirOperation a = boundary_op(&ss);
+  MlirOperation a = mg_lift_boundary_op(&ss);
   mg_lift_place_before(block, at, zero, a);
   return mlirOperationGetResult(a, 0);
 }
@@ -223,7 +223,7 @@ MlirOperation mg_lift_mask_stand_in(MlirOperation sel,
   MlirType type = mlirValueGetType(mlirOperationGetResult(sel, 0));
   MlirOperationState s =
       tosa_state("tosa.add", mlirOperationGetLocation(sel), 2, xa, type);
-  return boundary_op(&s);
+  return mg_lift_boundary_op(&s);
 }
 
 // The select a tosa.add stand-in (operands mapped) stands for, or null.

@@ -97,14 +97,6 @@ static MlirAttribute reassociation(MlirContext ctx, const int *group_of,
   return mlirArrayAttrGet(ctx, m, groups);
 }
 
-static MlirOperation boundary_created(MlirOperationState *s) {
-  MlirContext ctx = mlirLocationGetContext(s->location);
-  MlirNamedAttribute a = mlirNamedAttributeGet(
-      mlirIdentifierGet(ctx, str("ug.boundary")), mlirUnitAttrGet(ctx));
-  mlirOperationStateAddAttributes(s, 1, &a);
-  return mlirOperationCreate(s);
-}
-
 static void insert_op(MlirBlock block, MlirOperation at, MlirOperation op) {
   if (mlirOperationIsNull(at))
     mlirBlockAppendOwnedOperation(block, op);
@@ -124,13 +116,13 @@ static MlirValue boundary_dim(MlirBlock block, MlirOperation at, MlirValue v,
   MlirOperationState cs = mlirOperationStateGet(str("arith.constant"), loc);
   mlirOperationStateAddAttributes(&cs, 1, &value);
   mlirOperationStateAddResults(&cs, 1, &index);
-  MlirOperation c = boundary_created(&cs);
+  MlirOperation c = mg_lift_boundary_op(&cs);
   insert_op(block, at, c);
   MlirValue operands[2] = {v, mlirOperationGetResult(c, 0)};
   MlirOperationState ds = mlirOperationStateGet(str("tensor.dim"), loc);
   mlirOperationStateAddOperands(&ds, 2, operands);
   mlirOperationStateAddResults(&ds, 1, &index);
-  MlirOperation dim = boundary_created(&ds);
+  MlirOperation dim = mg_lift_boundary_op(&ds);
   insert_op(block, at, dim);
   return mlirOperationGetResult(dim, 0);
 }
@@ -175,7 +167,7 @@ static MlirOperation reshape_op(MlirBlock block, MlirOperation at, MlirValue v,
   mlirOperationStateAddOperands(&s, num_sizes, sizes);
   mlirOperationStateAddResults(&s, 1, &to);
   mlirOperationStateAddAttributes(&s, na, attrs);
-  return boundary_created(&s);
+  return mg_lift_boundary_op(&s);
 }
 
 /// `v` reshaped to `to` by ops inserted before `at` in `block` (or appended

@@ -37,8 +37,7 @@ void mg_ff_context_dispose(MgFfContext *ctx) {
     return;
   free(ctx->exp_tables);
   free(ctx->scratch);
-  free(ctx->bound_img);
-  free(ctx->bound_rank);
+  free(ctx->bound_ranks);
   memset(ctx, 0, sizeof *ctx);
 }
 
@@ -182,10 +181,8 @@ static uint64_t ff_order_key(const MgFfContext *ctx) {
 
 void mg_ff_context_set_bounds(MgFfContext *ctx, const double *values,
                               uint32_t n) {
-  free(ctx->bound_img);
-  free(ctx->bound_rank);
-  ctx->bound_img = NULL;
-  ctx->bound_rank = NULL;
+  free(ctx->bound_ranks);
+  ctx->bound_ranks = NULL;
   ctx->bounds = values;
   ctx->num_bounds = values ? n : 0;
   ctx->bound_p = 0; // recomputed on the next comparison
@@ -197,16 +194,23 @@ static int cmp_u64(const void *x, const void *y) {
   return a < b ? -1 : a > b;
 }
 
+// By image, then rank: two reals with one image keep the lower rank.
+static int cmp_bound(const void *x, const void *y) {
+  const MgFfBoundRank *a = x, *b = y;
+  if (a->img != b->img)
+    return a->img < b->img ? -1 : 1;
+  return a->rank < b->rank ? -1 : a->rank > b->rank;
+}
+
 // This test's ranks of the constants' images: n keyed draws, sorted, the
-// lowest to the lowest constant; then (image, rank) sorted by image.
+// lowest to the lowest constant; then the pairs sorted by image.
 static bool bound_ranks(MgFfContext *ctx, uint64_t k) {
   uint32_t n = ctx->num_bounds;
   if (ctx->bound_p == ctx->field.p && ctx->bound_key == k)
     return true;
-  if (!ctx->bound_img) {
-    ctx->bound_img = malloc(n * sizeof *ctx->bound_img);
-    ctx->bound_rank = malloc(n * sizeof *ctx->bound_rank);
-    if (!ctx->bound_img || !ctx->bound_rank)
+  if (!ctx->bound_ranks) {
+    ctx->bound_ranks = malloc(n * sizeof *ctx->bound_ranks);
+    if (!ctx->bound_ranks)
       return false;
   }
   uint64_t *draw = malloc(n * sizeof *draw);
@@ -215,31 +219,18 @@ static bool bound_ranks(MgFfContext *ctx, uint64_t k) {
   for (uint32_t i = 0; i < n; i++)
     draw[i] = mg_ff_mix(k ^ (0x424f554e44530000ull + i)); // "BOUNDS"
   qsort(draw, n, sizeof *draw, cmp_u64);
+  MgFfBoundRank *r = ctx->bound_ranks;
   uint32_t live = 0;
-  for (uint32_t i = 0; i < n; i++) {
-    uint32_t img;
-    if (!mg_ff_scalar(ctx->bounds[i], ctx->field.p, &img))
-      continue; // refused where it is used (MG_FF_FAULT_BAD_SCALAR)
-    bool seen = false; // two reals with one image: the first keeps it
-    for (uint32_t j = 0; j < live && !seen; j++)
-      seen = ctx->bound_img[j] == img;
-    if (seen)
-      continue;
-    ctx->bound_img[live] = img;
-    ctx->bound_rank[live++] = draw[i];
-  }
+  for (uint32_t i = 0; i < n; i++)
+    if (mg_ff_scalar(ctx->bounds[i], ctx->field.p, &r[live].img))
+      r[live++].rank = draw[i]; // else refused where it is used
   free(draw);
-  for (uint32_t i = 1; i < live; i++) // by image, for the lookups
-    for (uint32_t j = i; j > 0 && ctx->bound_img[j - 1] > ctx->bound_img[j];
-         j--) {
-      uint32_t ti = ctx->bound_img[j];
-      uint64_t tr = ctx->bound_rank[j];
-      ctx->bound_img[j] = ctx->bound_img[j - 1];
-      ctx->bound_rank[j] = ctx->bound_rank[j - 1];
-      ctx->bound_img[j - 1] = ti;
-      ctx->bound_rank[j - 1] = tr;
-    }
-  ctx->bound_live = live;
+  qsort(r, live, sizeof *r, cmp_bound);
+  uint32_t m = 0;
+  for (uint32_t i = 0; i < live; i++)
+    if (!m || r[i].img != r[m - 1].img)
+      r[m++] = r[i];
+  ctx->bound_live = m;
   ctx->bound_p = ctx->field.p;
   ctx->bound_key = k;
   return true;
@@ -251,13 +242,13 @@ static uint64_t ff_rank(const MgFfContext *ctx, uint64_t k, uint32_t xp) {
   uint32_t lo = 0, hi = ctx->bound_live;
   while (lo < hi) {
     uint32_t mid = (lo + hi) / 2;
-    if (ctx->bound_img[mid] < xp)
+    if (ctx->bound_ranks[mid].img < xp)
       lo = mid + 1;
     else
       hi = mid;
   }
-  if (lo < ctx->bound_live && ctx->bound_img[lo] == xp)
-    return ctx->bound_rank[lo];
+  if (lo < ctx->bound_live && ctx->bound_ranks[lo].img == xp)
+    return ctx->bound_ranks[lo].rank;
   return mg_ff_mix(k ^ xp);
 }
 

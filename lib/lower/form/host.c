@@ -202,7 +202,7 @@ static void host_launch(Emit *e, const MgLowerOptions *o, MgOpId i,
 static void logical_copy(Emit *e, const MgGraph *root, MgTensorId t,
                          Name buf, char type[TYPE_LEN]) {
   const MgTensor *x = &root->tensors[t];
-  Name view, out, zero, one;
+  Name view, out;
   char view_type[TYPE_LEN], out_type[TYPE_LEN];
   memcpy(view, buf, NAME_LEN);
   snprintf(view_type, TYPE_LEN, "%s", type);
@@ -210,27 +210,7 @@ static void logical_copy(Emit *e, const MgGraph *root, MgTensorId t,
   mg_lower_memref_type(x, (MgDType)x->dtype, NULL, out_type);
   mg_lower_fresh(e, out);
   mg_lower_line(e, "%s = memref.alloc() : %s", out, out_type);
-  mg_lower_index(e, 0, zero);
-  mg_lower_index(e, 1, one);
-  Index idx;
-  for (uint32_t d = 0; d < x->rank; d++) {
-    Name hi;
-    mg_lower_index(e, x->dims[d], hi);
-    mg_lower_fresh(e, idx[d]);
-    mg_lower_line(e, "scf.for %s = %s to %s step %s {", idx[d], zero, hi,
-                  one);
-    e->indent++;
-  }
-  char list[MG_MAX_DIMS * (NAME_LEN + 2)];
-  mg_lower_index_list(idx, x->rank, list, sizeof list);
-  Name v;
-  mg_lower_fresh(e, v);
-  mg_lower_line(e, "%s = memref.load %s[%s] : %s", v, view, list, view_type);
-  mg_lower_line(e, "memref.store %s, %s[%s] : %s", v, out, list, out_type);
-  for (uint32_t d = 0; d < x->rank; d++) {
-    e->indent--;
-    mg_lower_line(e, "}");
-  }
+  mg_lower_copy_rows(e, x, view, view_type, out, out_type);
   mg_lower_line(e, "memref.dealloc %s : %s", buf, type);
   snprintf(buf, NAME_LEN, "%s", out);
   snprintf(type, TYPE_LEN, "%s", out_type);
